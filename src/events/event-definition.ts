@@ -1,0 +1,75 @@
+import type { z } from 'zod';
+import type Database from 'better-sqlite3';
+import type { Actor } from '../kernel/actor.js';
+
+/** One event type, declared once: past-tense dotted name, version, zod schema of `data`. */
+export interface EventDefinition<D = unknown> {
+  readonly type: string;
+  readonly version: number;
+  readonly description: string;
+  readonly schema: z.ZodType<D>;
+}
+
+export function defineEvent<S extends z.ZodType>(def: {
+  type: string;
+  version: number;
+  description: string;
+  schema: S;
+}): EventDefinition<z.infer<S>> {
+  return def as EventDefinition<z.infer<S>>;
+}
+
+/** What a caller hands to `append`; the store fills in seq, id, at, v, hashes. */
+export interface NewEvent<D = unknown> {
+  readonly type: string;
+  readonly data: D;
+  /** e.g. `build:42`, `device:emulator-5554`, `mcp:<session>`. */
+  readonly stream: string;
+  readonly device?: string | null;
+  readonly package?: string | null;
+  readonly correlation?: string | null;
+  /** Defaults to the appender's actor. */
+  readonly actor?: Actor;
+}
+
+export interface StoredEvent<D = unknown> {
+  readonly seq: number;
+  readonly id: string;
+  /** UTC epoch milliseconds. */
+  readonly at: number;
+  readonly type: string;
+  readonly v: number;
+  readonly stream: string;
+  readonly actor: Actor;
+  readonly device: string | null;
+  readonly package: string | null;
+  readonly correlation: string | null;
+  readonly data: D;
+  readonly prevHash: string;
+  readonly hash: string;
+}
+
+export interface EventAppender {
+  /** Validates against the catalog, appends in one transaction with the inline projections. Throws on a bad event. */
+  (event: NewEvent): StoredEvent;
+}
+
+/**
+ * A read model kept in the same transaction as the append. Bump `version` when `ddl` or `apply`
+ * changes: the store drops `tables` and rebuilds from the log at start.
+ */
+export interface Projection {
+  readonly name: string;
+  readonly version: number;
+  readonly handles: readonly string[];
+  readonly tables: readonly string[];
+  readonly ddl: readonly string[];
+  apply(db: Database.Database, event: StoredEvent): void;
+}
+
+/** What a plugin contributes to the event catalog. Bind with `bind(EventContribution).to(...)`. */
+export const EventContribution = Symbol.for('droidwright.EventContribution');
+export interface EventContribution {
+  events(): readonly EventDefinition[];
+  projections(): readonly Projection[];
+}

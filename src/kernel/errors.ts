@@ -1,0 +1,68 @@
+/**
+ * The one error catalog. A valid request that fails becomes an `isError` tool result carrying one of
+ * these stable codes; invalid arguments become JSON-RPC invalid params; anything else is a bug.
+ */
+export const ErrorCodes = {
+  NO_DEVICE: 'No online device is visible to adb.',
+  DEVICE_OFFLINE: 'The requested device is listed by adb but not online.',
+  DEVICE_UNAUTHORIZED: 'The device has not authorized this computer for USB debugging.',
+  DEVICE_NOT_FOUND: 'adb does not list the requested serial.',
+  MULTIPLE_DEVICES: 'Several devices are online and no serial was given.',
+  DEVICE_NOT_INTERACTIVE: 'The screen is off or locked.',
+  APP_NOT_FOREGROUND: 'The target app is not in the foreground.',
+  APP_NOT_INSTALLED: 'The package is not installed on the device.',
+  PACKAGE_OUT_OF_SCOPE: 'The package is not one of the project\'s application ids.',
+  PROJECT_NOT_FOUND: 'No Gradle project is selected.',
+  PROJECT_NOT_TRUSTED: 'The project has not been trusted with `droidwright trust`.',
+  PATH_OUTSIDE_PROJECT: 'The path resolves outside the project.',
+  BUILD_IN_PROGRESS: 'Another build of this project is running.',
+  BUILD_NOT_FOUND: 'No build with that id.',
+  BUILD_FAILED: 'The build failed.',
+  TASK_BLOCKED: 'The Gradle task is blocked by policy.',
+  TOOL_DISABLED: 'The tool is not served by this session.',
+  TIMEOUT: 'The operation timed out.',
+  CANCELLED: 'The operation was cancelled.',
+  NOT_FOUND: 'The requested item does not exist.',
+  INVALID_ARGUMENT: 'An argument is well-formed but not acceptable here.',
+  UNSUPPORTED: 'The device or environment does not support this.',
+  ADB_UNAVAILABLE: 'adb could not be found or its server could not be reached.',
+  COMMAND_FAILED: 'A command on the device or host failed.',
+  INSTALL_FAILED: 'The package manager refused the APK.',
+  LAUNCH_FAILED: 'The activity manager could not start the app.',
+  UI_HIERARCHY_INCOMPLETE: 'The UI hierarchy could not be captured completely.',
+  STORE_UNAVAILABLE: 'The event log could not be opened or written.',
+  INTEGRITY_VIOLATION: 'The event log hash chain is broken.',
+} as const;
+
+export type ErrorCode = keyof typeof ErrorCodes;
+
+/** A failure the caller can act on. `message` must say what failed and what to do next. */
+export class ToolError extends Error {
+  override readonly name = 'ToolError';
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Arguments that break a rule (shape, range, policy before anything runs). The MCP adapter turns it
+ * into JSON-RPC invalid params; `code` is still recorded in the audit log.
+ */
+export class InvalidArgumentsError extends Error {
+  override readonly name = 'InvalidArgumentsError';
+  constructor(
+    message: string,
+    readonly code: ErrorCode = 'INVALID_ARGUMENT',
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}
+
+export function isToolError(e: unknown): e is ToolError {
+  return e instanceof ToolError;
+}
