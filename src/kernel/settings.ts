@@ -1,0 +1,82 @@
+import { readFileSync } from 'node:fs';
+import { inject, injectable } from 'inversify';
+import { z } from 'zod';
+import { settingsPath } from './paths.js';
+import { RuntimeOptions } from './runtime-options.js';
+
+export interface SettingsValues {
+  /** Allow any Gradle task, not only the build/test/lint families. */
+  readonly allowUnrestrictedGradle: boolean;
+  /** Build timeout in seconds, clamped to 60–3600. */
+  readonly buildTimeoutSec: number;
+  readonly javaHome?: string;
+  readonly androidSdk?: string;
+  readonly adbPath?: string;
+}
+
+export const DEFAULT_SETTINGS: SettingsValues = { allowUnrestrictedGradle: false, buildTimeoutSec: 600 };
+
+const SettingsFile = z
+  .object({
+    allowUnrestrictedGradle: z.boolean().optional(),
+    buildTimeoutSec: z.number().finite().optional(),
+    javaHome: z.string().min(1).optional(),
+    androidSdk: z.string().min(1).optional(),
+    adbPath: z.string().min(1).optional(),
+  })
+  .strict();
+
+export function parseSettings(text: string): { values: SettingsValues; warning?: string } {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    return { values: DEFAULT_SETTINGS, warning: `settings.json is not valid JSON (${(error as Error).message}); using defaults.` };
+  }
+  const parsed = SettingsFile.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const where = issue.path.length > 0 ? issue.path.join('.') : 'settings';
+    return { values: DEFAULT_SETTINGS, warning: `settings.json is invalid at ${where}: ${issue.message}; using defaults.` };
+  }
+  const file = parsed.data;
+  const timeout = file.buildTimeoutSec ?? DEFAULT_SETTINGS.buildTimeoutSec;
+  return {
+    values: {
+      allowUnrestrictedGradle: file.allowUnrestrictedGradle ?? DEFAULT_SETTINGS.allowUnrestrictedGradle,
+      buildTimeoutSec: Math.min(3600, Math.max(60, Math.round(timeout))),
+      ...(file.javaHome ? { javaHome: file.javaHome } : {}),
+      ...(file.androidSdk ? { androidSdk: file.androidSdk } : {}),
+      ...(file.adbPath ? { adbPath: file.adbPath } : {}),
+    },
+  };
+}
+
+/** The user's `$DROIDWRIGHT_HOME/settings.json`, read once. A bad file never stops droidwright. */
+@injectable()
+export class Settings {
+  private values: SettingsValues | undefined;
+
+  constructor(@inject(RuntimeOptions) private readonly options: RuntimeOptions) {}
+
+  get(): SettingsValues {
+    if (!this.values) this.values = this.load();
+    return this.values;
+  }
+
+  private load(): SettingsValues {
+    const path = settingsPath(this.options.home);
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+        process.stderr.write(`droidwright: cannot read ${path} (${(error as NodeJS.ErrnoException).code}); using default settings.\n`);
+      }
+      return DEFAULT_SETTINGS;
+    }
+    const { values, warning } = parseSettings(text);
+    if (warning) process.stderr.write(`droidwright: ${path}: ${warning}\n`);
+    return values;
+  }
+}

@@ -1,0 +1,27 @@
+import type { NewEvent, StoredEvent } from '../events/event-definition.js';
+import type { Actor } from './actor.js';
+import type { EventStoreProvider } from './event-store-provider.js';
+import type { Logger, ProgressUpdate, ToolContext } from './tool-definition.js';
+
+export interface ToolContextInit {
+  readonly actor: Actor;
+  readonly store: EventStoreProvider;
+  readonly logger: Logger;
+  readonly signal?: AbortSignal;
+  readonly progress?: (update: ProgressUpdate) => Promise<void>;
+}
+
+/**
+ * The context a handler runs with. Used by the MCP adapter per call, and by the CLI/TUI when they run a
+ * tool handler directly (with their own actor and no progress channel).
+ */
+export function createToolContext(init: ToolContextInit): ToolContext {
+  const append = (event: NewEvent): StoredEvent => init.store().append({ ...event, actor: event.actor ?? init.actor });
+  return {
+    actor: init.actor,
+    signal: init.signal ?? new AbortController().signal,
+    progress: init.progress ?? (async () => {}),
+    append,
+    logger: init.logger,
+  };
+}

@@ -1,0 +1,62 @@
+import { existsSync, realpathSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { inject, injectable } from 'inversify';
+import { describeActor, type Actor } from './actor.js';
+import { EventStoreProvider } from './event-store-provider.js';
+
+export interface TrustedProject {
+  readonly root: string;
+  readonly trustedAt: number;
+  readonly by: string;
+}
+
+/** Canonical form used as the trust key, so a symlinked path and its target are one project. */
+export function canonicalProjectRoot(root: string): string {
+  const absolute = resolve(root);
+  return existsSync(absolute) ? realpathSync(absolute) : absolute;
+}
+
+/**
+ * Whether the user allowed a project's build code to run. Granted only by a human (CLI, TUI): no MCP
+ * tool calls trust(). Backed by `project.trusted` / `project.untrusted` events and the
+ * `trusted_projects` read model, so every process sees a grant or revocation at once.
+ */
+@injectable()
+export class TrustService {
+  constructor(@inject(EventStoreProvider) private readonly store: EventStoreProvider) {}
+
+  /** False when the log cannot be read: an unreadable record never grants trust. */
+  isTrusted(root: string): boolean {
+    try {
+      const row = this.store().db.prepare('SELECT 1 FROM trusted_projects WHERE root = ?').get(canonicalProjectRoot(root));
+      return row !== undefined;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Records the grant. Returns false (and records nothing) when the project was already trusted. */
+  trust(root: string, actor: Actor): boolean {
+    const canonical = canonicalProjectRoot(root);
+    if (this.isTrusted(canonical)) return false;
+    this.store().append({ type: 'project.trusted', stream: `project:${canonical}`, data: { root: canonical, by: describeActor(actor) }, actor });
+    return true;
+  }
+
+  /** Records the revocation. Returns false when the project was not trusted. */
+  untrust(root: string, actor: Actor): boolean {
+    const canonical = canonicalProjectRoot(root);
+    if (!this.isTrusted(canonical)) return false;
+    this.store().append({ type: 'project.untrusted', stream: `project:${canonical}`, data: { root: canonical, by: describeActor(actor) }, actor });
+    return true;
+  }
+
+  list(): TrustedProject[] {
+    const rows = this.store().db.prepare('SELECT root, trusted_at, by FROM trusted_projects ORDER BY root').all() as {
+      root: string;
+      trusted_at: number;
+      by: string;
+    }[];
+    return rows.map((row) => ({ root: row.root, trustedAt: row.trusted_at, by: row.by }));
+  }
+}
