@@ -1,0 +1,71 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import ApkReader from '@devicefarmer/adbkit-apkreader';
+import { ToolError } from '../kernel/errors.js';
+
+export interface ApkInfo {
+  readonly packageName: string;
+  readonly versionCode: number;
+  readonly versionName: string | null;
+  /** Fully qualified MAIN/LAUNCHER activity, or null when the APK declares none. */
+  readonly launchableActivity: string | null;
+  readonly permissions: readonly string[];
+  /** Lowercase hex SHA-256 of the file: how an install is matched to the build that produced it. */
+  readonly sha256: string;
+  readonly size: number;
+}
+
+/** Android resolves ".Foo" and a bare "Foo" against the manifest package. */
+export function qualifyActivityName(packageName: string, name: string): string {
+  if (name.startsWith('.')) return packageName + name;
+  if (!name.includes('.')) return `${packageName}.${name}`;
+  return name;
+}
+
+export async function sha256File(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/** APKs bigger than this are not something a debug build produces; refusing keeps hashing bounded. */
+export const MAX_APK_BYTES = 2 * 1024 * 1024 * 1024;
+
+/**
+ * Reads an APK on the host: its binary manifest (package, version, launcher activity, permissions),
+ * its size and SHA-256. A file that is not a readable APK is NOT_FOUND / INVALID_ARGUMENT with the reason.
+ */
+export async function readApkInfo(path: string): Promise<ApkInfo> {
+  let size: number;
+  try {
+    const info = await stat(path);
+    if (!info.isFile()) throw new ToolError('INVALID_ARGUMENT', `${path} is not a regular file. Pass the path of an .apk file.`);
+    size = info.size;
+  } catch (error) {
+    if (error instanceof ToolError) throw error;
+    throw new ToolError('NOT_FOUND', `Cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'}). Build the app first, then pass the APK path the build reported.`);
+  }
+  if (size > MAX_APK_BYTES) throw new ToolError('INVALID_ARGUMENT', `${path} is ${size} bytes, larger than any APK droidwright installs (${MAX_APK_BYTES}).`);
+  let manifest;
+  try {
+    const reader = await ApkReader.open(path);
+    manifest = await reader.readManifest();
+  } catch (error) {
+    throw new ToolError(
+      'INVALID_ARGUMENT',
+      `${path} is not a readable APK (${(error as Error).message.slice(0, 200)}). Rebuild it; a partially written or non-APK file cannot be installed.`,
+    );
+  }
+  const pkg = manifest.package;
+  const launcher = manifest.application?.launcherActivities?.[0]?.name;
+  return {
+    packageName: pkg,
+    versionCode: manifest.versionCode ?? 0,
+    versionName: manifest.versionName ?? null,
+    launchableActivity: launcher ? qualifyActivityName(pkg, launcher) : null,
+    permissions: (manifest.usesPermissions ?? []).map((p) => p.name),
+    sha256: await sha256File(path),
+    size,
+  };
+}
