@@ -1,0 +1,91 @@
+import 'reflect-metadata';
+import { mkdirSync } from 'node:fs';
+import { Container, type ContainerModule } from 'inversify';
+import { EventContribution, type EventDefinition, type Projection } from '../events/event-definition.js';
+import { EventCatalog } from '../events/event-catalog.js';
+import { EventStore } from '../events/event-store.js';
+import { getContributions } from './contribution-provider.js';
+import { ToolError } from './errors.js';
+import { EventStoreProvider } from './event-store-provider.js';
+import { eventsDbPath } from './paths.js';
+import { ProcessRunner } from './process-runner.js';
+import { selectProject, SelectedProject } from './project-selection.js';
+import { RuntimeOptions } from './runtime-options.js';
+import { Settings } from './settings.js';
+import { ToolRegistry } from './tool-registry.js';
+import { ToolsetContribution } from './toolset-contribution.js';
+import { TrustService } from './trust-service.js';
+
+/** Every event type and projection the loaded plugins contribute. */
+export function collectEventContributions(container: Container): { events: EventDefinition[]; projections: Projection[] } {
+  const contributions = getContributions<EventContribution>(container, EventContribution);
+  return {
+    events: contributions.flatMap((c) => [...c.events()]),
+    projections: contributions.flatMap((c) => [...c.projections()]),
+  };
+}
+
+/** Opens the log, turning every failure (missing directory, unwritable home, corrupt file) into one actionable error. */
+function openStore(container: Container, options: RuntimeOptions): EventStore {
+  const path = eventsDbPath(options.home);
+  try {
+    mkdirSync(options.home, { recursive: true });
+    const { events, projections } = collectEventContributions(container);
+    return EventStore.open({ path, catalog: new EventCatalog(events), projections });
+  } catch (error) {
+    if (error instanceof ToolError) throw error;
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new ToolError(
+      'STORE_UNAVAILABLE',
+      `Cannot open the event log at ${path}: ${reason}. Check that ${options.home} is writable and the file is a droidwright database (set DROIDWRIGHT_HOME to use another directory).`,
+      { path },
+    );
+  }
+}
+
+/** Lets shutdown close the store only if something opened it. */
+const OpenedStore = Symbol.for('droidwright.OpenedStore');
+interface OpenedStore {
+  current(): EventStore | undefined;
+}
+
+/**
+ * The one place objects are wired. Kernel services are singletons; each plugin adds its bindings
+ * through its ContainerModule. Nothing here opens the database until something calls the
+ * EventStoreProvider (inject that: EventStore's constructor is private, so it is not a DI token).
+ */
+export function createContainer(options: RuntimeOptions, modules: readonly ContainerModule[]): Container {
+  const container = new Container({ defaultScope: 'Singleton' });
+  container.bind(RuntimeOptions).toConstantValue(options);
+  container.bind(Settings).toSelf().inSingletonScope();
+  container.bind(ProcessRunner).toSelf().inSingletonScope();
+  container.bind(TrustService).toSelf().inSingletonScope();
+  container
+    .bind<SelectedProject>(SelectedProject)
+    .toDynamicValue(() => selectProject({ projectPath: options.projectPath, cwd: options.cwd }))
+    .inSingletonScope();
+
+  let store: EventStore | undefined;
+  const provideStore: EventStoreProvider = () => (store ??= openStore(container, options));
+  container.bind(EventStoreProvider).toConstantValue(provideStore);
+  container.bind(OpenedStore).toConstantValue({ current: () => store });
+
+  container
+    .bind(ToolRegistry)
+    .toDynamicValue(() => new ToolRegistry(getContributions<ToolsetContribution>(container, ToolsetContribution)))
+    .inSingletonScope();
+
+  container.load(...modules);
+  return container;
+}
+
+/** Closes what the container opened (the database). Safe to call more than once. */
+export function disposeContainer(container: Container): void {
+  const opened = container.get<OpenedStore>(OpenedStore).current();
+  if (!opened) return;
+  try {
+    opened.close();
+  } catch {
+    // Already closed.
+  }
+}

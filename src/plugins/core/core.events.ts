@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { defineEvent } from '../../events/event-definition.js';
+
+/** A human allowed the project's build code to run (CLI or TUI; never an MCP tool). */
+export const ProjectTrusted = defineEvent({
+  type: 'project.trusted',
+  version: 1,
+  description: 'A person trusted a project so its Gradle build may run.',
+  schema: z.object({ root: z.string().min(1), by: z.string() }),
+});
+
+export const ProjectUntrusted = defineEvent({
+  type: 'project.untrusted',
+  version: 1,
+  description: 'A person revoked trust in a project.',
+  schema: z.object({ root: z.string().min(1), by: z.string() }),
+});
+
+export const McpSessionStarted = defineEvent({
+  type: 'mcp.session_started',
+  version: 1,
+  description: 'An MCP client completed the initialize handshake with a droidwright server process.',
+  schema: z.object({
+    session: z.string(),
+    client_name: z.string().nullable(),
+    client_version: z.string().nullable(),
+    protocol_version: z.string().nullable(),
+    pid: z.number().int(),
+    toolsets: z.array(z.string()),
+    read_only: z.boolean(),
+    project_root: z.string().nullable(),
+  }),
+});
+
+export const TOOL_CALL_OUTCOMES = ['ok', 'error', 'refused', 'cancelled'] as const;
+export type ToolCallOutcome = (typeof TOOL_CALL_OUTCOMES)[number];
+
+export const McpToolCalled = defineEvent({
+  type: 'mcp.tool_called',
+  version: 1,
+  description: 'An MCP client called a tool: what, with which (redacted) arguments, and how it ended.',
+  schema: z.object({
+    session: z.string(),
+    tool: z.string(),
+    toolset: z.string().nullable(),
+    kind: z.string().nullable(),
+    outcome: z.enum(TOOL_CALL_OUTCOMES),
+    error_code: z.string().nullable(),
+    duration_ms: z.number().int().nonnegative(),
+    summary: z.string(),
+    arguments: z.record(z.string(), z.unknown()),
+  }),
+});
+
+export const McpSessionEnded = defineEvent({
+  type: 'mcp.session_ended',
+  version: 1,
+  description: 'An MCP server process ended its session (stdin closed, or a signal).',
+  schema: z.object({
+    session: z.string(),
+    reason: z.string(),
+    calls: z.number().int().nonnegative(),
+  }),
+});
+
+export const coreEvents = [ProjectTrusted, ProjectUntrusted, McpSessionStarted, McpToolCalled, McpSessionEnded];

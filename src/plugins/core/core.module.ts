@@ -1,0 +1,24 @@
+import { ContainerModule } from 'inversify';
+import { EventContribution } from '../../events/event-definition.js';
+import { ToolsetContribution } from '../../kernel/toolset-contribution.js';
+import { coreEvents } from './core.events.js';
+import { CoreToolset } from './core.toolset.js';
+import { mcpActivityProjection } from './mcp-activity.projection.js';
+import { HealthChecker } from './services/health-checker.js';
+import { McpActivityReader } from './services/mcp-activity-reader.js';
+import { ProjectInspector } from './services/project-inspector.js';
+import { trustedProjectsProjection } from './trusted-projects.projection.js';
+
+const coreEventContribution: EventContribution = {
+  events: () => coreEvents,
+  projections: () => [trustedProjectsProjection, mcpActivityProjection],
+};
+
+export const coreModule = new ContainerModule(({ bind }) => {
+  bind(ProjectInspector).toSelf().inSingletonScope();
+  bind(McpActivityReader).toSelf().inSingletonScope();
+  bind(HealthChecker).toSelf().inSingletonScope();
+  bind(CoreToolset).toSelf().inSingletonScope();
+  bind<ToolsetContribution>(ToolsetContribution).toService(CoreToolset);
+  bind<EventContribution>(EventContribution).toConstantValue(coreEventContribution);
+});

@@ -1,0 +1,41 @@
+import { inject, injectable } from 'inversify';
+import { EventStoreProvider } from '../../kernel/event-store-provider.js';
+import { SelectedProject } from '../../kernel/project-selection.js';
+import { RuntimeOptions } from '../../kernel/runtime-options.js';
+import type { AnyToolDefinition } from '../../kernel/tool-definition.js';
+import type { ToolsetContribution } from '../../kernel/toolset-contribution.js';
+import { TrustService } from '../../kernel/trust-service.js';
+import { HealthChecker } from './services/health-checker.js';
+import { McpActivityReader } from './services/mcp-activity-reader.js';
+import { ProjectInspector } from './services/project-inspector.js';
+import { createGetProjectInfoTool } from './tools/get-project-info.tool.js';
+import { createListMcpSessionsTool } from './tools/list-mcp-sessions.tool.js';
+import { createQueryEventsTool } from './tools/query-events.tool.js';
+import { createRunHealthCheckTool } from './tools/run-health-check.tool.js';
+
+/** Project, health, audit queries and (added by the device work) reading devices and apps. */
+@injectable()
+export class CoreToolset implements ToolsetContribution {
+  readonly name = 'core' as const;
+  readonly description =
+    'Project facts and trust status, toolchain health, the audit log of everything droidwright did, and which agent sessions are active.';
+
+  constructor(
+    @inject(SelectedProject) private readonly project: SelectedProject,
+    @inject(RuntimeOptions) private readonly options: RuntimeOptions,
+    @inject(TrustService) private readonly trust: TrustService,
+    @inject(EventStoreProvider) private readonly store: EventStoreProvider,
+    @inject(ProjectInspector) private readonly inspector: ProjectInspector,
+    @inject(McpActivityReader) private readonly activity: McpActivityReader,
+    @inject(HealthChecker) private readonly checker: HealthChecker,
+  ) {}
+
+  tools(): readonly AnyToolDefinition[] {
+    return [
+      createGetProjectInfoTool({ project: this.project, inspector: this.inspector, trust: this.trust, activity: this.activity, dataDir: this.options.home }),
+      createRunHealthCheckTool({ checker: this.checker }),
+      createQueryEventsTool({ store: this.store }),
+      createListMcpSessionsTool({ activity: this.activity }),
+    ] as unknown as readonly AnyToolDefinition[];
+  }
+}

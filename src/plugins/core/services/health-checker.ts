@@ -1,0 +1,290 @@
+import { accessSync, constants, readdirSync, statSync } from 'node:fs';
+import { connect } from 'node:net';
+import { delimiter, join } from 'node:path';
+import { inject, injectable } from 'inversify';
+import { ProcessRunner } from '../../../kernel/process-runner.js';
+import { SelectedProject } from '../../../kernel/project-selection.js';
+import { RuntimeOptions } from '../../../kernel/runtime-options.js';
+import { Settings } from '../../../kernel/settings.js';
+import { TrustService } from '../../../kernel/trust-service.js';
+import { readHead } from './project-inspector.js';
+
+export interface Check {
+  ok: boolean;
+  path: string | null;
+  version: string | null;
+  hint: string | null;
+}
+export interface JavaCheck extends Check {
+  source: 'settings' | 'JAVA_HOME' | 'PATH' | null;
+  major_version: number | null;
+  warning: string | null;
+}
+export interface SdkCheck extends Check {
+  source: 'settings' | 'ANDROID_HOME' | 'ANDROID_SDK_ROOT' | 'local.properties' | null;
+}
+export interface AdbCheck extends Check {
+  server: { port: number; reachable: boolean; version: number | null };
+}
+export interface HealthReport {
+  java: JavaCheck;
+  android_sdk: SdkCheck;
+  adb: AdbCheck;
+  emulator: Check;
+  gradle_wrapper: Check;
+  retrace: Check;
+  all_ok: boolean;
+}
+
+/** Bound on every probe: a hung tool must not hang the health check. */
+const PROBE_TIMEOUT_MS = 5000;
+const MIN_JAVA = 17;
+
+function isExecutable(path: string): boolean {
+  try {
+    if (!statSync(path).isFile()) return false;
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+export function findOnPath(name: string, env: NodeJS.ProcessEnv): string | null {
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const candidate = join(dir, name);
+    if (isExecutable(candidate)) return candidate;
+  }
+  return null;
+}
+
+/** `java -version` prints e.g. `openjdk version "17.0.12" 2024-07-16` (or `"1.8.0_392"`) on stderr. */
+export function parseJavaVersion(output: string): { version: string; major: number } | null {
+  const match = /version "([^"]+)"/.exec(output);
+  if (!match) return null;
+  const version = match[1]!;
+  const parts = version.split(/[._+-]/);
+  const major = parts[0] === '1' ? Number(parts[1]) : Number(parts[0]);
+  return Number.isFinite(major) ? { version, major } : null;
+}
+
+/** `adb version`: "Android Debug Bridge version 1.0.41" then "Version 29.0.6-debian". */
+export function parseAdbVersion(output: string): string | null {
+  const protocol = /Android Debug Bridge version ([\d.]+)/.exec(output)?.[1];
+  const release = /^Version (\S+)/m.exec(output)?.[1];
+  if (!protocol) return null;
+  return release ? `${protocol} (${release})` : protocol;
+}
+
+/** `local.properties` escapes ':' and '\' (`sdk.dir=C\:\\Android\\sdk`). */
+export function parseSdkDir(properties: string): string | null {
+  const line = /^\s*sdk\.dir\s*[=:]\s*(.*)$/m.exec(properties)?.[1];
+  if (!line) return null;
+  return line.trim().replace(/\\(.)/g, '$1') || null;
+}
+
+function sourceRevision(dir: string): string | null {
+  const text = readHead(join(dir, 'source.properties'), 16 * 1024);
+  return text ? (/^Pkg\.Revision\s*=\s*(\S+)/m.exec(text)?.[1] ?? null) : null;
+}
+
+/**
+ * Asks the adb server for its version over its own protocol without starting it: a TCP connect to the
+ * port and `host:version`. Reachable means a server answered OKAY.
+ */
+export function probeAdbServer(port: number, timeoutMs = 2000): Promise<{ reachable: boolean; version: number | null }> {
+  return new Promise((resolveProbe) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    let received = Buffer.alloc(0);
+    let settled = false;
+    const finish = (result: { reachable: boolean; version: number | null }): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.destroy();
+      resolveProbe(result);
+    };
+    const timer = setTimeout(() => finish({ reachable: false, version: null }), timeoutMs);
+    socket.once('connect', () => socket.write('000chost:version'));
+    socket.on('data', (chunk: Buffer) => {
+      received = Buffer.concat([received, chunk]);
+      const text = received.toString('latin1');
+      if (text.length >= 4 && !text.startsWith('OKAY')) finish({ reachable: false, version: null });
+      else if (text.length >= 12) {
+        const length = parseInt(text.slice(4, 8), 16);
+        if (text.length >= 8 + length) finish({ reachable: true, version: parseInt(text.slice(8, 8 + length), 16) || null });
+      }
+    });
+    socket.once('end', () => finish({ reachable: received.toString('latin1').startsWith('OKAY'), version: null }));
+    socket.once('error', () => finish({ reachable: false, version: null }));
+  });
+}
+
+/**
+ * Checks the tools the Android loop needs. Never runs project code: the Gradle wrapper is inspected,
+ * not executed, and an untrusted project's local.properties cannot choose the SDK.
+ */
+@injectable()
+export class HealthChecker {
+  constructor(
+    @inject(ProcessRunner) private readonly runner: ProcessRunner,
+    @inject(Settings) private readonly settings: Settings,
+    @inject(RuntimeOptions) private readonly options: RuntimeOptions,
+    @inject(SelectedProject) private readonly project: SelectedProject,
+    @inject(TrustService) private readonly trust: TrustService,
+  ) {}
+
+  async run(signal?: AbortSignal): Promise<HealthReport> {
+    const sdk = this.androidSdk();
+    const [java, adb, emulator] = await Promise.all([this.java(signal), this.adb(sdk.path, signal), this.emulator(sdk.path, signal)]);
+    const gradleWrapper = this.gradleWrapper();
+    const retrace = this.retrace(sdk.path);
+    const all_ok = java.ok && sdk.ok && adb.ok && (this.project.root === null || gradleWrapper.ok);
+    return { java, android_sdk: sdk, adb, emulator, gradle_wrapper: gradleWrapper, retrace, all_ok };
+  }
+
+  private async probe(file: string, args: string[], signal?: AbortSignal): Promise<string | null> {
+    try {
+      const result = await this.runner.run(file, args, { timeoutMs: PROBE_TIMEOUT_MS, killGraceMs: 1000, maxOutputBytes: 64 * 1024, signal });
+      if (result.timedOut || result.cancelled) return null;
+      return `${result.stdout}\n${result.stderr}`;
+    } catch {
+      return null;
+    }
+  }
+
+  private async java(signal?: AbortSignal): Promise<JavaCheck> {
+    const env = this.options.env;
+    const configured = this.settings.get().javaHome;
+    let source: JavaCheck['source'] = null;
+    let bin: string | null = null;
+    if (configured) [source, bin] = ['settings', join(configured, 'bin', 'java')];
+    else if (env.JAVA_HOME) [source, bin] = ['JAVA_HOME', join(env.JAVA_HOME, 'bin', 'java')];
+    else {
+      bin = findOnPath('java', env);
+      source = bin ? 'PATH' : null;
+    }
+    const hint17 = `Install JDK ${MIN_JAVA} or newer and set JAVA_HOME (or "javaHome" in settings.json).`;
+    if (!bin || !isExecutable(bin)) {
+      return { ok: false, path: bin, version: null, source, major_version: null, warning: null, hint: bin ? `${bin} is not an executable. ${hint17}` : `No java found. ${hint17}` };
+    }
+    const output = await this.probe(bin, ['-version'], signal);
+    const parsed = output ? parseJavaVersion(output) : null;
+    if (!parsed) return { ok: false, path: bin, version: null, source, major_version: null, warning: null, hint: `${bin} -version gave no version. ${hint17}` };
+    const old = parsed.major < MIN_JAVA;
+    return {
+      ok: !old,
+      path: bin,
+      version: parsed.version,
+      source,
+      major_version: parsed.major,
+      warning: old ? `Java ${parsed.major} is older than ${MIN_JAVA}; the Android Gradle Plugin needs ${MIN_JAVA}+.` : null,
+      hint: old ? hint17 : null,
+    };
+  }
+
+  private androidSdk(): SdkCheck {
+    const env = this.options.env;
+    const candidates: [SdkCheck['source'], string | undefined][] = [
+      ['settings', this.settings.get().androidSdk],
+      ['ANDROID_HOME', env.ANDROID_HOME],
+      ['ANDROID_SDK_ROOT', env.ANDROID_SDK_ROOT],
+    ];
+    // Only a trusted project may point us at an SDK: its tools are executables we would run.
+    if (this.project.root && this.trust.isTrusted(this.project.root)) {
+      const props = readHead(join(this.project.root, 'local.properties'), 64 * 1024);
+      candidates.push(['local.properties', props ? (parseSdkDir(props) ?? undefined) : undefined]);
+    }
+    for (const [source, dir] of candidates) {
+      if (!dir) continue;
+      if (!isDirectory(dir)) {
+        return { ok: false, path: dir, version: null, source, hint: `${source} points to ${dir}, which is not a directory. Fix it or install the Android SDK there.` };
+      }
+      const platformTools = sourceRevision(join(dir, 'platform-tools'));
+      return { ok: true, path: dir, version: platformTools ? `platform-tools ${platformTools}` : null, source, hint: null };
+    }
+    return {
+      ok: false,
+      path: null,
+      version: null,
+      source: null,
+      hint: 'No Android SDK found. Install it (Android Studio or command-line tools) and set ANDROID_HOME, or "androidSdk" in settings.json.',
+    };
+  }
+
+  private adbServerPort(): number {
+    const port = Number(this.options.env.ANDROID_ADB_SERVER_PORT);
+    return Number.isInteger(port) && port > 0 && port < 65536 ? port : 5037;
+  }
+
+  private async adb(sdk: string | null, signal?: AbortSignal): Promise<AdbCheck> {
+    const configured = this.settings.get().adbPath;
+    const fromSdk = sdk ? join(sdk, 'platform-tools', 'adb') : null;
+    const path = configured ?? (fromSdk && isExecutable(fromSdk) ? fromSdk : findOnPath('adb', this.options.env));
+    const port = this.adbServerPort();
+    const server = { port, ...(await probeAdbServer(port)) };
+    if (!path || !isExecutable(path)) {
+      return { ok: false, path, version: null, server, hint: 'adb not found. Install Android SDK platform-tools and put them on PATH, or set "adbPath" in settings.json.' };
+    }
+    const output = await this.probe(path, ['version'], signal);
+    const version = output ? parseAdbVersion(output) : null;
+    const hint = !version
+      ? `${path} version gave no version; reinstall platform-tools.`
+      : server.reachable
+        ? null
+        : `No adb server answers on port ${port}; it starts on first use (or run \`adb start-server\`).`;
+    return { ok: version !== null, path, version, server, hint };
+  }
+
+  private async emulator(sdk: string | null, signal?: AbortSignal): Promise<Check> {
+    const fromSdk = sdk ? join(sdk, 'emulator', 'emulator') : null;
+    const path = fromSdk && isExecutable(fromSdk) ? fromSdk : findOnPath('emulator', this.options.env);
+    if (!path) return { ok: false, path: null, version: null, hint: 'Android Emulator not found (only needed for virtual devices). Install it with sdkmanager "emulator".' };
+    const output = await this.probe(path, ['-version'], signal);
+    const version = output ? (/emulator version (\S+)/i.exec(output)?.[1] ?? null) : null;
+    return { ok: version !== null, path, version, hint: version ? null : `${path} -version gave no version; reinstall the emulator package.` };
+  }
+
+  private gradleWrapper(): Check {
+    const root = this.project.root;
+    if (!root) return { ok: false, path: null, version: null, hint: 'No Gradle project selected: start droidwright in a project directory or pass --project <path>.' };
+    const path = join(root, 'gradlew');
+    const properties = readHead(join(root, 'gradle', 'wrapper', 'gradle-wrapper.properties'), 64 * 1024);
+    const version = properties ? (/gradle-([\w.-]+?)-(?:bin|all)\.zip/.exec(properties)?.[1] ?? null) : null;
+    let exists = false;
+    try {
+      exists = statSync(path).isFile();
+    } catch {
+      exists = false;
+    }
+    if (!exists) return { ok: false, path: null, version, hint: `The project has no gradlew at ${path}. Generate the wrapper with \`gradle wrapper\`.` };
+    if (!isExecutable(path)) return { ok: false, path, version, hint: `${path} is not executable. Review it, then run \`chmod +x gradlew\` yourself.` };
+    return { ok: true, path, version, hint: null };
+  }
+
+  private retrace(sdk: string | null): Check {
+    const hint = 'retrace not found (only needed to de-obfuscate R8 stack traces). Install Android SDK Command-line Tools.';
+    if (!sdk) return { ok: false, path: null, version: null, hint };
+    const base = join(sdk, 'cmdline-tools');
+    let versions: string[] = [];
+    try {
+      versions = readdirSync(base).sort((a, b) => (a === 'latest' ? -1 : b === 'latest' ? 1 : b.localeCompare(a)));
+    } catch {
+      versions = [];
+    }
+    for (const dir of versions) {
+      const path = join(base, dir, 'bin', 'retrace');
+      if (isExecutable(path)) return { ok: true, path, version: sourceRevision(join(base, dir)), hint: null };
+    }
+    return { ok: false, path: null, version: null, hint };
+  }
+}

@@ -1,0 +1,85 @@
+import { inject, injectable } from 'inversify';
+import { EventStoreProvider } from '../../../kernel/event-store-provider.js';
+
+export interface McpSessionView {
+  readonly session: string;
+  readonly client_name: string | null;
+  readonly client_version: string | null;
+  readonly protocol_version: string | null;
+  readonly pid: number;
+  readonly toolsets: string[];
+  readonly read_only: boolean;
+  readonly project_root: string | null;
+  readonly started_at: number;
+  readonly last_call_at: number | null;
+  readonly calls: number;
+  readonly errors: number;
+  readonly refused: number;
+  readonly ended_at: number | null;
+  readonly end_reason: string | null;
+  /** Not ended and its process still exists (a crashed server never records its end). */
+  readonly alive: boolean;
+}
+
+interface SessionRow extends Omit<McpSessionView, 'toolsets' | 'read_only' | 'alive'> {
+  toolsets: string;
+  read_only: number;
+}
+
+export function isProcessAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function parseToolsets(text: string): string[] {
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? value.map(String) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Reads the `mcp_sessions` read model: which agents are connected, and what they have been doing. */
+@injectable()
+export class McpActivityReader {
+  constructor(@inject(EventStoreProvider) private readonly store: EventStoreProvider) {}
+
+  sessions(options: { includeEnded: boolean; limit: number }): McpSessionView[] {
+    const rows = this.store()
+      .db.prepare(
+        `SELECT * FROM mcp_sessions ${options.includeEnded ? '' : 'WHERE ended_at IS NULL'}
+         ORDER BY COALESCE(last_call_at, started_at) DESC LIMIT ?`,
+      )
+      .all(options.includeEnded ? options.limit : options.limit * 4) as SessionRow[];
+    const views = rows.map((row) => ({
+      session: row.session,
+      client_name: row.client_name,
+      client_version: row.client_version,
+      protocol_version: row.protocol_version,
+      pid: row.pid,
+      toolsets: parseToolsets(row.toolsets),
+      read_only: row.read_only === 1,
+      project_root: row.project_root,
+      started_at: row.started_at,
+      last_call_at: row.last_call_at,
+      calls: row.calls,
+      errors: row.errors,
+      refused: row.refused,
+      ended_at: row.ended_at,
+      end_reason: row.end_reason,
+      alive: row.ended_at === null && isProcessAlive(row.pid),
+    }));
+    return (options.includeEnded ? views : views.filter((v) => v.alive)).slice(0, options.limit);
+  }
+
+  liveSessions(limit = 50): McpSessionView[] {
+    return this.sessions({ includeEnded: false, limit });
+  }
+}

@@ -1,0 +1,7 @@
+import type { ContainerModule } from 'inversify';
+import { coreModule } from './core/core.module.js';
+
+/** Every plugin's ContainerModule, loaded by the composition root. One line per plugin. */
+export const pluginModules: readonly ContainerModule[] = [
+  coreModule,
+];
