@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { defineEvent } from '../../events/event-definition.js';
+
+export const BUILD_STATUSES = ['running', 'success', 'failed', 'cancelled', 'timed_out'] as const;
+export type BuildStatus = (typeof BUILD_STATUSES)[number];
+export const FINAL_STATUSES = ['success', 'failed', 'cancelled', 'timed_out'] as const;
+export type FinalBuildStatus = (typeof FINAL_STATUSES)[number];
+
+const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
+
+export const BuildProvenanceSchema = z.object({
+  git: z.object({
+    commit: z.string().nullable(),
+    branch: z.string().nullable(),
+    dirty: z.boolean().nullable(),
+    changed_files: z.number().int().nonnegative().nullable(),
+  }),
+  build_files: z.array(z.object({ path: z.string(), sha256: Sha256 })).max(2000),
+  gradle_version: z.string().nullable(),
+  jdk: z.object({ java_home: z.string().nullable(), source: z.string().nullable(), version: z.string().nullable() }),
+});
+export type BuildProvenance = z.infer<typeof BuildProvenanceSchema>;
+
+export const BuildStarted = defineEvent({
+  type: 'build.started',
+  version: 1,
+  description: 'A Gradle build (or test run) started in a droidwright process, with what it builds and from which sources.',
+  schema: z.object({
+    build_id: z.string().min(1).max(64),
+    project_root: z.string().min(1),
+    kind: z.enum(['build', 'test']),
+    tasks: z.array(z.string()).min(1).max(50),
+    args: z.array(z.string()).max(100),
+    module: z.string().nullable(),
+    variant: z.string().nullable(),
+    pid: z.number().int().positive(),
+    timeout_sec: z.number().int().positive(),
+    log_path: z.string(),
+    provenance: BuildProvenanceSchema,
+  }),
+});
+
+export const ApkRecordSchema = z.object({
+  path: z.string(),
+  module: z.string().nullable(),
+  variant: z.string().nullable(),
+  sha256: Sha256,
+  size: z.number().int().nonnegative(),
+  package: z.string().nullable(),
+  version_code: z.number().int().nullable(),
+  version_name: z.string().nullable(),
+});
+export type ApkRecord = z.infer<typeof ApkRecordSchema>;
+
+export const DiagnosticRecordSchema = z.object({
+  severity: z.enum(['error', 'warning', 'info']),
+  source: z.enum(['kotlin', 'ksp', 'javac', 'lint', 'aapt2', 'r8', 'agp', 'gradle', 'config-cache', 'script']),
+  file: z.string().nullable(),
+  line: z.number().int().nullable(),
+  column: z.number().int().nullable(),
+  message: z.string(),
+  task: z.string().nullable(),
+});
+
+export const TestCountsSchema = z.object({
+  total: z.number().int().nonnegative(),
+  passed: z.number().int().nonnegative(),
+  failed: z.number().int().nonnegative(),
+  skipped: z.number().int().nonnegative(),
+  source: z.enum(['junit-xml', 'console']),
+});
+export type TestCounts = z.infer<typeof TestCountsSchema>;
+
+export const BuildFinished = defineEvent({
+  type: 'build.finished',
+  version: 1,
+  description: 'A build ended: outcome, duration, diagnostics, the APKs and mapping files it wrote, and the log file with its SHA-256.',
+  schema: z.object({
+    build_id: z.string().min(1).max(64),
+    status: z.enum(FINAL_STATUSES),
+    duration_ms: z.number().int().nonnegative(),
+    exit_code: z.number().int().nullable(),
+    signal: z.string().nullable(),
+    reason: z.string().nullable(),
+    cancelled_by: z.string().nullable(),
+    diagnostic_counts: z.object({ error: z.number().int(), warning: z.number().int(), info: z.number().int() }),
+    /** The first diagnostics, bounded so the event stays small; the counts cover all of them. */
+    diagnostics: z.array(DiagnosticRecordSchema).max(500),
+    diagnostics_total: z.number().int().nonnegative(),
+    apks: z.array(ApkRecordSchema).max(100),
+    mappings: z.array(z.object({ module: z.string(), variant: z.string(), path: z.string(), sha256: Sha256 })).max(100),
+    tests: TestCountsSchema.nullable(),
+    log: z.object({ path: z.string(), sha256: Sha256, bytes: z.number().int().nonnegative(), lines: z.number().int().nonnegative(), truncated_lines: z.number().int().nonnegative() }),
+  }),
+});
+
+export const BuildCancelRequested = defineEvent({
+  type: 'build.cancel_requested',
+  version: 1,
+  description: 'Someone asked to cancel a running build; the process that runs it stops it and records build.cancelled.',
+  schema: z.object({ build_id: z.string().min(1).max(64), requested_by: z.string() }),
+});
+
+export const BuildCancelled = defineEvent({
+  type: 'build.cancelled',
+  version: 1,
+  description: 'A running build was stopped on request; the actor is who asked.',
+  schema: z.object({ build_id: z.string().min(1).max(64), cancelled_by: z.string(), via: z.enum(['request', 'cancel_build']) }),
+});
+
+export const VariantSelected = defineEvent({
+  type: 'variant.selected',
+  version: 1,
+  description: 'The active build variant of a module was chosen; APK lookups and test runs default to it.',
+  schema: z.object({ project_root: z.string().min(1), module: z.string().min(1), variant: z.string().min(1), selected_by: z.string() }),
+});
+
+export const buildEvents = [BuildStarted, BuildFinished, BuildCancelRequested, BuildCancelled, VariantSelected];

@@ -1,0 +1,169 @@
+import { InvalidArgumentsError } from '../../../kernel/errors.js';
+import { validateGradleTaskName } from '../../../kernel/validation.js';
+
+/*
+ * What an agent may ask Gradle to do. Tasks that publish, upload, promote or uninstall act outside the
+ * machine (or on the user's device data) and are refused unless the user set allowUnrestrictedGradle.
+ * Gradle accepts abbreviations (`pRB` runs publishReleaseBundle when unique), so the check matches
+ * camel-case word prefixes in both directions instead of comparing names.
+ *
+ * Options: only a fixed allow-list. Anything that points Gradle at other code or other files
+ * (`--init-script`, `-I`, `-b`, `-c`, `-p`, `-D…`, `--include-build`, `-g`) or sends data elsewhere
+ * (`--scan`) is refused; `--console` is ours.
+ */
+
+/** Flags passed through as they are. */
+export const ALLOWED_FLAGS = [
+  '--stacktrace',
+  '--full-stacktrace',
+  '--info',
+  '--warn',
+  '--quiet',
+  '--offline',
+  '--rerun-tasks',
+  '--continue',
+  '--dry-run',
+  '--build-cache',
+  '--no-build-cache',
+  '--configuration-cache',
+  '--no-configuration-cache',
+  '--parallel',
+  '--no-parallel',
+  '--refresh-dependencies',
+  '--no-daemon',
+] as const;
+
+/** `-Pkey=value`: a project property; `org.gradle.*` keys configure Gradle itself and are refused. */
+const PROPERTY = /^-P([A-Za-z][A-Za-z0-9_.\-]{0,127})=([^\0\r\n]{0,512})$/;
+const TEST_FILTER = /^[A-Za-z0-9_.*$#\-\[\] ]{1,256}$/;
+
+export const MAX_TASKS = 20;
+export const MAX_ARGS = 40;
+
+/** `publishReleaseBundle` → publish, Release, Bundle; `publish-release` → publish, release. */
+export function taskWords(name: string): string[] {
+  return name
+    .split(/[-_.]+/)
+    // Every capital starts a word, as in Gradle's abbreviation matching (`pRB` → p, R, B).
+    .flatMap((part) => part.match(/[A-Z][a-z]*|[a-z]+|\d+/g) ?? [])
+    .filter((w) => w.length > 0);
+}
+
+function prefixEitherWay(a: string, b: string): boolean {
+  const x = a.toLowerCase();
+  const y = b.toLowerCase();
+  return x.startsWith(y) || y.startsWith(x);
+}
+
+interface BlockRule {
+  readonly label: string;
+  readonly words: readonly string[];
+  readonly where: 'prefix' | 'suffix' | 'contains';
+}
+
+export const BLOCK_RULES: readonly BlockRule[] = [
+  { label: 'publish*', words: ['publish'], where: 'prefix' },
+  { label: 'promote*', words: ['promote'], where: 'prefix' },
+  { label: 'uninstall*', words: ['uninstall'], where: 'prefix' },
+  { label: 'upload*', words: ['upload'], where: 'prefix' },
+  { label: 'closeAndRelease*', words: ['close', 'And', 'Release'], where: 'prefix' },
+  { label: '*ToMavenCentral', words: ['To', 'Maven', 'Central'], where: 'suffix' },
+  { label: '*PlayStore*', words: ['Play', 'Store'], where: 'contains' },
+];
+
+/** Does the (possibly abbreviated) word list W match the rule's words starting at W[k]? */
+function matchesAt(words: readonly string[], k: number, rule: BlockRule, minWords: number): boolean {
+  const available = words.length - k;
+  if (available < minWords) return false;
+  const n = Math.min(available, rule.words.length);
+  // An abbreviation may stop early (`releaseToMav` → releaseToMavenCentral) but not run past the rule
+  // unless the rule is a prefix (anything may follow `publish…`) or a contains rule.
+  if (rule.where === 'suffix' && available > rule.words.length) return false;
+  for (let j = 0; j < n; j++) if (!prefixEitherWay(words[k + j]!, rule.words[j]!)) return false;
+  return true;
+}
+
+/** The rule a task name (the part after the last `:`) falls under, or null. */
+export function blockedBy(taskPath: string): string | null {
+  const name = taskPath.slice(taskPath.lastIndexOf(':') + 1);
+  const words = taskWords(name);
+  if (words.length === 0) return null;
+  for (const rule of BLOCK_RULES) {
+    if (rule.where === 'prefix' && matchesAt(words, 0, rule, 1)) return rule.label;
+    if (rule.where === 'suffix' || rule.where === 'contains') {
+      // Two words at least (`ToMav`, `PS`), so a lone trailing `T` or `P` abbreviation does not block `assembleP`.
+      for (let k = 1; k < words.length; k++) if (matchesAt(words, k, rule, Math.min(2, rule.words.length))) return rule.label;
+      if (rule.where === 'contains' && words.length >= 2 && matchesAt(words, 0, rule, 2)) return rule.label;
+    }
+  }
+  return null;
+}
+
+/** Validates task names and refuses blocked ones (unless unrestricted). */
+export function checkTasks(tasks: readonly string[], unrestricted: boolean, field = 'task'): string[] {
+  if (tasks.length === 0) throw new InvalidArgumentsError(`${field} must name at least one Gradle task (e.g. "assembleDebug").`, 'INVALID_ARGUMENT', field);
+  if (tasks.length > MAX_TASKS) throw new InvalidArgumentsError(`At most ${MAX_TASKS} tasks per build (got ${tasks.length}).`, 'INVALID_ARGUMENT', field);
+  for (const task of tasks) {
+    validateGradleTaskName(task, field);
+    const rule = unrestricted ? null : blockedBy(task);
+    if (rule) {
+      throw new InvalidArgumentsError(
+        `Task "${task}" is blocked: it matches ${rule} (Gradle abbreviations included), which publishes, uploads, promotes or uninstalls. Run it yourself, or ask the user to set "allowUnrestrictedGradle": true in droidwright's settings.json.`,
+        'TASK_BLOCKED',
+        field,
+      );
+    }
+  }
+  return [...tasks];
+}
+
+/**
+ * Validates extra arguments against the allow-list. `-x`/`--exclude-task` and `--tests` take the next
+ * argument (checked as a task name / test filter).
+ */
+export function checkArgs(args: readonly string[], field = 'args'): string[] {
+  if (args.length > MAX_ARGS) throw new InvalidArgumentsError(`At most ${MAX_ARGS} args (got ${args.length}).`, 'INVALID_ARGUMENT', field);
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (typeof arg !== 'string' || arg.length === 0 || arg.length > 600) {
+      throw new InvalidArgumentsError(`${field}[${i}] must be a non-empty string of at most 600 characters.`, 'INVALID_ARGUMENT', field);
+    }
+    if ((ALLOWED_FLAGS as readonly string[]).includes(arg)) {
+      out.push(arg);
+      continue;
+    }
+    if (arg === '-x' || arg === '--exclude-task' || arg === '--tests') {
+      const value = args[i + 1];
+      if (value === undefined) throw new InvalidArgumentsError(`${arg} needs a value after it in ${field}.`, 'INVALID_ARGUMENT', field);
+      if (arg === '--tests') {
+        if (!TEST_FILTER.test(value)) throw new InvalidArgumentsError(`--tests filter may contain only letters, digits, ".", "*", "$", "#", "-", "[", "]" and spaces.`, 'INVALID_ARGUMENT', field);
+      } else {
+        validateGradleTaskName(value, field);
+      }
+      out.push(arg, value);
+      i++;
+      continue;
+    }
+    const excluded = /^--exclude-task=(.+)$/.exec(arg);
+    if (excluded) {
+      validateGradleTaskName(excluded[1]!, field);
+      out.push(arg);
+      continue;
+    }
+    const property = PROPERTY.exec(arg);
+    if (property) {
+      if (/^org\.gradle\./i.test(property[1]!)) {
+        throw new InvalidArgumentsError(`${field}: -P${property[1]} configures Gradle itself (org.gradle.*) and is not allowed.`, 'INVALID_ARGUMENT', field);
+      }
+      out.push(arg);
+      continue;
+    }
+    throw new InvalidArgumentsError(
+      `${field}: "${arg.slice(0, 80)}" is not allowed. Allowed: ${ALLOWED_FLAGS.join(', ')}, -x/--exclude-task <task>, --tests <filter>, -P<key>=<value>. Options that load other scripts or files (--init-script, -I, -b, -c, -p, -D, --include-build) are never passed.`,
+      'INVALID_ARGUMENT',
+      field,
+    );
+  }
+  return out;
+}

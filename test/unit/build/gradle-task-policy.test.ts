@@ -1,0 +1,99 @@
+import { InvalidArgumentsError } from '../../../src/kernel/errors.js';
+import { blockedBy, checkArgs, checkTasks, taskWords } from '../../../src/plugins/build/services/gradle-task-policy.js';
+
+function refusal(fn: () => unknown): InvalidArgumentsError {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof InvalidArgumentsError) return error;
+    throw error;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('task policy', () => {
+  it('splits task names into camel-case words like Gradle', () => {
+    expect(taskWords('publishReleaseBundle')).toEqual(['publish', 'Release', 'Bundle']);
+    expect(taskWords('pRB')).toEqual(['p', 'R', 'B']);
+    expect(taskWords('publish-release')).toEqual(['publish', 'release']);
+  });
+
+  it.each([
+    ['publish', 'publish*'],
+    ['publishReleaseBundle', 'publish*'],
+    [':app:publishToMavenLocal', 'publish*'],
+    ['pRB', 'publish*'],
+    ['PUBLISH', 'publish*'],
+    ['promoteArtifact', 'promote*'],
+    ['uploadArchives', 'upload*'],
+    ['uninstallAll', 'uninstall*'],
+    ['uA', 'uninstall*'],
+    [':app:uninstallDebug', 'uninstall*'],
+    ['closeAndReleaseRepository', 'closeAndRelease*'],
+    ['cAR', 'closeAndRelease*'],
+    ['releaseToMavenCentral', '*ToMavenCentral'],
+    ['releaseToMav', '*ToMavenCentral'],
+    ['deployPlayStoreListing', '*PlayStore*'],
+    ['bootstrapPlayStore', '*PlayStore*'],
+    ['listingPS', '*PlayStore*'],
+    ['playStoreUpload', '*PlayStore*'],
+  ])('blocks %s (%s)', (task, rule) => {
+    expect(blockedBy(task)).toBe(rule);
+    const error = refusal(() => checkTasks([task], false));
+    expect(error.code).toBe('TASK_BLOCKED');
+    expect(error.message).toContain(rule);
+  });
+
+  it.each(['installDebug', 'bundleRelease', 'connectedAndroidTest', 'cAT', 'assembleDebug', ':app:assembleDemoPlayDebug', 'testDebugUnitTest', 'lint', 'clean', 'check', 'properties', 'packageDebug', 'assembleP', 'tasks', 'dependencies', 'signingReport'])(
+    'allows %s',
+    (task) => {
+      expect(blockedBy(task)).toBeNull();
+      expect(checkTasks([task], false)).toEqual([task]);
+    },
+  );
+
+  it('lets everything through when unrestricted, but never flags posing as tasks', () => {
+    expect(checkTasks(['publishReleaseBundle'], true)).toEqual(['publishReleaseBundle']);
+    expect(refusal(() => checkTasks(['--init-script'], true)).code).toBe('INVALID_ARGUMENT');
+    expect(refusal(() => checkTasks(['assemble;rm'], true)).code).toBe('INVALID_ARGUMENT');
+    expect(refusal(() => checkTasks([], false)).code).toBe('INVALID_ARGUMENT');
+  });
+});
+
+describe('argument allow-list', () => {
+  it('passes allowed flags, excludes, test filters and safe properties', () => {
+    expect(checkArgs(['--stacktrace', '--offline', '-x', 'lint', '--exclude-task=test', '--tests', 'com.example.*Test', '-Pflavor=demo', '-Pmsg=hello world'])).toEqual([
+      '--stacktrace',
+      '--offline',
+      '-x',
+      'lint',
+      '--exclude-task=test',
+      '--tests',
+      'com.example.*Test',
+      '-Pflavor=demo',
+      '-Pmsg=hello world',
+    ]);
+  });
+
+  it.each([
+    ['--init-script', 'evil.gradle'],
+    ['-I', 'evil.gradle'],
+    ['--init-script=evil.gradle'],
+    ['-Dorg.gradle.java.home=/tmp/x'],
+    ['-b', 'other.gradle'],
+    ['-c', 'other-settings.gradle'],
+    ['-p', '/elsewhere'],
+    ['--project-dir=/elsewhere'],
+    ['--include-build', '../x'],
+    ['-g', '/tmp/home'],
+    ['--scan'],
+    ['--console=rich'],
+    ['-Porg.gradle.jvmargs=-javaagent:x.jar'],
+    ['-x'],
+    ['-x', '--init-script'],
+    ['--tests', 'a;b'],
+    ['-Pa=b\nc'],
+  ])('refuses %s', (...args) => {
+    expect(refusal(() => checkArgs(args)).code).toBe('INVALID_ARGUMENT');
+  });
+});
