@@ -1,0 +1,92 @@
+// Entry point of the `droidwright` command. Kept tiny on purpose: each subcommand is loaded with a
+// dynamic import, so esbuild splits it into its own chunk and `droidwright mcp` never loads what only
+// other commands need (Ink/React, the simulator, sharp).
+import { droidwrightVersion } from './kernel/version.js';
+
+type CommandRunner = (argv: string[]) => Promise<number>;
+
+interface Command {
+  readonly summary: string;
+  load(): Promise<CommandRunner>;
+}
+
+const commands: Record<string, Command> = {
+  mcp: {
+    summary: 'Serve MCP over stdio for an AI client: mcp [--project P] [--toolsets a,b] [--read-only]',
+    load: async () => (await import('./cli/mcp-command.js')).runMcpCommand,
+  },
+  events: {
+    summary: 'Read and check the event log: events list|tail|verify|digest|export|stats|rebuild',
+    load: async () => (await import('./cli/events-command.js')).runEventsCommand,
+  },
+  trust: {
+    summary: "Allow a project's Gradle build to run: trust [path] (default: the project here); trust --list",
+    load: async () => (await import('./cli/trust-command.js')).runTrustCommand,
+  },
+  untrust: {
+    summary: 'Revoke trust in a project: untrust [path]',
+    load: async () => (await import('./cli/trust-command.js')).runUntrustCommand,
+  },
+  docs: {
+    summary: 'Print the tool reference (Markdown) generated from the tool registry',
+    load: async () => (await import('./cli/docs-command.js')).runDocsCommand,
+  },
+  // Slots for later subcommands; add each only once its module exists:
+  //   sim:  (await import('./sim/sim-command.js')).runSimCommand
+  //   demo: (await import('./demo/demo-command.js')).runDemoCommand
+  //   tui:  (await import('./tui/tui-command.js')).runTuiCommand
+};
+
+export function helpText(): string {
+  const width = Math.max(...Object.keys(commands).map((name) => name.length));
+  const lines = Object.entries(commands).map(([name, command]) => `  ${name.padEnd(width)}  ${command.summary}`);
+  return [
+    `droidwright ${droidwrightVersion()} — the Android development loop for AI agents, with a tamper-evident record of every action.`,
+    '',
+    'Usage: droidwright <command> [options]',
+    '',
+    'Commands:',
+    ...lines,
+    `  ${'help'.padEnd(width)}  Show this help`,
+    '',
+    'Options: --version, --help. Data lives in $DROIDWRIGHT_HOME (default ~/.droidwright).',
+    'Exit codes: 0 ok, 1 failure, 2 usage error.',
+  ].join('\n');
+}
+
+/** One line on stderr and an exit code; a stack trace only with DROIDWRIGHT_DEBUG=1. */
+function reportFailure(error: unknown): number {
+  const e = error as { name?: string; message?: string; code?: string; stack?: string };
+  const usage = e?.name === 'UsageError' || e?.name === 'ProjectSelectionError';
+  const known = usage || e?.name === 'ToolError' || e?.name === 'StoreUnavailableError' || e?.name === 'ToolRegistryError';
+  const message = e?.message ?? String(error);
+  process.stderr.write(`droidwright: ${known ? '' : 'unexpected error: '}${message}\n`);
+  if (process.env.DROIDWRIGHT_DEBUG && e?.stack) process.stderr.write(`${e.stack}\n`);
+  return usage ? 2 : 1;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
+    process.stderr.write(`${helpText()}\n`);
+    return name === undefined ? 2 : 0;
+  }
+  if (name === '--version' || name === '-v' || name === 'version') {
+    process.stdout.write(`${droidwrightVersion()}\n`);
+    return 0;
+  }
+  const command = commands[name];
+  if (!command) {
+    process.stderr.write(`droidwright: unknown command "${name}".\n\n${helpText()}\n`);
+    return 2;
+  }
+  try {
+    const run = await command.load();
+    return await run(rest);
+  } catch (error) {
+    return reportFailure(error);
+  }
+}
+
+const code = await main(process.argv.slice(2));
+process.exitCode = code;

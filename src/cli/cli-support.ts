@@ -1,0 +1,40 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { Container } from 'inversify';
+import { createContainer, disposeContainer } from '../kernel/composition-root.js';
+import { resolveHome } from '../kernel/paths.js';
+import type { RuntimeOptions } from '../kernel/runtime-options.js';
+import { UsageError } from '../kernel/usage-error.js';
+import { pluginModules } from '../plugins/index.js';
+
+export type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** node:util parseArgs, with its errors turned into usage errors (exit 2). */
+export function parseCommandLine<O extends Options>(argv: readonly string[], options: O, allowPositionals = true) {
+  try {
+    return parseArgs({ args: [...argv], options, allowPositionals, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message.replace(/\. To specify a positional argument.*$/s, '.'));
+  }
+}
+
+export function runtimeOptions(overrides: Partial<RuntimeOptions> = {}): RuntimeOptions {
+  return { home: resolveHome(process.env), cwd: process.cwd(), readOnly: false, env: process.env, ...overrides };
+}
+
+/** Runs `body` with a container over every plugin, and closes the database afterwards. */
+export async function withContainer<T>(options: RuntimeOptions, body: (container: Container) => Promise<T> | T): Promise<T> {
+  const container = createContainer(options, pluginModules);
+  try {
+    return await body(container);
+  } finally {
+    disposeContainer(container);
+  }
+}
+
+/** Writes to stdout and waits until it is flushed, so a piped consumer sees everything before exit. */
+export function writeOut(text: string): Promise<void> {
+  return new Promise((resolve) => {
+    if (process.stdout.write(text)) resolve();
+    else process.stdout.once('drain', resolve);
+  });
+}

@@ -1,0 +1,64 @@
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { cliActor } from '../kernel/actor.js';
+import { isGradleRoot, selectProject } from '../kernel/project-selection.js';
+import { canonicalProjectRoot, TrustService } from '../kernel/trust-service.js';
+import { UsageError } from '../kernel/usage-error.js';
+import { parseCommandLine, runtimeOptions, withContainer, writeOut } from './cli-support.js';
+
+/** The project a trust command is about: the given path, or the project around the working directory. */
+function targetProject(positionals: string[], verb: string, mustExist = true): string {
+  if (positionals.length > 1) throw new UsageError(`${verb} takes at most one path.`);
+  const cwd = process.cwd();
+  if (positionals.length === 0) {
+    const selected = selectProject({ cwd });
+    if (!selected.root) throw new UsageError(`No Gradle project here (no settings.gradle[.kts] in ${cwd} or above). Pass the project path: droidwright ${verb} <path>.`);
+    return selected.root;
+  }
+  const path = resolve(cwd, positionals[0]!);
+  // A deleted project can still be untrusted.
+  if (!mustExist) return canonicalProjectRoot(path);
+  try {
+    if (!statSync(path).isDirectory()) throw new UsageError(`${path} is not a directory.`);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`${path} does not exist.`);
+  }
+  return canonicalProjectRoot(path);
+}
+
+export async function runTrustCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseCommandLine(argv, { list: { type: 'boolean' }, json: { type: 'boolean' } });
+  return withContainer(runtimeOptions(), async (container) => {
+    const trust = container.get(TrustService);
+    if (values.list) {
+      const projects = trust.list();
+      if (values.json) await writeOut(`${JSON.stringify(projects)}\n`);
+      else if (projects.length === 0) await writeOut('No trusted projects.\n');
+      else await writeOut(projects.map((p) => `${p.root}  (trusted ${new Date(p.trustedAt).toISOString()} by ${p.by})`).join('\n') + '\n');
+      return 0;
+    }
+    const root = targetProject(positionals, 'trust');
+    if (!isGradleRoot(root)) {
+      process.stderr.write(`droidwright: ${root} is not a Gradle project (no settings.gradle or settings.gradle.kts).\n`);
+      return 1;
+    }
+    const changed = trust.trust(root, cliActor());
+    await writeOut(
+      changed
+        ? `Trusted ${root}.\nAgents using droidwright may now run its Gradle build, which executes the project's build scripts with your permissions.\nRevoke with: droidwright untrust ${root}\n`
+        : `${root} is already trusted.\n`,
+    );
+    return 0;
+  });
+}
+
+export async function runUntrustCommand(argv: string[]): Promise<number> {
+  const { positionals } = parseCommandLine(argv, {});
+  return withContainer(runtimeOptions(), async (container) => {
+    const root = targetProject(positionals, 'untrust', false);
+    const changed = container.get(TrustService).untrust(root, cliActor());
+    await writeOut(changed ? `Revoked trust in ${root}.\n` : `${root} was not trusted.\n`);
+    return 0;
+  });
+}

@@ -1,0 +1,34 @@
+import type { ToolRegistry } from '../kernel/tool-registry.js';
+import type { ServedTools } from './toolset-selection.js';
+
+/** The `instructions` an MCP client gives its model: generated from the registry so it never drifts. */
+export function buildInstructions(registry: ToolRegistry, served: ServedTools, projectRoot: string | null): string {
+  const lines: string[] = [];
+  lines.push(
+    'droidwright runs the Android development loop for you: Gradle builds, logcat and crashes, the UI of the running app, and device administration. ' +
+      'Everything you do is recorded in a tamper-evident event log that the user and other agents can see.',
+  );
+  lines.push(projectRoot ? `Project: ${projectRoot}. Call get_project_info first.` : 'No Gradle project is selected (start droidwright in a project directory or pass --project). Call get_project_info.');
+  lines.push('');
+  lines.push(`Toolsets served${served.readOnly ? ' (read-only: only tools that change nothing)' : ''}:`);
+  for (const set of registry.toolsets().filter((t) => served.toolsets.includes(t.name))) {
+    const count = set.tools.filter((t) => !served.readOnly || t.definition.kind === 'R').length;
+    lines.push(`- ${set.name} (${count} tool${count === 1 ? '' : 's'}): ${set.description}`);
+  }
+  if (served.hidden.length > 0) {
+    lines.push(
+      `Hidden toolsets: ${served.hidden.join(', ')}. Their tools are not available in this session; the user can enable them by restarting the server with --toolsets ${[...served.toolsets, ...served.hidden].join(',')}.`,
+    );
+  }
+  if (served.readOnly) lines.push('Tools that change state are hidden because the server runs with --read-only; the user can drop that flag to enable them.');
+  lines.push('');
+  lines.push(
+    'Errors: invalid arguments come back as JSON-RPC invalid-params naming the field and the rule. A valid request that fails returns isError with a stable error code ' +
+      '(e.g. NO_DEVICE, DEVICE_OFFLINE, PROJECT_NOT_TRUSTED, BUILD_IN_PROGRESS, TIMEOUT, NOT_FOUND) and a message saying what to do next; follow it rather than retrying blindly.',
+  );
+  lines.push(
+    "Project trust: building or testing runs the project's own code, so it needs the user's trust. Only a person can grant it, by running `droidwright trust <project>` in their terminal. " +
+      'When a tool reports PROJECT_NOT_TRUSTED, show the user the trust_hint from get_project_info and wait; never try to work around it.',
+  );
+  return lines.join('\n');
+}
