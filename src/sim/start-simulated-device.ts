@@ -1,0 +1,88 @@
+import { AdbDeviceServer } from './adb/adb-device-server.js';
+import { EmulatorConsole } from './emulator-console.js';
+import type { SimulatedAndroid } from './simulated-android.js';
+
+export interface SimulatedDeviceOptions {
+  /** TCP mode: the port `adb connect` dials; 0 (the default) picks a free one. */
+  port?: number;
+  /** Emulator mode: an odd port (5555–5585 for adb's start-up scan); the console listens on port-1. */
+  emulatorPort?: number;
+  /** Interface to listen on; 127.0.0.1 unless you mean to expose the device. */
+  host?: string;
+  /** The Android to simulate; by default one built by createSimulatedAndroid(androidOptions). */
+  android?: SimulatedAndroid;
+  /** Passed to createSimulatedAndroid: avd, model, api, scenario, locked, screenOff, seed… */
+  androidOptions?: Record<string, unknown>;
+  /** Log every adb packet to stderr. */
+  trace?: boolean;
+}
+
+export interface RunningSimulatedDevice {
+  /** `127.0.0.1:<port>` in TCP mode, `emulator-<port-1>` in emulator mode. */
+  serial: string;
+  port: number;
+  consolePort?: number;
+  android: SimulatedAndroid;
+  stop(): Promise<void>;
+  /** Resolves once the device stopped, whether by stop() or by `adb emu kill`. */
+  stopped: Promise<void>;
+}
+
+const DEFAULT_AVD_NAME = 'droidwright_sim';
+
+export async function startSimulatedDevice(options: SimulatedDeviceOptions = {}): Promise<RunningSimulatedDevice> {
+  const host = options.host ?? '127.0.0.1';
+  if (options.port !== undefined && options.emulatorPort !== undefined) {
+    throw new Error('Give either port (TCP mode) or emulatorPort (emulator mode), not both.');
+  }
+  const emulatorPort = options.emulatorPort;
+  if (emulatorPort !== undefined && (!Number.isInteger(emulatorPort) || emulatorPort % 2 === 0 || emulatorPort < 1025 || emulatorPort > 65535)) {
+    throw new Error(`emulatorPort must be an odd port number (adb scans 5555–5585), got ${emulatorPort}.`);
+  }
+  if (options.port !== undefined && (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535)) {
+    throw new Error(`port must be 0 (any free port) or a port number, got ${options.port}.`);
+  }
+
+  const ownsAndroid = !options.android;
+  const android = options.android ?? (await createDefaultAndroid(options.androidOptions ?? {}));
+  let label = 'sim';
+  const trace = options.trace ? (line: string) => process.stderr.write(`[${label}] ${line}\n`) : undefined;
+  const adbServer = new AdbDeviceServer({ android, trace });
+
+  let resolveStopped!: () => void;
+  const stopped = new Promise<void>((resolve) => (resolveStopped = resolve));
+  let stopping: Promise<void> | null = null;
+  let emulatorConsole: EmulatorConsole | null = null;
+
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      await Promise.all([adbServer.close(), emulatorConsole?.close()]);
+      if (ownsAndroid) android.dispose();
+      resolveStopped();
+    })();
+    return stopping;
+  };
+
+  try {
+    if (emulatorPort !== undefined) {
+      emulatorConsole = new EmulatorConsole({ avdName: android.avdName ?? DEFAULT_AVD_NAME, onKill: () => void stop() });
+      // The console first: adb asks it for the AVD name as soon as it sees the device.
+      await emulatorConsole.listen(emulatorPort - 1, host);
+      await adbServer.listen(emulatorPort, host);
+      label = `emulator-${emulatorPort - 1}`;
+      return { serial: label, port: emulatorPort, consolePort: emulatorPort - 1, android, stop, stopped };
+    }
+    const port = await adbServer.listen(options.port ?? 0, host);
+    label = `${host}:${port}`;
+    return { serial: label, port, android, stop, stopped };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+async function createDefaultAndroid(androidOptions: Record<string, unknown>): Promise<SimulatedAndroid> {
+  // Loaded on demand so the transport (and its tests) do not pull in the whole simulated Android.
+  const { createSimulatedAndroid } = await import('./android/create-simulated-android.js');
+  return createSimulatedAndroid(androidOptions as Parameters<typeof createSimulatedAndroid>[0]);
+}

@@ -1,0 +1,37 @@
+import { createServer } from 'node:net';
+
+/** True when `port` can be bound on 127.0.0.1 right now. */
+export function isPortFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen({ port, host: '127.0.0.1', exclusive: true }, () => server.close(() => resolve(true)));
+  });
+}
+
+/** A port the OS says is free now (bind to 0, read it, release it). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen({ port: 0, host: '127.0.0.1', exclusive: true }, () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * An odd port in adb's emulator scan range (5555–5585) whose console port (port-1) is free too.
+ * Starts at a random slot so parallel test files rarely race for the same pair.
+ */
+export async function freeOddEmulatorPort(): Promise<number> {
+  const slots = 16;
+  const start = Math.floor(Math.random() * slots);
+  for (let i = 0; i < slots; i++) {
+    const port = 5555 + 2 * ((start + i) % slots);
+    if ((await isPortFree(port)) && (await isPortFree(port - 1))) return port;
+  }
+  throw new Error('No free emulator port pair in 5554–5585; stop running emulators or simulated devices.');
+}
