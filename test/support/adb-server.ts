@@ -28,6 +28,13 @@ export interface TestAdbServer {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Waits for `promise` at most `ms`, without leaving a timer behind to hold the test process open. */
+function within(promise: Promise<unknown>, ms: number): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise((resolve) => (timer = setTimeout(resolve, ms)));
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
 /**
  * One request on adb's smart-socket protocol (`%04x<service>` → `OKAY`/`FAIL` + hex length + text).
  * Talking to the server directly, rather than running `adb`, never auto-starts a stray daemon.
@@ -163,10 +170,10 @@ export async function startAdbServer(): Promise<TestAdbServer> {
     async stop() {
       if (!exited) {
         await adbHostRequest(port, 'host:kill', 2000).catch(() => undefined);
-        await Promise.race([exitedPromise, sleep(3000)]);
+        await within(exitedPromise, 3000);
       }
       if (!exited && isAlive(pid)) process.kill(pid, 'SIGKILL');
-      await Promise.race([exitedPromise, sleep(2000)]);
+      await within(exitedPromise, 2000);
     },
   };
 }

@@ -74,8 +74,10 @@ export class TinyAndroid implements SimulatedAndroid {
   /** What the last `sha256` printed, for commands whose client (adb exec-in) discards the output. */
   lastOutput = '';
 
+  constructor(private readonly model = 'Tiny Phone') {}
+
   banner(): string {
-    return 'device::ro.product.name=tiny;ro.product.model=Tiny Phone;ro.product.device=tiny;features=cmd,shell_v2,stat_v2,ls_v2,fixed_push_mkdir';
+    return `device::ro.product.name=tiny;ro.product.model=${this.model};ro.product.device=tiny;features=cmd,shell_v2,stat_v2,ls_v2,fixed_push_mkdir`;
   }
 
   dispose(): void {

@@ -1,0 +1,112 @@
+/**
+ * Device life cycle through the real adb server: emulator discovery and `adb emu`, several devices
+ * on one server, and a device that stops and comes back on the same port.
+ */
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startAdbServer, type TestAdbServer } from '../../support/adb-server.js';
+import { freeOddEmulatorPort } from '../../support/free-port.js';
+import { killTrackedProcesses } from '../../support/process-tracker.js';
+import { startSimOnAdb } from '../../support/sim-device.js';
+import { startSimulatedDevice, type RunningSimulatedDevice } from '../../../src/sim/start-simulated-device.js';
+import { TinyAndroid } from './tiny-android.js';
+
+// adb reads the console token from $HOME, the simulated emulator writes it there: keep both off the real home.
+const home = mkdtempSync(join(tmpdir(), 'droidwright-sim-home-'));
+process.env.HOME = home;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function waitUntilGone(adb: TestAdbServer, serial: string, timeoutMs = 10000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while ((await adb.devices()).has(serial)) {
+    if (Date.now() > until) throw new Error(`${serial} is still listed`);
+    await sleep(50);
+  }
+}
+
+describe('emulator mode', () => {
+  let adb: TestAdbServer | undefined;
+  let device: RunningSimulatedDevice | undefined;
+
+  afterAll(async () => {
+    await device?.stop();
+    await adb?.stop();
+    killTrackedProcesses();
+  });
+
+  it('is discovered by an adb server started after it, answers the console and dies on `adb emu kill`', async () => {
+    const port = await freeOddEmulatorPort();
+    const android = new TinyAndroid();
+    device = await startSimulatedDevice({ emulatorPort: port, android });
+    expect(device).toMatchObject({ serial: `emulator-${port - 1}`, port, consolePort: port - 1 });
+    expect(existsSync(join(home, '.emulator_console_auth_token'))).toBe(true);
+    expect(readFileSync(join(home, '.emulator_console_auth_token'), 'utf8').length).toBeGreaterThan(0);
+
+    adb = await startAdbServer();
+    await adb.waitForDevice(device.serial);
+    const serial = device.serial;
+    expect(await adb.adb(['-s', serial, 'shell', 'echo', 'from-emulator'])).toMatchObject({ stdout: 'from-emulator\n', exitCode: 0 });
+
+    const avd = await adb.adb(['-s', serial, 'emu', 'avd', 'name']);
+    expect(avd.stdout.split(/\r?\n/)[0]).toBe('tiny_avd');
+
+    await adb.adb(['-s', serial, 'emu', 'kill']);
+    await device.stopped;
+    await waitUntilGone(adb, serial);
+    expect(android.disposed).toBe(false); // the caller passed it in, the caller owns it
+  });
+});
+
+describe('TCP devices', () => {
+  let adb: TestAdbServer;
+  const devices: RunningSimulatedDevice[] = [];
+
+  beforeAll(async () => {
+    adb = await startAdbServer();
+  });
+
+  afterAll(async () => {
+    for (const device of devices) await device.stop();
+    await adb?.stop();
+    killTrackedProcesses();
+  });
+
+  it('serves two devices on one adb server, each command reaching its own device', async () => {
+    const first = new TinyAndroid('First Phone');
+    const second = new TinyAndroid('Second Phone');
+    devices.push(await startSimOnAdb(adb, { android: first }), await startSimOnAdb(adb, { android: second }));
+    const [a, b] = devices;
+    await Promise.all([
+      adb.adb(['-s', a.serial, 'shell', 'echo', 'to-first']),
+      adb.adb(['-s', b.serial, 'shell', 'echo', 'to-second']),
+    ]);
+    expect(first.received.map((r) => r.commandLine)).toEqual(['echo to-first']);
+    expect(second.received.map((r) => r.commandLine)).toEqual(['echo to-second']);
+    const { stdout } = await adb.adb(['devices', '-l']);
+    expect(stdout).toContain('model:First_Phone');
+    expect(stdout).toContain('model:Second_Phone');
+  });
+
+  it('comes back after a restart on the same port', async () => {
+    const android = new TinyAndroid();
+    const before = await startSimOnAdb(adb, { android });
+    await before.stop();
+    await before.stopped;
+    // adb notices the dropped connection; the device must not stay listed as online.
+    const until = Date.now() + 10000;
+    while ((await adb.devices()).get(before.serial) === 'device' && Date.now() < until) await sleep(50);
+    expect((await adb.devices()).get(before.serial)).not.toBe('device');
+
+    const after = await startSimulatedDevice({ port: before.port, android });
+    devices.push(after);
+    expect(after.serial).toBe(before.serial);
+    await adb.connect(after.serial);
+    expect(await adb.adb(['-s', after.serial, 'shell', 'echo', 'again'])).toMatchObject({ stdout: 'again\n', exitCode: 0 });
+  });
+
+  it('refuses to start on a port already in use, with the OS reason', async () => {
+    await expect(startSimulatedDevice({ port: devices[0].port, android: new TinyAndroid() })).rejects.toThrow(/EADDRINUSE/);
+  });
+});
