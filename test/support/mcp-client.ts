@@ -1,0 +1,114 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const CLI = join(REPO_ROOT, 'dist', 'cli.js');
+
+export function assertBuilt(): void {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` before the e2e tests.`);
+}
+
+export { freePort } from './free-port.js';
+
+export interface CliEnv {
+  readonly home: string;
+  readonly adbPort: number;
+  readonly extra?: Record<string, string>;
+}
+
+function childEnv(env: CliEnv): Record<string, string> {
+  const base: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) base[key] = value;
+  return { ...base, DROIDWRIGHT_HOME: env.home, ANDROID_ADB_SERVER_PORT: String(env.adbPort), ...env.extra };
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Stops a process we started: SIGTERM, then SIGKILL if it lingers. */
+export async function stopPid(pid: number | null | undefined, graceMs = 3000): Promise<void> {
+  if (!pid || !isAlive(pid)) return;
+  try {
+    process.kill(pid, 'SIGTERM');
+  } catch {
+    return;
+  }
+  const deadline = Date.now() + graceMs;
+  while (Date.now() < deadline && isAlive(pid)) await new Promise((r) => setTimeout(r, 25));
+  if (isAlive(pid)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Gone.
+    }
+  }
+}
+
+export interface McpTestClient {
+  readonly client: Client;
+  readonly pid: number;
+  /** Everything the server wrote to stderr so far. */
+  stderr(): string;
+  close(): Promise<void>;
+}
+
+/** Spawns `node dist/cli.js mcp ...` and connects the SDK's real Client over stdio. */
+export async function startMcpClient(env: CliEnv, args: readonly string[] = [], options: { cwd?: string; clientName?: string } = {}): Promise<McpTestClient> {
+  assertBuilt();
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, 'mcp', ...args],
+    env: childEnv(env),
+    cwd: options.cwd ?? env.home,
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const client = new Client({ name: options.clientName ?? 'droidwright-e2e', version: '1.2.3' });
+  await client.connect(transport);
+  const pid = transport.pid!;
+  return {
+    client,
+    pid,
+    stderr: () => stderr,
+    async close() {
+      await client.close().catch(() => undefined);
+      await stopPid(pid);
+    },
+  };
+}
+
+export interface CliResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs `node dist/cli.js <args>` to completion (stdin closed unless `input` is given). */
+export function runCli(env: CliEnv, args: readonly string[], options: { cwd?: string; input?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+  assertBuilt();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: childEnv(env), cwd: options.cwd ?? env.home, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    const timer = setTimeout(() => void stopPid(child.pid), options.timeoutMs ?? 30_000);
+    child.once('error', reject);
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin.end(options.input ?? '');
+  });
+}

@@ -1,0 +1,31 @@
+import { InvalidArgumentsError } from '../../../src/kernel/errors.js';
+import type { StoredEvent } from '../../../src/events/event-definition.js';
+import { parseTimeBound, presentEvent } from '../../../src/plugins/core/services/event-query.js';
+import { trustCommand } from '../../../src/plugins/core/tools/get-project-info.tool.js';
+
+describe('event query helpers', () => {
+  test('time bounds: ISO, epoch ms, ages', () => {
+    expect(parseTimeBound('2025-01-31T12:00:00Z', 'since')).toBe(Date.parse('2025-01-31T12:00:00Z'));
+    expect(parseTimeBound(1700000000000, 'since')).toBe(1700000000000);
+    expect(parseTimeBound('1700000000000', 'since')).toBe(1700000000000);
+    const age = parseTimeBound('2h', 'since');
+    expect(Math.abs(Date.now() - 2 * 3_600_000 - age)).toBeLessThan(5000);
+    expect(() => parseTimeBound('yesterday-ish', 'until')).toThrow(InvalidArgumentsError);
+  });
+
+  test('big event data is cut and marked', () => {
+    const base: StoredEvent = {
+      seq: 1, id: 'i', at: 0, type: 'x.happened', v: 1, stream: 's', actor: { kind: 'cli', pid: 1 },
+      device: null, package: null, correlation: null, data: { small: true }, prevHash: '', hash: '',
+    };
+    expect(presentEvent(base)).toMatchObject({ at: '1970-01-01T00:00:00.000Z', data: { small: true }, data_truncated: false, actor: { kind: 'cli', session: null } });
+    const big = presentEvent({ ...base, data: { blob: 'x'.repeat(5000) } }, 100);
+    expect(big.data_truncated).toBe(true);
+    expect((big.data as { preview: string }).preview).toHaveLength(100);
+  });
+
+  test('trust hint quotes paths a terminal would split', () => {
+    expect(trustCommand('/home/me/app')).toBe('droidwright trust /home/me/app');
+    expect(trustCommand("/home/me/my app's")).toBe(`droidwright trust '/home/me/my app'"'"'s'`);
+  });
+});

@@ -1,0 +1,31 @@
+import { createHash } from 'node:crypto';
+import { MAX_RECORDED_STRING, redactArguments, truncateUtf8 } from '../../../src/mcp/redaction.js';
+
+describe('redactArguments', () => {
+  test('sensitive fields become length + sha256, never the value', () => {
+    const out = redactArguments({ text: 'hunter2', serial: 'emulator-5554' }, ['text']);
+    expect(out.serial).toBe('emulator-5554');
+    expect(out.text).toEqual({ redacted: true, length: 7, sha256: createHash('sha256').update('hunter2').digest('hex') });
+    expect(JSON.stringify(out)).not.toContain('hunter2');
+  });
+
+  test('long strings, big arrays and deep objects are bounded', () => {
+    const out = redactArguments({ long: 'x'.repeat(1000), list: Array.from({ length: 80 }, (_, i) => i), deep: { a: { b: { c: { d: { e: 1 } } } } } });
+    expect(String(out.long)).toHaveLength(MAX_RECORDED_STRING + '…[+744 chars]'.length);
+    expect(out.list).toHaveLength(51);
+    expect(JSON.stringify(out.deep)).toContain('nested too deep');
+  });
+
+  test('odd argument shapes still produce a record', () => {
+    expect(redactArguments(undefined)).toEqual({});
+    expect(redactArguments('str')).toEqual({ value: 'str' });
+  });
+
+  test('truncateUtf8 keeps whole characters within the byte budget', () => {
+    expect(truncateUtf8('short', 120)).toBe('short');
+    const cut = truncateUtf8('é'.repeat(100), 120);
+    expect(Buffer.byteLength(cut)).toBeLessThanOrEqual(120);
+    expect(cut.endsWith('…')).toBe(true);
+    expect(cut).not.toContain('\uFFFD');
+  });
+});

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { defineTool, type AnyToolDefinition, type ToolsetName } from '../../../src/kernel/tool-definition.js';
+import { ToolRegistry } from '../../../src/kernel/tool-registry.js';
+import { UsageError } from '../../../src/kernel/usage-error.js';
+import { buildInstructions } from '../../../src/mcp/instructions.js';
+import { describeZodIssues, toolErrorResult } from '../../../src/mcp/mcp-session.js';
+import { resolveServedTools } from '../../../src/mcp/toolset-selection.js';
+import { ToolError } from '../../../src/kernel/errors.js';
+
+function tool(name: string, toolset: ToolsetName, kind: 'R' | 'W' | 'O'): AnyToolDefinition {
+  return defineTool({
+    name,
+    toolset,
+    kind,
+    title: name,
+    description: 'd',
+    input: z.object({}),
+    output: z.object({ ok: z.boolean().describe('ok') }),
+    handler: async () => ({ data: { ok: true }, summary: 'ok' }),
+  }) as unknown as AnyToolDefinition;
+}
+
+const registry = new ToolRegistry([
+  { name: 'core', description: 'Core things.', tools: () => [tool('get_project_info', 'core', 'R')] },
+  { name: 'build', description: 'Builds.', tools: () => [tool('run_gradle_task', 'build', 'O'), tool('get_build_status', 'build', 'R')] },
+]);
+
+describe('--toolsets and --read-only', () => {
+  test('default serves every contributed toolset', () => {
+    expect(resolveServedTools(registry, undefined, false)).toEqual({ toolsets: ['core', 'build'], hidden: [], readOnly: false });
+  });
+
+  test('a subset hides the rest, in canonical order', () => {
+    expect(resolveServedTools(registry, ['build', ' core'], true)).toEqual({ toolsets: ['core', 'build'], hidden: [], readOnly: true });
+    expect(resolveServedTools(registry, ['core'], false).hidden).toEqual(['build']);
+  });
+
+  test('unknown or empty names are usage errors listing the valid names', () => {
+    expect(() => resolveServedTools(registry, ['bogus'], false)).toThrow(UsageError);
+    expect(() => resolveServedTools(registry, ['bogus'], false)).toThrow(/Unknown toolset: bogus\. Valid toolsets: core, build\./);
+    expect(() => resolveServedTools(registry, [''], false)).toThrow(/comma-separated list/);
+    expect(() => resolveServedTools(registry, ['core', ''], false)).toThrow(UsageError);
+  });
+
+  test('instructions name served and hidden toolsets, the flag to enable them, errors and trust', () => {
+    const text = buildInstructions(registry, resolveServedTools(registry, ['core'], true), '/p');
+    expect(text).toContain('Project: /p');
+    expect(text).toContain('- core (1 tool): Core things.');
+    expect(text).toContain('Hidden toolsets: build');
+    expect(text).toContain('--toolsets core,build');
+    expect(text).toContain('--read-only');
+    expect(text).toContain('PROJECT_NOT_TRUSTED');
+    expect(text).toContain('droidwright trust');
+  });
+});
+
+describe('error mapping', () => {
+  test('zod issues name the field and the rule', () => {
+    const result = z.object({ limit: z.number().max(5), name: z.string() }).safeParse({ limit: 9 });
+    expect(result.success).toBe(false);
+    const { message, field } = describeZodIssues(result.error!);
+    expect(field).toBe('limit');
+    expect(message).toMatch(/^limit: .*5.*; name: /);
+  });
+
+  test('a ToolError becomes an isError result with the code in text and _meta, no structuredContent', () => {
+    const result = toolErrorResult(new ToolError('NO_DEVICE', 'No device. Start an emulator.', { tried: 2 }));
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toBeUndefined();
+    expect(result.content).toEqual([{ type: 'text', text: 'No device. Start an emulator. (error_code: NO_DEVICE)' }]);
+    expect(result._meta).toEqual({ 'droidwright/error': { error_code: 'NO_DEVICE', message: 'No device. Start an emulator.', tried: 2 } });
+  });
+});
