@@ -1,0 +1,168 @@
+/**
+ * `droidwright sim`: runs a simulated Android device the real adb server can use, for demos, CI and
+ * trying the tools without a phone. Stays up until SIGINT/SIGTERM or `adb emu kill`.
+ */
+import { connect } from 'node:net';
+import { parseArgs } from 'node:util';
+import { UsageError } from '../kernel/usage-error.js';
+import { startSimulatedDevice, type RunningSimulatedDevice, type SimulatedDeviceOptions } from './start-simulated-device.js';
+
+export const SIM_USAGE = `Usage: droidwright sim [options]
+
+Runs a simulated Android device that adb and every droidwright tool can use like a phone.
+
+  --port N            TCP mode: listen on port N (default: a free port) and \`adb connect\` to it
+  --emulator-port N   emulator mode: odd port N in 5555-5585, console on N-1; serial emulator-<N-1>
+  --avd NAME          AVD name the emulator console reports
+  --model NAME        ro.product.model (default Pixel 7)
+  --api N             Android API level
+  --scenario FILE     scenario file describing the app's screens, logs and crashes
+  --locked            start with the keyguard up
+  --screen-off        start with the display off
+  --seed N            seed for reproducible pids, timings and log traffic
+  --trace             log every adb packet to stderr
+  --adb-port N        adb server to announce the device to (default $ANDROID_ADB_SERVER_PORT or 5037)
+  --no-connect        do not announce the device to an adb server
+  --host ADDR         interface to listen on (default 127.0.0.1)
+`;
+
+function integer(name: string, value: string | undefined, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, got "${value}".`);
+  }
+  return Number(value);
+}
+
+/** Parses the command line into device options and the adb server to announce to (null: none). */
+export function parseSimArguments(argv: string[], env: NodeJS.ProcessEnv = process.env): { device: SimulatedDeviceOptions; adbPort: number | null; help: boolean } {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      allowPositionals: false,
+      strict: true,
+      options: {
+        port: { type: 'string' },
+        'emulator-port': { type: 'string' },
+        avd: { type: 'string' },
+        model: { type: 'string' },
+        api: { type: 'string' },
+        scenario: { type: 'string' },
+        locked: { type: 'boolean' },
+        'screen-off': { type: 'boolean' },
+        seed: { type: 'string' },
+        trace: { type: 'boolean' },
+        'adb-port': { type: 'string' },
+        'no-connect': { type: 'boolean' },
+        host: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message.replace(/\. To specify a positional argument.*$/s, '.')}\n\n${SIM_USAGE}`);
+  }
+  if (values.port !== undefined && values['emulator-port'] !== undefined) {
+    throw new UsageError('Give --port (TCP mode) or --emulator-port (emulator mode), not both.');
+  }
+  const emulatorPort = integer('emulator-port', values['emulator-port'], 1025, 65535);
+  if (emulatorPort !== undefined && emulatorPort % 2 === 0) {
+    throw new UsageError(`--emulator-port must be odd (adb port; the console takes the even port below), got ${emulatorPort}.`);
+  }
+  const androidOptions: Record<string, unknown> = {};
+  if (values.avd !== undefined) androidOptions.avd = values.avd;
+  if (values.model !== undefined) androidOptions.model = values.model;
+  const api = integer('api', values.api, 21, 40);
+  if (api !== undefined) androidOptions.api = api;
+  if (values.scenario !== undefined) androidOptions.scenario = values.scenario;
+  if (values.locked) androidOptions.locked = true;
+  if (values['screen-off']) androidOptions.screenOff = true;
+  const seed = integer('seed', values.seed, 0, 2 ** 31 - 1);
+  if (seed !== undefined) androidOptions.seed = seed;
+
+  const adbPort = values['no-connect']
+    ? null
+    : (integer('adb-port', values['adb-port'], 1, 65535) ?? integer('ANDROID_ADB_SERVER_PORT', env.ANDROID_ADB_SERVER_PORT, 1, 65535) ?? 5037);
+  const device: SimulatedDeviceOptions = {
+    androidOptions,
+    trace: values.trace ?? false,
+    ...(values.host !== undefined ? { host: values.host } : {}),
+    ...(emulatorPort !== undefined ? { emulatorPort } : { port: integer('port', values.port, 0, 65535) ?? 0 }),
+  };
+  return { device, adbPort, help: values.help ?? false };
+}
+
+/** One request to an adb server's smart socket; resolves with its reply text (empty when it sends none). */
+export function askAdbServer(port: number, service: string, timeoutMs = 5000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ port, host: '127.0.0.1' });
+    const chunks: Buffer[] = [];
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`the adb server on port ${port} did not answer within ${timeoutMs} ms`));
+    }, timeoutMs);
+    socket.on('connect', () => socket.end(service.length.toString(16).padStart(4, '0') + service));
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    socket.on('close', () => {
+      clearTimeout(timer);
+      const data = Buffer.concat(chunks);
+      const status = data.toString('latin1', 0, 4);
+      const length = Number.parseInt(data.toString('latin1', 4, 8), 16);
+      const text = Number.isFinite(length) ? data.toString('utf8', 8, 8 + length) : '';
+      if (status === 'FAIL') reject(new Error(text || 'refused'));
+      else resolve(text);
+    });
+  });
+}
+
+/** Tells the adb server about the device: `connect` in TCP mode, the emulator's own `host:emulator` notice otherwise. */
+async function announce(device: RunningSimulatedDevice, adbPort: number, out: (line: string) => void): Promise<void> {
+  const service = device.consolePort !== undefined ? `host:emulator:${device.port}` : `host:connect:${device.serial}`;
+  try {
+    const reply = await askAdbServer(adbPort, service);
+    out(reply ? `adb server on port ${adbPort}: ${reply}` : `announced to the adb server on port ${adbPort}`);
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ECONNREFUSED' ? 'no adb server is running there' : (error as Error).message;
+    out(
+      `could not announce the device to the adb server on port ${adbPort} (${reason}). ` +
+        (device.consolePort !== undefined
+          ? 'Start the adb server now and it will find the emulator, or run `adb start-server` and restart the simulator.'
+          : `Run \`adb connect ${device.serial}\` once an adb server is up.`),
+    );
+  }
+}
+
+export async function runSimCommand(argv: string[]): Promise<number> {
+  const { device: options, adbPort, help } = parseSimArguments(argv);
+  if (help) {
+    process.stdout.write(SIM_USAGE);
+    return 0;
+  }
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  const device = await startSimulatedDevice(options);
+  out(`simulated device ${device.serial} is up (adb port ${device.port}${device.consolePort !== undefined ? `, console port ${device.consolePort}` : ''})`);
+  if (adbPort !== null) await announce(device, adbPort, out);
+  out(`try: adb -s ${device.serial} shell getprop ro.product.model`);
+  out(`use it from droidwright with device_serial "${device.serial}"; stop with Ctrl-C${device.consolePort !== undefined ? ` or \`adb -s ${device.serial} emu kill\`` : ''}`);
+
+  let signalled = false;
+  const onSignal = () => {
+    signalled = true;
+    void device.stop();
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  await device.stopped;
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
+  if (adbPort !== null && device.consolePort === undefined) {
+    // Drop the device from the adb server, or it lingers there as offline.
+    await askAdbServer(adbPort, `host:disconnect:${device.serial}`, 2000).catch(() => undefined);
+  }
+  out(signalled ? `simulated device ${device.serial} stopped` : `simulated device ${device.serial} was killed through its console`);
+  return 0;
+}
