@@ -1,7 +1,9 @@
 import type { ContainerModule } from 'inversify';
+import { buildModule } from './build/build.module.js';
 import { coreModule } from './core/core.module.js';
 
 /** Every plugin's ContainerModule, loaded by the composition root. One line per plugin. */
 export const pluginModules: readonly ContainerModule[] = [
   coreModule,
+  buildModule,
 ];

@@ -1,0 +1,180 @@
+import { inject, injectable } from 'inversify';
+import type Database from 'better-sqlite3';
+import type { Actor } from '../../../kernel/actor.js';
+import { EventStoreProvider } from '../../../kernel/event-store-provider.js';
+import type { ApkRecord, BuildProvenance, BuildStatus, TestCounts } from '../build.events.js';
+import type { BuildDiagnostic, DiagnosticSeverity } from './gradle-output-parser.js';
+
+export interface BuildRecord {
+  readonly id: string;
+  readonly projectRoot: string;
+  readonly kind: 'build' | 'test';
+  readonly status: BuildStatus;
+  readonly tasks: string[];
+  readonly args: string[];
+  readonly module: string | null;
+  readonly variant: string | null;
+  readonly startedAt: number;
+  readonly finishedAt: number | null;
+  readonly durationMs: number | null;
+  readonly startedBy: string;
+  readonly startedBySession: string | null;
+  readonly ownerPid: number;
+  readonly timeoutSec: number;
+  readonly cancelRequestedBy: string | null;
+  readonly cancelRequestedActor: Actor | null;
+  readonly cancelledBy: string | null;
+  readonly exitCode: number | null;
+  readonly reason: string | null;
+  readonly counts: { error: number; warning: number; info: number };
+  readonly diagnosticsTotal: number;
+  readonly apks: ApkRecord[];
+  readonly mappings: { module: string; variant: string; path: string; sha256: string }[];
+  readonly tests: TestCounts | null;
+  readonly logPath: string;
+  readonly logSha256: string | null;
+  readonly provenance: BuildProvenance;
+}
+
+interface BuildRow {
+  id: string;
+  project_root: string;
+  kind: string;
+  status: string;
+  tasks: string;
+  args: string;
+  module: string | null;
+  variant: string | null;
+  started_at: number;
+  finished_at: number | null;
+  duration_ms: number | null;
+  started_by: string;
+  started_by_session: string | null;
+  owner_pid: number;
+  timeout_sec: number;
+  cancel_requested_by: string | null;
+  cancel_requested_actor: string | null;
+  cancelled_by: string | null;
+  exit_code: number | null;
+  reason: string | null;
+  errors: number;
+  warnings: number;
+  infos: number;
+  diagnostics_total: number;
+  apks: string;
+  mappings: string;
+  tests: string | null;
+  log_path: string;
+  log_sha256: string | null;
+  provenance: string;
+}
+
+function toRecord(row: BuildRow): BuildRecord {
+  return {
+    id: row.id,
+    projectRoot: row.project_root,
+    kind: row.kind as 'build' | 'test',
+    status: row.status as BuildStatus,
+    tasks: JSON.parse(row.tasks) as string[],
+    args: JSON.parse(row.args) as string[],
+    module: row.module,
+    variant: row.variant,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+    durationMs: row.duration_ms,
+    startedBy: row.started_by,
+    startedBySession: row.started_by_session,
+    ownerPid: row.owner_pid,
+    timeoutSec: row.timeout_sec,
+    cancelRequestedBy: row.cancel_requested_by,
+    cancelRequestedActor: row.cancel_requested_actor ? (JSON.parse(row.cancel_requested_actor) as Actor) : null,
+    cancelledBy: row.cancelled_by,
+    exitCode: row.exit_code,
+    reason: row.reason,
+    counts: { error: row.errors, warning: row.warnings, info: row.infos },
+    diagnosticsTotal: row.diagnostics_total,
+    apks: JSON.parse(row.apks) as ApkRecord[],
+    mappings: JSON.parse(row.mappings) as BuildRecord['mappings'],
+    tests: row.tests ? (JSON.parse(row.tests) as TestCounts) : null,
+    logPath: row.log_path,
+    logSha256: row.log_sha256,
+    provenance: JSON.parse(row.provenance) as BuildProvenance,
+  };
+}
+
+export const LIVE_TABLE_DDL = 'CREATE TABLE IF NOT EXISTS build_live (build_id TEXT PRIMARY KEY, current_task TEXT, updated_at INTEGER NOT NULL)';
+
+/** Reads the build_history read model (and the live current-task table) for every process's builds. */
+@injectable()
+export class BuildHistory {
+  private liveReady = false;
+
+  constructor(@inject(EventStoreProvider) private readonly store: EventStoreProvider) {}
+
+  private db(): Database.Database {
+    const db = this.store().db;
+    if (!this.liveReady) {
+      db.exec(LIVE_TABLE_DDL);
+      this.liveReady = true;
+    }
+    return db;
+  }
+
+  get(id: string): BuildRecord | null {
+    const row = this.db().prepare('SELECT * FROM builds WHERE id = ?').get(id) as BuildRow | undefined;
+    return row ? toRecord(row) : null;
+  }
+
+  latest(projectRoot: string): BuildRecord | null {
+    const row = this.db().prepare('SELECT * FROM builds WHERE project_root = ? ORDER BY started_at DESC, rowid DESC LIMIT 1').get(projectRoot) as BuildRow | undefined;
+    return row ? toRecord(row) : null;
+  }
+
+  running(projectRoot: string): BuildRecord[] {
+    const rows = this.db().prepare(`SELECT * FROM builds WHERE project_root = ? AND status = 'running' ORDER BY started_at DESC`).all(projectRoot) as BuildRow[];
+    return rows.map(toRecord);
+  }
+
+  list(projectRoot: string, limit: number): BuildRecord[] {
+    const rows = this.db().prepare('SELECT * FROM builds WHERE project_root = ? ORDER BY started_at DESC, rowid DESC LIMIT ?').all(projectRoot, limit) as BuildRow[];
+    return rows.map(toRecord);
+  }
+
+  diagnostics(buildId: string, severity: DiagnosticSeverity | undefined, limit: number): BuildDiagnostic[] {
+    const rows = (
+      severity
+        ? this.db().prepare('SELECT * FROM build_diagnostics WHERE build_id = ? AND severity = ? ORDER BY idx LIMIT ?').all(buildId, severity, limit)
+        : this.db().prepare(`SELECT * FROM build_diagnostics WHERE build_id = ? ORDER BY CASE severity WHEN 'error' THEN 0 WHEN 'warning' THEN 1 ELSE 2 END, idx LIMIT ?`).all(buildId, limit)
+    ) as { severity: string; source: string; file: string | null; line: number | null; col: number | null; message: string; task: string | null }[];
+    return rows.map((r) => ({ severity: r.severity as DiagnosticSeverity, source: r.source as BuildDiagnostic['source'], file: r.file, line: r.line, column: r.col, message: r.message, task: r.task }));
+  }
+
+  activeVariant(projectRoot: string, module: string): string | null {
+    const row = this.db().prepare('SELECT variant FROM active_variants WHERE project_root = ? AND module = ?').get(projectRoot, module) as { variant: string } | undefined;
+    return row?.variant ?? null;
+  }
+
+  activeVariants(projectRoot: string): { module: string; variant: string; selectedBy: string; selectedAt: number }[] {
+    return (
+      this.db().prepare('SELECT module, variant, selected_by, selected_at FROM active_variants WHERE project_root = ? ORDER BY module').all(projectRoot) as {
+        module: string;
+        variant: string;
+        selected_by: string;
+        selected_at: number;
+      }[]
+    ).map((r) => ({ module: r.module, variant: r.variant, selectedBy: r.selected_by, selectedAt: r.selected_at }));
+  }
+
+  currentTask(buildId: string): string | null {
+    const row = this.db().prepare('SELECT current_task FROM build_live WHERE build_id = ?').get(buildId) as { current_task: string | null } | undefined;
+    return row?.current_task ?? null;
+  }
+
+  setCurrentTask(buildId: string, task: string | null): void {
+    this.db().prepare('INSERT OR REPLACE INTO build_live (build_id, current_task, updated_at) VALUES (?, ?, ?)').run(buildId, task, Date.now());
+  }
+
+  clearLive(buildId: string): void {
+    this.db().prepare('DELETE FROM build_live WHERE build_id = ?').run(buildId);
+  }
+}

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { defineTool } from '../../../kernel/tool-definition.js';
+import type { BuildHistory } from '../services/build-history.js';
+import type { BuildService } from '../services/build-service.js';
+
+export function createGetBuildErrorsTool(deps: { service: BuildService; history: BuildHistory }) {
+  return defineTool({
+    name: 'get_build_errors',
+    toolset: 'build',
+    kind: 'R',
+    title: 'Get build errors',
+    description:
+      'Structured diagnostics of a finished build (Kotlin, KSP, javac, lint, AAPT2, R8, AGP, Gradle, configuration cache, build scripts): severity, source, file, line, column, message, task. Errors first. Diagnostics without a location keep their message.',
+    input: z.object({
+      build_id: z.string().max(64).optional().describe("Build id; defaults to the project's latest build."),
+      severity: z.enum(['error', 'warning', 'info']).optional().describe('Only this severity.'),
+      limit: z.number().int().min(1).max(500).default(50).describe('At most this many diagnostics (default 50, max 500).'),
+    }),
+    output: z.object({
+      build_id: z.string().describe('The build these diagnostics belong to.'),
+      status: z.string().describe('Its status.'),
+      counts: z.object({ error: z.number().int(), warning: z.number().int(), info: z.number().int() }).describe('All diagnostics by severity.'),
+      stored: z.number().int().describe('Diagnostics kept in the record (the first 500 or so; errors first).'),
+      diagnostics: z
+        .array(
+          z.object({
+            severity: z.enum(['error', 'warning', 'info']).describe('error, warning or info.'),
+            source: z.string().describe('kotlin, ksp, javac, lint, aapt2, r8, agp, gradle, config-cache or script.'),
+            file: z.string().nullable().describe('File path as the tool printed it.'),
+            line: z.number().int().nullable().describe('1-based line.'),
+            column: z.number().int().nullable().describe('1-based column.'),
+            message: z.string().describe('The message.'),
+            task: z.string().nullable().describe('Gradle task that reported it.'),
+          }),
+        )
+        .describe('The diagnostics.'),
+    }),
+    async handler(args) {
+      const record = deps.service.resolveBuild(args.build_id);
+      const diagnostics = deps.history.diagnostics(record.id, args.severity, args.limit);
+      const note = record.status === 'running' ? ' (still running; diagnostics are recorded when it ends)' : '';
+      return {
+        data: { build_id: record.id, status: record.status, counts: record.counts, stored: Math.min(record.diagnosticsTotal, 500), diagnostics },
+        summary: `Build ${record.id}: ${record.counts.error} error(s), ${record.counts.warning} warning(s); returning ${diagnostics.length}${note}.`,
+      };
+    },
+  });
+}

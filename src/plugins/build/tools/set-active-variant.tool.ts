@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { describeActor } from '../../../kernel/actor.js';
+import { InvalidArgumentsError } from '../../../kernel/errors.js';
+import { defineTool } from '../../../kernel/tool-definition.js';
+import type { BuildHistory } from '../services/build-history.js';
+import type { BuildService } from '../services/build-service.js';
+import { defaultApplicationModule, requireModule, requireVariant } from '../services/task-resolution.js';
+
+export function createSetActiveVariantTool(deps: { service: BuildService; history: BuildHistory }) {
+  return defineTool({
+    name: 'set_active_variant',
+    toolset: 'build',
+    kind: 'W',
+    title: 'Set active variant',
+    description: 'Choose the variant find_apk_path and run_tests use by default for a module (shared with every agent on this project; recorded in the event log).',
+    input: z.object({
+      variant: z.string().describe('Variant name, e.g. "demoDebug" (see list_build_variants).'),
+      module: z.string().optional().describe('Module path; defaults to the only application module.'),
+    }),
+    output: z.object({
+      module: z.string().describe('Module the variant applies to.'),
+      variant: z.string().describe('The active variant now.'),
+      previous: z.string().nullable().describe('The variant that was active before, if any.'),
+    }),
+    async handler(args, ctx) {
+      const project = deps.service.loadProject();
+      const module = args.module !== undefined ? requireModule(project, args.module) : defaultApplicationModule(project);
+      if (!module) throw new InvalidArgumentsError('Pass module: the project does not have exactly one application module.', 'INVALID_ARGUMENT', 'module');
+      const variant = requireVariant(module, args.variant);
+      const previous = deps.history.activeVariant(project.root, module.path);
+      if (previous !== variant) {
+        ctx.append({ type: 'variant.selected', stream: `project:${project.root}`, data: { project_root: project.root, module: module.path, variant, selected_by: describeActor(ctx.actor) } });
+      }
+      return { data: { module: module.path, variant, previous }, summary: `Active variant of ${module.path}: ${variant}${previous && previous !== variant ? ` (was ${previous})` : ''}.` };
+    },
+  });
+}
