@@ -1,0 +1,109 @@
+import { ToolError } from '../../../src/kernel/errors.js';
+import { ProcessRunner } from '../../../src/kernel/process-runner.js';
+import { isAlive, killTrackedProcesses, trackPid } from '../../support/process-tracker.js';
+
+const runner = new ProcessRunner();
+
+afterAll(() => {
+  killTrackedProcesses();
+});
+
+async function waitDead(pid: number, ms = 3000): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (!isAlive(pid)) return true;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return !isAlive(pid);
+}
+
+describe('ProcessRunner', () => {
+  test('captures both streams; a non-zero exit is data, not an exception', async () => {
+    const result = await runner.run('sh', ['-c', 'echo out; echo err >&2; exit 3']);
+    expect(result).toMatchObject({ exitCode: 3, signal: null, stdout: 'out\n', stderr: 'err\n', truncated: false, timedOut: false, cancelled: false, command: ['sh', '-c', 'echo out; echo err >&2; exit 3'] });
+    expect(result.durationMs).toBeGreaterThanOrEqual(0);
+  });
+
+  test('arguments are an argv, never re-parsed by a host shell', async () => {
+    const result = await runner.run('printf', ['%s|', '$(id)', 'a b', ';ls']);
+    expect(result.stdout).toBe('$(id)|a b|;ls|');
+  });
+
+  test('a missing executable rejects with NOT_FOUND', async () => {
+    await expect(runner.run('droidwright-no-such-tool', [])).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(runner.run('droidwright-no-such-tool', [])).rejects.toBeInstanceOf(ToolError);
+  });
+
+  test('stdin is closed unless input is given; input is delivered', async () => {
+    expect((await runner.run('cat', [])).stdout).toBe('');
+    expect((await runner.run('cat', [], { input: 'hello' })).stdout).toBe('hello');
+  });
+
+  test('env overrides merge onto the environment; undefined removes a variable', async () => {
+    process.env.DROIDWRIGHT_RUNNER_TEST = 'inherited';
+    try {
+      const result = await runner.run('sh', ['-c', 'echo "$A|${DROIDWRIGHT_RUNNER_TEST-unset}"'], { env: { A: 'set', DROIDWRIGHT_RUNNER_TEST: undefined } });
+      expect(result.stdout).toBe('set|unset\n');
+    } finally {
+      delete process.env.DROIDWRIGHT_RUNNER_TEST;
+    }
+  });
+
+  test('output is capped per stream, keeping the tail; lines are streamed', async () => {
+    const lines: string[] = [];
+    const result = await runner.run('seq', ['1', '20000'], { maxOutputBytes: 100, onLine: (line, stream) => stream === 'stdout' && lines.push(line) });
+    expect(result.truncated).toBe(true);
+    expect(Buffer.byteLength(result.stdout)).toBeLessThanOrEqual(100);
+    expect(result.stdout.endsWith('19999\n20000\n')).toBe(true);
+    expect(lines).toHaveLength(20000);
+    expect(lines[0]).toBe('1');
+    expect(lines[19999]).toBe('20000');
+  });
+
+  test('a timeout kills the whole process group', async () => {
+    let grandchild = 0;
+    const result = await runner.run('sh', ['-c', 'sleep 30 & echo $!; wait'], {
+      timeoutMs: 300,
+      killGraceMs: 500,
+      processGroup: true,
+      onLine: (line) => {
+        grandchild = Number(line);
+        trackPid(grandchild);
+      },
+    });
+    expect(result.timedOut).toBe(true);
+    expect(result.cancelled).toBe(false);
+    expect(result.exitCode === null || result.signal !== null).toBe(true);
+    expect(grandchild).toBeGreaterThan(0);
+    expect(await waitDead(grandchild)).toBe(true);
+  });
+
+  test('a child that ignores SIGTERM gets SIGKILL after the grace period', async () => {
+    const started = Date.now();
+    const result = await runner.run('sh', ['-c', 'trap "" TERM; sleep 30 & wait; sleep 30'], { timeoutMs: 200, killGraceMs: 300, processGroup: true });
+    expect(result.timedOut).toBe(true);
+    expect(result.signal).toBe('SIGKILL');
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  test('an AbortSignal cancels the run', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 200);
+    const result = await runner.run('sleep', ['30'], { signal: controller.signal, killGraceMs: 500 });
+    expect(result.cancelled).toBe(true);
+    expect(result.timedOut).toBe(false);
+    expect(result.signal).toBe('SIGTERM');
+    const already = await runner.run('sleep', ['30'], { signal: controller.signal });
+    expect(already.cancelled).toBe(true);
+    expect(already.exitCode).toBeNull();
+  });
+
+  test('spawnDetached starts a long-lived child and returns its pid; a missing executable rejects', async () => {
+    const pid = await runner.spawnDetached('sleep', ['30']);
+    trackPid(pid);
+    expect(isAlive(pid)).toBe(true);
+    process.kill(-pid, 'SIGKILL');
+    expect(await waitDead(pid)).toBe(true);
+    await expect(runner.spawnDetached('droidwright-no-such-tool', [])).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+});

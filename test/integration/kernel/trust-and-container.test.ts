@@ -1,0 +1,71 @@
+import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cliActor, type Actor } from '../../../src/kernel/actor.js';
+import { createContainer, disposeContainer } from '../../../src/kernel/composition-root.js';
+import { EventStoreProvider } from '../../../src/kernel/event-store-provider.js';
+import { SelectedProject } from '../../../src/kernel/project-selection.js';
+import { ToolRegistry } from '../../../src/kernel/tool-registry.js';
+import { TrustService } from '../../../src/kernel/trust-service.js';
+import { pluginModules } from '../../../src/plugins/index.js';
+import { createFakeGradleProject, createTempHome } from '../../support/temp-home.js';
+
+describe('container, trust service and core read models on a real SQLite file', () => {
+  const temp = createTempHome('trust');
+  afterAll(() => temp.cleanup());
+
+  test('trust is recorded as events, read by every container on the same home, and survives a rebuild', () => {
+    const root = createFakeGradleProject(temp.home, 'app-project');
+    symlinkSync(root, join(temp.home, 'link'));
+    const first = createContainer({ home: temp.home, cwd: root, readOnly: false, env: process.env }, pluginModules);
+    const second = createContainer({ home: temp.home, cwd: temp.home, projectPath: 'link', readOnly: false, env: process.env }, pluginModules);
+    try {
+      expect(first.get<SelectedProject>(SelectedProject)).toEqual({ root, selectedBy: 'cwd' });
+      expect(second.get<SelectedProject>(SelectedProject)).toEqual({ root, selectedBy: 'flag' });
+      const trust = first.get(TrustService);
+      expect(trust.isTrusted(root)).toBe(false);
+      expect(trust.trust(join(temp.home, 'link'), cliActor())).toBe(true);
+      expect(trust.trust(root, cliActor())).toBe(false);
+      // Another process (container) sees it at once.
+      expect(second.get(TrustService).isTrusted(root)).toBe(true);
+      expect(trust.list()).toEqual([{ root, trustedAt: expect.any(Number), by: `cli (pid ${process.pid})` }]);
+
+      const store = first.get<EventStoreProvider>(EventStoreProvider)();
+      const events = store.query({ types: ['project.*'], order: 'asc' });
+      expect(events.map((e) => [e.type, e.actor.kind, (e.data as { root: string }).root])).toEqual([['project.trusted', 'cli', root]]);
+
+      const agent: Actor = { kind: 'agent', session: 's1', client: 'c', pid: process.pid };
+      store.append({ type: 'mcp.session_started', stream: 'mcp:s1', actor: agent, data: { session: 's1', client_name: 'c', client_version: '1', protocol_version: 'p', pid: process.pid, toolsets: ['core'], read_only: false, project_root: root } });
+      store.append({ type: 'mcp.tool_called', stream: 'mcp:s1', actor: agent, data: { session: 's1', tool: 'get_x', toolset: 'core', kind: 'R', outcome: 'error', error_code: 'NO_DEVICE', duration_ms: 3, summary: 's', arguments: {} } });
+      expect(second.get(TrustService).untrust(root, cliActor())).toBe(true);
+      expect(trust.isTrusted(root)).toBe(false);
+
+      const snapshot = () => ({
+        trusted: store.db.prepare('SELECT * FROM trusted_projects ORDER BY root').all(),
+        sessions: store.db.prepare('SELECT * FROM mcp_sessions ORDER BY session').all(),
+        calls: store.db.prepare('SELECT * FROM mcp_tool_calls ORDER BY seq').all(),
+      });
+      const live = snapshot();
+      expect(live.sessions).toEqual([expect.objectContaining({ session: 's1', calls: 1, errors: 1, refused: 0, ended_at: null })]);
+      store.rebuildProjections();
+      expect(snapshot()).toEqual(live);
+    } finally {
+      disposeContainer(first);
+      disposeContainer(second);
+    }
+  });
+
+  test('an unreadable store never grants trust, and the registry still builds', () => {
+    const home = join(temp.home, 'broken');
+    mkdirSync(home);
+    writeFileSync(join(home, 'events.db'), 'this is not a database'.repeat(100));
+    chmodSync(join(home, 'events.db'), 0o644);
+    const container = createContainer({ home, cwd: home, readOnly: false, env: process.env }, pluginModules);
+    try {
+      expect(container.get(TrustService).isTrusted(home)).toBe(false);
+      expect(container.get(ToolRegistry).get('get_project_info')).toBeDefined();
+      expect(() => container.get<EventStoreProvider>(EventStoreProvider)()).toThrow(/not a readable droidwright event log/);
+    } finally {
+      disposeContainer(container);
+    }
+  });
+});
