@@ -1,0 +1,70 @@
+import { inject, injectable } from 'inversify';
+import type { EventAppender } from '../events/event-definition.js';
+import { EventStoreProvider } from '../kernel/event-store-provider.js';
+import type { DeviceKind } from './device-kind.js';
+import { readDevices, type DeviceRow } from './devices.projection.js';
+
+/** What a listing knows about one device; details are null unless it is online. */
+export interface ObservedDevice {
+  readonly serial: string;
+  readonly state: string;
+  readonly kind: DeviceKind;
+  readonly model: string | null;
+  readonly manufacturer: string | null;
+  readonly apiLevel: number | null;
+  readonly abi: string | null;
+  readonly avdName: string | null;
+}
+
+export interface DeviceChange {
+  readonly type: 'device.connected' | 'device.disconnected' | 'device.state_changed';
+  readonly serial: string;
+  readonly data: Record<string, unknown>;
+}
+
+function details(d: ObservedDevice): Record<string, unknown> {
+  return { kind: d.kind, model: d.model, manufacturer: d.manufacturer, api_level: d.apiLevel, abi: d.abi, avd_name: d.avdName };
+}
+
+/** The events that bring the `devices` read model in line with what adb lists now. Pure, so it is tested alone. */
+export function diffDevices(known: readonly DeviceRow[], observed: readonly ObservedDevice[]): DeviceChange[] {
+  const changes: DeviceChange[] = [];
+  const bySerial = new Map(known.map((row) => [row.serial, row]));
+  for (const d of observed) {
+    const row = bySerial.get(d.serial);
+    if (!row || row.connected === 0) {
+      changes.push({ type: 'device.connected', serial: d.serial, data: { serial: d.serial, state: d.state, ...details(d) } });
+    } else if (row.state !== d.state) {
+      changes.push({ type: 'device.state_changed', serial: d.serial, data: { serial: d.serial, from: row.state, to: d.state, ...details(d) } });
+    }
+  }
+  const listed = new Set(observed.map((d) => d.serial));
+  for (const row of known) {
+    if (row.connected === 1 && !listed.has(row.serial)) {
+      changes.push({ type: 'device.disconnected', serial: row.serial, data: { serial: row.serial, last_state: row.state } });
+    }
+  }
+  return changes;
+}
+
+/**
+ * Records device arrivals, departures and state changes whenever a tool lists devices: no daemon, the
+ * log catches up the next time anyone looks. Two processes looking at once may both record an
+ * arrival; the projection treats the second as a refresh.
+ */
+@injectable()
+export class DeviceTracker {
+  constructor(@inject(EventStoreProvider) private readonly store: EventStoreProvider) {}
+
+  known(): DeviceRow[] {
+    return readDevices(this.store().db);
+  }
+
+  record(observed: readonly ObservedDevice[], append: EventAppender): DeviceChange[] {
+    const changes = diffDevices(this.known(), observed);
+    for (const change of changes) {
+      append({ type: change.type, data: change.data, stream: `device:${change.serial}`, device: change.serial });
+    }
+    return changes;
+  }
+}
