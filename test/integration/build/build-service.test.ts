@@ -1,0 +1,259 @@
+import 'reflect-metadata';
+import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import type { Container } from 'inversify';
+import { cliActor, type Actor } from '../../../src/kernel/actor.js';
+import { createContainer, disposeContainer } from '../../../src/kernel/composition-root.js';
+import { InvalidArgumentsError, ToolError } from '../../../src/kernel/errors.js';
+import { EventStoreProvider } from '../../../src/kernel/event-store-provider.js';
+import type { RuntimeOptions } from '../../../src/kernel/runtime-options.js';
+import type { ProgressUpdate } from '../../../src/kernel/tool-definition.js';
+import { createToolContext } from '../../../src/kernel/tool-context.js';
+import { ToolRegistry } from '../../../src/kernel/tool-registry.js';
+import { TrustService } from '../../../src/kernel/trust-service.js';
+import { pluginModules } from '../../../src/plugins/index.js';
+import { BuildService } from '../../../src/plugins/build/services/build-service.js';
+import { createTempHome } from '../../support/temp-home.js';
+import { copyFixtureProject, invocations, replayCapture, setScenario } from './fixture-project.js';
+
+const agent: Actor = { kind: 'agent', session: 'sess-int-1', client: 'jest-agent', pid: process.pid };
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+
+interface Harness {
+  container: Container;
+  root: string;
+  home: string;
+  call(name: string, args: Record<string, unknown>, opts?: { signal?: AbortSignal; progress?: (u: ProgressUpdate) => Promise<void> }): Promise<{ data: any; summary: string }>;
+  cleanup(): void;
+}
+
+function harness(fixture: 'kts-flavors' | 'groovy-app', trusted = true): Harness {
+  const { home, cleanup: cleanHome } = createTempHome('build-int');
+  const project = copyFixtureProject(fixture);
+  const options: RuntimeOptions = { home, cwd: project.root, projectPath: project.root, readOnly: false, env: process.env };
+  const container = createContainer(options, pluginModules);
+  if (trusted) container.get(TrustService).trust(project.root, cliActor());
+  const registry = container.get(ToolRegistry);
+  const store = container.get<EventStoreProvider>(EventStoreProvider);
+  return {
+    container,
+    root: project.root,
+    home,
+    async call(name, args, opts = {}) {
+      const tool = registry.get(name)!.definition;
+      const parsed = tool.input.parse(args);
+      const ctx = createToolContext({ actor: agent, store, logger: quiet, signal: opts.signal, progress: opts.progress });
+      const result = await tool.handler(parsed, ctx);
+      tool.output.parse(result.data);
+      return result as { data: any; summary: string };
+    },
+    cleanup() {
+      disposeContainer(container);
+      project.cleanup();
+      cleanHome();
+    },
+  };
+}
+
+async function rejection(p: Promise<unknown>): Promise<Error> {
+  try {
+    await p;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('build toolset (in process, stand-in Gradle)', () => {
+  let h: Harness;
+  beforeAll(() => {
+    h = harness('kts-flavors');
+  });
+  afterAll(async () => {
+    await h.container.get(BuildService).whenIdle();
+    h.cleanup();
+  });
+
+  it('refuses an untrusted project before anything runs', async () => {
+    const u = harness('kts-flavors', false);
+    try {
+      const error = await rejection(u.call('run_gradle_task', { task: 'assembleDebug' }));
+      expect(error).toBeInstanceOf(InvalidArgumentsError);
+      expect((error as InvalidArgumentsError).code).toBe('PROJECT_NOT_TRUSTED');
+      expect(error.message).toContain('droidwright trust');
+      expect(invocations(u.root)).toEqual([]);
+    } finally {
+      u.cleanup();
+    }
+  });
+
+  it('refuses blocked tasks and unsafe arguments without running Gradle', async () => {
+    for (const task of ['publishReleaseBundle', 'pRB', 'uA', 'releaseToMav']) {
+      const error = await rejection(h.call('run_gradle_task', { task }));
+      expect([task, (error as InvalidArgumentsError).code]).toEqual([task, 'TASK_BLOCKED']);
+    }
+    const args = await rejection(h.call('run_gradle_task', { task: 'assembleDebug', args: ['--init-script', 'x.gradle'] }));
+    expect((args as InvalidArgumentsError).code).toBe('INVALID_ARGUMENT');
+    expect(invocations(h.root)).toEqual([]);
+  });
+
+  it('runs a successful build and records APKs, provenance, log hash and progress', async () => {
+    setScenario(h.root, 'success');
+    const progress: ProgressUpdate[] = [];
+    const { data, summary } = await h.call('run_gradle_task', { task: 'assemble', module: ':app', variant: 'demoPlayDebug' }, { progress: async (u) => void progress.push(u) });
+    expect(summary).toMatch(/succeeded/);
+    expect(data).toMatchObject({ status: 'success', tasks: [':app:assembleDemoPlayDebug'], module: ':app', variant: 'demoPlayDebug', origin: expect.stringContaining('jest-agent') });
+    expect(data.apks).toHaveLength(1);
+    expect(data.apks[0]).toMatchObject({ package: 'com.example.flavors.demo.debug', version_code: 7, version_name: '1.7', variant: 'demoPlayDebug', module: ':app' });
+    expect(data.apks[0].sha256).toBe(createHash('sha256').update(readFileSync(data.apks[0].path)).digest('hex'));
+
+    const store = h.container.get<EventStoreProvider>(EventStoreProvider)();
+    const [finished] = store.query({ types: ['build.finished'], correlation: data.build_id });
+    const [started] = store.query({ types: ['build.started'], correlation: data.build_id });
+    const log = readFileSync(data.log_path);
+    expect((finished!.data as any).log.sha256).toBe(createHash('sha256').update(log).digest('hex'));
+    expect(log.toString()).toContain('> Task :app:assembleDemoPlayDebug');
+    const provenance = (started!.data as any).provenance;
+    expect(provenance.gradle_version).toBe('8.11.1');
+    expect(provenance.build_files.map((f: { path: string }) => f.path)).toEqual(
+      expect.arrayContaining(['settings.gradle.kts', 'app/build.gradle.kts', 'gradle/libs.versions.toml', 'gradle/wrapper/gradle-wrapper.properties', 'gradle.properties']),
+    );
+    expect(provenance.git).toEqual({ commit: null, branch: null, dirty: null, changed_files: null });
+    expect(started!.actor).toMatchObject({ kind: 'agent', session: 'sess-int-1' });
+    // The stand-in finishes in well under the 2 s progress interval, so progress may or may not be sent.
+    for (const p of progress) expect(p.message).toMatch(/elapsed/);
+  });
+
+  it('finds the APK by exact variant and records the minified mapping', async () => {
+    const found = await h.call('find_apk_path', { variant: 'demoPlayDebug' });
+    expect(found.data).toMatchObject({ found: true, module: ':app', variant: 'demoPlayDebug', application_id: 'com.example.flavors.demo.debug' });
+    expect(found.data.built_by).toMatch(/^[0-9a-f]{12}$/);
+    const missing = await h.call('find_apk_path', { variant: 'fullPlayDebug' });
+    expect(missing.data).toMatchObject({ found: false, candidates: ['demoPlayDebug'] });
+    const release = await h.call('run_gradle_task', { task: ':app:assembleFullPlayRelease' });
+    const store = h.container.get<EventStoreProvider>(EventStoreProvider)();
+    const [finished] = store.query({ types: ['build.finished'], correlation: release.data.build_id });
+    expect((finished!.data as any).mappings).toEqual([expect.objectContaining({ module: ':app', variant: 'fullPlayRelease' })]);
+    const ambiguous = await h.call('find_apk_path', {});
+    expect(ambiguous.data).toMatchObject({ found: false, reason: expect.stringContaining('Several variants') });
+  });
+
+  it('records a failing build from real Kotlin output with located diagnostics', async () => {
+    replayCapture(h.root, 'kotlin_k2_errors.txt');
+    const error = await rejection(h.call('run_gradle_task', { task: 'assembleDebug' }));
+    expect(error).toBeInstanceOf(ToolError);
+    expect((error as ToolError).code).toBe('BUILD_FAILED');
+    expect(error.message).toContain("Greeter.kt:4:54: Unresolved reference 'missingExtension'.");
+    const errors = await h.call('get_build_errors', {});
+    expect(errors.data.counts).toEqual({ error: 4, warning: 0, info: 0 });
+    expect(errors.data.diagnostics[0]).toEqual({
+      severity: 'error',
+      source: 'kotlin',
+      file: '/Users/dev/project/app/src/main/java/com/example/r18/Greeter.kt',
+      line: 4,
+      column: 54,
+      message: "Unresolved reference 'missingExtension'.",
+      task: ':app:compileDebugKotlin',
+    });
+    const log = await h.call('get_build_log', { lines: 5, filter: 'e: file' });
+    expect(log.data.lines).toHaveLength(3);
+    const status = await h.call('get_build_status', {});
+    expect(status.data).toMatchObject({ status: 'failed', errors: 4, reason: expect.stringContaining('Greeter.kt:4') });
+  });
+
+  it('times out a slow build and records why', async () => {
+    setScenario(h.root, 'slow 3000');
+    const error = await rejection(h.call('run_gradle_task', { task: 'assembleDebug', timeout_sec: 1 }));
+    expect((error as ToolError).code).toBe('TIMEOUT');
+    const status = await h.call('get_build_status', {});
+    expect(status.data).toMatchObject({ status: 'timed_out', reason: expect.stringContaining('Stopped after 1 s') });
+  });
+
+  it('cancels the build a cancelled request started, recorded as cancelled by that agent', async () => {
+    setScenario(h.root, 'slow 3000');
+    const before = invocations(h.root).length;
+    const controller = new AbortController();
+    const pending = rejection(h.call('run_gradle_task', { task: 'assembleDebug' }, { signal: controller.signal }));
+    await waitFor(() => invocations(h.root).length > before);
+    controller.abort('user pressed stop');
+    const error = await pending;
+    expect((error as ToolError).code).toBe('CANCELLED');
+    expect(error.message).toMatch(/BUILD CANCELLED: assembleDebug .* was cancelled by agent jest-agent/);
+    const store = h.container.get<EventStoreProvider>(EventStoreProvider)();
+    const [cancelled] = store.query({ types: ['build.cancelled'] });
+    expect(cancelled!.actor).toMatchObject({ session: 'sess-int-1' });
+    expect(cancelled!.data).toMatchObject({ via: 'request' });
+  });
+
+  it('returns at once with wait: false, refuses a second build, and long-polls to the end', async () => {
+    setScenario(h.root, 'slow 200');
+    const started = await h.call('run_gradle_task', { task: 'assembleDebug', wait: false });
+    expect(started.data.status).toBe('running');
+    const busy = await rejection(h.call('run_gradle_task', { task: 'assembleDebug' }));
+    expect((busy as ToolError).code).toBe('BUILD_IN_PROGRESS');
+    expect(busy.message).toContain(`pid ${process.pid}`);
+    const status = await h.call('get_build_status', { build_id: started.data.build_id, wait_ms: 10_000 });
+    expect(status.data.status).toBe('success');
+    expect(status.data.apks.map((a: { variant: string }) => a.variant).sort()).toEqual(['demoPlayDebug', 'fullPlayDebug']);
+  });
+
+  it('lists variants, sets the active one and reads the build config', async () => {
+    const variants = await h.call('list_build_variants', { module: ':app' });
+    expect(variants.data.modules[0].variants).toHaveLength(12);
+    const set = await h.call('set_active_variant', { variant: 'fullPlayDebug' });
+    expect(set.data).toEqual({ module: ':app', variant: 'fullPlayDebug', previous: null });
+    expect((await h.call('list_build_variants', {})).data.modules[0].active_variant).toBe('fullPlayDebug');
+    const apk = await h.call('find_apk_path', {});
+    expect(apk.data).toMatchObject({ found: true, variant: 'fullPlayDebug' });
+    const bad = await rejection(h.call('set_active_variant', { variant: 'nope' }));
+    expect(bad.message).toContain('demoPlayDebug');
+    const config = await h.call('get_build_config', {});
+    expect(config.data.modules.map((m: { module: string; type: string }) => [m.module, m.type])).toEqual([
+      [':app', 'application'],
+      [':core', 'library'],
+    ]);
+    expect(config.data.modules[0]).toMatchObject({ compile_sdk: 35, min_sdk: 24, target_sdk: 35, application_id: 'com.example.flavors' });
+  });
+
+  it('keeps a history whose projection rebuild equals the live read model', async () => {
+    const history = await h.call('list_build_history', { limit: 100 });
+    expect(history.data.builds.length).toBeGreaterThanOrEqual(6);
+    const store = h.container.get<EventStoreProvider>(EventStoreProvider)();
+    const snapshot = () => ({
+      builds: store.db.prepare('SELECT * FROM builds ORDER BY id').all(),
+      diagnostics: store.db.prepare('SELECT * FROM build_diagnostics ORDER BY build_id, idx').all(),
+      variants: store.db.prepare('SELECT * FROM active_variants ORDER BY project_root, module').all(),
+    });
+    const live = snapshot();
+    store.rebuildProjections(['build_history']);
+    expect(snapshot()).toEqual(live);
+  });
+});
+
+describe('run_tests (Groovy fixture)', () => {
+  let h: Harness;
+  beforeAll(() => {
+    h = harness('groovy-app');
+  });
+  afterAll(() => h.cleanup());
+
+  it('reports failing unit tests as a result with counts from the JUnit reports', async () => {
+    const { data, summary } = await h.call('run_tests', { kind: 'unit', variant: 'freeDebug' });
+    expect(data).toMatchObject({ status: 'failed', kind: 'test', tasks: [':app:testFreeDebugUnitTest'], tests: { total: 5, passed: 3, failed: 2, skipped: 0, source: 'junit-xml' } });
+    expect(summary).toContain('3 passed, 2 failed');
+  });
+
+  it('sends custom test tasks through the task policy', async () => {
+    const error = await rejection(h.call('run_tests', { task: 'publishTestResults' }));
+    expect((error as InvalidArgumentsError).code).toBe('TASK_BLOCKED');
+  });
+});
+
+async function waitFor(predicate: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
