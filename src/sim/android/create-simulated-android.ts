@@ -1,0 +1,85 @@
+import type { ShellIO, ShellMode, SimulatedAndroid } from '../simulated-android.js';
+import { COMMANDS } from './commands/command-table.js';
+import { loadScenario } from './scenario/load-scenario.js';
+import type { Scenario, ScenarioInput } from './scenario/scenario-schema.js';
+import type { ExecutedCommand } from './shell/command.js';
+import { Shell } from './shell/shell.js';
+import { SimulatedDevice } from './simulated-device.js';
+
+export interface SimulatedAndroidOptions {
+  /** Emulator mode: the AVD name (also sets ro.kernel.qemu and emulator-style build props). */
+  avd?: string;
+  model?: string;
+  api?: number;
+  abi?: string;
+  /** ro.serialno; the transport decides the adb serial. */
+  serialHint?: string;
+  /** A scenario object, a scenario name from scenarios/ ("notes-app"), or a path to a JSON file. */
+  scenario?: Scenario | ScenarioInput | string;
+  locked?: boolean;
+  screenOff?: boolean;
+  seed?: number;
+  /** Background logcat lines per second (0 disables). */
+  backgroundLogRate?: number;
+  width?: number;
+  height?: number;
+  density?: number;
+  /** Epoch milliseconds; inject a fake clock for deterministic timestamps and delayed screens. */
+  clock?: () => number;
+  /** adb features advertised in the CNXN banner. */
+  features?: readonly string[];
+}
+
+/** The device state, for tests that need to look behind the shell. */
+export type DeviceState = SimulatedDevice;
+
+export type SimulatedAndroidHandle = SimulatedAndroid & { readonly state: DeviceState; readonly commandLog: readonly ExecutedCommand[] };
+
+/** The features the simulated adbd speaks; abb/abb_exec are left out so `adb install` goes through `exec:cmd package`. */
+export const DEFAULT_FEATURES = ['shell_v2', 'cmd', 'stat_v2', 'ls_v2', 'fixed_push_mkdir', 'apex', 'fixed_push_symlink_timestamp'] as const;
+
+export function createSimulatedAndroid(options: SimulatedAndroidOptions = {}): SimulatedAndroidHandle {
+  const scenario = loadScenario(options.scenario);
+  const abi = options.abi ?? (options.avd !== undefined ? 'x86_64' : 'arm64-v8a');
+  const device = new SimulatedDevice({
+    avd: options.avd,
+    model: options.model ?? 'Pixel 7',
+    api: options.api ?? 34,
+    abi,
+    serial: options.serialHint ?? (options.avd !== undefined ? 'EMULATOR34X1X1X0' : '2B161FDH2001Q3'),
+    scenario,
+    locked: options.locked ?? false,
+    screenOff: options.screenOff ?? false,
+    seed: options.seed ?? 1,
+    backgroundLogRate: options.backgroundLogRate ?? 2,
+    width: options.width ?? 1080,
+    height: options.height ?? 2400,
+    density: options.density ?? 420,
+    clock: options.clock ?? Date.now,
+  });
+  device.registerCommands([...COMMANDS.keys(), 'sh']);
+  const shell = new Shell(device, COMMANDS);
+  const features = options.features ?? DEFAULT_FEATURES;
+
+  return {
+    state: device,
+    commandLog: shell.commandLog,
+    fs: device.fs,
+    avdName: options.avd,
+    banner() {
+      const p = device.props;
+      return `device::ro.product.name=${p.get('ro.product.name')};ro.product.model=${p.get('ro.product.model')};ro.product.device=${p.get('ro.product.device')};features=${features.join(',')}`;
+    },
+    async exec(commandLine: string, io: ShellIO, _mode: ShellMode): Promise<number> {
+      device.settle();
+      try {
+        return await shell.run(commandLine, io);
+      } finally {
+        device.settle();
+      }
+    },
+    dispose() {
+      device.dispose();
+    },
+  };
+}
