@@ -1,6 +1,8 @@
 import { format } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createContainer, disposeContainer } from '../kernel/composition-root.js';
+import { getContributions } from '../kernel/contribution-provider.js';
+import { ShutdownParticipant } from '../kernel/shutdown-participant.js';
 import { createStderrLogger } from '../kernel/logger.js';
 import { SelectedProject } from '../kernel/project-selection.js';
 import type { RuntimeOptions } from '../kernel/runtime-options.js';
@@ -33,10 +35,14 @@ export async function runMcpServer(options: RuntimeOptions): Promise<number> {
   const transport = new StdioServerTransport();
   let finish: (code: number) => void = () => {};
   const done = new Promise<number>((resolve) => (finish = resolve));
+  let ending: Promise<void> | undefined;
   const end = (reason: string): void => {
-    void session
+    ending ??= session
       .close(reason)
       .catch((error: unknown) => logger.error(`closing the session failed: ${(error as Error).message}`))
+      // Work the process owns (a running build) is recorded before the event log closes.
+      .then(() => Promise.allSettled(getContributions<ShutdownParticipant>(container, ShutdownParticipant).map((p) => p.shutdown(/^SIG/.test(reason) ? 'signal' : 'session-ended'))))
+      .then(() => undefined)
       .finally(() => {
         disposeContainer(container);
         finish(0);

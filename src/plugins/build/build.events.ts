@@ -105,7 +105,7 @@ export const BuildCancelled = defineEvent({
   type: 'build.cancelled',
   version: 1,
   description: 'A running build was stopped on request; the actor is who asked.',
-  schema: z.object({ build_id: z.string().min(1).max(64), cancelled_by: z.string(), via: z.enum(['request', 'cancel_build']) }),
+  schema: z.object({ build_id: z.string().min(1).max(64), cancelled_by: z.string(), via: z.enum(['request', 'cancel_build', 'shutdown']) }),
 });
 
 export const VariantSelected = defineEvent({

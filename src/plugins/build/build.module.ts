@@ -1,5 +1,6 @@
 import { ContainerModule } from 'inversify';
 import { EventContribution } from '../../events/event-definition.js';
+import { ShutdownParticipant } from '../../kernel/shutdown-participant.js';
 import { ToolsetContribution } from '../../kernel/toolset-contribution.js';
 import { buildHistoryProjection } from './build-history.projection.js';
 import { buildEvents } from './build.events.js';
@@ -15,6 +16,7 @@ const buildEventContribution: EventContribution = {
 export const buildModule = new ContainerModule(({ bind }) => {
   bind(BuildHistory).toSelf().inSingletonScope();
   bind(BuildService).toSelf().inSingletonScope();
+  bind<ShutdownParticipant>(ShutdownParticipant).toService(BuildService);
   bind(BuildToolset).toSelf().inSingletonScope();
   bind<ToolsetContribution>(ToolsetContribution).toService(BuildToolset);
   bind<EventContribution>(EventContribution).toConstantValue(buildEventContribution);

@@ -2,7 +2,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { accessSync, chmodSync, closeSync, constants, existsSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, isAbsolute } from 'node:path';
 import { inject, injectable } from 'inversify';
-import { describeActor, type Actor } from '../../../kernel/actor.js';
+import { describeActor, systemActor, type Actor } from '../../../kernel/actor.js';
+import type { ShutdownParticipant } from '../../../kernel/shutdown-participant.js';
 import { InvalidArgumentsError, ToolError } from '../../../kernel/errors.js';
 import { EventStoreProvider } from '../../../kernel/event-store-provider.js';
 import { buildLogsDir } from '../../../kernel/paths.js';
@@ -42,7 +43,7 @@ export interface BuildHandle {
 
 interface Canceller {
   readonly actor: Actor;
-  readonly via: 'request' | 'cancel_build';
+  readonly via: 'request' | 'cancel_build' | 'shutdown';
 }
 
 interface RunningBuild {
@@ -116,7 +117,7 @@ export function isSessionEnd(reason: unknown): boolean {
  * build.cancel_requested event the owner polls); timeouts stop the whole process group.
  */
 @injectable()
-export class BuildService {
+export class BuildService implements ShutdownParticipant {
   private readonly running = new Map<string, RunningBuild>();
   private lockInstance: BuildLock | undefined;
 
@@ -183,6 +184,15 @@ export class BuildService {
 
   isRunningHere(buildId: string): boolean {
     return this.running.has(buildId);
+  }
+
+  /**
+   * The session ended: let builds finish and be recorded. A stop signal: cancel them (recorded as
+   * cancelled by droidwright itself) and wait for the record.
+   */
+  async shutdown(reason: 'session-ended' | 'signal'): Promise<void> {
+    if (reason === 'signal') for (const build of this.running.values()) this.cancelLocal(build, systemActor(), 'shutdown');
+    await this.whenIdle();
   }
 
   /** Resolves once no build started by this process is running (`droidwright mcp` awaits this before exiting). */
@@ -341,7 +351,7 @@ export class BuildService {
     if (build.cancelledBy && (result === null || !result.cancelled)) build.cancelledBy = result === null ? build.cancelledBy : null;
     if (build.cancelledBy) {
       status = 'cancelled';
-      reason = `Cancelled by ${describeActor(build.cancelledBy.actor)}${build.cancelledBy.via === 'request' ? ' (request cancelled)' : ' (cancel_build)'}.`;
+      reason = `Cancelled by ${describeActor(build.cancelledBy.actor)} (${{ request: 'request cancelled', cancel_build: 'cancel_build', shutdown: 'droidwright was stopped' }[build.cancelledBy.via]}).`;
     } else if (spawnError) {
       status = 'failed';
       reason = spawnError.message;
