@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { Container, type ContainerModule } from 'inversify';
 import { EventContribution, type EventDefinition, type Projection } from '../events/event-definition.js';
 import { EventCatalog } from '../events/event-catalog.js';
@@ -28,6 +28,9 @@ export function collectEventContributions(container: Container): { events: Event
 /** Opens the log, turning every failure (missing directory, unwritable home, corrupt file) into one actionable error. */
 function openStore(container: Container, options: RuntimeOptions): EventStore {
   const path = eventsDbPath(options.home);
+  if (existsSync(options.home) && !statSync(options.home).isDirectory()) {
+    throw new ToolError('STORE_UNAVAILABLE', `The data directory ${options.home} is a file, not a directory. Move it or set DROIDWRIGHT_HOME to a directory.`, { path });
+  }
   try {
     mkdirSync(options.home, { recursive: true });
     const { events, projections } = collectEventContributions(container);

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -24,6 +25,15 @@ function childEnv(env: CliEnv): Record<string, string> {
   const base: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined) base[key] = value;
   return { ...base, DROIDWRIGHT_HOME: env.home, ANDROID_ADB_SERVER_PORT: String(env.adbPort), ...env.extra };
+}
+
+/** The home when it is a directory (no Gradle project there), else the temp directory. */
+function defaultCwd(env: CliEnv): string {
+  try {
+    return statSync(env.home).isDirectory() ? env.home : tmpdir();
+  } catch {
+    return tmpdir();
+  }
 }
 
 function isAlive(pid: number): boolean {
@@ -69,7 +79,7 @@ export async function startMcpClient(env: CliEnv, args: readonly string[] = [], 
     command: process.execPath,
     args: [CLI, 'mcp', ...args],
     env: childEnv(env),
-    cwd: options.cwd ?? env.home,
+    cwd: options.cwd ?? defaultCwd(env),
     stderr: 'pipe',
   });
   let stderr = '';
@@ -98,7 +108,7 @@ export interface CliResult {
 export function runCli(env: CliEnv, args: readonly string[], options: { cwd?: string; input?: string; timeoutMs?: number } = {}): Promise<CliResult> {
   assertBuilt();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: childEnv(env), cwd: options.cwd ?? env.home, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], { env: childEnv(env), cwd: options.cwd ?? defaultCwd(env), stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
