@@ -221,7 +221,12 @@ const sleep: CommandHandler = async ({ argv, io }) => {
   return (await abortableDelay(seconds * 1000, io.signal)) ? 0 : 130;
 };
 
-const id: CommandHandler = async ({ io }) => {
+const id: CommandHandler = async ({ argv, io }) => {
+  const { flags } = parseFlags(argv.slice(1));
+  if (flags.has('u') || flags.has('g')) {
+    await io.stdout(flags.has('n') ? 'shell\n' : '2000\n');
+    return 0;
+  }
   await io.stdout(
     'uid=2000(shell) gid=2000(shell) groups=2000(shell),1004(input),1007(log),1011(adb),1015(sdcard_rw),1028(sdcard_r),1078(ext_data_rw),1079(ext_obb_rw),3001(net_bt_admin),3002(net_bt),3003(inet),3006(net_bw_stats),3009(readproc),3011(uhid),3012(readtracefs) context=u:r:shell:s0\n',
   );
