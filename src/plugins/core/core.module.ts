@@ -4,6 +4,7 @@ import { ToolsetContribution } from '../../kernel/toolset-contribution.js';
 import { coreEvents } from './core.events.js';
 import { CoreToolset } from './core.toolset.js';
 import { mcpActivityProjection } from './mcp-activity.projection.js';
+import { DeviceTools } from './services/device-tools.js';
 import { HealthChecker } from './services/health-checker.js';
 import { McpActivityReader } from './services/mcp-activity-reader.js';
 import { ProjectInspector } from './services/project-inspector.js';
@@ -18,6 +19,7 @@ export const coreModule = new ContainerModule(({ bind }) => {
   bind(ProjectInspector).toSelf().inSingletonScope();
   bind(McpActivityReader).toSelf().inSingletonScope();
   bind(HealthChecker).toSelf().inSingletonScope();
+  bind(DeviceTools).toSelf().inSingletonScope();
   bind(CoreToolset).toSelf().inSingletonScope();
   bind<ToolsetContribution>(ToolsetContribution).toService(CoreToolset);
   bind<EventContribution>(EventContribution).toConstantValue(coreEventContribution);

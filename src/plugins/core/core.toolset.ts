@@ -5,6 +5,7 @@ import { RuntimeOptions } from '../../kernel/runtime-options.js';
 import type { AnyToolDefinition } from '../../kernel/tool-definition.js';
 import type { ToolsetContribution } from '../../kernel/toolset-contribution.js';
 import { TrustService } from '../../kernel/trust-service.js';
+import { DeviceTools } from './services/device-tools.js';
 import { HealthChecker } from './services/health-checker.js';
 import { McpActivityReader } from './services/mcp-activity-reader.js';
 import { ProjectInspector } from './services/project-inspector.js';
@@ -28,6 +29,7 @@ export class CoreToolset implements ToolsetContribution {
     @inject(ProjectInspector) private readonly inspector: ProjectInspector,
     @inject(McpActivityReader) private readonly activity: McpActivityReader,
     @inject(HealthChecker) private readonly checker: HealthChecker,
+    @inject(DeviceTools) private readonly deviceTools: DeviceTools,
   ) {}
 
   tools(): readonly AnyToolDefinition[] {
@@ -36,6 +38,7 @@ export class CoreToolset implements ToolsetContribution {
       createRunHealthCheckTool({ checker: this.checker }),
       createQueryEventsTool({ store: this.store }),
       createListMcpSessionsTool({ activity: this.activity }),
+      ...this.deviceTools.tools(),
     ] as unknown as readonly AnyToolDefinition[];
   }
 }

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+
+/*
+ * Input fields every device tool shares, so the same argument means the same thing (and is described
+ * the same way) in every toolset. Values are checked again by the validators before use.
+ */
+
+export const deviceSerialField = z
+  .string()
+  .min(1)
+  .max(128)
+  .optional()
+  .describe('adb serial of the device (from list_devices). Optional when exactly one device is online; required when several are.');
+
+export const requiredDeviceSerialField = z.string().min(1).max(128).describe('adb serial of the device (from list_devices).');
+
+export const packageField = z.string().min(1).max(255).describe('Application id of the app, e.g. com.example.app.');
+
+export const allowForeignPackageField = z
+  .boolean()
+  .optional()
+  .describe("Act on a package that is not one of the selected project's application ids. Pass true only when the user explicitly asked for that package.");
+
+export const launchTimingFields = {
+  total_ms: z.number().int().nullable().describe('TotalTime reported by am start -W, in ms; null when the device reported none.'),
+  wait_ms: z.number().int().nullable().describe('WaitTime reported by am start -W, in ms; null when the device reported none.'),
+  launch_state: z.string().nullable().describe('LaunchState reported by am start -W (COLD, WARM, HOT, …); null when not reported.'),
+};

@@ -1,0 +1,25 @@
+import { ContainerModule } from 'inversify';
+import { EventContribution } from '../../events/event-definition.js';
+import { ToolsetContribution } from '../../kernel/toolset-contribution.js';
+import { deviceAdminEvents } from './device-admin.events.js';
+import { DeviceAdminToolset } from './device-admin.toolset.js';
+import { installedBuildsProjection } from './installed-builds.projection.js';
+import { ApkInstaller } from './services/apk-installer.js';
+import { AppController } from './services/app-controller.js';
+import { NetworkController } from './services/network-controller.js';
+import { OrientationController } from './services/orientation-controller.js';
+
+const deviceAdminEventContribution: EventContribution = {
+  events: () => deviceAdminEvents,
+  projections: () => [installedBuildsProjection],
+};
+
+export const deviceAdminModule = new ContainerModule(({ bind }) => {
+  bind(ApkInstaller).toSelf().inSingletonScope();
+  bind(AppController).toSelf().inSingletonScope();
+  bind(NetworkController).toSelf().inSingletonScope();
+  bind(OrientationController).toSelf().inSingletonScope();
+  bind(DeviceAdminToolset).toSelf().inSingletonScope();
+  bind<ToolsetContribution>(ToolsetContribution).toService(DeviceAdminToolset);
+  bind<EventContribution>(EventContribution).toConstantValue(deviceAdminEventContribution);
+});

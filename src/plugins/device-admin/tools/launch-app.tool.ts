@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import type { DeviceInspector } from '../../../android/device-inspector.js';
+import { deviceSerialField, launchTimingFields, packageField } from '../../../android/device-tool-fields.js';
+import { defineTool } from '../../../kernel/tool-definition.js';
+import { validatePackageName } from '../../../kernel/validation.js';
+import type { AppController } from '../services/app-controller.js';
+
+export function createLaunchAppTool(deps: { devices: DeviceInspector; apps: AppController }) {
+  return defineTool({
+    name: 'launch_app',
+    toolset: 'device-admin',
+    kind: 'W',
+    title: 'Launch app',
+    description:
+      "Start an installed app with am start -W and report the launch timings. Without activity, the package's launcher activity is resolved on the device. Fails when am reports an error, even if it exits 0.",
+    input: z.object({
+      device_serial: deviceSerialField,
+      package: packageField,
+      activity: z.string().min(1).max(255).optional().describe('Activity class to start (.MainActivity or fully qualified); defaults to the launcher activity.'),
+    }),
+    output: z.object({
+      device_serial: z.string().describe('Where it was launched.'),
+      package: z.string().describe('The application id.'),
+      component: z.string().nullable().describe('The component started (pkg/.Activity); null when only the launcher intent was sent.'),
+      method: z.enum(['component', 'resolved_launcher', 'monkey']).describe('How it was started; monkey reports no timings.'),
+      ...launchTimingFields,
+      warnings: z.array(z.string()).describe('Warning lines am printed (e.g. the task was only brought to the front).'),
+    }),
+    async handler(args, ctx) {
+      const pkg = validatePackageName(args.package);
+      const serial = await deps.devices.select(args.device_serial, ctx.append);
+      const out = await deps.apps.launch(serial, pkg, args.activity, ctx.signal);
+      const timing = { total_ms: out.am?.totalTimeMs ?? null, wait_ms: out.am?.waitTimeMs ?? null, launch_state: out.am?.launchState ?? null };
+      ctx.append({
+        type: 'app.launched',
+        data: { device_serial: serial, package: pkg, activity: out.component, method: out.method, ...timing },
+        stream: `device:${serial}`,
+        device: serial,
+        package: pkg,
+      });
+      return {
+        data: { device_serial: serial, package: pkg, component: out.component, method: out.method, ...timing, warnings: [...(out.am?.warnings ?? [])] },
+        summary:
+          timing.total_ms !== null
+            ? `launched ${out.component ?? pkg} in ${timing.total_ms} ms${timing.launch_state ? ` (${timing.launch_state.toLowerCase()})` : ''}`
+            : `launched ${out.component ?? pkg} (no launch time reported)`,
+      };
+    },
+  });
+}

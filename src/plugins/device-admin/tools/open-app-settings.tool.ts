@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import type { DeviceInspector } from '../../../android/device-inspector.js';
+import { deviceSerialField, packageField } from '../../../android/device-tool-fields.js';
+import { defineTool } from '../../../kernel/tool-definition.js';
+import { validatePackageName } from '../../../kernel/validation.js';
+import type { AppController } from '../services/app-controller.js';
+
+export function createOpenAppSettingsTool(deps: { devices: DeviceInspector; apps: AppController }) {
+  return defineTool({
+    name: 'open_app_settings',
+    toolset: 'device-admin',
+    kind: 'W',
+    title: 'Open app settings',
+    description: "Open the system App info screen of an installed app (permissions, storage, notifications) on the device.",
+    input: z.object({ device_serial: deviceSerialField, package: packageField }),
+    output: z.object({
+      device_serial: z.string().describe('The device.'),
+      package: z.string().describe('The application id.'),
+      activity: z.string().nullable().describe('The settings activity that opened, when am reports it.'),
+    }),
+    async handler(args, ctx) {
+      const pkg = validatePackageName(args.package);
+      const serial = await deps.devices.select(args.device_serial, ctx.append);
+      const out = await deps.apps.openAppSettings(serial, pkg, ctx.signal);
+      ctx.append({ type: 'app.settings_opened', data: { device_serial: serial, package: pkg }, stream: `device:${serial}`, device: serial, package: pkg });
+      return { data: { device_serial: serial, package: pkg, activity: out.component }, summary: `opened settings of ${pkg} on ${serial}` };
+    },
+  });
+}

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { validateDeepLink } from '../../../android/deep-link.js';
+import type { DeviceInspector } from '../../../android/device-inspector.js';
+import { deviceSerialField, launchTimingFields } from '../../../android/device-tool-fields.js';
+import { defineTool } from '../../../kernel/tool-definition.js';
+import { validatePackageName } from '../../../kernel/validation.js';
+import type { AppController } from '../services/app-controller.js';
+
+export function createOpenDeepLinkTool(deps: { devices: DeviceInspector; apps: AppController }) {
+  return defineTool({
+    name: 'open_deep_link',
+    toolset: 'device-admin',
+    kind: 'W',
+    title: 'Open deep link',
+    description:
+      'Open a URI on a device with a VIEW intent, to test deep links and app links. Optionally restrict it to one package. Schemes that open no app (javascript, vbscript, data, file, content, intent, about, blob) are refused. Fails when am reports that nothing resolved the intent.',
+    input: z.object({
+      device_serial: deviceSerialField,
+      uri: z.string().min(1).max(2048).describe('The link, e.g. https://example.com/item/42 or myapp://item/42.'),
+      package: z.string().min(1).max(255).optional().describe('Only let this package handle the link.'),
+    }),
+    output: z.object({
+      device_serial: z.string().describe('The device.'),
+      uri: z.string().describe('The URI opened (trimmed).'),
+      activity: z.string().nullable().describe('The activity that handled it, when am reports it.'),
+      ...launchTimingFields,
+    }),
+    async handler(args, ctx) {
+      const { uri, scheme } = validateDeepLink(args.uri);
+      const pkg = args.package !== undefined ? validatePackageName(args.package) : undefined;
+      const serial = await deps.devices.select(args.device_serial, ctx.append);
+      const out = await deps.apps.openDeepLink(serial, uri, pkg, ctx.signal);
+      const timing = { total_ms: out.am?.totalTimeMs ?? null, wait_ms: out.am?.waitTimeMs ?? null, launch_state: out.am?.launchState ?? null };
+      ctx.append({
+        type: 'deep_link.opened',
+        data: { device_serial: serial, uri, scheme, package: pkg ?? null, activity: out.component },
+        stream: `device:${serial}`,
+        device: serial,
+        package: pkg ?? null,
+      });
+      return { data: { device_serial: serial, uri, activity: out.component, ...timing }, summary: `opened ${scheme}: link on ${serial}${out.component ? ` in ${out.component}` : ''}` };
+    },
+  });
+}

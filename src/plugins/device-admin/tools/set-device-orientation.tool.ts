@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import type { DeviceInspector } from '../../../android/device-inspector.js';
+import { deviceSerialField } from '../../../android/device-tool-fields.js';
+import { defineTool } from '../../../kernel/tool-definition.js';
+import { ORIENTATIONS, type OrientationController } from '../services/orientation-controller.js';
+
+export function createSetDeviceOrientationTool(deps: { devices: DeviceInspector; orientation: OrientationController }) {
+  return defineTool({
+    name: 'set_device_orientation',
+    toolset: 'device-admin',
+    kind: 'W',
+    title: 'Set device orientation',
+    description: 'Lock the screen to portrait, landscape or their reverses (auto-rotate off), or return it to auto-rotate, to test configuration changes. Returns the previous orientation.',
+    input: z.object({
+      device_serial: deviceSerialField,
+      orientation: z.enum(ORIENTATIONS).describe('portrait, landscape, reverse_portrait, reverse_landscape, or auto (sensor-driven).'),
+    }),
+    output: z.object({
+      device_serial: z.string().describe('The device.'),
+      orientation: z.enum(ORIENTATIONS).describe('The orientation now set.'),
+      previous: z.enum(ORIENTATIONS).nullable().describe('The orientation before; null when it could not be read.'),
+    }),
+    async handler(args, ctx) {
+      const serial = await deps.devices.select(args.device_serial, ctx.append);
+      const { previous } = await deps.orientation.set(serial, args.orientation, ctx.signal);
+      ctx.append({ type: 'orientation.changed', data: { device_serial: serial, orientation: args.orientation, previous }, stream: `device:${serial}`, device: serial });
+      return { data: { device_serial: serial, orientation: args.orientation, previous }, summary: `${serial}: ${previous ?? '?'} → ${args.orientation}` };
+    },
+  });
+}

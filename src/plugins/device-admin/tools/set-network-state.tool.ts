@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import type { DeviceInspector, NetworkState } from '../../../android/device-inspector.js';
+import { deviceSerialField } from '../../../android/device-tool-fields.js';
+import { defineTool } from '../../../kernel/tool-definition.js';
+import { NetworkController } from '../services/network-controller.js';
+
+const State = z.object({
+  wifi: z.boolean().nullable().describe('Wi-Fi enabled; null when the device does not report it.'),
+  mobile_data: z.boolean().nullable().describe('Mobile data enabled; null when not reported.'),
+  airplane_mode: z.boolean().nullable().describe('Airplane mode on; null when not reported.'),
+});
+
+function snake(s: NetworkState) {
+  return { wifi: s.wifi, mobile_data: s.mobileData, airplane_mode: s.airplaneMode };
+}
+
+export function createSetNetworkStateTool(deps: { devices: DeviceInspector; network: NetworkController }) {
+  return defineTool({
+    name: 'set_network_state',
+    toolset: 'device-admin',
+    kind: 'D',
+    title: 'Set network state',
+    description:
+      'Switch Wi-Fi, mobile data and/or airplane mode on a device to test offline and flaky-network behaviour. Returns the previous state so it can be restored. Turning Wi-Fi off or airplane mode on is refused over wireless adb, which would cut the connection.',
+    input: z.object({
+      device_serial: deviceSerialField,
+      wifi: z.boolean().optional().describe('true turns Wi-Fi on, false off.'),
+      mobile_data: z.boolean().optional().describe('true turns mobile data on, false off.'),
+      airplane_mode: z.boolean().optional().describe('true turns airplane mode on, false off.'),
+    }),
+    output: z.object({
+      device_serial: z.string().describe('The device.'),
+      previous: State.describe('State before the change; pass it back to restore.'),
+      current: State.describe('State after the change, read back from the device.'),
+    }),
+    async handler(args, ctx) {
+      const request = { wifi: args.wifi, mobileData: args.mobile_data, airplaneMode: args.airplane_mode };
+      if (args.device_serial !== undefined) NetworkController.checkRequest(args.device_serial, request);
+      const serial = await deps.devices.select(args.device_serial, ctx.append);
+      NetworkController.checkRequest(serial, request);
+      const { previous, current } = await deps.network.set(serial, request, ctx.signal);
+      const requested = { wifi: args.wifi ?? null, mobile_data: args.mobile_data ?? null, airplane_mode: args.airplane_mode ?? null };
+      ctx.append({ type: 'network.changed', data: { device_serial: serial, requested, previous: snake(previous), current: snake(current) }, stream: `device:${serial}`, device: serial });
+      const parts = Object.entries(requested).filter(([, v]) => v !== null).map(([k, v]) => `${k} ${v ? 'on' : 'off'}`);
+      return { data: { device_serial: serial, previous: snake(previous), current: snake(current) }, summary: `${serial}: ${parts.join(', ')}` };
+    },
+  });
+}

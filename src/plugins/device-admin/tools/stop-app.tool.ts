@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import type { DeviceInspector } from '../../../android/device-inspector.js';
+import { allowForeignPackageField, deviceSerialField, packageField } from '../../../android/device-tool-fields.js';
+import type { PackageScopeGuard } from '../../../android/package-scope-guard.js';
+import { defineTool } from '../../../kernel/tool-definition.js';
+import { validatePackageName } from '../../../kernel/validation.js';
+import type { AppController } from '../services/app-controller.js';
+
+export function createStopAppTool(deps: { devices: DeviceInspector; apps: AppController; scope: PackageScopeGuard }) {
+  return defineTool({
+    name: 'stop_app',
+    toolset: 'device-admin',
+    kind: 'D',
+    title: 'Stop app',
+    description: "Force-stop an app (am force-stop): its processes end and unsaved state is lost. Only the project's own apps unless allow_foreign_package is true.",
+    input: z.object({ device_serial: deviceSerialField, package: packageField, allow_foreign_package: allowForeignPackageField }),
+    output: z.object({
+      device_serial: z.string().describe('The device.'),
+      package: z.string().describe('The application id.'),
+      was_running: z.boolean().describe('Whether it had a process before the stop.'),
+    }),
+    async handler(args, ctx) {
+      const pkg = validatePackageName(args.package);
+      deps.scope.require(pkg, args.allow_foreign_package);
+      const serial = await deps.devices.select(args.device_serial, ctx.append);
+      const { wasRunning } = await deps.apps.stop(serial, pkg, ctx.signal);
+      ctx.append({ type: 'app.stopped', data: { device_serial: serial, package: pkg, was_running: wasRunning }, stream: `device:${serial}`, device: serial, package: pkg });
+      return { data: { device_serial: serial, package: pkg, was_running: wasRunning }, summary: `stopped ${pkg} on ${serial}${wasRunning ? '' : ' (was not running)'}` };
+    },
+  });
+}

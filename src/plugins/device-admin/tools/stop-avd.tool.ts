@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import type { AvdController } from '../../../android/avd-controller.js';
+import { requiredDeviceSerialField } from '../../../android/device-tool-fields.js';
+import { defineTool } from '../../../kernel/tool-definition.js';
+import { validateSerial } from '../../../kernel/validation.js';
+
+export function createStopAvdTool(deps: { avds: AvdController }) {
+  return defineTool({
+    name: 'stop_avd',
+    toolset: 'device-admin',
+    kind: 'D',
+    title: 'Stop AVD',
+    description: 'Shut down a running emulator (adb emu kill) and wait until adb no longer lists it (up to 30 s). Unsaved state in the emulator is lost.',
+    input: z.object({ device_serial: requiredDeviceSerialField.describe('Emulator serial, e.g. emulator-5554.') }),
+    output: z.object({
+      device_serial: z.string().describe('The emulator that stopped.'),
+      avd_name: z.string().nullable().describe('Its AVD, when known.'),
+      waited_ms: z.number().int().describe('How long it took to disappear from adb.'),
+    }),
+    async handler(args, ctx) {
+      const serial = validateSerial(args.device_serial);
+      const stopped = await deps.avds.stop(serial, ctx.signal);
+      ctx.append({ type: 'avd.stopped', data: { device_serial: serial, avd_name: stopped.avdName, waited_ms: stopped.waitedMs }, stream: `device:${serial}`, device: serial });
+      return { data: { device_serial: serial, avd_name: stopped.avdName, waited_ms: stopped.waitedMs }, summary: `stopped ${serial}${stopped.avdName ? ` (${stopped.avdName})` : ''}` };
+    },
+  });
+}
