@@ -220,7 +220,7 @@ export class EventStore {
     }
     let db: Database.Database | undefined;
     try {
-      if (!memory && !readonly) mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+      if (!memory && !readonly) ensureDirectory(dirname(path));
       db = new Database(path, { readonly, fileMustExist: readonly, timeout: busyTimeoutMs });
       const opened = db;
       withBusyRetry(busyTimeoutMs, () => {
@@ -895,6 +895,19 @@ function withBusyRetry<T>(busyTimeoutMs: number, fn: () => T): T {
       sleepSync(Math.min(250, 5 * 2 ** Math.min(attempt, 6)) * (0.5 + Math.random()));
     }
   }
+}
+
+/**
+ * mkdir -p one level at a time: Node's recursive mkdir spins forever under pseudo file systems
+ * such as /proc, and a hostile DROIDWRIGHT_HOME must fail, not hang.
+ */
+function ensureDirectory(dir: string): void {
+  const missing: string[] = [];
+  for (let d = dir; !existsSync(d); d = dirname(d)) {
+    missing.push(d);
+    if (dirname(d) === d) break;
+  }
+  for (const d of missing.reverse()) mkdirSync(d, { mode: 0o700 });
 }
 
 function clampLimit(limit: number | undefined, fallback: number): number {
