@@ -79,6 +79,7 @@ export interface ResolvedTasks {
 export function resolveTasks(project: GradleProject, input: { tasks: readonly string[]; module?: string; variant?: string }): ResolvedTasks {
   const module = input.module !== undefined ? requireModule(project, input.module) : null;
   let variant: string | null = null;
+  let variantModule: GradleModule | null = null;
   if (input.variant !== undefined) {
     const target = module ?? defaultApplicationModule(project);
     if (!target) {
@@ -89,6 +90,7 @@ export function resolveTasks(project: GradleProject, input: { tasks: readonly st
       );
     }
     variant = requireVariant(target, input.variant);
+    variantModule = target;
   }
   const tasks = input.tasks.map((task) => {
     let name = task;
@@ -97,5 +99,5 @@ export function resolveTasks(project: GradleProject, input: { tasks: readonly st
     return name;
   });
   const derived = tasks.length > 0 ? deriveModuleAndVariant(project, tasks[0]!) : { module: null, variant: null };
-  return { tasks, module: module?.path ?? derived.module, variant: variant ?? derived.variant };
+  return { tasks, module: module?.path ?? variantModule?.path ?? derived.module, variant: variant ?? derived.variant };
 }

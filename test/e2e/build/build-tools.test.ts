@@ -1,0 +1,172 @@
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { createTempHome } from '../../support/temp-home.js';
+import { runCli, startMcpClient, type McpTestClient } from '../../support/mcp-client.js';
+import { copyFixtureProject, invocations, replayCapture, setScenario } from '../../integration/build/fixture-project.js';
+
+/*
+ * The build toolset through the built CLI and the SDK's real client: trust, policy, results,
+ * progress, cancellation (request and cross-process), the cross-process lock, and a disconnect that
+ * leaves the build running to its recorded end.
+ */
+
+type ToolResult = { isError?: boolean; content: { type: string; text?: string }[]; structuredContent?: Record<string, any> };
+
+const env = { home: '', adbPort: 1 };
+let project: { root: string; cleanup(): void };
+let cleanHome: () => void;
+const clients: McpTestClient[] = [];
+
+async function client(name: string): Promise<McpTestClient> {
+  const c = await startMcpClient(env, ['--project', project.root], { clientName: name });
+  clients.push(c);
+  return c;
+}
+
+async function call(c: McpTestClient, name: string, args: Record<string, unknown>, options: Parameters<McpTestClient['client']['callTool']>[2] = {}): Promise<ToolResult> {
+  return (await c.client.callTool({ name, arguments: args }, undefined, options)) as ToolResult;
+}
+
+async function invalidParams(p: Promise<unknown>): Promise<McpError> {
+  try {
+    await p;
+  } catch (error) {
+    if (error instanceof McpError && error.code === -32602) return error;
+    throw error;
+  }
+  throw new Error('expected invalid params');
+}
+
+async function waitFor<T>(probe: () => Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function text(result: ToolResult): string {
+  return result.content.map((c) => c.text ?? '').join('\n');
+}
+
+beforeAll(() => {
+  const home = createTempHome('build-e2e');
+  env.home = home.home;
+  cleanHome = home.cleanup;
+  project = copyFixtureProject('kts-flavors');
+});
+
+afterAll(async () => {
+  for (const c of clients) await c.close();
+  project.cleanup();
+  cleanHome();
+});
+
+describe('build tools over MCP', () => {
+  let a: McpTestClient;
+
+  beforeAll(async () => {
+    a = await client('agent-a');
+  });
+
+  it('refuses an untrusted project as invalid params before anything is spawned', async () => {
+    const error = await invalidParams(call(a, 'run_gradle_task', { task: 'assembleDebug' }));
+    expect(error.data).toMatchObject({ error_code: 'PROJECT_NOT_TRUSTED' });
+    expect(error.message).toContain('droidwright trust');
+    expect(invocations(project.root)).toEqual([]);
+    const trusted = await runCli(env, ['trust', project.root]);
+    expect(trusted.code).toBe(0);
+  });
+
+  it('refuses blocked tasks and abbreviations as invalid params', async () => {
+    for (const task of ['pRB', 'uA', 'releaseToMav']) {
+      const error = await invalidParams(call(a, 'run_gradle_task', { task }));
+      expect(error.data).toMatchObject({ error_code: 'TASK_BLOCKED' });
+    }
+    expect(invocations(project.root)).toEqual([]);
+  });
+
+  it('builds successfully with progress notifications and reports the APK', async () => {
+    setScenario(project.root, 'slow 700');
+    const progress: { progress: number; message?: string }[] = [];
+    const result = await call(a, 'run_gradle_task', { task: ':app:assembleDemoPlayDebug' }, { onprogress: (p) => void progress.push(p) });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ status: 'success', origin: expect.stringContaining('agent-a') });
+    expect(result.structuredContent!.apks[0]).toMatchObject({ package: 'com.example.flavors.demo.debug', variant: 'demoPlayDebug' });
+    expect(progress.length).toBeGreaterThanOrEqual(1);
+    expect(progress[0]!.message).toMatch(/elapsed, > Task :app:/);
+    const apk = await call(a, 'find_apk_path', { variant: 'demoPlayDebug' });
+    expect(apk.structuredContent).toMatchObject({ found: true, path: result.structuredContent!.apks[0].path });
+  });
+
+  it('reports a failing build as a tool error and its javac diagnostics with locations', async () => {
+    replayCapture(project.root, 'javac_errors.txt');
+    const result = await call(a, 'run_gradle_task', { task: 'assembleDebug' });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toContain('JavaHelper.java:8: incompatible types: int cannot be converted to String');
+    const errors = await call(a, 'get_build_errors', { severity: 'error' });
+    expect(errors.structuredContent!.diagnostics.slice(0, 2)).toEqual([
+      expect.objectContaining({ source: 'javac', file: '/Users/dev/project/app/src/main/java/com/example/r18/JavaHelper.java', line: 8, column: null }),
+      expect.objectContaining({ source: 'javac', line: 9, message: 'cannot find symbol (symbol: method missingCall(int); location: class JavaHelper)' }),
+    ]);
+  });
+
+  it('cancels the build a cancelled request started', async () => {
+    setScenario(project.root, 'slow 2000');
+    const before = invocations(project.root).length;
+    const controller = new AbortController();
+    const pending = call(a, 'run_gradle_task', { task: 'assembleDebug' }, { signal: controller.signal }).catch((e: Error) => e);
+    await waitFor(async () => invocations(project.root).length > before);
+    controller.abort('stop');
+    await pending;
+    const status = await waitFor(async () => {
+      const s = await call(a, 'get_build_status', { wait_ms: 2000 });
+      return s.structuredContent!.status !== 'running' && s;
+    });
+    expect(status.structuredContent).toMatchObject({ status: 'cancelled', cancelled_by: expect.stringContaining('agent-a') });
+  });
+
+  it('lets one process build at a time and cancels another process\'s build with cancel_build', async () => {
+    setScenario(project.root, 'slow 2000');
+    const started = await call(a, 'run_gradle_task', { task: 'assembleDebug', wait: false });
+    expect(started.structuredContent!.status).toBe('running');
+    const b = await client('agent-b');
+    const busy = await call(b, 'run_gradle_task', { task: 'assembleDebug' });
+    expect(busy.isError).toBe(true);
+    expect(text(busy)).toContain(`pid ${a.pid}`);
+    const cancelled = await call(b, 'cancel_build', {});
+    expect(cancelled.structuredContent).toMatchObject({ build_id: started.structuredContent!.build_id, was_running: true, status: 'cancelled', cancelled_by: expect.stringContaining('agent-b') });
+    const history = await call(a, 'list_build_history', { limit: 1 });
+    expect(history.structuredContent!.builds[0]).toMatchObject({ status: 'cancelled', origin: expect.stringContaining('agent-a'), cancelled_by: expect.stringContaining('agent-b') });
+  });
+
+  it('keeps building after the client disconnects and records the result', async () => {
+    setScenario(project.root, 'slow 300');
+    const c = await client('agent-c');
+    const before = invocations(project.root).length;
+    const inFlight = call(c, 'run_gradle_task', { task: 'assembleDebug' }).catch((e: Error) => e);
+    await waitFor(async () => invocations(project.root).length > before);
+    const b = clients.find((x) => x !== c && x !== a)!;
+    const running = await call(b, 'get_build_status', {});
+    expect(running.structuredContent!.status).toBe('running');
+    // End the server's stdin the way a client that goes away does (without the SDK's SIGTERM escalation);
+    // the server must stay up until the build is recorded, then exit by itself.
+    const child = (c.client.transport as unknown as { _process?: { stdin: NodeJS.WritableStream } })._process;
+    expect(child).toBeDefined();
+    child!.stdin.end();
+    await inFlight;
+    await waitFor(async () => !alive(c.pid));
+    const done = await call(b, 'get_build_status', { build_id: running.structuredContent!.build_id, wait_ms: 10_000 });
+    expect(done.structuredContent).toMatchObject({ status: 'success', origin: expect.stringContaining('agent-c') });
+  });
+});
