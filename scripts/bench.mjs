@@ -1,0 +1,148 @@
+// droidwright benchmarks (not tests: numbers depend on the machine). Run with `npm run bench`.
+// Each benchmark is a named async function returning table rows; add yours to `benchmarks` below.
+// `node scripts/bench.mjs startup` runs only the named ones.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Spawns `droidwright mcp`, sends initialize then tools/list, returns ms from spawn to each reply. */
+async function timeMcpStartup(env) {
+  const started = performance.now();
+  const child = spawn(process.execPath, [CLI, 'mcp'], { env, stdio: ['pipe', 'pipe', 'ignore'], cwd: env.DROIDWRIGHT_HOME });
+  const times = {};
+  let buffer = '';
+  const done = new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('no reply within 20 s')), 20_000);
+    child.stdout.on('data', (chunk) => {
+      buffer += chunk.toString('utf8');
+      let newline;
+      while ((newline = buffer.indexOf('\n')) !== -1) {
+        const message = JSON.parse(buffer.slice(0, newline));
+        buffer = buffer.slice(newline + 1);
+        if (message.id === 0) {
+          times.initialize = performance.now() - started;
+          child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+          child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' })}\n`);
+        } else if (message.id === 1) {
+          times.toolsList = performance.now() - started;
+          clearTimeout(timer);
+          resolve();
+        }
+      }
+    });
+    child.once('exit', () => reject(new Error('server exited early')));
+  });
+  child.stdin.write(
+    `${JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '0' } } })}\n`,
+  );
+  try {
+    await done;
+  } finally {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.stdin.end();
+    const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(kill);
+  }
+  return times;
+}
+
+/** spawn → initialize reply and → tools/list reply of `droidwright mcp`; target: tools/list median under 200 ms. */
+async function startup() {
+  const runs = 15;
+  const home = mkdtempSync(join(tmpdir(), 'droidwright-bench-'));
+  const env = { ...process.env, DROIDWRIGHT_HOME: home, ANDROID_ADB_SERVER_PORT: String(await freePort()) };
+  try {
+    await timeMcpStartup(env); // warm the file cache and create the database, not counted
+    const init = [];
+    const list = [];
+    for (let i = 0; i < runs; i++) {
+      const t = await timeMcpStartup(env);
+      init.push(t.initialize);
+      list.push(t.toolsList);
+    }
+    const nodeOnly = [];
+    for (let i = 0; i < runs; i++) {
+      const t0 = performance.now();
+      await new Promise((resolve) => spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' }).once('exit', resolve));
+      nodeOnly.push(performance.now() - t0);
+    }
+    return [
+      { name: 'node -e 0 (baseline)', runs, median: median(nodeOnly), p90: percentile(nodeOnly, 90), min: Math.min(...nodeOnly) },
+      { name: 'mcp spawn → initialize reply', runs, median: median(init), p90: percentile(init, 90), min: Math.min(...init) },
+      { name: 'mcp spawn → tools/list reply', runs, median: median(list), p90: percentile(list, 90), min: Math.min(...list) },
+    ];
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------- build (owner: build toolset)
+/** Gradle output parser throughput on the real captures (test/fixtures/gradle-output), repeated to ~200k lines. */
+async function build() {
+  const { build: esbuild } = await import('esbuild');
+  const { readdirSync, readFileSync } = await import('node:fs');
+  const bundled = await esbuild({ entryPoints: [fileURLToPath(new URL('../src/plugins/build/services/gradle-output-parser.ts', import.meta.url))], bundle: true, write: false, format: 'esm', platform: 'node' });
+  const { GradleOutputParser } = await import(`data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].text).toString('base64')}`);
+  const dir = fileURLToPath(new URL('../test/fixtures/gradle-output/', import.meta.url));
+  const corpus = readdirSync(dir).filter((f) => f.endsWith('.txt')).flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n'));
+  const lines = [];
+  while (lines.length < 200_000) lines.push(...corpus);
+  const runs = 5;
+  const ms = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    const parser = new GradleOutputParser();
+    for (const line of lines) parser.push(line);
+    parser.finish();
+    ms.push(performance.now() - t0);
+  }
+  return [{ name: `parse ${lines.length} Gradle output lines`, runs, median: median(ms), p90: percentile(ms, 90), min: Math.min(...ms) }];
+}
+
+const benchmarks = {
+  startup,
+  build,
+};
+
+function printTable(title, rows) {
+  console.log(`\n## ${title}`);
+  console.log(`${'measure'.padEnd(40)} ${'runs'.padStart(5)} ${'median ms'.padStart(10)} ${'p90 ms'.padStart(8)} ${'min ms'.padStart(8)}`);
+  for (const row of rows) {
+    const fmt = (v) => (typeof v === 'number' ? v.toFixed(1) : String(v ?? '-'));
+    console.log(`${row.name.padEnd(40)} ${String(row.runs ?? '-').padStart(5)} ${fmt(row.median).padStart(10)} ${fmt(row.p90).padStart(8)} ${fmt(row.min).padStart(8)}`);
+  }
+}
+
+const only = process.argv.slice(2);
+for (const [name, run] of Object.entries(benchmarks)) {
+  if (only.length > 0 && !only.includes(name)) continue;
+  printTable(name, await run());
+}
