@@ -38,7 +38,8 @@ export type LaunchState = 'COLD' | 'WARM' | 'HOT';
 
 export type LaunchResult =
   | { kind: 'launched'; state: LaunchState; activity: string; totalTime: number; waitTime: number }
-  | { kind: 'brought-to-front-top'; activity: string; waitTime: number }
+  /** Nothing started: the activity (or, for taskOnly, its task) was already in front. */
+  | { kind: 'brought-to-front-top'; activity: string; waitTime: number; taskOnly: boolean }
   | { kind: 'not-found'; component: string };
 
 /** `com.example/.Main` when the class is in the package, else `com.example/org.other.Main`. */
@@ -154,11 +155,16 @@ export class ActivityManager {
 
     let runtime = this.runtimes.get(pkgName);
     const fg = this.foreground();
-    if (fg && fg.runtime.pkg.name === pkgName && fg.screen.activity === activity) {
-      return { kind: 'brought-to-front-top', activity, waitTime: d.rng.int(2, 9) };
+    // A launcher intent for a package whose task exists brings that task forward as it is.
+    const resumesTask = activity === pkg.launcherActivity && !!runtime?.stack.length;
+    if (fg && fg.runtime.pkg.name === pkgName && (fg.screen.activity === activity || resumesTask)) {
+      const top = fg.screen.activity;
+      return { kind: 'brought-to-front-top', activity: top, waitTime: d.rng.int(2, 9), taskOnly: top !== activity };
     }
     let state: LaunchState;
-    if (!runtime) {
+    if (resumesTask) {
+      state = 'HOT';
+    } else if (!runtime) {
       state = 'COLD';
       runtime = this.startProcess(pkg, activity);
     } else if (runtime.stack.some((s) => s.activity === activity)) {
@@ -170,18 +176,20 @@ export class ActivityManager {
     this.homeOnTop = false;
     if (state === 'HOT') {
       // Launcher intents bring the task back as it was; an explicit component pops back to that activity.
-      const top = runtime.stack[runtime.stack.length - 1];
-      if (activityClass && top.activity !== activity) {
-        while (runtime.stack.length && runtime.stack[runtime.stack.length - 1].activity !== activity) runtime.stack.pop();
+      const top = runtime!.stack[runtime!.stack.length - 1];
+      if (!resumesTask && top.activity !== activity) {
+        while (runtime!.stack.length && runtime!.stack[runtime!.stack.length - 1].activity !== activity) runtime!.stack.pop();
       }
     } else {
-      this.enterScreen(runtime, this.entryScreen(pkg, activity), activity);
+      this.enterScreen(runtime!, this.entryScreen(pkg, activity), activity);
     }
+    const shown = runtime!.stack[runtime!.stack.length - 1].activity;
     const totalTime = state === 'COLD' ? d.rng.int(380, 920) : state === 'WARM' ? d.rng.int(160, 360) : d.rng.int(45, 130);
-    d.log('system', 'I', 'ActivityTaskManager', `Displayed ${cmp}: +${totalTime}ms`, d.systemPid);
-    d.log('events', 'I', 'wm_activity_launch_time', `[0,${parseInt(identityHash(cmp), 16)},${cmp},${totalTime}]`, d.systemPid);
+    const shownCmp = shortComponent(pkgName, shown);
+    d.log('system', 'I', 'ActivityTaskManager', `Displayed ${shownCmp}: +${totalTime}ms`, d.systemPid);
+    d.log('events', 'I', 'wm_activity_launch_time', `[0,${parseInt(identityHash(shownCmp), 16)},${shownCmp},${totalTime}]`, d.systemPid);
     d.scheduleTimers();
-    return { kind: 'launched', state, activity, totalTime, waitTime: totalTime + d.rng.int(2, 12) };
+    return { kind: 'launched', state, activity: shown, totalTime, waitTime: totalTime + d.rng.int(2, 12) };
   }
 
   private enterScreen(runtime: AppRuntime, name: string, activity?: string): void {

@@ -19,13 +19,13 @@ export const KEY = { HOME: 3, BACK: 4, POWER: 26, TAB: 61, ENTER: 66, DEL: 67, M
 
 /** KeyEvent.keyCodeFromString: a name with or without KEYCODE_, or a number; null when unknown. */
 export function keyCodeFromString(arg: string): number | null {
-  const name = arg.startsWith('KEYCODE_') ? arg.slice(8) : arg;
-  if (name in KEYCODES) return KEYCODES[name];
+  // A bare number is a key code (`input keyevent 4` is BACK, not the digit 4).
   if (/^\d+$/.test(arg)) {
     const n = Number(arg);
     return n <= 400 ? n : null;
   }
-  return null;
+  const name = arg.startsWith('KEYCODE_') ? arg.slice(8) : arg;
+  return Object.prototype.hasOwnProperty.call(KEYCODES, name) ? KEYCODES[name] : null;
 }
 
 /** The character a key types into a focused field (letters lowercase, as without shift). */

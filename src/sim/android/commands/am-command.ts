@@ -120,7 +120,11 @@ const amStart: CommandHandler = async ({ argv, io, device }) => {
   }
   const cmp = shortComponent(target.pkg, result.activity);
   if (result.kind === 'brought-to-front-top') {
-    await io.stderr('Warning: Activity not started, intent has been delivered to currently running top-most instance.\n');
+    await io.stderr(
+      result.taskOnly
+        ? 'Warning: Activity not started, its current task has been brought to the front\n'
+        : 'Warning: Activity not started, intent has been delivered to currently running top-most instance.\n',
+    );
     if (intent.wait) await io.stdout(`Status: ok\nLaunchState: UNKNOWN (0)\nActivity: ${cmp}\nWaitTime: ${result.waitTime}\nComplete\n`);
     return 0;
   }

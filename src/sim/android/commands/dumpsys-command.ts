@@ -140,7 +140,7 @@ function meminfoDump(device: SimulatedDevice, target: string | undefined): strin
   const native = Math.round(total * 0.22), dalvik = Math.round(total * 0.12), code = Math.round(total * 0.18), graphics = Math.round(total * 0.16), stack = 1480;
   const other = total - native - dalvik - code - graphics - stack;
   const row = (name: string, pss: number, priv: number, clean: number, swap: number, rss: number, heap?: [number, number, number]) =>
-    `${name.padStart(15)} ${String(pss).padStart(8)} ${String(priv).padStart(8)} ${String(clean).padStart(8)} ${String(swap).padStart(8)} ${String(rss).padStart(8)}` +
+    `${name.padStart(13)} ${String(pss).padStart(8)} ${String(priv).padStart(8)} ${String(clean).padStart(8)} ${String(swap).padStart(8)} ${String(rss).padStart(8)}` +
     (heap ? ` ${String(heap[0]).padStart(8)} ${String(heap[1]).padStart(8)} ${String(heap[2]).padStart(8)}` : '');
   return [
     header,
