@@ -81,6 +81,7 @@ export class McpSession {
   private readonly projectRoot: string | null;
   private protocolVersion: string | null = null;
   private started = false;
+  private startRecorded = false;
   private ended = false;
 
   constructor(private readonly container: Container, options: McpSessionOptions = {}) {
@@ -132,7 +133,10 @@ export class McpSession {
     if (this.ended) return;
     this.ended = true;
     this.sessionAbort.abort(new Error(`session ended: ${reason}`));
-    if (this.started) this.recorder.sessionEnded(this.actor(), reason);
+    if (this.started) {
+      this.recordStart();
+      this.recorder.sessionEnded(this.actor(), reason);
+    }
     try {
       await this.server.close();
     } catch {
@@ -154,6 +158,14 @@ export class McpSession {
   private onInitialized(): void {
     if (this.started) return;
     this.started = true;
+    // Opening the log and appending costs milliseconds the client's first tools/list should not wait
+    // for: record just after the pending replies, or before this session's first call record.
+    setImmediate(() => this.recordStart());
+  }
+
+  private recordStart(): void {
+    if (this.startRecorded) return;
+    this.startRecorded = true;
     const client = this.server.getClientVersion();
     this.recorder.sessionStarted(this.actor(), {
       clientName: client?.name ?? null,
@@ -186,6 +198,7 @@ export class McpSession {
   }
 
   private record(def: AnyToolDefinition | undefined, name: string, args: unknown, outcome: Outcome, errorCode: string | null, started: number, summary: string): void {
+    if (this.started) this.recordStart();
     this.recorder.toolCalled(this.actor(), {
       tool: name,
       toolset: def?.toolset ?? null,

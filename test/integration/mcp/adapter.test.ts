@@ -12,6 +12,7 @@ import { ToolCallPolicy } from '../../../src/kernel/tool-call-policy.js';
 import { defineTool, type AnyToolDefinition, type Logger } from '../../../src/kernel/tool-definition.js';
 import { ToolsetContribution } from '../../../src/kernel/toolset-contribution.js';
 import { McpSession } from '../../../src/mcp/mcp-session.js';
+import { androidModule } from '../../../src/android/android.module.js';
 import { coreModule } from '../../../src/plugins/core/core.module.js';
 import { createTempHome } from '../../support/temp-home.js';
 
@@ -87,7 +88,7 @@ interface Harness {
 }
 
 async function connect(home: string, options: { toolsets?: string[]; readOnly?: boolean } = {}): Promise<Harness> {
-  const container = createContainer({ home, cwd: home, readOnly: false, env: process.env }, [coreModule, testModule]);
+  const container = createContainer({ home, cwd: home, readOnly: false, env: process.env }, [coreModule, androidModule, testModule]);
   const logs: string[] = [];
   const logger: Logger = { debug: () => {}, info: (m) => logs.push(m), warn: (m) => logs.push(m), error: (m) => logs.push(m) };
   const session = new McpSession(container, { ...options, logger });
@@ -152,7 +153,11 @@ describe('MCP adapter in-process (InMemoryTransport)', () => {
       expect(listed.map((t) => t.name)).toContain('get_project_info');
       expect(h.client.getServerVersion()).toMatchObject({ name: 'droidwright' });
       expect(h.client.getInstructions()).toContain('- build (');
-      const started = store(h).query({ types: ['mcp.session_started'], actorSession: h.session.sessionId });
+      // Recorded just after the handshake replies, so the first tools/list never waits for the log.
+      const started = await until(() => {
+        const found = store(h).query({ types: ['mcp.session_started'], actorSession: h.session.sessionId });
+        return found.length > 0 ? found : undefined;
+      });
       expect(started[0]!.data).toMatchObject({ client_name: 'adapter-test', client_version: '9.9', toolsets: ['core', 'build'], read_only: false, pid: process.pid });
       expect(typeof (started[0]!.data as { protocol_version: string }).protocol_version).toBe('string');
     } finally {
@@ -278,7 +283,7 @@ describe('MCP adapter in-process (InMemoryTransport)', () => {
     await expect(h.client.readResource({ uri: 'droidwright://nope' })).rejects.toThrow(/Unknown resource/);
     await h.close();
     await h.session.close('again');
-    const reader = createContainer({ home: temp.home, cwd: temp.home, readOnly: false, env: process.env }, [coreModule]);
+    const reader = createContainer({ home: temp.home, cwd: temp.home, readOnly: false, env: process.env }, [coreModule, androidModule]);
     try {
       const ended = reader.get<EventStoreProvider>(EventStoreProvider)().query({ types: ['mcp.session_ended'], actorSession: h.session.sessionId });
       expect(ended.map((e) => e.data)).toEqual([{ session: h.session.sessionId, reason: 'test finished', calls: 0 }]);
