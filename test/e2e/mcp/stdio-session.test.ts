@@ -98,10 +98,13 @@ describe('droidwright mcp over stdio with the SDK client', () => {
     expect((await runCli(env, ['untrust', project])).code).toBe(0);
   });
 
-  test('--toolsets core --read-only serves the core readers; unknown tools and bad arguments are invalid params', async () => {
+  test('--toolsets core --read-only: hidden tools are refused naming their toolset and flag; unknown tools and bad arguments are invalid params', async () => {
     const mcp = await start(['--toolsets', 'core', '--read-only']);
     const names = (await mcp.client.listTools()).tools.map((t) => t.name);
     expect(names).toEqual(expect.arrayContaining(CORE_TOOLS));
+    expect(names).not.toContain('run_gradle_task');
+    expect(names).not.toContain('install_apk');
+    await expect(mcp.client.callTool({ name: 'run_gradle_task', arguments: { task: 'assembleDebug' } })).rejects.toThrow(/"build" toolset.*--toolsets core,build/);
     await expect(mcp.client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(/Unknown tool/);
     await expect(mcp.client.callTool({ name: 'query_events', arguments: { limit: 0 } })).rejects.toThrow(/limit/);
   });
