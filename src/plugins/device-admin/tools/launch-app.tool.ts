@@ -3,7 +3,7 @@ import type { DeviceInspector } from '../../../android/device-inspector.js';
 import { deviceSerialField, launchTimingFields, packageField } from '../../../android/device-tool-fields.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
 import { validatePackageName } from '../../../kernel/validation.js';
-import type { AppController } from '../services/app-controller.js';
+import { validateActivity, type AppController } from '../services/app-controller.js';
 
 export function createLaunchAppTool(deps: { devices: DeviceInspector; apps: AppController }) {
   return defineTool({
@@ -28,6 +28,7 @@ export function createLaunchAppTool(deps: { devices: DeviceInspector; apps: AppC
     }),
     async handler(args, ctx) {
       const pkg = validatePackageName(args.package);
+      if (args.activity !== undefined) validateActivity(args.activity);
       const serial = await deps.devices.select(args.device_serial, ctx.append);
       const out = await deps.apps.launch(serial, pkg, args.activity, ctx.signal);
       const timing = { total_ms: out.am?.totalTimeMs ?? null, wait_ms: out.am?.waitTimeMs ?? null, launch_state: out.am?.launchState ?? null };

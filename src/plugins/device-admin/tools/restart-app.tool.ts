@@ -5,7 +5,7 @@ import type { PackageScopeGuard } from '../../../android/package-scope-guard.js'
 import { InvalidArgumentsError } from '../../../kernel/errors.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
 import { validatePackageName } from '../../../kernel/validation.js';
-import type { AppController } from '../services/app-controller.js';
+import { validateActivity, type AppController } from '../services/app-controller.js';
 
 export function createRestartAppTool(deps: { devices: DeviceInspector; apps: AppController; scope: PackageScopeGuard }) {
   return defineTool({
@@ -33,6 +33,7 @@ export function createRestartAppTool(deps: { devices: DeviceInspector; apps: App
     }),
     async handler(args, ctx) {
       const pkg = validatePackageName(args.package);
+      if (args.activity !== undefined) validateActivity(args.activity);
       deps.scope.require(pkg, args.allow_foreign_package);
       const clearData = args.clear_data === true;
       if (clearData && args.device_serial === undefined) {
