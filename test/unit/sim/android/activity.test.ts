@@ -100,4 +100,18 @@ describe('activity manager', () => {
     expect((await run(android, 'dumpsys power | grep mWakefulness=')).stdout).toBe('  mWakefulness=Asleep\n');
     expect(parseBattery((await run(android, 'dumpsys battery')).stdout)).toMatchObject({ level: 100, percent: 100, status: 'charging', plugged: 'ac' });
   });
+
+  it('broadcasts, reports displays, and unlocks with MENU', async () => {
+    expect((await run(android, 'am broadcast -a com.example.SYNC --es reason test')).stdout).toBe(
+      'Broadcasting: Intent { act=com.example.SYNC flg=0x400000 (has extras) }\nBroadcast completed: result=0\n',
+    );
+    const displays = (await run(android, 'dumpsys window displays')).stdout;
+    expect(displays).toContain('cur=1080x2400 app=1080x2400');
+    expect(displays).toMatch(/mCurrentFocus=Window\{\w+ u0 com\.google\.android\.apps\.nexuslauncher\//);
+    const locked = newDevice({ locked: true });
+    expect((await run(locked, 'uiautomator dump /dev/tty')).stdout).toContain('package="com.android.systemui"');
+    await run(locked, 'input keyevent 82');
+    expect((await run(locked, 'uiautomator dump /dev/tty')).stdout).toContain('package="com.google.android.apps.nexuslauncher"');
+    locked.dispose();
+  });
 });
