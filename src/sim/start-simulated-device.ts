@@ -44,7 +44,9 @@ export async function startSimulatedDevice(options: SimulatedDeviceOptions = {})
   }
 
   const ownsAndroid = !options.android;
-  const android = options.android ?? (await createDefaultAndroid(options.androidOptions ?? {}));
+  // An emulator has an AVD name; the Android uses it for emulator-style properties too.
+  const androidOptions = emulatorPort !== undefined ? { avd: DEFAULT_AVD_NAME, ...options.androidOptions } : (options.androidOptions ?? {});
+  const android = options.android ?? (await createDefaultAndroid(androidOptions));
   let label = 'sim';
   const trace = options.trace ? (line: string) => process.stderr.write(`[${label}] ${line}\n`) : undefined;
   const adbServer = new AdbDeviceServer({ android, trace });

@@ -78,7 +78,7 @@ describe('simulated device through adbkit', () => {
     const stat = await deviceClient.stat('/sdcard/Download/from-path.txt');
     expect(stat.size).toBe(18);
     expect(stat.isFile()).toBe(true);
-    const names = (await deviceClient.readdir('/sdcard/Download')).map((entry) => entry.name);
+    const names = (await deviceClient.readdir('/sdcard/Download')).map((entry: { name: string }) => entry.name);
     expect(names).toEqual(['from-path.txt']);
   });
 

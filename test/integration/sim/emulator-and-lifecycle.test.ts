@@ -10,6 +10,7 @@ import { freeOddEmulatorPort } from '../../support/free-port.js';
 import { killTrackedProcesses } from '../../support/process-tracker.js';
 import { startSimOnAdb } from '../../support/sim-device.js';
 import { startSimulatedDevice, type RunningSimulatedDevice } from '../../../src/sim/start-simulated-device.js';
+import { runSimCommand } from '../../../src/sim/sim-command.js';
 import { TinyAndroid } from './tiny-android.js';
 
 // adb reads the console token from $HOME, the simulated emulator writes it there: keep both off the real home.
@@ -56,6 +57,38 @@ describe('emulator mode', () => {
     await device.stopped;
     await waitUntilGone(adb, serial);
     expect(android.disposed).toBe(false); // the caller passed it in, the caller owns it
+  });
+});
+
+describe('droidwright sim', () => {
+  let adb: TestAdbServer | undefined;
+
+  afterAll(async () => {
+    await adb?.stop();
+    killTrackedProcesses();
+  });
+
+  it('announces an emulator to a running adb server, reports its AVD and exits on `adb emu kill`', async () => {
+    adb = await startAdbServer();
+    const port = await freeOddEmulatorPort();
+    const serial = `emulator-${port - 1}`;
+    const printed: string[] = [];
+    const write = process.stdout.write;
+    process.stdout.write = ((chunk: string) => printed.push(String(chunk)) > 0) as typeof process.stdout.write;
+    try {
+      const exit = runSimCommand(['--emulator-port', String(port), '--avd', 'Sim_Test_AVD', '--adb-port', String(adb.port)]);
+      // The adb server started before the device, so only the device's own `host:emulator` notice can make it appear.
+      await adb.waitForDevice(serial);
+      expect(printed.join('')).toContain(`simulated device ${serial} is up`);
+      expect((await adb.adb(['-s', serial, 'emu', 'avd', 'name'])).stdout.split(/\r?\n/)[0]).toBe('Sim_Test_AVD');
+      expect((await adb.adb(['-s', serial, 'shell', 'getprop', 'ro.product.model'])).stdout.trim()).toBe('Pixel 7');
+      await adb.adb(['-s', serial, 'emu', 'kill']);
+      expect(await exit).toBe(0);
+      expect(printed.join('')).toContain('killed through its console');
+    } finally {
+      process.stdout.write = write;
+    }
+    await waitUntilGone(adb, serial);
   });
 });
 
