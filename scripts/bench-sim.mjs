@@ -3,7 +3,7 @@
 // Exports `simBenchmarks` (a list of named benchmarks) for scripts/bench.mjs to include.
 import { build } from 'esbuild';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,10 +21,18 @@ const optionalAndroid = {
 };
 
 /** Bundles the simulator entry point on its own, so the benchmark needs no full build. */
-async function loadSimulator(dir) {
-  const outfile = join(dir, 'sim.mjs');
+async function loadSimulator() {
+  // Inside node_modules so the bundle's external packages (adbkit, sharp…) resolve.
+  const outfile = join(root, 'node_modules/.cache/droidwright-bench-sim/sim.mjs');
+  const android = join(root, 'src/sim/android/create-simulated-android.ts');
   await build({
-    entryPoints: [join(root, 'src/sim/start-simulated-device.ts')],
+    stdin: {
+      contents:
+        "export { startSimulatedDevice } from './src/sim/start-simulated-device.ts';\n" +
+        (existsSync(android) ? "export { createSimulatedAndroid } from './src/sim/android/create-simulated-android.ts';\n" : ''),
+      resolveDir: root,
+      loader: 'ts',
+    },
     outfile,
     bundle: true,
     format: 'esm',
@@ -131,16 +139,29 @@ function benchAndroid() {
   };
 }
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+function stats(name, samples) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+  return { name, runs: samples.length, median: at(0.5), p90: at(0.9), min: sorted[0] };
+}
 
 async function withSetup(body) {
   const dir = mkdtempSync(join(tmpdir(), 'droidwright-bench-sim-'));
-  const { startSimulatedDevice } = await loadSimulator(dir);
+  const simulator = await loadSimulator();
   const port = await freePort();
   const env = { ...process.env, ANDROID_ADB_SERVER_PORT: String(port) };
   const server = spawn('adb', ['-P', String(port), 'nodaemon', 'server'], { env, stdio: 'ignore' });
-  const android = benchAndroid();
-  let device;
+  const devices = [];
+  const addDevice = async (android) => {
+    const device = await simulator.startSimulatedDevice({ port: 0, android });
+    devices.push(device);
+    await hostRequest(port, `host:connect:${device.serial}`);
+    for (let i = 0; !(await hostRequest(port, 'host:devices')).includes(`${device.serial}\tdevice`); i++) {
+      if (i > 300) throw new Error('device did not come online');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return device.serial;
+  };
   try {
     for (let i = 0; ; i++) {
       try {
@@ -151,78 +172,132 @@ async function withSetup(body) {
         await new Promise((r) => setTimeout(r, 50));
       }
     }
-    device = await startSimulatedDevice({ port: 0, android });
-    await hostRequest(port, `host:connect:${device.serial}`);
-    for (let i = 0; !(await hostRequest(port, 'host:devices')).includes(`${device.serial}\tdevice`); i++) {
-      if (i > 300) throw new Error('device did not come online');
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    return await body({ port, env, serial: device.serial, android, dir });
+    const android = benchAndroid();
+    const serial = await addDevice(android);
+    return await body({ port, env, serial, android, dir, simulator, addDevice });
   } finally {
-    await device?.stop();
+    for (const device of devices) await device.stop();
     await hostRequest(port, 'host:kill').catch(() => undefined);
     setTimeout(() => server.kill('SIGKILL'), 2000).unref();
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
+/** Runs `once` `times` times and returns the durations in ms. */
+async function timeRepeated(times, once) {
+  const samples = [];
+  for (let i = 0; i < times; i++) {
+    const start = performance.now();
+    await once();
+    samples.push(performance.now() - start);
+  }
+  return samples;
+}
+
+/** Follows `logcat` on the real simulated Android while entries are appended as fast as the loop allows. */
+async function followLogcat(port, serial, state, count) {
+  state.logs.clear(['main', 'system', 'crash', 'events', 'radio', 'kernel']);
+  return new Promise((resolve, reject) => {
+    const service = 'exec:logcat -v threadtime';
+    const socket = connect(port, '127.0.0.1');
+    let stage = 0;
+    let lines = 0;
+    let started = 0;
+    socket.on('connect', () => socket.write(`host:transport:${serial}`.length.toString(16).padStart(4, '0') + `host:transport:${serial}`));
+    const count_ = (buf) => {
+      for (let i = buf.indexOf(10); i !== -1; i = buf.indexOf(10, i + 1)) lines++;
+      if (lines >= count) {
+        socket.destroy();
+        resolve(performance.now() - started);
+      }
+    };
+    socket.on('data', (chunk) => {
+      if (stage === 2) return count_(chunk);
+      let rest = chunk;
+      while (stage < 2 && rest.length >= 4) {
+        if (rest.toString('latin1', 0, 4) !== 'OKAY') return reject(new Error('logcat refused'));
+        rest = rest.subarray(4);
+        stage++;
+        if (stage === 1) socket.write(service.length.toString(16).padStart(4, '0') + service);
+        else {
+          started = performance.now();
+          let appended = 0;
+          const burst = () => {
+            for (let i = 0; i < 2000 && appended < count; i++, appended++) {
+              state.logs.append({ buffer: 'main', priority: 4, tag: 'BenchTag', message: `bench line ${appended} with a typical amount of text`, pid: 4242 });
+            }
+            if (appended < count) setImmediate(burst);
+          };
+          setImmediate(burst);
+        }
+      }
+      if (stage === 2 && rest.length) count_(rest);
+    });
+    socket.on('error', reject);
+  });
+}
+
+/** Each returns rows for scripts/bench.mjs's table (times in ms); throughput goes in the row name. */
 export const simBenchmarks = [
   {
-    name: 'sim: shell echo round trip (adb server ↔ device, no adb process)',
-    unit: 'ms (median)',
-    run: ({ port, serial }) => timeRepeated(200, () => deviceService(port, serial, 'shell,v2,raw:echo hi')),
-  },
-  {
-    name: 'sim: `adb shell echo` (includes starting the adb client)',
-    unit: 'ms (median)',
-    run: ({ port, env, serial }) => timeRepeated(20, () => run(['-P', String(port), '-s', serial, 'shell', 'echo', 'hi'], env)),
-  },
-  {
-    name: 'sim: logcat-sized lines through adb, one write per line',
-    unit: 'lines/s',
-    async run({ port, serial, android }) {
-      const count = 200_000;
-      const start = process.hrtime.bigint();
-      const bytes = await deviceService(port, serial, `exec:lines ${count}`);
-      const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-      if (bytes !== count * android.lineBytes) throw new Error(`expected ${count * android.lineBytes} bytes, got ${bytes}`);
-      return Math.round(count / seconds);
+    name: 'shell round trip',
+    async run({ port, serial }) {
+      const inProtocol = await timeRepeated(200, () => deviceService(port, serial, 'shell,v2,raw:echo hi'));
+      const cli = await timeRepeated(20, () => run(['-P', String(port), '-s', serial, 'shell', 'echo', 'hi'], process.env));
+      return [stats('sim: shell echo, adb server↔device', inProtocol), stats('sim: `adb shell echo` incl. adb client', cli)];
     },
   },
   {
-    name: 'sim: adb push 64 MB',
-    unit: 'MB/s',
-    async run({ port, env, serial, dir }) {
+    name: 'line throughput',
+    async run({ port, serial, android }) {
+      const count = 200_000;
+      const samples = await timeRepeated(3, async () => {
+        const bytes = await deviceService(port, serial, `exec:lines ${count}`);
+        if (bytes !== count * android.lineBytes) throw new Error(`expected ${count * android.lineBytes} bytes, got ${bytes}`);
+      });
+      const rate = Math.round(count / (Math.min(...samples) / 1000));
+      return [stats(`sim: 200k lines via adb (${(rate / 1000).toFixed(0)}k lines/s)`, samples)];
+    },
+  },
+  {
+    name: 'logcat follow',
+    async run({ port, simulator, addDevice }) {
+      if (!simulator.createSimulatedAndroid) return [];
+      const android = simulator.createSimulatedAndroid({ backgroundLogRate: 0 });
+      try {
+        const serial = await addDevice(android);
+        const count = 50_000;
+        const samples = [];
+        for (let i = 0; i < 3; i++) samples.push(await followLogcat(port, serial, android.state, count));
+        const rate = Math.round(count / (Math.min(...samples) / 1000));
+        return [stats(`sim: logcat -f 50k entries (${(rate / 1000).toFixed(0)}k lines/s)`, samples)];
+      } finally {
+        android.dispose();
+      }
+    },
+  },
+  {
+    name: 'push',
+    async run({ port, serial, dir }) {
       const file = join(dir, 'push.bin');
       writeFileSync(file, Buffer.alloc(64 * 1024 * 1024, 0x5a));
-      const start = process.hrtime.bigint();
-      await run(['-P', String(port), '-s', serial, 'push', file, '/data/local/tmp/push.bin'], env);
-      const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-      return Math.round((64 / seconds) * 10) / 10;
+      const samples = await timeRepeated(3, () => run(['-P', String(port), '-s', serial, 'push', file, '/data/local/tmp/push.bin'], process.env));
+      return [stats(`sim: adb push 64 MB (${(64 / (Math.min(...samples) / 1000)).toFixed(0)} MB/s)`, samples)];
     },
   },
 ];
 
-async function timeRepeated(times, once) {
-  const samples = [];
-  for (let i = 0; i < times; i++) {
-    const start = process.hrtime.bigint();
-    await once();
-    samples.push(Number(process.hrtime.bigint() - start) / 1e6);
-  }
-  return Math.round(median(samples) * 100) / 100;
-}
-
-/** Runs every sim benchmark against one adb server and one simulated device; resolves with the results. */
+/** Runs every sim benchmark against one adb server; resolves with table rows. */
 export function runSimBenchmarks() {
   return withSetup(async (context) => {
-    const results = [];
-    for (const bench of simBenchmarks) results.push({ name: bench.name, value: await bench.run(context), unit: bench.unit });
-    return results;
+    const rows = [];
+    for (const bench of simBenchmarks) rows.push(...(await bench.run(context)));
+    return rows;
   });
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  if (!existsSync(join(root, 'node_modules/esbuild'))) throw new Error('run npm install first');
-  for (const result of await runSimBenchmarks()) console.log(`${result.name}: ${result.value} ${result.unit}`);
+  for (const row of await runSimBenchmarks()) {
+    console.log(`${row.name.padEnd(48)} runs=${row.runs} median=${row.median.toFixed(2)} ms p90=${row.p90.toFixed(2)} ms min=${row.min.toFixed(2)} ms`);
+  }
 }

@@ -127,9 +127,17 @@ async function build() {
   return [{ name: `parse ${lines.length} Gradle output lines`, runs, median: median(ms), p90: percentile(ms, 90), min: Math.min(...ms) }];
 }
 
+// ---------------------------------------------------------------- sim (owner: simulated device transport)
+/** The simulated device through a real adb server: shell round trips, line and logcat throughput, push speed. */
+async function sim() {
+  const { runSimBenchmarks } = await import('./bench-sim.mjs');
+  return runSimBenchmarks();
+}
+
 const benchmarks = {
   startup,
   build,
+  sim,
 };
 
 function printTable(title, rows) {
