@@ -16,7 +16,7 @@ Runs a simulated Android device that adb and every droidwright tool can use like
   --avd NAME          AVD name the emulator console reports
   --model NAME        ro.product.model (default Pixel 7)
   --api N             Android API level
-  --scenario FILE     scenario file describing the app's screens, logs and crashes
+  --scenario S        scenario name from scenarios/ (e.g. notes-app) or a JSON file: the app's screens, logs, crashes
   --locked            start with the keyguard up
   --screen-off        start with the display off
   --seed N            seed for reproducible pids, timings and log traffic
@@ -101,7 +101,7 @@ export function askAdbServer(port: number, service: string, timeoutMs = 5000): P
       socket.destroy();
       reject(new Error(`the adb server on port ${port} did not answer within ${timeoutMs} ms`));
     }, timeoutMs);
-    socket.on('connect', () => socket.end(service.length.toString(16).padStart(4, '0') + service));
+    socket.on('connect', () => socket.write(service.length.toString(16).padStart(4, '0') + service));
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     socket.on('error', (error) => {
       clearTimeout(timer);

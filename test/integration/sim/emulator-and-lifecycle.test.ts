@@ -80,6 +80,7 @@ describe('droidwright sim', () => {
       // The adb server started before the device, so only the device's own `host:emulator` notice can make it appear.
       await adb.waitForDevice(serial);
       expect(printed.join('')).toContain(`simulated device ${serial} is up`);
+      expect(printed.join('')).toContain(`announced to the adb server on port ${adb.port}`);
       expect((await adb.adb(['-s', serial, 'emu', 'avd', 'name'])).stdout.split(/\r?\n/)[0]).toBe('Sim_Test_AVD');
       expect((await adb.adb(['-s', serial, 'shell', 'getprop', 'ro.product.model'])).stdout.trim()).toBe('Pixel 7');
       await adb.adb(['-s', serial, 'emu', 'kill']);
