@@ -31,10 +31,14 @@ const commands: Record<string, Command> = {
     summary: 'Print the tool reference (Markdown) generated from the tool registry',
     load: async () => (await import('./cli/docs-command.js')).runDocsCommand,
   },
-  // Slots for later subcommands; add each only once its module exists:
-  //   sim:  (await import('./sim/sim-command.js')).runSimCommand
-  //   demo: (await import('./demo/demo-command.js')).runDemoCommand
-  //   tui:  (await import('./tui/tui-command.js')).runTuiCommand
+  sim: {
+    summary: 'Run a simulated Android device for adb: sim [--port P | --emulator-port P] [--avd NAME] [--scenario FILE] …',
+    load: async () => (await import('./sim/sim-command.js')).runSimCommand,
+  },
+  demo: {
+    summary: 'Start a simulated device and drive droidwright mcp through a scripted agent session: demo [--no-wait]',
+    load: async () => (await import('./demo/demo-command.js')).runDemoCommand,
+  },
 };
 
 export function helpText(): string {

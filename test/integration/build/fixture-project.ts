@@ -4,6 +4,8 @@ import { join, resolve } from 'node:path';
 
 export const FIXTURES = resolve('test/fixtures/projects');
 export const CAPTURES = resolve('test/fixtures/gradle-output');
+/** The stand-in Gradle lives with the demo project, which ships it; fixtures borrow the same file. */
+export const STAND_IN_GRADLE = resolve('examples/notes-app/gradle/stand-in-gradle.mjs');
 
 /** A private copy of a fixture project (builds write into it) with the stand-in Gradle wired in. */
 export function copyFixtureProject(name: 'kts-flavors' | 'groovy-app'): { root: string; cleanup(): void } {
@@ -11,7 +13,7 @@ export function copyFixtureProject(name: 'kts-flavors' | 'groovy-app'): { root: 
   const root = join(parent, name);
   cpSync(join(FIXTURES, name), root, { recursive: true });
   mkdirSync(join(root, 'gradle'), { recursive: true });
-  copyFileSync(join(FIXTURES, 'stand-in-gradle.mjs'), join(root, 'gradle', 'stand-in-gradle.mjs'));
+  copyFileSync(STAND_IN_GRADLE, join(root, 'gradle', 'stand-in-gradle.mjs'));
   chmodSync(join(root, 'gradlew'), 0o755);
   return { root, cleanup: () => rmSync(parent, { recursive: true, force: true }) };
 }

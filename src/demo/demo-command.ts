@@ -1,0 +1,161 @@
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { connectDevice, startOwnedAdbServer, type OwnedAdbServer } from '../android/adb-server-process.js';
+import { locateAdb } from '../android/sdk-locator.js';
+import { cliActor } from '../kernel/actor.js';
+import { createContainer } from '../kernel/composition-root.js';
+import { packagePath } from '../kernel/package-root.js';
+import { resolveHome } from '../kernel/paths.js';
+import { TrustService } from '../kernel/trust-service.js';
+import { pluginModules } from '../plugins/index.js';
+import { startSimulatedDevice, type RunningSimulatedDevice } from '../sim/start-simulated-device.js';
+import { demoSteps, type DemoState } from './demo-steps.js';
+
+const USAGE = `Usage: droidwright demo [--no-wait] [--adb-port PORT]
+
+Starts an adb server on a free port (or uses the one on --adb-port), a simulated device, and a copy of
+the bundled demo project, then drives \`droidwright mcp\` through a real MCP client and prints every call.
+Afterwards the device stays up for you to try with your own agent, until Ctrl-C (--no-wait: stop at once).`;
+
+interface DemoOptions {
+  wait: boolean;
+  adbPort?: number;
+}
+
+function parseArgs(argv: readonly string[]): DemoOptions | string {
+  const options: DemoOptions = { wait: true };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--no-wait') options.wait = false;
+    else if (arg === '--adb-port') {
+      const port = Number(argv[++i]);
+      if (!Number.isInteger(port) || port <= 0 || port > 65535) return `--adb-port needs a port number, got ${argv[i] ?? 'nothing'}.`;
+      options.adbPort = port;
+    } else if (arg === '--help' || arg === '-h') return USAGE;
+    else return `Unknown option ${arg}.\n${USAGE}`;
+  }
+  return options;
+}
+
+const out = (line = '') => process.stdout.write(`${line}\n`);
+
+function firstText(result: { content?: unknown }): string {
+  const content = Array.isArray(result.content) ? result.content : [];
+  const text = content.find((c): c is { type: 'text'; text: string } => (c as { type?: string }).type === 'text');
+  return text?.text ?? '';
+}
+
+export async function runDemoCommand(argv: string[]): Promise<number> {
+  const parsed = parseArgs(argv);
+  if (typeof parsed === 'string') {
+    process.stderr.write(`${parsed}\n`);
+    return parsed === USAGE ? 0 : 2;
+  }
+  const adb = locateAdb({ env: process.env });
+  if (!adb) {
+    process.stderr.write('droidwright demo needs adb. Install it (Debian: apt-get install adb) or set ANDROID_HOME, then run again.\n');
+    return 1;
+  }
+
+  let server: OwnedAdbServer | null = null;
+  let device: RunningSimulatedDevice | null = null;
+  let client: Client | null = null;
+  const workDir = mkdtempSync(join(tmpdir(), 'droidwright-demo-'));
+  const cleanup = async () => {
+    await client?.close().catch(() => undefined);
+    await device?.stop().catch(() => undefined);
+    await server?.stop().catch(() => undefined);
+    rmSync(workDir, { recursive: true, force: true });
+  };
+
+  try {
+    const adbPort = parsed.adbPort;
+    if (adbPort === undefined) server = await startOwnedAdbServer(adb.path);
+    const port = adbPort ?? server!.port;
+    device = await startSimulatedDevice({ port: 0, androidOptions: { avd: undefined } });
+    await connectDevice(port, device.serial);
+    out(`• adb server on port ${port}${server ? ` (pid ${server.pid}, started for this demo)` : ''}`);
+    out(`• simulated device ${device.serial} (scenario: notes app)`);
+
+    const projectDir = join(workDir, 'notes-app');
+    cpSync(packagePath('examples', 'notes-app'), projectDir, { recursive: true });
+    const home = resolveHome();
+    const container = createContainer(
+      { home, cwd: projectDir, projectPath: projectDir, readOnly: false, env: process.env },
+      pluginModules,
+    );
+    // The demo plays the developer here: trusting is a terminal action, recorded like `droidwright trust`.
+    container.get(TrustService).trust(projectDir, cliActor());
+    out(`• demo project ${projectDir} (trusted, as \`droidwright trust\` would)`);
+    out(`• event log ${join(home, 'events.db')}`);
+    out();
+
+    const entry = process.argv[1];
+    if (!entry || !existsSync(entry)) throw new Error('Cannot find the droidwright entry script to spawn `droidwright mcp`.');
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [entry, 'mcp', '--project', projectDir],
+      env: { ...(process.env as Record<string, string>), ANDROID_ADB_SERVER_PORT: String(port), DROIDWRIGHT_HOME: home },
+      stderr: 'ignore',
+    });
+    client = new Client({ name: 'droidwright-demo', version: '1' });
+    await client.connect(transport);
+    const { tools } = await client.listTools();
+    out(`An MCP client connected to \`droidwright mcp\`: ${tools.length} tools.`);
+    out();
+
+    const state: DemoState = { serial: device.serial, projectDir };
+    let failures = 0;
+    for (const step of demoSteps) {
+      const args = step.args(state);
+      out(`→ ${step.tool} ${JSON.stringify(args)}`);
+      out(`  ${step.why}`);
+      let result: { content?: unknown; structuredContent?: Record<string, unknown>; isError?: boolean };
+      try {
+        result = (await client.callTool({ name: step.tool, arguments: args })) as typeof result;
+      } catch (error) {
+        // Invalid or refused arguments come back as JSON-RPC errors, not tool results.
+        if (!step.expectError) failures++;
+        out(`✗ refused: ${(error as Error).message}`);
+        out();
+        continue;
+      }
+      const text = firstText(result).split('\n')[0];
+      if (result.isError && !step.expectError) failures++;
+      out(`${result.isError ? '✗' : '←'} ${text}`);
+      if (result.structuredContent) step.after?.(result.structuredContent, state);
+      out();
+    }
+
+    await client.close();
+    client = null;
+    out(failures === 0 ? 'The scripted session completed.' : `The scripted session had ${failures} unexpected failure(s).`);
+    out();
+    out('What happened is in the event log:');
+    out('  droidwright events list --limit 30');
+    out('  droidwright events verify');
+    if (!parsed.wait) return failures === 0 ? 0 : 1;
+
+    out();
+    out('The simulated device is still running. Point your agent at it:');
+    out(`  export ANDROID_ADB_SERVER_PORT=${port}`);
+    out(`  adb devices                       # lists ${device.serial}`);
+    out(`  claude mcp add droidwright -e ANDROID_ADB_SERVER_PORT=${port} -- npx droidwright mcp --project ${projectDir}`);
+    out(`  codex mcp add droidwright --env ANDROID_ADB_SERVER_PORT=${port} -- npx droidwright mcp --project ${projectDir}`);
+    out('Press Ctrl-C to stop the device and the adb server.');
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+      void device!.stopped.then(resolve);
+    });
+    return 0;
+  } catch (error) {
+    process.stderr.write(`droidwright demo failed: ${(error as Error).message}\n`);
+    return 1;
+  } finally {
+    await cleanup();
+  }
+}
