@@ -18,6 +18,7 @@ import { installedBuildsProjection } from '../../../src/plugins/device-admin/ins
 import type { ExecutedCommand } from '../../../src/sim/android/shell/command.js';
 import type { RunningSimulatedDevice } from '../../../src/sim/start-simulated-device.js';
 import { EXIT_SENTINEL } from '../../../src/android/adb-service.js';
+import { buildEvents } from '../../../src/plugins/build/build.events.js';
 
 /** A throwaway container with the Android services and the device-admin plugin against a real SQLite file. */
 export function androidContainer(opts: { home: string; adbPort: number; project?: ProjectSelection; env?: NodeJS.ProcessEnv }) {
@@ -29,7 +30,7 @@ export function androidContainer(opts: { home: string; adbPort: number; project?
   container.bind(SelectedProject).toConstantValue(opts.project ?? { root: null, selectedBy: 'none' });
   const store = EventStore.open({
     path: `${opts.home}/events.db`,
-    catalog: new EventCatalog([...deviceEvents, ...deviceAdminEvents]),
+    catalog: new EventCatalog([...deviceEvents, ...deviceAdminEvents, ...buildEvents]),
     projections: [devicesProjection, installedBuildsProjection],
   });
   container.bind(EventStoreProvider).toConstantValue(() => store);

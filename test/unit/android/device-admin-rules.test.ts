@@ -1,0 +1,91 @@
+import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { validateDeepLink } from '../../../src/android/deep-link.js';
+import { PackageScopeGuard } from '../../../src/android/package-scope-guard.js';
+import { resolveProjectApk } from '../../../src/android/project-apk.js';
+import { InvalidArgumentsError, ToolError } from '../../../src/kernel/errors.js';
+import { componentOf, validateActivity } from '../../../src/plugins/device-admin/services/app-controller.js';
+import { installFailureAdvice } from '../../../src/plugins/device-admin/services/apk-installer.js';
+import { NetworkController } from '../../../src/plugins/device-admin/services/network-controller.js';
+import { createFakeGradleProject } from '../../support/temp-home.js';
+
+function code(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof InvalidArgumentsError || error instanceof ToolError) return error.code;
+    throw error;
+  }
+  return 'accepted';
+}
+
+describe('deep links', () => {
+  it('trims, refuses schemes that open no app in any case, and refuses control characters', () => {
+    expect(validateDeepLink('  https://example.com/a?b=1  ')).toEqual({ uri: 'https://example.com/a?b=1', scheme: 'https' });
+    expect(validateDeepLink('myApp://x;$(id)')).toEqual({ uri: 'myApp://x;$(id)', scheme: 'myapp' });
+    for (const bad of ['javascript:x', ' JAVASCRIPT:x', 'Data:x', 'file:///x', 'content://x', 'INTENT:x', 'about:blank', 'blob:x', 'vbscript:x']) {
+      expect(code(() => validateDeepLink(bad))).toBe('INVALID_ARGUMENT');
+    }
+    for (const bad of ['', 'no-scheme', 'https://x\nid', 'a://\u0000', 'x'.repeat(3000)]) expect(code(() => validateDeepLink(bad))).toBe('INVALID_ARGUMENT');
+  });
+});
+
+describe('activities and network rules', () => {
+  it('accepts class names only', () => {
+    expect(validateActivity('.Main')).toBe('.Main');
+    expect(componentOf('com.x', '.Main')).toBe('com.x/.Main');
+    expect(componentOf('com.x', 'Main')).toBe('com.x/.Main');
+    expect(componentOf('com.x', 'com.y.Main')).toBe('com.x/com.y.Main');
+    for (const bad of ['-n', 'com.x/.Main', '.Main;id', 'a b', '$(id)']) expect(code(() => validateActivity(bad))).toBe('INVALID_ARGUMENT');
+  });
+
+  it('never cuts a wireless adb connection', () => {
+    expect(code(() => NetworkController.checkRequest('192.168.1.5:5555', { wifi: false }))).toBe('INVALID_ARGUMENT');
+    expect(code(() => NetworkController.checkRequest('adb-X._adb-tls-connect._tcp', { airplaneMode: true }))).toBe('INVALID_ARGUMENT');
+    expect(code(() => NetworkController.checkRequest('192.168.1.5:5555', { wifi: true, mobileData: false }))).toBe('accepted');
+    expect(code(() => NetworkController.checkRequest('emulator-5554', { wifi: false, airplaneMode: true }))).toBe('accepted');
+    expect(code(() => NetworkController.checkRequest('emulator-5554', {}))).toBe('INVALID_ARGUMENT');
+  });
+
+  it('explains install failures', () => {
+    expect(installFailureAdvice('Failure [INSTALL_FAILED_VERSION_DOWNGRADE: Downgrade detected]')).toMatchObject({ code: 'INSTALL_FAILED_VERSION_DOWNGRADE' });
+    expect(installFailureAdvice('Failure [INSTALL_FAILED_UPDATE_INCOMPATIBLE: x]').advice).toMatch(/uninstall/);
+    expect(installFailureAdvice('weird')).toMatchObject({ code: null });
+  });
+});
+
+describe('project APKs and package scope', () => {
+  const parent = mkdtempSync(join(tmpdir(), 'dw-proj-'));
+  const root = realpathSync(createFakeGradleProject(parent, 'p', { applicationId: 'com.example.app' }));
+  const outputs = join(root, 'app', 'build', 'outputs', 'apk', 'debug');
+  mkdirSync(outputs, { recursive: true });
+  writeFileSync(join(outputs, 'app-debug.apk'), 'apk');
+  writeFileSync(join(root, 'app', 'loose.apk'), 'apk');
+  writeFileSync(join(parent, 'outside.apk'), 'apk');
+  symlinkSync(join(parent, 'outside.apk'), join(outputs, 'leak.apk'));
+  symlinkSync(join(outputs, 'app-debug.apk'), join(root, 'shortcut.apk'));
+
+  it('accepts only .apk files under an application module\'s build outputs, by canonical path', () => {
+    expect(resolveProjectApk(root, 'app/build/outputs/apk/debug/app-debug.apk')).toMatchObject({ path: join(outputs, 'app-debug.apk'), module: { path: ':app' } });
+    // A link elsewhere in the project that lands in the outputs installs the canonical file.
+    expect(resolveProjectApk(root, 'shortcut.apk').path).toBe(join(outputs, 'app-debug.apk'));
+    expect(code(() => resolveProjectApk(root, join(outputs, 'leak.apk')))).toBe('PATH_OUTSIDE_PROJECT');
+    expect(code(() => resolveProjectApk(root, join(parent, 'outside.apk')))).toBe('PATH_OUTSIDE_PROJECT');
+    expect(code(() => resolveProjectApk(root, 'app/loose.apk'))).toBe('PATH_OUTSIDE_PROJECT');
+    expect(code(() => resolveProjectApk(root, 'app/build.gradle.kts'))).toBe('INVALID_ARGUMENT');
+    expect(code(() => resolveProjectApk(root, 'app/build/outputs/apk/debug/missing.apk'))).toBe('NOT_FOUND');
+  });
+
+  it('scopes packages to the project and fails closed without one', () => {
+    const guard = new PackageScopeGuard({ root, selectedBy: 'flag' });
+    expect(code(() => guard.require('com.example.app', undefined))).toBe('accepted');
+    expect(code(() => guard.require('com.example.apple', undefined))).toBe('PACKAGE_OUT_OF_SCOPE');
+    expect(code(() => guard.require('com.android.chrome', true))).toBe('accepted');
+    expect(guard.defaultPackage()).toBe('com.example.app');
+    const none = new PackageScopeGuard({ root: null, selectedBy: 'none' });
+    expect(code(() => none.require('com.example.app', undefined))).toBe('PACKAGE_OUT_OF_SCOPE');
+    expect(code(() => none.require('com.example.app', true))).toBe('accepted');
+    expect(code(() => none.defaultPackage())).toBe('INVALID_ARGUMENT');
+  });
+});
