@@ -84,7 +84,7 @@ export class McpSession {
   private startRecorded = false;
   private ended = false;
 
-  constructor(private readonly container: Container, options: McpSessionOptions = {}) {
+  constructor(container: Container, options: McpSessionOptions = {}) {
     this.sessionId = options.sessionId ?? randomUUID();
     this.logger = options.logger ?? createStderrLogger('mcp');
     this.registry = container.get(ToolRegistry);
