@@ -1,3 +1,13 @@
+/**
+ * A simulated Android device the real adb server talks to over TCP, exactly as it talks to a phone
+ * over `adb connect` or to an emulator it found by port scan. Everything (adb CLI, adbkit, droidwright's
+ * tools) therefore runs its real code path.
+ *
+ * adbkit 3.3.9 quirks seen with any TCP device, this one included: getSerialNo() answers "unknown";
+ * listDevicesWithPaths() misreads `host:port` serials; push() wants a path or a byte stream (an
+ * object-mode stream sends chunks over 64 KiB, which adbd refuses); a failed pull() is an 'error' event
+ * on the transfer, not a rejected readAll().
+ */
 import { AdbDeviceServer } from './adb/adb-device-server.js';
 import { EmulatorConsole } from './emulator-console.js';
 import type { SimulatedAndroid } from './simulated-android.js';

@@ -104,6 +104,12 @@ describe('simulated device through the adb CLI', () => {
     expect(lines[1999]).toBe('line 1999');
   });
 
+  it('turns \n into \r\n only on a pseudo-terminal (adb shell -tt), like a tty would', async () => {
+    const result = await shell(['shell', '-tt', 'lines', '2']);
+    expect(result.stdout).toBe('line 0\r\nline 1\r\n');
+    expect((await shell(['shell', 'lines', '2'])).stdout).toBe('line 0\nline 1\n');
+  });
+
   it('runs an interactive shell without a command', async () => {
     const result = await shell(['shell'], { input: 'echo first\nexit 7\n' });
     expect(result.stdout).toContain('tiny:/ $ ');
