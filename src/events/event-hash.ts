@@ -18,21 +18,26 @@ export interface HashedFields {
   readonly prev_hash: string;
 }
 
-/** SHA-256 hex over the canonical JSON of the row, so any reader in any language can recompute it. */
+/**
+ * SHA-256 hex over the canonical JSON of the row (keys sorted, no whitespace), so any reader in any
+ * language can recompute it from the stored columns.
+ */
 export function computeEventHash(fields: HashedFields): string {
-  const canonical = canonicalJson({
-    seq: fields.seq,
-    id: fields.id,
-    at: fields.at,
-    type: fields.type,
-    v: fields.v,
-    stream: fields.stream,
-    actor: fields.actor,
-    device: fields.device,
-    package: fields.package,
-    correlation: fields.correlation,
-    data: fields.data,
-    prev_hash: fields.prev_hash,
-  });
-  return createHash('sha256').update(canonical, 'utf8').digest('hex');
+  return hashCanonicalRow({ ...fields, actorJson: canonicalJson(fields.actor), dataJson: canonicalJson(fields.data) });
+}
+
+/**
+ * The same hash from actor and data already in canonical form, which the append path has anyway:
+ * the row text is assembled in canonicalJson's key order instead of serializing everything twice.
+ */
+export function hashCanonicalRow(
+  fields: Omit<HashedFields, 'actor' | 'data'> & { readonly actorJson: string; readonly dataJson: string },
+): string {
+  const text =
+    `{"actor":${fields.actorJson},"at":${JSON.stringify(fields.at)},"correlation":${JSON.stringify(fields.correlation)},` +
+    `"data":${fields.dataJson},"device":${JSON.stringify(fields.device)},"id":${JSON.stringify(fields.id)},` +
+    `"package":${JSON.stringify(fields.package)},"prev_hash":${JSON.stringify(fields.prev_hash)},` +
+    `"seq":${JSON.stringify(fields.seq)},"stream":${JSON.stringify(fields.stream)},"type":${JSON.stringify(fields.type)},` +
+    `"v":${JSON.stringify(fields.v)}}`;
+  return createHash('sha256').update(text, 'utf8').digest('hex');
 }

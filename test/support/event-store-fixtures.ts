@@ -1,6 +1,6 @@
 // Test-only event types, a projection and helpers shared by the event store's unit and integration
 // tests (and bundled into the child-process workers). Real types belong to the plugins.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
@@ -79,8 +79,17 @@ export function thingsProjection(version = 1): Projection {
   };
 }
 
+const tempDirs: string[] = [];
+
 export function tempDir(prefix = 'droidwright-events-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  tempDirs.push(dir);
+  return dir;
+}
+
+/** Call from afterAll, after every store on these directories is closed. */
+export function removeTempDirs(): void {
+  for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
 export function tempStorePath(): string {

@@ -83,3 +83,18 @@ describe('type globs', () => {
     expect(toSqlGlob('a?[b]*')).toBe('a[?][[]b]*');
   });
 });
+
+describe('event hash', () => {
+  it('hashes the canonical JSON of exactly the chained fields, however they were serialized', async () => {
+    const { computeEventHash, hashCanonicalRow } = await import('../../../src/events/event-hash.js');
+    const { createHash } = await import('node:crypto');
+    const fields = {
+      seq: 7, id: 'id-7', at: 1700000000000, type: 'test.thing_happened', v: 1, stream: 's',
+      actor: { pid: 1, kind: 'cli' as const }, device: null, package: 'p', correlation: null,
+      data: { z: [1, { b: 2, a: 'é' }], a: null }, prev_hash: 'f'.repeat(64),
+    };
+    const expected = createHash('sha256').update(canonicalJson(fields)).digest('hex');
+    expect(computeEventHash(fields)).toBe(expected);
+    expect(hashCanonicalRow({ ...fields, actorJson: canonicalJson(fields.actor), dataJson: canonicalJson(fields.data) })).toBe(expected);
+  });
+});

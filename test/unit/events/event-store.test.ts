@@ -23,9 +23,10 @@ import {
   testCatalog,
   thing,
   thingsProjection,
+  removeTempDirs,
 } from '../../support/event-store-fixtures.js';
 
-const open: EventStore[] = [];
+const open: { close(): void }[] = [];
 function openStore(options: Partial<EventStoreOptions> = {}): EventStore {
   const store = EventStore.open({ path: options.path ?? tempStorePath(), catalog: testCatalog(), ...options });
   open.push(store);
@@ -34,10 +35,11 @@ function openStore(options: Partial<EventStoreOptions> = {}): EventStore {
 afterEach(() => {
   for (const store of open.splice(0)) store.close();
 });
+afterAll(removeTempDirs);
 
 function rawConnection(path: string): Database.Database {
   const db = new Database(path);
-  open.push({ close: () => db.close() } as EventStore);
+  open.push(db);
   return db;
 }
 
@@ -244,13 +246,13 @@ describe('verify and digest', () => {
     // A careful forger rewrites seq 3 and re-chains everything after it, then restores the triggers.
     const raw = rawConnection(store.path);
     raw.exec('DROP TRIGGER events_refuse_update');
-    const rows = raw.prepare('SELECT * FROM events ORDER BY seq').all() as Record<string, never>[];
+    type Row = Omit<Parameters<typeof computeEventHash>[0], 'actor' | 'data'> & { actor: string; data: string };
+    const rows = raw.prepare('SELECT * FROM events ORDER BY seq').all() as Row[];
     let prev = GENESIS_HASH;
     for (const row of rows) {
-      const r = row as { seq: number; data: string; actor: string; prev_hash: string; hash: string };
-      const data = r.seq === 3 ? { name: 't2', count: -1 } : JSON.parse(r.data);
-      const hash = computeEventHash({ ...(row as never), actor: JSON.parse(r.actor), data, prev_hash: prev });
-      raw.prepare('UPDATE events SET data = ?, prev_hash = ?, hash = ? WHERE seq = ?').run(JSON.stringify(data), prev, hash, r.seq);
+      const data = row.seq === 3 ? { name: 't2', count: -1 } : JSON.parse(row.data);
+      const hash = computeEventHash({ ...row, actor: JSON.parse(row.actor), data, prev_hash: prev });
+      raw.prepare('UPDATE events SET data = ?, prev_hash = ?, hash = ? WHERE seq = ?').run(JSON.stringify(data), prev, hash, row.seq);
       prev = hash;
     }
     raw.exec(`CREATE TRIGGER events_refuse_update BEFORE UPDATE ON events BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;`);
@@ -460,6 +462,25 @@ describe('opening', () => {
     expect(createHash('sha256').update(readFileSync(copy)).digest('hex')).toBe(before);
     rmSync(copy);
     expect(() => openStore({ path: copy, readonly: true })).toThrow(/no event log at/);
+  });
+
+  it('opens read-only a copy on media where SQLite cannot create its -shm file', () => {
+    const writer = openStore();
+    writer.appendMany([thing('a'), thing('b'), thing('c')]);
+    writer.close();
+    const dir = tempDir();
+    const copy = join(dir, 'events.db');
+    copyFileSync(writer.path, copy);
+    const asRoot = process.getuid?.() === 0;
+    execFileSync(asRoot ? 'chattr' : 'chmod', asRoot ? ['+i', dir] : ['0555', dir]);
+    try {
+      const reader = openStore({ path: copy, readonly: true });
+      expect(reader.verify({ full: true })).toEqual({ ok: true, checked: 3, lastSeq: 3 });
+      expect(reader.stats()).toMatchObject({ events: 3, schemaVersion: 1 });
+      expect(() => reader.append(thing('d'))).toThrow(StoreUnavailableError);
+    } finally {
+      execFileSync(asRoot ? 'chattr' : 'chmod', asRoot ? ['-i', dir] : ['0700', dir]);
+    }
   });
 
   it('throws StoreUnavailableError after close', () => {
