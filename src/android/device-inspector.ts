@@ -74,7 +74,11 @@ export class DeviceInspector {
   async listDevices(append: EventAppender, signal?: AbortSignal): Promise<DeviceSummary[]> {
     const entries = await this.adb.listDevices();
     const summaries = await Promise.all(entries.map((e) => this.describe(e, signal)));
-    this.tracker.record(summaries, append);
+    try {
+      this.tracker.record(summaries, append);
+    } catch {
+      // An unwritable log must not hide the devices; the next listing records the changes.
+    }
     return summaries;
   }
 
@@ -108,12 +112,12 @@ export class DeviceInspector {
     if (!append) return (await this.selector.select(requested)).serial;
     const entries = await this.adb.listDevices();
     const serial = chooseDevice(entries, requested);
-    // Only arrivals need details; a known device's state change costs nothing extra.
-    const known = new Map(this.tracker.known().map((r) => [r.serial, r]));
-    const observed = await Promise.all(
-      entries.map((e) => (known.get(e.serial)?.connected === 1 ? Promise.resolve(summarize(e.serial, e.state, null)) : this.describe(e))),
-    );
     try {
+      // Only arrivals need details; a known device's state change costs nothing extra.
+      const known = new Map(this.tracker.known().map((r) => [r.serial, r]));
+      const observed = await Promise.all(
+        entries.map((e) => (known.get(e.serial)?.connected === 1 ? Promise.resolve(summarize(e.serial, e.state, null)) : this.describe(e))),
+      );
       this.tracker.record(observed, append);
     } catch {
       // Tracking is bookkeeping; it must never stop the tool the agent asked for.
