@@ -720,22 +720,21 @@ export class EventStore {
     try {
       return this.read(() => this.verifyChain(digest, options.full ?? false));
     } catch (error) {
-      const failure = storeFailure(error, this.path, this.busyTimeoutMs);
-      if (failure && !isBusyError(error)) return { ok: false, checked: 0, lastSeq: 0, reason: failure.message };
-      throw failure ?? error;
+      // A file too damaged to read is a verification result, not a crash of the verifier.
+      if (storeFailure(error, this.path, this.busyTimeoutMs) && !isBusyError(error)) {
+        return { ok: false, checked: 0, lastSeq: 0, reason: `SQLite cannot read the log: ${(error as Error).message}` };
+      }
+      throw storeFailure(error, this.path, this.busyTimeoutMs) ?? error;
     }
   }
 
   private verifyChain(digest: Digest | undefined, full: boolean): VerifyResult {
     const check = this.db.pragma(full ? 'integrity_check' : 'quick_check') as Record<string, string>[];
-    const problems = check.map((row) => Object.values(row)[0]).filter((v) => v !== 'ok');
+    const problems = check.flatMap((row) => String(Object.values(row)[0]).split('\n')).filter((v) => v !== 'ok');
     if (problems.length > 0) {
-      return {
-        ok: false,
-        checked: 0,
-        lastSeq: 0,
-        reason: `SQLite ${full ? 'integrity_check' : 'quick_check'} failed: ${problems.slice(0, 3).join('; ')}`,
-      };
+      const shown = problems.slice(0, 5).join('; ');
+      const more = problems.length > 5 ? ` (+${problems.length - 5} more)` : '';
+      return { ok: false, checked: 0, lastSeq: 0, reason: `SQLite ${full ? 'integrity_check' : 'quick_check'} failed: ${shown}${more}` };
     }
     if (digest && digest.seq === 0 && digest.hash !== GENESIS_HASH) {
       return { ok: false, checked: 0, lastSeq: 0, firstBadSeq: 0, reason: 'a digest of seq 0 must carry the genesis hash' };

@@ -274,6 +274,20 @@ describe('verify and digest', () => {
     expect(() => store.verify({ fromDigest: { seq: 1, hash: 'xyz', at: 0 } })).toThrow(InvalidArgumentsError);
   });
 
+  it('reports a damaged database file instead of throwing', () => {
+    const store = openStore();
+    store.appendMany(Array.from({ length: 300 }, (_, i) => thing(`t${i}`, i)));
+    store.close();
+    const image = readFileSync(store.path);
+    const page = 4096;
+    image.fill(0x41, 3 * page, 4 * page);
+    writeFileSync(store.path, image);
+    const reader = openStore({ path: store.path, readonly: true });
+    const result = reader.verify();
+    expect(result.ok).toBe(false);
+    expect(result.reason).toMatch(/^SQLite (quick_check failed|cannot read the log)/);
+  });
+
   it('digests an empty log as seq 0 with the genesis hash', () => {
     const store = openStore();
     expect(store.digest()).toEqual({ seq: 0, hash: GENESIS_HASH, at: 0 });

@@ -58,6 +58,18 @@ describe('createEventStream', () => {
     expect(seqs(got)).toEqual([1, 2, 3, 4]);
   });
 
+  it('is woken by file changes, not only by the poll', async () => {
+    const path = tempStorePath();
+    const store = EventStore.open({ path, catalog: testCatalog() });
+    const other = EventStore.open({ path, catalog: testCatalog() });
+    const stream = createEventStream(store, { pollMs: 60_000 });
+    cleanup.push(store, other, stream);
+    const got: StoredEvent[] = [];
+    stream.subscribe((e) => got.push(e));
+    other.append(thing('x'));
+    await until(() => got.length === 1, 3000);
+  });
+
   it('replays after fromSeq to subscribers made right after creation, then goes live', async () => {
     const { store, stream } = setup(1);
     const got: StoredEvent[] = [];
