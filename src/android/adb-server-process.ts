@@ -9,19 +9,23 @@ export interface OwnedAdbServer {
   stop(): Promise<void>;
 }
 
-export function findFreePort(): Promise<number> {
+/** A port the OS says is free now on 127.0.0.1 (bind to 0, read it, release it). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
-    server.unref();
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.listen({ port: 0, host: '127.0.0.1', exclusive: true }, () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no free port'))));
     });
   });
 }
 
-/** Sends one host request (`%04x<service>`) and resolves with the reply text; adb's smart-socket protocol. */
+/**
+ * One request on adb's smart-socket protocol (`%04x<service>` → `OKAY`/`FAIL` + hex length + text).
+ * Resolves with the reply text (empty when the server sends none, as for `host:emulator:`); rejects on FAIL.
+ * Talking to the server directly, rather than running `adb`, never auto-starts a stray daemon.
+ */
 export function adbHostRequest(port: number, service: string, timeoutMs = 5000): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = connect({ port, host: '127.0.0.1' });
@@ -41,8 +45,8 @@ export function adbHostRequest(port: number, service: string, timeoutMs = 5000):
       const status = data.toString('latin1', 0, 4);
       const length = Number.parseInt(data.toString('latin1', 4, 8), 16);
       const text = Number.isFinite(length) ? data.toString('utf8', 8, 8 + length) : '';
-      if (status === 'OKAY') resolve(text);
-      else reject(new Error(`adb server refused ${service}: ${status} ${text}`.trim()));
+      if (status === 'FAIL') reject(new Error(`adb server refused ${service}: ${text || 'no reason given'}`));
+      else resolve(text);
     });
   });
 }
@@ -51,7 +55,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Spawns `adb -P <port> nodaemon server` (we own the PID) and waits until it answers. */
 export async function startOwnedAdbServer(adbPath: string, port?: number): Promise<OwnedAdbServer> {
-  const chosen = port ?? (await findFreePort());
+  const chosen = port ?? (await freePort());
   const child = spawn(adbPath, ['-P', String(chosen), 'nodaemon', 'server'], {
     stdio: ['ignore', 'ignore', 'ignore'],
     env: { ...process.env, ANDROID_ADB_SERVER_PORT: String(chosen) },

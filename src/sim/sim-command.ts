@@ -2,8 +2,8 @@
  * `droidwright sim`: runs a simulated Android device the real adb server can use, for demos, CI and
  * trying the tools without a phone. Stays up until SIGINT/SIGTERM or `adb emu kill`.
  */
-import { connect } from 'node:net';
 import { parseArgs } from 'node:util';
+import { adbHostRequest } from '../android/adb-server-process.js';
 import { UsageError } from '../kernel/usage-error.js';
 import { startSimulatedDevice, type RunningSimulatedDevice, type SimulatedDeviceOptions } from './start-simulated-device.js';
 
@@ -92,38 +92,11 @@ export function parseSimArguments(argv: string[], env: NodeJS.ProcessEnv = proce
   return { device, adbPort, help: values.help ?? false };
 }
 
-/** One request to an adb server's smart socket; resolves with its reply text (empty when it sends none). */
-export function askAdbServer(port: number, service: string, timeoutMs = 5000): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect({ port, host: '127.0.0.1' });
-    const chunks: Buffer[] = [];
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new Error(`the adb server on port ${port} did not answer within ${timeoutMs} ms`));
-    }, timeoutMs);
-    socket.on('connect', () => socket.write(service.length.toString(16).padStart(4, '0') + service));
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-    socket.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    socket.on('close', () => {
-      clearTimeout(timer);
-      const data = Buffer.concat(chunks);
-      const status = data.toString('latin1', 0, 4);
-      const length = Number.parseInt(data.toString('latin1', 4, 8), 16);
-      const text = Number.isFinite(length) ? data.toString('utf8', 8, 8 + length) : '';
-      if (status === 'FAIL') reject(new Error(text || 'refused'));
-      else resolve(text);
-    });
-  });
-}
-
 /** Tells the adb server about the device: `connect` in TCP mode, the emulator's own `host:emulator` notice otherwise. */
 async function announce(device: RunningSimulatedDevice, adbPort: number, out: (line: string) => void): Promise<void> {
   const service = device.consolePort !== undefined ? `host:emulator:${device.port}` : `host:connect:${device.serial}`;
   try {
-    const reply = await askAdbServer(adbPort, service);
+    const reply = await adbHostRequest(adbPort, service);
     out(reply ? `adb server on port ${adbPort}: ${reply}` : `announced to the adb server on port ${adbPort}`);
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code === 'ECONNREFUSED' ? 'no adb server is running there' : (error as Error).message;
@@ -161,7 +134,7 @@ export async function runSimCommand(argv: string[]): Promise<number> {
   process.off('SIGTERM', onSignal);
   if (adbPort !== null && device.consolePort === undefined) {
     // Drop the device from the adb server, or it lingers there as offline.
-    await askAdbServer(adbPort, `host:disconnect:${device.serial}`, 2000).catch(() => undefined);
+    await adbHostRequest(adbPort, `host:disconnect:${device.serial}`, 2000).catch(() => undefined);
   }
   out(signalled ? `simulated device ${device.serial} stopped` : `simulated device ${device.serial} was killed through its console`);
   return 0;

@@ -3,7 +3,7 @@
  * `adb -P <port> nodaemon server` so the test owns its PID and can always kill it.
  */
 import { spawn } from 'node:child_process';
-import { connect } from 'node:net';
+import { adbHostRequest } from '../../src/android/adb-server-process.js';
 import { freePort } from './free-port.js';
 import { isAlive, trackPid, untrackPid } from './process-tracker.js';
 
@@ -35,34 +35,7 @@ function within(promise: Promise<unknown>, ms: number): Promise<unknown> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-/**
- * One request on adb's smart-socket protocol (`%04x<service>` → `OKAY`/`FAIL` + hex length + text).
- * Talking to the server directly, rather than running `adb`, never auto-starts a stray daemon.
- */
-export function adbHostRequest(port: number, service: string, timeoutMs = 5000): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect({ port, host: '127.0.0.1' });
-    let data = Buffer.alloc(0);
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new Error(`adb server on port ${port} did not answer ${service} within ${timeoutMs} ms`));
-    }, timeoutMs);
-    socket.on('connect', () => socket.write(Buffer.from(service.length.toString(16).padStart(4, '0') + service)));
-    socket.on('data', (chunk) => (data = Buffer.concat([data, chunk])));
-    socket.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    socket.on('close', () => {
-      clearTimeout(timer);
-      const status = data.toString('latin1', 0, 4);
-      const length = Number.parseInt(data.toString('latin1', 4, 8), 16);
-      const text = Number.isFinite(length) ? data.toString('utf8', 8, 8 + length) : '';
-      if (status === 'OKAY') resolve(text);
-      else reject(new Error(`adb server refused ${service}: ${status} ${text}`));
-    });
-  });
-}
+export { adbHostRequest };
 
 export async function startAdbServer(): Promise<TestAdbServer> {
   const port = await freePort();

@@ -9,18 +9,7 @@ export function isPortFree(port: number): Promise<boolean> {
   });
 }
 
-/** A port the OS says is free now (bind to 0, read it, release it). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen({ port: 0, host: '127.0.0.1', exclusive: true }, () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '../../src/android/adb-server-process.js';
 
 /**
  * An odd port in adb's emulator scan range (5555–5585) whose console port (port-1) is free too.
