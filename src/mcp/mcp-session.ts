@@ -3,6 +3,7 @@ import type { Container } from 'inversify';
 import { z } from 'zod';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -29,6 +30,14 @@ import { droidwrightVersion } from '../kernel/version.js';
 import { CallRecorder } from './call-recorder.js';
 import { buildInstructions } from './instructions.js';
 import { resolveServedTools, type ServedTools } from './toolset-selection.js';
+
+/**
+ * The SDK validates client replies to server-initiated requests (elicitation) with a JSON Schema
+ * validator it builds at start (Ajv, ~10 ms). droidwright never elicits, so it refuses instead.
+ */
+const noClientSchemas: jsonSchemaValidator = {
+  getValidator: () => () => ({ valid: false, data: undefined, errorMessage: 'droidwright does not request structured input from clients.' }),
+};
 
 /** MCP's "resource not found" error code (not in the SDK's ErrorCode enum). */
 const RESOURCE_NOT_FOUND = -32002;
@@ -76,7 +85,8 @@ export class McpSession {
   private readonly logger: Logger;
   private readonly recorder: CallRecorder;
   private readonly servedNames: Set<string>;
-  private readonly toolList: Tool[];
+  private readonly servedTools: RegisteredTool[];
+  private toolList: Tool[] | undefined;
   private readonly sessionAbort = new AbortController();
   private readonly projectRoot: string | null;
   private protocolVersion: string | null = null;
@@ -94,18 +104,20 @@ export class McpSession {
     this.served = resolveServedTools(this.registry, options.toolsets, options.readOnly ?? false);
     const servedTools = this.registry.list({ toolsets: this.served.toolsets, readOnly: this.served.readOnly });
     this.servedNames = new Set(servedTools.map((t) => t.definition.name));
-    this.toolList = servedTools.map((t) => this.describeTool(t));
+    this.servedTools = servedTools;
     this.recorder = new CallRecorder(this.store, this.sessionId, this.logger);
 
     this.server = new Server(
       { name: 'droidwright', version: droidwrightVersion() },
       {
         capabilities: { tools: {}, resources: {} },
+        jsonSchemaValidator: noClientSchemas,
         instructions: buildInstructions(this.registry, this.served, this.projectRoot),
       },
     );
     this.server.oninitialized = () => this.onInitialized();
-    this.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.toolList }));
+    // JSON Schemas are built on the first tools/list, not before the initialize reply.
+    this.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: (this.toolList ??= this.servedTools.map((t) => this.describeTool(t))) }));
     this.server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
       this.callTool(request.params.name, request.params.arguments, extra.signal, extra._meta?.progressToken, (n) => extra.sendNotification(n)),
     );
