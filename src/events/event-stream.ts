@@ -139,9 +139,8 @@ class TailingEventStream implements EventStream {
   private onOwnAppend(event: StoredEvent): void {
     if (this.isClosed || event.seq <= this.acceptedSeq) return;
     // Another process appended in between: read the gap first so delivery stays in seq order.
-    if (event.seq > this.acceptedSeq + 1) this.pull(event.seq - 1);
-    if (event.seq === this.acceptedSeq + 1) this.accept([event]);
-    // Otherwise the gap could not be read now; the next poll delivers everything in order.
+    // If it cannot be read now, leave this event to the next poll, which delivers everything in order.
+    if (event.seq === this.acceptedSeq + 1 || this.pull(event.seq - 1) === 'done') this.accept([event]);
     this.drain();
   }
 
@@ -151,31 +150,33 @@ class TailingEventStream implements EventStream {
       this.close();
       return;
     }
-    const more = this.pull(Number.MAX_SAFE_INTEGER);
+    const outcome = this.pull(Number.MAX_SAFE_INTEGER);
     this.drain();
-    if (more) this.wake();
+    if (outcome === 'more') this.wake();
   }
 
-  /** Reads committed events up to `toSeq` into the queue; returns true when it stopped early with more left. */
-  private pull(toSeq: number): boolean {
+  /** Reads committed events up to `toSeq` into the queue: all of them, some ('more' left), or none ('failed'). */
+  private pull(toSeq: number): 'done' | 'more' | 'failed' {
     let read = 0;
     try {
       while (this.acceptedSeq < toSeq) {
         const page = this.store.readAfter(this.acceptedSeq, Math.min(PAGE, toSeq - this.acceptedSeq));
         this.accept(page);
         read += page.length;
-        if (page.length < PAGE) return false;
-        if (read >= MAX_PER_TICK) return true;
+        if (page.length < PAGE) return 'done';
+        if (read >= MAX_PER_TICK) return 'more';
       }
+      return 'done';
     } catch {
       // Locked beyond the timeout or closed underneath us: the next poll tries again (or closes).
+      return 'failed';
     }
-    return false;
   }
 
+  /** Ascending input; anything at or below what was already accepted is a duplicate. */
   private accept(events: readonly StoredEvent[]): void {
     for (const event of events) {
-      if (event.seq !== this.acceptedSeq + 1) continue;
+      if (event.seq <= this.acceptedSeq) continue;
       this.queue.push(event);
       this.acceptedSeq = event.seq;
     }
