@@ -59,7 +59,7 @@ export function renderToolReference(registry: ToolRegistry): string {
   out.push('| D | Destroys or replaces state | false | true | false |');
   out.push("| O | Runs the project's own code | false | true | true |", '');
   out.push(
-    'Invalid arguments are JSON-RPC invalid-params naming the field. A valid request that fails returns `isError: true` with a stable error code in the text and in `_meta["droidwright/error"]`. Successful calls return `structuredContent` matching the output schema.',
+    'Invalid arguments are JSON-RPC invalid-params naming the field. A valid request that fails returns `isError: true` with `structuredContent` `{error_code, message, details?}` (every output schema admits this shape) and the message as text. Successful calls return `structuredContent` matching each tool\u2019s output schema, plus a one-line summary.',
     '',
   );
   for (const set of registry.toolsets()) {

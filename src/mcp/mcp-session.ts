@@ -18,7 +18,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Actor } from '../kernel/actor.js';
 import { getContributions } from '../kernel/contribution-provider.js';
-import { InvalidArgumentsError, ToolError } from '../kernel/errors.js';
+import { ErrorCodes, InvalidArgumentsError, ToolError } from '../kernel/errors.js';
 import { EventStoreProvider } from '../kernel/event-store-provider.js';
 import { createStderrLogger } from '../kernel/logger.js';
 import { SelectedProject } from '../kernel/project-selection.js';
@@ -59,6 +59,27 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Tool['inputSchem
   const json = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
   delete json.$schema;
   return json as Tool['inputSchema'];
+}
+
+/** The `structuredContent` of a failed call: the same for every tool. */
+const TOOL_ERROR_SCHEMA = {
+  type: 'object',
+  description: 'A valid request that failed (isError: true).',
+  properties: {
+    error_code: { type: 'string', enum: Object.keys(ErrorCodes), description: 'Stable error code.' },
+    message: { type: 'string', description: 'What failed and what to do next.' },
+    details: { type: 'object', additionalProperties: true, description: 'Facts behind the error (e.g. the serials adb lists).' },
+  },
+  required: ['error_code', 'message'],
+  additionalProperties: false,
+} as const;
+
+/**
+ * A tool's published output schema: its result, or the error shape. Clients validate every
+ * `structuredContent` against it, failed calls included, so the error shape must be part of it.
+ */
+function outputSchemaWithErrors(schema: z.ZodType): Tool['outputSchema'] {
+  return { type: 'object', anyOf: [jsonSchema(schema, 'output'), TOOL_ERROR_SCHEMA] } as Tool['outputSchema'];
 }
 
 /** "field: rule" for each zod issue, so the agent can fix exactly what was wrong. */
@@ -196,7 +217,7 @@ export class McpSession {
       title: def.title,
       description: def.description,
       inputSchema: jsonSchema(def.input, 'input'),
-      outputSchema: jsonSchema(def.output, 'output') as Tool['outputSchema'],
+      outputSchema: outputSchemaWithErrors(def.output),
       annotations: { ...tool.annotations },
     };
   }
@@ -338,14 +359,13 @@ export class McpSession {
 }
 
 /**
- * A valid request that failed. The code and details ride in `_meta` and the text rather than in
- * `structuredContent`: SDK clients validate any structuredContent against the tool's output schema,
- * even on errors, and would turn an actionable error into a protocol failure.
+ * A valid request that failed: the stable code and the facts behind it in `structuredContent`
+ * (every output schema admits this shape), and the actionable message as text.
  */
 export function toolErrorResult(error: ToolError): CallToolResult {
   return {
     isError: true,
     content: [{ type: 'text', text: `${error.message} (error_code: ${error.code})` }],
-    _meta: { 'droidwright/error': { error_code: error.code, message: error.message, ...(error.details ?? {}) } },
+    structuredContent: { error_code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) },
   };
 }

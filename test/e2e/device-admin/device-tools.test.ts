@@ -36,7 +36,7 @@ async function ok(name: string, args: Record<string, unknown> = {}): Promise<Rec
 async function toolError(name: string, args: Record<string, unknown>): Promise<{ code: string; text: string }> {
   const result = await call(name, args);
   expect(result.isError).toBe(true);
-  return { code: result._meta?.['droidwright/error']?.error_code, text: result.content.map((c) => c.text ?? '').join('\n') };
+  return { code: result.structuredContent?.error_code, text: result.content.map((c) => c.text ?? '').join('\n') };
 }
 
 async function invalidParams(name: string, args: Record<string, unknown>): Promise<McpError> {
@@ -256,7 +256,7 @@ describe('device tools over MCP', () => {
     // The simulated Android resolves intents by component or package only, so the settings action stays
     // unresolved there: the tool must report the device's error text rather than claim success.
     expect(result!.isError).toBe(true);
-    expect(result!._meta?.['droidwright/error']?.error_code).toBe('LAUNCH_FAILED');
+    expect(result!.structuredContent?.error_code).toBe('LAUNCH_FAILED');
     expect((await toolError('open_app_settings', { package: 'com.not.installed' })).code).toBe('APP_NOT_INSTALLED');
   });
 });

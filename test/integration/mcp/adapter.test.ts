@@ -149,7 +149,10 @@ describe('MCP adapter in-process (InMemoryTransport)', () => {
       const slow = listed.find((t) => t.name === 'run_slow_task')!;
       expect(slow.annotations).toEqual({ title: 'Run slow task', readOnlyHint: false, destructiveHint: true, openWorldHint: true });
       expect(slow.inputSchema).toMatchObject({ type: 'object', properties: { steps: { type: 'integer', description: 'Progress steps to report.' } }, required: ['steps'] });
-      expect(slow.outputSchema).toMatchObject({ type: 'object', properties: { done: { type: 'integer' } } });
+      expect(slow.outputSchema).toMatchObject({
+        type: 'object',
+        anyOf: [{ type: 'object', properties: { done: { type: 'integer' } } }, { properties: { error_code: { type: 'string' } }, required: ['error_code', 'message'] }],
+      });
       expect(listed.map((t) => t.name)).toContain('get_project_info');
       expect(h.client.getServerVersion()).toMatchObject({ name: 'droidwright' });
       expect(h.client.getInstructions()).toContain('- build (');
@@ -207,7 +210,7 @@ describe('MCP adapter in-process (InMemoryTransport)', () => {
       const failed = await h.client.callTool({ name: 'get_device_state', arguments: {} });
       expect(failed.isError).toBe(true);
       expect((failed.content as { text: string }[])[0]!.text).toBe('No device is online. Start an emulator. (error_code: NO_DEVICE)');
-      expect(failed._meta).toEqual({ 'droidwright/error': { error_code: 'NO_DEVICE', message: 'No device is online. Start an emulator.', port: 5037 } });
+      expect(failed.structuredContent).toEqual({ error_code: 'NO_DEVICE', message: 'No device is online. Start an emulator.', details: { port: 5037 } });
 
       const badArgs = await rpcError(h.client.callTool({ name: 'run_slow_task', arguments: { steps: 99 } }));
       expect(badArgs.code).toBe(ErrorCode.InvalidParams);

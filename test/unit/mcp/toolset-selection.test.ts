@@ -63,11 +63,10 @@ describe('error mapping', () => {
     expect(message).toMatch(/^limit: .*5.*; name: /);
   });
 
-  test('a ToolError becomes an isError result with the code in text and _meta, no structuredContent', () => {
+  test('a ToolError becomes an isError result with the code in structuredContent and the message as text', () => {
     const result = toolErrorResult(new ToolError('NO_DEVICE', 'No device. Start an emulator.', { tried: 2 }));
     expect(result.isError).toBe(true);
-    expect(result.structuredContent).toBeUndefined();
     expect(result.content).toEqual([{ type: 'text', text: 'No device. Start an emulator. (error_code: NO_DEVICE)' }]);
-    expect(result._meta).toEqual({ 'droidwright/error': { error_code: 'NO_DEVICE', message: 'No device. Start an emulator.', tried: 2 } });
+    expect(result.structuredContent).toEqual({ error_code: 'NO_DEVICE', message: 'No device. Start an emulator.', details: { tried: 2 } });
   });
 });

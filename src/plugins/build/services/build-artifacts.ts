@@ -8,25 +8,65 @@ import { sha256Of } from './build-provenance.js';
 const MAX_APKS = 100;
 const MAX_MAPPINGS = 100;
 const MAX_TEST_FILES = 2000;
-/** File times have coarse resolution on some filesystems; anything from just before the start counts. */
-const CLOCK_SLACK_MS = 2000;
+const MAX_SNAPSHOT_FILES = 20_000;
 
-function modifiedSince(path: string, since: number): boolean {
-  try {
-    return statSync(path).mtimeMs >= since - CLOCK_SLACK_MS;
-  } catch {
-    return false;
+/**
+ * Modification times of a project's build outputs before a build starts. "Written by this build" is
+ * then "new or changed since", which stays right when an earlier build finished moments before
+ * (a start-time threshold would need slack for coarse file clocks and so would claim those files).
+ */
+export class OutputTimes {
+  private constructor(private readonly times: ReadonlyMap<string, number>) {}
+
+  static capture(project: GradleProject): OutputTimes {
+    const times = new Map<string, number>();
+    const walk = (dir: string, depth: number): void => {
+      if (depth > 8 || times.size >= MAX_SNAPSHOT_FILES) return;
+      let entries;
+      try {
+        entries = readdirSync(dir, { withFileTypes: true });
+      } catch {
+        return;
+      }
+      for (const entry of entries) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) walk(path, depth + 1);
+        else if (entry.isFile() && times.size < MAX_SNAPSHOT_FILES) {
+          try {
+            times.set(path, statSync(path).mtimeMs);
+          } catch {
+            // Vanished while walking.
+          }
+        }
+      }
+    };
+    for (const module of project.modules) {
+      walk(join(module.dir, 'build', 'outputs'), 0);
+      walk(join(module.dir, 'build', 'test-results'), 0);
+    }
+    return new OutputTimes(times);
+  }
+
+  /** True when the file exists and is new or was modified after the snapshot. */
+  writtenSince(path: string): boolean {
+    try {
+      const mtime = statSync(path).mtimeMs;
+      const before = this.times.get(path);
+      return before === undefined || mtime !== before;
+    } catch {
+      return false;
+    }
   }
 }
 
-/** The APKs the build wrote (per output-metadata.json, newer than the build's start), read and hashed. */
-export async function collectApks(project: GradleProject, since: number): Promise<ApkRecord[]> {
+/** The APKs the build wrote (listed by output-metadata.json, new or changed since the snapshot), read and hashed. */
+export async function collectApks(project: GradleProject, before: OutputTimes): Promise<ApkRecord[]> {
   const out: ApkRecord[] = [];
   for (const module of project.modules) {
     if (module.type === 'other') continue;
     for (const output of readBuildOutputs(module.dir)) {
       for (const apk of output.apks) {
-        if (out.length >= MAX_APKS || !modifiedSince(apk.path, since)) continue;
+        if (out.length >= MAX_APKS || !before.writtenSince(apk.path)) continue;
         try {
           const info = await readApkInfo(apk.path);
           out.push({ path: apk.path, module: module.path, variant: output.variantName, sha256: info.sha256, size: info.size, package: info.packageName, version_code: info.versionCode, version_name: info.versionName });
@@ -46,7 +86,7 @@ export async function collectApks(project: GradleProject, since: number): Promis
 }
 
 /** `build/outputs/mapping/<variant>/mapping.txt` written by this build. */
-export function collectMappings(project: GradleProject, since: number): { module: string; variant: string; path: string; sha256: string }[] {
+export function collectMappings(project: GradleProject, before: OutputTimes): { module: string; variant: string; path: string; sha256: string }[] {
   const out: { module: string; variant: string; path: string; sha256: string }[] = [];
   for (const module of project.modules) {
     if (module.type === 'other') continue;
@@ -59,7 +99,7 @@ export function collectMappings(project: GradleProject, since: number): { module
     }
     for (const variant of variants.sort()) {
       const path = join(base, variant, 'mapping.txt');
-      if (out.length >= MAX_MAPPINGS || !modifiedSince(path, since)) continue;
+      if (out.length >= MAX_MAPPINGS || !before.writtenSince(path)) continue;
       try {
         out.push({ module: module.path, variant, path, sha256: sha256Of(readFileSync(path)) });
       } catch {
@@ -70,8 +110,8 @@ export function collectMappings(project: GradleProject, since: number): { module
   return out;
 }
 
-/** Sums the JUnit XML reports (unit and connected) written since `since`; null when there are none. */
-export function collectJUnitCounts(project: GradleProject, since: number): TestCounts | null {
+/** Sums the JUnit XML reports (unit and connected) written since the snapshot; null when there are none. */
+export function collectJUnitCounts(project: GradleProject, before: OutputTimes): TestCounts | null {
   let files = 0;
   const sum = { total: 0, failed: 0, skipped: 0 };
   const walk = (dir: string, depth: number): void => {
@@ -85,7 +125,7 @@ export function collectJUnitCounts(project: GradleProject, since: number): TestC
     for (const entry of entries) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path, depth + 1);
-      else if (entry.isFile() && /^TEST-.*\.xml$/.test(entry.name) && modifiedSince(path, since) && files < MAX_TEST_FILES) {
+      else if (entry.isFile() && /^TEST-.*\.xml$/.test(entry.name) && before.writtenSince(path) && files < MAX_TEST_FILES) {
         files++;
         let head: string;
         try {

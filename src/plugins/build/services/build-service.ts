@@ -14,7 +14,7 @@ import { Settings } from '../../../kernel/settings.js';
 import { TrustService } from '../../../kernel/trust-service.js';
 import { loadGradleProject, type GradleProject } from '../../../android/gradle-project-model.js';
 import type { FinalBuildStatus, TestCounts } from '../build.events.js';
-import { collectApks, collectJUnitCounts, collectMappings, parseTestSummaryLine } from './build-artifacts.js';
+import { collectApks, collectJUnitCounts, collectMappings, OutputTimes, parseTestSummaryLine } from './build-artifacts.js';
 import { BuildHistory, type BuildRecord } from './build-history.js';
 import { BuildLock, isProcessAlive, type BuildLockHolder } from './build-lock.js';
 import { BuildLogWriter } from './build-log-writer.js';
@@ -51,6 +51,8 @@ interface RunningBuild {
   readonly root: string;
   readonly actor: Actor;
   readonly startedAt: number;
+  /** Output file times before Gradle ran, to tell what this build wrote. */
+  readonly outputsBefore: OutputTimes;
   readonly controller: AbortController;
   currentTask: string | null;
   cancelledBy: Canceller | null;
@@ -251,7 +253,8 @@ export class BuildService implements ShutdownParticipant {
       });
       startedRecorded = true;
       const startedAt = Date.now();
-      const build: RunningBuild = { id: buildId, root, actor, startedAt, controller: new AbortController(), currentTask: null, cancelledBy: null, done: Promise.resolve(null as unknown as BuildRecord) };
+      const outputsBefore = OutputTimes.capture(project);
+      const build: RunningBuild = { id: buildId, root, actor, startedAt, outputsBefore, controller: new AbortController(), currentTask: null, cancelledBy: null, done: Promise.resolve(null as unknown as BuildRecord) };
       this.running.set(buildId, build);
       build.done = this.execute(build, request, gradlew, timeoutSec, log, project, jdk.source === 'settings' ? jdk.javaHome : null);
       return { buildId, logPath, timeoutSec, done: build.done };
@@ -376,9 +379,9 @@ export class BuildService implements ShutdownParticipant {
     let tests: TestCounts | null = null;
     try {
       const fresh = loadGradleProject(project.root);
-      apks = await collectApks(fresh, build.startedAt);
-      mappings = collectMappings(fresh, build.startedAt);
-      tests = collectJUnitCounts(fresh, build.startedAt);
+      apks = await collectApks(fresh, build.outputsBefore);
+      mappings = collectMappings(fresh, build.outputsBefore);
+      tests = collectJUnitCounts(fresh, build.outputsBefore);
     } catch {
       // The outputs are extras; the outcome is recorded regardless.
     }
