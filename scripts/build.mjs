@@ -27,5 +27,6 @@ await build({
   banner: {
     js: "import { createRequire as __droidwrightCreateRequire } from 'node:module'; const require = __droidwrightCreateRequire(import.meta.url);",
   },
+  minify: true,
   logLevel: 'warning',
 });

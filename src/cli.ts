@@ -1,7 +1,12 @@
 // Entry point of the `droidwright` command. Kept tiny on purpose: each subcommand is loaded with a
 // dynamic import, so esbuild splits it into its own chunk and `droidwright mcp` never loads what only
 // other commands need (Ink/React, the simulator, sharp).
+import nodeModule from 'node:module';
 import { droidwrightVersion } from './kernel/version.js';
+
+// Node 22.1+ can keep V8's compiled code between runs, which is most of what a cold `droidwright mcp`
+// spends before its first reply; on Node 20 the call does not exist and start-up just compiles again.
+(nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 type CommandRunner = (argv: string[]) => Promise<number>;
 

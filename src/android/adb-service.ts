@@ -1,7 +1,6 @@
 import { connect as netConnect } from 'node:net';
 import { createReadStream } from 'node:fs';
 import { inject, injectable } from 'inversify';
-import adbkit from '@devicefarmer/adbkit';
 import type { Client } from '@devicefarmer/adbkit';
 import { ToolError } from '../kernel/errors.js';
 import { ProcessRunner, type RunResult } from '../kernel/process-runner.js';
@@ -43,8 +42,17 @@ const DEFAULT_SHELL_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_OUTPUT = 1024 * 1024;
 const SERVER_START_TIMEOUT_MS = 20_000;
 
-// The package is CommonJS; its named exports are reachable only through the default import under ESM.
-const AdbKit = (adbkit as unknown as { Adb: { createClient(options: { host?: string; port?: number; bin?: string }): Client } }).Adb;
+type AdbKitEntry = { createClient(options: { host?: string; port?: number; bin?: string }): Client };
+
+/**
+ * adbkit costs ~150 ms to load (node-forge), which `droidwright mcp` must not pay before its first
+ * tools/list; it is loaded on the first device call. The package is CommonJS: its named exports are
+ * reachable only through the default import under ESM.
+ */
+async function loadAdbKit(): Promise<AdbKitEntry> {
+  const module = (await import('@devicefarmer/adbkit')) as unknown as { default: { Adb: AdbKitEntry } };
+  return module.default.Adb;
+}
 
 /** What adb's FAIL replies mean for the caller. */
 export function mapAdbError(error: unknown, serial?: string): ToolError {
@@ -141,7 +149,7 @@ export class AdbService {
         );
       }
     }
-    return AdbKit.createClient({ host: '127.0.0.1', port, ...(bin ? { bin } : {}) });
+    return (await loadAdbKit()).createClient({ host: '127.0.0.1', port, ...(bin ? { bin } : {}) });
   }
 
   /** Every serial adb lists, with its state (`device` means online). */

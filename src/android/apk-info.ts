@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import ApkReader from '@devicefarmer/adbkit-apkreader';
 import { ToolError } from '../kernel/errors.js';
 
 export interface ApkInfo {
@@ -49,6 +48,8 @@ export async function readApkInfo(path: string): Promise<ApkInfo> {
   if (size > MAX_APK_BYTES) throw new ToolError('INVALID_ARGUMENT', `${path} is ${size} bytes, larger than any APK droidwright installs (${MAX_APK_BYTES}).`);
   let manifest;
   try {
+    // Loaded on first use: start-up of `droidwright mcp` must not pay for it.
+    const { default: ApkReader } = await import('@devicefarmer/adbkit-apkreader');
     const reader = await ApkReader.open(path);
     manifest = await reader.readManifest();
   } catch (error) {

@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { injectable } from 'inversify';
-import { execa } from 'execa';
 import { ToolError } from './errors.js';
 
 export interface RunOptions {
@@ -148,6 +147,8 @@ export class ProcessRunner {
     const out = new StreamTail(maxBytes, onLine && ((line) => onLine(line, 'stdout')));
     const err = new StreamTail(maxBytes, onLine && ((line) => onLine(line, 'stderr')));
 
+    // execa is ~130 modules; `droidwright mcp` loads it on the first process it runs, not at start-up.
+    const { execa } = await import('execa');
     const child = execa(file, args, {
       cwd: options.cwd,
       env: mergedEnv(options.env),
