@@ -165,6 +165,15 @@ export function parseSettingsIncludes(settingsSource: string): { paths: string[]
   return { paths, projectDirs };
 }
 
+/**
+ * The alias names Android Studio's templates give the AGP plugins, for a catalog we cannot read
+ * (missing, or in a location other than gradle/libs.versions.toml).
+ */
+const CONVENTIONAL_PLUGIN_ALIASES: ReadonlyMap<string, string> = new Map([
+  [normalizeCatalogKey('android.application'), 'com.android.application'],
+  [normalizeCatalogKey('android.library'), 'com.android.library'],
+]);
+
 /** Plugin ids a build script applies (not those declared `apply false`). */
 export function parseAppliedPlugins(level: ScriptLevel, catalog: VersionCatalog): string[] {
   const plugins: string[] = [];
@@ -175,7 +184,10 @@ export function parseAppliedPlugins(level: ScriptLevel, catalog: VersionCatalog)
     for (const line of statements.split(/[\n;]/)) {
       if (/\bapply\s*\(?\s*false\b/.test(line)) continue;
       for (const m of line.matchAll(/\bid\s*\(?\s*["']([A-Za-z0-9_.\-]+)["']/g)) add(m[1]);
-      for (const m of line.matchAll(/\balias\s*\(\s*libs\.plugins\.([A-Za-z0-9_.]+?)\s*\)/g)) add(catalog.plugins.get(normalizeCatalogKey(m[1]!)));
+      for (const m of line.matchAll(/\balias\s*\(\s*libs\.plugins\.([A-Za-z0-9_.]+?)\s*\)/g)) {
+        const key = normalizeCatalogKey(m[1]!);
+        add(catalog.plugins.get(key) ?? CONVENTIONAL_PLUGIN_ALIASES.get(key));
+      }
       for (const m of line.matchAll(/\bapply\s*\(?\s*plugin\s*(?::|=)\s*["']([A-Za-z0-9_.\-]+)["']/g)) add(m[1]);
     }
   };

@@ -1,13 +1,13 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
 import { injectable } from 'inversify';
+import { applicationModules, loadGradleProject } from '../../../android/gradle-project-model.js';
 
 export interface ApplicationModule {
   /** Gradle path, e.g. `:app` (`:` for a single-module project). */
   readonly path: string;
   /** Directory, absolute. */
   readonly dir: string;
-  readonly build_file: string;
+  readonly build_file: string | null;
   /** `applicationId` when the build file states it literally; null when computed or absent. */
   readonly application_id: string | null;
   /** `namespace` when stated literally. */
@@ -32,59 +32,19 @@ export function readHead(path: string, max = MAX_SCRIPT_BYTES): string | null {
   }
 }
 
-function stripComments(source: string): string {
-  return source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:"'])\/\/.*$/gm, '$1');
-}
-
-/** Gradle paths named by `include(...)` / `include '...'` statements in a settings script. */
-export function parseIncludes(settings: string): string[] {
-  const paths = new Set<string>();
-  const source = stripComments(settings);
-  const statement = /\binclude\s*\(?([^\n]*)/g;
-  for (const match of source.matchAll(statement)) {
-    for (const quoted of match[1]!.matchAll(/["']([^"']+)["']/g)) {
-      const name = quoted[1]!.trim();
-      if (name) paths.add(name.startsWith(':') ? name : `:${name}`);
-    }
-  }
-  return [...paths];
-}
-
-const APPLICATION_PLUGIN = /com\.android\.application|plugins\.android\.application\b/;
-
-export function parseApplicationId(script: string): { applicationId: string | null; namespace: string | null } {
-  const source = stripComments(script);
-  const id = /\bapplicationId\s*=?\s*["']([A-Za-z][\w.]*)["']/.exec(source);
-  const ns = /\bnamespace\s*=?\s*["']([A-Za-z][\w.]*)["']/.exec(source);
-  return { applicationId: id?.[1] ?? null, namespace: ns?.[1] ?? null };
-}
-
 /**
- * A quick, dependency-free look at a Gradle project: which modules apply the Android application
- * plugin. Reads files only; never runs project code.
+ * The project's application modules as the shared Gradle project model reads them (statically:
+ * never runs project code), in the shape `get_project_info` reports.
  */
 @injectable()
 export class ProjectInspector {
   applicationModules(root: string): ApplicationModule[] {
-    const settings = readHead(join(root, 'settings.gradle.kts')) ?? readHead(join(root, 'settings.gradle')) ?? '';
-    const candidates = [':', ...parseIncludes(settings)];
-    const modules: ApplicationModule[] = [];
-    for (const gradlePath of candidates) {
-      const dir = resolve(root, ...gradlePath.split(':').filter(Boolean));
-      // An include like ':../../elsewhere' must not make us read outside the project.
-      const rel = relative(root, dir);
-      if (rel.startsWith('..') || rel.includes(`..${sep}`)) continue;
-      for (const name of ['build.gradle.kts', 'build.gradle']) {
-        const file = join(dir, name);
-        const script = readHead(file);
-        if (script === null) continue;
-        if (APPLICATION_PLUGIN.test(stripComments(script))) {
-          const { applicationId, namespace } = parseApplicationId(script);
-          modules.push({ path: gradlePath, dir, build_file: file, application_id: applicationId, namespace });
-        }
-        break;
-      }
-    }
-    return modules;
+    return applicationModules(loadGradleProject(root)).map((module) => ({
+      path: module.path,
+      dir: module.dir,
+      build_file: module.buildFile,
+      application_id: module.applicationId,
+      namespace: module.namespace,
+    }));
   }
 }

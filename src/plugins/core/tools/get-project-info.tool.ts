@@ -9,7 +9,7 @@ import type { ProjectInspector } from '../services/project-inspector.js';
 const ApplicationModuleSchema = z.object({
   path: z.string().describe('Gradle path of the module, e.g. ":app" (":" for a single-module project).'),
   dir: z.string().describe('Absolute directory of the module.'),
-  build_file: z.string().describe('The module build script that applies the Android application plugin.'),
+  build_file: z.string().nullable().describe('The module build script that applies the Android application plugin.'),
   application_id: z.string().nullable().describe('applicationId when the build script states it literally; null when computed elsewhere.'),
   namespace: z.string().nullable().describe('namespace when the build script states it literally.'),
 });
