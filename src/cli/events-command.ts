@@ -189,6 +189,10 @@ export async function runEventsCommand(argv: string[]): Promise<number> {
   }
   const known = ['list', 'tail', 'verify', 'digest', 'export', 'stats', 'rebuild'];
   if (!known.includes(sub)) throw new UsageError(`Unknown events command "${sub}". Use one of: ${known.join(', ')}.`);
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(`${EVENTS_HELP}\n`);
+    return 0;
+  }
   return withContainer(runtimeOptions(), async (container) => {
     const store = container.get<EventStoreProvider>(EventStoreProvider)();
     switch (sub) {
