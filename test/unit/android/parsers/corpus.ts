@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
-/** Captured real tool output shared by the team (see its README for provenance). */
-export const CORPUS = process.env.DROIDWRIGHT_CORPUS ?? '/work/shared/corpus';
+/** Captured real tool output, copied from the shared corpus (see PROVENANCE.md there). */
+export const CORPUS = process.env.DROIDWRIGHT_CORPUS ?? resolve('test/fixtures/device-output');
 
 export function corpus(path: string): string {
   return readFileSync(join(CORPUS, path), 'utf8');
