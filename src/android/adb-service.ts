@@ -2,6 +2,7 @@ import { connect as netConnect } from 'node:net';
 import { createReadStream } from 'node:fs';
 import { inject, injectable } from 'inversify';
 import type { Client } from '@devicefarmer/adbkit';
+import { loadAdbKit } from './adbkit-loader.js';
 import { ToolError } from '../kernel/errors.js';
 import { ProcessRunner, type RunResult } from '../kernel/process-runner.js';
 import { RuntimeOptions } from '../kernel/runtime-options.js';
@@ -41,18 +42,6 @@ const SENTINEL_TAIL = new RegExp(`${EXIT_SENTINEL}(\\d+)\\r?\\n?$`);
 const DEFAULT_SHELL_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_OUTPUT = 1024 * 1024;
 const SERVER_START_TIMEOUT_MS = 20_000;
-
-type AdbKitEntry = { createClient(options: { host?: string; port?: number; bin?: string }): Client };
-
-/**
- * adbkit costs ~150 ms to load (node-forge), which `droidwright mcp` must not pay before its first
- * tools/list; it is loaded on the first device call. The package is CommonJS: its named exports are
- * reachable only through the default import under ESM.
- */
-async function loadAdbKit(): Promise<AdbKitEntry> {
-  const module = (await import('@devicefarmer/adbkit')) as unknown as { default: { Adb: AdbKitEntry } };
-  return module.default.Adb;
-}
 
 /** What adb's FAIL replies mean for the caller. */
 export function mapAdbError(error: unknown, serial?: string): ToolError {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { ToolError } from '../kernel/errors.js';
+import { readApkManifest, type ApkManifestInfo } from './apk-manifest.js';
 
 export interface ApkInfo {
   readonly packageName: string;
@@ -13,13 +14,6 @@ export interface ApkInfo {
   /** Lowercase hex SHA-256 of the file: how an install is matched to the build that produced it. */
   readonly sha256: string;
   readonly size: number;
-}
-
-/** Android resolves ".Foo" and a bare "Foo" against the manifest package. */
-export function qualifyActivityName(packageName: string, name: string): string {
-  if (name.startsWith('.')) return packageName + name;
-  if (!name.includes('.')) return `${packageName}.${name}`;
-  return name;
 }
 
 export async function sha256File(path: string): Promise<string> {
@@ -46,26 +40,21 @@ export async function readApkInfo(path: string): Promise<ApkInfo> {
     throw new ToolError('NOT_FOUND', `Cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'}). Build the app first, then pass the APK path the build reported.`);
   }
   if (size > MAX_APK_BYTES) throw new ToolError('INVALID_ARGUMENT', `${path} is ${size} bytes, larger than any APK droidwright installs (${MAX_APK_BYTES}).`);
-  let manifest;
+  let manifest: ApkManifestInfo;
   try {
-    // Loaded on first use: start-up of `droidwright mcp` must not pay for it.
-    const { default: ApkReader } = await import('@devicefarmer/adbkit-apkreader');
-    const reader = await ApkReader.open(path);
-    manifest = await reader.readManifest();
+    manifest = await readApkManifest(path);
   } catch (error) {
     throw new ToolError(
       'INVALID_ARGUMENT',
       `${path} is not a readable APK (${(error as Error).message.slice(0, 200)}). Rebuild it; a partially written or non-APK file cannot be installed.`,
     );
   }
-  const pkg = manifest.package;
-  const launcher = manifest.application?.launcherActivities?.[0]?.name;
   return {
-    packageName: pkg,
-    versionCode: manifest.versionCode ?? 0,
-    versionName: manifest.versionName ?? null,
-    launchableActivity: launcher ? qualifyActivityName(pkg, launcher) : null,
-    permissions: (manifest.usesPermissions ?? []).map((p) => p.name),
+    packageName: manifest.packageName,
+    versionCode: manifest.versionCode,
+    versionName: manifest.versionName || null,
+    launchableActivity: manifest.launchableActivity,
+    permissions: manifest.permissions,
     sha256: await sha256File(path),
     size,
   };

@@ -1,5 +1,5 @@
 import { identityHash } from './random.js';
-import { qualifyClassName } from './apk-manifest.js';
+import { qualifyClassName } from '../../android/apk-manifest.js';
 import type { InstalledPackage } from './package-manager.js';
 import type { Action, CrashSpec, ScreenSpec } from './scenario/scenario-schema.js';
 import type { ExitReason, ExitSubreason } from './exit-info.js';

@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readApkManifest, qualifyClassName, type ApkManifestInfo } from './apk-manifest.js';
+import { readApkManifest, qualifyClassName, type ApkManifestInfo } from '../../android/apk-manifest.js';
 import type { SeededRandom } from './random.js';
 import type { AppSpec } from './scenario/scenario-schema.js';
 

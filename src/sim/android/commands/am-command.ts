@@ -1,6 +1,6 @@
 import type { CommandHandler, CommandIO } from '../shell/command.js';
 import { shortComponent } from '../activity-manager.js';
-import { qualifyClassName } from '../apk-manifest.js';
+import { qualifyClassName } from '../../../android/apk-manifest.js';
 
 interface ParsedIntent {
   action?: string;

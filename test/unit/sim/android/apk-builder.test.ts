@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { buildTestApk } from '../../../support/apk-builder.js';
-import { readApkManifest } from '../../../../src/sim/android/apk-manifest.js';
+import { readApkManifest } from '../../../../src/android/apk-manifest.js';
 
 describe('buildTestApk', () => {
   it('builds a signed APK whose manifest reads back', async () => {

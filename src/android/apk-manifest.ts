@@ -1,4 +1,4 @@
-import ApkReader from '@devicefarmer/adbkit-apkreader';
+import { loadApkReader } from './adbkit-loader.js';
 
 export interface ApkManifestInfo {
   packageName: string;
@@ -23,6 +23,7 @@ export function qualifyClassName(packageName: string, name: string): string {
 
 /** Reads the binary AndroidManifest.xml of an APK file on the host. Throws when the file is not a readable APK. */
 export async function readApkManifest(path: string): Promise<ApkManifestInfo> {
+  const ApkReader = await loadApkReader();
   const reader = await ApkReader.open(path);
   const m = await reader.readManifest();
   const pkg = m.package;
