@@ -21,7 +21,7 @@ export interface SdkLocatorInput {
   readonly home?: string;
 }
 
-function isExecutableFile(path: string): boolean {
+export function isExecutableFile(path: string): boolean {
   try {
     if (!statSync(path).isFile()) return false;
     accessSync(path, constants.X_OK);
@@ -31,7 +31,7 @@ function isExecutableFile(path: string): boolean {
   }
 }
 
-function isDirectory(path: string): boolean {
+export function isDirectory(path: string): boolean {
   try {
     return statSync(path).isDirectory();
   } catch {
@@ -62,7 +62,7 @@ export function sdkRootCandidates(input: SdkLocatorInput): { root: string; sourc
   return out;
 }
 
-function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
+export function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
   for (const dir of (env.PATH ?? '').split(delimiter)) {
     if (!dir) continue;
     const candidate = join(dir, name);

@@ -1,7 +1,8 @@
-import { accessSync, constants, readdirSync, statSync } from 'node:fs';
-import { connect } from 'node:net';
-import { delimiter, join } from 'node:path';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { inject, injectable } from 'inversify';
+import { adbHostRequest } from '../../../android/adb-server-process.js';
+import { adbServerPort, isDirectory, isExecutableFile, locateAdb, locateEmulator, onPath, type SdkLocatorInput } from '../../../android/sdk-locator.js';
 import { ProcessRunner } from '../../../kernel/process-runner.js';
 import { SelectedProject } from '../../../kernel/project-selection.js';
 import { RuntimeOptions } from '../../../kernel/runtime-options.js';
@@ -40,33 +41,6 @@ export interface HealthReport {
 const PROBE_TIMEOUT_MS = 5000;
 const MIN_JAVA = 17;
 
-function isExecutable(path: string): boolean {
-  try {
-    if (!statSync(path).isFile()) return false;
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-export function findOnPath(name: string, env: NodeJS.ProcessEnv): string | null {
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const candidate = join(dir, name);
-    if (isExecutable(candidate)) return candidate;
-  }
-  return null;
-}
-
 /** `java -version` prints e.g. `openjdk version "17.0.12" 2024-07-16` (or `"1.8.0_392"`) on stderr. */
 export function parseJavaVersion(output: string): { version: string; major: number } | null {
   const match = /version "([^"]+)"/.exec(output);
@@ -98,35 +72,16 @@ function sourceRevision(dir: string): string | null {
 }
 
 /**
- * Asks the adb server for its version over its own protocol without starting it: a TCP connect to the
- * port and `host:version`. Reachable means a server answered OKAY.
+ * Asks the adb server for its version over its own protocol without starting it (`host:version`).
+ * Reachable means a server answered with a version.
  */
-export function probeAdbServer(port: number, timeoutMs = 2000): Promise<{ reachable: boolean; version: number | null }> {
-  return new Promise((resolveProbe) => {
-    const socket = connect({ host: '127.0.0.1', port });
-    let received = Buffer.alloc(0);
-    let settled = false;
-    const finish = (result: { reachable: boolean; version: number | null }): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      socket.destroy();
-      resolveProbe(result);
-    };
-    const timer = setTimeout(() => finish({ reachable: false, version: null }), timeoutMs);
-    socket.once('connect', () => socket.write('000chost:version'));
-    socket.on('data', (chunk: Buffer) => {
-      received = Buffer.concat([received, chunk]);
-      const text = received.toString('latin1');
-      if (text.length >= 4 && !text.startsWith('OKAY')) finish({ reachable: false, version: null });
-      else if (text.length >= 12) {
-        const length = parseInt(text.slice(4, 8), 16);
-        if (text.length >= 8 + length) finish({ reachable: true, version: parseInt(text.slice(8, 8 + length), 16) || null });
-      }
-    });
-    socket.once('end', () => finish({ reachable: received.toString('latin1').startsWith('OKAY'), version: null }));
-    socket.once('error', () => finish({ reachable: false, version: null }));
-  });
+export async function probeAdbServer(port: number, timeoutMs = 2000): Promise<{ reachable: boolean; version: number | null }> {
+  try {
+    const version = Number.parseInt(await adbHostRequest(port, 'host:version', timeoutMs), 16);
+    return Number.isFinite(version) ? { reachable: true, version } : { reachable: false, version: null };
+  } catch {
+    return { reachable: false, version: null };
+  }
 }
 
 /**
@@ -170,11 +125,11 @@ export class HealthChecker {
     if (configured) [source, bin] = ['settings', join(configured, 'bin', 'java')];
     else if (env.JAVA_HOME) [source, bin] = ['JAVA_HOME', join(env.JAVA_HOME, 'bin', 'java')];
     else {
-      bin = findOnPath('java', env);
+      bin = onPath('java', env) ?? null;
       source = bin ? 'PATH' : null;
     }
     const hint17 = `Install JDK ${MIN_JAVA} or newer and set JAVA_HOME (or "javaHome" in settings.json).`;
-    if (!bin || !isExecutable(bin)) {
+    if (!bin || !isExecutableFile(bin)) {
       return { ok: false, path: bin, version: null, source, major_version: null, warning: null, hint: bin ? `${bin} is not an executable. ${hint17}` : `No java found. ${hint17}` };
     }
     const output = await this.probe(bin, ['-version'], signal);
@@ -221,18 +176,18 @@ export class HealthChecker {
     };
   }
 
-  private adbServerPort(): number {
-    const port = Number(this.options.env.ANDROID_ADB_SERVER_PORT);
-    return Number.isInteger(port) && port > 0 && port < 65536 ? port : 5037;
+  /** The same lookup the device tools use, so the health check reports the adb and emulator they will run. */
+  private locatorInput(sdk: string | null): SdkLocatorInput {
+    const settings = this.settings.get();
+    return { adbPath: settings.adbPath, androidSdk: settings.androidSdk ?? sdk ?? undefined, env: this.options.env };
   }
 
   private async adb(sdk: string | null, signal?: AbortSignal): Promise<AdbCheck> {
     const configured = this.settings.get().adbPath;
-    const fromSdk = sdk ? join(sdk, 'platform-tools', 'adb') : null;
-    const path = configured ?? (fromSdk && isExecutable(fromSdk) ? fromSdk : findOnPath('adb', this.options.env));
-    const port = this.adbServerPort();
+    const path = configured ?? locateAdb(this.locatorInput(sdk))?.path ?? null;
+    const port = adbServerPort(this.options.env);
     const server = { port, ...(await probeAdbServer(port)) };
-    if (!path || !isExecutable(path)) {
+    if (!path || !isExecutableFile(path)) {
       return { ok: false, path, version: null, server, hint: 'adb not found. Install Android SDK platform-tools and put them on PATH, or set "adbPath" in settings.json.' };
     }
     const output = await this.probe(path, ['version'], signal);
@@ -246,8 +201,7 @@ export class HealthChecker {
   }
 
   private async emulator(sdk: string | null, signal?: AbortSignal): Promise<Check> {
-    const fromSdk = sdk ? join(sdk, 'emulator', 'emulator') : null;
-    const path = fromSdk && isExecutable(fromSdk) ? fromSdk : findOnPath('emulator', this.options.env);
+    const path = locateEmulator(this.locatorInput(sdk))?.path ?? null;
     if (!path) return { ok: false, path: null, version: null, hint: 'Android Emulator not found (only needed for virtual devices). Install it with sdkmanager "emulator".' };
     const output = await this.probe(path, ['-version'], signal);
     const version = output ? (/emulator version (\S+)/i.exec(output)?.[1] ?? null) : null;
@@ -267,7 +221,7 @@ export class HealthChecker {
       exists = false;
     }
     if (!exists) return { ok: false, path: null, version, hint: `The project has no gradlew at ${path}. Generate the wrapper with \`gradle wrapper\`.` };
-    if (!isExecutable(path)) return { ok: false, path, version, hint: `${path} is not executable. Review it, then run \`chmod +x gradlew\` yourself.` };
+    if (!isExecutableFile(path)) return { ok: false, path, version, hint: `${path} is not executable. Review it, then run \`chmod +x gradlew\` yourself.` };
     return { ok: true, path, version, hint: null };
   }
 
@@ -283,7 +237,7 @@ export class HealthChecker {
     }
     for (const dir of versions) {
       const path = join(base, dir, 'bin', 'retrace');
-      if (isExecutable(path)) return { ok: true, path, version: sourceRevision(join(base, dir)), hint: null };
+      if (isExecutableFile(path)) return { ok: true, path, version: sourceRevision(join(base, dir)), hint: null };
     }
     return { ok: false, path: null, version: null, hint };
   }
