@@ -127,6 +127,74 @@ async function build() {
   return [{ name: `parse ${lines.length} Gradle output lines`, runs, median: median(ms), p90: percentile(ms, 90), min: Math.min(...ms) }];
 }
 
+// ---------------------------------------------------------------- events (the log every call writes to)
+/** Bundles a TypeScript module of ours into a temp .mjs (better-sqlite3 stays a normal import) and loads it. */
+async function loadSource(relative) {
+  const { build: esbuild } = await import('esbuild');
+  const dir = mkdtempSync(join(tmpdir(), 'droidwright-bench-src-'));
+  const outfile = join(dir, 'module.mjs');
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  await esbuild({
+    entryPoints: [join(root, relative)],
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    outfile,
+    logLevel: 'silent',
+    plugins: [{ name: 'native-from-checkout', setup: (b) => b.onResolve({ filter: /^better-sqlite3$/ }, () => ({ path: join(root, 'node_modules/better-sqlite3/lib/index.js'), external: true })) }],
+  });
+  return import(outfile);
+}
+
+/** Append latency (one event per transaction, and batches), query and full-chain verify on a real file. */
+async function events() {
+  const { EventStore } = await loadSource('src/events/event-store.ts');
+  const { EventCatalog } = await loadSource('src/events/event-catalog.ts');
+  const { z } = await import('zod');
+  const home = mkdtempSync(join(tmpdir(), 'droidwright-bench-events-'));
+  const catalog = new EventCatalog([{ type: 'bench.thing_happened', version: 1, description: 'benchmark event', schema: z.object({ n: z.number(), text: z.string() }) }]);
+  const store = EventStore.open({ path: join(home, 'events.db'), catalog });
+  const actor = { kind: 'system', pid: process.pid };
+  const event = (n) => ({ type: 'bench.thing_happened', stream: 'bench:1', device: 'emulator-5554', package: 'com.example.app', data: { n, text: 'x'.repeat(200) }, actor });
+  try {
+    const rows = [];
+    const single = [];
+    for (let i = 0; i < 300; i++) {
+      const t0 = performance.now();
+      store.append(event(i));
+      single.push(performance.now() - t0);
+    }
+    rows.push({ name: 'append 1 event (own transaction)', runs: single.length, median: median(single), p90: percentile(single, 90), min: Math.min(...single) });
+    const batch = [];
+    for (let i = 0; i < 100; i++) {
+      const t0 = performance.now();
+      store.appendMany(Array.from({ length: 25 }, (_, k) => event(k)));
+      batch.push(performance.now() - t0);
+    }
+    rows.push({ name: 'append 25 events (one transaction)', runs: batch.length, median: median(batch), p90: percentile(batch, 90), min: Math.min(...batch) });
+    while (store.lastSeq() < 20_000) store.appendMany(Array.from({ length: 500 }, (_, k) => event(k)));
+    const query = [];
+    for (let i = 0; i < 50; i++) {
+      const t0 = performance.now();
+      store.query({ types: ['bench.*'], package: 'com.example.app', limit: 50 });
+      query.push(performance.now() - t0);
+    }
+    rows.push({ name: 'query 50 newest of 20k (type glob + package)', runs: query.length, median: median(query), p90: percentile(query, 90), min: Math.min(...query) });
+    const verify = [];
+    for (let i = 0; i < 3; i++) {
+      const t0 = performance.now();
+      const result = store.verify();
+      if (!result.ok) throw new Error(`verify failed: ${result.reason}`);
+      verify.push(performance.now() - t0);
+    }
+    rows.push({ name: `verify the whole chain (${store.lastSeq()} events)`, runs: verify.length, median: median(verify), p90: percentile(verify, 90), min: Math.min(...verify) });
+    return rows;
+  } finally {
+    store.close();
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
 // ---------------------------------------------------------------- sim (owner: simulated device transport)
 /** The simulated device through a real adb server: shell round trips, line and logcat throughput, push speed. */
 async function sim() {
@@ -136,6 +204,7 @@ async function sim() {
 
 const benchmarks = {
   startup,
+  events,
   build,
   sim,
 };
