@@ -1,6 +1,15 @@
 import { identityHash } from './random.js';
 import { qualifyClassName } from '../../android/apk-manifest.js';
-import type { InstalledPackage } from './package-manager.js';
+import type { InstalledPackage, ResolvedActivity } from './package-manager.js';
+import {
+  APP_DETAILS_ACTIVITY,
+  APP_INFO_TITLE_ID,
+  APP_INFO_VERSION_ID,
+  FRAMEWORK_PACKAGE,
+  RESOLVER_ACTIVITY,
+  SETTINGS_PACKAGE,
+  resolverAppSpec,
+} from './system-apps.js';
 import type { Action, CrashSpec, ScreenSpec } from './scenario/scenario-schema.js';
 import type { ExitReason, ExitSubreason } from './exit-info.js';
 import { formatDeviceTime } from './exit-info.js';
@@ -40,6 +49,8 @@ export type LaunchResult =
   | { kind: 'launched'; state: LaunchState; activity: string; totalTime: number; waitTime: number }
   /** Nothing started: the activity (or, for taskOnly, its task) was already in front. */
   | { kind: 'brought-to-front-top'; activity: string; waitTime: number; taskOnly: boolean }
+  /** The activity started and finished itself before drawing (App info for a package that is not installed). */
+  | { kind: 'finished-before-drawn'; activity: string; waitTime: number }
   | { kind: 'not-found'; component: string };
 
 /** `com.example/.Main` when the class is in the package, else `com.example/org.other.Main`. */
@@ -79,7 +90,9 @@ export class ActivityManager {
   private nextTaskId = 12;
   private tombstoneIndex = 0;
 
-  constructor(private readonly device: SimulatedDevice) {}
+  constructor(private readonly device: SimulatedDevice) {
+    device.packages.attachSystemApps(device.scenario.design);
+  }
 
   /** The package whose activity is resumed, or null when the launcher is in front. */
   foregroundPackage(): string | null {
@@ -129,10 +142,16 @@ export class ActivityManager {
 
   private startProcess(pkg: InstalledPackage, activity: string): AppRuntime {
     const d = this.device;
+    if (pkg.name === FRAMEWORK_PACKAGE) {
+      // Framework activities (the chooser) run inside system_server: no process to fork.
+      const runtime: AppRuntime = { pkg, pid: d.systemPid, stack: [], values: new Map(), checked: new Map(), texts: new Map() };
+      this.runtimes.set(pkg.name, runtime);
+      return runtime;
+    }
     const proc = d.processes.startApp(pkg.name, pkg.uid);
     const runtime: AppRuntime = { pkg, pid: proc.pid, stack: [], values: new Map(), checked: new Map(), texts: new Map() };
     this.runtimes.set(pkg.name, runtime);
-    const user = `u0a${pkg.uid - 10000}`;
+    const user = pkg.uid >= 10000 ? `u0a${pkg.uid - 10000}` : String(pkg.uid);
     d.log('events', 'I', 'am_proc_start', `[0,${proc.pid},${pkg.uid},${pkg.name},next-top-activity,{${pkg.name}/${activity}}]`, d.systemPid);
     d.log('system', 'I', 'ActivityManager', `Start proc ${proc.pid}:${pkg.name}/${user} for next-top-activity {${pkg.name}/${activity}}`, d.systemPid);
     d.log('main', 'I', 'Zygote', `Process ${proc.pid} created for ${pkg.name}`, d.zygotePid);
@@ -141,8 +160,12 @@ export class ActivityManager {
     return runtime;
   }
 
-  /** `am start` / launcher tap / monkey: resolves, starts or resumes, and reports like ActivityTaskManager. */
-  launch(pkgName: string, activityClass: string | null, opts: { forceStop?: boolean } = {}): LaunchResult {
+  /**
+   * `am start` / launcher tap / monkey: resolves, starts or resumes, and reports like ActivityTaskManager.
+   * `intent` is what the START log line shows inside its braces (default: a launcher intent's flags and component);
+   * `data` is the intent's data URI, which the activity reads (App info reads `package:<name>`).
+   */
+  launch(pkgName: string, activityClass: string | null, opts: { forceStop?: boolean; intent?: string; data?: string } = {}): LaunchResult {
     const d = this.device;
     const pkg = d.packages.get(pkgName);
     const activity = activityClass ? qualifyClassName(pkgName, activityClass) : pkg?.launcherActivity ?? null;
@@ -151,21 +174,26 @@ export class ActivityManager {
     }
     if (opts.forceStop) this.forceStop(pkgName, 'force-stop');
     const cmp = shortComponent(pkgName, activity);
-    d.log('system', 'I', 'ActivityTaskManager', `START u0 {flg=0x10000000 cmp=${cmp}} from uid 2000`, d.systemPid);
+    d.log('system', 'I', 'ActivityTaskManager', `START u0 {${opts.intent ?? `flg=0x10000000 cmp=${cmp}`}} from uid 2000`, d.systemPid);
 
     let runtime = this.runtimes.get(pkgName);
     const fg = this.foreground();
+    const wasHome = this.homeOnTop;
     // A launcher intent for a package whose task exists brings that task forward as it is.
     const resumesTask = activity === pkg.launcherActivity && !!runtime?.stack.length;
     if (fg && fg.runtime.pkg.name === pkgName && (fg.screen.activity === activity || resumesTask)) {
       const top = fg.screen.activity;
+      if (top === activity && !this.deliverData(fg.runtime, activity, opts.data)) {
+        return { kind: 'finished-before-drawn', activity, waitTime: d.rng.int(20, 60) };
+      }
       return { kind: 'brought-to-front-top', activity: top, waitTime: d.rng.int(2, 9), taskOnly: top !== activity };
     }
     let state: LaunchState;
     if (resumesTask) {
       state = 'HOT';
     } else if (!runtime) {
-      state = 'COLD';
+      // The framework's own activities live in system_server, which is always running.
+      state = pkg.name === FRAMEWORK_PACKAGE ? 'WARM' : 'COLD';
       runtime = this.startProcess(pkg, activity);
     } else if (runtime.stack.some((s) => s.activity === activity)) {
       state = 'HOT';
@@ -183,6 +211,13 @@ export class ActivityManager {
     } else {
       this.enterScreen(runtime!, this.entryScreen(pkg, activity), activity);
     }
+    if (!this.deliverData(runtime!, activity, opts.data)) {
+      this.finishActivity(runtime!);
+      // What was in front before comes back, the home screen included.
+      if (wasHome && !runtime!.stack.length) this.homeOnTop = true;
+      d.scheduleTimers();
+      return { kind: 'finished-before-drawn', activity, waitTime: d.rng.int(20, 60) };
+    }
     const shown = runtime!.stack[runtime!.stack.length - 1].activity;
     const totalTime = state === 'COLD' ? d.rng.int(380, 920) : state === 'WARM' ? d.rng.int(160, 360) : d.rng.int(45, 130);
     const shownCmp = shortComponent(pkgName, shown);
@@ -190,6 +225,34 @@ export class ActivityManager {
     d.log('events', 'I', 'wm_activity_launch_time', `[0,${parseInt(identityHash(shownCmp), 16)},${shownCmp},${totalTime}]`, d.systemPid);
     d.scheduleTimers();
     return { kind: 'launched', state, activity: shown, totalTime, waitTime: totalTime + d.rng.int(2, 12) };
+  }
+
+  /**
+   * What a started activity does with its intent's data. App info shows the package named by `package:<name>`;
+   * for a package that is not installed it logs and finishes at once, as Settings does. False when it finished.
+   */
+  private deliverData(runtime: AppRuntime, activity: string, data: string | undefined): boolean {
+    if (runtime.pkg.name !== SETTINGS_PACKAGE || activity !== APP_DETAILS_ACTIVITY) return true;
+    const name = data?.startsWith('package:') ? data.slice('package:'.length) : '';
+    const target = name ? this.device.packages.get(name) : undefined;
+    if (!target) {
+      this.device.log('main', 'W', 'AppInfoDashboard', 'Package info not available. Is this package already uninstalled?', runtime.pid, runtime.pkg.uid);
+      return false;
+    }
+    runtime.texts.set(APP_INFO_TITLE_ID, target.label);
+    runtime.texts.set(APP_INFO_VERSION_ID, `version ${target.versionName}`);
+    return true;
+  }
+
+  /** Several activities match an implicit intent: the framework's chooser comes up listing them. */
+  showChooser(matches: readonly ResolvedActivity[], intent: string): LaunchResult {
+    const framework = this.device.packages.get(FRAMEWORK_PACKAGE);
+    if (!framework) return { kind: 'not-found', component: `${FRAMEWORK_PACKAGE}/${RESOLVER_ACTIVITY}` };
+    framework.spec = resolverAppSpec(this.device.scenario.design, matches.map((m) => m.pkg.label));
+    // A chooser already in front is replaced by the new one rather than reported as "delivered".
+    const fg = this.foreground();
+    if (fg?.runtime.pkg.name === FRAMEWORK_PACKAGE) this.finishActivity(fg.runtime);
+    return this.launch(FRAMEWORK_PACKAGE, RESOLVER_ACTIVITY, { intent });
   }
 
   private enterScreen(runtime: AppRuntime, name: string, activity?: string): void {
@@ -315,6 +378,12 @@ export class ActivityManager {
     const d = this.device;
     const runtime = this.runtimes.get(pkg);
     if (!runtime) return false;
+    if (runtime.pid === d.systemPid) {
+      // Framework activities die with their task, never with system_server.
+      this.runtimes.delete(pkg);
+      this.removeTask(pkg);
+      return true;
+    }
     const proc = d.processes.get(runtime.pid);
     d.exits.add({
       packageName: pkg,

@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readApkManifest, qualifyClassName, type ApkManifestInfo } from '../../android/apk-manifest.js';
 import type { SeededRandom } from './random.js';
-import type { AppSpec } from './scenario/scenario-schema.js';
+import type { AppSpec, IntentFilterSpec } from './scenario/scenario-schema.js';
+import { filterMatches, type IntentQuery } from './intent-resolver.js';
+import { FRAMEWORK_PACKAGE, RESOLVER_ACTIVITY, SETTINGS_PACKAGE, settingsAppSpec } from './system-apps.js';
 
 /** Runtime ("dangerous") permissions: only these are grantable/revocable with pm grant/revoke. */
 export const RUNTIME_PERMISSIONS = new Set([
@@ -86,6 +88,25 @@ export interface InstalledPackage {
   enabled: boolean;
   /** Scenario behaviour for this package (screens, transitions), when the scenario defines it. */
   spec: AppSpec | null;
+  /** Declared <intent-filter>s by fully qualified activity; the launcher's MAIN/LAUNCHER filter is implied. */
+  intentFilters: IntentFilterEntry[];
+}
+
+export interface IntentFilterEntry {
+  readonly activity: string;
+  readonly filter: IntentFilterSpec;
+}
+
+/** An activity an intent resolved to. */
+export interface ResolvedActivity {
+  readonly pkg: InstalledPackage;
+  readonly activity: string;
+}
+
+const LAUNCHER_FILTER: IntentFilterSpec = { actions: ['android.intent.action.MAIN'], categories: ['android.intent.category.LAUNCHER'], data: [] };
+
+function filtersOf(spec: AppSpec): IntentFilterEntry[] {
+  return spec.activities.flatMap((a) => (a.intentFilters ?? []).map((filter) => ({ activity: qualifyClassName(spec.package, a.name), filter })));
 }
 
 export function apkPathOf(pkg: InstalledPackage): string {
@@ -142,8 +163,42 @@ export class PackageManager {
         installer: null,
         enabled: true,
         spec: null,
+        intentFilters: [],
       });
     }
+  }
+
+  /**
+   * Gives Settings its screens and intent filters, and the framework its chooser activity. Called once the
+   * scenario's design size is known, because screens are laid out in that coordinate space.
+   */
+  attachSystemApps(design: { width: number; height: number }): void {
+    const settings = this.packages.get(SETTINGS_PACKAGE);
+    if (settings && !settings.spec) {
+      settings.spec = settingsAppSpec(design);
+      settings.activities = settings.spec.activities.map((a) => qualifyClassName(SETTINGS_PACKAGE, a.name));
+      settings.intentFilters = filtersOf(settings.spec);
+    }
+    const framework = this.packages.get(FRAMEWORK_PACKAGE);
+    if (framework && !framework.activities.includes(RESOLVER_ACTIVITY)) framework.activities.push(RESOLVER_ACTIVITY);
+  }
+
+  /**
+   * PackageManager.queryIntentActivities for an activity start: every enabled activity whose filter matches, in
+   * install order; `-p` narrows the search to one package.
+   */
+  resolveActivities(intent: IntentQuery): ResolvedActivity[] {
+    const found: ResolvedActivity[] = [];
+    const candidates = intent.packageName !== undefined ? [this.packages.get(intent.packageName)].filter((p) => p !== undefined) : [...this.packages.values()];
+    for (const pkg of candidates) {
+      if (!pkg.enabled) continue;
+      const entries = pkg.launcherActivity ? [{ activity: pkg.launcherActivity, filter: LAUNCHER_FILTER }, ...pkg.intentFilters] : pkg.intentFilters;
+      for (const { activity, filter } of entries) {
+        if (!pkg.activities.includes(activity) || found.some((f) => f.pkg === pkg && f.activity === activity)) continue;
+        if (filterMatches(filter, intent)) found.push({ pkg, activity });
+      }
+    }
+    return found;
   }
 
   get(name: string): InstalledPackage | undefined {
@@ -187,6 +242,7 @@ export class PackageManager {
       installer: 'com.android.shell',
       enabled: true,
       spec,
+      intentFilters: filtersOf(spec),
     };
     this.packages.set(pkg.name, pkg);
     return pkg;
@@ -249,6 +305,8 @@ export class PackageManager {
       installer: 'com.android.shell',
       enabled: true,
       spec,
+      // The APK reader does not read intent filters, so a scenario app keeps the links its scenario declares.
+      intentFilters: spec ? filtersOf(spec) : [],
     };
     if (spec) {
       // The scenario's screens drive the app; its activities exist whatever the APK declares.

@@ -1,5 +1,6 @@
 import type { CommandHandler, CommandIO } from '../shell/command.js';
-import { shortComponent } from '../activity-manager.js';
+import { shortComponent, type LaunchResult } from '../activity-manager.js';
+import { FRAMEWORK_PACKAGE, RESOLVER_ACTIVITY } from '../system-apps.js';
 import { qualifyClassName } from '../../../android/apk-manifest.js';
 
 interface ParsedIntent {
@@ -74,7 +75,8 @@ function safeUri(uri: string): string {
   return `${m[1]}:...`;
 }
 
-export function describeIntent(intent: ParsedIntent, extraFlags = 0): string {
+/** The inside of Intent.toShortString's braces; `component` stands in for the one resolution found. */
+function intentFields(intent: ParsedIntent, extraFlags = 0, component = intent.component): string {
   const parts: string[] = [];
   if (intent.action) parts.push(`act=${intent.action}`);
   if (intent.categories.length) parts.push(`cat=[${intent.categories.join(',')}]`);
@@ -82,10 +84,14 @@ export function describeIntent(intent: ParsedIntent, extraFlags = 0): string {
   if (intent.type) parts.push(`typ=${intent.type}`);
   const flags = intent.flags | extraFlags;
   if (flags) parts.push(`flg=0x${flags.toString(16)}`);
-  if (intent.packageName && !intent.component) parts.push(`pkg=${intent.packageName}`);
-  if (intent.component) parts.push(`cmp=${shortComponent(intent.component.pkg, intent.component.cls)}`);
+  if (intent.packageName) parts.push(`pkg=${intent.packageName}`);
+  if (component) parts.push(`cmp=${shortComponent(component.pkg, component.cls)}`);
   if (intent.hasExtras) parts.push('(has extras)');
-  return `Intent { ${parts.join(' ')} }`;
+  return parts.join(' ');
+}
+
+export function describeIntent(intent: ParsedIntent, extraFlags = 0): string {
+  return `Intent { ${intentFields(intent, extraFlags)} }`;
 }
 
 async function usageError(io: CommandIO, message: string): Promise<number> {
@@ -93,32 +99,62 @@ async function usageError(io: CommandIO, message: string): Promise<number> {
   return 255;
 }
 
+const NEW_TASK = 0x10000000;
+
+/**
+ * What `am start` targets: the explicit component; a bare `-p` (the package's launcher, as before intents had
+ * filters here); else every activity whose intent filter matches action, categories, data and type, within `-p`.
+ */
+function resolveTarget(device: Parameters<CommandHandler>[0]['device'], intent: ParsedIntent): { pkg: string; cls: string | null }[] {
+  if (intent.component) return [{ pkg: intent.component.pkg, cls: intent.component.cls }];
+  const bare = !intent.action && !intent.data && !intent.type && intent.categories.length === 0;
+  if (intent.packageName && bare) {
+    const pkg = device.packages.get(intent.packageName);
+    return pkg?.launcherActivity ? [{ pkg: pkg.name, cls: null }] : [];
+  }
+  if (bare) return [];
+  return device.packages
+    .resolveActivities({ action: intent.action, categories: intent.categories, data: intent.data, type: intent.type, packageName: intent.packageName })
+    .map((m) => ({ pkg: m.pkg.name, cls: m.activity }));
+}
+
 const amStart: CommandHandler = async ({ argv, io, device }) => {
   const verbIndex = argv[0] === 'cmd' ? 2 : 1;
   const parsed = parseIntent(argv.slice(verbIndex + 1));
   if (typeof parsed === 'string') return usageError(io, parsed);
   const intent = parsed;
-  const NEW_TASK = 0x10000000;
-  let target: { pkg: string; cls: string | null } | null = null;
-  if (intent.component) target = { pkg: intent.component.pkg, cls: intent.component.cls };
-  else if (intent.packageName) {
-    const pkg = device.packages.get(intent.packageName);
-    if (pkg?.launcherActivity) target = { pkg: pkg.name, cls: null };
-  }
-  if (!target) {
-    await io.stdout(`Starting: ${describeIntent(intent)}\n`);
+  const targets = resolveTarget(device, intent);
+  await io.stdout(`Starting: ${describeIntent(intent)}\n`);
+  if (targets.length === 0) {
     await io.stderr(`Error: Activity not started, unable to resolve ${describeIntent(intent, NEW_TASK)}\n`);
     return 0;
   }
-  await io.stdout(`Starting: ${describeIntent(intent)}\n`);
-  const result = device.am.launch(target.pkg, target.cls, { forceStop: intent.stopFirst });
+  let result: LaunchResult;
+  let targetPkg: string;
+  if (targets.length > 1) {
+    const matches = targets.map((t) => ({ pkg: device.packages.get(t.pkg)!, activity: t.cls! }));
+    targetPkg = FRAMEWORK_PACKAGE;
+    result = device.am.showChooser(matches, intentFields(intent, NEW_TASK, { pkg: FRAMEWORK_PACKAGE, cls: RESOLVER_ACTIVITY }));
+  } else {
+    const target = targets[0];
+    const pkg = device.packages.get(target.pkg);
+    const cls = target.cls ?? pkg?.launcherActivity ?? null;
+    targetPkg = target.pkg;
+    const logged = cls ? intentFields(intent, NEW_TASK, { pkg: target.pkg, cls }) : undefined;
+    result = device.am.launch(target.pkg, target.cls, { forceStop: intent.stopFirst, intent: logged, data: intent.data });
+  }
   if (result.kind === 'not-found') {
-    const cls = target.cls ?? '';
+    const cls = targets[0].cls ?? '';
     await io.stdout('Error type 3\n');
-    await io.stderr(`Error: Activity class {${target.pkg}/${cls}} does not exist.\n`);
+    await io.stderr(`Error: Activity class {${targets[0].pkg}/${cls}} does not exist.\n`);
     return 0;
   }
-  const cmp = shortComponent(target.pkg, result.activity);
+  if (result.kind === 'finished-before-drawn') {
+    // The launch was cancelled before a window was drawn: am -W has no activity and no TotalTime to report.
+    if (intent.wait) await io.stdout(`Status: ok\nLaunchState: UNKNOWN (0)\nWaitTime: ${result.waitTime}\nComplete\n`);
+    return 0;
+  }
+  const cmp = shortComponent(targetPkg, result.activity);
   if (result.kind === 'brought-to-front-top') {
     await io.stderr(
       result.taskOnly

@@ -10,7 +10,8 @@
  *     "package": "com.example.notes", "label": "Notes", "versionCode": 1, "versionName": "1.0",
  *     "minSdk": 24, "targetSdk": 34, "debuggable": true,
  *     "permissions": ["android.permission.CAMERA"],       // uses-permission; dangerous ones become grantable
- *     "activities": [{ "name": ".LoginActivity", "screen": "login", "launcher": true }],
+ *     "activities": [{ "name": ".LoginActivity", "screen": "login", "launcher": true,
+ *                      "intentFilters"?: [IntentFilter] }],    // what implicit intents (am start -a/-d) reach it
  *     "onLaunch": Action,                                // when a cold start brings the process up
  *     "screens": { "login": Screen, … }
  *   }]
@@ -23,6 +24,11 @@
  *           (default: class name contains EditText), "children"?: Node[], "onTap"?: Action, "onText"?: Action,
  *           "list"?: { "itemHeight": 200, "items": [{ "title", "subtitle"?, "onTap"?: Action }],
  *                      "itemClass"?, "titleId"?, "subtitleId"? } }  // rows laid out inside bounds; swipes scroll
+ * IntentFilter: { "actions": ["android.intent.action.VIEW"], "categories"?: ["android.intent.category.DEFAULT", …],
+ *                 "data"?: [{ "scheme"?, "host"? ("*.x.com" allowed), "port"?, "path"?, "pathPrefix"?, "mimeType"? }] }
+ *   Matched as Android's IntentFilter does: the <data> entries of one filter merge (every scheme with every host
+ *   and path), implicit activity starts need android.intent.category.DEFAULT, and an intent without data only
+ *   matches a filter without data. Put unrelated links in separate filters.
  * Action: all keys optional, applied in this order:
  *   "require": { "<field id>": "<regex>" }, "otherwise": Action   // guard on typed field values
  *   "log": [{ "level": "D", "tag": "Notes", "message": "Signed in as {field:email}", "buffer"?: "main" }]
@@ -87,6 +93,27 @@ export const ActionSchema: z.ZodType<Action> = z.lazy(() =>
     })
     .strict(),
 );
+
+export const IntentDataSchema = z
+  .object({
+    scheme: z.string().min(1).optional(),
+    host: z.string().min(1).optional(),
+    port: z.number().int().min(1).max(65535).optional(),
+    path: z.string().startsWith('/').optional(),
+    pathPrefix: z.string().startsWith('/').optional(),
+    mimeType: z.string().regex(/^[^/\s]+\/[^/\s]+$/, 'a MIME type like image/* or text/plain').optional(),
+  })
+  .strict();
+export type IntentDataSpec = z.infer<typeof IntentDataSchema>;
+
+export const IntentFilterSchema = z
+  .object({
+    actions: z.array(z.string().min(1)).min(1),
+    categories: z.array(z.string().min(1)).default([]),
+    data: z.array(IntentDataSchema).default([]),
+  })
+  .strict();
+export type IntentFilterSpec = z.infer<typeof IntentFilterSchema>;
 
 const Bounds = z.tuple([z.number().int(), z.number().int(), z.number().int(), z.number().int()]);
 
@@ -178,7 +205,16 @@ export const AppSchema = z
     debuggable: z.boolean().default(true),
     permissions: z.array(z.string()).default([]),
     activities: z
-      .array(z.object({ name: z.string().min(1), screen: z.string().min(1), launcher: z.boolean().optional() }).strict())
+      .array(
+        z
+          .object({
+            name: z.string().min(1),
+            screen: z.string().min(1),
+            launcher: z.boolean().optional(),
+            intentFilters: z.array(IntentFilterSchema).optional(),
+          })
+          .strict(),
+      )
       .min(1),
     onLaunch: ActionSchema.optional(),
     screens: z.record(z.string(), ScreenSchema),
