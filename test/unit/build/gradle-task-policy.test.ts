@@ -25,7 +25,12 @@ describe('task policy', () => {
     ['pRB', 'publish*'],
     ['PUBLISH', 'publish*'],
     ['promoteArtifact', 'promote*'],
-    ['uploadArchives', 'upload*'],
+    ['uploadArchives', '*upload*'],
+    ['appDistributionUploadRelease', '*upload*'],
+    ['aDUR', 'appDistributionUpload*'],
+    ['crashlyticsUploadDistributionRelease', '*upload*'],
+    ['crashlyticsUploadMappingFileRelease', '*upload*'],
+    ['deployRelease', 'deploy*'],
     ['uninstallAll', 'uninstall*'],
     ['uA', 'uninstall*'],
     [':app:uninstallDebug', 'uninstall*'],
@@ -44,7 +49,7 @@ describe('task policy', () => {
     expect(error.message).toContain(rule);
   });
 
-  it.each(['installDebug', 'bundleRelease', 'connectedAndroidTest', 'cAT', 'assembleDebug', ':app:assembleDemoPlayDebug', 'testDebugUnitTest', 'lint', 'clean', 'check', 'properties', 'packageDebug', 'assembleP', 'tasks', 'dependencies', 'signingReport'])(
+  it.each(['installDebug', 'bundleRelease', 'connectedAndroidTest', 'cAT', 'assembleDebug', ':app:assembleDemoPlayDebug', 'testDebugUnitTest', 'lint', 'clean', 'check', 'properties', 'packageDebug', 'assembleP', 'tasks', 'dependencies', 'signingReport', 'aD', 'aR', 'tDUT', 'assembleUat', 'compileDebugUnitTestKotlin'])(
     'allows %s',
     (task) => {
       expect(blockedBy(task)).toBeNull();
@@ -93,6 +98,14 @@ describe('argument allow-list', () => {
     ['-x', '--init-script'],
     ['--tests', 'a;b'],
     ['-Pa=b\nc'],
+    ['-Pandroid.aapt2FromMavenOverride=/tmp/evil-aapt2'],
+    ['-Pandroid.injected.signing.store.file=x'],
+    ['-Pkotlin.daemon.jvmargs=-Xmx1g'],
+    ['-Pkotlin.compiler.execution.strategy=in-process'],
+    ['-PsystemProp.http.proxyHost=evil'],
+    ['-PkeystorePath=/home/user/.android/release.jks'],
+    ['-Pout=../../elsewhere'],
+    ['-Pjvm=-javaagent:/tmp/agent.jar'],
   ])('refuses %s', (...args) => {
     expect(refusal(() => checkArgs(args)).code).toBe('INVALID_ARGUMENT');
   });

@@ -33,8 +33,20 @@ export const ALLOWED_FLAGS = [
   '--no-daemon',
 ] as const;
 
-/** `-Pkey=value`: a project property; `org.gradle.*` keys configure Gradle itself and are refused. */
+/** `-Pkey=value`: a project property. Keys that configure Gradle, AGP or Kotlin themselves are refused (see below). */
 const PROPERTY = /^-P([A-Za-z][A-Za-z0-9_.\-]{0,127})=([^\0\r\n]{0,512})$/;
+
+/**
+ * Property keys that make Gradle or its plugins load or run something of the caller's choosing
+ * (`android.aapt2FromMavenOverride=/any/binary`, `kotlin.daemon.jvmargs=-javaagent:…`) or change
+ * Gradle itself. A project's own properties (`-PversionCode=42`) pass.
+ */
+const REFUSED_PROPERTY_KEYS = [/^org\.gradle\./i, /^systemProp\./i, /^android\.injected\./i, /^android\.aapt2FromMavenOverride$/i, /^android\..*(?:override|path|location|dir)$/i, /^kotlin\.(?:daemon|compiler)\./i, /^kapt\./i, /^ksp\..*(?:path|dir)/i];
+
+/** A value that names a file system location outside the project, or a JVM/agent option. */
+function suspiciousPropertyValue(value: string): boolean {
+  return /^(?:\/|~|[A-Za-z]:[\\/]|\\\\)/.test(value) || value.includes('..') || /(?:^|\s)-(?:javaagent|agentlib|agentpath|XX|D)/.test(value);
+}
 const TEST_FILTER = /^[A-Za-z0-9_.*$#\-\[\] ]{1,256}$/;
 
 export const MAX_TASKS = 20;
@@ -59,17 +71,26 @@ interface BlockRule {
   readonly label: string;
   readonly words: readonly string[];
   readonly where: 'prefix' | 'suffix' | 'contains';
+  /** Words that must be present before a (possibly abbreviated) name counts as this rule; default 1. */
+  readonly minWords?: number;
 }
 
 export const BLOCK_RULES: readonly BlockRule[] = [
   { label: 'publish*', words: ['publish'], where: 'prefix' },
   { label: 'promote*', words: ['promote'], where: 'prefix' },
   { label: 'uninstall*', words: ['uninstall'], where: 'prefix' },
-  { label: 'upload*', words: ['upload'], where: 'prefix' },
   { label: 'closeAndRelease*', words: ['close', 'And', 'Release'], where: 'prefix' },
   { label: '*ToMavenCentral', words: ['To', 'Maven', 'Central'], where: 'suffix' },
   { label: '*PlayStore*', words: ['Play', 'Store'], where: 'contains' },
+  // Upload tasks are usually named after their plugin first (`crashlyticsUploadDistributionRelease`).
+  { label: '*upload*', words: ['upload'], where: 'contains' },
+  { label: 'deploy*', words: ['deploy'], where: 'prefix' },
+  // Firebase App Distribution; three words so that `aD` (assembleDebug) stays allowed while `aDU`/`aDUR` do not.
+  { label: 'appDistributionUpload*', words: ['app', 'Distribution', 'Upload'], where: 'prefix', minWords: 3 },
 ];
+
+/** Inside a name, a one-word rule needs a real word (`Upload`, `Uploads`), not a one-letter abbreviation (`tDUT` = testDebugUnitTest). */
+const MIN_INNER_WORD_LETTERS = 3;
 
 /** Does the (possibly abbreviated) word list W match the rule's words starting at W[k]? */
 function matchesAt(words: readonly string[], k: number, rule: BlockRule, minWords: number): boolean {
@@ -89,7 +110,14 @@ export function blockedBy(taskPath: string): string | null {
   const words = taskWords(name);
   if (words.length === 0) return null;
   for (const rule of BLOCK_RULES) {
-    if (rule.where === 'prefix' && matchesAt(words, 0, rule, 1)) return rule.label;
+    if (rule.where === 'prefix' && matchesAt(words, 0, rule, rule.minWords ?? 1)) return rule.label;
+    if (rule.where === 'contains' && rule.words.length === 1) {
+      if (prefixEitherWay(words[0]!, rule.words[0]!)) return rule.label;
+      for (let k = 1; k < words.length; k++) {
+        if (words[k]!.length >= MIN_INNER_WORD_LETTERS && prefixEitherWay(words[k]!, rule.words[0]!)) return rule.label;
+      }
+      continue;
+    }
     if (rule.where === 'suffix' || rule.where === 'contains') {
       // Two words at least (`ToMav`, `PS`), so a lone trailing `T` or `P` abbreviation does not block `assembleP`.
       for (let k = 1; k < words.length; k++) if (matchesAt(words, k, rule, Math.min(2, rule.words.length))) return rule.label;
@@ -153,8 +181,20 @@ export function checkArgs(args: readonly string[], field = 'args'): string[] {
     }
     const property = PROPERTY.exec(arg);
     if (property) {
-      if (/^org\.gradle\./i.test(property[1]!)) {
-        throw new InvalidArgumentsError(`${field}: -P${property[1]} configures Gradle itself (org.gradle.*) and is not allowed.`, 'INVALID_ARGUMENT', field);
+      const [, key, value] = property as unknown as [string, string, string];
+      if (REFUSED_PROPERTY_KEYS.some((rule) => rule.test(key))) {
+        throw new InvalidArgumentsError(
+          `${field}: -P${key} configures Gradle, the Android Gradle Plugin or Kotlin themselves (it can make them run other code) and is not allowed. Pass only the project's own properties.`,
+          'INVALID_ARGUMENT',
+          field,
+        );
+      }
+      if (suspiciousPropertyValue(value)) {
+        throw new InvalidArgumentsError(
+          `${field}: the value of -P${key} looks like a file path or a JVM option ("${value.slice(0, 60)}"); property values that point outside the project are not passed. Set such values in the project's gradle.properties yourself.`,
+          'INVALID_ARGUMENT',
+          field,
+        );
       }
       out.push(arg);
       continue;
