@@ -26,6 +26,8 @@ export interface ScreenInstance {
   dueAtMs: number | null;
   focusedKey: string | null;
   readonly scroll: Map<string, number>;
+  /** The data URI of the intent that started this activity, if any. */
+  readonly data: string | null;
 }
 
 /** A running app process and the UI state that lives as long as it does. */
@@ -181,15 +183,16 @@ export class ActivityManager {
     const wasHome = this.homeOnTop;
     // A launcher intent for a package whose task exists brings that task forward as it is.
     const resumesTask = activity === pkg.launcherActivity && !!runtime?.stack.length;
-    if (fg && fg.runtime.pkg.name === pkgName && (fg.screen.activity === activity || resumesTask)) {
+    // An intent with other data than the running instance got starts a new instance on top (standard launch mode).
+    const newInstance = opts.data !== undefined && !!runtime?.stack.length && !(fg?.screen.activity === activity && fg.screen.data === opts.data);
+    if (!newInstance && fg && fg.runtime.pkg.name === pkgName && (fg.screen.activity === activity || resumesTask)) {
       const top = fg.screen.activity;
-      if (top === activity && !this.deliverData(fg.runtime, activity, opts.data)) {
-        return { kind: 'finished-before-drawn', activity, waitTime: d.rng.int(20, 60) };
-      }
       return { kind: 'brought-to-front-top', activity: top, waitTime: d.rng.int(2, 9), taskOnly: top !== activity };
     }
     let state: LaunchState;
-    if (resumesTask) {
+    if (newInstance) {
+      state = 'WARM';
+    } else if (resumesTask) {
       state = 'HOT';
     } else if (!runtime) {
       // The framework's own activities live in system_server, which is always running.
@@ -209,10 +212,12 @@ export class ActivityManager {
         while (runtime!.stack.length && runtime!.stack[runtime!.stack.length - 1].activity !== activity) runtime!.stack.pop();
       }
     } else {
-      this.enterScreen(runtime!, this.entryScreen(pkg, activity), activity);
+      this.enterScreen(runtime!, this.entryScreen(pkg, activity), { activity, data: opts.data ?? null, newInstance, logged: true });
     }
     if (!this.deliverData(runtime!, activity, opts.data)) {
-      this.finishActivity(runtime!);
+      // Only the instance just started finishes; one showing another package's App info stays.
+      runtime!.stack.pop();
+      if (!runtime!.stack.length) this.removeTask(pkgName);
       // What was in front before comes back, the home screen included.
       if (wasHome && !runtime!.stack.length) this.homeOnTop = true;
       d.scheduleTimers();
@@ -255,9 +260,17 @@ export class ActivityManager {
     return this.launch(FRAMEWORK_PACKAGE, RESOLVER_ACTIVITY, { intent });
   }
 
-  private enterScreen(runtime: AppRuntime, name: string, activity?: string): void {
+  /**
+   * Shows a screen: a screen of the top activity replaces it, another activity is pushed. `logged`: the caller
+   * (launch) writes the START/Displayed lines itself; `newInstance`: push even over the same activity.
+   */
+  private enterScreen(
+    runtime: AppRuntime,
+    name: string,
+    opts: { activity?: string; data?: string | null; newInstance?: boolean; logged?: boolean } = {},
+  ): void {
     const spec = name === GENERIC_SCREEN ? null : runtime.pkg.spec!.screens[name];
-    const act = activity ?? qualifyClassName(runtime.pkg.name, spec!.activity);
+    const act = opts.activity ?? qualifyClassName(runtime.pkg.name, spec!.activity);
     const now = this.device.clock();
     const instance: ScreenInstance = {
       name,
@@ -266,12 +279,13 @@ export class ActivityManager {
       dueAtMs: spec?.after ? now + spec.after.ms : null,
       focusedKey: null,
       scroll: new Map(),
+      data: opts.data ?? (runtime.stack.at(-1)?.activity === act ? runtime.stack.at(-1)!.data : null),
     };
     const top = runtime.stack[runtime.stack.length - 1];
-    if (top && top.activity === act) runtime.stack[runtime.stack.length - 1] = instance;
+    if (top && top.activity === act && !opts.newInstance) runtime.stack[runtime.stack.length - 1] = instance;
     else {
       runtime.stack.push(instance);
-      if (top) {
+      if (top && !opts.logged) {
         const cmp = shortComponent(runtime.pkg.name, act);
         this.device.log('system', 'I', 'ActivityTaskManager', `START u0 {cmp=${cmp}} from uid ${runtime.pkg.uid}`, this.device.systemPid);
         this.device.log('system', 'I', 'ActivityTaskManager', `Displayed ${cmp}: +${this.device.rng.int(110, 320)}ms`, this.device.systemPid);

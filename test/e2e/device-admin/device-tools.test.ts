@@ -235,16 +235,21 @@ describe('device tools over MCP', () => {
   });
 
   it('opens deep links quoted, refuses schemes that open no app, and reports unresolved intents', async () => {
-    const uri = 'notes://open?id=1;reboot&x=$(id)`id`\'"';
+    const uri = 'notes://note/1?id=1;reboot&x=$(id)`id`\'"';
     const commands = await ran(() => ok('open_deep_link', { uri, package: 'com.example.notes' }));
     expect(commands).toEqual([['am', 'start', '-W', '-a', 'android.intent.action.VIEW', '-d', uri, '-p', 'com.example.notes']]);
+    // Without a package, the notes app's intent filter takes notes://note/<id> to its detail screen.
+    const opened = await ok('open_deep_link', { uri: 'notes://note/3' });
+    expect(opened).toMatchObject({ activity: 'com.example.notes/.NoteDetailActivity', launch_state: expect.any(String) });
+    expect(opened.total_ms).toEqual(expect.any(Number));
+    expect((await ok('get_app_runtime_state', { package: 'com.example.notes' })).foreground_activity).toBe('com.example.notes.NoteDetailActivity');
     for (const blocked of ['javascript:alert(1)', '  JavaScript:alert(1)', 'DATA:text/html,x', 'file:///sdcard/x', 'content://x', 'intent://x#Intent;end', 'about:blank', 'blob:x', 'vbscript:x']) {
       expect((await ran(() => invalidParams('open_deep_link', { uri: blocked })))).toEqual([]);
     }
     const unresolved = await toolError('open_deep_link', { uri: 'nothing-handles-this://x' });
     expect(unresolved.code).toBe('LAUNCH_FAILED');
     expect(unresolved.text).toContain('unable to resolve');
-    expect(await events({ types: ['deep_link.opened'] })).toHaveLength(1);
+    expect(await events({ types: ['deep_link.opened'] })).toHaveLength(2);
   });
 
   it('opens the app settings screen with the quoted package URI', async () => {
@@ -253,10 +258,14 @@ describe('device tools over MCP', () => {
     expect(commands.filter((c) => c[0] === 'am')).toEqual([
       ['am', 'start', '-W', '-a', 'android.settings.APPLICATION_DETAILS_SETTINGS', '-d', 'package:com.example.notes'],
     ]);
-    // The simulated Android resolves intents by component or package only, so the settings action stays
-    // unresolved there: the tool must report the device's error text rather than claim success.
-    expect(result!.isError).toBe(true);
-    expect(result!.structuredContent?.error_code).toBe('LAUNCH_FAILED');
+    // Settings answers the intent with App info for that package, and it is what the device shows now.
+    expect(result!.isError).toBeFalsy();
+    expect(result!.structuredContent).toMatchObject({ package: 'com.example.notes', activity: 'com.android.settings/.applications.InstalledAppDetails' });
+    expect(await ok('get_app_runtime_state', { package: 'com.android.settings' })).toMatchObject({
+      foreground: true,
+      foreground_activity: 'com.android.settings.applications.InstalledAppDetails',
+    });
+    expect(await events({ types: ['app.settings_opened'] })).toHaveLength(1);
     expect((await toolError('open_app_settings', { package: 'com.not.installed' })).code).toBe('APP_NOT_INSTALLED');
   });
 });

@@ -66,6 +66,18 @@ describe('am start resolves implicit intents', () => {
     expect(parseAmStart(https.stdout + https.stderr, https.code)).toMatchObject({ ok: true, activity: 'com.example.notes/.NoteDetailActivity' });
   });
 
+  it('starts a new instance for a link with other data, and delivers the same link to the running one', async () => {
+    await run(android, 'am start -W -a android.intent.action.VIEW -d notes://note/3');
+    const other = await run(android, 'am start -W -a android.intent.action.VIEW -d notes://note/4');
+    expect(parseAmStart(other.stdout, other.code)).toMatchObject({ launchState: 'WARM', activity: 'com.example.notes/.NoteDetailActivity' });
+    const same = await run(android, 'am start -W -a android.intent.action.VIEW -d notes://note/4');
+    expect(same.stderr).toBe('Warning: Activity not started, intent has been delivered to currently running top-most instance.\n');
+    await run(android, 'input keyevent KEYCODE_BACK');
+    expect(android.state.am.foreground()?.screen.data).toBe('notes://note/3');
+    // One START and one Displayed per launch, not a second pair for the pushed activity.
+    expect((await systemLog(android)).match(/Displayed com\.example\.notes/g)).toHaveLength(2);
+  });
+
   it('keeps the unable-to-resolve error (exit 0) for links, packages and paths no filter takes', async () => {
     for (const args of ['-d notes://other/3', '-d https://notes.example.com/x/7', '-d notes://note/3 -p com.example.weather', '-d notes:note']) {
       const r = await run(android, `am start -W -a android.intent.action.VIEW ${args}`);
