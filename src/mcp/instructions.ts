@@ -23,8 +23,9 @@ export function buildInstructions(registry: ToolRegistry, served: ServedTools, p
   if (served.readOnly) lines.push('Tools that change state are hidden because the server runs with --read-only; the user can drop that flag to enable them.');
   lines.push('');
   lines.push(
-    'Errors: invalid arguments come back as JSON-RPC invalid-params naming the field and the rule. A valid request that fails returns isError with a stable error code ' +
-      '(e.g. NO_DEVICE, DEVICE_OFFLINE, PROJECT_NOT_TRUSTED, BUILD_IN_PROGRESS, TIMEOUT, NOT_FOUND) and a message saying what to do next; follow it rather than retrying blindly.',
+    'Errors: invalid arguments and policy refusals (PROJECT_NOT_TRUSTED, TASK_BLOCKED, PACKAGE_OUT_OF_SCOPE, a blocked link scheme) come back as JSON-RPC invalid-params before anything runs, ' +
+      'with the rule in the message and the code in data.error_code. A valid request that fails returns isError with structuredContent {error_code, message} ' +
+      '(e.g. NO_DEVICE, MULTIPLE_DEVICES, DEVICE_OFFLINE, BUILD_IN_PROGRESS, TIMEOUT, NOT_FOUND) and a message saying what to do next; follow it rather than retrying blindly.',
   );
   lines.push(
     "Project trust: building or testing runs the project's own code, so it needs the user's trust. Only a person can grant it, by running `droidwright trust <project>` in their terminal. " +

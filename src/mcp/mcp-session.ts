@@ -61,6 +61,24 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Tool['inputSchem
   return json as Tool['inputSchema'];
 }
 
+/**
+ * A JSON-RPC error whose message is exactly ours. The SDK's McpError prefixes "MCP error <code>: " to
+ * its message, and clients prefix it again when they rebuild the error, so agents read it twice.
+ */
+class ProtocolError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
+
+function protocolError(code: number, message: string, data?: Record<string, unknown>): ProtocolError {
+  return new ProtocolError(code, message, data);
+}
+
 /** The `structuredContent` of a failed call: the same for every tool. */
 const TOOL_ERROR_SCHEMA = {
   type: 'object',
@@ -258,20 +276,20 @@ export class McpSession {
     if (!registered) {
       const message = `Unknown tool "${String(name).slice(0, 100)}". Call tools/list for the tools this server serves.`;
       this.record(undefined, String(name), args, 'refused', 'NOT_FOUND', started, message);
-      throw new McpError(ErrorCode.InvalidParams, message);
+      throw protocolError(ErrorCode.InvalidParams, message);
     }
     const def = registered.definition;
     if (!this.servedNames.has(name)) {
       const message = this.hiddenMessage(def);
       this.record(def, name, args, 'refused', 'TOOL_DISABLED', started, message);
-      throw new McpError(ErrorCode.InvalidParams, message, { error_code: 'TOOL_DISABLED', toolset: def.toolset });
+      throw protocolError(ErrorCode.InvalidParams, message, { error_code: 'TOOL_DISABLED', toolset: def.toolset });
     }
     const parsed = def.input.safeParse(args);
     if (!parsed.success) {
       const { message, field } = describeZodIssues(parsed.error);
       const full = `Invalid arguments for ${name}: ${message}.`;
       this.record(def, name, args, 'refused', 'INVALID_ARGUMENT', started, full);
-      throw new McpError(ErrorCode.InvalidParams, full, { error_code: 'INVALID_ARGUMENT', field });
+      throw protocolError(ErrorCode.InvalidParams, full, { error_code: 'INVALID_ARGUMENT', field });
     }
 
     const signal = AbortSignal.any([requestSignal, this.sessionAbort.signal]);
@@ -304,14 +322,14 @@ export class McpSession {
       const result = await def.handler(parsed.data, ctx);
       if (signal.aborted) {
         this.record(def, name, args, 'cancelled', 'CANCELLED', started, 'cancelled by the client');
-        throw new McpError(ErrorCode.InvalidRequest, `${name} was cancelled.`);
+        throw protocolError(ErrorCode.InvalidRequest, `${name} was cancelled.`);
       }
       const output = def.output.safeParse(result.data);
       if (!output.success) {
         const { message } = describeZodIssues(output.error);
         this.logger.error(`${name} returned data that does not match its output schema: ${message}`);
         this.record(def, name, args, 'error', 'INTERNAL', started, `output schema violation: ${message}`);
-        throw new McpError(ErrorCode.InternalError, `Internal error in ${name}: its result did not match its output schema. This is a droidwright bug; the details are on its stderr.`);
+        throw protocolError(ErrorCode.InternalError, `Internal error in ${name}: its result did not match its output schema. This is a droidwright bug; the details are on its stderr.`);
       }
       this.record(def, name, args, 'ok', null, started, result.summary);
       return {
@@ -319,14 +337,14 @@ export class McpSession {
         structuredContent: output.data as Record<string, unknown>,
       };
     } catch (error) {
-      if (error instanceof McpError) throw error;
+      if (error instanceof McpError || error instanceof ProtocolError) throw error;
       if (signal.aborted) {
         this.record(def, name, args, 'cancelled', 'CANCELLED', started, 'cancelled by the client');
-        throw new McpError(ErrorCode.InvalidRequest, `${name} was cancelled.`);
+        throw protocolError(ErrorCode.InvalidRequest, `${name} was cancelled.`);
       }
       if (error instanceof InvalidArgumentsError) {
         this.record(def, name, args, 'refused', error.code, started, error.message);
-        throw new McpError(ErrorCode.InvalidParams, error.message, { error_code: error.code, ...(error.field ? { field: error.field } : {}) });
+        throw protocolError(ErrorCode.InvalidParams, error.message, { error_code: error.code, ...(error.field ? { field: error.field } : {}) });
       }
       if (error instanceof ToolError) {
         this.record(def, name, args, phase === 'policy' ? 'refused' : 'error', error.code, started, error.message);
@@ -334,14 +352,14 @@ export class McpSession {
       }
       this.logger.error(`internal error in ${name}: ${(error as Error)?.stack ?? String(error)}`);
       this.record(def, name, args, 'error', 'INTERNAL', started, `internal error: ${(error as Error)?.message ?? String(error)}`);
-      throw new McpError(ErrorCode.InternalError, `Internal error in ${name}: ${(error as Error)?.message ?? String(error)}. This is a droidwright bug; details are on its stderr.`);
+      throw protocolError(ErrorCode.InternalError, `Internal error in ${name}: ${(error as Error)?.message ?? String(error)}. This is a droidwright bug; details are on its stderr.`);
     }
   }
 
   private async readResource(uri: string, requestSignal: AbortSignal) {
     const resource = RESOURCES.find((r) => r.uri === uri);
     const tool = resource && this.registry.get(resource.tool);
-    if (!resource || !tool) throw new McpError(RESOURCE_NOT_FOUND, `Unknown resource ${uri.slice(0, 200)}. Known: ${RESOURCES.map((r) => r.uri).join(', ')}.`);
+    if (!resource || !tool) throw protocolError(RESOURCE_NOT_FOUND, `Unknown resource ${uri.slice(0, 200)}. Known: ${RESOURCES.map((r) => r.uri).join(', ')}.`);
     const ctx = createToolContext({
       actor: this.actor(),
       store: this.store,
@@ -352,7 +370,7 @@ export class McpSession {
       const result = await tool.definition.handler({}, ctx);
       return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(result.data, null, 2) }] };
     } catch (error) {
-      if (error instanceof ToolError) throw new McpError(ErrorCode.InternalError, `${error.code}: ${error.message}`);
+      if (error instanceof ToolError) throw protocolError(ErrorCode.InternalError, `${error.code}: ${error.message}`);
       throw error;
     }
   }
