@@ -64,10 +64,19 @@ export async function runDemoCommand(argv: string[]): Promise<number> {
   let device: RunningSimulatedDevice | null = null;
   let client: Client | null = null;
   const workDir = mkdtempSync(join(tmpdir(), 'droidwright-demo-'));
+  let trustedProject: { trust: TrustService; root: string } | null = null;
   const cleanup = async () => {
     await client?.close().catch(() => undefined);
     await device?.stop().catch(() => undefined);
     await server?.stop().catch(() => undefined);
+    // A trust grant must not outlive its project: a later directory at the same /tmp path would inherit it.
+    if (trustedProject) {
+      try {
+        trustedProject.trust.untrust(trustedProject.root, cliActor());
+      } catch {
+        // The log may be unwritable by now; the directory is removed below either way.
+      }
+    }
     rmSync(workDir, { recursive: true, force: true });
   };
 
@@ -88,7 +97,9 @@ export async function runDemoCommand(argv: string[]): Promise<number> {
       pluginModules,
     );
     // The demo plays the developer here: trusting is a terminal action, recorded like `droidwright trust`.
-    container.get(TrustService).trust(projectDir, cliActor());
+    const trust = container.get(TrustService);
+    trust.trust(projectDir, cliActor());
+    trustedProject = { trust, root: projectDir };
     out(`• demo project ${projectDir} (trusted, as \`droidwright trust\` would)`);
     out(`• event log ${join(home, 'events.db')}`);
     out();

@@ -59,7 +59,7 @@ describe('droidwright demo (the README main-job line)', () => {
     expect(verify.status).toBe(0);
     const listed = JSON.parse(cli(['events', 'list', '--json', '--limit', '500']).stdout) as { type: string; actor: { kind: string } }[];
     const types = new Set(listed.map((e) => e.type));
-    for (const type of ['project.trusted', 'mcp.session_started', 'build.started', 'build.finished', 'app.installed', 'app.launched', 'app.restarted', 'app.stopped', 'orientation.changed', 'mcp.session_ended']) {
+    for (const type of ['project.trusted', 'project.untrusted', 'mcp.session_started', 'build.started', 'build.finished', 'app.installed', 'app.launched', 'app.restarted', 'app.stopped', 'orientation.changed', 'mcp.session_ended']) {
       expect(types).toContain(type);
     }
   });
