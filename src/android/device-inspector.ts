@@ -4,7 +4,7 @@ import { AdbService, type AdbDeviceEntry } from './adb-service.js';
 import { sh } from './device-command.js';
 import { deviceKindOf, type DeviceKind } from './device-kind.js';
 import { DeviceSelector, chooseDevice } from './device-selector.js';
-import { DeviceTracker, type ObservedDevice } from './device-tracker.js';
+import { DeviceTracker, type DeviceObserver, type ObservedDevice } from './device-tracker.js';
 import { intProp } from './parsers/getprop.js';
 import { parseBattery, parseSettingValue, parseWmDensity, parseWmSize, type BatteryInfo, type ScreenSize } from './parsers/device-state.js';
 
@@ -71,11 +71,11 @@ export class DeviceInspector {
   ) {}
 
   /** Every device adb lists, with details for the online ones; device changes since the last look are recorded. */
-  async listDevices(append: EventAppender, signal?: AbortSignal): Promise<DeviceSummary[]> {
+  async listDevices(observer: DeviceObserver, signal?: AbortSignal): Promise<DeviceSummary[]> {
     const entries = await this.adb.listDevices();
     const summaries = await Promise.all(entries.map((e) => this.describe(e, signal)));
     try {
-      this.tracker.record(summaries, append);
+      this.tracker.record(summaries, observer);
     } catch {
       // An unwritable log must not hide the devices; the next listing records the changes.
     }
@@ -108,8 +108,8 @@ export class DeviceInspector {
   }
 
   /** Resolves the device for a tool call (the one selection rule), recording device changes seen on the way. */
-  async select(requested: string | undefined | null, append?: EventAppender): Promise<string> {
-    if (!append) return (await this.selector.select(requested)).serial;
+  async select(requested: string | undefined | null, observer?: DeviceObserver): Promise<string> {
+    if (!observer) return (await this.selector.select(requested)).serial;
     const entries = await this.adb.listDevices();
     const serial = chooseDevice(entries, requested);
     try {
@@ -118,7 +118,7 @@ export class DeviceInspector {
       const observed = await Promise.all(
         entries.map((e) => (known.get(e.serial)?.connected === 1 ? Promise.resolve(summarize(e.serial, e.state, null)) : this.describe(e))),
       );
-      this.tracker.record(observed, append);
+      this.tracker.record(observed, observer);
     } catch {
       // Tracking is bookkeeping; it must never stop the tool the agent asked for.
     }

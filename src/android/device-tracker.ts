@@ -1,5 +1,6 @@
 import { inject, injectable } from 'inversify';
 import type { EventAppender } from '../events/event-definition.js';
+import { describeActor, systemActor, type Actor } from '../kernel/actor.js';
 import { EventStoreProvider } from '../kernel/event-store-provider.js';
 import type { DeviceKind } from './device-kind.js';
 import { readDevices, type DeviceRow } from './devices.projection.js';
@@ -52,6 +53,12 @@ export function diffDevices(known: readonly DeviceRow[], observed: readonly Obse
  * log catches up the next time anyone looks. Two processes looking at once may both record an
  * arrival; the projection treats the second as a refresh.
  */
+/** The tool call that looked at adb: where to append, and who it was. */
+export interface DeviceObserver {
+  readonly append: EventAppender;
+  readonly actor: Actor;
+}
+
 @injectable()
 export class DeviceTracker {
   constructor(@inject(EventStoreProvider) private readonly store: EventStoreProvider) {}
@@ -60,10 +67,21 @@ export class DeviceTracker {
     return readDevices(this.store().db);
   }
 
-  record(observed: readonly ObservedDevice[], append: EventAppender): DeviceChange[] {
+  /**
+   * Devices come and go on their own: the change is recorded as the system's, with the agent whose
+   * call noticed it in `observed_by`, so an auditor never reads "agent X connected device Y".
+   */
+  record(observed: readonly ObservedDevice[], observer: DeviceObserver): DeviceChange[] {
     const changes = diffDevices(this.known(), observed);
+    const observedBy = describeActor(observer.actor);
     for (const change of changes) {
-      append({ type: change.type, data: change.data, stream: `device:${change.serial}`, device: change.serial });
+      observer.append({
+        type: change.type,
+        data: { ...change.data, observed_by: observedBy },
+        stream: `device:${change.serial}`,
+        device: change.serial,
+        actor: systemActor(),
+      });
     }
     return changes;
   }

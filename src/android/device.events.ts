@@ -10,25 +10,28 @@ const DeviceDetails = {
   avd_name: z.string().nullable(),
 };
 
+/** Who noticed the change (the tool call that listed devices); the event's actor is the system. */
+const ObservedBy = { observed_by: z.string().max(200).optional() };
+
 export const DeviceConnected = defineEvent({
   type: 'device.connected',
   version: 1,
   description: 'adb listed a device that droidwright had not seen connected before.',
-  schema: z.object({ serial: z.string().min(1), state: z.string(), ...DeviceDetails }),
+  schema: z.object({ serial: z.string().min(1), state: z.string(), ...DeviceDetails, ...ObservedBy }),
 });
 
 export const DeviceDisconnected = defineEvent({
   type: 'device.disconnected',
   version: 1,
   description: 'A device droidwright had seen connected is no longer listed by adb.',
-  schema: z.object({ serial: z.string().min(1), last_state: z.string() }),
+  schema: z.object({ serial: z.string().min(1), last_state: z.string(), ...ObservedBy }),
 });
 
 export const DeviceStateChanged = defineEvent({
   type: 'device.state_changed',
   version: 1,
   description: 'A connected device changed adb state (offline, unauthorized, device…).',
-  schema: z.object({ serial: z.string().min(1), from: z.string(), to: z.string(), ...DeviceDetails }),
+  schema: z.object({ serial: z.string().min(1), from: z.string(), to: z.string(), ...DeviceDetails, ...ObservedBy }),
 });
 
 export const deviceEvents = [DeviceConnected, DeviceDisconnected, DeviceStateChanged];

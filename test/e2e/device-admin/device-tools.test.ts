@@ -103,7 +103,8 @@ describe('device tools over MCP', () => {
     await ok('list_devices');
     const connected = await events({ types: ['device.*'] });
     expect(connected.map((e) => e.type)).toEqual(['device.connected']);
-    expect(connected[0]).toMatchObject({ device: phone.serial, actor: expect.objectContaining({ kind: 'agent', client: 'droidwright-e2e' }) });
+    // The device arrived on its own: recorded as the system's, with the agent's call as the observer.
+    expect(connected[0]).toMatchObject({ device: phone.serial, actor: expect.objectContaining({ kind: 'system' }), data: { observed_by: expect.stringContaining('droidwright-e2e') } });
 
     const info = await ok('get_device_info');
     expect(info.device.serial).toBe(phone.serial);

@@ -55,12 +55,17 @@ describe('shared Android access against a simulated device behind a real adb ser
 
   it('lists and describes the device and records its arrival once', async () => {
     const inspector = ctx.container.get(DeviceInspector);
-    const list = await inspector.listDevices(ctx.append);
+    const observer = { append: ctx.append, actor: { kind: 'agent' as const, session: 'sess-observer', client: 'jest', pid: process.pid } };
+    const list = await inspector.listDevices(observer);
     expect(list).toEqual([
       expect.objectContaining({ serial: device.serial, state: 'device', kind: 'wireless', model: 'Pixel 7', apiLevel: 34, abi: 'arm64-v8a', avdName: null }),
     ]);
-    await inspector.listDevices(ctx.append);
-    expect(ctx.store.query({ types: ['device.*'] }).map((e) => e.type)).toEqual(['device.connected']);
+    await inspector.listDevices(observer);
+    const recorded = ctx.store.query({ types: ['device.*'] });
+    expect(recorded.map((e) => e.type)).toEqual(['device.connected']);
+    // The device arrived on its own: the system is the actor, the agent that looked is only the observer.
+    expect(recorded[0]!.actor.kind).toBe('system');
+    expect(recorded[0]!.data).toMatchObject({ observed_by: expect.stringContaining('jest#sess-obs') });
     const info = await inspector.deviceInfo(device.serial);
     expect(info.screen.physical).toEqual({ width: 1080, height: 2400 });
     expect(info.screen.density.physical).toBe(420);

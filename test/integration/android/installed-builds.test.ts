@@ -72,7 +72,7 @@ describe('installs linked to the builds that produced them', () => {
     const unknown = await buildTestApk({ packageName: 'com.example.notes', versionCode: 21, outDir: other });
     expect((await tool.handler({ apk_path: unknown.path, device_serial: device.serial }, toolCtx)).data.build_id).toBeNull();
 
-    await ctx.container.get(DeviceInspector).listDevices(toolCtx.append);
+    await ctx.container.get(DeviceInspector).listDevices(toolCtx);
     const liveInstalls = readInstalledBuilds(ctx.store.db);
     const liveDevices = readDevices(ctx.store.db);
     expect(liveInstalls).toHaveLength(1);

@@ -41,7 +41,7 @@ export function createDumpAppInfoTool(deps: { devices: DeviceInspector; apps: Ap
     }),
     async handler(args, ctx) {
       const pkg = validatePackageName(args.package);
-      const serial = await deps.devices.select(args.device_serial, ctx.append);
+      const serial = await deps.devices.select(args.device_serial, ctx);
       const info = await deps.apps.appInfo(serial, pkg, ctx.signal);
       return {
         data: {

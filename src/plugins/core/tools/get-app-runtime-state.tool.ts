@@ -29,7 +29,7 @@ export function createGetAppRuntimeStateTool(deps: { devices: DeviceInspector; a
     }),
     async handler(args, ctx) {
       const pkg = validatePackageName(args.package);
-      const serial = await deps.devices.select(args.device_serial, ctx.append);
+      const serial = await deps.devices.select(args.device_serial, ctx);
       const s = await deps.apps.runtimeState(serial, pkg, ctx.signal);
       return {
         data: {

@@ -46,7 +46,7 @@ export function createGetDeviceInfoTool(deps: { inspector: DeviceInspector }) {
     }),
     async handler(args, ctx) {
       const { inspector } = deps;
-      const serial = await inspector.select(args.device_serial, ctx.append);
+      const serial = await inspector.select(args.device_serial, ctx);
       const info = await inspector.deviceInfo(serial, ctx.signal);
       const s = info.summary;
       return {

@@ -48,7 +48,7 @@ export function createGetExitReasonsTool(deps: { devices: DeviceInspector; apps:
     }),
     async handler(args, ctx) {
       const pkg = validatePackageName(args.package ?? deps.scope.defaultPackage());
-      const serial = await deps.devices.select(args.device_serial, ctx.append);
+      const serial = await deps.devices.select(args.device_serial, ctx);
       const result = await deps.apps.exitReasons(serial, pkg, args.limit ?? 20, ctx.signal);
       if (!result.supported) {
         return {

@@ -37,7 +37,7 @@ export function createGetMemoryInfoTool(deps: { devices: DeviceInspector; apps: 
     }),
     async handler(args, ctx) {
       const pkg = validatePackageName(args.package);
-      const serial = await deps.devices.select(args.device_serial, ctx.append);
+      const serial = await deps.devices.select(args.device_serial, ctx);
       await deps.apps.requireInstalled(serial, pkg, ctx.signal);
       const m = await deps.apps.memory(serial, pkg, ctx.signal);
       const heap = (h: { sizeKb: number | null; allocatedKb: number | null; freeKb: number | null } | null) =>

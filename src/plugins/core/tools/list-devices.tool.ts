@@ -29,7 +29,7 @@ export function createListDevicesTool(deps: { inspector: DeviceInspector }) {
       hint: z.string().nullable().describe('What to do when no device is online.'),
     }),
     async handler(_args, ctx) {
-      const devices = await deps.inspector.listDevices(ctx.append, ctx.signal);
+      const devices = await deps.inspector.listDevices(ctx, ctx.signal);
       const online = devices.filter((d) => d.state === 'device').length;
       return {
         data: {

@@ -29,7 +29,7 @@ export function createGrantRuntimePermissionTool(deps: { devices: DeviceInspecto
       const pkg = validatePackageName(args.package);
       const permission = validatePermission(args.permission);
       deps.scope.require(pkg, args.allow_foreign_package);
-      const serial = await deps.devices.select(args.device_serial, ctx.append);
+      const serial = await deps.devices.select(args.device_serial, ctx);
       await deps.apps.setPermission(serial, pkg, permission, true, ctx.signal);
       ctx.append({ type: 'permission.granted', data: { device_serial: serial, package: pkg, permission }, stream: `device:${serial}`, device: serial, package: pkg });
       return { data: { device_serial: serial, package: pkg, permission, granted: true }, summary: `granted ${permission} to ${pkg} on ${serial}` };

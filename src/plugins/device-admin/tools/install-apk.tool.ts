@@ -40,7 +40,7 @@ export function createInstallApkTool(deps: { project: ProjectSelection; devices:
       }
       const apk = resolveProjectApk(deps.project.root, args.apk_path);
       const info = await readApkInfo(apk.path);
-      const serial = await deps.devices.select(args.device_serial, ctx.append);
+      const serial = await deps.devices.select(args.device_serial, ctx);
       const { durationMs } = await deps.installer.install(serial, apk.path, info, ctx.signal);
       const build = deps.installer.findBuild(info.sha256);
       const data = {

@@ -29,7 +29,7 @@ export function createLaunchAppTool(deps: { devices: DeviceInspector; apps: AppC
     async handler(args, ctx) {
       const pkg = validatePackageName(args.package);
       if (args.activity !== undefined) validateActivity(args.activity);
-      const serial = await deps.devices.select(args.device_serial, ctx.append);
+      const serial = await deps.devices.select(args.device_serial, ctx);
       const out = await deps.apps.launch(serial, pkg, args.activity, ctx.signal);
       const timing = { total_ms: out.am?.totalTimeMs ?? null, wait_ms: out.am?.waitTimeMs ?? null, launch_state: out.am?.launchState ?? null };
       ctx.append({

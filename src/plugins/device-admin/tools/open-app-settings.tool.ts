@@ -20,7 +20,7 @@ export function createOpenAppSettingsTool(deps: { devices: DeviceInspector; apps
     }),
     async handler(args, ctx) {
       const pkg = validatePackageName(args.package);
-      const serial = await deps.devices.select(args.device_serial, ctx.append);
+      const serial = await deps.devices.select(args.device_serial, ctx);
       const out = await deps.apps.openAppSettings(serial, pkg, ctx.signal);
       ctx.append({ type: 'app.settings_opened', data: { device_serial: serial, package: pkg }, stream: `device:${serial}`, device: serial, package: pkg });
       return { data: { device_serial: serial, package: pkg, activity: out.component }, summary: `opened settings of ${pkg} on ${serial}` };

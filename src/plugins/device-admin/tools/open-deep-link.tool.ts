@@ -28,7 +28,7 @@ export function createOpenDeepLinkTool(deps: { devices: DeviceInspector; apps: A
     async handler(args, ctx) {
       const { uri, scheme } = validateDeepLink(args.uri);
       const pkg = args.package !== undefined ? validatePackageName(args.package) : undefined;
-      const serial = await deps.devices.select(args.device_serial, ctx.append);
+      const serial = await deps.devices.select(args.device_serial, ctx);
       const out = await deps.apps.openDeepLink(serial, uri, pkg, ctx.signal);
       const timing = { total_ms: out.am?.totalTimeMs ?? null, wait_ms: out.am?.waitTimeMs ?? null, launch_state: out.am?.launchState ?? null };
       ctx.append({

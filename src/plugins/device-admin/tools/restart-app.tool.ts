@@ -39,7 +39,7 @@ export function createRestartAppTool(deps: { devices: DeviceInspector; apps: App
       if (clearData && args.device_serial === undefined) {
         throw new InvalidArgumentsError('clear_data: true wipes the app\'s data, so name the device explicitly with device_serial.', 'INVALID_ARGUMENT', 'device_serial');
       }
-      const serial = await deps.devices.select(args.device_serial, ctx.append);
+      const serial = await deps.devices.select(args.device_serial, ctx);
       const out = await deps.apps.restart(serial, pkg, { activity: args.activity, clearData, signal: ctx.signal });
       const timing = { total_ms: out.am?.totalTimeMs ?? null, wait_ms: out.am?.waitTimeMs ?? null, launch_state: out.am?.launchState ?? null };
       ctx.append({

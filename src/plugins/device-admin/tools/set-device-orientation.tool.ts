@@ -21,7 +21,7 @@ export function createSetDeviceOrientationTool(deps: { devices: DeviceInspector;
       previous: z.enum(ORIENTATIONS).nullable().describe('The orientation before; null when it could not be read.'),
     }),
     async handler(args, ctx) {
-      const serial = await deps.devices.select(args.device_serial, ctx.append);
+      const serial = await deps.devices.select(args.device_serial, ctx);
       const { previous } = await deps.orientation.set(serial, args.orientation, ctx.signal);
       ctx.append({ type: 'orientation.changed', data: { device_serial: serial, orientation: args.orientation, previous }, stream: `device:${serial}`, device: serial });
       return { data: { device_serial: serial, orientation: args.orientation, previous }, summary: `${serial}: ${previous ?? '?'} → ${args.orientation}` };

@@ -36,7 +36,7 @@ export function createSetNetworkStateTool(deps: { devices: DeviceInspector; netw
     async handler(args, ctx) {
       const request = { wifi: args.wifi, mobileData: args.mobile_data, airplaneMode: args.airplane_mode };
       if (args.device_serial !== undefined) NetworkController.checkRequest(args.device_serial, request);
-      const serial = await deps.devices.select(args.device_serial, ctx.append);
+      const serial = await deps.devices.select(args.device_serial, ctx);
       NetworkController.checkRequest(serial, request);
       const { previous, current } = await deps.network.set(serial, request, ctx.signal);
       const requested = { wifi: args.wifi ?? null, mobile_data: args.mobile_data ?? null, airplane_mode: args.airplane_mode ?? null };

@@ -22,7 +22,7 @@ export function createStopAppTool(deps: { devices: DeviceInspector; apps: AppCon
     async handler(args, ctx) {
       const pkg = validatePackageName(args.package);
       deps.scope.require(pkg, args.allow_foreign_package);
-      const serial = await deps.devices.select(args.device_serial, ctx.append);
+      const serial = await deps.devices.select(args.device_serial, ctx);
       const { wasRunning } = await deps.apps.stop(serial, pkg, ctx.signal);
       ctx.append({ type: 'app.stopped', data: { device_serial: serial, package: pkg, was_running: wasRunning }, stream: `device:${serial}`, device: serial, package: pkg });
       return { data: { device_serial: serial, package: pkg, was_running: wasRunning }, summary: `stopped ${pkg} on ${serial}${wasRunning ? '' : ' (was not running)'}` };
