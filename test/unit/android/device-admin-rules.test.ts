@@ -77,6 +77,20 @@ describe('project APKs and package scope', () => {
     expect(code(() => resolveProjectApk(root, 'app/build/outputs/apk/debug/missing.apk'))).toBe('NOT_FOUND');
   });
 
+  it('answers the same for outside paths that exist and that do not, and never names a link target', () => {
+    const messageOf = (path: string): string => {
+      try {
+        resolveProjectApk(root, path);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      throw new Error('expected a refusal');
+    };
+    expect(code(() => resolveProjectApk(root, join(parent, 'no-such.apk')))).toBe('PATH_OUTSIDE_PROJECT');
+    expect(messageOf(join(parent, 'no-such.apk'))).toBe(messageOf(join(parent, 'outside.apk')));
+    expect(messageOf(join(outputs, 'leak.apk'))).not.toContain(parent + '/outside.apk');
+  });
+
   it('scopes packages to the project and fails closed without one', () => {
     const guard = new PackageScopeGuard({ root, selectedBy: 'flag' });
     expect(code(() => guard.require('com.example.app', undefined))).toBe('accepted');
