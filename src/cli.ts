@@ -12,6 +12,8 @@ type CommandRunner = (argv: string[]) => Promise<number>;
 
 interface Command {
   readonly summary: string;
+  /** Started by droidwright itself, not by people: left out of the help. */
+  readonly hidden?: boolean;
   load(): Promise<CommandRunner>;
 }
 
@@ -44,11 +46,17 @@ const commands: Record<string, Command> = {
     summary: 'Start a simulated device and drive droidwright mcp through a scripted agent session: demo [--no-wait]',
     load: async () => (await import('./demo/demo-command.js')).runDemoCommand,
   },
+  'build-worker': {
+    summary: 'Run one build handed over by droidwright mcp: build-worker <build-id>',
+    hidden: true,
+    load: async () => (await import('./plugins/build/build-worker-command.js')).runBuildWorkerCommand,
+  },
 };
 
 export function helpText(): string {
-  const width = Math.max(...Object.keys(commands).map((name) => name.length));
-  const lines = Object.entries(commands).map(([name, command]) => `  ${name.padEnd(width)}  ${command.summary}`);
+  const listed = Object.entries(commands).filter(([, command]) => !command.hidden);
+  const width = Math.max(...listed.map(([name]) => name.length));
+  const lines = listed.map(([name, command]) => `  ${name.padEnd(width)}  ${command.summary}`);
   return [
     `droidwright ${droidwrightVersion()} — the Android development loop for AI agents, with a tamper-evident record of every action.`,
     '',

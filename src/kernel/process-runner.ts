@@ -16,6 +16,8 @@ export interface RunOptions {
   readonly killGraceMs?: number;
   /** Start the child in its own process group and signal the whole group (build tools fork workers). */
   readonly processGroup?: boolean;
+  /** Called with the child's pid once it is spawned (with processGroup, also its process group id). */
+  readonly onSpawn?: (pid: number) => void;
 }
 
 export interface RunResult {
@@ -161,6 +163,13 @@ export class ProcessRunner {
       detached: group,
       windowsHide: true,
     });
+    if (child.pid !== undefined && options.onSpawn) {
+      try {
+        options.onSpawn(child.pid);
+      } catch {
+        // A consumer's bug must not break the process it is watching.
+      }
+    }
     child.stdout?.on('data', (chunk: Buffer) => out.push(chunk));
     child.stderr?.on('data', (chunk: Buffer) => err.push(chunk));
 

@@ -9,6 +9,9 @@ import type { RuntimeOptions } from '../kernel/runtime-options.js';
 import { pluginModules } from '../plugins/index.js';
 import { McpSession } from './mcp-session.js';
 
+/** How long `droidwright mcp` may take to stop once its client goes away or it gets a signal. */
+const SHUTDOWN_LIMIT_MS = 1500;
+
 /** Stdout carries only JSON-RPC: anything a dependency prints goes to stderr instead. */
 function guardStdout(): void {
   const toStderr = (...args: unknown[]): void => {
@@ -37,16 +40,23 @@ export async function runMcpServer(options: RuntimeOptions): Promise<number> {
   const done = new Promise<number>((resolve) => (finish = resolve));
   let ending: Promise<void> | undefined;
   const end = (reason: string): void => {
-    ending ??= session
+    // A second stop (the client's SIGTERM after it closed stdin) must not wait behind the first.
+    if (ending) return;
+    ending = session
       .close(reason)
       .catch((error: unknown) => logger.error(`closing the session failed: ${(error as Error).message}`))
-      // Work the process owns (a running build) is recorded before the event log closes.
+      // Builds run in their own worker processes and are not participants; whatever is bound here is awaited, bounded.
       .then(() => Promise.allSettled(getContributions<ShutdownParticipant>(container, ShutdownParticipant).map((p) => p.shutdown(/^SIG/.test(reason) ? 'signal' : 'session-ended'))))
       .then(() => undefined)
       .finally(() => {
         disposeContainer(container);
         finish(0);
       });
+    // Clients SIGKILL a server that lingers (the SDK after 2 s + 2 s): leave well before that.
+    setTimeout(() => {
+      disposeContainer(container);
+      finish(0);
+    }, SHUTDOWN_LIMIT_MS).unref();
   };
   transport.onclose = () => end('transport closed');
   process.stdin.once('end', () => end('stdin closed'));

@@ -24,7 +24,7 @@ export type BuildProvenance = z.infer<typeof BuildProvenanceSchema>;
 export const BuildStarted = defineEvent({
   type: 'build.started',
   version: 1,
-  description: 'A Gradle build (or test run) started in a droidwright process, with what it builds and from which sources.',
+  description: 'A Gradle build (or test run) started, with what it builds and from which sources; `pid` is the build worker process that runs it.',
   schema: z.object({
     build_id: z.string().min(1).max(64),
     project_root: z.string().min(1),
@@ -91,14 +91,21 @@ export const BuildFinished = defineEvent({
     mappings: z.array(z.object({ module: z.string(), variant: z.string(), path: z.string(), sha256: Sha256 })).max(100),
     tests: TestCountsSchema.nullable(),
     log: z.object({ path: z.string(), sha256: Sha256, bytes: z.number().int().nonnegative(), lines: z.number().int().nonnegative(), truncated_lines: z.number().int().nonnegative() }),
+    /** True when diagnostics, APK or mapping entries were left out to keep the event under the size limit. */
+    truncated: z.boolean().optional(),
   }),
 });
 
 export const BuildCancelRequested = defineEvent({
   type: 'build.cancel_requested',
   version: 1,
-  description: 'Someone asked to cancel a running build; the process that runs it stops it and records build.cancelled.',
-  schema: z.object({ build_id: z.string().min(1).max(64), requested_by: z.string() }),
+  description: 'Someone asked to cancel a running build; the build worker that runs it stops it and records build.cancelled.',
+  schema: z.object({
+    build_id: z.string().min(1).max(64),
+    requested_by: z.string(),
+    /** request: the client cancelled the call that started the build; cancel_build (default): the cancel_build tool. */
+    via: z.enum(['request', 'cancel_build']).optional(),
+  }),
 });
 
 export const BuildCancelled = defineEvent({

@@ -1,22 +1,25 @@
 import { ContainerModule } from 'inversify';
 import { EventContribution } from '../../events/event-definition.js';
-import { ShutdownParticipant } from '../../kernel/shutdown-participant.js';
 import { ToolsetContribution } from '../../kernel/toolset-contribution.js';
 import { buildHistoryProjection } from './build-history.projection.js';
 import { buildEvents } from './build.events.js';
 import { BuildToolset } from './build.toolset.js';
 import { BuildHistory } from './services/build-history.js';
+import { BuildLauncher, DetachedBuildLauncher } from './services/build-launcher.js';
 import { BuildService } from './services/build-service.js';
+import { BuildWorker } from './services/build-worker.js';
 
 const buildEventContribution: EventContribution = {
   events: () => buildEvents,
   projections: () => [buildHistoryProjection],
 };
 
+// No ShutdownParticipant: builds run in their own worker processes, so `droidwright mcp` has nothing to wait for.
 export const buildModule = new ContainerModule(({ bind }) => {
   bind(BuildHistory).toSelf().inSingletonScope();
+  bind(BuildWorker).toSelf().inSingletonScope();
+  bind<BuildLauncher>(BuildLauncher).to(DetachedBuildLauncher).inSingletonScope();
   bind(BuildService).toSelf().inSingletonScope();
-  bind<ShutdownParticipant>(ShutdownParticipant).toService(BuildService);
   bind(BuildToolset).toSelf().inSingletonScope();
   bind<ToolsetContribution>(ToolsetContribution).toService(BuildToolset);
   bind<EventContribution>(EventContribution).toConstantValue(buildEventContribution);

@@ -12,7 +12,7 @@ import { createToolContext } from '../../../src/kernel/tool-context.js';
 import { ToolRegistry } from '../../../src/kernel/tool-registry.js';
 import { TrustService } from '../../../src/kernel/trust-service.js';
 import { pluginModules } from '../../../src/plugins/index.js';
-import { BuildService } from '../../../src/plugins/build/services/build-service.js';
+import { BuildLauncher, InProcessBuildLauncher } from '../../../src/plugins/build/services/build-launcher.js';
 import { createTempHome } from '../../support/temp-home.js';
 import { copyFixtureProject, invocations, replayCapture, setScenario } from './fixture-project.js';
 
@@ -24,14 +24,19 @@ interface Harness {
   root: string;
   home: string;
   call(name: string, args: Record<string, unknown>, opts?: { signal?: AbortSignal; progress?: (u: ProgressUpdate) => Promise<void> }): Promise<{ data: any; summary: string }>;
+  idle(): Promise<void>;
   cleanup(): void;
 }
 
-function harness(fixture: 'kts-flavors' | 'groovy-app', trusted = true): Harness {
-  const { home, cleanup: cleanHome } = createTempHome('build-int');
+function harness(fixture: 'kts-flavors' | 'groovy-app', trusted = true, sharedHome?: string): Harness {
+  const temp = sharedHome === undefined ? createTempHome('build-int') : { home: sharedHome, cleanup() {} };
+  const { home, cleanup: cleanHome } = temp;
   const project = copyFixtureProject(fixture);
   const options: RuntimeOptions = { home, cwd: project.root, projectPath: project.root, readOnly: false, env: process.env };
   const container = createContainer(options, pluginModules);
+  // The sources are not bundled under jest: the worker runs in this process (the e2e tests cover the detached worker).
+  container.unbind(BuildLauncher);
+  container.bind(BuildLauncher).to(InProcessBuildLauncher).inSingletonScope();
   if (trusted) container.get(TrustService).trust(project.root, cliActor());
   const registry = container.get(ToolRegistry);
   const store = container.get<EventStoreProvider>(EventStoreProvider);
@@ -46,6 +51,9 @@ function harness(fixture: 'kts-flavors' | 'groovy-app', trusted = true): Harness
       const result = await tool.handler(parsed, ctx);
       tool.output.parse(result.data);
       return result as { data: any; summary: string };
+    },
+    async idle() {
+      await (container.get(BuildLauncher) as InProcessBuildLauncher).whenIdle();
     },
     cleanup() {
       disposeContainer(container);
@@ -70,7 +78,7 @@ describe('build toolset (in process, stand-in Gradle)', () => {
     h = harness('kts-flavors');
   });
   afterAll(async () => {
-    await h.container.get(BuildService).whenIdle();
+    await h.idle();
     h.cleanup();
   });
 
@@ -235,7 +243,10 @@ describe('run_tests (Groovy fixture)', () => {
   beforeAll(() => {
     h = harness('groovy-app');
   });
-  afterAll(() => h.cleanup());
+  afterAll(async () => {
+    await h.idle();
+    h.cleanup();
+  });
 
   it('reports failing unit tests as a result with counts from the JUnit reports', async () => {
     const { data, summary } = await h.call('run_tests', { kind: 'unit', variant: 'freeDebug' });

@@ -3,8 +3,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BuildLock } from '../../../src/plugins/build/services/build-lock.js';
+import { spawn } from 'node:child_process';
+import { BuildLock, currentProcess, identityOf, isSameProcessAlive, processStartTime, type ProcessIdentity } from '../../../src/plugins/build/services/build-lock.js';
 import { BuildLogWriter, MAX_LOG_LINE_BYTES } from '../../../src/plugins/build/services/build-log-writer.js';
+
+const P1: ProcessIdentity = { pid: 111, startTime: '5000' };
+const P2: ProcessIdentity = { pid: 222, startTime: '6000' };
+const alive = () => true;
 
 describe('BuildLock', () => {
   let dir: string;
@@ -20,28 +25,88 @@ describe('BuildLock', () => {
 
   it('gives one project to one build and names the holder', () => {
     const lock = new BuildLock(db);
-    expect(lock.acquire('/p', 'b1', 111, () => true)).toEqual({ acquired: true, staleHolder: null });
-    expect(lock.acquire('/p', 'b2', 222, () => true)).toMatchObject({ acquired: false, holder: { buildId: 'b1', pid: 111 } });
-    expect(lock.acquire('/other', 'b3', 222, () => true)).toMatchObject({ acquired: true });
+    expect(lock.acquire('/p', 'b1', P1, alive)).toEqual({ acquired: true, staleHolder: null });
+    expect(lock.acquire('/p', 'b2', P2, alive)).toMatchObject({ acquired: false, holder: { buildId: 'b1', pid: 111, startTime: '5000' } });
+    expect(lock.acquire('/other', 'b3', P2, alive)).toMatchObject({ acquired: true });
     lock.release('/p', 'b1');
-    expect(lock.acquire('/p', 'b2', 222, () => true)).toMatchObject({ acquired: true });
+    expect(lock.acquire('/p', 'b2', P2, alive)).toMatchObject({ acquired: true });
   });
 
   it('takes over a dead holder and reports it; a takeover survives the old holder releasing', () => {
     const lock = new BuildLock(db);
-    lock.acquire('/p', 'b1', 111, () => true);
-    expect(lock.acquire('/p', 'b2', 222, (pid) => pid !== 111)).toMatchObject({ acquired: true, staleHolder: { buildId: 'b1', pid: 111 } });
+    lock.acquire('/p', 'b1', P1, alive);
+    expect(lock.acquire('/p', 'b2', P2, (h) => h.pid !== 111)).toMatchObject({ acquired: true, staleHolder: { buildId: 'b1', pid: 111 } });
     lock.release('/p', 'b1');
     expect(lock.holder('/p')).toMatchObject({ buildId: 'b2' });
   });
 
-  it('lets exactly one caller reap an orphaned lock', () => {
+  it('lets exactly one caller reap an orphaned lock and hands it the Gradle group to stop', () => {
     const lock = new BuildLock(db);
-    lock.acquire('/p', 'b1', 111, () => true);
-    expect(lock.reapIfDead('b1', () => true)).toBe(false);
-    expect(lock.reapIfDead('b1', () => false)).toBe(true);
-    expect(lock.reapIfDead('b1', () => false)).toBe(false);
+    lock.acquire('/p', 'b1', P1, alive);
+    lock.setGradle('b1', { pid: 333, startTime: '7000' });
+    expect(lock.reapIfDead('b1', alive)).toBeNull();
+    expect(lock.reapIfDead('b1', () => false)).toMatchObject({ buildId: 'b1', gradle: { pid: 333, startTime: '7000' } });
+    expect(lock.reapIfDead('b1', () => false)).toBeNull();
     expect(lock.holder('/p')).toBeNull();
+  });
+
+  it('hands a build over to its worker only from the process that holds it', () => {
+    const lock = new BuildLock(db);
+    lock.acquire('/p', 'b1', P1, alive);
+    expect(lock.handOver('b1', { pid: 111, startTime: '9999' }, P2)).toBe(false);
+    expect(lock.handOver('b1', P1, P2)).toBe(true);
+    expect(lock.holderOf('b1')).toMatchObject({ pid: 222, startTime: '6000', gradle: null });
+    expect(lock.handOver('b1', P1, P2)).toBe(false);
+  });
+
+  it('treats a reused pid (same pid, other start time) as a dead holder', () => {
+    const lock = new BuildLock(db);
+    const me = currentProcess();
+    expect(isSameProcessAlive(me)).toBe(true);
+    // This test process's pid, recorded with another start time: the pid was reused since.
+    const previousOwner: ProcessIdentity = { pid: process.pid, startTime: me.startTime === null ? null : String(Number(me.startTime) - 1) };
+    lock.acquire('/p', 'b1', previousOwner, alive);
+    const result = lock.acquire('/p', 'b2', me);
+    if (me.startTime === null) {
+      // No /proc: only the pid can be checked, and it is alive.
+      expect(result.acquired).toBe(false);
+    } else {
+      expect(isSameProcessAlive(previousOwner)).toBe(false);
+      expect(result).toMatchObject({ acquired: true, staleHolder: { buildId: 'b1', pid: process.pid } });
+    }
+  });
+
+  it('adds the identity columns to a lock table from an older droidwright', () => {
+    db.exec('CREATE TABLE build_locks (project_root TEXT PRIMARY KEY, build_id TEXT NOT NULL, pid INTEGER NOT NULL, started_at INTEGER NOT NULL)');
+    db.prepare('INSERT INTO build_locks VALUES (?, ?, ?, ?)').run('/p', 'old', 424242, 1);
+    const lock = new BuildLock(db);
+    new BuildLock(db);
+    expect(lock.holder('/p')).toMatchObject({ buildId: 'old', pid: 424242, startTime: null, gradle: null });
+  });
+});
+
+describe('process identity', () => {
+  it('reads the start time of a live process from /proc and none for a missing one', () => {
+    const start = processStartTime(process.pid);
+    if (process.platform === 'linux') expect(start).toMatch(/^\d+$/);
+    expect(processStartTime(process.pid)).toBe(start);
+    expect(processStartTime(2 ** 22 + 12345)).toBeNull();
+    expect(isSameProcessAlive({ pid: 2 ** 22 + 12345, startTime: null })).toBe(false);
+  });
+
+  it('tells a child from a later process with its pid by the start time', async () => {
+    if (process.platform !== 'linux') return;
+    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 10000)'], { stdio: 'ignore' });
+    try {
+      await new Promise((resolve) => child.once('spawn', resolve));
+      const identity = identityOf(child.pid!);
+      expect(isSameProcessAlive(identity)).toBe(true);
+      expect(isSameProcessAlive({ pid: child.pid!, startTime: String(Number(identity.startTime) + 1) })).toBe(false);
+    } finally {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      await exited;
+    }
   });
 });
 

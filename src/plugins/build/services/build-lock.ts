@@ -1,17 +1,30 @@
+import { readFileSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 
 /*
  * One build per project across every droidwright process. The lock is a row in the shared SQLite
- * file, taken inside BEGIN IMMEDIATE, so two processes can never both see the project free. A row
- * whose process is gone is taken over (its build is reported back so the caller can record it).
+ * file, taken inside BEGIN IMMEDIATE, so two processes can never both see the project free. The row
+ * names the process that owns the build (the `droidwright mcp` that asked, then the build worker it
+ * hands the build to) by pid AND start time, so a pid the kernel reused for another program does not
+ * keep the project locked. It also names Gradle's process group once the worker started it, so
+ * whoever reaps a dead worker can stop the Gradle it left behind. A row whose process is gone is taken
+ * over (its build is reported back so the caller can record it).
  * This table is coordination state, not history: it is not a projection and is never replayed.
  */
 
-export interface BuildLockHolder {
+/** A process as the kernel knows it: pid plus its start time, which a reused pid does not share. */
+export interface ProcessIdentity {
+  readonly pid: number;
+  /** Start time in clock ticks since boot (Linux /proc/<pid>/stat field 22); null where unknown (then only the pid is checked). */
+  readonly startTime: string | null;
+}
+
+export interface BuildLockHolder extends ProcessIdentity {
   readonly projectRoot: string;
   readonly buildId: string;
-  readonly pid: number;
   readonly startedAt: number;
+  /** Gradle's process group (its leader's identity), once the worker started Gradle. */
+  readonly gradle: ProcessIdentity | null;
 }
 
 export type AcquireResult =
@@ -22,7 +35,36 @@ interface LockRow {
   project_root: string;
   build_id: string;
   pid: number;
+  pid_start: string | null;
   started_at: number;
+  gradle_pgid: number | null;
+  gradle_start: string | null;
+}
+
+/**
+ * Field 22 (starttime) of /proc/<pid>/stat, or null when there is no /proc (macOS) or no such process.
+ * The command name (field 2) may contain spaces and parentheses, so fields are counted after the last ')'.
+ */
+export function processStartTime(pid: number): string | null {
+  if (!Number.isInteger(pid) || pid <= 0) return null;
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return null;
+  }
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // After "pid (comm) " the next field is field 3 (state), so field 22 is at index 19.
+  const start = fields[19];
+  return start !== undefined && /^\d+$/.test(start) ? start : null;
+}
+
+export function currentProcess(): ProcessIdentity {
+  return { pid: process.pid, startTime: processStartTime(process.pid) };
+}
+
+export function identityOf(pid: number): ProcessIdentity {
+  return { pid, startTime: processStartTime(pid) };
 }
 
 export function isProcessAlive(pid: number): boolean {
@@ -36,9 +78,39 @@ export function isProcessAlive(pid: number): boolean {
   }
 }
 
-function toHolder(row: LockRow): BuildLockHolder {
-  return { projectRoot: row.project_root, buildId: row.build_id, pid: row.pid, startedAt: row.started_at };
+/** The process is running AND is the one recorded: a pid now used by a process started at another time counts as dead. */
+export function isSameProcessAlive(identity: ProcessIdentity): boolean {
+  if (!isProcessAlive(identity.pid)) return false;
+  if (identity.startTime === null) return true;
+  const now = processStartTime(identity.pid);
+  return now === null || now === identity.startTime;
 }
+
+/** SIGKILLs a process group left behind by a dead owner, unless its leader's pid now belongs to another process. */
+export function killOrphanedGroup(gradle: ProcessIdentity | null): boolean {
+  if (!gradle) return false;
+  if (isProcessAlive(gradle.pid) && !isSameProcessAlive(gradle)) return false;
+  try {
+    // Members can outlive the leader (forked Gradle workers): signal the group even when the leader is gone.
+    process.kill(-gradle.pid, 'SIGKILL');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function toHolder(row: LockRow): BuildLockHolder {
+  return {
+    projectRoot: row.project_root,
+    buildId: row.build_id,
+    pid: row.pid,
+    startTime: row.pid_start,
+    startedAt: row.started_at,
+    gradle: row.gradle_pgid !== null ? { pid: row.gradle_pgid, startTime: row.gradle_start } : null,
+  };
+}
+
+const COLUMNS: Record<string, string> = { pid_start: 'TEXT', gradle_pgid: 'INTEGER', gradle_start: 'TEXT' };
 
 export class BuildLock {
   private readonly db: Database.Database;
@@ -46,19 +118,49 @@ export class BuildLock {
   constructor(db: Database.Database) {
     this.db = db;
     db.exec('CREATE TABLE IF NOT EXISTS build_locks (project_root TEXT PRIMARY KEY, build_id TEXT NOT NULL, pid INTEGER NOT NULL, started_at INTEGER NOT NULL)');
+    // Databases from before holder identities: add the columns (NULL start time means "pid only").
+    const present = new Set((db.prepare('PRAGMA table_info(build_locks)').all() as { name: string }[]).map((c) => c.name));
+    for (const [name, type] of Object.entries(COLUMNS)) {
+      if (!present.has(name)) {
+        try {
+          db.exec(`ALTER TABLE build_locks ADD COLUMN ${name} ${type}`);
+        } catch (error) {
+          // Another process added it between our look and our change.
+          if (!/duplicate column/i.test((error as Error).message)) throw error;
+        }
+      }
+    }
   }
 
   /** `isAlive` is injectable so a test can play a dead holder without killing anything. */
-  acquire(projectRoot: string, buildId: string, pid: number = process.pid, isAlive: (pid: number) => boolean = isProcessAlive): AcquireResult {
+  acquire(
+    projectRoot: string,
+    buildId: string,
+    holder: ProcessIdentity = currentProcess(),
+    isAlive: (holder: ProcessIdentity) => boolean = isSameProcessAlive,
+  ): AcquireResult {
     const tx = this.db.transaction((): AcquireResult => {
       const row = this.db.prepare('SELECT * FROM build_locks WHERE project_root = ?').get(projectRoot) as LockRow | undefined;
-      if (row && isAlive(row.pid)) return { acquired: false, holder: toHolder(row) };
+      if (row && isAlive(toHolder(row))) return { acquired: false, holder: toHolder(row) };
       this.db
-        .prepare('INSERT OR REPLACE INTO build_locks (project_root, build_id, pid, started_at) VALUES (?, ?, ?, ?)')
-        .run(projectRoot, buildId, pid, Date.now());
+        .prepare('INSERT OR REPLACE INTO build_locks (project_root, build_id, pid, pid_start, started_at, gradle_pgid, gradle_start) VALUES (?, ?, ?, ?, ?, NULL, NULL)')
+        .run(projectRoot, buildId, holder.pid, holder.startTime, Date.now());
       return { acquired: true, staleHolder: row ? toHolder(row) : null };
     });
     return tx.immediate();
+  }
+
+  /** Passes the lock of `buildId` from one process to another; false when `from` no longer holds it (it was reaped). */
+  handOver(buildId: string, from: ProcessIdentity, to: ProcessIdentity): boolean {
+    const result = this.db
+      .prepare('UPDATE build_locks SET pid = ?, pid_start = ? WHERE build_id = ? AND pid = ? AND pid_start IS ?')
+      .run(to.pid, to.startTime, buildId, from.pid, from.startTime);
+    return result.changes === 1;
+  }
+
+  /** Records Gradle's process group for the holder of `buildId`. */
+  setGradle(buildId: string, gradle: ProcessIdentity): void {
+    this.db.prepare('UPDATE build_locks SET gradle_pgid = ?, gradle_start = ? WHERE build_id = ?').run(gradle.pid, gradle.startTime, buildId);
   }
 
   /** Releases only our own lock (a takeover may have replaced it). */
@@ -71,16 +173,21 @@ export class BuildLock {
     return row ? toHolder(row) : null;
   }
 
+  holderOf(buildId: string): BuildLockHolder | null {
+    const row = this.db.prepare('SELECT * FROM build_locks WHERE build_id = ?').get(buildId) as LockRow | undefined;
+    return row ? toHolder(row) : null;
+  }
+
   /**
-   * Removes the lock of `buildId` if its process is gone. Returns true for exactly one caller, which
-   * then records the orphaned build as ended.
+   * Removes the lock of `buildId` if its process is gone. Returns the removed holder to exactly one
+   * caller, which then records the orphaned build as ended and stops its Gradle group; null otherwise.
    */
-  reapIfDead(buildId: string, isAlive: (pid: number) => boolean = isProcessAlive): boolean {
-    const tx = this.db.transaction((): boolean => {
+  reapIfDead(buildId: string, isAlive: (holder: ProcessIdentity) => boolean = isSameProcessAlive): BuildLockHolder | null {
+    const tx = this.db.transaction((): BuildLockHolder | null => {
       const row = this.db.prepare('SELECT * FROM build_locks WHERE build_id = ?').get(buildId) as LockRow | undefined;
-      if (!row || isAlive(row.pid)) return false;
+      if (!row || isAlive(toHolder(row))) return null;
       this.db.prepare('DELETE FROM build_locks WHERE build_id = ?').run(buildId);
-      return true;
+      return toHolder(row);
     });
     return tx.immediate();
   }

@@ -4,29 +4,34 @@ import type { BuildRecord } from './build-history.js';
 import { isSessionEnd, type BuildHandle, type BuildService } from './build-service.js';
 
 export const PROGRESS_INTERVAL_MS = 2000;
+/** After a request is cancelled, how long it waits for the worker to record the cancelled build. */
+const CANCEL_WAIT_MS = 15_000;
 
 /**
- * Waits for a build on behalf of a request: progress every 2 s (elapsed seconds and the current
- * `> Task`), request cancellation cancels this build (recorded as cancelled by the caller), and a
- * session that ends leaves the build running to completion.
+ * Waits for a build on behalf of a request by reading its record (the build runs in its own worker
+ * process): progress every 2 s (elapsed seconds and the current `> Task`); request cancellation asks
+ * the worker to cancel this build, recorded as cancelled by the caller; a session that ends stops
+ * the wait and leaves the build running to its recorded end.
  */
 export async function awaitBuild(service: BuildService, handle: BuildHandle, ctx: ToolContext): Promise<BuildRecord | 'detached'> {
   const started = Date.now();
   const timer = setInterval(() => {
     const elapsed = Math.floor((Date.now() - started) / 1000);
-    const task = service.currentTask(handle.buildId);
+    let task: string | null = null;
+    try {
+      task = service.currentTask(handle.buildId);
+    } catch {
+      // The store is closing with the session; the wait ends with it.
+    }
     void ctx.progress({ progress: elapsed, message: `${elapsed} s elapsed${task ? `, > Task ${task}` : ''}` });
   }, PROGRESS_INTERVAL_MS);
   try {
-    const aborted = new Promise<'aborted'>((resolve) => {
-      if (ctx.signal.aborted) resolve('aborted');
-      else ctx.signal.addEventListener('abort', () => resolve('aborted'), { once: true });
-    });
-    const first = await Promise.race([handle.done, aborted]);
-    if (first !== 'aborted') return first;
+    const record = await service.waitForEnd(handle.buildId, Number.MAX_SAFE_INTEGER, ctx.signal);
+    if (!record) throw new ToolError('STORE_UNAVAILABLE', `Build ${handle.buildId} has no record in the event log. Check it with \`droidwright events verify\`.`);
+    if (record.status !== 'running') return record;
     if (isSessionEnd(ctx.signal.reason)) return 'detached';
-    service.cancelOwn(handle.buildId, ctx.actor);
-    return await handle.done;
+    service.requestCancel(handle.buildId, ctx.actor, 'request');
+    return (await service.waitForEnd(handle.buildId, CANCEL_WAIT_MS)) ?? record;
   } finally {
     clearInterval(timer);
   }

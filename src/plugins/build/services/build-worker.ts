@@ -1,0 +1,353 @@
+import { accessSync, chmodSync, constants, realpathSync, statSync } from 'node:fs';
+import { isAbsolute, join, relative } from 'node:path';
+import { inject, injectable } from 'inversify';
+import { describeActor, type Actor } from '../../../kernel/actor.js';
+import { EventStoreProvider } from '../../../kernel/event-store-provider.js';
+import { ProcessRunner, type RunResult } from '../../../kernel/process-runner.js';
+import { RuntimeOptions } from '../../../kernel/runtime-options.js';
+import { Settings } from '../../../kernel/settings.js';
+import { TrustService } from '../../../kernel/trust-service.js';
+import { loadGradleProject } from '../../../android/gradle-project-model.js';
+import type { FinalBuildStatus, TestCounts } from '../build.events.js';
+import { collectApks, collectJUnitCounts, collectMappings, OutputTimes, parseTestSummaryLine } from './build-artifacts.js';
+import { appendFinished, summarizeLogFile, type FinishedFacts } from './build-finished-event.js';
+import { BuildHistory, type BuildRecord } from './build-history.js';
+import { BuildLock, currentProcess, identityOf, type ProcessIdentity } from './build-lock.js';
+import { BuildLogWriter } from './build-log-writer.js';
+import { chooseJdk } from './build-provenance.js';
+import { GradleOutputParser } from './gradle-output-parser.js';
+import { checkArgs, checkTasks } from './gradle-task-policy.js';
+
+/** How often the worker looks for a cancel request and publishes the current task. */
+const POLL_MS = 500;
+const KILL_GRACE_MS = 5000;
+/** How long a new worker waits for `droidwright mcp` to hand it the build (it does so right after spawning it). */
+const HANDOVER_WAIT_MS = 15_000;
+const TASK_LINE = /^> Task (:\S+)/;
+
+export type CancelVia = 'request' | 'cancel_build' | 'shutdown';
+
+interface Canceller {
+  readonly actor: Actor;
+  readonly via: CancelVia;
+}
+
+/** What build.started recorded: the request, already checked by the tool that started it. */
+interface StartedBuild {
+  readonly id: string;
+  readonly root: string;
+  readonly actor: Actor;
+  readonly tasks: string[];
+  readonly args: string[];
+  readonly timeoutSec: number;
+  readonly logPath: string;
+  readonly startedAt: number;
+}
+
+interface ActiveRun {
+  readonly build: StartedBuild;
+  readonly controller: AbortController;
+  cancelledBy: Canceller | null;
+  currentTask: string | null;
+}
+
+function isInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+/**
+ * Runs one recorded build to its end: the body of `droidwright build-worker <build-id>`, a process of
+ * its own (own session, no pipe to any client), so a client that disconnects or a `droidwright mcp`
+ * that is killed leaves the build running and recorded. It runs only what build.started recorded,
+ * re-checks trust and the task policy, polls build.cancel_requested, publishes the current task,
+ * records build.cancelled / build.finished with the right actors and releases the project lock.
+ */
+@injectable()
+export class BuildWorker {
+  private readonly active = new Set<ActiveRun>();
+  private lockInstance: BuildLock | undefined;
+  /** Set by stopAll: a stop that arrives before a build started still applies to it. */
+  private stopped: Canceller | null = null;
+
+  constructor(
+    @inject(RuntimeOptions) private readonly options: RuntimeOptions,
+    @inject(Settings) private readonly settings: Settings,
+    @inject(ProcessRunner) private readonly runner: ProcessRunner,
+    @inject(EventStoreProvider) private readonly store: EventStoreProvider,
+    @inject(TrustService) private readonly trust: TrustService,
+    @inject(BuildHistory) private readonly history: BuildHistory,
+  ) {}
+
+  private lock(): BuildLock {
+    return (this.lockInstance ??= new BuildLock(this.store().db));
+  }
+
+  /** Stops every build this process runs (the worker got SIGTERM): recorded as cancelled by `actor`. */
+  stopAll(actor: Actor, via: CancelVia): void {
+    this.stopped ??= { actor, via };
+    for (const run of this.active) this.cancel(run, actor, via);
+  }
+
+  /**
+   * Waits until the lock of `buildId` names this process, then runs the build. Resolves with the
+   * record, or null when there is nothing to run (the build was never handed over, or already ended).
+   */
+  async run(buildId: string, me: ProcessIdentity = currentProcess()): Promise<BuildRecord | null> {
+    const build = await this.awaitHandover(buildId, me);
+    if (!build) return null;
+    const refusal = this.refusal(build);
+    if (refusal) {
+      this.finish(build, { ...this.emptyFacts(build), status: 'failed', reason: refusal });
+      return this.history.get(build.id);
+    }
+    const run: ActiveRun = { build, controller: new AbortController(), cancelledBy: null, currentTask: null };
+    this.active.add(run);
+    if (this.stopped) this.cancel(run, this.stopped.actor, this.stopped.via);
+    try {
+      await this.execute(run);
+    } finally {
+      this.active.delete(run);
+    }
+    return this.history.get(build.id);
+  }
+
+  private async awaitHandover(buildId: string, me: ProcessIdentity): Promise<StartedBuild | null> {
+    const deadline = Date.now() + HANDOVER_WAIT_MS;
+    for (;;) {
+      const holder = this.lock().holderOf(buildId);
+      // No lock row: the build ended or was reaped as orphaned before we got it.
+      if (!holder || this.stopped) return null;
+      if (holder.pid === me.pid && holder.startTime === me.startTime) {
+        const build = this.startedBuild(buildId);
+        if (build) return this.history.get(buildId)?.status === 'running' ? build : null;
+      }
+      if (Date.now() >= deadline) return null;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  private startedBuild(buildId: string): StartedBuild | null {
+    const [event] = this.store().query({ types: ['build.started'], stream: `build:${buildId}`, limit: 1 });
+    if (!event) return null;
+    const d = event.data as { project_root: string; tasks: string[]; args: string[]; timeout_sec: number; log_path: string };
+    return { id: buildId, root: d.project_root, actor: event.actor, tasks: d.tasks, args: d.args, timeoutSec: d.timeout_sec, logPath: d.log_path, startedAt: event.at };
+  }
+
+  /** The checks the tool made, made again here: this process runs Gradle, so it must not trust its caller. */
+  private refusal(build: StartedBuild): string | null {
+    if (!this.trust.isTrusted(build.root)) return `The project ${build.root} is no longer trusted, so its build did not run. Ask the user to run \`droidwright trust ${build.root}\`.`;
+    try {
+      checkTasks(build.tasks, this.settings.get().allowUnrestrictedGradle, 'tasks');
+      checkArgs(build.args);
+      this.gradlew(build.root);
+    } catch (error) {
+      return (error as Error).message;
+    }
+    return null;
+  }
+
+  private gradlew(root: string): string {
+    const path = join(root, 'gradlew');
+    const real = realpathSync(path);
+    if (!isInside(root, real) || !statSync(real).isFile()) throw new Error(`${path} is not a regular file inside the project (it resolves to ${real}).`);
+    return real;
+  }
+
+  private cancel(run: ActiveRun, actor: Actor, via: CancelVia): void {
+    if (run.cancelledBy) return;
+    run.cancelledBy = { actor, via };
+    run.controller.abort();
+  }
+
+  /** The first cancel request recorded for the build (from any process), if any. */
+  private cancelRequest(buildId: string): Canceller | null {
+    const [event] = this.store().query({ types: ['build.cancel_requested'], stream: `build:${buildId}`, limit: 1, order: 'asc' });
+    if (!event) return null;
+    const via = (event.data as { via?: 'request' | 'cancel_build' }).via ?? 'cancel_build';
+    return { actor: event.actor, via };
+  }
+
+  private emptyFacts(build: StartedBuild): FinishedFacts {
+    return {
+      status: 'failed',
+      durationMs: Math.max(0, Date.now() - build.startedAt),
+      exitCode: null,
+      signal: null,
+      reason: null,
+      cancelledBy: null,
+      diagnostics: [],
+      apks: [],
+      mappings: [],
+      tests: null,
+      log: summarizeLogFile(build.logPath),
+    };
+  }
+
+  private async execute(run: ActiveRun): Promise<void> {
+    const { build } = run;
+    let log: BuildLogWriter;
+    let gradlew: string;
+    let project;
+    let outputsBefore: OutputTimes;
+    let javaHome: string | null;
+    try {
+      gradlew = this.gradlew(build.root);
+      // Made executable only now: after the trust check and with the lock held.
+      try {
+        accessSync(gradlew, constants.X_OK);
+      } catch {
+        chmodSync(gradlew, statSync(gradlew).mode | 0o100);
+      }
+      project = loadGradleProject(build.root);
+      const jdk = chooseJdk(build.root, this.settings.get().javaHome, this.options.env);
+      javaHome = jdk.source === 'settings' ? jdk.javaHome : null;
+      outputsBefore = OutputTimes.capture(project);
+      log = new BuildLogWriter(build.logPath);
+    } catch (error) {
+      this.finish(build, { ...this.emptyFacts(build), reason: `Could not start Gradle: ${(error as Error).message}` });
+      return;
+    }
+
+    const parser = new GradleOutputParser();
+    let sawSuccess = false;
+    let consoleTests: { total: number; failed: number; skipped: number } | null = null;
+    let lastPublishedTask: string | null = null;
+    const poll = setInterval(() => {
+      try {
+        if (run.currentTask !== lastPublishedTask) {
+          lastPublishedTask = run.currentTask;
+          this.history.setCurrentTask(build.id, run.currentTask);
+        }
+        if (!run.cancelledBy) {
+          const requested = this.cancelRequest(build.id);
+          if (requested) this.cancel(run, requested.actor, requested.via);
+        }
+      } catch {
+        // A busy database must not break the build; the next tick retries.
+      }
+    }, POLL_MS);
+
+    let result: RunResult | null = null;
+    let spawnError: Error | null = null;
+    try {
+      // A request that arrived while we were starting up is honoured before Gradle runs at all.
+      const early = this.cancelRequest(build.id);
+      if (early) this.cancel(run, early.actor, early.via);
+      result = await this.runner.run(gradlew, [...build.tasks, ...build.args, '--console=plain'], {
+        cwd: build.root,
+        env: javaHome ? { JAVA_HOME: javaHome } : {},
+        timeoutMs: build.timeoutSec * 1000,
+        signal: run.controller.signal,
+        processGroup: true,
+        killGraceMs: KILL_GRACE_MS,
+        maxOutputBytes: 64 * 1024,
+        onSpawn: (pid) => {
+          // Whoever reaps this worker if it dies stops this group too.
+          try {
+            this.lock().setGradle(build.id, identityOf(pid));
+          } catch {
+            // Without it a reaper cannot stop Gradle; the build itself goes on.
+          }
+        },
+        onLine: (line) => {
+          log.write(line);
+          parser.push(line);
+          const task = TASK_LINE.exec(line);
+          if (task) run.currentTask = task[1]!;
+          if (/^BUILD SUCCESSFUL\b/.test(line)) sawSuccess = true;
+          const tests = parseTestSummaryLine(line);
+          if (tests) consoleTests = tests;
+        },
+      });
+    } catch (error) {
+      spawnError = error as Error;
+    } finally {
+      clearInterval(poll);
+    }
+
+    const durationMs = Math.max(0, Date.now() - build.startedAt);
+    let status: FinalBuildStatus;
+    let reason: string | null = null;
+    const diagnostics = parser.finish();
+    // A cancel that lands after Gradle already exited does not rewrite the outcome.
+    if (run.cancelledBy && result !== null && !result.cancelled) run.cancelledBy = null;
+    const cancelledBy = run.cancelledBy;
+    if (cancelledBy) {
+      status = 'cancelled';
+      reason = `Cancelled by ${describeActor(cancelledBy.actor)} (${{ request: 'request cancelled', cancel_build: 'cancel_build', shutdown: 'the build worker was stopped' }[cancelledBy.via]}).`;
+    } else if (spawnError) {
+      status = 'failed';
+      reason = spawnError.message;
+    } else if (result!.timedOut) {
+      status = 'timed_out';
+      reason = `Stopped after ${build.timeoutSec} s, the build time limit (buildTimeoutSec in settings.json, or timeout_sec of the call).`;
+    } else if (result!.exitCode === 0 && sawSuccess) {
+      status = 'success';
+    } else {
+      status = 'failed';
+      const firstError = diagnostics.find((d) => d.severity === 'error');
+      reason = firstError
+        ? `${firstError.file ? `${firstError.file}${firstError.line !== null ? `:${firstError.line}` : ''}: ` : ''}${firstError.message}`
+        : result!.exitCode === 0
+          ? 'Gradle exited with 0 but never printed BUILD SUCCESSFUL.'
+          : `Gradle exited with ${result!.exitCode ?? `signal ${result!.signal}`}.`;
+    }
+
+    const logInfo = log.close();
+    let apks: BuildRecord['apks'] = [];
+    let mappings: BuildRecord['mappings'] = [];
+    let tests: TestCounts | null = null;
+    try {
+      const fresh = loadGradleProject(project.root);
+      apks = await collectApks(fresh, outputsBefore);
+      mappings = collectMappings(fresh, outputsBefore);
+      tests = collectJUnitCounts(fresh, outputsBefore);
+    } catch {
+      // The outputs are extras; the outcome is recorded regardless.
+    }
+    const fromConsole = consoleTests as { total: number; failed: number; skipped: number } | null;
+    if (!tests && fromConsole) {
+      tests = { ...fromConsole, passed: Math.max(0, fromConsole.total - fromConsole.failed - fromConsole.skipped), source: 'console' };
+    }
+
+    if (cancelledBy) {
+      try {
+        this.store().append({
+          type: 'build.cancelled',
+          stream: `build:${build.id}`,
+          correlation: build.id,
+          actor: cancelledBy.actor,
+          data: { build_id: build.id, cancelled_by: describeActor(cancelledBy.actor), via: cancelledBy.via },
+        });
+      } catch (error) {
+        process.stderr.write(`droidwright: could not record build.cancelled for ${build.id}: ${(error as Error).message}\n`);
+      }
+    }
+    this.finish(build, {
+      status,
+      durationMs,
+      exitCode: result?.exitCode ?? null,
+      signal: result?.signal ?? null,
+      reason,
+      cancelledBy: cancelledBy ? describeActor(cancelledBy.actor) : null,
+      diagnostics,
+      apks,
+      mappings,
+      tests,
+      log: logInfo,
+    });
+  }
+
+  /** Records the end (as the agent that started the build), then frees the project. */
+  private finish(build: StartedBuild, facts: FinishedFacts): void {
+    appendFinished(this.store(), build.id, build.actor, facts);
+    try {
+      this.history.clearLive(build.id);
+      this.lock().release(build.root, build.id);
+    } catch (error) {
+      // The lock row names this (soon dead) process: the next build takes it over.
+      process.stderr.write(`droidwright: could not release the lock of build ${build.id}: ${(error as Error).message}\n`);
+    }
+  }
+}
