@@ -16,6 +16,14 @@ export const requiredDeviceSerialField = z.string().min(1).max(128).describe('ad
 
 export const packageField = z.string().min(1).max(255).describe('Application id of the app, e.g. com.example.app.');
 
+/** For read-only app tools: the project's app unless the agent names another. */
+export const defaultedPackageField = z
+  .string()
+  .min(1)
+  .max(255)
+  .optional()
+  .describe("Application id, e.g. com.example.app; defaults to the project's application id when it has exactly one.");
+
 export const allowForeignPackageField = z
   .boolean()
   .optional()

@@ -27,9 +27,9 @@ export class DeviceTools {
     return [
       createListDevicesTool({ inspector: devices }),
       createGetDeviceInfoTool({ inspector: devices }),
-      createDumpAppInfoTool({ devices, apps }),
-      createGetMemoryInfoTool({ devices, apps }),
-      createGetAppRuntimeStateTool({ devices, apps }),
+      createDumpAppInfoTool({ devices, apps, scope }),
+      createGetMemoryInfoTool({ devices, apps, scope }),
+      createGetAppRuntimeStateTool({ devices, apps, scope }),
       createGetExitReasonsTool({ devices, apps, scope }),
       createListAvdsTool({ avds }),
     ] as unknown as readonly AnyToolDefinition[];

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import type { AppInspector } from '../../../android/app-inspector.js';
 import type { DeviceInspector } from '../../../android/device-inspector.js';
-import { deviceSerialField, packageField } from '../../../android/device-tool-fields.js';
+import { defaultedPackageField, deviceSerialField } from '../../../android/device-tool-fields.js';
+import type { PackageScopeGuard } from '../../../android/package-scope-guard.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
 import { validatePackageName } from '../../../kernel/validation.js';
 
-export function createDumpAppInfoTool(deps: { devices: DeviceInspector; apps: AppInspector }) {
+export function createDumpAppInfoTool(deps: { devices: DeviceInspector; apps: AppInspector; scope: PackageScopeGuard }) {
   return defineTool({
     name: 'dump_app_info',
     toolset: 'core',
@@ -13,7 +14,7 @@ export function createDumpAppInfoTool(deps: { devices: DeviceInspector; apps: Ap
     title: 'Dump app info',
     description:
       'Describe an installed app on a device: version, SDK levels, APK paths, data directory, first install and last update times, flags, and every requested permission with whether it is granted.',
-    input: z.object({ device_serial: deviceSerialField, package: packageField }),
+    input: z.object({ device_serial: deviceSerialField, package: defaultedPackageField }),
     output: z.object({
       device_serial: z.string().describe('The device that was read.'),
       package: z.string().describe('The application id.'),
@@ -40,7 +41,7 @@ export function createDumpAppInfoTool(deps: { devices: DeviceInspector; apps: Ap
         .describe('Grant state of install-time and runtime permissions.'),
     }),
     async handler(args, ctx) {
-      const pkg = validatePackageName(args.package);
+      const pkg = validatePackageName(args.package ?? deps.scope.defaultPackage());
       const serial = await deps.devices.select(args.device_serial, ctx);
       const info = await deps.apps.appInfo(serial, pkg, ctx.signal);
       return {

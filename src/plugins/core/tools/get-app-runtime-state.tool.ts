@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import type { AppInspector } from '../../../android/app-inspector.js';
 import type { DeviceInspector } from '../../../android/device-inspector.js';
-import { deviceSerialField, packageField } from '../../../android/device-tool-fields.js';
+import { defaultedPackageField, deviceSerialField } from '../../../android/device-tool-fields.js';
+import type { PackageScopeGuard } from '../../../android/package-scope-guard.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
 import { validatePackageName } from '../../../kernel/validation.js';
 
-export function createGetAppRuntimeStateTool(deps: { devices: DeviceInspector; apps: AppInspector }) {
+export function createGetAppRuntimeStateTool(deps: { devices: DeviceInspector; apps: AppInspector; scope: PackageScopeGuard }) {
   return defineTool({
     name: 'get_app_runtime_state',
     toolset: 'core',
@@ -13,7 +14,7 @@ export function createGetAppRuntimeStateTool(deps: { devices: DeviceInspector; a
     title: 'Get app runtime state',
     description:
       "Whether an app is installed and running (with pids), whether it is in the foreground and on which activity, what else has focus, and the app's activity back stack (top first).",
-    input: z.object({ device_serial: deviceSerialField, package: packageField }),
+    input: z.object({ device_serial: deviceSerialField, package: defaultedPackageField }),
     output: z.object({
       device_serial: z.string().describe('The device that was read.'),
       package: z.string().describe('The application id.'),
@@ -28,7 +29,7 @@ export function createGetAppRuntimeStateTool(deps: { devices: DeviceInspector; a
         .describe("The package's activities, top of the back stack first."),
     }),
     async handler(args, ctx) {
-      const pkg = validatePackageName(args.package);
+      const pkg = validatePackageName(args.package ?? deps.scope.defaultPackage());
       const serial = await deps.devices.select(args.device_serial, ctx);
       const s = await deps.apps.runtimeState(serial, pkg, ctx.signal);
       return {

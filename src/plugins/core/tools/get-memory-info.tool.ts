@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { AppInspector } from '../../../android/app-inspector.js';
 import type { DeviceInspector } from '../../../android/device-inspector.js';
-import { deviceSerialField, packageField } from '../../../android/device-tool-fields.js';
+import { defaultedPackageField, deviceSerialField } from '../../../android/device-tool-fields.js';
+import type { PackageScopeGuard } from '../../../android/package-scope-guard.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
 import { validatePackageName } from '../../../kernel/validation.js';
 
@@ -13,7 +14,7 @@ const Heap = z
   })
   .nullable();
 
-export function createGetMemoryInfoTool(deps: { devices: DeviceInspector; apps: AppInspector }) {
+export function createGetMemoryInfoTool(deps: { devices: DeviceInspector; apps: AppInspector; scope: PackageScopeGuard }) {
   return defineTool({
     name: 'get_memory_info',
     toolset: 'core',
@@ -21,7 +22,7 @@ export function createGetMemoryInfoTool(deps: { devices: DeviceInspector; apps: 
     title: 'Get memory info',
     description:
       "Memory use of a running app (dumpsys meminfo): total PSS/RSS, private dirty, Java and native heaps, the App Summary breakdown and object counts (views, activities, contexts — growing counts hint at leaks). running: false when the app has no process.",
-    input: z.object({ device_serial: deviceSerialField, package: packageField }),
+    input: z.object({ device_serial: deviceSerialField, package: defaultedPackageField }),
     output: z.object({
       device_serial: z.string().describe('The device that was read.'),
       package: z.string().describe('The application id.'),
@@ -36,7 +37,7 @@ export function createGetMemoryInfoTool(deps: { devices: DeviceInspector; apps: 
       objects: z.record(z.string(), z.number()).describe('Object counters (Views, Activities, AppContexts, …).'),
     }),
     async handler(args, ctx) {
-      const pkg = validatePackageName(args.package);
+      const pkg = validatePackageName(args.package ?? deps.scope.defaultPackage());
       const serial = await deps.devices.select(args.device_serial, ctx);
       await deps.apps.requireInstalled(serial, pkg, ctx.signal);
       const m = await deps.apps.memory(serial, pkg, ctx.signal);
