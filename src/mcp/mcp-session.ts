@@ -366,10 +366,15 @@ export class McpSession {
       logger: this.logger,
       signal: AbortSignal.any([requestSignal, this.sessionAbort.signal]),
     });
+    // A resource read runs its tool (the health check probes the host), so it is audited like a call.
+    const started = Date.now();
     try {
       const result = await tool.definition.handler({}, ctx);
+      this.record(tool.definition, tool.definition.name, {}, 'ok', null, started, `resource ${uri}: ${result.summary}`);
       return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(result.data, null, 2) }] };
     } catch (error) {
+      const code = error instanceof ToolError ? error.code : 'INTERNAL';
+      this.record(tool.definition, tool.definition.name, {}, 'error', code, started, `resource ${uri} failed`);
       if (error instanceof ToolError) throw protocolError(ErrorCode.InternalError, `${error.code}: ${error.message}`);
       throw error;
     }

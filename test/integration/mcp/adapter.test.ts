@@ -277,7 +277,7 @@ describe('MCP adapter in-process (InMemoryTransport)', () => {
     }
   });
 
-  test('session end is recorded once; resources return the project-info and health JSON', async () => {
+  test('session end is recorded once; resources return the project-info and health JSON, and reads are audited', async () => {
     const h = await connect(temp.home);
     const { resources } = await h.client.listResources();
     expect(resources.map((r) => r.uri)).toEqual(['droidwright://project-info', 'droidwright://health']);
@@ -289,7 +289,9 @@ describe('MCP adapter in-process (InMemoryTransport)', () => {
     const reader = createContainer({ home: temp.home, cwd: temp.home, readOnly: false, env: process.env }, [coreModule, androidModule]);
     try {
       const ended = reader.get<EventStoreProvider>(EventStoreProvider)().query({ types: ['mcp.session_ended'], actorSession: h.session.sessionId });
-      expect(ended.map((e) => e.data)).toEqual([{ session: h.session.sessionId, reason: 'test finished', calls: 0 }]);
+      expect(ended.map((e) => e.data)).toEqual([{ session: h.session.sessionId, reason: 'test finished', calls: 1 }]);
+      const reads = reader.get<EventStoreProvider>(EventStoreProvider)().query({ types: ['mcp.tool_called'], actorSession: h.session.sessionId });
+      expect(reads.map((e) => e.data)).toEqual([expect.objectContaining({ tool: 'get_project_info', outcome: 'ok', summary: expect.stringContaining('resource droidwright://project-info') })]);
     } finally {
       disposeContainer(reader);
     }
