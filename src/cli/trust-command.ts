@@ -1,10 +1,12 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { cliActor } from '../kernel/actor.js';
+import { EventStoreProvider } from '../kernel/event-store-provider.js';
 import { isGradleRoot, selectProject } from '../kernel/project-selection.js';
 import { canonicalProjectRoot, TrustService } from '../kernel/trust-service.js';
 import { UsageError } from '../kernel/usage-error.js';
 import { parseCommandLine, runtimeOptions, withContainer, writeOut } from './cli-support.js';
+import { collectTrustEvidence, confirmOnTerminal } from './trust-evidence.js';
 
 /** The project a trust command is about: the given path, or the project around the working directory. */
 function targetProject(positionals: string[], verb: string, mustExist = true): string {
@@ -28,7 +30,7 @@ function targetProject(positionals: string[], verb: string, mustExist = true): s
 }
 
 export async function runTrustCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseCommandLine(argv, { list: { type: 'boolean' }, json: { type: 'boolean' } });
+  const { values, positionals } = parseCommandLine(argv, { list: { type: 'boolean' }, json: { type: 'boolean' }, yes: { type: 'boolean', short: 'y' } });
   return withContainer(runtimeOptions(), async (container) => {
     const trust = container.get(TrustService);
     if (values.list) {
@@ -43,7 +45,31 @@ export async function runTrustCommand(argv: string[]): Promise<number> {
       process.stderr.write(`droidwright: ${root} is not a Gradle project (no settings.gradle or settings.gradle.kts).\n`);
       return 1;
     }
-    const changed = trust.trust(root, cliActor());
+    // An unreadable log fails here, before anyone is asked to confirm a grant that could not be recorded.
+    container.get<EventStoreProvider>(EventStoreProvider)();
+    if (trust.isTrusted(root)) {
+      await writeOut(`${root} is already trusted.\n`);
+      return 0;
+    }
+    // Trust is a person's decision: asked for on a terminal. Without one, only an explicit --yes (a script the
+    // user wrote) proceeds, and the grant records how it was confirmed and who ran it.
+    let confirmed: 'prompt' | 'flag';
+    if (values.yes) confirmed = 'flag';
+    else if (process.stdin.isTTY && process.stderr.isTTY) {
+      const ok = await confirmOnTerminal(
+        `Trust ${root}?\nAgents using droidwright will be able to run its Gradle build, which executes the project's build scripts with your permissions. Type "yes" to trust: `,
+      );
+      if (!ok) {
+        process.stderr.write('Not trusted.\n');
+        return 1;
+      }
+      confirmed = 'prompt';
+    } else {
+      throw new UsageError(
+        `droidwright trust asks for confirmation on a terminal, and none is attached. Run \`droidwright trust ${root}\` yourself in a terminal, or add --yes in a script you wrote. (An AI agent must not trust a project on the user's behalf.)`,
+      );
+    }
+    const changed = trust.trust(root, cliActor(), collectTrustEvidence(confirmed));
     await writeOut(
       changed
         ? `Trusted ${root}.\nAgents using droidwright may now run its Gradle build, which executes the project's build scripts with your permissions.\nRevoke with: droidwright untrust ${root}\n`

@@ -12,6 +12,7 @@ import { resolveHome } from '../kernel/paths.js';
 import { TrustService } from '../kernel/trust-service.js';
 import { pluginModules } from '../plugins/index.js';
 import { startSimulatedDevice, type RunningSimulatedDevice } from '../sim/start-simulated-device.js';
+import { collectTrustEvidence } from '../cli/trust-evidence.js';
 import { demoSteps, type DemoState } from './demo-steps.js';
 
 const USAGE = `Usage: droidwright demo [--no-wait] [--adb-port PORT]
@@ -98,7 +99,7 @@ export async function runDemoCommand(argv: string[]): Promise<number> {
     );
     // The demo plays the developer here: trusting is a terminal action, recorded like `droidwright trust`.
     const trust = container.get(TrustService);
-    trust.trust(projectDir, cliActor());
+    trust.trust(projectDir, cliActor(), collectTrustEvidence('demo'));
     trustedProject = { trust, root: projectDir };
     out(`• demo project ${projectDir} (trusted, as \`droidwright trust\` would)`);
     out(`• event log ${join(home, 'events.db')}`);

@@ -17,6 +17,20 @@ export function canonicalProjectRoot(root: string): string {
 }
 
 /**
+ * How a trust grant was confirmed, recorded with it. An agent with a shell tool can run
+ * `droidwright trust --yes` itself; the evidence lets an auditor (and `get_project_info`) tell that
+ * apart from a person answering the prompt in a terminal.
+ */
+export interface TrustEvidence {
+  /** `prompt`: a person typed "yes" in a terminal; `flag`: --yes without a terminal; `demo`: droidwright demo's own project. */
+  readonly confirmed: 'prompt' | 'flag' | 'demo';
+  /** The command line of the process that ran droidwright (Linux /proc), bounded. */
+  readonly parent_command: string | null;
+  /** Names (never values) of environment variables that AI coding tools set in the shells they run. */
+  readonly agent_env: readonly string[];
+}
+
+/**
  * Whether the user allowed a project's build code to run. Granted only by a human (CLI, TUI): no MCP
  * tool calls trust(). Backed by `project.trusted` / `project.untrusted` events and the
  * `trusted_projects` read model, so every process sees a grant or revocation at once.
@@ -36,10 +50,10 @@ export class TrustService {
   }
 
   /** Records the grant. Returns false (and records nothing) when the project was already trusted. */
-  trust(root: string, actor: Actor): boolean {
+  trust(root: string, actor: Actor, evidence?: TrustEvidence): boolean {
     const canonical = canonicalProjectRoot(root);
     if (this.isTrusted(canonical)) return false;
-    this.store().append({ type: 'project.trusted', stream: `project:${canonical}`, data: { root: canonical, by: describeActor(actor) }, actor });
+    this.store().append({ type: 'project.trusted', stream: `project:${canonical}`, data: { root: canonical, by: describeActor(actor), ...evidence }, actor });
     return true;
   }
 

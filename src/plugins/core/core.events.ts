@@ -6,7 +6,14 @@ export const ProjectTrusted = defineEvent({
   type: 'project.trusted',
   version: 1,
   description: 'A person trusted a project so its Gradle build may run.',
-  schema: z.object({ root: z.string().min(1), by: z.string() }),
+  schema: z.object({
+    root: z.string().min(1),
+    by: z.string(),
+    /** How it was confirmed: a terminal prompt, --yes without a terminal, or the demo's own project. */
+    confirmed: z.enum(['prompt', 'flag', 'demo']).optional(),
+    parent_command: z.string().max(200).nullable().optional(),
+    agent_env: z.array(z.string().max(100)).max(20).optional(),
+  }),
 });
 
 export const ProjectUntrusted = defineEvent({

@@ -44,7 +44,11 @@ describe('droidwright CLI', () => {
   });
 
   test('trust, list, untrust; refuses a directory that is not a Gradle project', async () => {
-    const trusted = await runCli(env, ['trust'], { cwd: join(project, 'app') });
+    // Without a terminal, trust needs an explicit --yes (a script the user wrote); an agent's shell gets a refusal.
+    const unconfirmed = await runCli(env, ['trust'], { cwd: join(project, 'app') });
+    expect(unconfirmed.code).toBe(2);
+    expect(unconfirmed.stderr).toMatch(/asks for confirmation on a terminal/);
+    const trusted = await runCli({ ...env, extra: { ...env.extra, CLAUDECODE: '1' } }, ['trust', '--yes'], { cwd: join(project, 'app') });
     expect(trusted.code).toBe(0);
     expect(trusted.stdout).toContain(`Trusted ${project}`);
     expect((await runCli(env, ['trust', project])).stdout).toContain('already trusted');
@@ -62,6 +66,8 @@ describe('droidwright CLI', () => {
       ['project.trusted', 'cli'],
       ['project.untrusted', 'cli'],
     ]);
+    // The grant says how it was confirmed and what environment ran it, for an auditor.
+    expect(events[0]!.data).toMatchObject({ confirmed: 'flag', agent_env: ['CLAUDECODE'], parent_command: expect.stringContaining('node') });
   });
 
   test('list, filters, export, stats, digest, verify --digest, rebuild', async () => {
@@ -87,7 +93,7 @@ describe('droidwright CLI', () => {
     expect(parsed).toMatchObject({ seq: 2, hash: lines[1]!.hash });
     const digestFile = join(temp.home, 'digest.json');
     writeFileSync(digestFile, digest.stdout);
-    expect((await runCli(env, ['trust', project])).code).toBe(0);
+    expect((await runCli(env, ['trust', '--yes', project])).code).toBe(0);
     const extended = await runCli(env, ['events', 'verify', '--digest', digestFile]);
     expect(extended.code).toBe(0);
     expect(extended.stdout).toMatch(/still extends the digest at seq 2/);

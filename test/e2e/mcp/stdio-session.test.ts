@@ -90,7 +90,7 @@ describe('droidwright mcp over stdio with the SDK client', () => {
     const mcp = await start([], { cwd: `${project}/app` });
     const before = await mcp.client.callTool({ name: 'get_project_info', arguments: {} });
     expect(before.structuredContent).toMatchObject({ root: project, selected_by: 'cwd' });
-    const trust = await runCli(env, ['trust', project]);
+    const trust = await runCli(env, ['trust', '--yes', project]);
     expect(trust.code).toBe(0);
     expect(trust.stdout).toContain(`Trusted ${project}`);
     const after = await mcp.client.callTool({ name: 'get_project_info', arguments: {} });
