@@ -1,12 +1,15 @@
+import type { ChildProcess } from 'node:child_process';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { createTempHome } from '../../support/temp-home.js';
-import { runCli, startMcpClient, type McpTestClient } from '../../support/mcp-client.js';
+import { runCli, startMcpClient, stopPid, type McpTestClient } from '../../support/mcp-client.js';
 import { copyFixtureProject, invocations, replayCapture, setScenario } from '../../integration/build/fixture-project.js';
 
 /*
  * The build toolset through the built CLI and the SDK's real client: trust, policy, results,
- * progress, cancellation (request and cross-process), the cross-process lock, and a disconnect that
- * leaves the build running to its recorded end.
+ * progress, cancellation (request and cross-process), the cross-process lock, timeouts, and the
+ * detached build worker: a client that disconnects (the SDK's close(): stdin, SIGTERM, SIGKILL) or a
+ * server that is killed leaves the build running to its recorded end; a worker that is killed is
+ * reaped as failed and its Gradle stopped.
  */
 
 type ToolResult = { isError?: boolean; content: { type: string; text?: string }[]; structuredContent?: Record<string, any> };
@@ -15,6 +18,8 @@ const env = { home: '', adbPort: 1 };
 let project: { root: string; cleanup(): void };
 let cleanHome: () => void;
 const clients: McpTestClient[] = [];
+/** Build workers (owner_pid of every build seen) and stand-in Gradle processes: all must be gone at the end. */
+const workerPids = new Set<number>();
 
 async function client(name: string): Promise<McpTestClient> {
   const c = await startMcpClient(env, ['--project', project.root], { clientName: name });
@@ -23,7 +28,7 @@ async function client(name: string): Promise<McpTestClient> {
 }
 
 async function call(c: McpTestClient, name: string, args: Record<string, unknown>, options: Parameters<McpTestClient['client']['callTool']>[2] = {}): Promise<ToolResult> {
-  return (await c.client.callTool({ name, arguments: args }, undefined, options)) as ToolResult;
+  return track((await c.client.callTool({ name, arguments: args }, undefined, options)) as ToolResult);
 }
 
 async function invalidParams(p: Promise<unknown>): Promise<McpError> {
@@ -66,8 +71,20 @@ beforeAll(() => {
   project = copyFixtureProject('kts-flavors');
 });
 
+function gradlePids(): number[] {
+  return invocations(project.root).map((i) => i.pid);
+}
+
+function track(result: ToolResult): ToolResult {
+  const pid = result.structuredContent?.owner_pid;
+  if (typeof pid === 'number') workerPids.add(pid);
+  return result;
+}
+
 afterAll(async () => {
   for (const c of clients) await c.close();
+  // Safety net: every worker and Gradle a test started, stopped by pid (the tests assert they are already gone).
+  for (const pid of [...workerPids, ...gradlePids()]) await stopPid(pid, 500);
   project.cleanup();
   cleanHome();
 });
@@ -84,7 +101,7 @@ describe('build tools over MCP', () => {
     expect(error.data).toMatchObject({ error_code: 'PROJECT_NOT_TRUSTED' });
     expect(error.message).toContain('droidwright trust');
     expect(invocations(project.root)).toEqual([]);
-    const trusted = await runCli(env, ['trust', project.root]);
+    const trusted = await runCli(env, ['trust', '--yes', project.root]);
     expect(trusted.code).toBe(0);
   });
 
@@ -140,33 +157,98 @@ describe('build tools over MCP', () => {
     setScenario(project.root, 'slow 2000');
     const started = await call(a, 'run_gradle_task', { task: 'assembleDebug', wait: false });
     expect(started.structuredContent!.status).toBe('running');
+    const worker = started.structuredContent!.owner_pid as number;
+    expect(worker).not.toBe(a.pid);
     const b = await client('agent-b');
     const busy = await call(b, 'run_gradle_task', { task: 'assembleDebug' });
     expect(busy.isError).toBe(true);
-    expect(text(busy)).toContain(`pid ${a.pid}`);
+    expect(text(busy)).toContain(`pid ${worker}`);
+    expect(text(busy)).toContain(`agent-a`);
     const cancelled = await call(b, 'cancel_build', {});
     expect(cancelled.structuredContent).toMatchObject({ build_id: started.structuredContent!.build_id, was_running: true, status: 'cancelled', cancelled_by: expect.stringContaining('agent-b') });
     const history = await call(a, 'list_build_history', { limit: 1 });
     expect(history.structuredContent!.builds[0]).toMatchObject({ status: 'cancelled', origin: expect.stringContaining('agent-a'), cancelled_by: expect.stringContaining('agent-b') });
+    await waitFor(async () => !alive(worker));
   });
 
-  it('keeps building after the client disconnects and records the result', async () => {
+  it('stops a build at its time limit, Gradle included', async () => {
+    setScenario(project.root, 'slow 3000');
+    const result = await call(a, 'run_gradle_task', { task: 'assembleDebug', timeout_sec: 1 });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toContain('timed out');
+    const status = await call(a, 'get_build_status', {});
+    expect(status.structuredContent).toMatchObject({ status: 'timed_out', reason: expect.stringContaining('Stopped after 1 s') });
+    await waitFor(async () => gradlePids().every((pid) => !alive(pid)) && !alive(status.structuredContent!.owner_pid));
+  });
+
+  it('finishes and records a build whose client disconnects with the SDK close() (stdin, then SIGTERM, then SIGKILL)', async () => {
     setScenario(project.root, 'slow 300');
     const c = await client('agent-c');
+    const server = (c.client.transport as unknown as { _process?: ChildProcess })._process!;
+    expect(server).toBeDefined();
     const before = invocations(project.root).length;
     const inFlight = call(c, 'run_gradle_task', { task: 'assembleDebug' }).catch((e: Error) => e);
     await waitFor(async () => invocations(project.root).length > before);
-    const b = clients.find((x) => x !== c && x !== a)!;
+    const b = clients.find((x) => x.client !== c.client && x.client !== a.client)!;
     const running = await call(b, 'get_build_status', {});
-    expect(running.structuredContent!.status).toBe('running');
-    // End the server's stdin the way a client that goes away does (without the SDK's SIGTERM escalation);
-    // the server must stay up until the build is recorded, then exit by itself.
-    const child = (c.client.transport as unknown as { _process?: { stdin: NodeJS.WritableStream } })._process;
-    expect(child).toBeDefined();
-    child!.stdin.end();
+    expect(running.structuredContent).toMatchObject({ status: 'running', origin: expect.stringContaining('agent-c') });
+    const buildId = running.structuredContent!.build_id as string;
+    const worker = running.structuredContent!.owner_pid as number;
+    const gradle = invocations(project.root).at(-1)!.pid;
+
+    await c.client.close();
     await inFlight;
-    await waitFor(async () => !alive(c.pid));
-    const done = await call(b, 'get_build_status', { build_id: running.structuredContent!.build_id, wait_ms: 10_000 });
-    expect(done.structuredContent).toMatchObject({ status: 'success', origin: expect.stringContaining('agent-c') });
+    // droidwright mcp left on its own when stdin closed: no SIGTERM or SIGKILL was needed.
+    expect(server.exitCode).toBe(0);
+    expect(server.signalCode).toBeNull();
+    expect(alive(c.pid)).toBe(false);
+    expect(alive(worker)).toBe(true);
+
+    const done = await waitFor(async () => {
+      const s = await call(b, 'get_build_status', { build_id: buildId, wait_ms: 5000 });
+      return s.structuredContent!.status !== 'running' && s;
+    }, 20_000);
+    expect(done.structuredContent).toMatchObject({ status: 'success', origin: expect.stringContaining('agent-c'), owner_pid: worker });
+    await waitFor(async () => !alive(worker) && !alive(gradle), 20_000);
+  });
+
+  it('finishes and records a build whose server is killed outright', async () => {
+    setScenario(project.root, 'slow 200');
+    const d = await client('agent-d');
+    const started = await call(d, 'run_gradle_task', { task: ':app:assembleDemoPlayDebug', wait: false });
+    const buildId = started.structuredContent!.build_id as string;
+    process.kill(d.pid, 'SIGKILL');
+    await waitFor(async () => !alive(d.pid));
+    const b = clients.find((x) => x.client !== d.client && x.client !== a.client)!;
+    const done = await call(b, 'get_build_status', { build_id: buildId, wait_ms: 10_000 });
+    expect(done.structuredContent).toMatchObject({ status: 'success', origin: expect.stringContaining('agent-d') });
+    expect(done.structuredContent!.apks).toHaveLength(1);
+    await waitFor(async () => !alive(started.structuredContent!.owner_pid), 20_000);
+  });
+
+  it('records a build whose worker was killed as failed and stops the Gradle it left behind', async () => {
+    setScenario(project.root, 'slow 5000');
+    const before = invocations(project.root).length;
+    const started = await call(a, 'run_gradle_task', { task: 'assembleDebug', wait: false });
+    const worker = started.structuredContent!.owner_pid as number;
+    await waitFor(async () => invocations(project.root).length > before);
+    const gradle = invocations(project.root).at(-1)!.pid;
+    process.kill(worker, 'SIGKILL');
+    await waitFor(async () => !alive(worker));
+    expect(alive(gradle)).toBe(true);
+    const status = await call(a, 'get_build_status', { build_id: started.structuredContent!.build_id });
+    expect(status.structuredContent).toMatchObject({ status: 'failed', reason: expect.stringContaining('exited before recording its end') });
+    expect(status.structuredContent!.reason).toContain(`process group (${gradle}) was stopped`);
+    await waitFor(async () => !alive(gradle));
+    // The project is free again.
+    setScenario(project.root, 'success');
+    const next = await call(a, 'run_gradle_task', { task: ':app:assembleDemoPlayDebug' });
+    expect(next.structuredContent!.status).toBe('success');
+  });
+
+  it('leaves a verifiable event log and no build process behind', async () => {
+    const verify = await runCli(env, ['events', 'verify']);
+    expect(verify.code).toBe(0);
+    await waitFor(async () => [...workerPids, ...gradlePids()].every((pid) => !alive(pid)), 20_000);
   });
 });

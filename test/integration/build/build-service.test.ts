@@ -1,5 +1,7 @@
 import 'reflect-metadata';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import type { Container } from 'inversify';
 import { cliActor, type Actor } from '../../../src/kernel/actor.js';
@@ -203,6 +205,61 @@ describe('build toolset (in process, stand-in Gradle)', () => {
     const status = await h.call('get_build_status', { build_id: started.data.build_id, wait_ms: 10_000 });
     expect(status.data.status).toBe('success');
     expect(status.data.apks.map((a: { variant: string }) => a.variant).sort()).toEqual(['demoPlayDebug', 'fullPlayDebug']);
+  });
+
+  it('records a build with 250 long Japanese Kotlin errors (over 256 KiB of UTF-8) as failed, not running forever', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dw-ja-capture-'));
+    try {
+      const errors = Array.from(
+        { length: 250 },
+        (_, i) => `e: file:///home/dev/アプリ/app/src/main/java/com/example/画面${i}.kt:${i + 1}:5 未解決の参照です: '関数${i}'。${'型の不一致: 期待される型は文字列ですが、実際の型は整数です。'.repeat(12)}`,
+      );
+      const capture = join(dir, 'japanese.txt');
+      writeFileSync(capture, ['> Task :app:compileDebugKotlin FAILED', ...errors, '', 'FAILURE: Build failed with an exception.', '', 'BUILD FAILED in 3s', ''].join('\n'));
+      expect(Buffer.byteLength(errors.join('\n'), 'utf8')).toBeGreaterThan(256 * 1024);
+      // A wrapper that prints the capture with cat: the stand-in replays with one write and exits, which loses
+      // what does not fit the pipe; this test needs every byte to reach the parser.
+      const j = harness('kts-flavors');
+      try {
+        writeFileSync(join(j.root, 'gradlew'), `#!/bin/sh\ncat '${capture}'\nexit 1\n`, { mode: 0o755 });
+        const error = await rejection(j.call('run_gradle_task', { task: 'assembleDebug' }));
+        expect((error as ToolError).code).toBe('BUILD_FAILED');
+        const errorsView = await j.call('get_build_errors', { limit: 500 });
+        expect(errorsView.data.counts.error).toBe(250);
+        expect(errorsView.data.diagnostics.length).toBeGreaterThan(50);
+        expect(errorsView.data.diagnostics[0].message).toContain('未解決の参照です');
+        const store = j.container.get<EventStoreProvider>(EventStoreProvider)();
+        const [finished] = store.query({ types: ['build.finished'], correlation: errorsView.data.build_id });
+        expect(finished!.data).toMatchObject({ status: 'failed', diagnostics_total: 250, truncated: true });
+        expect(store.verify().ok).toBe(true);
+      } finally {
+        await j.idle();
+        j.cleanup();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses build ids of another project, naming the selected one", async () => {
+    const [own] = (await h.call('list_build_history', { limit: 1 })).data.builds;
+    const other = harness('groovy-app', true, h.home);
+    try {
+      for (const [tool, args] of [
+        ['get_build_status', { build_id: own.build_id }],
+        ['get_build_log', { build_id: own.build_id }],
+        ['get_build_errors', { build_id: own.build_id }],
+        ['cancel_build', { build_id: own.build_id }],
+      ] as const) {
+        const error = await rejection(other.call(tool, args));
+        expect([tool, (error as ToolError).code]).toEqual([tool, 'BUILD_NOT_FOUND']);
+        expect(error.message).toContain(other.root);
+      }
+      expect((await h.call('get_build_status', { build_id: own.build_id })).data.build_id).toBe(own.build_id);
+    } finally {
+      await other.idle();
+      other.cleanup();
+    }
   });
 
   it('lists variants, sets the active one and reads the build config', async () => {

@@ -12,7 +12,7 @@ export function createCancelBuildTool(deps: { service: BuildService }) {
     description:
       "Cancel the project's running build (or the one named), whoever started it and in whichever droidwright process it runs. Recorded as cancelled by you. Waits up to ~10 s for the build to stop and returns its final status.",
     input: z.object({
-      build_id: z.string().max(64).optional().describe("Build to cancel; defaults to the project's running build."),
+      build_id: z.string().max(64).optional().describe("Build of this project to cancel (other projects' ids are refused); defaults to its running build."),
     }),
     output: BuildViewSchema.extend({
       was_running: z.boolean().describe('False when the build had already ended (nothing was cancelled).'),
@@ -21,7 +21,7 @@ export function createCancelBuildTool(deps: { service: BuildService }) {
       const { record, wasRunning } = await deps.service.cancel(args.build_id, ctx.actor);
       const summary = wasRunning
         ? record.status === 'running'
-          ? `Cancellation of build ${record.id} requested; it has not stopped yet (its process polls twice a second). Check get_build_status.`
+          ? `Cancellation of build ${record.id} requested; it has not stopped yet (its build worker checks twice a second). Check get_build_status.`
           : buildSummaryLine(record)
         : `Build ${record.id} had already ended (${record.status}); nothing to cancel.`;
       return { data: { ...toBuildView(record), was_running: wasRunning }, summary };

@@ -12,7 +12,7 @@ export function createGetBuildErrorsTool(deps: { service: BuildService; history:
     description:
       'Structured diagnostics of a finished build (Kotlin, KSP, javac, lint, AAPT2, R8, AGP, Gradle, configuration cache, build scripts): severity, source, file, line, column, message, task. Errors first. Diagnostics without a location keep their message.',
     input: z.object({
-      build_id: z.string().max(64).optional().describe("Build id; defaults to the project's latest build."),
+      build_id: z.string().max(64).optional().describe("Id of a build of this project (other projects' ids are refused); defaults to its latest build."),
       severity: z.enum(['error', 'warning', 'info']).optional().describe('Only this severity.'),
       limit: z.number().int().min(1).max(500).default(50).describe('At most this many diagnostics (default 50, max 500).'),
     }),

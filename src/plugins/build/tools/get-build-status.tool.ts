@@ -14,7 +14,7 @@ export function createGetBuildStatusTool(deps: { service: BuildService }) {
     description:
       "Status of a build (default: this project's latest, from any agent or process): outcome, who started and who cancelled it, elapsed time, the task running now. wait_ms long-polls until the build ends or the wait expires.",
     input: z.object({
-      build_id: z.string().max(64).optional().describe("Build id; defaults to the project's latest build."),
+      build_id: z.string().max(64).optional().describe("Id of a build of this project (other projects' ids are refused); defaults to its latest build."),
       wait_ms: z.number().int().min(0).max(MAX_WAIT_MS).default(0).describe('Wait up to this long (max 10000 ms) for a running build to end.'),
     }),
     output: BuildViewSchema.extend({
