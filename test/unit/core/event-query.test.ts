@@ -29,3 +29,22 @@ describe('event query helpers', () => {
     expect(trustCommand("/home/me/my app's")).toBe(`droidwright trust '/home/me/my app'"'"'s'`);
   });
 });
+
+describe('query_events page budget', () => {
+  test('a page of large events stops under the byte budget and says there is more', async () => {
+    const { createQueryEventsTool } = await import('../../../src/plugins/core/tools/query-events.tool.js');
+    const events: StoredEvent[] = Array.from({ length: 501 }, (_, i) => ({
+      seq: 501 - i, id: `e${i}`, at: 0, type: 'x.happened', v: 1, stream: 's', actor: { kind: 'cli', pid: 1 },
+      device: null, package: null, correlation: null, data: { blob: 'x'.repeat(1900) }, prevHash: '', hash: '',
+    }));
+    const store = { query: (filter: { limit: number }) => events.slice(0, filter.limit), lastSeq: () => 501 };
+    const tool = createQueryEventsTool({ store: () => store as never });
+    const args = tool.input.parse({ limit: 500 });
+    const result = await tool.handler(args, {} as never);
+    const bytes = Buffer.byteLength(JSON.stringify(result.data.events));
+    expect(result.data.count).toBeLessThan(500);
+    expect(result.data.count).toBeGreaterThan(30);
+    expect(bytes).toBeLessThanOrEqual(128 * 1024);
+    expect(result.data.has_more).toBe(true);
+  });
+});

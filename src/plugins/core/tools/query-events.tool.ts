@@ -3,6 +3,9 @@ import type { EventStoreProvider } from '../../../kernel/event-store-provider.js
 import { defineTool } from '../../../kernel/tool-definition.js';
 import { parseTimeBound, presentEvent } from '../services/event-query.js';
 
+/** A page of events stays under this many bytes of JSON; has_more then says to page back with before_seq. */
+const MAX_PAGE_BYTES = 128 * 1024;
+
 const TimeBound = z.union([z.string().max(40), z.number().int().nonnegative()]);
 const Subject = z.string().min(1).max(200);
 
@@ -67,8 +70,16 @@ export function createQueryEventsTool(deps: { store: EventStoreProvider }) {
         limit: args.limit + 1,
         order: 'desc',
       });
-      const hasMore = rows.length > args.limit;
-      const events = rows.slice(0, args.limit).map((e) => presentEvent(e));
+      // Each event's data is capped; the whole page is capped too, so 500 large events cannot flood a reply.
+      const events: ReturnType<typeof presentEvent>[] = [];
+      let bytes = 0;
+      for (const row of rows.slice(0, args.limit)) {
+        const presented = presentEvent(row);
+        bytes += Buffer.byteLength(JSON.stringify(presented));
+        if (events.length > 0 && bytes > MAX_PAGE_BYTES) break;
+        events.push(presented);
+      }
+      const hasMore = rows.length > events.length;
       return {
         data: { events, count: events.length, has_more: hasMore, last_seq: store.lastSeq() },
         summary: `${events.length} event${events.length === 1 ? '' : 's'}${hasMore ? ' (more available)' : ''}`,
