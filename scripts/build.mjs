@@ -24,6 +24,18 @@ await build({
     'react',
     'react/jsx-runtime',
   ],
+  plugins: [
+    {
+      // The MCP server never validates client data with JSON Schema (it is given its own validator), so
+      // its Ajv provider is replaced by a stub; the SDK client (used by `droidwright demo`) keeps Ajv.
+      name: 'server-without-ajv',
+      setup(b) {
+        b.onResolve({ filter: /validation\/ajv-provider\.js$/ }, (args) =>
+          /[\\/]sdk[\\/]dist[\\/]esm[\\/]server[\\/]/.test(args.importer) ? { path: new URL('../src/mcp/server-ajv-stub.ts', import.meta.url).pathname } : undefined,
+        );
+      },
+    },
+  ],
   banner: {
     js: "import { createRequire as __droidwrightCreateRequire } from 'node:module'; const require = __droidwrightCreateRequire(import.meta.url);",
   },
