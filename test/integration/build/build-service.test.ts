@@ -228,6 +228,13 @@ describe('build toolset (in process, stand-in Gradle)', () => {
         expect(errorsView.data.counts.error).toBe(250);
         expect(errorsView.data.diagnostics.length).toBeGreaterThan(50);
         expect(errorsView.data.diagnostics[0].message).toContain('未解決の参照です');
+        // Replies stay readable: both the diagnostics page and the log lines are bounded in bytes.
+        expect(Buffer.byteLength(JSON.stringify(errorsView.data.diagnostics))).toBeLessThanOrEqual(128 * 1024);
+        const log = await j.call('get_build_log', { lines: 2000 });
+        expect(log.data.truncated).toBe(true);
+        expect(log.data.lines.length).toBeLessThan(250);
+        expect(log.data.lines.at(-1)).toBe('BUILD FAILED in 3s');
+        expect(Buffer.byteLength(JSON.stringify(log.data.lines))).toBeLessThanOrEqual(128 * 1024 + 4 * 2000);
         const store = j.container.get<EventStoreProvider>(EventStoreProvider)();
         const [finished] = store.query({ types: ['build.finished'], correlation: errorsView.data.build_id });
         expect(finished!.data).toMatchObject({ status: 'failed', diagnostics_total: 250, truncated: true });

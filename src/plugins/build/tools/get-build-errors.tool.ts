@@ -3,6 +3,9 @@ import { defineTool } from '../../../kernel/tool-definition.js';
 import type { BuildHistory } from '../services/build-history.js';
 import type { BuildService } from '../services/build-service.js';
 
+/** Diagnostics returned in one reply stay under this many bytes of JSON. */
+const MAX_REPLY_BYTES = 128 * 1024;
+
 export function createGetBuildErrorsTool(deps: { service: BuildService; history: BuildHistory }) {
   return defineTool({
     name: 'get_build_errors',
@@ -37,7 +40,14 @@ export function createGetBuildErrorsTool(deps: { service: BuildService; history:
     }),
     async handler(args) {
       const record = deps.service.resolveBuild(args.build_id);
-      const diagnostics = deps.history.diagnostics(record.id, args.severity, args.limit);
+      // Each message is capped where diagnostics are stored; the page is capped here so 500 long ones stay readable.
+      const diagnostics: ReturnType<typeof deps.history.diagnostics> = [];
+      let bytes = 0;
+      for (const diagnostic of deps.history.diagnostics(record.id, args.severity, args.limit)) {
+        bytes += Buffer.byteLength(JSON.stringify(diagnostic));
+        if (bytes > MAX_REPLY_BYTES && diagnostics.length > 0) break;
+        diagnostics.push(diagnostic);
+      }
       const note = record.status === 'running' ? ' (still running; diagnostics are recorded when it ends)' : '';
       return {
         data: { build_id: record.id, status: record.status, counts: record.counts, stored: Math.min(record.diagnosticsTotal, 500), diagnostics },

@@ -7,6 +7,21 @@ import type { BuildService } from '../services/build-service.js';
 /** How much of the file is read to answer (tail or head); a filter scans up to this much. */
 const WINDOW_BYTES = 16 * 1024 * 1024;
 const MAX_LINE_CHARS = 2000;
+/** The lines returned stay under this many bytes, whatever `lines` asks for: a reply an agent can read. */
+const MAX_REPLY_BYTES = 128 * 1024;
+
+/** Keeps the lines nearest the end (tail) or the start (head) that fit the byte budget. */
+function withinBudget(lines: readonly string[], from: 'head' | 'tail'): { kept: string[]; truncated: boolean } {
+  const ordered = from === 'tail' ? [...lines].reverse() : [...lines];
+  const kept: string[] = [];
+  let bytes = 0;
+  for (const line of ordered) {
+    bytes += Buffer.byteLength(line) + 4;
+    if (bytes > MAX_REPLY_BYTES && kept.length > 0) break;
+    kept.push(line);
+  }
+  return { kept: from === 'tail' ? kept.reverse() : kept, truncated: kept.length < lines.length };
+}
 
 function readWindow(path: string, from: 'head' | 'tail'): { text: string; partial: boolean } {
   let fd: number;
@@ -50,6 +65,7 @@ export function createGetBuildLogTool(deps: { service: BuildService }) {
       lines: z.array(z.string()).describe('The selected lines (each cut at 2000 characters).'),
       matched: z.number().int().describe('Lines that matched (before the lines limit).'),
       partial: z.boolean().describe('True when the log is larger than the 16 MiB window that was searched.'),
+      truncated: z.boolean().describe('True when fewer lines than asked were returned to stay under 128 KiB; narrow with filter or fewer lines.'),
     }),
     async handler(args) {
       const record = deps.service.resolveBuild(args.build_id);
@@ -60,9 +76,10 @@ export function createGetBuildLogTool(deps: { service: BuildService }) {
         const needle = args.filter.toLowerCase();
         all = all.filter((l) => l.toLowerCase().includes(needle));
       }
-      const chosen = args.from === 'tail' ? all.slice(-args.lines) : all.slice(0, args.lines);
+      const wanted = (args.from === 'tail' ? all.slice(-args.lines) : all.slice(0, args.lines)).map((l) => (l.length > MAX_LINE_CHARS ? `${l.slice(0, MAX_LINE_CHARS)}…` : l));
+      const { kept: chosen, truncated } = withinBudget(wanted, args.from);
       return {
-        data: { build_id: record.id, status: record.status, log_path: record.logPath, lines: chosen.map((l) => (l.length > MAX_LINE_CHARS ? `${l.slice(0, MAX_LINE_CHARS)}…` : l)), matched: all.length, partial },
+        data: { build_id: record.id, status: record.status, log_path: record.logPath, lines: chosen, matched: all.length, partial, truncated },
         summary: `${chosen.length} line(s) of build ${record.id}'s log (${record.status}).`,
       };
     },
