@@ -1,8 +1,6 @@
 import { format } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createContainer, disposeContainer } from '../kernel/composition-root.js';
-import { getContributions } from '../kernel/contribution-provider.js';
-import { ShutdownParticipant } from '../kernel/shutdown-participant.js';
 import { createStderrLogger } from '../kernel/logger.js';
 import { SelectedProject } from '../kernel/project-selection.js';
 import type { RuntimeOptions } from '../kernel/runtime-options.js';
@@ -45,9 +43,6 @@ export async function runMcpServer(options: RuntimeOptions): Promise<number> {
     ending = session
       .close(reason)
       .catch((error: unknown) => logger.error(`closing the session failed: ${(error as Error).message}`))
-      // Builds run in their own worker processes and are not participants; whatever is bound here is awaited, bounded.
-      .then(() => Promise.allSettled(getContributions<ShutdownParticipant>(container, ShutdownParticipant).map((p) => p.shutdown(/^SIG/.test(reason) ? 'signal' : 'session-ended'))))
-      .then(() => undefined)
       .finally(() => {
         disposeContainer(container);
         finish(0);

@@ -14,7 +14,7 @@ const buildEventContribution: EventContribution = {
   projections: () => [buildHistoryProjection],
 };
 
-// No ShutdownParticipant: builds run in their own worker processes, so `droidwright mcp` has nothing to wait for.
+// Builds run in their own worker processes, so `droidwright mcp` has nothing to wait for when it exits.
 export const buildModule = new ContainerModule(({ bind }) => {
   bind(BuildHistory).toSelf().inSingletonScope();
   bind(BuildWorker).toSelf().inSingletonScope();
