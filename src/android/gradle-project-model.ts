@@ -1,5 +1,6 @@
-import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { walkFiles } from '../kernel/walk-files.js';
 import {
   blocksNamed,
   containerElementName,
@@ -300,20 +301,10 @@ function computeVariants(
 export function readBuildOutputs(moduleDir: string): BuildOutputInfo[] {
   const base = join(moduleDir, 'build', 'outputs', 'apk');
   const found: string[] = [];
-  const walk = (dir: string, depth: number): void => {
-    if (depth > 4 || found.length >= MAX_OUTPUT_METADATA) return;
-    let entries;
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
-      if (entry.isFile() && entry.name === 'output-metadata.json') found.push(join(dir, entry.name));
-      else if (entry.isDirectory()) walk(join(dir, entry.name), depth + 1);
-    }
-  };
-  walk(base, 0);
+  walkFiles(base, 4, (path, name) => {
+    if (name === 'output-metadata.json') found.push(path);
+    return found.length < MAX_OUTPUT_METADATA;
+  });
   const outputs: BuildOutputInfo[] = [];
   for (const metadataPath of found.sort()) {
     const parsed = parseOutputMetadata(metadataPath);

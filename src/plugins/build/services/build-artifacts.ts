@@ -4,6 +4,7 @@ import { readApkInfo } from '../../../android/apk-info.js';
 import { readBuildOutputs, type GradleProject } from '../../../android/gradle-project-model.js';
 import type { ApkRecord, TestCounts } from '../build.events.js';
 import { sha256Of } from './build-provenance.js';
+import { walkFiles } from '../../../kernel/walk-files.js';
 
 const MAX_APKS = 100;
 const MAX_MAPPINGS = 100;
@@ -20,29 +21,17 @@ export class OutputTimes {
 
   static capture(project: GradleProject): OutputTimes {
     const times = new Map<string, number>();
-    const walk = (dir: string, depth: number): void => {
-      if (depth > 8 || times.size >= MAX_SNAPSHOT_FILES) return;
-      let entries;
+    const record = (path: string): boolean => {
       try {
-        entries = readdirSync(dir, { withFileTypes: true });
+        times.set(path, statSync(path).mtimeMs);
       } catch {
-        return;
+        // Vanished while walking.
       }
-      for (const entry of entries) {
-        const path = join(dir, entry.name);
-        if (entry.isDirectory()) walk(path, depth + 1);
-        else if (entry.isFile() && times.size < MAX_SNAPSHOT_FILES) {
-          try {
-            times.set(path, statSync(path).mtimeMs);
-          } catch {
-            // Vanished while walking.
-          }
-        }
-      }
+      return times.size < MAX_SNAPSHOT_FILES;
     };
     for (const module of project.modules) {
-      walk(join(module.dir, 'build', 'outputs'), 0);
-      walk(join(module.dir, 'build', 'test-results'), 0);
+      walkFiles(join(module.dir, 'build', 'outputs'), 8, record);
+      walkFiles(join(module.dir, 'build', 'test-results'), 8, record);
     }
     return new OutputTimes(times);
   }
@@ -114,36 +103,25 @@ export function collectMappings(project: GradleProject, before: OutputTimes): { 
 export function collectJUnitCounts(project: GradleProject, before: OutputTimes): TestCounts | null {
   let files = 0;
   const sum = { total: 0, failed: 0, skipped: 0 };
-  const walk = (dir: string, depth: number): void => {
-    if (depth > 6 || files >= MAX_TEST_FILES) return;
-    let entries;
+  const count = (path: string, name: string): boolean => {
+    if (!/^TEST-.*\.xml$/.test(name) || !before.writtenSince(path)) return true;
+    files++;
+    let head: string;
     try {
-      entries = readdirSync(dir, { withFileTypes: true });
+      head = readFileSync(path, 'utf8').slice(0, 4096);
     } catch {
-      return;
+      return files < MAX_TEST_FILES;
     }
-    for (const entry of entries) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path, depth + 1);
-      else if (entry.isFile() && /^TEST-.*\.xml$/.test(entry.name) && before.writtenSince(path) && files < MAX_TEST_FILES) {
-        files++;
-        let head: string;
-        try {
-          head = readFileSync(path, 'utf8').slice(0, 4096);
-        } catch {
-          continue;
-        }
-        const suite = /<testsuite\b([^>]*)>/.exec(head)?.[1] ?? '';
-        const attr = (name: string) => Number(new RegExp(`\\b${name}="(\\d+)"`).exec(suite)?.[1] ?? 0);
-        sum.total += attr('tests');
-        sum.failed += attr('failures') + attr('errors');
-        sum.skipped += attr('skipped');
-      }
-    }
+    const suite = /<testsuite\b([^>]*)>/.exec(head)?.[1] ?? '';
+    const attr = (attribute: string) => Number(new RegExp(`\\b${attribute}="(\\d+)"`).exec(suite)?.[1] ?? 0);
+    sum.total += attr('tests');
+    sum.failed += attr('failures') + attr('errors');
+    sum.skipped += attr('skipped');
+    return files < MAX_TEST_FILES;
   };
   for (const module of project.modules) {
-    walk(join(module.dir, 'build', 'test-results'), 0);
-    walk(join(module.dir, 'build', 'outputs', 'androidTest-results'), 0);
+    walkFiles(join(module.dir, 'build', 'test-results'), 6, count);
+    walkFiles(join(module.dir, 'build', 'outputs', 'androidTest-results'), 6, count);
   }
   if (files === 0) return null;
   return { total: sum.total, failed: sum.failed, skipped: sum.skipped, passed: Math.max(0, sum.total - sum.failed - sum.skipped), source: 'junit-xml' };
