@@ -84,7 +84,10 @@ export async function startOwnedAdbServer(adbPath: string, port?: number): Promi
     async stop() {
       if (exited) return;
       await adbHostRequest(chosen, 'host:kill', 2000).catch(() => undefined);
-      const killed = await Promise.race([exit.then(() => true), sleep(3000).then(() => false)]);
+      // The grace timer must not outlive the race: a pending 3 s timer would keep the process alive after stop().
+      let grace: NodeJS.Timeout | undefined;
+      const killed = await Promise.race([exit.then(() => true), new Promise<boolean>((resolve) => (grace = setTimeout(() => resolve(false), 3000)))]);
+      clearTimeout(grace);
       if (!killed) {
         child.kill('SIGKILL');
         await exit;

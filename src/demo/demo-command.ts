@@ -66,7 +66,9 @@ export async function runDemoCommand(argv: string[]): Promise<number> {
   let client: Client | null = null;
   const workDir = mkdtempSync(join(tmpdir(), 'droidwright-demo-'));
   let trustedProject: { trust: TrustService; root: string } | null = null;
-  const cleanup = async () => {
+  let cleaning: Promise<void> | null = null;
+  const cleanup = (): Promise<void> => (cleaning ??= stopEverything());
+  const stopEverything = async () => {
     await client?.close().catch(() => undefined);
     await device?.stop().catch(() => undefined);
     await server?.stop().catch(() => undefined);
@@ -80,6 +82,16 @@ export async function runDemoCommand(argv: string[]): Promise<number> {
     }
     rmSync(workDir, { recursive: true, force: true });
   };
+
+  // Ctrl-C at any moment stops what the demo started; while the session runs, that means leaving early.
+  let waitForStop: (() => void) | null = null;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (waitForStop) return waitForStop();
+    process.stderr.write(`\n${signal}: stopping the demo's device and adb server.\n`);
+    void cleanup().finally(() => process.exit(130));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
 
   try {
     const adbPort = parsed.adbPort;
@@ -159,8 +171,7 @@ export async function runDemoCommand(argv: string[]): Promise<number> {
     out(`  codex mcp add droidwright --env ANDROID_ADB_SERVER_PORT=${port} -- npx droidwright mcp --project ${projectDir}`);
     out('Press Ctrl-C to stop the device and the adb server.');
     await new Promise<void>((resolve) => {
-      process.once('SIGINT', resolve);
-      process.once('SIGTERM', resolve);
+      waitForStop = resolve;
       void device!.stopped.then(resolve);
     });
     return 0;
@@ -169,5 +180,7 @@ export async function runDemoCommand(argv: string[]): Promise<number> {
     return 1;
   } finally {
     await cleanup();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   }
 }
