@@ -42,6 +42,12 @@ export interface SpawnDetachedOptions {
 
 const DEFAULT_MAX_OUTPUT = 1024 * 1024;
 const DEFAULT_GRACE_MS = 5000;
+/**
+ * After the direct child exited (or was SIGKILLed), how long its output may still arrive. A process it
+ * left behind in another session (`setsid sleep 120 &`) can hold the pipes open for ever: waiting for
+ * them to close would hang the caller past any timeout or cancellation.
+ */
+export const OUTPUT_DRAIN_MS = 2000;
 /** A line longer than this is delivered in pieces so one runaway line cannot grow memory. */
 const MAX_LINE_CHARS = 64 * 1024;
 
@@ -177,10 +183,26 @@ export class ProcessRunner {
     let cancelled = false;
     let killTimer: NodeJS.Timeout | undefined;
     let finished = false;
+    let exited: { code: number | null; signal: string | null } | null = null;
+    let drainTimer: NodeJS.Timeout | undefined;
+    let drained!: () => void;
+    const drainedOut = new Promise<'drained'>((resolve) => {
+      drained = () => resolve('drained');
+    });
+    const startDrain = (): void => {
+      if (!drainTimer) drainTimer = setTimeout(drained, OUTPUT_DRAIN_MS);
+    };
+    child.once('exit', (code: number | null, signal: NodeJS.Signals | null) => {
+      exited = { code, signal };
+      startDrain();
+    });
     const terminate = (): void => {
       if (finished || killTimer) return;
       signalChild(child.pid, 'SIGTERM', group);
-      killTimer = setTimeout(() => signalChild(child.pid, 'SIGKILL', group), grace);
+      killTimer = setTimeout(() => {
+        signalChild(child.pid, 'SIGKILL', group);
+        startDrain();
+      }, grace);
     };
     const timeoutTimer =
       options.timeoutMs !== undefined && options.timeoutMs > 0
@@ -196,8 +218,27 @@ export class ProcessRunner {
     options.signal?.addEventListener('abort', onAbort, { once: true });
 
     try {
-      const result = await child;
+      const settled = await Promise.race([child, drainedOut]);
       finished = true;
+      if (settled === 'drained') {
+        // Stop reading pipes someone else still holds; what arrived so far is the output.
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+        child.catch(() => undefined);
+        const ended = exited as { code: number | null; signal: string | null } | null;
+        return {
+          exitCode: ended?.code ?? null,
+          signal: ended ? ended.signal : 'SIGKILL',
+          stdout: out.finish(),
+          stderr: err.finish(),
+          truncated: out.truncated || err.truncated,
+          durationMs: Date.now() - started,
+          timedOut,
+          cancelled: cancelled && !timedOut,
+          command,
+        };
+      }
+      const result = settled;
       if (result.failed && !result.isTerminated && result.exitCode === undefined) {
         const code = (result as { code?: string }).code;
         if (code === 'ENOENT' || code === 'EACCES') {
@@ -222,6 +263,7 @@ export class ProcessRunner {
     } finally {
       finished = true;
       if (timeoutTimer) clearTimeout(timeoutTimer);
+      if (drainTimer) clearTimeout(drainTimer);
       // The group may outlive its leader (forked workers holding no pipe): finish the job we started.
       if (killTimer) {
         clearTimeout(killTimer);

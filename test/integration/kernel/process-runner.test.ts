@@ -86,6 +86,32 @@ describe('ProcessRunner', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 
+  test('a process in another session holding the pipes does not hold the run past the timeout', async () => {
+    let holder = 0;
+    const started = Date.now();
+    // `setsid` puts sleep outside the group, so killing the group leaves it holding stdout and stderr.
+    const result = await runner.run('sh', ['-c', 'setsid sleep 60 & echo $!; sleep 30'], {
+      timeoutMs: 300,
+      killGraceMs: 300,
+      processGroup: true,
+      onLine: (line) => {
+        holder = Number(line);
+        trackPid(holder);
+      },
+    });
+    try {
+      expect(result.timedOut).toBe(true);
+      expect(result.stdout).toBe(`${holder}\n`);
+      expect(Date.now() - started).toBeLessThan(15_000);
+      // A plain exit with the pipes still held resolves too.
+      const plain = await runner.run('sh', ['-c', 'setsid sleep 60 & echo $!; exit 4'], { onLine: (line) => trackPid(Number(line)) });
+      expect(plain.exitCode).toBe(4);
+      expect(plain.timedOut).toBe(false);
+    } finally {
+      killTrackedProcesses();
+    }
+  });
+
   test('an AbortSignal cancels the run', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 200);
