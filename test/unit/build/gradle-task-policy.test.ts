@@ -30,7 +30,22 @@ describe('task policy', () => {
     ['aDUR', 'appDistributionUpload*'],
     ['crashlyticsUploadDistributionRelease', '*upload*'],
     ['crashlyticsUploadMappingFileRelease', '*upload*'],
-    ['deployRelease', 'deploy*'],
+    ['deployRelease', '*deploy*'],
+    ['artifactoryPublish', '*publish*'],
+    ['artifactoryDeploy', '*deploy*'],
+    ['buildScanPublishPrevious', '*publish*'],
+    ['gitPublishPush', '*publish*'],
+    ['dockerPushImage', '*push*'],
+    ['githubRelease', 'githubRelease*'],
+    ['jreleaserDeploy', '*deploy*'],
+    ['jreleaserRelease', 'jreleaser*'],
+    ['jib', 'jib*'],
+    ['jibDockerBuild', 'jib*'],
+    ['sonar', 'sonar*'],
+    ['sonarqube', 'sonar*'],
+    ['closeRepository', 'closeRepository'],
+    ['releaseRepository', 'releaseRepository'],
+    ['release', 'release'],
     ['uninstallAll', 'uninstall*'],
     ['uA', 'uninstall*'],
     [':app:uninstallDebug', 'uninstall*'],
@@ -49,7 +64,7 @@ describe('task policy', () => {
     expect(error.message).toContain(rule);
   });
 
-  it.each(['installDebug', 'bundleRelease', 'connectedAndroidTest', 'cAT', 'assembleDebug', ':app:assembleDemoPlayDebug', 'testDebugUnitTest', 'lint', 'clean', 'check', 'properties', 'packageDebug', 'assembleP', 'tasks', 'dependencies', 'signingReport', 'aD', 'aR', 'tDUT', 'assembleUat', 'compileDebugUnitTestKotlin'])(
+  it.each(['installDebug', 'bundleRelease', 'connectedAndroidTest', 'cAT', 'assembleDebug', ':app:assembleDemoPlayDebug', 'testDebugUnitTest', 'lint', 'clean', 'check', 'properties', 'packageDebug', 'assembleP', 'tasks', 'dependencies', 'signingReport', 'aD', 'aR', 'tDUT', 'assembleUat', 'compileDebugUnitTestKotlin', 'assembleUploaderDebug', 'testPublisherUnitTest', 'bundleRelease', 'assembleRelease', 'lintRelease', 'kspDebugKotlin', 'hiltJavaCompileDebug', 'mergeReleaseResources', 'minifyReleaseWithR8', 'generateReleaseBaselineProfile', 'compileReleaseKotlin', 'connectedDebugAndroidTest', 'pixel6api34DebugAndroidTest', 'dependencyUpdates', 'ktlintCheck', 'detekt', 'spotlessApply', 'koverHtmlReport', 'jacocoTestReport', 'paparazziVerifyDebug', 'recordRoborazziDebug', 'updateDebugScreenshotTest'])(
     'allows %s',
     (task) => {
       expect(blockedBy(task)).toBeNull();
@@ -66,6 +81,11 @@ describe('task policy', () => {
 });
 
 describe('argument allow-list', () => {
+  it('passes the project properties and runner arguments developers commonly pass', () => {
+    const ok = ['-Pkapt.incremental.apt=true', '-Pversion=1.2..3', '-Pandroid.testInstrumentationRunnerArguments.additionalTestOutputDir=/sdcard/Download', '-Pandroid.testInstrumentationRunnerArguments.class=com.example.LoginTest', '-PversionCode=42', '-Pflavor=demo'];
+    expect(checkArgs(ok)).toEqual(ok);
+  });
+
   it('passes allowed flags, excludes, test filters and safe properties', () => {
     expect(checkArgs(['--stacktrace', '--offline', '-x', 'lint', '--exclude-task=test', '--tests', 'com.example.*Test', '-Pflavor=demo', '-Pmsg=hello world'])).toEqual([
       '--stacktrace',
@@ -106,6 +126,15 @@ describe('argument allow-list', () => {
     ['-PkeystorePath=/home/user/.android/release.jks'],
     ['-Pout=../../elsewhere'],
     ['-Pjvm=-javaagent:/tmp/agent.jar'],
+    ['-Pcompose.kotlinCompilerPlugin=org.example:evil:1.0'],
+    ['-Pkotlin.native.jvmArgs=-Xbootclasspath/a:/tmp/evil.jar'],
+    ['-Pkotlin.native.home=build/x'],
+    ['-Pjvm=-Xbootclasspath/a:evil.jar'],
+    ['-Pconfig=file:/etc/passwd'],
+    ['-Porg.gradle.caching=true'],
+    ['--tests', '-Iinit.gradle'],
+    ['--tests', '--scan'],
+    ['--tests', '-Foff'],
   ])('refuses %s', (...args) => {
     expect(refusal(() => checkArgs(args)).code).toBe('INVALID_ARGUMENT');
   });

@@ -41,13 +41,34 @@ const PROPERTY = /^-P([A-Za-z][A-Za-z0-9_.\-]{0,127})=([^\0\r\n]{0,512})$/;
  * (`android.aapt2FromMavenOverride=/any/binary`, `kotlin.daemon.jvmargs=-javaagent:…`) or change
  * Gradle itself. A project's own properties (`-PversionCode=42`) pass.
  */
-const REFUSED_PROPERTY_KEYS = [/^org\.gradle\./i, /^systemProp\./i, /^android\.injected\./i, /^android\.aapt2FromMavenOverride$/i, /^android\..*(?:override|path|location|dir)$/i, /^kotlin\.(?:daemon|compiler)\./i, /^kapt\./i, /^ksp\..*(?:path|dir)/i];
+const REFUSED_PROPERTY_KEYS = [
+  /^systemProp\./i,
+  /^android\.injected\./i,
+  /^android\.aapt2FromMavenOverride$/i,
+  /^android\..*(?:override|path|location|dir)$/i,
+  /^kotlin\.(?:daemon|compiler|native)\./i,
+  /^kotlin\.native\.home$/i,
+  /^compose\.kotlinCompilerPlugin/i,
+  /^ksp\..*(?:path|dir)/i,
+];
 
-/** A value that names a file system location outside the project, or a JVM/agent option. */
+/** Instrumentation runner arguments are passed to the device, where paths are device paths. */
+const DEVICE_ARGUMENT_KEYS = /^android\.testInstrumentationRunnerArguments\./;
+
+/** A value that names a file system location, a URL to a file, or a JVM/agent option. */
 function suspiciousPropertyValue(value: string): boolean {
-  return /^(?:\/|~|[A-Za-z]:[\\/]|\\\\)/.test(value) || value.includes('..') || /(?:^|\s)-(?:javaagent|agentlib|agentpath|XX|D)/.test(value);
+  return (
+    /^(?:\/|~|[A-Za-z]:[\\/]|\\\\|file:)/i.test(value) ||
+    /(?:^|[\\/])\.\.(?:[\\/]|$)/.test(value) ||
+    /(?:^|\s)-(?:javaagent|agentlib|agentpath|X|D)/.test(value)
+  );
 }
-const TEST_FILTER = /^[A-Za-z0-9_.*$#\-\[\] ]{1,256}$/;
+
+/**
+ * A test filter. It must not start with `-`: Gradle's command-line parser passes `--tests` through to the
+ * test task without its value and reads the next argument as an option of its own (`-Iinit.gradle`).
+ */
+const TEST_FILTER = /^[A-Za-z0-9_.*$#\[\]][A-Za-z0-9_.*$#\-\[\] ]{0,255}$/;
 
 export const MAX_TASKS = 20;
 export const MAX_ARGS = 40;
@@ -82,14 +103,27 @@ export const BLOCK_RULES: readonly BlockRule[] = [
   { label: 'closeAndRelease*', words: ['close', 'And', 'Release'], where: 'prefix' },
   { label: '*ToMavenCentral', words: ['To', 'Maven', 'Central'], where: 'suffix' },
   { label: '*PlayStore*', words: ['Play', 'Store'], where: 'contains' },
-  // Upload tasks are usually named after their plugin first (`crashlyticsUploadDistributionRelease`).
+  // Plugins name their publishing tasks after themselves first (`crashlyticsUploadDistributionRelease`,
+  // `artifactoryPublish`, `buildScanPublishPrevious`, `dockerPushImage`).
   { label: '*upload*', words: ['upload'], where: 'contains' },
-  { label: 'deploy*', words: ['deploy'], where: 'prefix' },
+  { label: '*publish*', words: ['publish'], where: 'contains' },
+  { label: '*deploy*', words: ['deploy'], where: 'contains' },
+  { label: '*push*', words: ['push'], where: 'contains' },
   // Firebase App Distribution; three words so that `aD` (assembleDebug) stays allowed while `aDU`/`aDUR` do not.
   { label: 'appDistributionUpload*', words: ['app', 'Distribution', 'Upload'], where: 'prefix', minWords: 3 },
+  // Nexus staging, GitHub releases, JReleaser, Jib image pushes, Sonar analysis uploads.
+  { label: 'closeRepository', words: ['close', 'Repository'], where: 'prefix', minWords: 2 },
+  { label: 'releaseRepository', words: ['release', 'Repository'], where: 'prefix', minWords: 2 },
+  { label: 'githubRelease*', words: ['github', 'Release'], where: 'prefix', minWords: 2 },
+  { label: 'jreleaser*', words: ['jreleaser'], where: 'prefix' },
+  { label: 'jib*', words: ['jib'], where: 'prefix' },
+  { label: 'sonar*', words: ['sonar'], where: 'prefix' },
 ];
 
-/** Inside a name, a one-word rule needs a real word (`Upload`, `Uploads`), not a one-letter abbreviation (`tDUT` = testDebugUnitTest). */
+/**
+ * Inside a name, a one-word rule needs the word itself or an abbreviation of at least three letters
+ * (`Upload`, `Upl`) — not a one-letter one (`tDUT` = testDebugUnitTest), nor a longer word (`Uploader`).
+ */
 const MIN_INNER_WORD_LETTERS = 3;
 
 /** Does the (possibly abbreviated) word list W match the rule's words starting at W[k]? */
@@ -107,6 +141,8 @@ function matchesAt(words: readonly string[], k: number, rule: BlockRule, minWord
 /** The rule a task name (the part after the last `:`) falls under, or null. */
 export function blockedBy(taskPath: string): string | null {
   const name = taskPath.slice(taskPath.lastIndexOf(':') + 1);
+  // The release plugin's `release` tags, bumps and pushes; AGP has no task of that name.
+  if (name.toLowerCase() === 'release') return 'release';
   const words = taskWords(name);
   if (words.length === 0) return null;
   for (const rule of BLOCK_RULES) {
@@ -114,7 +150,8 @@ export function blockedBy(taskPath: string): string | null {
     if (rule.where === 'contains' && rule.words.length === 1) {
       if (prefixEitherWay(words[0]!, rule.words[0]!)) return rule.label;
       for (let k = 1; k < words.length; k++) {
-        if (words[k]!.length >= MIN_INNER_WORD_LETTERS && prefixEitherWay(words[k]!, rule.words[0]!)) return rule.label;
+        const word = words[k]!.toLowerCase();
+        if (word.length >= MIN_INNER_WORD_LETTERS && rule.words[0]!.toLowerCase().startsWith(word)) return rule.label;
       }
       continue;
     }
@@ -165,7 +202,7 @@ export function checkArgs(args: readonly string[], field = 'args'): string[] {
       const value = args[i + 1];
       if (value === undefined) throw new InvalidArgumentsError(`${arg} needs a value after it in ${field}.`, 'INVALID_ARGUMENT', field);
       if (arg === '--tests') {
-        if (!TEST_FILTER.test(value)) throw new InvalidArgumentsError(`--tests filter may contain only letters, digits, ".", "*", "$", "#", "-", "[", "]" and spaces.`, 'INVALID_ARGUMENT', field);
+        if (!TEST_FILTER.test(value)) throw new InvalidArgumentsError(`--tests filter may contain only letters, digits, ".", "*", "$", "#", "-", "[", "]" and spaces, and must not start with "-".`, 'INVALID_ARGUMENT', field);
       } else {
         validateGradleTaskName(value, field);
       }
@@ -182,14 +219,21 @@ export function checkArgs(args: readonly string[], field = 'args'): string[] {
     const property = PROPERTY.exec(arg);
     if (property) {
       const [, key, value] = property as unknown as [string, string, string];
-      if (REFUSED_PROPERTY_KEYS.some((rule) => rule.test(key))) {
+      if (/^org\.gradle\./i.test(key)) {
+        throw new InvalidArgumentsError(
+          `${field}: -P${key} configures Gradle itself and is not allowed; use the flags instead (--build-cache, --parallel, --offline, --configuration-cache and their --no- forms).`,
+          'INVALID_ARGUMENT',
+          field,
+        );
+      }
+      if (!DEVICE_ARGUMENT_KEYS.test(key) && REFUSED_PROPERTY_KEYS.some((rule) => rule.test(key))) {
         throw new InvalidArgumentsError(
           `${field}: -P${key} configures Gradle, the Android Gradle Plugin or Kotlin themselves (it can make them run other code) and is not allowed. Pass only the project's own properties.`,
           'INVALID_ARGUMENT',
           field,
         );
       }
-      if (suspiciousPropertyValue(value)) {
+      if (!DEVICE_ARGUMENT_KEYS.test(key) && suspiciousPropertyValue(value)) {
         throw new InvalidArgumentsError(
           `${field}: the value of -P${key} looks like a file path or a JVM option ("${value.slice(0, 60)}"); property values that point outside the project are not passed. Set such values in the project's gradle.properties yourself.`,
           'INVALID_ARGUMENT',
