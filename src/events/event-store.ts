@@ -892,7 +892,7 @@ export class EventStore {
  * consulting it (WAL recovery, a lock race at BEGIN), so retry with jitter until the timeout has
  * passed, and a bounded number of times. A BUSY that survives this is rethrown for the caller to map.
  */
-function withBusyRetry<T>(busyTimeoutMs: number, fn: () => T): T {
+export function withBusyRetry<T>(busyTimeoutMs: number, fn: () => T): T {
   const deadline = Date.now() + busyTimeoutMs;
   for (let attempt = 1; ; attempt++) {
     try {

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
-import { BuildLock, currentProcess, identityOf, isSameProcessAlive, processStartTime, type ProcessIdentity } from '../../../src/plugins/build/services/build-lock.js';
+import { BuildLock, currentProcess, identityOf, isProcessAlive, isSameProcessAlive, parseProcStat, processStartTime, type ProcessIdentity } from '../../../src/plugins/build/services/build-lock.js';
 import { BuildLogWriter, MAX_LOG_LINE_BYTES } from '../../../src/plugins/build/services/build-log-writer.js';
 
 const P1: ProcessIdentity = { pid: 111, startTime: '5000' };
@@ -106,6 +106,65 @@ describe('process identity', () => {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGKILL');
       await exited;
+    }
+  });
+});
+
+describe('process liveness', () => {
+  it('reads state and start time from a stat line whose command name has spaces and parentheses', () => {
+    const line = '4242 (java (gradle) x) Z 1 4242 4242 0 -1 4194560 100 0 0 0 5 1 0 0 20 0 1 0 987654 0 0 18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0\n';
+    expect(parseProcStat(line)).toEqual({ state: 'Z', startTime: '987654' });
+    expect(parseProcStat('garbage')).toEqual({ state: null, startTime: null });
+    expect(parseProcStat(readFileSync(`/proc/${process.pid}/stat`, 'utf8'))).toEqual({ state: expect.stringMatching(/^[RS]$/), startTime: processStartTime(process.pid) });
+  });
+
+  it('counts a zombie (exited, never reaped by its parent) as dead', async () => {
+    // `true` exits at once; its parent becomes `sleep` through exec, which never waits for it.
+    const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      const zombie = Number(await new Promise<string>((resolve) => parent.stdout!.once('data', (d: Buffer) => resolve(d.toString()))));
+      let state: string | null = null;
+      for (let i = 0; i < 100 && state !== 'Z'; i++) {
+        state = parseProcStat(readFileSync(`/proc/${zombie}/stat`, 'utf8')).state;
+        if (state !== 'Z') await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(state).toBe('Z');
+      expect(isProcessAlive(zombie)).toBe(false);
+      expect(isProcessAlive(parent.pid!)).toBe(true);
+    } finally {
+      const exited = new Promise((resolve) => parent.once('exit', resolve));
+      parent.kill('SIGKILL');
+      await exited;
+    }
+  });
+});
+
+describe('BuildLock store failures', () => {
+  it('reports a database locked by another writer as STORE_UNAVAILABLE, and refuses a live holder without a write transaction', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dw-lock-busy-'));
+    const file = join(dir, 'locks.db');
+    const db = new Database(file, { timeout: 50 });
+    db.pragma('journal_mode = WAL');
+    const other = new Database(file, { timeout: 50 });
+    try {
+      const lock = new BuildLock(db);
+      lock.acquire('/p', 'b1', P1, alive);
+      other.exec('BEGIN IMMEDIATE');
+      // The holder lives: answered from a read while another process holds the write lock.
+      expect(lock.acquire('/p', 'b2', P2, alive)).toMatchObject({ acquired: false });
+      expect(lock.reapIfDead('b1', alive)).toBeNull();
+      let failure: unknown;
+      try {
+        lock.acquire('/q', 'b3', P2, alive);
+      } catch (error) {
+        failure = error;
+      }
+      expect(failure).toMatchObject({ code: 'STORE_UNAVAILABLE' });
+      expect((failure as Error).message).toMatch(/locked by another process/);
+    } finally {
+      other.close();
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type Database from 'better-sqlite3';
+import { withBusyRetry } from '../../../events/event-store.js';
+import { storeFailure } from '../../../events/store-unavailable-error.js';
 
 /*
  * One build per project across every droidwright process. The lock is a row in the shared SQLite
@@ -42,21 +44,32 @@ interface LockRow {
 }
 
 /**
- * Field 22 (starttime) of /proc/<pid>/stat, or null when there is no /proc (macOS) or no such process.
- * The command name (field 2) may contain spaces and parentheses, so fields are counted after the last ')'.
+ * State (field 3) and start time (field 22) of a /proc/<pid>/stat line. The command name (field 2)
+ * may contain spaces and parentheses, so fields are counted after the last ')'.
  */
-export function processStartTime(pid: number): string | null {
-  if (!Number.isInteger(pid) || pid <= 0) return null;
-  let stat: string;
+export function parseProcStat(text: string): { state: string | null; startTime: string | null } {
+  const close = text.lastIndexOf(')');
+  if (close === -1) return { state: null, startTime: null };
+  const fields = text.slice(close + 2).trim().split(' ');
+  // After "pid (comm) " the next field is field 3 (state), so field 22 is at index 19.
+  const state = fields[0];
+  const start = fields[19];
+  return { state: state && /^[A-Za-z]$/.test(state) ? state : null, startTime: start !== undefined && /^\d+$/.test(start) ? start : null };
+}
+
+function readProcStat(pid: number): string | null {
   try {
-    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return readFileSync(`/proc/${pid}/stat`, 'utf8');
   } catch {
     return null;
   }
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // After "pid (comm) " the next field is field 3 (state), so field 22 is at index 19.
-  const start = fields[19];
-  return start !== undefined && /^\d+$/.test(start) ? start : null;
+}
+
+/** Field 22 (starttime) of /proc/<pid>/stat, or null when there is no /proc (macOS) or no such process. */
+export function processStartTime(pid: number): string | null {
+  if (!Number.isInteger(pid) || pid <= 0) return null;
+  const stat = readProcStat(pid);
+  return stat === null ? null : parseProcStat(stat).startTime;
 }
 
 export function currentProcess(): ProcessIdentity {
@@ -71,11 +84,14 @@ export function isProcessAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     // EPERM: it exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  // A zombie (exited, not yet reaped by its parent) still answers signal 0 but will never release anything.
+  const stat = readProcStat(pid);
+  const state = stat === null ? null : parseProcStat(stat).state;
+  return state !== 'Z' && state !== 'X';
 }
 
 /** The process is running AND is the one recorded: a pid now used by a process started at another time counts as dead. */
@@ -114,22 +130,42 @@ const COLUMNS: Record<string, string> = { pid_start: 'TEXT', gradle_pgid: 'INTEG
 
 export class BuildLock {
   private readonly db: Database.Database;
+  private readonly busyTimeoutMs: number;
 
   constructor(db: Database.Database) {
     this.db = db;
-    db.exec('CREATE TABLE IF NOT EXISTS build_locks (project_root TEXT PRIMARY KEY, build_id TEXT NOT NULL, pid INTEGER NOT NULL, started_at INTEGER NOT NULL)');
-    // Databases from before holder identities: add the columns (NULL start time means "pid only").
-    const present = new Set((db.prepare('PRAGMA table_info(build_locks)').all() as { name: string }[]).map((c) => c.name));
-    for (const [name, type] of Object.entries(COLUMNS)) {
-      if (!present.has(name)) {
-        try {
-          db.exec(`ALTER TABLE build_locks ADD COLUMN ${name} ${type}`);
-        } catch (error) {
-          // Another process added it between our look and our change.
-          if (!/duplicate column/i.test((error as Error).message)) throw error;
+    this.busyTimeoutMs = Number(db.pragma('busy_timeout', { simple: true })) || 5000;
+    this.guarded(() => {
+      db.exec('CREATE TABLE IF NOT EXISTS build_locks (project_root TEXT PRIMARY KEY, build_id TEXT NOT NULL, pid INTEGER NOT NULL, started_at INTEGER NOT NULL)');
+      // Databases from before holder identities: add the columns (NULL start time means "pid only").
+      const present = new Set((db.prepare('PRAGMA table_info(build_locks)').all() as { name: string }[]).map((c) => c.name));
+      for (const [name, type] of Object.entries(COLUMNS)) {
+        if (!present.has(name)) {
+          try {
+            db.exec(`ALTER TABLE build_locks ADD COLUMN ${name} ${type}`);
+          } catch (error) {
+            // Another process added it between our look and our change.
+            if (!/duplicate column/i.test((error as Error).message)) throw error;
+          }
         }
       }
+    });
+  }
+
+  /**
+   * Runs one lock statement or transaction with the event store's bounded busy retry; a locked, full or
+   * unwritable database becomes the store's STORE_UNAVAILABLE error rather than an internal one.
+   */
+  private guarded<T>(fn: () => T): T {
+    try {
+      return withBusyRetry(this.busyTimeoutMs, fn);
+    } catch (error) {
+      throw storeFailure(error, this.db.name, this.busyTimeoutMs) ?? error;
     }
+  }
+
+  private row(sql: string, key: string): LockRow | undefined {
+    return this.guarded(() => this.db.prepare(sql).get(key) as LockRow | undefined);
   }
 
   /** `isAlive` is injectable so a test can play a dead holder without killing anything. */
@@ -139,6 +175,9 @@ export class BuildLock {
     holder: ProcessIdentity = currentProcess(),
     isAlive: (holder: ProcessIdentity) => boolean = isSameProcessAlive,
   ): AcquireResult {
+    // A live holder is seen with a read: no write transaction (and no writer lock) for a refusal.
+    const current = this.row('SELECT * FROM build_locks WHERE project_root = ?', projectRoot);
+    if (current && isAlive(toHolder(current))) return { acquired: false, holder: toHolder(current) };
     const tx = this.db.transaction((): AcquireResult => {
       const row = this.db.prepare('SELECT * FROM build_locks WHERE project_root = ?').get(projectRoot) as LockRow | undefined;
       if (row && isAlive(toHolder(row))) return { acquired: false, holder: toHolder(row) };
@@ -147,34 +186,34 @@ export class BuildLock {
         .run(projectRoot, buildId, holder.pid, holder.startTime, Date.now());
       return { acquired: true, staleHolder: row ? toHolder(row) : null };
     });
-    return tx.immediate();
+    return this.guarded(() => tx.immediate());
   }
 
   /** Passes the lock of `buildId` from one process to another; false when `from` no longer holds it (it was reaped). */
   handOver(buildId: string, from: ProcessIdentity, to: ProcessIdentity): boolean {
-    const result = this.db
-      .prepare('UPDATE build_locks SET pid = ?, pid_start = ? WHERE build_id = ? AND pid = ? AND pid_start IS ?')
-      .run(to.pid, to.startTime, buildId, from.pid, from.startTime);
+    const result = this.guarded(() =>
+      this.db.prepare('UPDATE build_locks SET pid = ?, pid_start = ? WHERE build_id = ? AND pid = ? AND pid_start IS ?').run(to.pid, to.startTime, buildId, from.pid, from.startTime),
+    );
     return result.changes === 1;
   }
 
   /** Records Gradle's process group for the holder of `buildId`. */
   setGradle(buildId: string, gradle: ProcessIdentity): void {
-    this.db.prepare('UPDATE build_locks SET gradle_pgid = ?, gradle_start = ? WHERE build_id = ?').run(gradle.pid, gradle.startTime, buildId);
+    this.guarded(() => this.db.prepare('UPDATE build_locks SET gradle_pgid = ?, gradle_start = ? WHERE build_id = ?').run(gradle.pid, gradle.startTime, buildId));
   }
 
   /** Releases only our own lock (a takeover may have replaced it). */
   release(projectRoot: string, buildId: string): void {
-    this.db.prepare('DELETE FROM build_locks WHERE project_root = ? AND build_id = ?').run(projectRoot, buildId);
+    this.guarded(() => this.db.prepare('DELETE FROM build_locks WHERE project_root = ? AND build_id = ?').run(projectRoot, buildId));
   }
 
   holder(projectRoot: string): BuildLockHolder | null {
-    const row = this.db.prepare('SELECT * FROM build_locks WHERE project_root = ?').get(projectRoot) as LockRow | undefined;
+    const row = this.row('SELECT * FROM build_locks WHERE project_root = ?', projectRoot);
     return row ? toHolder(row) : null;
   }
 
   holderOf(buildId: string): BuildLockHolder | null {
-    const row = this.db.prepare('SELECT * FROM build_locks WHERE build_id = ?').get(buildId) as LockRow | undefined;
+    const row = this.row('SELECT * FROM build_locks WHERE build_id = ?', buildId);
     return row ? toHolder(row) : null;
   }
 
@@ -183,12 +222,15 @@ export class BuildLock {
    * caller, which then records the orphaned build as ended and stops its Gradle group; null otherwise.
    */
   reapIfDead(buildId: string, isAlive: (holder: ProcessIdentity) => boolean = isSameProcessAlive): BuildLockHolder | null {
+    // Waiters call this every poll: while the holder lives, only read.
+    const current = this.row('SELECT * FROM build_locks WHERE build_id = ?', buildId);
+    if (!current || isAlive(toHolder(current))) return null;
     const tx = this.db.transaction((): BuildLockHolder | null => {
       const row = this.db.prepare('SELECT * FROM build_locks WHERE build_id = ?').get(buildId) as LockRow | undefined;
       if (!row || isAlive(toHolder(row))) return null;
       this.db.prepare('DELETE FROM build_locks WHERE build_id = ?').run(buildId);
       return toHolder(row);
     });
-    return tx.immediate();
+    return this.guarded(() => tx.immediate());
   }
 }
