@@ -6,7 +6,7 @@ import { isGradleRoot, selectProject } from '../kernel/project-selection.js';
 import { canonicalProjectRoot, TrustService } from '../kernel/trust-service.js';
 import { UsageError } from '../kernel/usage-error.js';
 import { parseCommandLine, runtimeOptions, withContainer, writeOut } from './cli-support.js';
-import { collectTrustEvidence, confirmOnTerminal } from './trust-evidence.js';
+import { agentEnvironmentMarkers, collectTrustEvidence, confirmOnTerminal } from './trust-evidence.js';
 
 /** The project a trust command is about: the given path, or the project around the working directory. */
 function targetProject(positionals: string[], verb: string, mustExist = true): string {
@@ -53,6 +53,13 @@ export async function runTrustCommand(argv: string[]): Promise<number> {
     }
     // Trust is a person's decision: asked for on a terminal. Without one, only an explicit --yes (a script the
     // user wrote) proceeds, and the grant records how it was confirmed and who ran it.
+    // An AI coding tool's own shell (it sets markers such as CLAUDECODE) is the one place trust must not come from.
+    const markers = agentEnvironmentMarkers(process.env);
+    if (markers.length > 0) {
+      throw new UsageError(
+        `droidwright trust is running inside an AI coding tool's shell (${markers.join(', ')} set). Trust is the user's decision: run \`droidwright trust ${root}\` yourself in a terminal of your own.`,
+      );
+    }
     let confirmed: 'prompt' | 'flag';
     if (values.yes) confirmed = 'flag';
     else if (process.stdin.isTTY && process.stderr.isTTY) {

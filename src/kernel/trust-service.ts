@@ -22,9 +22,12 @@ export function canonicalProjectRoot(root: string): string {
  * apart from a person answering the prompt in a terminal.
  */
 export interface TrustEvidence {
-  /** `prompt`: a person typed "yes" in a terminal; `flag`: --yes without a terminal; `demo`: droidwright demo's own project. */
+  /**
+   * `prompt`: "yes" was typed at a terminal (a tool can fake a terminal with `script`, so this is evidence,
+   * not proof); `flag`: --yes; `demo`: droidwright demo's own project.
+   */
   readonly confirmed: 'prompt' | 'flag' | 'demo';
-  /** The command line of the process that ran droidwright (Linux /proc), bounded. */
+  /** The name of the program that ran droidwright (Linux /proc), never its arguments. */
   readonly parent_command: string | null;
   /** Names (never values) of environment variables that AI coding tools set in the shells they run. */
   readonly agent_env: readonly string[];

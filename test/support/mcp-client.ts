@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { agentEnvironmentMarkers } from '../../src/cli/trust-evidence.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -23,7 +24,9 @@ export interface CliEnv {
 
 function childEnv(env: CliEnv): Record<string, string> {
   const base: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) base[key] = value;
+  // A developer may run the suite from an AI coding tool's shell; its markers would make `trust` refuse.
+  const agentMarkers = agentEnvironmentMarkers(process.env);
+  for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !agentMarkers.includes(key)) base[key] = value;
   return { ...base, DROIDWRIGHT_HOME: env.home, ANDROID_ADB_SERVER_PORT: String(env.adbPort), ...env.extra };
 }
 

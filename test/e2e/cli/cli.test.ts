@@ -48,7 +48,11 @@ describe('droidwright CLI', () => {
     const unconfirmed = await runCli(env, ['trust'], { cwd: join(project, 'app') });
     expect(unconfirmed.code).toBe(2);
     expect(unconfirmed.stderr).toMatch(/asks for confirmation on a terminal/);
-    const trusted = await runCli({ ...env, extra: { ...env.extra, CLAUDECODE: '1' } }, ['trust', '--yes'], { cwd: join(project, 'app') });
+    // From an AI coding tool's own shell, not even --yes trusts a project.
+    const fromAgent = await runCli({ ...env, extra: { ...env.extra, CLAUDECODE: '1' } }, ['trust', '--yes'], { cwd: join(project, 'app') });
+    expect(fromAgent.code).toBe(2);
+    expect(fromAgent.stderr).toMatch(/inside an AI coding tool's shell \(CLAUDECODE set\)/);
+    const trusted = await runCli(env, ['trust', '--yes'], { cwd: join(project, 'app') });
     expect(trusted.code).toBe(0);
     expect(trusted.stdout).toContain(`Trusted ${project}`);
     expect((await runCli(env, ['trust', project])).stdout).toContain('already trusted');
@@ -67,7 +71,7 @@ describe('droidwright CLI', () => {
       ['project.untrusted', 'cli'],
     ]);
     // The grant says how it was confirmed and what environment ran it, for an auditor.
-    expect(events[0]!.data).toMatchObject({ confirmed: 'flag', agent_env: ['CLAUDECODE'], parent_command: expect.stringContaining('node') });
+    expect(events[0]!.data).toMatchObject({ confirmed: 'flag', agent_env: [], parent_command: 'node' });
   });
 
   test('list, filters, export, stats, digest, verify --digest, rebuild', async () => {
