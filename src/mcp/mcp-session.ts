@@ -276,7 +276,7 @@ export class McpSession {
     if (!registered) {
       const message = `Unknown tool "${String(name).slice(0, 100)}". Call tools/list for the tools this server serves.`;
       this.record(undefined, String(name), args, 'refused', 'NOT_FOUND', started, message);
-      throw protocolError(ErrorCode.InvalidParams, message);
+      throw protocolError(ErrorCode.InvalidParams, message, { error_code: 'NOT_FOUND' });
     }
     const def = registered.definition;
     if (!this.servedNames.has(name)) {
@@ -367,7 +367,7 @@ export class McpSession {
       signal: AbortSignal.any([requestSignal, this.sessionAbort.signal]),
     });
     // A resource read runs its tool (the health check probes the host), so it is audited like a call.
-    const started = Date.now();
+    const started = performance.now();
     try {
       const result = await tool.definition.handler({}, ctx);
       this.record(tool.definition, tool.definition.name, {}, 'ok', null, started, `resource ${uri}: ${result.summary}`);
