@@ -1,6 +1,8 @@
+import { statSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { systemActor } from '../../kernel/actor.js';
 import { createContainer, disposeContainer } from '../../kernel/composition-root.js';
-import { resolveHome } from '../../kernel/paths.js';
+import { buildLogsDir, resolveHome } from '../../kernel/paths.js';
 import { UsageError } from '../../kernel/usage-error.js';
 import { pluginModules } from '../index.js';
 import { BuildWorker } from './services/build-worker.js';
@@ -14,7 +16,8 @@ export async function runBuildWorkerCommand(argv: string[]): Promise<number> {
   if (buildId === undefined || rest.length > 0 || !/^[0-9a-f]{12}$/.test(buildId)) {
     throw new UsageError('build-worker <build-id> is started by `droidwright mcp` for each build; it is not meant to be run by hand.');
   }
-  const container = createContainer({ home: resolveHome(process.env), cwd: process.cwd(), readOnly: false, env: process.env }, pluginModules);
+  const home = resolveHome(process.env);
+  const container = createContainer({ home, cwd: process.cwd(), readOnly: false, env: process.env }, pluginModules);
   let code = 1;
   try {
     const worker = container.get(BuildWorker);
@@ -23,9 +26,19 @@ export async function runBuildWorkerCommand(argv: string[]): Promise<number> {
     const record = await worker.run(buildId);
     code = record ? 0 : 1;
     if (!record) process.stderr.write(`droidwright build-worker: build ${buildId} was not handed to this worker (or already ended); nothing ran.\n`);
+    if (record) removeIfEmpty(join(buildLogsDir(home), `${buildId}.worker.log`));
   } finally {
     disposeContainer(container);
   }
   // Nothing this process started may keep it alive after the record is written.
   process.exit(code);
+}
+
+/** A worker that had nothing to say leaves no file behind. */
+function removeIfEmpty(path: string): void {
+  try {
+    if (statSync(path).size === 0) unlinkSync(path);
+  } catch {
+    // Not there, or not ours to remove.
+  }
 }

@@ -93,6 +93,8 @@ export const BuildFinished = defineEvent({
     log: z.object({ path: z.string(), sha256: Sha256, bytes: z.number().int().nonnegative(), lines: z.number().int().nonnegative(), truncated_lines: z.number().int().nonnegative() }),
     /** True when diagnostics, APK or mapping entries were left out to keep the event under the size limit. */
     truncated: z.boolean().optional(),
+    /** The process that recorded the end of a build whose worker died. */
+    reaped_by: z.string().optional(),
   }),
 });
 

@@ -1,4 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { createTempHome } from '../../support/temp-home.js';
 import { runCli, startMcpClient, stopPid, type McpTestClient } from '../../support/mcp-client.js';
@@ -237,13 +239,45 @@ describe('build tools over MCP', () => {
     await waitFor(async () => !alive(worker));
     expect(alive(gradle)).toBe(true);
     const status = await call(a, 'get_build_status', { build_id: started.structuredContent!.build_id });
-    expect(status.structuredContent).toMatchObject({ status: 'failed', reason: expect.stringContaining('exited before recording its end') });
+    const buildId = started.structuredContent!.build_id as string;
+    expect(status.structuredContent).toMatchObject({ status: 'failed', origin: expect.stringContaining('agent-a'), reason: expect.stringContaining("exited before recording the build's end") });
+    expect(status.structuredContent!.reason).toContain(`Start the build again; the worker's own output is in ${join(env.home, 'build-logs', `${buildId}.worker.log`)}.`);
     expect(status.structuredContent!.reason).toContain(`process group (${gradle}) was stopped`);
     await waitFor(async () => !alive(gradle));
     // The project is free again.
     setScenario(project.root, 'success');
     const next = await call(a, 'run_gradle_task', { task: ':app:assembleDemoPlayDebug' });
     expect(next.structuredContent!.status).toBe('success');
+  });
+
+  it('records a timed-out build whose Gradle left a process holding its output, and frees the project', async () => {
+    const gradlew = join(project.root, 'gradlew');
+    const original = readFileSync(gradlew, 'utf8');
+    const holderFile = join(project.root, '.holder.pid');
+    // Outside Gradle's process group and session: killing the group leaves it holding stdout and stderr.
+    writeFileSync(gradlew, `#!/bin/sh\nsetsid sleep 60 &\necho $! > "${holderFile}"\nwhile :; do echo "> Task :app:compileDebugJavaWithJavac"; sleep 0.2; done\n`);
+    let holder = 0;
+    try {
+      const result = await call(a, 'run_gradle_task', { task: 'assembleDebug', timeout_sec: 2 });
+      holder = Number(readFileSync(holderFile, 'utf8'));
+      workerPids.add(holder);
+      expect(alive(holder)).toBe(true);
+      expect(result.isError).toBe(true);
+      const status = await call(a, 'get_build_status', {});
+      expect(status.structuredContent).toMatchObject({ status: 'timed_out' });
+      await waitFor(async () => !alive(status.structuredContent!.owner_pid));
+    } finally {
+      writeFileSync(gradlew, original);
+      if (holder > 0) await stopPid(holder, 500);
+    }
+    setScenario(project.root, 'success');
+    const next = await call(a, 'run_gradle_task', { task: ':app:assembleDemoPlayDebug' });
+    expect(next.structuredContent!.status).toBe('success');
+    // A worker that printed nothing leaves no empty worker log.
+    const id = next.structuredContent!.build_id as string;
+    await waitFor(async () => !alive(next.structuredContent!.owner_pid));
+    expect(existsSync(join(env.home, 'build-logs', `${id}.log`))).toBe(true);
+    expect(existsSync(join(env.home, 'build-logs', `${id}.worker.log`))).toBe(false);
   });
 
   it('leaves a verifiable event log and no build process behind', async () => {

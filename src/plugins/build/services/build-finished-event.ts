@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { Actor } from '../../../kernel/actor.js';
 import type { EventStore } from '../../../events/event-store.js';
 import type { FinalBuildStatus, TestCounts } from '../build.events.js';
@@ -39,6 +40,8 @@ export interface FinishedFacts {
   readonly mappings: BuildRecord['mappings'];
   readonly tests: TestCounts | null;
   readonly log: LogSummary;
+  /** Set when another process recorded the end of a build whose worker died. */
+  readonly reapedBy?: string;
 }
 
 function utf8Bytes(value: unknown): number {
@@ -70,6 +73,7 @@ export function finishedEventData(buildId: string, f: FinishedFacts, budget = MA
     mappings: f.mappings.slice(0, 100),
     tests: f.tests,
     log: f.log,
+    ...(f.reapedBy ? { reaped_by: f.reapedBy } : {}),
   };
   let truncated = base.apks.length < f.apks.length || base.mappings.length < f.mappings.length;
   let bytes = utf8Bytes({ ...base, truncated: true });
@@ -111,8 +115,37 @@ export function minimalFinishedData(buildId: string, f: FinishedFacts): Record<s
     mappings: [],
     tests: f.tests,
     log: f.log,
+    ...(f.reapedBy ? { reaped_by: f.reapedBy } : {}),
     truncated: true,
   };
+}
+
+/** `<build-logs>/<id>.outcome.json`: where a worker that could not write build.finished leaves its outcome for the reaper. */
+export function outcomeFallbackPath(logPath: string, buildId: string): string {
+  return join(dirname(logPath), `${buildId}.outcome.json`);
+}
+
+/** Writes the bounded build.finished data next to the build log; false when that fails too. */
+export function writeOutcomeFallback(logPath: string, buildId: string, f: FinishedFacts): boolean {
+  const path = outcomeFallbackPath(logPath, buildId);
+  try {
+    writeFileSync(`${path}.tmp`, JSON.stringify(finishedEventData(buildId, f)), { mode: 0o600 });
+    renameSync(`${path}.tmp`, path);
+    return true;
+  } catch (error) {
+    process.stderr.write(`droidwright: could not write the outcome of build ${buildId} to ${path}: ${(error as Error).message}\n`);
+    return false;
+  }
+}
+
+/** The outcome a dead worker left behind, or null. The store validates it again when it is appended. */
+export function readOutcomeFallback(logPath: string, buildId: string): Record<string, unknown> | null {
+  try {
+    const data = JSON.parse(readFileSync(outcomeFallbackPath(logPath, buildId), 'utf8')) as Record<string, unknown>;
+    return data !== null && typeof data === 'object' && data.build_id === buildId && typeof data.status === 'string' ? data : null;
+  } catch {
+    return null;
+  }
 }
 
 /**

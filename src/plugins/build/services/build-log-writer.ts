@@ -1,6 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { closeSync, mkdirSync, openSync, readdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 export const MAX_LOG_LINE_BYTES = 64 * 1024;
 /** A runaway build cannot fill the disk through us. */
@@ -45,4 +45,51 @@ export class BuildLogWriter {
     }
     return { path: this.path, sha256: this.hash.copy().digest('hex'), bytes: this.bytes, lines: this.lines, truncated_lines: this.truncatedLines };
   }
+}
+
+/** How many builds keep their files in build-logs. */
+export const KEEP_BUILD_LOGS = 200;
+const BUILD_FILE = /^([0-9a-f]{12})\.(log|worker\.log|outcome\.json)$/;
+
+/**
+ * Deletes the files of all but the newest `keep` builds in `dir` (`<id>.log`, `<id>.worker.log`,
+ * `<id>.outcome.json`), newest by file time; never the files of a build `isRunning` names. Returns
+ * the ids removed. Best effort: a file that cannot be read or deleted is left alone.
+ */
+export function pruneBuildLogs(dir: string, isRunning: (buildId: string) => boolean, keep = KEEP_BUILD_LOGS): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const builds = new Map<string, { files: string[]; mtime: number }>();
+  for (const name of names) {
+    const match = BUILD_FILE.exec(name);
+    if (!match) continue;
+    let mtime = 0;
+    try {
+      mtime = statSync(join(dir, name)).mtimeMs;
+    } catch {
+      continue;
+    }
+    const entry = builds.get(match[1]!) ?? { files: [], mtime: 0 };
+    entry.files.push(name);
+    entry.mtime = Math.max(entry.mtime, mtime);
+    builds.set(match[1]!, entry);
+  }
+  const old = [...builds.entries()].sort((a, b) => b[1].mtime - a[1].mtime).slice(keep);
+  const removed: string[] = [];
+  for (const [id, { files }] of old) {
+    if (isRunning(id)) continue;
+    for (const name of files) {
+      try {
+        unlinkSync(join(dir, name));
+      } catch {
+        // Gone already, or not ours to delete.
+      }
+    }
+    removed.push(id);
+  }
+  return removed;
 }

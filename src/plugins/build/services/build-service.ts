@@ -12,9 +12,10 @@ import { RuntimeOptions } from '../../../kernel/runtime-options.js';
 import { Settings } from '../../../kernel/settings.js';
 import { TrustService } from '../../../kernel/trust-service.js';
 import { loadGradleProject, type GradleProject } from '../../../android/gradle-project-model.js';
-import { appendFinished, summarizeLogFile } from './build-finished-event.js';
+import { appendFinished, readOutcomeFallback, summarizeLogFile } from './build-finished-event.js';
 import { BuildHistory, type BuildRecord } from './build-history.js';
 import { BuildLauncher } from './build-launcher.js';
+import { pruneBuildLogs } from './build-log-writer.js';
 import { BuildLock, currentProcess, isProcessAlive, killOrphanedGroup, type BuildLockHolder } from './build-lock.js';
 import { chooseJdk, collectProvenance } from './build-provenance.js';
 
@@ -142,6 +143,7 @@ export class BuildService {
     if (acquired.staleHolder) this.recordOrphan(acquired.staleHolder);
 
     const logPath = join(buildLogsDir(this.options.home), `${buildId}.log`);
+    this.pruneLogs(buildId);
     let startedRecorded = false;
     try {
       const project = loadGradleProject(root);
@@ -194,6 +196,15 @@ export class BuildService {
     }
   }
 
+  /** Keeps the build-logs directory bounded; the logs of running builds (any project) stay. */
+  private pruneLogs(starting: string): void {
+    try {
+      pruneBuildLogs(buildLogsDir(this.options.home), (id) => id === starting || this.history.get(id)?.status === 'running');
+    } catch (error) {
+      process.stderr.write(`droidwright: could not prune old build logs: ${(error as Error).message}\n`);
+    }
+  }
+
   private throwInProgress(holder: BuildLockHolder): never {
     const record = this.history.get(holder.buildId);
     const who = record ? `, started by ${record.startedBy}, running ${record.tasks.join(' ')}` : '';
@@ -212,21 +223,43 @@ export class BuildService {
     const killed = killOrphanedGroup(holder.gradle);
     const record = this.history.get(holder.buildId);
     if (!record || record.status !== 'running') return;
-    appendFinished(this.store(), record.id, record.cancelRequestedActor ?? { kind: 'system', pid: process.pid }, {
+    // Recorded, like every build's end, as the agent that started it; the reaper is named in the data.
+    const [started] = this.store().query({ types: ['build.started'], stream: `build:${record.id}`, limit: 1 });
+    const actor: Actor = started?.actor ?? { kind: 'system', pid: process.pid };
+    const reapedBy = describeActor({ kind: 'system', pid: process.pid });
+    // The worker could not append its outcome but left it beside the log: that is the outcome.
+    const left = readOutcomeFallback(record.logPath, record.id);
+    if (left) {
+      try {
+        this.store().append({ type: 'build.finished', stream: `build:${record.id}`, correlation: record.id, actor, data: { ...left, reaped_by: reapedBy } });
+        this.clearLive(record.id);
+        return;
+      } catch (error) {
+        process.stderr.write(`droidwright: the outcome file of build ${record.id} was refused (${(error as Error).message}); recording it as unknown.\n`);
+      }
+    }
+    const workerLog = join(buildLogsDir(this.options.home), `${record.id}.worker.log`);
+    appendFinished(this.store(), record.id, actor, {
       status: 'failed',
       durationMs: Math.max(0, Date.now() - record.startedAt),
       exitCode: null,
       signal: null,
-      reason: `The droidwright process (pid ${holder.pid}) that ran this build exited before recording its end; the build's outcome is unknown.${killed ? ` Its Gradle process group (${holder.gradle!.pid}) was stopped.` : ''}`,
+      // Essentials first: summaries cut the reason at 300 characters.
+      reason: `The build worker (pid ${holder.pid}) exited before recording the build's end, so its outcome is unknown. Start the build again; the worker's own output is in ${workerLog}.${killed ? ` Its Gradle process group (${holder.gradle!.pid}) was stopped.` : ''}`,
       cancelledBy: null,
       diagnostics: [],
       apks: [],
       mappings: [],
       tests: null,
       log: summarizeLogFile(record.logPath),
+      reapedBy,
     });
+    this.clearLive(record.id);
+  }
+
+  private clearLive(buildId: string): void {
     try {
-      this.history.clearLive(record.id);
+      this.history.clearLive(buildId);
     } catch {
       // Best effort.
     }

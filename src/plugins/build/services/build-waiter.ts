@@ -6,6 +6,11 @@ import { isSessionEnd, type BuildHandle, type BuildService } from './build-servi
 export const PROGRESS_INTERVAL_MS = 2000;
 /** After a request is cancelled, how long it waits for the worker to record the cancelled build. */
 const CANCEL_WAIT_MS = 15_000;
+/**
+ * A request waits at most this long past the build's time limit: by then its worker has recorded the
+ * end or died (and the wait reaps it). The reply then says the build is still running.
+ */
+const WAIT_MARGIN_MS = 60_000;
 
 /**
  * Waits for a build on behalf of a request by reading its record (the build runs in its own worker
@@ -26,9 +31,9 @@ export async function awaitBuild(service: BuildService, handle: BuildHandle, ctx
     void ctx.progress({ progress: elapsed, message: `${elapsed} s elapsed${task ? `, > Task ${task}` : ''}` });
   }, PROGRESS_INTERVAL_MS);
   try {
-    const record = await service.waitForEnd(handle.buildId, Number.MAX_SAFE_INTEGER, ctx.signal);
+    const record = await service.waitForEnd(handle.buildId, handle.timeoutSec * 1000 + WAIT_MARGIN_MS, ctx.signal);
     if (!record) throw new ToolError('STORE_UNAVAILABLE', `Build ${handle.buildId} has no record in the event log. Check it with \`droidwright events verify\`.`);
-    if (record.status !== 'running') return record;
+    if (record.status !== 'running' || !ctx.signal.aborted) return record;
     if (isSessionEnd(ctx.signal.reason)) return 'detached';
     service.requestCancel(handle.buildId, ctx.actor, 'request');
     return (await service.waitForEnd(handle.buildId, CANCEL_WAIT_MS)) ?? record;
@@ -41,10 +46,14 @@ export async function awaitBuild(service: BuildService, handle: BuildHandle, ctx
 export function failureError(record: BuildRecord, summary: string, topErrors: string[]): ToolError {
   const code = record.status === 'timed_out' ? 'TIMEOUT' : record.status === 'cancelled' ? 'CANCELLED' : 'BUILD_FAILED';
   const next =
-    record.status === 'failed'
+    record.status === 'failed' && record.diagnosticsTotal > 0
       ? ` Call get_build_errors (build_id "${record.id}") for every diagnostic, or get_build_log for the output.`
+      : record.status === 'failed' && record.exitCode !== null
+        ? ` get_build_log (build_id "${record.id}") shows the output.`
       : record.status === 'timed_out'
         ? ` Raise buildTimeoutSec in settings.json or timeout_sec if the build needs longer; get_build_log (build_id "${record.id}") shows where it stopped.`
         : '';
-  return new ToolError(code, `${summary}${topErrors.length ? `\n${topErrors.join('\n')}` : ''}${next}`, { build_id: record.id, status: record.status });
+  // A reason that ends a sentence itself must not get a second period from the summary.
+  const text = summary.replace(/([.!?])\.$/, '$1');
+  return new ToolError(code, `${text}${topErrors.length ? `\n${topErrors.join('\n')}` : ''}${next}`, { build_id: record.id, status: record.status });
 }

@@ -3,16 +3,16 @@ import { isAbsolute, join, relative } from 'node:path';
 import { inject, injectable } from 'inversify';
 import { describeActor, type Actor } from '../../../kernel/actor.js';
 import { EventStoreProvider } from '../../../kernel/event-store-provider.js';
-import { ProcessRunner, type RunResult } from '../../../kernel/process-runner.js';
+import { OUTPUT_DRAIN_MS, ProcessRunner, type RunResult } from '../../../kernel/process-runner.js';
 import { RuntimeOptions } from '../../../kernel/runtime-options.js';
 import { Settings } from '../../../kernel/settings.js';
 import { TrustService } from '../../../kernel/trust-service.js';
 import { loadGradleProject } from '../../../android/gradle-project-model.js';
 import type { FinalBuildStatus, TestCounts } from '../build.events.js';
 import { collectApks, collectJUnitCounts, collectMappings, OutputTimes, parseTestSummaryLine } from './build-artifacts.js';
-import { appendFinished, summarizeLogFile, type FinishedFacts } from './build-finished-event.js';
+import { appendFinished, summarizeLogFile, writeOutcomeFallback, type FinishedFacts } from './build-finished-event.js';
 import { BuildHistory, type BuildRecord } from './build-history.js';
-import { BuildLock, currentProcess, identityOf, type ProcessIdentity } from './build-lock.js';
+import { BuildLock, currentProcess, identityOf, isSameProcessAlive, killOrphanedGroup, type ProcessIdentity } from './build-lock.js';
 import { BuildLogWriter } from './build-log-writer.js';
 import { chooseJdk } from './build-provenance.js';
 import { GradleOutputParser } from './gradle-output-parser.js';
@@ -21,8 +21,18 @@ import { checkArgs, checkTasks } from './gradle-task-policy.js';
 /** How often the worker looks for a cancel request and publishes the current task. */
 const POLL_MS = 500;
 const KILL_GRACE_MS = 5000;
-/** How long a new worker waits for `droidwright mcp` to hand it the build (it does so right after spawning it). */
-const HANDOVER_WAIT_MS = 15_000;
+/**
+ * How long a new worker waits for `droidwright mcp` to hand it the build (it does so right after
+ * collecting provenance and recording build.started), as long as that process is alive.
+ */
+const HANDOVER_WAIT_MS = 5 * 60_000;
+/**
+ * Beyond the time limit, the kill grace and the output drain: if Gradle has still not been let go by
+ * then, the worker records the end anyway and exits, so a project never stays locked by a hung worker.
+ */
+export const HARD_DEADLINE_MARGIN_MS = 30_000;
+/** How long the worker keeps retrying build.finished (the event log full or locked) while it holds the lock. */
+export const FINISH_RETRY_MS = 30_000;
 const TASK_LINE = /^> Task (:\S+)/;
 
 export type CancelVia = 'request' | 'cancel_build' | 'shutdown';
@@ -69,6 +79,8 @@ export class BuildWorker {
   private lockInstance: BuildLock | undefined;
   /** Set by stopAll: a stop that arrives before a build started still applies to it. */
   private stopped: Canceller | null = null;
+  /** Exposed so a test can shorten the retry of an unwritable event log. */
+  finishRetryMs = FINISH_RETRY_MS;
 
   constructor(
     @inject(RuntimeOptions) private readonly options: RuntimeOptions,
@@ -95,10 +107,10 @@ export class BuildWorker {
    */
   async run(buildId: string, me: ProcessIdentity = currentProcess()): Promise<BuildRecord | null> {
     const build = await this.awaitHandover(buildId, me);
-    if (!build) return null;
+    if (!build) return this.stoppedBeforeHandover(buildId);
     const refusal = this.refusal(build);
     if (refusal) {
-      this.finish(build, { ...this.emptyFacts(build), status: 'failed', reason: refusal });
+      await this.finish(build, { ...this.emptyFacts(build), status: 'failed', reason: refusal });
       return this.history.get(build.id);
     }
     const run: ActiveRun = { build, controller: new AbortController(), cancelledBy: null, currentTask: null };
@@ -118,12 +130,46 @@ export class BuildWorker {
       const holder = this.lock().holderOf(buildId);
       // No lock row: the build ended or was reaped as orphaned before we got it.
       if (!holder || this.stopped) return null;
-      if (holder.pid === me.pid && holder.startTime === me.startTime) {
+      const mine = holder.pid === me.pid && holder.startTime === me.startTime;
+      if (mine) {
         const build = this.startedBuild(buildId);
         if (build) return this.history.get(buildId)?.status === 'running' ? build : null;
       }
-      if (Date.now() >= deadline) return null;
+      // The server still collecting provenance is worth waiting for; a dead one will never hand over.
+      if (Date.now() >= deadline || (!mine && !isSameProcessAlive(holder))) return null;
       await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /**
+   * SIGTERM before the hand-over: a recorded build is recorded as cancelled (shutdown). The lock row is
+   * left to the server's hand-over; it then names this dead process and the next build takes it over.
+   */
+  private async stoppedBeforeHandover(buildId: string): Promise<BuildRecord | null> {
+    const stop = this.stopped;
+    if (!stop) return null;
+    const build = this.startedBuild(buildId);
+    if (!build || this.history.get(buildId)?.status !== 'running') return null;
+    this.recordCancelled(build, stop);
+    await this.finish(build, { ...this.emptyFacts(build), status: 'cancelled', reason: this.cancelReason(stop), cancelledBy: describeActor(stop.actor) }, false);
+    return this.history.get(buildId);
+  }
+
+  private cancelReason(by: Canceller): string {
+    return `Cancelled by ${describeActor(by.actor)} (${{ request: 'request cancelled', cancel_build: 'cancel_build', shutdown: 'the build worker was stopped' }[by.via]}).`;
+  }
+
+  private recordCancelled(build: StartedBuild, by: Canceller): void {
+    try {
+      this.store().append({
+        type: 'build.cancelled',
+        stream: `build:${build.id}`,
+        correlation: build.id,
+        actor: by.actor,
+        data: { build_id: build.id, cancelled_by: describeActor(by.actor), via: by.via },
+      });
+    } catch (error) {
+      process.stderr.write(`droidwright: could not record build.cancelled for ${build.id}: ${(error as Error).message}\n`);
     }
   }
 
@@ -205,7 +251,7 @@ export class BuildWorker {
       outputsBefore = OutputTimes.capture(project);
       log = new BuildLogWriter(build.logPath);
     } catch (error) {
-      this.finish(build, { ...this.emptyFacts(build), reason: `Could not start Gradle: ${(error as Error).message}` });
+      await this.finish(build, { ...this.emptyFacts(build), reason: `Could not start Gradle: ${(error as Error).message}` });
       return;
     }
 
@@ -230,11 +276,16 @@ export class BuildWorker {
 
     let result: RunResult | null = null;
     let spawnError: Error | null = null;
+    let gradleGroup: ProcessIdentity | null = null;
+    let logBroken = false;
+    let hardStop: NodeJS.Timeout | undefined;
+    let hungPastDeadline = false;
+    const hardDeadlineMs = build.timeoutSec * 1000 + KILL_GRACE_MS + OUTPUT_DRAIN_MS + HARD_DEADLINE_MARGIN_MS;
     try {
       // A request that arrived while we were starting up is honoured before Gradle runs at all.
       const early = this.cancelRequest(build.id);
       if (early) this.cancel(run, early.actor, early.via);
-      result = await this.runner.run(gradlew, [...build.tasks, ...build.args, '--console=plain'], {
+      const gradle = this.runner.run(gradlew, [...build.tasks, ...build.args, '--console=plain'], {
         cwd: build.root,
         env: javaHome ? { JAVA_HOME: javaHome } : {},
         timeoutMs: build.timeoutSec * 1000,
@@ -243,15 +294,22 @@ export class BuildWorker {
         killGraceMs: KILL_GRACE_MS,
         maxOutputBytes: 64 * 1024,
         onSpawn: (pid) => {
+          gradleGroup = identityOf(pid);
           // Whoever reaps this worker if it dies stops this group too.
           try {
-            this.lock().setGradle(build.id, identityOf(pid));
+            this.lock().setGradle(build.id, gradleGroup);
           } catch {
             // Without it a reaper cannot stop Gradle; the build itself goes on.
           }
         },
         onLine: (line) => {
-          log.write(line);
+          try {
+            log.write(line);
+          } catch (error) {
+            // A full or vanished log must not stop the parsing that decides the outcome.
+            if (!logBroken) process.stderr.write(`droidwright: could not write the build log ${build.logPath}: ${(error as Error).message}\n`);
+            logBroken = true;
+          }
           parser.push(line);
           const task = TASK_LINE.exec(line);
           if (task) run.currentTask = task[1]!;
@@ -260,10 +318,21 @@ export class BuildWorker {
           if (tests) consoleTests = tests;
         },
       });
+      const deadline = new Promise<'deadline'>((resolve) => {
+        hardStop = setTimeout(() => resolve('deadline'), hardDeadlineMs);
+      });
+      const settled = await Promise.race([gradle, deadline]);
+      if (settled === 'deadline') {
+        hungPastDeadline = true;
+        killOrphanedGroup(gradleGroup);
+      } else {
+        result = settled;
+      }
     } catch (error) {
       spawnError = error as Error;
     } finally {
       clearInterval(poll);
+      if (hardStop) clearTimeout(hardStop);
     }
 
     const durationMs = Math.max(0, Date.now() - build.startedAt);
@@ -273,9 +342,12 @@ export class BuildWorker {
     // A cancel that lands after Gradle already exited does not rewrite the outcome.
     if (run.cancelledBy && result !== null && !result.cancelled) run.cancelledBy = null;
     const cancelledBy = run.cancelledBy;
-    if (cancelledBy) {
+    if (hungPastDeadline) {
+      status = 'timed_out';
+      reason = `Gradle did not let go within ${Math.round(hardDeadlineMs / 1000)} s (the ${build.timeoutSec} s time limit plus the time allowed to stop it); its process group was killed and the build recorded without its final output.`;
+    } else if (cancelledBy) {
       status = 'cancelled';
-      reason = `Cancelled by ${describeActor(cancelledBy.actor)} (${{ request: 'request cancelled', cancel_build: 'cancel_build', shutdown: 'the build worker was stopped' }[cancelledBy.via]}).`;
+      reason = this.cancelReason(cancelledBy);
     } else if (spawnError) {
       status = 'failed';
       reason = spawnError.message;
@@ -294,7 +366,12 @@ export class BuildWorker {
           : `Gradle exited with ${result!.exitCode ?? `signal ${result!.signal}`}.`;
     }
 
-    const logInfo = log.close();
+    let logInfo: FinishedFacts['log'];
+    try {
+      logInfo = log.close();
+    } catch {
+      logInfo = summarizeLogFile(build.logPath);
+    }
     let apks: BuildRecord['apks'] = [];
     let mappings: BuildRecord['mappings'] = [];
     let tests: TestCounts | null = null;
@@ -311,20 +388,8 @@ export class BuildWorker {
       tests = { ...fromConsole, passed: Math.max(0, fromConsole.total - fromConsole.failed - fromConsole.skipped), source: 'console' };
     }
 
-    if (cancelledBy) {
-      try {
-        this.store().append({
-          type: 'build.cancelled',
-          stream: `build:${build.id}`,
-          correlation: build.id,
-          actor: cancelledBy.actor,
-          data: { build_id: build.id, cancelled_by: describeActor(cancelledBy.actor), via: cancelledBy.via },
-        });
-      } catch (error) {
-        process.stderr.write(`droidwright: could not record build.cancelled for ${build.id}: ${(error as Error).message}\n`);
-      }
-    }
-    this.finish(build, {
+    if (cancelledBy && !hungPastDeadline) this.recordCancelled(build, cancelledBy);
+    await this.finish(build, {
       status,
       durationMs,
       exitCode: result?.exitCode ?? null,
@@ -339,9 +404,23 @@ export class BuildWorker {
     });
   }
 
-  /** Records the end (as the agent that started the build), then frees the project. */
-  private finish(build: StartedBuild, facts: FinishedFacts): void {
-    appendFinished(this.store(), build.id, build.actor, facts);
+  /**
+   * Records the end (as the agent that started the build), then frees the project. An event log that
+   * refuses the record (full disk, locked) is retried with backoff while this process still holds the
+   * lock; after that the outcome goes to `<id>.outcome.json`, which whoever reaps the build imports.
+   */
+  private async finish(build: StartedBuild, facts: FinishedFacts, release = true): Promise<void> {
+    const giveUp = Date.now() + this.finishRetryMs;
+    let pause = 100;
+    while (!appendFinished(this.store(), build.id, build.actor, facts)) {
+      if (Date.now() >= giveUp) {
+        writeOutcomeFallback(build.logPath, build.id, facts);
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, Math.min(pause, Math.max(1, giveUp - Date.now()))));
+      pause = Math.min(pause * 2, 5000);
+    }
+    if (!release) return;
     try {
       this.history.clearLive(build.id);
       this.lock().release(build.root, build.id);
