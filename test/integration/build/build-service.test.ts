@@ -1,10 +1,12 @@
 import 'reflect-metadata';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { jest } from '@jest/globals';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import type { Container } from 'inversify';
-import { cliActor, type Actor } from '../../../src/kernel/actor.js';
+import { cliActor, systemActor, type Actor } from '../../../src/kernel/actor.js';
 import { createContainer, disposeContainer } from '../../../src/kernel/composition-root.js';
 import { InvalidArgumentsError, ToolError } from '../../../src/kernel/errors.js';
 import { EventStoreProvider } from '../../../src/kernel/event-store-provider.js';
@@ -15,6 +17,11 @@ import { ToolRegistry } from '../../../src/kernel/tool-registry.js';
 import { TrustService } from '../../../src/kernel/trust-service.js';
 import { pluginModules } from '../../../src/plugins/index.js';
 import { BuildLauncher, InProcessBuildLauncher } from '../../../src/plugins/build/services/build-launcher.js';
+import { BuildLock, currentProcess } from '../../../src/plugins/build/services/build-lock.js';
+import { BuildLogWriter } from '../../../src/plugins/build/services/build-log-writer.js';
+import { BuildService } from '../../../src/plugins/build/services/build-service.js';
+import { failureError } from '../../../src/plugins/build/services/build-waiter.js';
+import { BuildWorker } from '../../../src/plugins/build/services/build-worker.js';
 import { createTempHome } from '../../support/temp-home.js';
 import { copyFixtureProject, invocations, replayCapture, setScenario } from './fixture-project.js';
 
@@ -332,3 +339,86 @@ async function waitFor(predicate: () => boolean, timeoutMs = 10_000): Promise<vo
   }
 }
 
+
+describe('build worker under failure', () => {
+  let h: Harness;
+  beforeEach(() => {
+    h = harness('kts-flavors');
+  });
+  afterEach(async () => {
+    jest.restoreAllMocks();
+    await h.idle();
+    h.cleanup();
+  });
+
+  it('keeps parsing when the build log fails, leaves the outcome in a file when the event log refuses it, and the reaper imports it', async () => {
+    const store = h.container.get<EventStoreProvider>(EventStoreProvider)();
+    h.container.get(BuildWorker).finishRetryMs = 200;
+    jest.spyOn(BuildLogWriter.prototype, 'write').mockImplementation(() => {
+      throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+    });
+    const append = store.append.bind(store);
+    jest.spyOn(store, 'append').mockImplementation((event) => {
+      if (event.type === 'build.finished') throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+      return append(event);
+    });
+    setScenario(h.root, 'success');
+    const started = await h.call('run_gradle_task', { task: ':app:assembleDemoPlayDebug', wait: false });
+    const id = started.data.build_id as string;
+    await h.idle();
+    jest.restoreAllMocks();
+    const outcomeFile = join(h.home, 'build-logs', `${id}.outcome.json`);
+    // BUILD SUCCESSFUL was still seen although no line reached the log.
+    expect(JSON.parse(readFileSync(outcomeFile, 'utf8'))).toMatchObject({ build_id: id, status: 'success' });
+
+    // A build like it whose worker is dead (its pid exited) and that left its outcome behind.
+    const [event] = store.query({ types: ['build.started'], stream: `build:${id}`, limit: 1 });
+    const orphan = 'a0a0a0a0a0a0';
+    const dead = spawnSync('true').pid!;
+    const data = event!.data as Record<string, unknown>;
+    append({ type: 'build.started', stream: `build:${orphan}`, correlation: orphan, actor: agent, data: { ...data, build_id: orphan, pid: dead, log_path: join(h.home, 'build-logs', `${orphan}.log`) } });
+    writeFileSync(join(h.home, 'build-logs', `${orphan}.outcome.json`), readFileSync(outcomeFile, 'utf8').replace(id, orphan));
+    const status = await h.call('get_build_status', { build_id: orphan });
+    expect(status.data).toMatchObject({ status: 'success' });
+    const [finished] = store.query({ types: ['build.finished'], stream: `build:${orphan}`, limit: 1 });
+    expect(finished!.actor).toMatchObject({ kind: 'agent', session: agent.session });
+    expect(finished!.data).toMatchObject({ reaped_by: `system (pid ${process.pid})` });
+
+    // Without an outcome file: unknown, recorded as its starter, and the message says what to do.
+    const lost = 'b0b0b0b0b0b0';
+    append({ type: 'build.started', stream: `build:${lost}`, correlation: lost, actor: agent, data: { ...data, build_id: lost, pid: dead, log_path: join(h.home, 'build-logs', `${lost}.log`) } });
+    const unknown = await h.call('get_build_status', { build_id: lost });
+    expect(unknown.data.status).toBe('failed');
+    expect(unknown.data.reason).toBe(
+      `The build worker (pid ${dead}) exited before recording the build's end, so its outcome is unknown. Start the build again; the worker's own output is in ${join(h.home, 'build-logs', `${lost}.worker.log`)}.`,
+    );
+    const record = h.container.get(BuildService).resolveBuild(lost);
+    const message = failureError(record, `Build ${lost} failed after 1 s with 0 error(s): ${record.reason}.`, []).message;
+    expect(message).not.toMatch(/\.\./);
+    expect(message).not.toContain('get_build_errors');
+  });
+
+  it('records a build as cancelled (shutdown) when its worker is stopped while waiting for the hand-over', async () => {
+    // A launcher that starts nothing: this test plays the worker itself, before the server hands over.
+    const parked = { pid: process.pid, startTime: 'parked' };
+    const c = createContainer({ home: h.home, cwd: h.root, projectPath: h.root, readOnly: false, env: process.env }, pluginModules);
+    c.unbind(BuildLauncher);
+    c.bind(BuildLauncher).toConstantValue({ launch: async () => parked });
+    const worker = c.get(BuildWorker);
+    const handle = await c.get(BuildService).start({ kind: 'build', tasks: ['assembleDebug'], args: [], module: null, variant: null }, agent);
+    const lock = new BuildLock(c.get<EventStoreProvider>(EventStoreProvider)().db);
+    // The lock back with a live server that has not handed over yet.
+    expect(lock.handOver(handle.buildId, parked, currentProcess())).toBe(true);
+    try {
+      const run = worker.run(handle.buildId, { pid: process.pid, startTime: 'worker' });
+      await new Promise((r) => setTimeout(r, 200));
+      worker.stopAll(systemActor(), 'shutdown');
+      const record = await run;
+      expect(record).toMatchObject({ status: 'cancelled', reason: expect.stringContaining('the build worker was stopped') });
+      expect(invocations(h.root)).toEqual([]);
+    } finally {
+      lock.release(h.root, handle.buildId);
+      disposeContainer(c);
+    }
+  });
+});

@@ -1,11 +1,11 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { BuildLock, currentProcess, identityOf, isProcessAlive, isSameProcessAlive, parseProcStat, processStartTime, type ProcessIdentity } from '../../../src/plugins/build/services/build-lock.js';
-import { BuildLogWriter, MAX_LOG_LINE_BYTES } from '../../../src/plugins/build/services/build-log-writer.js';
+import { BuildLogWriter, MAX_LOG_LINE_BYTES, pruneBuildLogs } from '../../../src/plugins/build/services/build-log-writer.js';
 
 const P1: ProcessIdentity = { pid: 111, startTime: '5000' };
 const P2: ProcessIdentity = { pid: 222, startTime: '6000' };
@@ -181,6 +181,25 @@ describe('BuildLogWriter', () => {
       expect(info.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
       expect(info).toMatchObject({ lines: 2, truncated_lines: 1, bytes: bytes.length });
       expect(bytes.toString()).toContain('[droidwright: line truncated at 64 KiB]');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps the files of the newest builds and of running ones, and nothing else is touched', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dw-prune-'));
+    try {
+      const ids = ['000000000001', '000000000002', '000000000003', '000000000004'];
+      ids.forEach((id, i) => {
+        for (const name of [`${id}.log`, `${id}.worker.log`]) {
+          writeFileSync(join(dir, name), 'x');
+          utimesSync(join(dir, name), 1000 + i, 1000 + i);
+        }
+      });
+      writeFileSync(join(dir, 'notes.txt'), 'not a build file');
+      // Keep 2: builds 3 and 4 are newest; build 1 is still running.
+      expect(pruneBuildLogs(dir, (id) => id === '000000000001', 2)).toEqual(['000000000002']);
+      expect(readdirSync(dir).sort()).toEqual(['000000000001.log', '000000000001.worker.log', '000000000003.log', '000000000003.worker.log', '000000000004.log', '000000000004.worker.log', 'notes.txt']);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
