@@ -87,6 +87,6 @@ export function buildSummaryLine(r: BuildRecord): string {
     case 'timed_out':
       return `Build ${r.id} (${what}) timed out after ${secs} s.`;
     case 'failed':
-      return `Build ${r.id} (${what}) failed after ${secs} s with ${r.counts.error} error(s)${r.reason ? `: ${r.reason.slice(0, 300)}` : ''}.`;
+      return `Build ${r.id} (${what}) failed after ${secs} s with ${r.counts.error} error(s)${r.reason ? `: ${r.reason.slice(0, 300).replace(/[.!?]+$/, '')}` : ''}.`;
   }
 }
