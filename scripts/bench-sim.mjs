@@ -3,7 +3,7 @@
 // Exports `simBenchmarks` (a list of named benchmarks) for scripts/bench.mjs to include.
 import { build } from 'esbuild';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,25 +12,15 @@ import { freePort } from './bench-support.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-const optionalAndroid = {
-  name: 'optional-android',
-  setup(builder) {
-    builder.onResolve({ filter: /create-simulated-android\.js$/ }, (args) =>
-      existsSync(join(args.resolveDir, args.path.replace(/\.js$/, '.ts'))) ? undefined : { path: args.path, external: true },
-    );
-  },
-};
-
 /** Bundles the simulator entry point on its own, so the benchmark needs no full build. */
 async function loadSimulator() {
   // Inside node_modules so the bundle's external packages (adbkit, sharp…) resolve.
   const outfile = join(root, 'node_modules/.cache/droidwright-bench-sim/sim.mjs');
-  const android = join(root, 'src/sim/android/create-simulated-android.ts');
   await build({
     stdin: {
       contents:
         "export { startSimulatedDevice } from './src/sim/start-simulated-device.ts';\n" +
-        (existsSync(android) ? "export { createSimulatedAndroid } from './src/sim/android/create-simulated-android.ts';\n" : ''),
+        "export { createSimulatedAndroid } from './src/sim/android/create-simulated-android.ts';\n",
       resolveDir: root,
       loader: 'ts',
     },
@@ -41,13 +31,10 @@ async function loadSimulator() {
     target: 'node20',
     logLevel: 'error',
     external: ['better-sqlite3', 'sharp', '@devicefarmer/adbkit', '@devicefarmer/adbkit-apkreader'],
-    // The benchmarks bring their own transport-only Android; the real one is only bundled when present.
-    plugins: [optionalAndroid],
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   });
   return import(pathToFileURL(outfile).href);
 }
-
 
 function hostRequest(port, service) {
   return new Promise((resolve, reject) => {

@@ -14,7 +14,7 @@ import { createListMcpSessionsTool } from './tools/list-mcp-sessions.tool.js';
 import { createQueryEventsTool } from './tools/query-events.tool.js';
 import { createRunHealthCheckTool } from './tools/run-health-check.tool.js';
 
-/** Project, health, audit queries and (added by the device work) reading devices and apps. */
+/** Project, health, audit queries, and the read-only device and app tools. */
 @injectable()
 export class CoreToolset implements ToolsetContribution {
   readonly name = 'core' as const;
