@@ -58,7 +58,9 @@ function deviceService(port, serial, service) {
     let stage = 0;
     let pending = Buffer.alloc(0);
     let received = 0;
-    socket.on('connect', () => socket.write(`host:transport:${serial}`.length.toString(16).padStart(4, '0') + `host:transport:${serial}`));
+    socket.on('connect', () =>
+      socket.write(`${`host:transport:${serial}`.length.toString(16).padStart(4, '0')}host:transport:${serial}`),
+    );
     socket.on('data', (chunk) => {
       if (stage === 2) {
         received += chunk.length;
@@ -84,7 +86,9 @@ function run(args, env) {
     let out = '';
     child.stdout.on('data', (c) => (out += c));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`adb ${args.join(' ')} exited ${code}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`adb ${args.join(' ')} exited ${code}`)),
+    );
   });
 }
 
@@ -93,7 +97,8 @@ function benchAndroid() {
   const files = new Map();
   const line = '11-30 06:41:58.123  1234  1250 I ActivityManager: Displayed com.example.app/.MainActivity: +412ms\n';
   return {
-    banner: () => 'device::ro.product.name=bench;ro.product.model=Bench;ro.product.device=bench;features=cmd,shell_v2,stat_v2,ls_v2,fixed_push_mkdir',
+    banner: () =>
+      'device::ro.product.name=bench;ro.product.model=Bench;ro.product.device=bench;features=cmd,shell_v2,stat_v2,ls_v2,fixed_push_mkdir',
     async exec(commandLine, io) {
       const [command, arg] = commandLine.trim().split(/\s+/);
       if (command === 'echo') {
@@ -107,7 +112,12 @@ function benchAndroid() {
       return 127;
     },
     fs: {
-      stat: (p) => (files.has(p) ? { mode: 0o100644, size: files.get(p).length, mtimeSec: 0 } : p === '/data/local/tmp' ? { mode: 0o040771, size: 4096, mtimeSec: 0 } : null),
+      stat: (p) =>
+        files.has(p)
+          ? { mode: 0o100644, size: files.get(p).length, mtimeSec: 0 }
+          : p === '/data/local/tmp'
+            ? { mode: 0o040771, size: 4096, mtimeSec: 0 }
+            : null,
       list: () => [],
       readFile: (p) => files.get(p) ?? null,
       writeFile: (p, data) => void files.set(p, data),
@@ -181,7 +191,9 @@ async function followLogcat(port, serial, state, count) {
     let stage = 0;
     let lines = 0;
     let started = 0;
-    socket.on('connect', () => socket.write(`host:transport:${serial}`.length.toString(16).padStart(4, '0') + `host:transport:${serial}`));
+    socket.on('connect', () =>
+      socket.write(`${`host:transport:${serial}`.length.toString(16).padStart(4, '0')}host:transport:${serial}`),
+    );
     const count_ = (buf) => {
       for (let i = buf.indexOf(10); i !== -1; i = buf.indexOf(10, i + 1)) lines++;
       if (lines >= count) {
@@ -202,7 +214,13 @@ async function followLogcat(port, serial, state, count) {
           let appended = 0;
           const burst = () => {
             for (let i = 0; i < 2000 && appended < count; i++, appended++) {
-              state.logs.append({ buffer: 'main', priority: 4, tag: 'BenchTag', message: `bench line ${appended} with a typical amount of text`, pid: 4242 });
+              state.logs.append({
+                buffer: 'main',
+                priority: 4,
+                tag: 'BenchTag',
+                message: `bench line ${appended} with a typical amount of text`,
+                pid: 4242,
+              });
             }
             if (appended < count) setImmediate(burst);
           };
@@ -221,8 +239,13 @@ export const simBenchmarks = [
     name: 'shell round trip',
     async run({ port, serial }) {
       const inProtocol = await timeRepeated(200, () => deviceService(port, serial, 'shell,v2,raw:echo hi'));
-      const cli = await timeRepeated(20, () => run(['-P', String(port), '-s', serial, 'shell', 'echo', 'hi'], process.env));
-      return [stats('sim: shell echo, adb server↔device', inProtocol), stats('sim: `adb shell echo` incl. adb client', cli)];
+      const cli = await timeRepeated(20, () =>
+        run(['-P', String(port), '-s', serial, 'shell', 'echo', 'hi'], process.env),
+      );
+      return [
+        stats('sim: shell echo, adb server↔device', inProtocol),
+        stats('sim: `adb shell echo` incl. adb client', cli),
+      ];
     },
   },
   {
@@ -231,7 +254,8 @@ export const simBenchmarks = [
       const count = 200_000;
       const samples = await timeRepeated(3, async () => {
         const bytes = await deviceService(port, serial, `exec:lines ${count}`);
-        if (bytes !== count * android.lineBytes) throw new Error(`expected ${count * android.lineBytes} bytes, got ${bytes}`);
+        if (bytes !== count * android.lineBytes)
+          throw new Error(`expected ${count * android.lineBytes} bytes, got ${bytes}`);
       });
       const rate = Math.round(count / (Math.min(...samples) / 1000));
       return [stats(`sim: 200k lines via adb (${(rate / 1000).toFixed(0)}k lines/s)`, samples)];
@@ -259,7 +283,9 @@ export const simBenchmarks = [
     async run({ port, serial, dir }) {
       const file = join(dir, 'push.bin');
       writeFileSync(file, Buffer.alloc(64 * 1024 * 1024, 0x5a));
-      const samples = await timeRepeated(3, () => run(['-P', String(port), '-s', serial, 'push', file, '/data/local/tmp/push.bin'], process.env));
+      const samples = await timeRepeated(3, () =>
+        run(['-P', String(port), '-s', serial, 'push', file, '/data/local/tmp/push.bin'], process.env),
+      );
       return [stats(`sim: adb push 64 MB (${(64 / (Math.min(...samples) / 1000)).toFixed(0)} MB/s)`, samples)];
     },
   },
@@ -276,6 +302,8 @@ export function runSimBenchmarks() {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   for (const row of await runSimBenchmarks()) {
-    console.log(`${row.name.padEnd(48)} runs=${row.runs} median=${row.median.toFixed(2)} ms p90=${row.p90.toFixed(2)} ms min=${row.min.toFixed(2)} ms`);
+    console.log(
+      `${row.name.padEnd(48)} runs=${row.runs} median=${row.median.toFixed(2)} ms p90=${row.p90.toFixed(2)} ms min=${row.min.toFixed(2)} ms`,
+    );
   }
 }

@@ -21,11 +21,14 @@ function percentile(values, p) {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-
 /** Spawns `droidwright mcp`, sends initialize then tools/list, returns ms from spawn to each reply. */
 async function timeMcpStartup(env) {
   const started = performance.now();
-  const child = spawn(process.execPath, [CLI, 'mcp'], { env, stdio: ['pipe', 'pipe', 'ignore'], cwd: env.DROIDWRIGHT_HOME });
+  const child = spawn(process.execPath, [CLI, 'mcp'], {
+    env,
+    stdio: ['pipe', 'pipe', 'ignore'],
+    cwd: env.DROIDWRIGHT_HOME,
+  });
   const times = {};
   let buffer = '';
   const done = new Promise((resolve, reject) => {
@@ -85,9 +88,27 @@ async function startup() {
       nodeOnly.push(performance.now() - t0);
     }
     return [
-      { name: 'node -e 0 (baseline)', runs, median: median(nodeOnly), p90: percentile(nodeOnly, 90), min: Math.min(...nodeOnly) },
-      { name: 'mcp spawn → initialize reply', runs, median: median(init), p90: percentile(init, 90), min: Math.min(...init) },
-      { name: 'mcp spawn → tools/list reply', runs, median: median(list), p90: percentile(list, 90), min: Math.min(...list) },
+      {
+        name: 'node -e 0 (baseline)',
+        runs,
+        median: median(nodeOnly),
+        p90: percentile(nodeOnly, 90),
+        min: Math.min(...nodeOnly),
+      },
+      {
+        name: 'mcp spawn → initialize reply',
+        runs,
+        median: median(init),
+        p90: percentile(init, 90),
+        min: Math.min(...init),
+      },
+      {
+        name: 'mcp spawn → tools/list reply',
+        runs,
+        median: median(list),
+        p90: percentile(list, 90),
+        min: Math.min(...list),
+      },
     ];
   } finally {
     rmSync(home, { recursive: true, force: true });
@@ -99,10 +120,20 @@ async function startup() {
 async function build() {
   const { build: esbuild } = await import('esbuild');
   const { readdirSync, readFileSync } = await import('node:fs');
-  const bundled = await esbuild({ entryPoints: [fileURLToPath(new URL('../src/plugins/build/services/gradle-output-parser.ts', import.meta.url))], bundle: true, write: false, format: 'esm', platform: 'node' });
-  const { GradleOutputParser } = await import(`data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].text).toString('base64')}`);
+  const bundled = await esbuild({
+    entryPoints: [fileURLToPath(new URL('../src/plugins/build/services/gradle-output-parser.ts', import.meta.url))],
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'node',
+  });
+  const { GradleOutputParser } = await import(
+    `data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].text).toString('base64')}`
+  );
   const dir = fileURLToPath(new URL('../test/fixtures/gradle-output/', import.meta.url));
-  const corpus = readdirSync(dir).filter((f) => f.endsWith('.txt')).flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n'));
+  const corpus = readdirSync(dir)
+    .filter((f) => f.endsWith('.txt'))
+    .flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n'));
   const lines = [];
   while (lines.length < 200_000) lines.push(...corpus);
   const runs = 5;
@@ -114,7 +145,15 @@ async function build() {
     parser.finish();
     ms.push(performance.now() - t0);
   }
-  return [{ name: `parse ${lines.length} Gradle output lines`, runs, median: median(ms), p90: percentile(ms, 90), min: Math.min(...ms) }];
+  return [
+    {
+      name: `parse ${lines.length} Gradle output lines`,
+      runs,
+      median: median(ms),
+      p90: percentile(ms, 90),
+      min: Math.min(...ms),
+    },
+  ];
 }
 
 // ---------------------------------------------------------------- events (the log every call writes to)
@@ -131,7 +170,16 @@ async function loadSource(relative) {
     platform: 'node',
     outfile,
     logLevel: 'silent',
-    plugins: [{ name: 'native-from-checkout', setup: (b) => b.onResolve({ filter: /^better-sqlite3$/ }, () => ({ path: join(root, 'node_modules/better-sqlite3/lib/index.js'), external: true })) }],
+    plugins: [
+      {
+        name: 'native-from-checkout',
+        setup: (b) =>
+          b.onResolve({ filter: /^better-sqlite3$/ }, () => ({
+            path: join(root, 'node_modules/better-sqlite3/lib/index.js'),
+            external: true,
+          })),
+      },
+    ],
   });
   return import(outfile);
 }
@@ -142,10 +190,24 @@ async function events() {
   const { EventCatalog } = await loadSource('src/events/event-catalog.ts');
   const { z } = await import('zod');
   const home = mkdtempSync(join(tmpdir(), 'droidwright-bench-events-'));
-  const catalog = new EventCatalog([{ type: 'bench.thing_happened', version: 1, description: 'benchmark event', schema: z.object({ n: z.number(), text: z.string() }) }]);
+  const catalog = new EventCatalog([
+    {
+      type: 'bench.thing_happened',
+      version: 1,
+      description: 'benchmark event',
+      schema: z.object({ n: z.number(), text: z.string() }),
+    },
+  ]);
   const store = EventStore.open({ path: join(home, 'events.db'), catalog });
   const actor = { kind: 'system', pid: process.pid };
-  const event = (n) => ({ type: 'bench.thing_happened', stream: 'bench:1', device: 'emulator-5554', package: 'com.example.app', data: { n, text: 'x'.repeat(200) }, actor });
+  const event = (n) => ({
+    type: 'bench.thing_happened',
+    stream: 'bench:1',
+    device: 'emulator-5554',
+    package: 'com.example.app',
+    data: { n, text: 'x'.repeat(200) },
+    actor,
+  });
   try {
     const rows = [];
     const single = [];
@@ -154,14 +216,26 @@ async function events() {
       store.append(event(i));
       single.push(performance.now() - t0);
     }
-    rows.push({ name: 'append 1 event (own transaction)', runs: single.length, median: median(single), p90: percentile(single, 90), min: Math.min(...single) });
+    rows.push({
+      name: 'append 1 event (own transaction)',
+      runs: single.length,
+      median: median(single),
+      p90: percentile(single, 90),
+      min: Math.min(...single),
+    });
     const batch = [];
     for (let i = 0; i < 100; i++) {
       const t0 = performance.now();
       store.appendMany(Array.from({ length: 25 }, (_, k) => event(k)));
       batch.push(performance.now() - t0);
     }
-    rows.push({ name: 'append 25 events (one transaction)', runs: batch.length, median: median(batch), p90: percentile(batch, 90), min: Math.min(...batch) });
+    rows.push({
+      name: 'append 25 events (one transaction)',
+      runs: batch.length,
+      median: median(batch),
+      p90: percentile(batch, 90),
+      min: Math.min(...batch),
+    });
     while (store.lastSeq() < 20_000) store.appendMany(Array.from({ length: 500 }, (_, k) => event(k)));
     const query = [];
     for (let i = 0; i < 50; i++) {
@@ -169,7 +243,13 @@ async function events() {
       store.query({ types: ['bench.*'], package: 'com.example.app', limit: 50 });
       query.push(performance.now() - t0);
     }
-    rows.push({ name: 'query 50 newest of 20k (type glob + package)', runs: query.length, median: median(query), p90: percentile(query, 90), min: Math.min(...query) });
+    rows.push({
+      name: 'query 50 newest of 20k (type glob + package)',
+      runs: query.length,
+      median: median(query),
+      p90: percentile(query, 90),
+      min: Math.min(...query),
+    });
     const verify = [];
     for (let i = 0; i < 3; i++) {
       const t0 = performance.now();
@@ -177,7 +257,13 @@ async function events() {
       if (!result.ok) throw new Error(`verify failed: ${result.reason}`);
       verify.push(performance.now() - t0);
     }
-    rows.push({ name: `verify the whole chain (${store.lastSeq()} events)`, runs: verify.length, median: median(verify), p90: percentile(verify, 90), min: Math.min(...verify) });
+    rows.push({
+      name: `verify the whole chain (${store.lastSeq()} events)`,
+      runs: verify.length,
+      median: median(verify),
+      p90: percentile(verify, 90),
+      min: Math.min(...verify),
+    });
     return rows;
   } finally {
     store.close();
@@ -201,10 +287,14 @@ const benchmarks = {
 
 function printTable(title, rows) {
   console.log(`\n## ${title}`);
-  console.log(`${'measure'.padEnd(40)} ${'runs'.padStart(5)} ${'median ms'.padStart(10)} ${'p90 ms'.padStart(8)} ${'min ms'.padStart(8)}`);
+  console.log(
+    `${'measure'.padEnd(40)} ${'runs'.padStart(5)} ${'median ms'.padStart(10)} ${'p90 ms'.padStart(8)} ${'min ms'.padStart(8)}`,
+  );
   for (const row of rows) {
     const fmt = (v) => (typeof v === 'number' ? v.toFixed(1) : String(v ?? '-'));
-    console.log(`${row.name.padEnd(40)} ${String(row.runs ?? '-').padStart(5)} ${fmt(row.median).padStart(10)} ${fmt(row.p90).padStart(8)} ${fmt(row.min).padStart(8)}`);
+    console.log(
+      `${row.name.padEnd(40)} ${String(row.runs ?? '-').padStart(5)} ${fmt(row.median).padStart(10)} ${fmt(row.p90).padStart(8)} ${fmt(row.min).padStart(8)}`,
+    );
   }
 }
 

@@ -31,7 +31,9 @@ await build({
       name: 'server-without-ajv',
       setup(b) {
         b.onResolve({ filter: /validation\/ajv-provider\.js$/ }, (args) =>
-          /[\\/]sdk[\\/]dist[\\/]esm[\\/]server[\\/]/.test(args.importer) ? { path: new URL('../src/mcp/server-ajv-stub.ts', import.meta.url).pathname } : undefined,
+          /[\\/]sdk[\\/]dist[\\/]esm[\\/]server[\\/]/.test(args.importer)
+            ? { path: new URL('../src/mcp/server-ajv-stub.ts', import.meta.url).pathname }
+            : undefined,
         );
       },
     },

@@ -39,7 +39,8 @@ const commands: Record<string, Command> = {
     load: async () => (await import('./cli/docs-command.js')).runDocsCommand,
   },
   sim: {
-    summary: 'Run a simulated Android device for adb: sim [--port P | --emulator-port P] [--avd NAME] [--scenario FILE] …',
+    summary:
+      'Run a simulated Android device for adb: sim [--port P | --emulator-port P] [--avd NAME] [--scenario FILE] …',
     load: async () => (await import('./sim/sim-command.js')).runSimCommand,
   },
   demo: {
@@ -75,7 +76,8 @@ export function helpText(): string {
 function reportFailure(error: unknown): number {
   const e = error as { name?: string; message?: string; code?: string; stack?: string };
   const usage = e?.name === 'UsageError' || e?.name === 'ProjectSelectionError';
-  const known = usage || e?.name === 'ToolError' || e?.name === 'StoreUnavailableError' || e?.name === 'ToolRegistryError';
+  const known =
+    usage || e?.name === 'ToolError' || e?.name === 'StoreUnavailableError' || e?.name === 'ToolRegistryError';
   const message = e?.message ?? String(error);
   process.stderr.write(`droidwright: ${known ? '' : 'unexpected error: '}${message}\n`);
   if (process.env.DROIDWRIGHT_DEBUG && e?.stack) process.stderr.write(`${e.stack}\n`);

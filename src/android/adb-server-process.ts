@@ -16,7 +16,9 @@ export function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen({ port: 0, host: '127.0.0.1', exclusive: true }, () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no free port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no free port')),
+      );
     });
   });
 }
@@ -62,7 +64,12 @@ export async function startOwnedAdbServer(adbPath: string, port?: number): Promi
   });
   if (!child.pid) throw new Error(`Could not start ${adbPath}. Check that adb is installed and executable.`);
   let exited = false;
-  const exit = new Promise<void>((resolve) => child.once('exit', () => ((exited = true), resolve())));
+  const exit = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      exited = true;
+      resolve();
+    }),
+  );
   const deadline = Date.now() + 15000;
   for (;;) {
     try {
@@ -86,7 +93,10 @@ export async function startOwnedAdbServer(adbPath: string, port?: number): Promi
       await adbHostRequest(chosen, 'host:kill', 2000).catch(() => undefined);
       // The grace timer must not outlive the race: a pending 3 s timer would keep the process alive after stop().
       let grace: NodeJS.Timeout | undefined;
-      const killed = await Promise.race([exit.then(() => true), new Promise<boolean>((resolve) => (grace = setTimeout(() => resolve(false), 3000)))]);
+      const killed = await Promise.race([
+        exit.then(() => true),
+        new Promise<boolean>((resolve) => (grace = setTimeout(() => resolve(false), 3000))),
+      ]);
       clearTimeout(grace);
       if (!killed) {
         child.kill('SIGKILL');
@@ -104,7 +114,10 @@ export async function connectDevice(port: number, serial: string, timeoutMs = 15
   for (;;) {
     const listing = await adbHostRequest(port, 'host:devices');
     if (listing.split('\n').some((line) => line.trim() === `${serial}\tdevice`)) return;
-    if (Date.now() > deadline) throw new Error(`${serial} did not come online within ${timeoutMs} ms (adb lists: ${listing.trim() || 'nothing'})`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `${serial} did not come online within ${timeoutMs} ms (adb lists: ${listing.trim() || 'nothing'})`,
+      );
     await sleep(100);
   }
 }

@@ -12,7 +12,18 @@ import { sh, type DeviceCommand } from './device-command.js';
 import { parseGetprop } from './parsers/getprop.js';
 import { adbServerPort, locateAdb, type LocatedTool } from './sdk-locator.js';
 
-export type AdbDeviceState = 'device' | 'offline' | 'unauthorized' | 'authorizing' | 'connecting' | 'recovery' | 'bootloader' | 'sideload' | 'host' | 'no permissions' | string;
+export type AdbDeviceState =
+  | 'device'
+  | 'offline'
+  | 'unauthorized'
+  | 'authorizing'
+  | 'connecting'
+  | 'recovery'
+  | 'bootloader'
+  | 'sideload'
+  | 'host'
+  | 'no permissions'
+  | string;
 
 export interface AdbDeviceEntry {
   readonly serial: string;
@@ -49,16 +60,32 @@ export function mapAdbError(error: unknown, serial?: string): ToolError {
   const message = error instanceof Error ? error.message : String(error);
   const who = serial ? `Device ${serial}` : 'The device';
   if (/device (.*)?not found|device '.*' not found/i.test(message)) {
-    return new ToolError('DEVICE_NOT_FOUND', `${who} is not listed by adb (${message}). Call list_devices and pass one of the serials it shows.`);
+    return new ToolError(
+      'DEVICE_NOT_FOUND',
+      `${who} is not listed by adb (${message}). Call list_devices and pass one of the serials it shows.`,
+    );
   }
-  if (/offline/i.test(message)) return new ToolError('DEVICE_OFFLINE', `${who} is offline (${message}). Reconnect it, or restart the emulator, then retry.`);
+  if (/offline/i.test(message))
+    return new ToolError(
+      'DEVICE_OFFLINE',
+      `${who} is offline (${message}). Reconnect it, or restart the emulator, then retry.`,
+    );
   if (/unauthorized/i.test(message)) {
-    return new ToolError('DEVICE_UNAUTHORIZED', `${who} has not authorized this computer. Accept the USB debugging prompt on the device, then retry.`);
+    return new ToolError(
+      'DEVICE_UNAUTHORIZED',
+      `${who} has not authorized this computer. Accept the USB debugging prompt on the device, then retry.`,
+    );
   }
   if (/ECONNREFUSED|ECONNRESET|EPIPE|closed/i.test(message)) {
-    return new ToolError('ADB_UNAVAILABLE', `The adb server stopped answering (${message}). Retry; if it persists, restart it with \`adb kill-server\`.`);
+    return new ToolError(
+      'ADB_UNAVAILABLE',
+      `The adb server stopped answering (${message}). Retry; if it persists, restart it with \`adb kill-server\`.`,
+    );
   }
-  return new ToolError('COMMAND_FAILED', `adb failed: ${message.slice(0, 300)}. Check the device with list_devices and retry.`);
+  return new ToolError(
+    'COMMAND_FAILED',
+    `adb failed: ${message.slice(0, 300)}. Check the device with list_devices and retry.`,
+  );
 }
 
 function portAccepts(port: number, timeoutMs = 1000): Promise<boolean> {
@@ -131,7 +158,9 @@ export class AdbService {
         maxOutputBytes: 64 * 1024,
       });
       if (started.exitCode !== 0 || !(await portAccepts(port))) {
-        const why = started.timedOut ? 'timed out' : (started.stderr || started.stdout).trim().split('\n').slice(-2).join(' ').slice(0, 300);
+        const why = started.timedOut
+          ? 'timed out'
+          : (started.stderr || started.stdout).trim().split('\n').slice(-2).join(' ').slice(0, 300);
         throw new ToolError(
           'ADB_UNAVAILABLE',
           `The adb server on port ${port} is not running and \`adb -P ${port} start-server\` failed (${why || `exit ${started.exitCode}`}). Start it yourself with \`adb start-server\`, or check ANDROID_ADB_SERVER_PORT.`,
@@ -162,11 +191,14 @@ export class AdbService {
     const timeoutMs = options.timeoutMs ?? DEFAULT_SHELL_TIMEOUT_MS;
     const maxBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
     const started = Date.now();
-    if (options.signal?.aborted) throw new ToolError('CANCELLED', 'The request was cancelled before the device command ran.');
+    if (options.signal?.aborted)
+      throw new ToolError('CANCELLED', 'The request was cancelled before the device command ran.');
     const client = await this.client();
     let stream: NodeJS.ReadableStream & { destroy(): void };
     try {
-      stream = (await client.getDevice(serial).shell(`${command.text}; echo ${EXIT_SENTINEL}$?`)) as unknown as typeof stream;
+      stream = (await client
+        .getDevice(serial)
+        .shell(`${command.text}; echo ${EXIT_SENTINEL}$?`)) as unknown as typeof stream;
     } catch (error) {
       throw mapAdbError(error, serial);
     }
@@ -183,7 +215,12 @@ export class AdbService {
         options.signal?.removeEventListener('abort', onAbort);
         if (outcome !== 'end') stream.destroy();
         if (outcome === 'timeout') {
-          rejectResult(new ToolError('TIMEOUT', `The device command did not finish within ${Math.round(timeoutMs / 1000)} s on ${serial}. The device may be busy or hung; check it with get_device_info and retry.`));
+          rejectResult(
+            new ToolError(
+              'TIMEOUT',
+              `The device command did not finish within ${Math.round(timeoutMs / 1000)} s on ${serial}. The device may be busy or hung; check it with get_device_info and retry.`,
+            ),
+          );
           return;
         }
         if (outcome === 'cancel') {
@@ -233,17 +270,29 @@ export class AdbService {
   }
 
   /** Copies a host file to the device through the sync service (adbkit needs a path or stream, not a Buffer). */
-  async push(serial: string, localPath: string, remotePath: string, options: { timeoutMs?: number; mode?: number } = {}): Promise<void> {
+  async push(
+    serial: string,
+    localPath: string,
+    remotePath: string,
+    options: { timeoutMs?: number; mode?: number } = {},
+  ): Promise<void> {
     validateSerial(serial);
     const client = await this.client();
     const timeoutMs = options.timeoutMs ?? 120_000;
     let timer: NodeJS.Timeout | undefined;
     try {
-      const transfer = await client.getDevice(serial).push(createReadStream(localPath), remotePath, options.mode ?? 0o644);
+      const transfer = await client
+        .getDevice(serial)
+        .push(createReadStream(localPath), remotePath, options.mode ?? 0o644);
       await new Promise<void>((resolveDone, rejectDone) => {
         timer = setTimeout(() => {
           transfer.cancel();
-          rejectDone(new ToolError('TIMEOUT', `Copying ${localPath} to ${serial} did not finish within ${Math.round(timeoutMs / 1000)} s. Check the connection and retry.`));
+          rejectDone(
+            new ToolError(
+              'TIMEOUT',
+              `Copying ${localPath} to ${serial} did not finish within ${Math.round(timeoutMs / 1000)} s. Check the connection and retry.`,
+            ),
+          );
         }, timeoutMs);
         transfer.once('end', () => resolveDone());
         transfer.once('error', (error: Error) => rejectDone(error));
@@ -256,7 +305,10 @@ export class AdbService {
   }
 
   /** Runs the adb client binary against this server's port (for `emu` console commands and `start-server`). */
-  async runCli(args: readonly string[], options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<RunResult> {
+  async runCli(
+    args: readonly string[],
+    options: { timeoutMs?: number; signal?: AbortSignal } = {},
+  ): Promise<RunResult> {
     const bin = this.requireBinary();
     return this.runner.run(bin, ['-P', String(this.port), ...args], {
       timeoutMs: options.timeoutMs ?? 30_000,

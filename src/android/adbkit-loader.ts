@@ -12,7 +12,9 @@ let adbkit: Promise<AdbKitEntry> | undefined;
  * only through the default import under ESM.
  */
 export function loadAdbKit(): Promise<AdbKitEntry> {
-  adbkit ??= import('@devicefarmer/adbkit').then((module) => (module as unknown as { default: { Adb: AdbKitEntry } }).default.Adb);
+  adbkit ??= import('@devicefarmer/adbkit').then(
+    (module) => (module as unknown as { default: { Adb: AdbKitEntry } }).default.Adb,
+  );
   return adbkit;
 }
 

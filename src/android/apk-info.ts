@@ -33,13 +33,21 @@ export async function readApkInfo(path: string): Promise<ApkInfo> {
   let size: number;
   try {
     const info = await stat(path);
-    if (!info.isFile()) throw new ToolError('INVALID_ARGUMENT', `${path} is not a regular file. Pass the path of an .apk file.`);
+    if (!info.isFile())
+      throw new ToolError('INVALID_ARGUMENT', `${path} is not a regular file. Pass the path of an .apk file.`);
     size = info.size;
   } catch (error) {
     if (error instanceof ToolError) throw error;
-    throw new ToolError('NOT_FOUND', `Cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'}). Build the app first, then pass the APK path the build reported.`);
+    throw new ToolError(
+      'NOT_FOUND',
+      `Cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'}). Build the app first, then pass the APK path the build reported.`,
+    );
   }
-  if (size > MAX_APK_BYTES) throw new ToolError('INVALID_ARGUMENT', `${path} is ${size} bytes, larger than any APK droidwright installs (${MAX_APK_BYTES}).`);
+  if (size > MAX_APK_BYTES)
+    throw new ToolError(
+      'INVALID_ARGUMENT',
+      `${path} is ${size} bytes, larger than any APK droidwright installs (${MAX_APK_BYTES}).`,
+    );
   let manifest: ApkManifestInfo;
   try {
     manifest = await readApkManifest(path);

@@ -28,7 +28,12 @@ export interface RuntimeState {
 
 export type ExitReasons =
   | { readonly supported: false; readonly apiLevel: number | null; readonly reason: string }
-  | { readonly supported: true; readonly apiLevel: number | null; readonly total: number; readonly records: readonly ExitRecord[] };
+  | {
+      readonly supported: true;
+      readonly apiLevel: number | null;
+      readonly total: number;
+      readonly records: readonly ExitRecord[];
+    };
 
 export const MAX_EXIT_RECORDS = 100;
 const DUMPSYS_LIMIT = 2 * 1024 * 1024;
@@ -39,14 +44,21 @@ export class AppInspector {
   constructor(@inject(AdbService) private readonly adb: AdbService) {}
 
   async apkPaths(serial: string, pkg: string, signal?: AbortSignal): Promise<string[]> {
-    const result = await this.adb.shell(serial, sh`pm path ${pkg}`, { signal, timeoutMs: 15_000, maxOutputBytes: 64 * 1024 });
+    const result = await this.adb.shell(serial, sh`pm path ${pkg}`, {
+      signal,
+      timeoutMs: 15_000,
+      maxOutputBytes: 64 * 1024,
+    });
     return parsePmPath(result.output);
   }
 
   async requireInstalled(serial: string, pkg: string, signal?: AbortSignal): Promise<string[]> {
     const paths = await this.apkPaths(serial, pkg, signal);
     if (paths.length === 0) {
-      throw new ToolError('APP_NOT_INSTALLED', `${pkg} is not installed on ${serial}. Install it with install_apk (after a build), or check the package name with dump_app_info.`);
+      throw new ToolError(
+        'APP_NOT_INSTALLED',
+        `${pkg} is not installed on ${serial}. Install it with install_apk (after a build), or check the package name with dump_app_info.`,
+      );
     }
     return paths;
   }
@@ -56,7 +68,10 @@ export class AppInspector {
     const dump = await this.adb.shell(serial, sh`dumpsys package ${pkg}`, { signal, maxOutputBytes: DUMPSYS_LIMIT });
     const parsed = parsePackageDump(dump.output, pkg);
     if (!parsed) {
-      throw new ToolError('COMMAND_FAILED', `dumpsys package printed no entry for ${pkg} on ${serial} although pm path lists it. Retry; the package manager may be busy.`);
+      throw new ToolError(
+        'COMMAND_FAILED',
+        `dumpsys package printed no entry for ${pkg} on ${serial} although pm path lists it. Retry; the package manager may be busy.`,
+      );
     }
     return { ...parsed, apkPaths };
   }
@@ -70,7 +85,10 @@ export class AppInspector {
   async pids(serial: string, pkg: string, signal?: AbortSignal): Promise<number[]> {
     const out = await this.adb.shell(serial, sh`pidof ${pkg}`, { signal, timeoutMs: 10_000, maxOutputBytes: 4096 });
     if (out.exitCode !== 0) return [];
-    return out.output.split(/\s+/).filter((t) => /^\d+$/.test(t)).map(Number);
+    return out.output
+      .split(/\s+/)
+      .filter((t) => /^\d+$/.test(t))
+      .map(Number);
   }
 
   async runtimeState(serial: string, pkg: string, signal?: AbortSignal): Promise<RuntimeState> {
@@ -98,7 +116,11 @@ export class AppInspector {
   }
 
   async apiLevel(serial: string, signal?: AbortSignal): Promise<number | null> {
-    const out = await this.adb.shell(serial, sh`getprop ro.build.version.sdk`, { signal, timeoutMs: 10_000, maxOutputBytes: 1024 });
+    const out = await this.adb.shell(serial, sh`getprop ro.build.version.sdk`, {
+      signal,
+      timeoutMs: 10_000,
+      maxOutputBytes: 1024,
+    });
     return intProp({ sdk: out.output.trim() }, 'sdk');
   }
 
@@ -106,12 +128,26 @@ export class AppInspector {
   async exitReasons(serial: string, pkg: string, limit: number, signal?: AbortSignal): Promise<ExitReasons> {
     const apiLevel = await this.apiLevel(serial, signal);
     if (apiLevel !== null && apiLevel < 30) {
-      return { supported: false, apiLevel, reason: `Android keeps process exit history from API 30 (Android 11); this device is API ${apiLevel}.` };
+      return {
+        supported: false,
+        apiLevel,
+        reason: `Android keeps process exit history from API 30 (Android 11); this device is API ${apiLevel}.`,
+      };
     }
-    const out = await this.adb.shell(serial, sh`dumpsys activity exit-info ${pkg}`, { signal, maxOutputBytes: DUMPSYS_LIMIT });
+    const out = await this.adb.shell(serial, sh`dumpsys activity exit-info ${pkg}`, {
+      signal,
+      maxOutputBytes: DUMPSYS_LIMIT,
+    });
     const parsed = parseExitInfo(out.output);
-    if (!parsed.supported) return { supported: false, apiLevel, reason: `The device does not know \`dumpsys activity exit-info\` (${parsed.reason}).` };
-    const mine = parsed.records.filter((r) => r.package === pkg || r.process === pkg || (r.process?.startsWith(`${pkg}:`) ?? false));
+    if (!parsed.supported)
+      return {
+        supported: false,
+        apiLevel,
+        reason: `The device does not know \`dumpsys activity exit-info\` (${parsed.reason}).`,
+      };
+    const mine = parsed.records.filter(
+      (r) => r.package === pkg || r.process === pkg || (r.process?.startsWith(`${pkg}:`) ?? false),
+    );
     return { supported: true, apiLevel, total: mine.length, records: mine.slice(0, Math.min(limit, MAX_EXIT_RECORDS)) };
   }
 }

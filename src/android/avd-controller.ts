@@ -38,7 +38,12 @@ function alive(pid: number): boolean {
 
 function tail(path: string, lines = 5): string {
   try {
-    return readFileSync(path, 'utf8').split(/\r?\n/).filter((l) => l.trim()).slice(-lines).join(' | ').slice(0, 600);
+    return readFileSync(path, 'utf8')
+      .split(/\r?\n/)
+      .filter((l) => l.trim())
+      .slice(-lines)
+      .join(' | ')
+      .slice(0, 600);
   } catch {
     return '';
   }
@@ -70,8 +75,15 @@ export class AvdController {
     if (cached) return cached;
     let name: string | null = null;
     try {
-      const out = await this.adb.shell(serial, sh`getprop ro.boot.qemu.avd_name; getprop ro.kernel.qemu.avd_name`, { timeoutMs: 5000, maxOutputBytes: 1024 });
-      name = out.output.split(/\r?\n/).map((l) => l.trim()).find((l) => l.length > 0) ?? null;
+      const out = await this.adb.shell(serial, sh`getprop ro.boot.qemu.avd_name; getprop ro.kernel.qemu.avd_name`, {
+        timeoutMs: 5000,
+        maxOutputBytes: 1024,
+      });
+      name =
+        out.output
+          .split(/\r?\n/)
+          .map((l) => l.trim())
+          .find((l) => l.length > 0) ?? null;
     } catch {
       name = null;
     }
@@ -95,7 +107,11 @@ export class AvdController {
   }
 
   launch(name: string, signal?: AbortSignal): Promise<AvdLaunch> {
-    if (!AVD_NAME.test(name)) throw new ToolError('INVALID_ARGUMENT', `AVD name ${JSON.stringify(name.slice(0, 60))} is not valid. Use a name list_avds shows.`);
+    if (!AVD_NAME.test(name))
+      throw new ToolError(
+        'INVALID_ARGUMENT',
+        `AVD name ${JSON.stringify(name.slice(0, 60))} is not valid. Use a name list_avds shows.`,
+      );
     const pending = this.launching.get(name);
     if (pending) return pending.then((r) => ({ ...r, alreadyRunning: true, pid: null }));
     const started = this.doLaunch(name, signal).finally(() => this.launching.delete(name));
@@ -108,16 +124,27 @@ export class AvdController {
     const avds = this.list();
     if (!avds.some((a) => a.name === name)) {
       const known = avds.map((a) => a.name);
-      throw new ToolError('NOT_FOUND', `No AVD named ${name}. ${known.length ? `Available: ${known.join(', ')}.` : 'No AVDs are defined; create one in Android Studio\'s Device Manager or with avdmanager.'}`);
+      throw new ToolError(
+        'NOT_FOUND',
+        `No AVD named ${name}. ${known.length ? `Available: ${known.join(', ')}.` : "No AVDs are defined; create one in Android Studio's Device Manager or with avdmanager."}`,
+      );
     }
     const running = await this.runningEmulators();
     const existing = running.get(name);
-    if (existing) return { serial: existing, avdName: name, alreadyRunning: true, pid: null, waitedMs: Date.now() - began };
+    if (existing)
+      return { serial: existing, avdName: name, alreadyRunning: true, pid: null, waitedMs: Date.now() - began };
 
     const settings = this.settings.get();
-    const emulator = locateEmulator({ adbPath: settings.adbPath, androidSdk: settings.androidSdk, env: this.options.env });
+    const emulator = locateEmulator({
+      adbPath: settings.adbPath,
+      androidSdk: settings.androidSdk,
+      env: this.options.env,
+    });
     if (!emulator) {
-      throw new ToolError('NOT_FOUND', 'The Android emulator was not found in the SDK (looked in settings.json androidSdk, $ANDROID_HOME, $ANDROID_SDK_ROOT and ~/Android/Sdk). Install the "Android Emulator" SDK package.');
+      throw new ToolError(
+        'NOT_FOUND',
+        'The Android emulator was not found in the SDK (looked in settings.json androidSdk, $ANDROID_HOME, $ANDROID_SDK_ROOT and ~/Android/Sdk). Install the "Android Emulator" SDK package.',
+      );
     }
     const logDir = join(this.options.home, 'emulator-logs');
     mkdirSync(logDir, { recursive: true });
@@ -134,34 +161,57 @@ export class AvdController {
     }
     const before = new Set(running.values());
     while (Date.now() - began < LAUNCH_TIMEOUT_MS) {
-      if (signal?.aborted) throw new ToolError('CANCELLED', `Stopped waiting for ${name}; the emulator (pid ${pid}) keeps starting. Call launch_avd again to wait for it, or stop_avd once it is listed.`);
+      if (signal?.aborted)
+        throw new ToolError(
+          'CANCELLED',
+          `Stopped waiting for ${name}; the emulator (pid ${pid}) keeps starting. Call launch_avd again to wait for it, or stop_avd once it is listed.`,
+        );
       const now = await this.runningEmulators();
       const serial = now.get(name);
-      if (serial && !before.has(serial)) return { serial, avdName: name, alreadyRunning: false, pid, waitedMs: Date.now() - began };
+      if (serial && !before.has(serial))
+        return { serial, avdName: name, alreadyRunning: false, pid, waitedMs: Date.now() - began };
       if (!alive(pid)) {
         const why = tail(logPath);
-        throw new ToolError('COMMAND_FAILED', `The emulator for ${name} exited before it came online${why ? `: ${why}` : ''}. See ${logPath}; check the AVD in Android Studio's Device Manager.`);
+        throw new ToolError(
+          'COMMAND_FAILED',
+          `The emulator for ${name} exited before it came online${why ? `: ${why}` : ''}. See ${logPath}; check the AVD in Android Studio's Device Manager.`,
+        );
       }
       await sleep(POLL_MS);
     }
-    throw new ToolError('TIMEOUT', `${name} did not come online within ${LAUNCH_TIMEOUT_MS / 1000} s (emulator pid ${pid} is still starting; log: ${logPath}). Call launch_avd again to keep waiting.`);
+    throw new ToolError(
+      'TIMEOUT',
+      `${name} did not come online within ${LAUNCH_TIMEOUT_MS / 1000} s (emulator pid ${pid} is still starting; log: ${logPath}). Call launch_avd again to keep waiting.`,
+    );
   }
 
   /** `adb -s emulator-N emu kill`, then waits until adb no longer lists it. */
-  async stop(serial: string, signal?: AbortSignal): Promise<{ serial: string; avdName: string | null; waitedMs: number }> {
+  async stop(
+    serial: string,
+    signal?: AbortSignal,
+  ): Promise<{ serial: string; avdName: string | null; waitedMs: number }> {
     const began = Date.now();
     if (emulatorConsolePort(serial) === null) {
-      throw new ToolError('INVALID_ARGUMENT', `${serial} is not an emulator serial (emulator-NNNN); stop_avd only stops emulators. Use list_devices to find one.`);
+      throw new ToolError(
+        'INVALID_ARGUMENT',
+        `${serial} is not an emulator serial (emulator-NNNN); stop_avd only stops emulators. Use list_devices to find one.`,
+      );
     }
     const entries = await this.adb.listDevices();
     if (!entries.some((e) => e.serial === serial)) {
-      throw new ToolError('DEVICE_NOT_FOUND', `${serial} is not listed by adb (${entries.map((e) => e.serial).join(', ') || 'no devices'}); it may already be stopped.`);
+      throw new ToolError(
+        'DEVICE_NOT_FOUND',
+        `${serial} is not listed by adb (${entries.map((e) => e.serial).join(', ') || 'no devices'}); it may already be stopped.`,
+      );
     }
     const avdName = this.avdBySerial.get(serial) ?? (await this.avdNameOf(serial).catch(() => null));
     const result = await this.adb.runCli(['-s', serial, 'emu', 'kill'], { timeoutMs: 10_000, signal });
     const said = `${result.stdout}\n${result.stderr}`.trim();
     if (result.exitCode !== 0 || /KO|error|could not|unable/i.test(said.replace(/^OK.*$/gm, ''))) {
-      throw new ToolError('COMMAND_FAILED', `The emulator console refused \`emu kill\` for ${serial} (${said.slice(0, 300) || `exit ${result.exitCode}`}). Close the emulator window, or retry.`);
+      throw new ToolError(
+        'COMMAND_FAILED',
+        `The emulator console refused \`emu kill\` for ${serial} (${said.slice(0, 300) || `exit ${result.exitCode}`}). Close the emulator window, or retry.`,
+      );
     }
     while (Date.now() - began < STOP_TIMEOUT_MS) {
       const now = await this.adb.listDevices();
@@ -169,9 +219,13 @@ export class AvdController {
         this.avdBySerial.delete(serial);
         return { serial, avdName, waitedMs: Date.now() - began };
       }
-      if (signal?.aborted) throw new ToolError('CANCELLED', `Stopped waiting for ${serial} to disappear; it was told to exit.`);
+      if (signal?.aborted)
+        throw new ToolError('CANCELLED', `Stopped waiting for ${serial} to disappear; it was told to exit.`);
       await sleep(POLL_MS);
     }
-    throw new ToolError('TIMEOUT', `${serial} was told to exit but adb still lists it after ${STOP_TIMEOUT_MS / 1000} s. Check the emulator window; it may be saving a snapshot.`);
+    throw new ToolError(
+      'TIMEOUT',
+      `${serial} was told to exit but adb still lists it after ${STOP_TIMEOUT_MS / 1000} s. Check the emulator window; it may be saving a snapshot.`,
+    );
   }
 }

@@ -22,7 +22,8 @@ function isDeviceCommand(value: unknown): value is DeviceCommand {
 function render(value: DeviceCommandValue): string {
   if (isDeviceCommand(value)) return value.text;
   if (typeof value === 'number') {
-    if (!Number.isSafeInteger(value)) throw new TypeError(`A device command number must be a safe integer (got ${value}).`);
+    if (!Number.isSafeInteger(value))
+      throw new TypeError(`A device command number must be a safe integer (got ${value}).`);
     return String(value);
   }
   if (Array.isArray(value)) return value.map((v: string) => quoteShellArg(v)).join(' ');

@@ -1,12 +1,18 @@
 import { inject, injectable } from 'inversify';
-import type { EventAppender } from '../events/event-definition.js';
 import { AdbService, type AdbDeviceEntry } from './adb-service.js';
 import { sh } from './device-command.js';
 import { deviceKindOf, type DeviceKind } from './device-kind.js';
 import { DeviceSelector, chooseDevice } from './device-selector.js';
 import { DeviceTracker, type DeviceObserver, type ObservedDevice } from './device-tracker.js';
 import { intProp } from './parsers/getprop.js';
-import { parseBattery, parseSettingValue, parseWmDensity, parseWmSize, type BatteryInfo, type ScreenSize } from './parsers/device-state.js';
+import {
+  parseBattery,
+  parseSettingValue,
+  parseWmDensity,
+  parseWmSize,
+  type BatteryInfo,
+  type ScreenSize,
+} from './parsers/device-state.js';
 
 export interface DeviceSummary extends ObservedDevice {
   readonly androidVersion: string | null;
@@ -31,11 +37,29 @@ export interface DeviceInfo {
 
 /** Build properties worth showing an agent; the full getprop list is hundreds of lines of noise. */
 const INTERESTING_PROPS = [
-  'ro.product.model', 'ro.product.manufacturer', 'ro.product.brand', 'ro.product.device', 'ro.product.name',
-  'ro.build.version.release', 'ro.build.version.sdk', 'ro.build.version.security_patch', 'ro.build.id', 'ro.build.type',
-  'ro.build.fingerprint', 'ro.product.cpu.abi', 'ro.product.cpu.abilist', 'ro.debuggable', 'ro.secure',
-  'ro.kernel.qemu', 'ro.boot.qemu', 'ro.boot.qemu.avd_name', 'ro.kernel.qemu.avd_name', 'persist.sys.locale', 'persist.sys.timezone',
-  'sys.boot_completed', 'ro.sf.lcd_density',
+  'ro.product.model',
+  'ro.product.manufacturer',
+  'ro.product.brand',
+  'ro.product.device',
+  'ro.product.name',
+  'ro.build.version.release',
+  'ro.build.version.sdk',
+  'ro.build.version.security_patch',
+  'ro.build.id',
+  'ro.build.type',
+  'ro.build.fingerprint',
+  'ro.product.cpu.abi',
+  'ro.product.cpu.abilist',
+  'ro.debuggable',
+  'ro.secure',
+  'ro.kernel.qemu',
+  'ro.boot.qemu',
+  'ro.boot.qemu.avd_name',
+  'ro.kernel.qemu.avd_name',
+  'persist.sys.locale',
+  'persist.sys.timezone',
+  'sys.boot_completed',
+  'ro.sf.lcd_density',
 ];
 
 function flag(value: string | null): boolean | null {
@@ -91,7 +115,8 @@ export class DeviceInspector {
       // A device that stops answering still belongs in the list, just without details.
     }
     const summary = summarize(entry.serial, entry.state, props);
-    if (summary.kind === 'emulator' && summary.avdName === null) return { ...summary, avdName: await this.consoleAvdName(entry.serial) };
+    if (summary.kind === 'emulator' && summary.avdName === null)
+      return { ...summary, avdName: await this.consoleAvdName(entry.serial) };
     return summary;
   }
 
@@ -100,8 +125,11 @@ export class DeviceInspector {
     try {
       const result = await this.adb.runCli(['-s', serial, 'emu', 'avd', 'name'], { timeoutMs: 5000 });
       if (result.exitCode !== 0) return null;
-      const name = result.stdout.split(/\r?\n/).map((l) => l.trim()).find((l) => l.length > 0 && l !== 'OK');
-      return name && /^[\w.\-]+$/.test(name) ? name : null;
+      const name = result.stdout
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .find((l) => l.length > 0 && l !== 'OK');
+      return name && /^[\w.-]+$/.test(name) ? name : null;
     } catch {
       return null;
     }
@@ -116,7 +144,9 @@ export class DeviceInspector {
       // Only arrivals need details; a known device's state change costs nothing extra.
       const known = new Map(this.tracker.known().map((r) => [r.serial, r]));
       const observed = await Promise.all(
-        entries.map((e) => (known.get(e.serial)?.connected === 1 ? Promise.resolve(summarize(e.serial, e.state, null)) : this.describe(e))),
+        entries.map((e) =>
+          known.get(e.serial)?.connected === 1 ? Promise.resolve(summarize(e.serial, e.state, null)) : this.describe(e),
+        ),
       );
       this.tracker.record(observed, observer);
     } catch {
@@ -137,7 +167,8 @@ export class DeviceInspector {
       this.adb.shell(serial, sh`settings get global airplane_mode_on`, opts),
     ]);
     let summary = summarize(serial, 'device', props);
-    if (summary.kind === 'emulator' && summary.avdName === null) summary = { ...summary, avdName: await this.consoleAvdName(serial) };
+    if (summary.kind === 'emulator' && summary.avdName === null)
+      summary = { ...summary, avdName: await this.consoleAvdName(serial) };
     const properties: Record<string, string> = {};
     for (const key of INTERESTING_PROPS) if (props[key] !== undefined) properties[key] = props[key]!.slice(0, 300);
     return {

@@ -3,7 +3,13 @@ export type DeviceKind = 'emulator' | 'physical' | 'wireless';
 
 const EMULATOR = /^emulator-\d+$/;
 /** `host:port` (adb connect / adb tcpip) and mDNS names (`adb-XYZ._adb-tls-connect._tcp`, `._adb._tcp`). */
-const WIRELESS = [/^[^:]+:\d+$/, /^\[[0-9a-fA-F:]+\]:\d+$/, /\._adb-tls-connect\._tcp\.?$/, /\._adb-tls-pairing\._tcp\.?$/, /\._adb\._tcp\.?$/];
+const WIRELESS = [
+  /^[^:]+:\d+$/,
+  /^\[[0-9a-fA-F:]+\]:\d+$/,
+  /\._adb-tls-connect\._tcp\.?$/,
+  /\._adb-tls-pairing\._tcp\.?$/,
+  /\._adb\._tcp\.?$/,
+];
 
 export function deviceKindOf(serial: string): DeviceKind {
   if (EMULATOR.test(serial)) return 'emulator';

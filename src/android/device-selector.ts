@@ -26,17 +26,28 @@ export function chooseDevice(entries: readonly AdbDeviceEntry[], requested: stri
     const serial = validateSerial(requested);
     const entry = entries.find((e) => e.serial === serial);
     if (!entry) {
-      throw new ToolError('DEVICE_NOT_FOUND', `Device ${serial} is not connected: ${describe(entries)}. Pass one of those serials (see list_devices).`, {
-        devices: entries.map((e) => ({ serial: e.serial, state: e.state })),
-      });
+      throw new ToolError(
+        'DEVICE_NOT_FOUND',
+        `Device ${serial} is not connected: ${describe(entries)}. Pass one of those serials (see list_devices).`,
+        {
+          devices: entries.map((e) => ({ serial: e.serial, state: e.state })),
+        },
+      );
     }
     if (entry.state === 'device') return serial;
     if (entry.state === 'unauthorized') {
-      throw new ToolError('DEVICE_UNAUTHORIZED', `Device ${serial} has not authorized this computer for USB debugging. Unlock it and accept the "Allow USB debugging?" prompt, then retry.`);
+      throw new ToolError(
+        'DEVICE_UNAUTHORIZED',
+        `Device ${serial} has not authorized this computer for USB debugging. Unlock it and accept the "Allow USB debugging?" prompt, then retry.`,
+      );
     }
-    throw new ToolError('DEVICE_OFFLINE', `Device ${serial} is ${entry.state}, not online. Reconnect it (or restart the emulator) and retry; ${describe(entries)}.`, {
-      state: entry.state,
-    });
+    throw new ToolError(
+      'DEVICE_OFFLINE',
+      `Device ${serial} is ${entry.state}, not online. Reconnect it (or restart the emulator) and retry; ${describe(entries)}.`,
+      {
+        state: entry.state,
+      },
+    );
   }
   const online = entries.filter((e) => e.state === 'device');
   if (online.length === 1) return online[0]!.serial;

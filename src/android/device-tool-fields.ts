@@ -10,9 +10,15 @@ export const deviceSerialField = z
   .min(1)
   .max(128)
   .optional()
-  .describe('adb serial of the device (from list_devices). Optional when exactly one device is online; required when several are.');
+  .describe(
+    'adb serial of the device (from list_devices). Optional when exactly one device is online; required when several are.',
+  );
 
-export const requiredDeviceSerialField = z.string().min(1).max(128).describe('adb serial of the device (from list_devices).');
+export const requiredDeviceSerialField = z
+  .string()
+  .min(1)
+  .max(128)
+  .describe('adb serial of the device (from list_devices).');
 
 export const packageField = z.string().min(1).max(255).describe('Application id of the app, e.g. com.example.app.');
 
@@ -27,10 +33,23 @@ export const defaultedPackageField = z
 export const allowForeignPackageField = z
   .boolean()
   .optional()
-  .describe("Act on a package that is not one of the selected project's application ids. Pass true only when the user explicitly asked for that package.");
+  .describe(
+    "Act on a package that is not one of the selected project's application ids. Pass true only when the user explicitly asked for that package.",
+  );
 
 export const launchTimingFields = {
-  total_ms: z.number().int().nullable().describe('TotalTime reported by am start -W, in ms; null when the device reported none.'),
-  wait_ms: z.number().int().nullable().describe('WaitTime reported by am start -W, in ms; null when the device reported none.'),
-  launch_state: z.string().nullable().describe('LaunchState reported by am start -W (COLD, WARM, HOT, …); null when not reported.'),
+  total_ms: z
+    .number()
+    .int()
+    .nullable()
+    .describe('TotalTime reported by am start -W, in ms; null when the device reported none.'),
+  wait_ms: z
+    .number()
+    .int()
+    .nullable()
+    .describe('WaitTime reported by am start -W, in ms; null when the device reported none.'),
+  launch_state: z
+    .string()
+    .nullable()
+    .describe('LaunchState reported by am start -W (COLD, WARM, HOT, …); null when not reported.'),
 };

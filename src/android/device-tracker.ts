@@ -24,7 +24,14 @@ export interface DeviceChange {
 }
 
 function details(d: ObservedDevice): Record<string, unknown> {
-  return { kind: d.kind, model: d.model, manufacturer: d.manufacturer, api_level: d.apiLevel, abi: d.abi, avd_name: d.avdName };
+  return {
+    kind: d.kind,
+    model: d.model,
+    manufacturer: d.manufacturer,
+    api_level: d.apiLevel,
+    abi: d.abi,
+    avd_name: d.avdName,
+  };
 }
 
 /** The events that bring the `devices` read model in line with what adb lists now. Pure, so it is tested alone. */
@@ -34,15 +41,27 @@ export function diffDevices(known: readonly DeviceRow[], observed: readonly Obse
   for (const d of observed) {
     const row = bySerial.get(d.serial);
     if (!row || row.connected === 0) {
-      changes.push({ type: 'device.connected', serial: d.serial, data: { serial: d.serial, state: d.state, ...details(d) } });
+      changes.push({
+        type: 'device.connected',
+        serial: d.serial,
+        data: { serial: d.serial, state: d.state, ...details(d) },
+      });
     } else if (row.state !== d.state) {
-      changes.push({ type: 'device.state_changed', serial: d.serial, data: { serial: d.serial, from: row.state, to: d.state, ...details(d) } });
+      changes.push({
+        type: 'device.state_changed',
+        serial: d.serial,
+        data: { serial: d.serial, from: row.state, to: d.state, ...details(d) },
+      });
     }
   }
   const listed = new Set(observed.map((d) => d.serial));
   for (const row of known) {
     if (row.connected === 1 && !listed.has(row.serial)) {
-      changes.push({ type: 'device.disconnected', serial: row.serial, data: { serial: row.serial, last_state: row.state } });
+      changes.push({
+        type: 'device.disconnected',
+        serial: row.serial,
+        data: { serial: row.serial, last_state: row.state },
+      });
     }
   }
   return changes;

@@ -43,14 +43,24 @@ export const devicesProjection: Projection = {
              api_level = COALESCE(excluded.api_level, api_level), abi = COALESCE(excluded.abi, abi),
              avd_name = COALESCE(excluded.avd_name, avd_name), last_seen = excluded.last_seen`,
         ).run({
-          serial: d.serial, state, kind: d.kind, model: d.model, manufacturer: d.manufacturer, api_level: d.api_level,
-          abi: d.abi, avd_name: d.avd_name, at: event.at,
+          serial: d.serial,
+          state,
+          kind: d.kind,
+          model: d.model,
+          manufacturer: d.manufacturer,
+          api_level: d.api_level,
+          abi: d.abi,
+          avd_name: d.avd_name,
+          at: event.at,
         });
         break;
       }
       case 'device.disconnected': {
         const d = event.data as DeviceDisconnectedData;
-        db.prepare(`UPDATE devices SET connected = 0, state = 'disconnected', last_seen = ? WHERE serial = ?`).run(event.at, d.serial);
+        db.prepare(`UPDATE devices SET connected = 0, state = 'disconnected', last_seen = ? WHERE serial = ?`).run(
+          event.at,
+          d.serial,
+        );
         break;
       }
     }

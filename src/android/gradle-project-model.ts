@@ -109,7 +109,12 @@ export interface PackageScope {
 
 const ANDROID_APP = 'com.android.application';
 const ANDROID_LIB = 'com.android.library';
-const ANDROID_LIKE_LIB = new Set([ANDROID_LIB, 'com.android.dynamic-feature', 'com.android.test', 'com.android.kotlin.multiplatform.library']);
+const ANDROID_LIKE_LIB = new Set([
+  ANDROID_LIB,
+  'com.android.dynamic-feature',
+  'com.android.test',
+  'com.android.kotlin.multiplatform.library',
+]);
 /** Build scripts above this size are not Android build files we can sensibly read. */
 const MAX_SCRIPT_BYTES = 1024 * 1024;
 const MAX_MODULES = 500;
@@ -158,7 +163,8 @@ export function parseSettingsIncludes(settingsSource: string): { paths: string[]
     if (!paths.includes(path)) paths.push(path);
   }
   const projectDirs = new Map<string, string>();
-  const re = /project\(\s*["'](:?[A-Za-z0-9_.:\-]+)["']\s*\)\s*\.\s*projectDir\s*=\s*(?:new\s+File\s*\(\s*(?:rootDir|settingsDir)\s*,\s*|file\s*\(\s*)["']([^"']+)["']/g;
+  const re =
+    /project\(\s*["'](:?[A-Za-z0-9_.:-]+)["']\s*\)\s*\.\s*projectDir\s*=\s*(?:new\s+File\s*\(\s*(?:rootDir|settingsDir)\s*,\s*|file\s*\(\s*)["']([^"']+)["']/g;
   for (const m of level.statements.matchAll(re)) {
     const path = m[1]!.startsWith(':') ? m[1]! : `:${m[1]!}`;
     projectDirs.set(path, m[2]!);
@@ -184,12 +190,12 @@ export function parseAppliedPlugins(level: ScriptLevel, catalog: VersionCatalog)
   const scan = (statements: string): void => {
     for (const line of statements.split(/[\n;]/)) {
       if (/\bapply\s*\(?\s*false\b/.test(line)) continue;
-      for (const m of line.matchAll(/\bid\s*\(?\s*["']([A-Za-z0-9_.\-]+)["']/g)) add(m[1]);
+      for (const m of line.matchAll(/\bid\s*\(?\s*["']([A-Za-z0-9_.-]+)["']/g)) add(m[1]);
       for (const m of line.matchAll(/\balias\s*\(\s*libs\.plugins\.([A-Za-z0-9_.]+?)\s*\)/g)) {
         const key = normalizeCatalogKey(m[1]!);
         add(catalog.plugins.get(key) ?? CONVENTIONAL_PLUGIN_ALIASES.get(key));
       }
-      for (const m of line.matchAll(/\bapply\s*\(?\s*plugin\s*(?::|=)\s*["']([A-Za-z0-9_.\-]+)["']/g)) add(m[1]);
+      for (const m of line.matchAll(/\bapply\s*\(?\s*plugin\s*(?::|=)\s*["']([A-Za-z0-9_.-]+)["']/g)) add(m[1]);
     }
   };
   for (const body of blocksNamed(level, 'plugins')) scan(scanLevel(body).statements);
@@ -204,7 +210,12 @@ function moduleType(plugins: readonly string[]): ModuleType {
 }
 
 /** `compileSdk = 34`, `compileSdkVersion 34`, `compileSdk { version = release(36) }`. */
-function readSdk(level: ScriptLevel, keys: readonly string[], blockKey: string, catalog: VersionCatalog): number | null {
+function readSdk(
+  level: ScriptLevel,
+  keys: readonly string[],
+  blockKey: string,
+  catalog: VersionCatalog,
+): number | null {
   const direct = readInt(level.statements, keys, catalog.versions);
   if (direct !== null) return direct;
   for (const body of blocksNamed(level, blockKey)) {
@@ -227,10 +238,20 @@ function containerElements(level: ScriptLevel, container: string): Map<string, S
       const parsed = scanLevel(block.body);
       const existing = elements.get(name);
       // A second block for the same element adds to it, as in Gradle.
-      elements.set(name, existing ? { statements: `${existing.statements}\n${parsed.statements}`, blocks: [...existing.blocks, ...parsed.blocks] } : parsed);
+      elements.set(
+        name,
+        existing
+          ? {
+              statements: `${existing.statements}\n${parsed.statements}`,
+              blocks: [...existing.blocks, ...parsed.blocks],
+            }
+          : parsed,
+      );
     }
     // Elements created without a block: `create("staging")`, `register("x")`.
-    for (const m of inner.statements.matchAll(/\b(?:create|register|maybeCreate)\s*\(\s*["']([A-Za-z0-9_]+)["']\s*\)/g)) {
+    for (const m of inner.statements.matchAll(
+      /\b(?:create|register|maybeCreate)\s*\(\s*["']([A-Za-z0-9_]+)["']\s*\)/g,
+    )) {
       if (!elements.has(m[1]!)) elements.set(m[1]!, { statements: '', blocks: [] });
     }
   }
@@ -324,13 +345,20 @@ export function parseOutputMetadata(metadataPath: string): BuildOutputInfo | nul
   }
   if (typeof json !== 'object' || json === null) return null;
   const m = json as Record<string, unknown>;
-  if (typeof m.applicationId !== 'string' || typeof m.variantName !== 'string' || !Array.isArray(m.elements)) return null;
+  if (typeof m.applicationId !== 'string' || typeof m.variantName !== 'string' || !Array.isArray(m.elements))
+    return null;
   const dir = resolve(metadataPath, '..');
   const apks: ApkOutput[] = [];
   for (const element of m.elements as unknown[]) {
     if (typeof element !== 'object' || element === null) continue;
     const e = element as Record<string, unknown>;
-    if (typeof e.outputFile !== 'string' || e.outputFile.includes('/') || e.outputFile.includes('\\') || e.outputFile.startsWith('.')) continue;
+    if (
+      typeof e.outputFile !== 'string' ||
+      e.outputFile.includes('/') ||
+      e.outputFile.includes('\\') ||
+      e.outputFile.startsWith('.')
+    )
+      continue;
     apks.push({
       path: join(dir, e.outputFile),
       versionCode: typeof e.versionCode === 'number' ? e.versionCode : null,
@@ -358,7 +386,10 @@ function parseModule(path: string, dir: string, catalog: VersionCatalog, warning
     blocks: android.flatMap((a) => a.blocks),
   };
   const defaults = blocksNamed(merged, 'defaultConfig').map(scanLevel);
-  const defaultLevel: ScriptLevel = { statements: defaults.map((d) => d.statements).join('\n'), blocks: defaults.flatMap((d) => d.blocks) };
+  const defaultLevel: ScriptLevel = {
+    statements: defaults.map((d) => d.statements).join('\n'),
+    blocks: defaults.flatMap((d) => d.blocks),
+  };
 
   const namespace = readString(merged.statements, ['namespace']);
   const applicationId = readString(defaultLevel.statements, ['applicationId']);
@@ -366,7 +397,8 @@ function parseModule(path: string, dir: string, catalog: VersionCatalog, warning
 
   const buildTypeLevels = containerElements(merged, 'buildTypes');
   // AGP always creates debug and release; scripts only configure them.
-  for (const name of ['debug', 'release']) if (!buildTypeLevels.has(name)) buildTypeLevels.set(name, { statements: '', blocks: [] });
+  for (const name of ['debug', 'release'])
+    if (!buildTypeLevels.has(name)) buildTypeLevels.set(name, { statements: '', blocks: [] });
   const ordered = ['debug', 'release', ...[...buildTypeLevels.keys()].filter((n) => n !== 'debug' && n !== 'release')];
   const buildTypes: BuildTypeInfo[] =
     type === 'other'
@@ -408,7 +440,16 @@ function parseModule(path: string, dir: string, catalog: VersionCatalog, warning
     buildTypes,
     flavorDimensions,
     productFlavors,
-    variants: type === 'other' ? [] : computeVariants(buildTypes, flavorDimensions, productFlavors, type === 'application' ? (applicationId ?? namespace) : namespace, applicationIdSuffix),
+    variants:
+      type === 'other'
+        ? []
+        : computeVariants(
+            buildTypes,
+            flavorDimensions,
+            productFlavors,
+            type === 'application' ? (applicationId ?? namespace) : namespace,
+            applicationIdSuffix,
+          ),
     outputs,
   };
 }
@@ -421,7 +462,9 @@ export function loadGradleProject(root: string): GradleProject {
   const catalog = catalogSource ? parseVersionCatalog(catalogSource) : { plugins: new Map(), versions: new Map() };
   const settingsFile = firstExisting(canonicalRoot, SETTINGS_FILE_NAMES);
   const settingsSource = settingsFile ? readSmallFile(settingsFile, warnings) : null;
-  const { paths, projectDirs } = settingsSource ? parseSettingsIncludes(settingsSource) : { paths: [], projectDirs: new Map<string, string>() };
+  const { paths, projectDirs } = settingsSource
+    ? parseSettingsIncludes(settingsSource)
+    : { paths: [], projectDirs: new Map<string, string>() };
 
   const modules: GradleModule[] = [parseModule(':', canonicalRoot, catalog, warnings)];
   for (const path of paths.slice(0, MAX_MODULES)) {

@@ -25,8 +25,13 @@ export class PackageScopeGuard {
   require(pkg: string, allowForeign: boolean | undefined, field = 'package'): void {
     if (allowForeign === true) return;
     const scope = this.scope();
-    if (scope && scope.isInScope(pkg)) return;
-    const ids = scope && scope.packages.length > 0 ? `The project's application ids are: ${scope.packages.slice(0, 20).join(', ')}.` : this.project.root ? `No application id could be read from the project at ${this.project.root}.` : 'No Gradle project is selected, so no package is in scope.';
+    if (scope?.isInScope(pkg)) return;
+    const ids =
+      scope && scope.packages.length > 0
+        ? `The project's application ids are: ${scope.packages.slice(0, 20).join(', ')}.`
+        : this.project.root
+          ? `No application id could be read from the project at ${this.project.root}.`
+          : 'No Gradle project is selected, so no package is in scope.';
     throw new InvalidArgumentsError(
       `${pkg} is not one of this project's apps. ${ids} Pass allow_foreign_package: true only if the user explicitly asked to act on ${pkg}.`,
       'PACKAGE_OUT_OF_SCOPE',
@@ -40,8 +45,16 @@ export class PackageScopeGuard {
     const ids = scope?.packages ?? [];
     if (ids.length === 1) return ids[0]!;
     if (ids.length === 0) {
-      throw new InvalidArgumentsError(`${field} is required: ${this.project.root ? 'no application id could be read from the project' : 'no Gradle project is selected'}.`, 'INVALID_ARGUMENT', field);
+      throw new InvalidArgumentsError(
+        `${field} is required: ${this.project.root ? 'no application id could be read from the project' : 'no Gradle project is selected'}.`,
+        'INVALID_ARGUMENT',
+        field,
+      );
     }
-    throw new InvalidArgumentsError(`${field} is required: the project has several application ids (${ids.slice(0, 20).join(', ')}); pass the one installed on the device.`, 'INVALID_ARGUMENT', field);
+    throw new InvalidArgumentsError(
+      `${field} is required: the project has several application ids (${ids.slice(0, 20).join(', ')}); pass the one installed on the device.`,
+      'INVALID_ARGUMENT',
+      field,
+    );
   }
 }

@@ -26,22 +26,37 @@ export function resolveProjectApk(projectRoot: string, apkPath: string): Project
   const root = realpathSync(projectRoot);
   const given = resolve(root, apkPath);
   if (!given.toLowerCase().endsWith('.apk')) {
-    throw new InvalidArgumentsError(`apk_path must name an .apk file (got ${JSON.stringify(apkPath.slice(0, 200))}).`, 'INVALID_ARGUMENT', 'apk_path');
+    throw new InvalidArgumentsError(
+      `apk_path must name an .apk file (got ${JSON.stringify(apkPath.slice(0, 200))}).`,
+      'INVALID_ARGUMENT',
+      'apk_path',
+    );
   }
   // Refuse a path outside the project before touching it, with one answer whether or not it exists:
   // the tool must not tell an agent which files exist elsewhere, or where a link points.
   const outside = (): InvalidArgumentsError =>
-    new InvalidArgumentsError(`apk_path is outside the project ${root}. Only APKs the project's build wrote can be installed.`, 'PATH_OUTSIDE_PROJECT', 'apk_path');
+    new InvalidArgumentsError(
+      `apk_path is outside the project ${root}. Only APKs the project's build wrote can be installed.`,
+      'PATH_OUTSIDE_PROJECT',
+      'apk_path',
+    );
   if (!inside(root, given)) throw outside();
   let canonical: string;
   try {
     canonical = realpathSync(given);
   } catch {
-    throw new ToolError('NOT_FOUND', `${given} does not exist. Build the app first (run_gradle_task assembleDebug) and pass the APK path the build reported.`);
+    throw new ToolError(
+      'NOT_FOUND',
+      `${given} does not exist. Build the app first (run_gradle_task assembleDebug) and pass the APK path the build reported.`,
+    );
   }
   if (!inside(root, canonical)) throw outside();
   if (!canonical.toLowerCase().endsWith('.apk') || !statSync(canonical).isFile()) {
-    throw new InvalidArgumentsError(`apk_path resolves to ${canonical}, which is not an .apk file.`, 'INVALID_ARGUMENT', 'apk_path');
+    throw new InvalidArgumentsError(
+      `apk_path resolves to ${canonical}, which is not an .apk file.`,
+      'INVALID_ARGUMENT',
+      'apk_path',
+    );
   }
   const project = loadGradleProject(root);
   const modules = applicationModules(project);
@@ -52,7 +67,8 @@ export function resolveProjectApk(projectRoot: string, apkPath: string): Project
     } catch {
       continue;
     }
-    if (inside(root, outputs) && inside(outputs, canonical) && canonical !== outputs) return { path: canonical, module };
+    if (inside(root, outputs) && inside(outputs, canonical) && canonical !== outputs)
+      return { path: canonical, module };
   }
   const expected = modules.map((m) => join(m.dir, 'build', 'outputs')).join(', ');
   throw new InvalidArgumentsError(

@@ -10,7 +10,14 @@ import { delimiter, dirname, join, resolve } from 'node:path';
 export interface LocatedTool {
   readonly path: string;
   /** How it was found, for health checks and error hints. */
-  readonly source: 'settings' | 'ANDROID_HOME' | 'ANDROID_SDK_ROOT' | 'settings-sdk' | 'PATH' | 'known-location' | 'adb-sdk';
+  readonly source:
+    | 'settings'
+    | 'ANDROID_HOME'
+    | 'ANDROID_SDK_ROOT'
+    | 'settings-sdk'
+    | 'PATH'
+    | 'known-location'
+    | 'adb-sdk';
 }
 
 export interface SdkLocatorInput {
@@ -56,7 +63,12 @@ export function sdkRootCandidates(input: SdkLocatorInput): { root: string; sourc
   add(input.env.ANDROID_HOME, 'ANDROID_HOME');
   add(input.env.ANDROID_SDK_ROOT, 'ANDROID_SDK_ROOT');
   const home = homeOf(input);
-  for (const known of [join(home, 'Android', 'Sdk'), join(home, 'Library', 'Android', 'sdk'), '/usr/lib/android-sdk', '/opt/android-sdk']) {
+  for (const known of [
+    join(home, 'Android', 'Sdk'),
+    join(home, 'Library', 'Android', 'sdk'),
+    '/usr/lib/android-sdk',
+    '/opt/android-sdk',
+  ]) {
     add(known, 'known-location');
   }
   return out;
@@ -95,7 +107,7 @@ export function locateAdb(input: SdkLocatorInput): LocatedTool | null {
 export function locateEmulator(input: SdkLocatorInput): LocatedTool | null {
   const roots = sdkRootCandidates(input);
   const adb = locateAdb(input);
-  if (adb && adb.path.endsWith(join('platform-tools', 'adb'))) {
+  if (adb?.path.endsWith(join('platform-tools', 'adb'))) {
     const root = dirname(dirname(adb.path));
     if (!roots.some((r) => r.root === root)) roots.push({ root, source: 'adb-sdk' });
   }

@@ -22,7 +22,10 @@ export function runtimeOptions(overrides: Partial<RuntimeOptions> = {}): Runtime
 }
 
 /** Runs `body` with a container over every plugin, and closes the database afterwards. */
-export async function withContainer<T>(options: RuntimeOptions, body: (container: Container) => Promise<T> | T): Promise<T> {
+export async function withContainer<T>(
+  options: RuntimeOptions,
+  body: (container: Container) => Promise<T> | T,
+): Promise<T> {
   const container = createContainer(options, pluginModules);
   try {
     return await body(container);

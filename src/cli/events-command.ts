@@ -34,7 +34,15 @@ const FILTER_OPTIONS = {
   json: { type: 'boolean' },
 } satisfies Options;
 
-type FilterValues = { type?: string[]; since?: string; until?: string; device?: string; package?: string; session?: string; correlation?: string };
+type FilterValues = {
+  type?: string[];
+  since?: string;
+  until?: string;
+  device?: string;
+  package?: string;
+  session?: string;
+  correlation?: string;
+};
 
 function filterFrom(values: FilterValues): EventFilter {
   return {
@@ -51,7 +59,8 @@ function filterFrom(values: FilterValues): EventFilter {
 function parseLimit(text: string | undefined, fallback: number, max = 10_000): number {
   if (text === undefined) return fallback;
   const n = Number(text);
-  if (!Number.isInteger(n) || n < 1 || n > max) throw new UsageError(`--limit must be an integer from 1 to ${max} (got ${text}).`);
+  if (!Number.isInteger(n) || n < 1 || n > max)
+    throw new UsageError(`--limit must be an integer from 1 to ${max} (got ${text}).`);
   return n;
 }
 
@@ -61,7 +70,11 @@ function eventJson(event: StoredEvent): string {
 }
 
 function oneLine(event: StoredEvent): string {
-  const subject = [event.device && `device=${event.device}`, event.package && `package=${event.package}`, event.correlation && `corr=${event.correlation}`]
+  const subject = [
+    event.device && `device=${event.device}`,
+    event.package && `package=${event.package}`,
+    event.correlation && `corr=${event.correlation}`,
+  ]
     .filter(Boolean)
     .join(' ');
   let data = JSON.stringify(event.data) ?? '';
@@ -83,7 +96,11 @@ function matches(filter: EventFilter): (e: StoredEvent) => boolean {
 }
 
 async function list(store: EventStore, argv: string[], defaultLimit: number): Promise<number> {
-  const { values, positionals } = parseCommandLine(argv, { ...FILTER_OPTIONS, follow: { type: 'boolean', short: 'f' } }, false);
+  const { values, positionals } = parseCommandLine(
+    argv,
+    { ...FILTER_OPTIONS, follow: { type: 'boolean', short: 'f' } },
+    false,
+  );
   if (positionals.length > 0) throw new UsageError(`Unexpected argument: ${positionals[0]}.`);
   const filter = filterFrom(values);
   const limit = parseLimit(values.limit, defaultLimit);
@@ -91,7 +108,7 @@ async function list(store: EventStore, argv: string[], defaultLimit: number): Pr
   const events = store.query({ ...filter, limit, order: 'desc' }).reverse();
   // One JSON array for a snapshot; JSON Lines when following, so each line stands alone.
   if (values.json && !following) await writeOut(`${JSON.stringify(events)}\n`);
-  else if (events.length > 0) await writeOut(events.map(values.json ? eventJson : oneLine).join('\n') + '\n');
+  else if (events.length > 0) await writeOut(`${events.map(values.json ? eventJson : oneLine).join('\n')}\n`);
   else if (!following) process.stderr.write('No matching events.\n');
   if (!following) return 0;
 
@@ -121,7 +138,9 @@ async function verify(store: EventStore, argv: string[]): Promise<number> {
       if (!Number.isInteger(parsed.seq) || typeof parsed.hash !== 'string') throw new Error('missing seq or hash');
       fromDigest = parsed;
     } catch (error) {
-      throw new UsageError(`--digest ${values.digest}: not a digest file written by \`droidwright events digest\` (${(error as Error).message}).`);
+      throw new UsageError(
+        `--digest ${values.digest}: not a digest file written by \`droidwright events digest\` (${(error as Error).message}).`,
+      );
     }
   }
   const result = store.verify({ ...(fromDigest ? { fromDigest } : {}) });
@@ -133,23 +152,31 @@ async function verify(store: EventStore, argv: string[]): Promise<number> {
     }
     return 0;
   }
-  process.stderr.write(`droidwright: the event log is BROKEN at seq ${result.firstBadSeq ?? '?'}: ${result.reason ?? 'hash mismatch'}.\n`);
+  process.stderr.write(
+    `droidwright: the event log is BROKEN at seq ${result.firstBadSeq ?? '?'}: ${result.reason ?? 'hash mismatch'}.\n`,
+  );
   return 1;
 }
 
 async function exportEvents(store: EventStore, argv: string[]): Promise<number> {
-  const { values, positionals } = parseCommandLine(argv, { ...FILTER_OPTIONS, out: { type: 'string', short: 'o' } }, false);
+  const { values, positionals } = parseCommandLine(
+    argv,
+    { ...FILTER_OPTIONS, out: { type: 'string', short: 'o' } },
+    false,
+  );
   if (positionals.length > 0) throw new UsageError(`Unexpected argument: ${positionals[0]}.`);
   const filter = filterFrom(values);
   const file = values.out ? createWriteStream(values.out, { flags: 'w' }) : undefined;
   const write = (text: string): Promise<void> =>
-    file ? new Promise((resolve, reject) => (file.write(text, (err) => (err ? reject(err) : resolve())))) : writeOut(text);
+    file
+      ? new Promise((resolve, reject) => file.write(text, (err) => (err ? reject(err) : resolve())))
+      : writeOut(text);
   let after = 0;
   let count = 0;
   for (;;) {
     const page = store.query({ ...filter, afterSeq: after, order: 'asc', limit: 1000 });
     if (page.length === 0) break;
-    await write(page.map(eventJson).join('\n') + '\n');
+    await write(`${page.map(eventJson).join('\n')}\n`);
     count += page.length;
     after = page[page.length - 1]!.seq;
   }
@@ -177,7 +204,7 @@ async function stats(store: EventStore, argv: string[]): Promise<number> {
       .sort((a, b) => b[1] - a[1])
       .map(([type, n]) => `  ${String(n).padStart(7)}  ${type}`),
   ];
-  await writeOut(lines.join('\n') + '\n');
+  await writeOut(`${lines.join('\n')}\n`);
   return 0;
 }
 

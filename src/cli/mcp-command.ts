@@ -14,7 +14,12 @@ register it in your client, e.g.:  claude mcp add droidwright -- droidwright mcp
 export async function runMcpCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommandLine(
     argv,
-    { project: { type: 'string' }, toolsets: { type: 'string' }, 'read-only': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    {
+      project: { type: 'string' },
+      toolsets: { type: 'string' },
+      'read-only': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
     false,
   );
   if (values.help) {
@@ -24,7 +29,9 @@ export async function runMcpCommand(argv: string[]): Promise<number> {
   if (positionals.length > 0) throw new UsageError(`mcp takes no arguments (got ${positionals.join(' ')}).`);
   // A person typed this in a terminal: a JSON-RPC server would just sit there.
   if (process.stdin.isTTY) {
-    process.stderr.write(`droidwright mcp speaks JSON-RPC on stdin and is started by an AI client, not by hand.\n\n${MCP_HELP}\n`);
+    process.stderr.write(
+      `droidwright mcp speaks JSON-RPC on stdin and is started by an AI client, not by hand.\n\n${MCP_HELP}\n`,
+    );
     return 2;
   }
   const code = await runMcpServer(
@@ -35,6 +42,8 @@ export async function runMcpCommand(argv: string[]): Promise<number> {
     }),
   );
   // stdin may still be open after a signal; everything is recorded and flushed, so leave now.
-  await new Promise<void>((resolve) => (process.stdout.writableLength > 0 ? process.stdout.once('drain', () => resolve()) : resolve()));
+  await new Promise<void>((resolve) =>
+    process.stdout.writableLength > 0 ? process.stdout.once('drain', () => resolve()) : resolve(),
+  );
   process.exit(code);
 }

@@ -14,7 +14,10 @@ function targetProject(positionals: string[], verb: string, mustExist = true): s
   const cwd = process.cwd();
   if (positionals.length === 0) {
     const selected = selectProject({ cwd });
-    if (!selected.root) throw new UsageError(`No Gradle project here (no settings.gradle[.kts] in ${cwd} or above). Pass the project path: droidwright ${verb} <path>.`);
+    if (!selected.root)
+      throw new UsageError(
+        `No Gradle project here (no settings.gradle[.kts] in ${cwd} or above). Pass the project path: droidwright ${verb} <path>.`,
+      );
     return selected.root;
   }
   const path = resolve(cwd, positionals[0]!);
@@ -30,19 +33,29 @@ function targetProject(positionals: string[], verb: string, mustExist = true): s
 }
 
 export async function runTrustCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseCommandLine(argv, { list: { type: 'boolean' }, json: { type: 'boolean' }, yes: { type: 'boolean', short: 'y' } });
+  const { values, positionals } = parseCommandLine(argv, {
+    list: { type: 'boolean' },
+    json: { type: 'boolean' },
+    yes: { type: 'boolean', short: 'y' },
+  });
   return withContainer(runtimeOptions(), async (container) => {
     const trust = container.get(TrustService);
     if (values.list) {
       const projects = trust.list();
       if (values.json) await writeOut(`${JSON.stringify(projects)}\n`);
       else if (projects.length === 0) await writeOut('No trusted projects.\n');
-      else await writeOut(projects.map((p) => `${p.root}  (trusted ${new Date(p.trustedAt).toISOString()} by ${p.by})`).join('\n') + '\n');
+      else
+        await writeOut(
+          projects.map((p) => `${p.root}  (trusted ${new Date(p.trustedAt).toISOString()} by ${p.by})`).join('\n') +
+            '\n',
+        );
       return 0;
     }
     const root = targetProject(positionals, 'trust');
     if (!isGradleRoot(root)) {
-      process.stderr.write(`droidwright: ${root} is not a Gradle project (no settings.gradle or settings.gradle.kts).\n`);
+      process.stderr.write(
+        `droidwright: ${root} is not a Gradle project (no settings.gradle or settings.gradle.kts).\n`,
+      );
       return 1;
     }
     // An unreadable log fails here, before anyone is asked to confirm a grant that could not be recorded.

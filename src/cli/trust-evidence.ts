@@ -2,7 +2,18 @@ import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import type { TrustEvidence } from '../kernel/trust-service.js';
 
-const AGENT_ENV_PATTERNS = [/^CLAUDECODE$/, /^CLAUDE_CODE_/, /^CODEX_/, /^CURSOR_/, /^GEMINI_CLI/, /^AIDER_/, /^COPILOT_/, /^GITHUB_COPILOT/, /^WINDSURF_/, /^CLINE_/];
+const AGENT_ENV_PATTERNS = [
+  /^CLAUDECODE$/,
+  /^CLAUDE_CODE_/,
+  /^CODEX_/,
+  /^CURSOR_/,
+  /^GEMINI_CLI/,
+  /^AIDER_/,
+  /^COPILOT_/,
+  /^GITHUB_COPILOT/,
+  /^WINDSURF_/,
+  /^CLINE_/,
+];
 
 export function agentEnvironmentMarkers(env: NodeJS.ProcessEnv): string[] {
   return Object.keys(env)
@@ -26,7 +37,10 @@ export function parentCommand(ppid = process.ppid): string | null {
   }
 }
 
-export function collectTrustEvidence(confirmed: TrustEvidence['confirmed'], env: NodeJS.ProcessEnv = process.env): TrustEvidence {
+export function collectTrustEvidence(
+  confirmed: TrustEvidence['confirmed'],
+  env: NodeJS.ProcessEnv = process.env,
+): TrustEvidence {
   return { confirmed, parent_command: parentCommand(), agent_env: agentEnvironmentMarkers(env) };
 }
 

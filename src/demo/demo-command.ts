@@ -33,7 +33,8 @@ function parseArgs(argv: readonly string[]): DemoOptions | string {
     if (arg === '--no-wait') options.wait = false;
     else if (arg === '--adb-port') {
       const port = Number(argv[++i]);
-      if (!Number.isInteger(port) || port <= 0 || port > 65535) return `--adb-port needs a port number, got ${argv[i] ?? 'nothing'}.`;
+      if (!Number.isInteger(port) || port <= 0 || port > 65535)
+        return `--adb-port needs a port number, got ${argv[i] ?? 'nothing'}.`;
       options.adbPort = port;
     } else if (arg === '--help' || arg === '-h') return USAGE;
     else return `Unknown option ${arg}.\n${USAGE}`;
@@ -57,7 +58,9 @@ export async function runDemoCommand(argv: string[]): Promise<number> {
   }
   const adb = locateAdb({ env: process.env });
   if (!adb) {
-    process.stderr.write('droidwright demo needs adb. Install it (Debian: apt-get install adb) or set ANDROID_HOME, then run again.\n');
+    process.stderr.write(
+      'droidwright demo needs adb. Install it (Debian: apt-get install adb) or set ANDROID_HOME, then run again.\n',
+    );
     return 1;
   }
 
@@ -118,11 +121,16 @@ export async function runDemoCommand(argv: string[]): Promise<number> {
     out();
 
     const entry = process.argv[1];
-    if (!entry || !existsSync(entry)) throw new Error('Cannot find the droidwright entry script to spawn `droidwright mcp`.');
+    if (!entry || !existsSync(entry))
+      throw new Error('Cannot find the droidwright entry script to spawn `droidwright mcp`.');
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [entry, 'mcp', '--project', projectDir],
-      env: { ...(process.env as Record<string, string>), ANDROID_ADB_SERVER_PORT: String(port), DROIDWRIGHT_HOME: home },
+      env: {
+        ...(process.env as Record<string, string>),
+        ANDROID_ADB_SERVER_PORT: String(port),
+        DROIDWRIGHT_HOME: home,
+      },
       stderr: 'ignore',
     });
     client = new Client({ name: 'droidwright-demo', version: '1' });
@@ -156,7 +164,11 @@ export async function runDemoCommand(argv: string[]): Promise<number> {
 
     await client.close();
     client = null;
-    out(failures === 0 ? 'The scripted session completed.' : `The scripted session had ${failures} unexpected failure(s).`);
+    out(
+      failures === 0
+        ? 'The scripted session completed.'
+        : `The scripted session had ${failures} unexpected failure(s).`,
+    );
     out();
     out('What happened is in the event log:');
     out('  droidwright events list --limit 30');
@@ -167,8 +179,12 @@ export async function runDemoCommand(argv: string[]): Promise<number> {
     out('The simulated device is still running. Point your agent at it:');
     out(`  export ANDROID_ADB_SERVER_PORT=${port}`);
     out(`  adb devices                       # lists ${device.serial}`);
-    out(`  claude mcp add droidwright -e ANDROID_ADB_SERVER_PORT=${port} -- npx droidwright mcp --project ${projectDir}`);
-    out(`  codex mcp add droidwright --env ANDROID_ADB_SERVER_PORT=${port} -- npx droidwright mcp --project ${projectDir}`);
+    out(
+      `  claude mcp add droidwright -e ANDROID_ADB_SERVER_PORT=${port} -- npx droidwright mcp --project ${projectDir}`,
+    );
+    out(
+      `  codex mcp add droidwright --env ANDROID_ADB_SERVER_PORT=${port} -- npx droidwright mcp --project ${projectDir}`,
+    );
     out('Press Ctrl-C to stop the device and the adb server.');
     await new Promise<void>((resolve) => {
       waitForStop = resolve;

@@ -9,13 +9,79 @@ const EVENT_TYPE_SHAPE = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/;
  * is the usual mistake this catches.
  */
 const IRREGULAR_PAST = new Set([
-  'begun', 'bound', 'broken', 'brought', 'built', 'caught', 'chosen', 'come', 'cut', 'dealt', 'done',
-  'drawn', 'driven', 'fed', 'felt', 'fled', 'found', 'forgotten', 'frozen', 'given', 'gone',
-  'got', 'gotten', 'held', 'hidden', 'hit', 'hung', 'kept', 'known', 'laid', 'led', 'left', 'lent',
-  'lost', 'made', 'meant', 'met', 'overridden', 'paid', 'put', 'quit', 'read', 'rebuilt', 'rerun',
-  'reset', 'rewritten', 'run', 'said', 'seen', 'sent', 'set', 'shown', 'shut', 'sold', 'spent', 'split',
-  'spun', 'stood', 'struck', 'stuck', 'taken', 'taught', 'thrown', 'told', 'torn', 'understood',
-  'undone', 'unset', 'upset', 'withdrawn', 'woken', 'won', 'written',
+  'begun',
+  'bound',
+  'broken',
+  'brought',
+  'built',
+  'caught',
+  'chosen',
+  'come',
+  'cut',
+  'dealt',
+  'done',
+  'drawn',
+  'driven',
+  'fed',
+  'felt',
+  'fled',
+  'found',
+  'forgotten',
+  'frozen',
+  'given',
+  'gone',
+  'got',
+  'gotten',
+  'held',
+  'hidden',
+  'hit',
+  'hung',
+  'kept',
+  'known',
+  'laid',
+  'led',
+  'left',
+  'lent',
+  'lost',
+  'made',
+  'meant',
+  'met',
+  'overridden',
+  'paid',
+  'put',
+  'quit',
+  'read',
+  'rebuilt',
+  'rerun',
+  'reset',
+  'rewritten',
+  'run',
+  'said',
+  'seen',
+  'sent',
+  'set',
+  'shown',
+  'shut',
+  'sold',
+  'spent',
+  'split',
+  'spun',
+  'stood',
+  'struck',
+  'stuck',
+  'taken',
+  'taught',
+  'thrown',
+  'told',
+  'torn',
+  'understood',
+  'undone',
+  'unset',
+  'upset',
+  'withdrawn',
+  'woken',
+  'won',
+  'written',
 ]);
 
 export class EventValidationError extends Error {
@@ -36,7 +102,11 @@ export function eventTypeNameProblem(type: string): string | undefined {
   if (!EVENT_TYPE_SHAPE.test(type)) {
     return `"${type}" is not a lowercase dotted name of snake_case segments (e.g. "build.finished", "mcp.tool_called")`;
   }
-  const lastWord = type.slice(type.lastIndexOf('.') + 1).split('_').pop() ?? '';
+  const lastWord =
+    type
+      .slice(type.lastIndexOf('.') + 1)
+      .split('_')
+      .pop() ?? '';
   if (!lastWord.endsWith('ed') && !IRREGULAR_PAST.has(lastWord)) {
     return `"${type}" does not end in a past-tense word ("${lastWord}"); name what happened, e.g. "build.started" rather than "build.start"`;
   }
@@ -58,7 +128,10 @@ export class EventCatalog {
         );
       }
       if (!Number.isInteger(def.version) || def.version < 1) {
-        throw new EventValidationError(`Event catalog: "${def.type}" has version ${def.version}; use a positive integer.`, def.type);
+        throw new EventValidationError(
+          `Event catalog: "${def.type}" has version ${def.version}; use a positive integer.`,
+          def.type,
+        );
       }
       if (typeof def.schema?.safeParse !== 'function') {
         throw new EventValidationError(`Event catalog: "${def.type}" has no zod schema.`, def.type);
@@ -91,8 +164,13 @@ export class EventCatalog {
       message: issue.message,
     }));
     const detail = issues.map((i) => `${i.path}: ${i.message}`).join('; ');
-    const more = result.error.issues.length > issues.length ? ` (+${result.error.issues.length - issues.length} more)` : '';
-    return this.fail(type, `Event "${type}" has invalid data: ${detail}${more}. Nothing was written.`, issues.map((i) => i.path));
+    const more =
+      result.error.issues.length > issues.length ? ` (+${result.error.issues.length - issues.length} more)` : '';
+    return this.fail(
+      type,
+      `Event "${type}" has invalid data: ${detail}${more}. Nothing was written.`,
+      issues.map((i) => i.path),
+    );
   }
 
   private fail(type: string, message: string, paths: string[]): never {

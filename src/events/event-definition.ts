@@ -49,10 +49,8 @@ export interface StoredEvent<D = unknown> {
   readonly hash: string;
 }
 
-export interface EventAppender {
-  /** Validates against the catalog, appends in one transaction with the inline projections. Throws on a bad event. */
-  (event: NewEvent): StoredEvent;
-}
+/** Validates against the catalog, appends in one transaction with the inline projections. Throws on a bad event. */
+export type EventAppender = (event: NewEvent) => StoredEvent;
 
 /**
  * A read model kept in the same transaction as the append. Bump `version` when `ddl` or `apply`

@@ -5,16 +5,10 @@ import { dirname, resolve } from 'node:path';
 import type { Actor } from '../kernel/actor.js';
 import { InvalidArgumentsError } from '../kernel/errors.js';
 import { CanonicalJsonError, canonicalJson } from './canonical-json.js';
-import { EventCatalog, EventValidationError } from './event-catalog.js';
+import { type EventCatalog, EventValidationError } from './event-catalog.js';
 import type { NewEvent, Projection, StoredEvent } from './event-definition.js';
 import { computeEventHash, hashCanonicalRow } from './event-hash.js';
-import {
-  APPEND_ONLY_TRIGGERS,
-  GENESIS_HASH,
-  LATEST_SCHEMA_VERSION,
-  MIGRATIONS,
-  STORE_TABLES,
-} from './event-schema.js';
+import { APPEND_ONLY_TRIGGERS, GENESIS_HASH, LATEST_SCHEMA_VERSION, MIGRATIONS, STORE_TABLES } from './event-schema.js';
 import { isGlob, toSqlGlob, typeMatcher } from './glob.js';
 import { StoreUnavailableError, errorCode, isBusyError, storeFailure } from './store-unavailable-error.js';
 
@@ -262,7 +256,9 @@ export class EventStore {
       withBusyRetry(busyTimeoutMs, () => {
         const table = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'`).get();
         if (!table) {
-          const others = db.prepare(`SELECT count(*) AS n FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'`).get() as { n: number };
+          const others = db.prepare(`SELECT count(*) AS n FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'`).get() as {
+            n: number;
+          };
           if (others.n > 0) {
             throw new StoreUnavailableError(
               `${path} is a SQLite database but not a droidwright event log (it has other tables and no schema_version). Point DROIDWRIGHT_HOME elsewhere or move the file aside.`,
@@ -289,7 +285,8 @@ export class EventStore {
         'CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at INTEGER NOT NULL)',
       );
       // Re-read under the write lock: another process may have migrated since the check above.
-      const current = (db.prepare('SELECT coalesce(max(version), 0) AS v FROM schema_version').get() as { v: number }).v;
+      const current = (db.prepare('SELECT coalesce(max(version), 0) AS v FROM schema_version').get() as { v: number })
+        .v;
       const record = db.prepare('INSERT INTO schema_version (version, description, applied_at) VALUES (?, ?, ?)');
       for (const migration of MIGRATIONS) {
         if (migration.version <= current) continue;
@@ -348,7 +345,8 @@ export class EventStore {
   private prepareEvent(event: NewEvent & { actor: Actor }): PreparedEvent {
     if (event === null || typeof event !== 'object') throw new EventValidationError('An event must be an object.');
     const type = event.type;
-    if (typeof type !== 'string') throw new EventValidationError('An event needs a string "type".', undefined, ['type']);
+    if (typeof type !== 'string')
+      throw new EventValidationError('An event needs a string "type".', undefined, ['type']);
     const data = this.catalog.validate(type, event.data);
     const v = this.catalog.get(type)!.version;
     let dataJson: string;
@@ -356,7 +354,11 @@ export class EventStore {
       dataJson = canonicalJson(data);
     } catch (error) {
       if (!(error instanceof CanonicalJsonError)) throw error;
-      throw new EventValidationError(`Event "${type}" has data JSON cannot store: ${error.message.replace(/^\$/, 'data')}.`, type, ['data']);
+      throw new EventValidationError(
+        `Event "${type}" has data JSON cannot store: ${error.message.replace(/^\$/, 'data')}.`,
+        type,
+        ['data'],
+      );
     }
     const bytes = Buffer.byteLength(dataJson, 'utf8');
     if (bytes > this.maxDataBytes) {
@@ -632,11 +634,19 @@ export class EventStore {
     const params: unknown[] = [];
     if (filter.types !== undefined) {
       if (!Array.isArray(filter.types) || filter.types.some((t) => typeof t !== 'string' || t.length === 0)) {
-        throw new InvalidArgumentsError('types must be a list of event types or `*` globs.', 'INVALID_ARGUMENT', 'types');
+        throw new InvalidArgumentsError(
+          'types must be a list of event types or `*` globs.',
+          'INVALID_ARGUMENT',
+          'types',
+        );
       }
       if (filter.types.length === 0) return [];
       if (filter.types.length > MAX_TYPE_PATTERNS) {
-        throw new InvalidArgumentsError(`types may list at most ${MAX_TYPE_PATTERNS} patterns; use globs such as "build.*".`, 'INVALID_ARGUMENT', 'types');
+        throw new InvalidArgumentsError(
+          `types may list at most ${MAX_TYPE_PATTERNS} patterns; use globs such as "build.*".`,
+          'INVALID_ARGUMENT',
+          'types',
+        );
       }
       const cond = typeCondition(filter.types);
       where.push(cond.sql);
@@ -654,7 +664,8 @@ export class EventStore {
     const text = (name: keyof EventFilter, column: string) => {
       const value = filter[name];
       if (value === undefined) return;
-      if (typeof value !== 'string') throw new InvalidArgumentsError(`${name} must be a string.`, 'INVALID_ARGUMENT', name);
+      if (typeof value !== 'string')
+        throw new InvalidArgumentsError(`${name} must be a string.`, 'INVALID_ARGUMENT', name);
       where.push(`${column} = ?`);
       params.push(value);
     };
@@ -713,8 +724,17 @@ export class EventStore {
     this.assertOpen();
     const digest = options.fromDigest;
     if (digest !== undefined) {
-      if (!Number.isInteger(digest?.seq) || digest.seq < 0 || typeof digest.hash !== 'string' || !/^[0-9a-f]{64}$/.test(digest.hash)) {
-        throw new InvalidArgumentsError('fromDigest needs an integer seq >= 0 and a 64-character lowercase hex hash.', 'INVALID_ARGUMENT', 'fromDigest');
+      if (
+        !Number.isInteger(digest?.seq) ||
+        digest.seq < 0 ||
+        typeof digest.hash !== 'string' ||
+        !/^[0-9a-f]{64}$/.test(digest.hash)
+      ) {
+        throw new InvalidArgumentsError(
+          'fromDigest needs an integer seq >= 0 and a 64-character lowercase hex hash.',
+          'INVALID_ARGUMENT',
+          'fromDigest',
+        );
       }
     }
     try {
@@ -734,17 +754,36 @@ export class EventStore {
     if (problems.length > 0) {
       const shown = problems.slice(0, 5).join('; ');
       const more = problems.length > 5 ? ` (+${problems.length - 5} more)` : '';
-      return { ok: false, checked: 0, lastSeq: 0, reason: `SQLite ${full ? 'integrity_check' : 'quick_check'} failed: ${shown}${more}` };
+      return {
+        ok: false,
+        checked: 0,
+        lastSeq: 0,
+        reason: `SQLite ${full ? 'integrity_check' : 'quick_check'} failed: ${shown}${more}`,
+      };
     }
     if (digest && digest.seq === 0 && digest.hash !== GENESIS_HASH) {
-      return { ok: false, checked: 0, lastSeq: 0, firstBadSeq: 0, reason: 'a digest of seq 0 must carry the genesis hash' };
+      return {
+        ok: false,
+        checked: 0,
+        lastSeq: 0,
+        firstBadSeq: 0,
+        reason: 'a digest of seq 0 must carry the genesis hash',
+      };
     }
     let checked = 0;
     let prevSeq = 0;
     let prevHash = GENESIS_HASH;
     let digestSeen = !digest || digest.seq === 0;
-    const bad = (seq: number, reason: string): VerifyResult => ({ ok: false, checked, lastSeq: prevSeq, firstBadSeq: seq, reason });
-    for (const row of this.db.prepare('SELECT * FROM events ORDER BY seq ASC').iterate() as IterableIterator<EventRow>) {
+    const bad = (seq: number, reason: string): VerifyResult => ({
+      ok: false,
+      checked,
+      lastSeq: prevSeq,
+      firstBadSeq: seq,
+      reason,
+    });
+    for (const row of this.db
+      .prepare('SELECT * FROM events ORDER BY seq ASC')
+      .iterate() as IterableIterator<EventRow>) {
       checked++;
       if (row.seq !== prevSeq + 1) {
         return bad(prevSeq + 1, `gap after seq ${prevSeq} (next stored seq is ${row.seq})`);
@@ -778,7 +817,10 @@ export class EventStore {
       }
       if (digest && row.seq === digest.seq) {
         if (row.hash !== digest.hash) {
-          return bad(row.seq, `seq ${row.seq} has hash ${row.hash}, not the digest's ${digest.hash}: the log was rewritten at or before seq ${row.seq}`);
+          return bad(
+            row.seq,
+            `seq ${row.seq} has hash ${row.hash}, not the digest's ${digest.hash}: the log was rewritten at or before seq ${row.seq}`,
+          );
         }
         digestSeen = true;
       }
@@ -786,7 +828,10 @@ export class EventStore {
       prevHash = row.hash;
     }
     if (!digestSeen) {
-      return bad(digest!.seq, `the log ends at seq ${prevSeq} but the digest covers seq ${digest!.seq}: events were removed`);
+      return bad(
+        digest!.seq,
+        `the log ends at seq ${prevSeq} but the digest covers seq ${digest!.seq}: events were removed`,
+      );
     }
     const triggers = this.db
       .prepare(`SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'events'`)
@@ -818,7 +863,9 @@ export class EventStore {
       }
       const last = this.statements.last.get() as { seq: number; at: number } | undefined;
       const first = this.statements.first.get() as { at: number } | undefined;
-      const schemaVersion = (this.db.prepare('SELECT coalesce(max(version), 0) AS v FROM schema_version').get() as { v: number }).v;
+      const schemaVersion = (
+        this.db.prepare('SELECT coalesce(max(version), 0) AS v FROM schema_version').get() as { v: number }
+      ).v;
       const projections = (this.statements.checkpoints.all() as CheckpointRow[]).map((r) => ({
         name: r.name,
         version: r.version,
@@ -882,7 +929,9 @@ export class EventStore {
   private assertWritable(): void {
     this.assertOpen();
     if (this.readonly) {
-      throw new StoreUnavailableError(`The event store ${this.path} was opened read-only. Open it without { readonly: true } to append or rebuild.`);
+      throw new StoreUnavailableError(
+        `The event store ${this.path} was opened read-only. Open it without { readonly: true } to append or rebuild.`,
+      );
     }
   }
 }
@@ -1002,7 +1051,11 @@ function rowToEvent(row: EventRow): StoredEvent {
 function optionalField(value: unknown, field: string, type: string): string | null {
   if (value === undefined || value === null) return null;
   if (typeof value !== 'string' || value.length === 0 || value.length > MAX_FIELD_LENGTH) {
-    throw new EventValidationError(`Event "${type}": "${field}" must be null or a string of 1-${MAX_FIELD_LENGTH} characters.`, type, [field]);
+    throw new EventValidationError(
+      `Event "${type}": "${field}" must be null or a string of 1-${MAX_FIELD_LENGTH} characters.`,
+      type,
+      [field],
+    );
   }
   return value;
 }
@@ -1010,7 +1063,9 @@ function optionalField(value: unknown, field: string, type: string): string | nu
 function normalizeActor(actor: unknown, type: string): Actor {
   const a = actor as Partial<Actor> | null | undefined;
   if (!a || typeof a !== 'object' || !ACTOR_KINDS.has(a.kind as string)) {
-    throw new EventValidationError(`Event "${type}" needs an actor whose kind is agent, cli, tui or system.`, type, ['actor.kind']);
+    throw new EventValidationError(`Event "${type}" needs an actor whose kind is agent, cli, tui or system.`, type, [
+      'actor.kind',
+    ]);
   }
   if (!Number.isInteger(a.pid) || (a.pid as number) < 0) {
     throw new EventValidationError(`Event "${type}": actor.pid must be a process id.`, type, ['actor.pid']);
@@ -1018,13 +1073,19 @@ function normalizeActor(actor: unknown, type: string): Actor {
   for (const key of ['session', 'client', 'clientVersion'] as const) {
     const value = a[key];
     if (value !== undefined && (typeof value !== 'string' || value.length > MAX_FIELD_LENGTH)) {
-      throw new EventValidationError(`Event "${type}": actor.${key} must be a string of at most ${MAX_FIELD_LENGTH} characters.`, type, [`actor.${key}`]);
+      throw new EventValidationError(
+        `Event "${type}": actor.${key} must be a string of at most ${MAX_FIELD_LENGTH} characters.`,
+        type,
+        [`actor.${key}`],
+      );
     }
   }
   try {
     return JSON.parse(canonicalJson(a)) as Actor;
   } catch (error) {
-    throw new EventValidationError(`Event "${type}": actor is not plain JSON (${(error as Error).message}).`, type, ['actor']);
+    throw new EventValidationError(`Event "${type}": actor is not plain JSON (${(error as Error).message}).`, type, [
+      'actor',
+    ]);
   }
 }
 
@@ -1037,13 +1098,16 @@ function validateProjections(projections: readonly Projection[]): void {
     }
     if (names.has(p.name)) throw new TypeError(`Projection "${p.name}" is registered twice.`);
     names.add(p.name);
-    if (!Number.isInteger(p.version) || p.version < 1) throw new TypeError(`Projection "${p.name}" needs a positive integer version.`);
+    if (!Number.isInteger(p.version) || p.version < 1)
+      throw new TypeError(`Projection "${p.name}" needs a positive integer version.`);
     if (!Array.isArray(p.handles) || p.handles.length === 0 || p.handles.some((h) => typeof h !== 'string' || !h)) {
       throw new TypeError(`Projection "${p.name}" must handle at least one event type.`);
     }
-    if (typeof p.apply !== 'function' || !Array.isArray(p.ddl)) throw new TypeError(`Projection "${p.name}" needs ddl and apply().`);
+    if (typeof p.apply !== 'function' || !Array.isArray(p.ddl))
+      throw new TypeError(`Projection "${p.name}" needs ddl and apply().`);
     for (const t of p.tables) {
-      if (!SQL_IDENTIFIER.test(t)) throw new TypeError(`Projection "${p.name}" declares table "${t}", which is not a plain identifier.`);
+      if (!SQL_IDENTIFIER.test(t))
+        throw new TypeError(`Projection "${p.name}" declares table "${t}", which is not a plain identifier.`);
       if ((STORE_TABLES as readonly string[]).includes(t.toLowerCase()) || t.toLowerCase().startsWith('sqlite_')) {
         throw new TypeError(`Projection "${p.name}" may not own the store's table "${t}".`);
       }

@@ -6,14 +6,34 @@ import { ToolError } from '../kernel/errors.js';
  * that hits it becomes an actionable `isError` result rather than an internal error.
  */
 export class StoreUnavailableError extends ToolError {
-  constructor(message: string, override readonly cause?: unknown) {
+  constructor(
+    message: string,
+    override readonly cause?: unknown,
+  ) {
     super('STORE_UNAVAILABLE', message);
     Object.defineProperty(this, 'name', { value: 'StoreUnavailableError' });
   }
 }
 
-const NOT_A_LOG = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT', 'SQLITE_CORRUPT_VTAB', 'SQLITE_CORRUPT_SEQUENCE', 'SQLITE_CORRUPT_INDEX']);
-const NO_ACCESS = new Set(['SQLITE_CANTOPEN', 'SQLITE_PERM', 'SQLITE_AUTH', 'EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EEXIST', 'EISDIR', 'ENOENT']);
+const NOT_A_LOG = new Set([
+  'SQLITE_NOTADB',
+  'SQLITE_CORRUPT',
+  'SQLITE_CORRUPT_VTAB',
+  'SQLITE_CORRUPT_SEQUENCE',
+  'SQLITE_CORRUPT_INDEX',
+]);
+const NO_ACCESS = new Set([
+  'SQLITE_CANTOPEN',
+  'SQLITE_PERM',
+  'SQLITE_AUTH',
+  'EACCES',
+  'EPERM',
+  'EROFS',
+  'ENOTDIR',
+  'EEXIST',
+  'EISDIR',
+  'ENOENT',
+]);
 const NO_SPACE = new Set(['SQLITE_FULL', 'ENOSPC', 'EDQUOT']);
 
 export function errorCode(error: unknown): string {
@@ -61,7 +81,10 @@ export function storeFailure(error: unknown, path: string, busyTimeoutMs: number
     );
   }
   if (NO_SPACE.has(code)) {
-    return new StoreUnavailableError(`The disk holding the event log ${path} is full (${why}). Free some space and retry.`, error);
+    return new StoreUnavailableError(
+      `The disk holding the event log ${path} is full (${why}). Free some space and retry.`,
+      error,
+    );
   }
   if (code.startsWith('SQLITE_IOERR')) {
     return new StoreUnavailableError(

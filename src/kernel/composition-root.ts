@@ -17,7 +17,10 @@ import { ToolsetContribution } from './toolset-contribution.js';
 import { TrustService } from './trust-service.js';
 
 /** Every event type and projection the loaded plugins contribute. */
-export function collectEventContributions(container: Container): { events: EventDefinition[]; projections: Projection[] } {
+export function collectEventContributions(container: Container): {
+  events: EventDefinition[];
+  projections: Projection[];
+} {
   const contributions = getContributions<EventContribution>(container, EventContribution);
   return {
     events: contributions.flatMap((c) => [...c.events()]),
@@ -29,7 +32,11 @@ export function collectEventContributions(container: Container): { events: Event
 function openStore(container: Container, options: RuntimeOptions): EventStore {
   const path = eventsDbPath(options.home);
   if (existsSync(options.home) && !statSync(options.home).isDirectory()) {
-    throw new ToolError('STORE_UNAVAILABLE', `The data directory ${options.home} is a file, not a directory. Move it or set DROIDWRIGHT_HOME to a directory.`, { path });
+    throw new ToolError(
+      'STORE_UNAVAILABLE',
+      `The data directory ${options.home} is a file, not a directory. Move it or set DROIDWRIGHT_HOME to a directory.`,
+      { path },
+    );
   }
   try {
     mkdirSync(options.home, { recursive: true });

@@ -11,7 +11,7 @@ export const ErrorCodes = {
   DEVICE_NOT_INTERACTIVE: 'The screen is off or locked.',
   APP_NOT_FOREGROUND: 'The target app is not in the foreground.',
   APP_NOT_INSTALLED: 'The package is not installed on the device.',
-  PACKAGE_OUT_OF_SCOPE: 'The package is not one of the project\'s application ids.',
+  PACKAGE_OUT_OF_SCOPE: "The package is not one of the project's application ids.",
   PROJECT_NOT_FOUND: 'No Gradle project is selected.',
   PROJECT_NOT_TRUSTED: 'The project has not been trusted with `droidwright trust`.',
   PATH_OUTSIDE_PROJECT: 'The path resolves outside the project.',

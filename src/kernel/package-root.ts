@@ -28,6 +28,9 @@ export function droidwrightPackage(): { root: string; version: string } | null {
 /** Absolute path of a file shipped in the package, e.g. `packagePath('scenarios', 'notes-app.json')`. */
 export function packagePath(...segments: string[]): string {
   const pkg = droidwrightPackage();
-  if (!pkg) throw new Error('Cannot find the droidwright package directory (no package.json named "droidwright" above this module).');
+  if (!pkg)
+    throw new Error(
+      'Cannot find the droidwright package directory (no package.json named "droidwright" above this module).',
+    );
   return join(pkg.root, ...segments);
 }

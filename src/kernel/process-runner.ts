@@ -148,7 +148,17 @@ export class ProcessRunner {
     const group = options.processGroup === true;
 
     if (options.signal?.aborted) {
-      return { exitCode: null, signal: null, stdout: '', stderr: '', truncated: false, durationMs: 0, timedOut: false, cancelled: true, command };
+      return {
+        exitCode: null,
+        signal: null,
+        stdout: '',
+        stderr: '',
+        truncated: false,
+        durationMs: 0,
+        timedOut: false,
+        cancelled: true,
+        command,
+      };
     }
 
     const onLine = options.onLine;
@@ -289,10 +299,14 @@ export class ProcessRunner {
       });
       child.once('error', (error: NodeJS.ErrnoException) => {
         rejectSpawn(
-          new ToolError('NOT_FOUND', `Could not start ${file}: ${error.code ?? error.message}. Check that it is installed and on PATH.`, {
-            command: file,
-            code: error.code,
-          }),
+          new ToolError(
+            'NOT_FOUND',
+            `Could not start ${file}: ${error.code ?? error.message}. Check that it is installed and on PATH.`,
+            {
+              command: file,
+              code: error.code,
+            },
+          ),
         );
       });
       child.once('spawn', () => {

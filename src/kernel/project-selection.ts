@@ -35,7 +35,8 @@ export function selectProject(opts: { projectPath?: string; cwd: string }): Proj
     } catch {
       throw new ProjectSelectionError(`--project ${opts.projectPath}: no such directory (${given}).`);
     }
-    if (!stat.isDirectory()) throw new ProjectSelectionError(`--project ${opts.projectPath}: not a directory (${given}).`);
+    if (!stat.isDirectory())
+      throw new ProjectSelectionError(`--project ${opts.projectPath}: not a directory (${given}).`);
     return { root: realpathSync(given), selectedBy: 'flag' };
   }
   let dir: string;

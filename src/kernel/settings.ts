@@ -31,13 +31,19 @@ export function parseSettings(text: string): { values: SettingsValues; warning?:
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    return { values: DEFAULT_SETTINGS, warning: `settings.json is not valid JSON (${(error as Error).message}); using defaults.` };
+    return {
+      values: DEFAULT_SETTINGS,
+      warning: `settings.json is not valid JSON (${(error as Error).message}); using defaults.`,
+    };
   }
   const parsed = SettingsFile.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const where = issue.path.length > 0 ? issue.path.join('.') : 'settings';
-    return { values: DEFAULT_SETTINGS, warning: `settings.json is invalid at ${where}: ${issue.message}; using defaults.` };
+    return {
+      values: DEFAULT_SETTINGS,
+      warning: `settings.json is invalid at ${where}: ${issue.message}; using defaults.`,
+    };
   }
   const file = parsed.data;
   const timeout = file.buildTimeoutSec ?? DEFAULT_SETTINGS.buildTimeoutSec;
@@ -71,7 +77,9 @@ export class Settings {
       text = readFileSync(path, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-        process.stderr.write(`droidwright: cannot read ${path} (${(error as NodeJS.ErrnoException).code}); using default settings.\n`);
+        process.stderr.write(
+          `droidwright: cannot read ${path} (${(error as NodeJS.ErrnoException).code}); using default settings.\n`,
+        );
       }
       return DEFAULT_SETTINGS;
     }

@@ -1,14 +1,78 @@
 import { z } from 'zod';
-import { annotationsForKind, TOOLSET_NAMES, type AnyToolDefinition, type ToolAnnotations, type ToolKind, type ToolsetName } from './tool-definition.js';
+import {
+  annotationsForKind,
+  TOOLSET_NAMES,
+  type AnyToolDefinition,
+  type ToolAnnotations,
+  type ToolKind,
+  type ToolsetName,
+} from './tool-definition.js';
 import type { ToolsetContribution } from './toolset-contribution.js';
 
 /** Verbs a tool name may start with. Add one here when a new tool genuinely needs it. */
 export const TOOL_VERBS = [
-  'get', 'list', 'find', 'query', 'search', 'read', 'run', 'start', 'stop', 'cancel', 'clear', 'set', 'open', 'close',
-  'install', 'uninstall', 'launch', 'restart', 'grant', 'revoke', 'compare', 'wait', 'assert', 'tap', 'type', 'swipe',
-  'scroll', 'press', 'send', 'hide', 'show', 'take', 'capture', 'dump', 'fill', 'long', 'drag', 'pull', 'push', 'build',
-  'reset', 'rotate', 'enable', 'disable', 'watch', 'explain', 'describe', 'check', 'mark', 'retrace', 'kill', 'force',
-  'record', 'create', 'delete', 'update', 'connect', 'disconnect', 'reboot', 'screenshot', 'inspect', 'analyze',
+  'get',
+  'list',
+  'find',
+  'query',
+  'search',
+  'read',
+  'run',
+  'start',
+  'stop',
+  'cancel',
+  'clear',
+  'set',
+  'open',
+  'close',
+  'install',
+  'uninstall',
+  'launch',
+  'restart',
+  'grant',
+  'revoke',
+  'compare',
+  'wait',
+  'assert',
+  'tap',
+  'type',
+  'swipe',
+  'scroll',
+  'press',
+  'send',
+  'hide',
+  'show',
+  'take',
+  'capture',
+  'dump',
+  'fill',
+  'long',
+  'drag',
+  'pull',
+  'push',
+  'build',
+  'reset',
+  'rotate',
+  'enable',
+  'disable',
+  'watch',
+  'explain',
+  'describe',
+  'check',
+  'mark',
+  'retrace',
+  'kill',
+  'force',
+  'record',
+  'create',
+  'delete',
+  'update',
+  'connect',
+  'disconnect',
+  'reboot',
+  'screenshot',
+  'inspect',
+  'analyze',
 ] as const;
 
 const SNAKE_CASE = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
@@ -44,7 +108,11 @@ function descriptionOf(schema: z.ZodType): string | undefined {
 function innerSchema(schema: z.ZodType): z.ZodType {
   let current: z.ZodType = schema;
   for (let depth = 0; depth < 10; depth++) {
-    const def = (current as unknown as { _zod: { def: { type: string; innerType?: z.ZodType; in?: z.ZodType; element?: z.ZodType } } })._zod.def;
+    const def = (
+      current as unknown as {
+        _zod: { def: { type: string; innerType?: z.ZodType; in?: z.ZodType; element?: z.ZodType } };
+      }
+    )._zod.def;
     if (def.innerType) current = def.innerType;
     else if (def.type === 'pipe' && def.in) current = def.in;
     else if (def.type === 'array' && def.element) current = def.element;
@@ -61,7 +129,8 @@ function undescribedFields(shape: Record<string, z.ZodType>, prefix: string, rec
     if (!descriptionOf(field)) missing.push(path);
     if (recurse) {
       const inner = innerSchema(field);
-      if (inner instanceof z.ZodObject) missing.push(...undescribedFields(inner.shape as Record<string, z.ZodType>, `${path}.`, true));
+      if (inner instanceof z.ZodObject)
+        missing.push(...undescribedFields(inner.shape as Record<string, z.ZodType>, `${path}.`, true));
     }
   }
   return missing;
@@ -72,20 +141,29 @@ function checkTool(tool: AnyToolDefinition, contribution: ToolsetContribution): 
   if (!SNAKE_CASE.test(tool.name)) throw new ToolRegistryError(`${where}: name must be snake_case.`);
   const verb = tool.name.split('_')[0]!;
   if (!(TOOL_VERBS as readonly string[]).includes(verb)) {
-    throw new ToolRegistryError(`${where}: name must start with a verb (got "${verb}"); if it is one, add it to TOOL_VERBS.`);
+    throw new ToolRegistryError(
+      `${where}: name must start with a verb (got "${verb}"); if it is one, add it to TOOL_VERBS.`,
+    );
   }
-  if (tool.toolset !== contribution.name) throw new ToolRegistryError(`${where}: declares toolset "${tool.toolset}" but is contributed by "${contribution.name}".`);
+  if (tool.toolset !== contribution.name)
+    throw new ToolRegistryError(
+      `${where}: declares toolset "${tool.toolset}" but is contributed by "${contribution.name}".`,
+    );
   if (!KINDS.includes(tool.kind)) throw new ToolRegistryError(`${where}: kind must be one of ${KINDS.join(', ')}.`);
   if (!tool.title?.trim()) throw new ToolRegistryError(`${where}: missing title.`);
   if (!tool.description?.trim()) throw new ToolRegistryError(`${where}: missing description.`);
   if (!(tool.input instanceof z.ZodObject)) throw new ToolRegistryError(`${where}: input must be a zod object schema.`);
-  if (!(tool.output instanceof z.ZodObject)) throw new ToolRegistryError(`${where}: missing output schema (a zod object).`);
+  if (!(tool.output instanceof z.ZodObject))
+    throw new ToolRegistryError(`${where}: missing output schema (a zod object).`);
   const missingIn = undescribedFields(tool.input.shape as Record<string, z.ZodType>, '', true);
-  if (missingIn.length > 0) throw new ToolRegistryError(`${where}: input field(s) without a description: ${missingIn.join(', ')}.`);
+  if (missingIn.length > 0)
+    throw new ToolRegistryError(`${where}: input field(s) without a description: ${missingIn.join(', ')}.`);
   const missingOut = undescribedFields(tool.output.shape as Record<string, z.ZodType>, '', false);
-  if (missingOut.length > 0) throw new ToolRegistryError(`${where}: output field(s) without a description: ${missingOut.join(', ')}.`);
+  if (missingOut.length > 0)
+    throw new ToolRegistryError(`${where}: output field(s) without a description: ${missingOut.join(', ')}.`);
   for (const field of tool.sensitive ?? []) {
-    if (!(field in tool.input.shape)) throw new ToolRegistryError(`${where}: sensitive field "${field}" is not an input field.`);
+    if (!(field in tool.input.shape))
+      throw new ToolRegistryError(`${where}: sensitive field "${field}" is not an input field.`);
   }
   const expected = annotationsForKind(tool.kind, tool.title);
   // A definition may carry its own annotations (e.g. copied from elsewhere); they must match the kind.
@@ -93,7 +171,9 @@ function checkTool(tool: AnyToolDefinition, contribution: ToolsetContribution): 
   if (declared) {
     for (const hint of ['readOnlyHint', 'destructiveHint', 'openWorldHint'] as const) {
       if (declared[hint] !== undefined && declared[hint] !== expected[hint]) {
-        throw new ToolRegistryError(`${where}: ${hint}=${declared[hint]} disagrees with kind ${tool.kind} (expects ${expected[hint]}).`);
+        throw new ToolRegistryError(
+          `${where}: ${hint}=${declared[hint]} disagrees with kind ${tool.kind} (expects ${expected[hint]}).`,
+        );
       }
     }
   }
@@ -114,14 +194,17 @@ export class ToolRegistry {
       if (!(TOOLSET_NAMES as readonly string[]).includes(contribution.name)) {
         throw new ToolRegistryError(`toolset "${contribution.name}" is not one of ${TOOLSET_NAMES.join(', ')}.`);
       }
-      if (seenSets.has(contribution.name)) throw new ToolRegistryError(`toolset "${contribution.name}" is contributed twice.`);
+      if (seenSets.has(contribution.name))
+        throw new ToolRegistryError(`toolset "${contribution.name}" is contributed twice.`);
       seenSets.add(contribution.name);
       const tools: RegisteredTool[] = [];
       for (const tool of contribution.tools()) {
         const registered = checkTool(tool, contribution);
         const existing = this.byName.get(tool.name);
         if (existing) {
-          throw new ToolRegistryError(`duplicate tool name "${tool.name}" in toolsets "${existing.definition.toolset}" and "${contribution.name}".`);
+          throw new ToolRegistryError(
+            `duplicate tool name "${tool.name}" in toolsets "${existing.definition.toolset}" and "${contribution.name}".`,
+          );
         }
         this.byName.set(tool.name, registered);
         tools.push(registered);

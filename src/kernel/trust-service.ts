@@ -45,7 +45,9 @@ export class TrustService {
   /** False when the log cannot be read: an unreadable record never grants trust. */
   isTrusted(root: string): boolean {
     try {
-      const row = this.store().db.prepare('SELECT 1 FROM trusted_projects WHERE root = ?').get(canonicalProjectRoot(root));
+      const row = this.store()
+        .db.prepare('SELECT 1 FROM trusted_projects WHERE root = ?')
+        .get(canonicalProjectRoot(root));
       return row !== undefined;
     } catch {
       return false;
@@ -56,7 +58,12 @@ export class TrustService {
   trust(root: string, actor: Actor, evidence?: TrustEvidence): boolean {
     const canonical = canonicalProjectRoot(root);
     if (this.isTrusted(canonical)) return false;
-    this.store().append({ type: 'project.trusted', stream: `project:${canonical}`, data: { root: canonical, by: describeActor(actor), ...evidence }, actor });
+    this.store().append({
+      type: 'project.trusted',
+      stream: `project:${canonical}`,
+      data: { root: canonical, by: describeActor(actor), ...evidence },
+      actor,
+    });
     return true;
   }
 
@@ -64,7 +71,12 @@ export class TrustService {
   untrust(root: string, actor: Actor): boolean {
     const canonical = canonicalProjectRoot(root);
     if (!this.isTrusted(canonical)) return false;
-    this.store().append({ type: 'project.untrusted', stream: `project:${canonical}`, data: { root: canonical, by: describeActor(actor) }, actor });
+    this.store().append({
+      type: 'project.untrusted',
+      stream: `project:${canonical}`,
+      data: { root: canonical, by: describeActor(actor) },
+      actor,
+    });
     return true;
   }
 

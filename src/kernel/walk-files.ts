@@ -6,6 +6,7 @@ import { join } from 'node:path';
  * missing directories are skipped: build output trees change while we look. `visit` returns false to
  * stop the whole walk (a caller's count bound), anything else to go on.
  */
+// biome-ignore lint/suspicious/noConfusingVoidType: callbacks that never stop the walk just return nothing
 export function walkFiles(dir: string, maxDepth: number, visit: (path: string, name: string) => boolean | void): void {
   let stopped = false;
   const walk = (current: string, depth: number): void => {

@@ -8,7 +8,11 @@ export function buildInstructions(registry: ToolRegistry, served: ServedTools, p
     'droidwright runs the Android development loop for you: Gradle builds, logcat and crashes, the UI of the running app, and device administration. ' +
       'Everything you do is recorded in a tamper-evident event log that the user and other agents can see.',
   );
-  lines.push(projectRoot ? `Project: ${projectRoot}. Call get_project_info first.` : 'No Gradle project is selected (start droidwright in a project directory or pass --project). Call get_project_info.');
+  lines.push(
+    projectRoot
+      ? `Project: ${projectRoot}. Call get_project_info first.`
+      : 'No Gradle project is selected (start droidwright in a project directory or pass --project). Call get_project_info.',
+  );
   lines.push('');
   lines.push(`Toolsets served${served.readOnly ? ' (read-only: only tools that change nothing)' : ''}:`);
   for (const set of registry.toolsets().filter((t) => served.toolsets.includes(t.name))) {
@@ -20,7 +24,10 @@ export function buildInstructions(registry: ToolRegistry, served: ServedTools, p
       `Hidden toolsets: ${served.hidden.join(', ')}. Their tools are not available in this session; the user can enable them by restarting the server with --toolsets ${[...served.toolsets, ...served.hidden].join(',')}.`,
     );
   }
-  if (served.readOnly) lines.push('Tools that change state are hidden because the server runs with --read-only; the user can drop that flag to enable them.');
+  if (served.readOnly)
+    lines.push(
+      'Tools that change state are hidden because the server runs with --read-only; the user can drop that flag to enable them.',
+    );
   lines.push('');
   lines.push(
     'Errors: invalid arguments and policy refusals (PROJECT_NOT_TRUSTED, TASK_BLOCKED, PACKAGE_OUT_OF_SCOPE, a blocked link scheme) come back as JSON-RPC invalid-params before anything runs, ' +

@@ -36,15 +36,29 @@ import { resolveServedTools, type ServedTools } from './toolset-selection.js';
  * validator it builds at start (Ajv, ~10 ms). droidwright never elicits, so it refuses instead.
  */
 const noClientSchemas: jsonSchemaValidator = {
-  getValidator: () => () => ({ valid: false, data: undefined, errorMessage: 'droidwright does not request structured input from clients.' }),
+  getValidator: () => () => ({
+    valid: false,
+    data: undefined,
+    errorMessage: 'droidwright does not request structured input from clients.',
+  }),
 };
 
 /** MCP's "resource not found" error code (not in the SDK's ErrorCode enum). */
 const RESOURCE_NOT_FOUND = -32002;
 
 const RESOURCES = [
-  { uri: 'droidwright://project-info', name: 'project-info', tool: 'get_project_info', description: 'The selected project, its app modules and trust status (same as get_project_info).' },
-  { uri: 'droidwright://health', name: 'health', tool: 'run_health_check', description: 'Toolchain health: Java, SDK, adb, emulator, Gradle wrapper (same as run_health_check).' },
+  {
+    uri: 'droidwright://project-info',
+    name: 'project-info',
+    tool: 'get_project_info',
+    description: 'The selected project, its app modules and trust status (same as get_project_info).',
+  },
+  {
+    uri: 'droidwright://health',
+    name: 'health',
+    tool: 'run_health_check',
+    description: 'Toolchain health: Java, SDK, adb, emulator, Gradle wrapper (same as run_health_check).',
+  },
 ] as const;
 
 export interface McpSessionOptions {
@@ -86,7 +100,11 @@ const TOOL_ERROR_SCHEMA = {
   properties: {
     error_code: { type: 'string', enum: Object.keys(ErrorCodes), description: 'Stable error code.' },
     message: { type: 'string', description: 'What failed and what to do next.' },
-    details: { type: 'object', additionalProperties: true, description: 'Facts behind the error (e.g. the serials adb lists).' },
+    details: {
+      type: 'object',
+      additionalProperties: true,
+      description: 'Facts behind the error (e.g. the serials adb lists).',
+    },
   },
   required: ['error_code', 'message'],
   additionalProperties: false,
@@ -102,7 +120,9 @@ function outputSchemaWithErrors(schema: z.ZodType): Tool['outputSchema'] {
 
 /** "field: rule" for each zod issue, so the agent can fix exactly what was wrong. */
 export function describeZodIssues(error: z.ZodError): { message: string; field: string | undefined } {
-  const issues = error.issues.slice(0, 5).map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(arguments)'}: ${issue.message}`);
+  const issues = error.issues
+    .slice(0, 5)
+    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(arguments)'}: ${issue.message}`);
   const first = error.issues[0]?.path.join('.');
   return { message: issues.join('; '), field: first || undefined };
 }
@@ -156,14 +176,25 @@ export class McpSession {
     );
     this.server.oninitialized = () => this.onInitialized();
     // JSON Schemas are built on the first tools/list, not before the initialize reply.
-    this.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: (this.toolList ??= this.servedTools.map((t) => this.describeTool(t))) }));
+    this.server.setRequestHandler(ListToolsRequestSchema, () => ({
+      tools: (this.toolList ??= this.servedTools.map((t) => this.describeTool(t))),
+    }));
     this.server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-      this.callTool(request.params.name, request.params.arguments, extra.signal, extra._meta?.progressToken, (n) => extra.sendNotification(n)),
+      this.callTool(request.params.name, request.params.arguments, extra.signal, extra._meta?.progressToken, (n) =>
+        extra.sendNotification(n),
+      ),
     );
     this.server.setRequestHandler(ListResourcesRequestSchema, () => ({
-      resources: RESOURCES.filter((r) => this.registry.get(r.tool)).map((r) => ({ uri: r.uri, name: r.name, description: r.description, mimeType: 'application/json' })),
+      resources: RESOURCES.filter((r) => this.registry.get(r.tool)).map((r) => ({
+        uri: r.uri,
+        name: r.name,
+        description: r.description,
+        mimeType: 'application/json',
+      })),
     }));
-    this.server.setRequestHandler(ReadResourceRequestSchema, (request, extra) => this.readResource(request.params.uri, extra.signal));
+    this.server.setRequestHandler(ReadResourceRequestSchema, (request, extra) =>
+      this.readResource(request.params.uri, extra.signal),
+    );
   }
 
   /** Connects and remembers the negotiated protocol version for the audit record. */
@@ -173,7 +204,10 @@ export class McpSession {
     transport.onmessage = (message, extra) => {
       if ('method' in message && message.method === 'initialize') {
         const requested = (message.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
-        this.protocolVersion = typeof requested === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
+        this.protocolVersion =
+          typeof requested === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(requested)
+            ? requested
+            : LATEST_PROTOCOL_VERSION;
       }
       deliver?.(message, extra);
     };
@@ -248,7 +282,15 @@ export class McpSession {
     return `${def.name} changes state (kind ${def.kind}) and this droidwright server runs with --read-only. Ask the user to restart it without --read-only to use it.`;
   }
 
-  private record(def: AnyToolDefinition | undefined, name: string, args: unknown, outcome: Outcome, errorCode: string | null, started: number, summary: string): void {
+  private record(
+    def: AnyToolDefinition | undefined,
+    name: string,
+    args: unknown,
+    outcome: Outcome,
+    errorCode: string | null,
+    started: number,
+    summary: string,
+  ): void {
     if (this.started) this.recordStart();
     this.recorder.toolCalled(this.actor(), {
       tool: name,
@@ -268,7 +310,10 @@ export class McpSession {
     rawArgs: Record<string, unknown> | undefined,
     requestSignal: AbortSignal,
     progressToken: string | number | undefined,
-    notify: (notification: { method: 'notifications/progress'; params: { progressToken: string | number; progress: number; total?: number; message?: string } }) => Promise<void>,
+    notify: (notification: {
+      method: 'notifications/progress';
+      params: { progressToken: string | number; progress: number; total?: number; message?: string };
+    }) => Promise<void>,
   ): Promise<CallToolResult> {
     const started = performance.now();
     const args = rawArgs ?? {};
@@ -317,7 +362,8 @@ export class McpSession {
 
     let phase: 'policy' | 'handler' = 'policy';
     try {
-      for (const policy of this.policies) await policy.check({ tool: def, args: parsed.data as Record<string, unknown>, actor });
+      for (const policy of this.policies)
+        await policy.check({ tool: def, args: parsed.data as Record<string, unknown>, actor });
       phase = 'handler';
       const result = await def.handler(parsed.data, ctx);
       if (signal.aborted) {
@@ -329,7 +375,10 @@ export class McpSession {
         const { message } = describeZodIssues(output.error);
         this.logger.error(`${name} returned data that does not match its output schema: ${message}`);
         this.record(def, name, args, 'error', 'INTERNAL', started, `output schema violation: ${message}`);
-        throw protocolError(ErrorCode.InternalError, `Internal error in ${name}: its result did not match its output schema. This is a droidwright bug; the details are on its stderr.`);
+        throw protocolError(
+          ErrorCode.InternalError,
+          `Internal error in ${name}: its result did not match its output schema. This is a droidwright bug; the details are on its stderr.`,
+        );
       }
       this.record(def, name, args, 'ok', null, started, result.summary);
       return {
@@ -344,22 +393,40 @@ export class McpSession {
       }
       if (error instanceof InvalidArgumentsError) {
         this.record(def, name, args, 'refused', error.code, started, error.message);
-        throw protocolError(ErrorCode.InvalidParams, error.message, { error_code: error.code, ...(error.field ? { field: error.field } : {}) });
+        throw protocolError(ErrorCode.InvalidParams, error.message, {
+          error_code: error.code,
+          ...(error.field ? { field: error.field } : {}),
+        });
       }
       if (error instanceof ToolError) {
         this.record(def, name, args, phase === 'policy' ? 'refused' : 'error', error.code, started, error.message);
         return toolErrorResult(error);
       }
       this.logger.error(`internal error in ${name}: ${(error as Error)?.stack ?? String(error)}`);
-      this.record(def, name, args, 'error', 'INTERNAL', started, `internal error: ${(error as Error)?.message ?? String(error)}`);
-      throw protocolError(ErrorCode.InternalError, `Internal error in ${name}: ${(error as Error)?.message ?? String(error)}. This is a droidwright bug; details are on its stderr.`);
+      this.record(
+        def,
+        name,
+        args,
+        'error',
+        'INTERNAL',
+        started,
+        `internal error: ${(error as Error)?.message ?? String(error)}`,
+      );
+      throw protocolError(
+        ErrorCode.InternalError,
+        `Internal error in ${name}: ${(error as Error)?.message ?? String(error)}. This is a droidwright bug; details are on its stderr.`,
+      );
     }
   }
 
   private async readResource(uri: string, requestSignal: AbortSignal) {
     const resource = RESOURCES.find((r) => r.uri === uri);
     const tool = resource && this.registry.get(resource.tool);
-    if (!resource || !tool) throw protocolError(RESOURCE_NOT_FOUND, `Unknown resource ${uri.slice(0, 200)}. Known: ${RESOURCES.map((r) => r.uri).join(', ')}.`);
+    if (!resource || !tool)
+      throw protocolError(
+        RESOURCE_NOT_FOUND,
+        `Unknown resource ${uri.slice(0, 200)}. Known: ${RESOURCES.map((r) => r.uri).join(', ')}.`,
+      );
     const ctx = createToolContext({
       actor: this.actor(),
       store: this.store,
@@ -389,6 +456,10 @@ export function toolErrorResult(error: ToolError): CallToolResult {
   return {
     isError: true,
     content: [{ type: 'text', text: `${error.message} (error_code: ${error.code})` }],
-    structuredContent: { error_code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) },
+    structuredContent: {
+      error_code: error.code,
+      message: error.message,
+      ...(error.details ? { details: error.details } : {}),
+    },
   };
 }

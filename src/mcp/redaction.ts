@@ -27,7 +27,9 @@ function fingerprint(value: unknown): { redacted: true; length: number; sha256: 
 
 function bound(value: unknown, depth: number): unknown {
   if (typeof value === 'string') {
-    return value.length > MAX_RECORDED_STRING ? `${value.slice(0, MAX_RECORDED_STRING)}…[+${value.length - MAX_RECORDED_STRING} chars]` : value;
+    return value.length > MAX_RECORDED_STRING
+      ? `${value.slice(0, MAX_RECORDED_STRING)}…[+${value.length - MAX_RECORDED_STRING} chars]`
+      : value;
   }
   if (value === null || typeof value !== 'object') return value;
   if (depth >= MAX_DEPTH) return '[nested too deep]';
@@ -54,7 +56,8 @@ function bound(value: unknown, depth: number): unknown {
  * collections are cut.
  */
 export function redactArguments(args: unknown, sensitive: readonly string[] = []): Record<string, unknown> {
-  if (args === null || typeof args !== 'object' || Array.isArray(args)) return args === undefined ? {} : { value: bound(args, 1) };
+  if (args === null || typeof args !== 'object' || Array.isArray(args))
+    return args === undefined ? {} : { value: bound(args, 1) };
   const out: Record<string, unknown> = {};
   const entries = Object.entries(args as Record<string, unknown>);
   for (const [key, value] of entries.slice(0, MAX_ITEMS)) {

@@ -10,14 +10,20 @@ export interface ServedTools {
 }
 
 /** Parses `--toolsets a,b`. Every name must be a contributed toolset; empty names are refused. */
-export function resolveServedTools(registry: ToolRegistry, requested: readonly string[] | undefined, readOnly: boolean): ServedTools {
+export function resolveServedTools(
+  registry: ToolRegistry,
+  requested: readonly string[] | undefined,
+  readOnly: boolean,
+): ServedTools {
   const available = registry.toolsets().map((t) => t.name as string);
   if (requested === undefined) return { toolsets: available, hidden: [], readOnly };
   const names = requested.map((n) => n.trim());
   const valid = `Valid toolsets: ${available.join(', ')}.`;
-  if (names.length === 0 || names.some((n) => n.length === 0)) throw new UsageError(`--toolsets needs a comma-separated list of toolset names. ${valid}`);
+  if (names.length === 0 || names.some((n) => n.length === 0))
+    throw new UsageError(`--toolsets needs a comma-separated list of toolset names. ${valid}`);
   const unknown = names.filter((n) => !available.includes(n));
-  if (unknown.length > 0) throw new UsageError(`Unknown toolset${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. ${valid}`);
+  if (unknown.length > 0)
+    throw new UsageError(`Unknown toolset${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. ${valid}`);
   const toolsets = available.filter((n) => names.includes(n));
   return { toolsets, hidden: available.filter((n) => !toolsets.includes(n)), readOnly };
 }

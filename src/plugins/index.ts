@@ -5,9 +5,4 @@ import { coreModule } from './core/core.module.js';
 import { deviceAdminModule } from './device-admin/device-admin.module.js';
 
 /** Every plugin's ContainerModule, loaded by the composition root. One line per plugin. */
-export const pluginModules: readonly ContainerModule[] = [
-  coreModule,
-  buildModule,
-  androidModule,
-  deviceAdminModule,
-];
+export const pluginModules: readonly ContainerModule[] = [coreModule, buildModule, androidModule, deviceAdminModule];

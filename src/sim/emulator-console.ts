@@ -29,7 +29,10 @@ export function defaultAuthTokenPath(env: NodeJS.ProcessEnv = process.env): stri
  */
 export function readOrCreateAuthToken(path: string): string {
   if (!existsSync(path)) {
-    const token = randomBytes(12).toString('base64').replace(/[^A-Za-z0-9]/g, 'x').slice(0, 16);
+    const token = randomBytes(12)
+      .toString('base64')
+      .replace(/[^A-Za-z0-9]/g, 'x')
+      .slice(0, 16);
     writeFileSync(path, token, { mode: 0o600 });
     return token;
   }

@@ -5,7 +5,11 @@
 import { parseArgs } from 'node:util';
 import { adbHostRequest } from '../android/adb-server-process.js';
 import { UsageError } from '../kernel/usage-error.js';
-import { startSimulatedDevice, type RunningSimulatedDevice, type SimulatedDeviceOptions } from './start-simulated-device.js';
+import {
+  startSimulatedDevice,
+  type RunningSimulatedDevice,
+  type SimulatedDeviceOptions,
+} from './start-simulated-device.js';
 
 export const SIM_USAGE = `Usage: droidwright sim [options]
 
@@ -35,7 +39,10 @@ function integer(name: string, value: string | undefined, min: number, max: numb
 }
 
 /** Parses the command line into device options and the adb server to announce to (null: none). */
-export function parseSimArguments(argv: string[], env: NodeJS.ProcessEnv = process.env): { device: SimulatedDeviceOptions; adbPort: number | null; help: boolean } {
+export function parseSimArguments(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): { device: SimulatedDeviceOptions; adbPort: number | null; help: boolean } {
   let values;
   try {
     ({ values } = parseArgs({
@@ -60,14 +67,18 @@ export function parseSimArguments(argv: string[], env: NodeJS.ProcessEnv = proce
       },
     }));
   } catch (error) {
-    throw new UsageError(`${(error as Error).message.replace(/\. To specify a positional argument.*$/s, '.')}\n\n${SIM_USAGE}`);
+    throw new UsageError(
+      `${(error as Error).message.replace(/\. To specify a positional argument.*$/s, '.')}\n\n${SIM_USAGE}`,
+    );
   }
   if (values.port !== undefined && values['emulator-port'] !== undefined) {
     throw new UsageError('Give --port (TCP mode) or --emulator-port (emulator mode), not both.');
   }
   const emulatorPort = integer('emulator-port', values['emulator-port'], 1025, 65535);
   if (emulatorPort !== undefined && emulatorPort % 2 === 0) {
-    throw new UsageError(`--emulator-port must be odd (adb port; the console takes the even port below), got ${emulatorPort}.`);
+    throw new UsageError(
+      `--emulator-port must be odd (adb port; the console takes the even port below), got ${emulatorPort}.`,
+    );
   }
   const androidOptions: Record<string, unknown> = {};
   if (values.avd !== undefined) androidOptions.avd = values.avd;
@@ -82,7 +93,9 @@ export function parseSimArguments(argv: string[], env: NodeJS.ProcessEnv = proce
 
   const adbPort = values['no-connect']
     ? null
-    : (integer('adb-port', values['adb-port'], 1, 65535) ?? integer('ANDROID_ADB_SERVER_PORT', env.ANDROID_ADB_SERVER_PORT, 1, 65535) ?? 5037);
+    : (integer('adb-port', values['adb-port'], 1, 65535) ??
+      integer('ANDROID_ADB_SERVER_PORT', env.ANDROID_ADB_SERVER_PORT, 1, 65535) ??
+      5037);
   const device: SimulatedDeviceOptions = {
     androidOptions,
     trace: values.trace ?? false,
@@ -99,7 +112,10 @@ async function announce(device: RunningSimulatedDevice, adbPort: number, out: (l
     const reply = await adbHostRequest(adbPort, service);
     out(reply ? `adb server on port ${adbPort}: ${reply}` : `announced to the adb server on port ${adbPort}`);
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ECONNREFUSED' ? 'no adb server is running there' : (error as Error).message;
+    const reason =
+      (error as NodeJS.ErrnoException).code === 'ECONNREFUSED'
+        ? 'no adb server is running there'
+        : (error as Error).message;
     out(
       `could not announce the device to the adb server on port ${adbPort} (${reason}). ` +
         (device.consolePort !== undefined
@@ -117,10 +133,14 @@ export async function runSimCommand(argv: string[]): Promise<number> {
   }
   const out = (line: string) => process.stdout.write(`${line}\n`);
   const device = await startSimulatedDevice(options);
-  out(`simulated device ${device.serial} is up (adb port ${device.port}${device.consolePort !== undefined ? `, console port ${device.consolePort}` : ''})`);
+  out(
+    `simulated device ${device.serial} is up (adb port ${device.port}${device.consolePort !== undefined ? `, console port ${device.consolePort}` : ''})`,
+  );
   if (adbPort !== null) await announce(device, adbPort, out);
   out(`try: adb -s ${device.serial} shell getprop ro.product.model`);
-  out(`use it from droidwright with device_serial "${device.serial}"; stop with Ctrl-C${device.consolePort !== undefined ? ` or \`adb -s ${device.serial} emu kill\`` : ''}`);
+  out(
+    `use it from droidwright with device_serial "${device.serial}"; stop with Ctrl-C${device.consolePort !== undefined ? ` or \`adb -s ${device.serial} emu kill\`` : ''}`,
+  );
 
   let signalled = false;
   const onSignal = () => {
@@ -136,6 +156,10 @@ export async function runSimCommand(argv: string[]): Promise<number> {
     // Drop the device from the adb server, or it lingers there as offline.
     await adbHostRequest(adbPort, `host:disconnect:${device.serial}`, 2000).catch(() => undefined);
   }
-  out(signalled ? `simulated device ${device.serial} stopped` : `simulated device ${device.serial} was killed through its console`);
+  out(
+    signalled
+      ? `simulated device ${device.serial} stopped`
+      : `simulated device ${device.serial} was killed through its console`,
+  );
   return 0;
 }

@@ -46,7 +46,10 @@ export async function startSimulatedDevice(options: SimulatedDeviceOptions = {})
     throw new Error('Give either port (TCP mode) or emulatorPort (emulator mode), not both.');
   }
   const emulatorPort = options.emulatorPort;
-  if (emulatorPort !== undefined && (!Number.isInteger(emulatorPort) || emulatorPort % 2 === 0 || emulatorPort < 1025 || emulatorPort > 65535)) {
+  if (
+    emulatorPort !== undefined &&
+    (!Number.isInteger(emulatorPort) || emulatorPort % 2 === 0 || emulatorPort < 1025 || emulatorPort > 65535)
+  ) {
     throw new Error(`emulatorPort must be an odd port number (adb scans 5555–5585), got ${emulatorPort}.`);
   }
   if (options.port !== undefined && (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535)) {
@@ -55,7 +58,8 @@ export async function startSimulatedDevice(options: SimulatedDeviceOptions = {})
 
   const ownsAndroid = !options.android;
   // An emulator has an AVD name; the Android uses it for emulator-style properties too.
-  const androidOptions = emulatorPort !== undefined ? { avd: DEFAULT_AVD_NAME, ...options.androidOptions } : (options.androidOptions ?? {});
+  const androidOptions =
+    emulatorPort !== undefined ? { avd: DEFAULT_AVD_NAME, ...options.androidOptions } : (options.androidOptions ?? {});
   const android = options.android ?? (await createDefaultAndroid(androidOptions));
   let label = 'sim';
   const trace = options.trace ? (line: string) => process.stderr.write(`[${label}] ${line}\n`) : undefined;
@@ -77,7 +81,10 @@ export async function startSimulatedDevice(options: SimulatedDeviceOptions = {})
 
   try {
     if (emulatorPort !== undefined) {
-      emulatorConsole = new EmulatorConsole({ avdName: android.avdName ?? DEFAULT_AVD_NAME, onKill: () => void stop() });
+      emulatorConsole = new EmulatorConsole({
+        avdName: android.avdName ?? DEFAULT_AVD_NAME,
+        onKill: () => void stop(),
+      });
       // The console first: adb asks it for the AVD name as soon as it sees the device.
       await emulatorConsole.listen(emulatorPort - 1, host);
       await adbServer.listen(emulatorPort, host);

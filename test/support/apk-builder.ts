@@ -49,10 +49,33 @@ function testSigningKey(): Promise<SigningKey> {
     const keyPath = join(dir, 'key.pk8');
     const certPath = join(dir, 'cert.pem');
     await run('openssl', [
-      'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', pem, '-out', certPath,
-      '-days', '3650', '-subj', '/CN=droidwright test key',
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      pem,
+      '-out',
+      certPath,
+      '-days',
+      '3650',
+      '-subj',
+      '/CN=droidwright test key',
     ]);
-    await run('openssl', ['pkcs8', '-topk8', '-inform', 'PEM', '-outform', 'DER', '-in', pem, '-out', keyPath, '-nocrypt']);
+    await run('openssl', [
+      'pkcs8',
+      '-topk8',
+      '-inform',
+      'PEM',
+      '-outform',
+      'DER',
+      '-in',
+      pem,
+      '-out',
+      keyPath,
+      '-nocrypt',
+    ]);
     return { keyPath, certPath };
   })();
   return signingKey;
@@ -102,7 +125,16 @@ export async function buildTestApk(opts: BuildTestApkOptions): Promise<BuiltTest
   await run('aapt', ['package', '-f', '-M', manifest, '-I', FRAMEWORK_RES, '-F', unsigned]);
   const key = await testSigningKey();
   await run('apksigner', [
-    'sign', '--key', key.keyPath, '--cert', key.certPath, '--v4-signing-enabled', 'false', '--out', signed, unsigned,
+    'sign',
+    '--key',
+    key.keyPath,
+    '--cert',
+    key.certPath,
+    '--v4-signing-enabled',
+    'false',
+    '--out',
+    signed,
+    unsigned,
   ]);
   const bytes = await readFile(signed);
   return { path: signed, sha256: createHash('sha256').update(bytes).digest('hex'), size: bytes.length };

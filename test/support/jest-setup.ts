@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-if (!process.env.DROIDWRIGHT_HOME || !process.env.DROIDWRIGHT_HOME.includes('droidwright-test-')) {
+if (!process.env.DROIDWRIGHT_HOME?.includes('droidwright-test-')) {
   process.env.DROIDWRIGHT_HOME = mkdtempSync(join(tmpdir(), 'droidwright-test-home-'));
 }
 // Never talk to a developer's adb server on 5037 by accident.

@@ -26,7 +26,8 @@ function childEnv(env: CliEnv): Record<string, string> {
   const base: Record<string, string> = {};
   // A developer may run the suite from an AI coding tool's shell; its markers would make `trust` refuse.
   const agentMarkers = agentEnvironmentMarkers(process.env);
-  for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !agentMarkers.includes(key)) base[key] = value;
+  for (const [key, value] of Object.entries(process.env))
+    if (value !== undefined && !agentMarkers.includes(key)) base[key] = value;
   return { ...base, DROIDWRIGHT_HOME: env.home, ANDROID_ADB_SERVER_PORT: String(env.adbPort), ...env.extra };
 }
 
@@ -76,7 +77,11 @@ export interface McpTestClient {
 }
 
 /** Spawns `node dist/cli.js mcp ...` and connects the SDK's real Client over stdio. */
-export async function startMcpClient(env: CliEnv, args: readonly string[] = [], options: { cwd?: string; clientName?: string } = {}): Promise<McpTestClient> {
+export async function startMcpClient(
+  env: CliEnv,
+  args: readonly string[] = [],
+  options: { cwd?: string; clientName?: string } = {},
+): Promise<McpTestClient> {
   assertBuilt();
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -108,10 +113,18 @@ export interface CliResult {
 }
 
 /** Runs `node dist/cli.js <args>` to completion (stdin closed unless `input` is given). */
-export function runCli(env: CliEnv, args: readonly string[], options: { cwd?: string; input?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+export function runCli(
+  env: CliEnv,
+  args: readonly string[],
+  options: { cwd?: string; input?: string; timeoutMs?: number } = {},
+): Promise<CliResult> {
   assertBuilt();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: childEnv(env), cwd: options.cwd ?? defaultCwd(env), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      env: childEnv(env),
+      cwd: options.cwd ?? defaultCwd(env),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));

@@ -95,7 +95,7 @@ export function scanLevel(body: string): ScriptLevel {
       const header = statements.slice(statementStart).trim();
       blocks.push({ header, body: body.slice(i + 1, close) });
       // The header belongs to the block, not to the statements (so `release {` is not an assignment).
-      statements = statements.slice(0, statementStart) + '\n';
+      statements = `${statements.slice(0, statementStart)}\n`;
       statementStart = statements.length;
       i = close + 1;
       continue;
@@ -141,14 +141,32 @@ function normalizeHeader(header: string): string {
  */
 export function containerElementName(header: string): string | null {
   const h = header.replace(/\s+/g, ' ').trim();
-  const call = /^(?:getByName|create|register|named|maybeCreate|getting|creating)\s*\(\s*(["'])([A-Za-z0-9_]+)\1\s*\)(?:\s*\.\s*(?:apply|configure|also|run))?$/.exec(h);
+  const call =
+    /^(?:getByName|create|register|named|maybeCreate|getting|creating)\s*\(\s*(["'])([A-Za-z0-9_]+)\1\s*\)(?:\s*\.\s*(?:apply|configure|also|run))?$/.exec(
+      h,
+    );
   if (call) return call[2]!;
   const bare = /^(["']?)([A-Za-z_][A-Za-z0-9_]*)\1$/.exec(h);
   if (bare && !RESERVED_HEADERS.has(bare[2]!)) return bare[2]!;
   return null;
 }
 
-const RESERVED_HEADERS = new Set(['all', 'configureEach', 'whenObjectAdded', 'if', 'else', 'try', 'finally', 'forEach', 'each', 'apply', 'also', 'run', 'let', 'with']);
+const RESERVED_HEADERS = new Set([
+  'all',
+  'configureEach',
+  'whenObjectAdded',
+  'if',
+  'else',
+  'try',
+  'finally',
+  'forEach',
+  'each',
+  'apply',
+  'also',
+  'run',
+  'let',
+  'with',
+]);
 
 const STRING_LITERAL = /"((?:[^"\\\n$]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'/;
 
@@ -158,15 +176,25 @@ function keyPattern(keys: readonly string[]): string {
 
 /** A literal string assigned or passed to one of `keys`: `k = "v"`, `k "v"`, `k("v")`, `k.set("v")`. Last one wins. */
 export function readString(statements: string, keys: readonly string[]): string | null {
-  const re = new RegExp(`${keyPattern(keys)}(?:\\s*=\\s*|\\s*\\(\\s*|\\s+|\\.set\\(\\s*)(?:${STRING_LITERAL.source})`, 'gm');
+  const re = new RegExp(
+    `${keyPattern(keys)}(?:\\s*=\\s*|\\s*\\(\\s*|\\s+|\\.set\\(\\s*)(?:${STRING_LITERAL.source})`,
+    'gm',
+  );
   let value: string | null = null;
   for (const m of statements.matchAll(re)) value = m[1] ?? m[2] ?? null;
   return value;
 }
 
 /** A literal integer for one of `keys` (or a `libs.versions.x.get().toInt()` the catalog resolves). */
-export function readInt(statements: string, keys: readonly string[], catalogVersions?: ReadonlyMap<string, string>): number | null {
-  const re = new RegExp(`${keyPattern(keys)}(?:\\s*=\\s*|\\s*\\(\\s*|\\s+|\\.set\\(\\s*)(?:(\\d+)\\b|libs\\.versions\\.([A-Za-z0-9_.\\-]+?)\\.get\\(\\)|(["'])(\\d+)\\3)`, 'gm');
+export function readInt(
+  statements: string,
+  keys: readonly string[],
+  catalogVersions?: ReadonlyMap<string, string>,
+): number | null {
+  const re = new RegExp(
+    `${keyPattern(keys)}(?:\\s*=\\s*|\\s*\\(\\s*|\\s+|\\.set\\(\\s*)(?:(\\d+)\\b|libs\\.versions\\.([A-Za-z0-9_.\\-]+?)\\.get\\(\\)|(["'])(\\d+)\\3)`,
+    'gm',
+  );
   let value: number | null = null;
   for (const m of statements.matchAll(re)) {
     if (m[1]) value = Number(m[1]);

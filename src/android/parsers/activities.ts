@@ -26,7 +26,10 @@ export function parseActivityStack(output: string): ActivityStack {
       const m = RECORD.exec(trimmed);
       const component = m ? parseComponent(m[1]!) : null;
       if (component) activities.push({ ...component, taskId: m![2] !== undefined ? Number(m![2]) : null });
-    } else if (!resumed && /^(mResumedActivity|ResumedActivity|topResumedActivity|mTopResumedActivity)[:=]/.test(trimmed)) {
+    } else if (
+      !resumed &&
+      /^(mResumedActivity|ResumedActivity|topResumedActivity|mTopResumedActivity)[:=]/.test(trimmed)
+    ) {
       const m = RECORD.exec(trimmed);
       if (m) resumed = parseComponent(m[1]!);
     }

@@ -49,7 +49,10 @@ function textField(lines: readonly string[], key: string): string | null {
  * verdict comes from the text: an error line, a `Status:` other than ok/timeout, or a non-zero exit.
  */
 export function parseAmStart(output: string, exitCode: number | null): AmStartResult {
-  const lines = output.split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length > 0);
+  const lines = output
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0);
   const status = textField(lines, 'Status');
   const failure = lines.find((l) => FAILURE_LINE.some((re) => re.test(l)));
   const badStatus = status !== null && !/^(ok|timeout)$/i.test(status);
@@ -98,7 +101,9 @@ export interface DisplayedLine {
 export function parseDisplayedLines(logcat: string, packageName: string): DisplayedLine[] {
   const out: DisplayedLine[] = [];
   for (const line of logcat.split(/\r?\n/)) {
-    const m = /(?:ActivityTaskManager|ActivityManager)\s*:\s+Displayed\s+([^\s:]+\/[^\s:]+):\s+(\+[0-9a-z]+)/.exec(line);
+    const m = /(?:ActivityTaskManager|ActivityManager)\s*:\s+Displayed\s+([^\s:]+\/[^\s:]+):\s+(\+[0-9a-z]+)/.exec(
+      line,
+    );
     if (!m) continue;
     const component = m[1]!;
     if (component.slice(0, component.indexOf('/')) !== packageName) continue;

@@ -14,7 +14,15 @@ export interface BatteryInfo {
 }
 
 const STATUS = { 1: 'unknown', 2: 'charging', 3: 'discharging', 4: 'not_charging', 5: 'full' } as const;
-const HEALTH: Record<number, string> = { 1: 'unknown', 2: 'good', 3: 'overheat', 4: 'dead', 5: 'over_voltage', 6: 'failure', 7: 'cold' };
+const HEALTH: Record<number, string> = {
+  1: 'unknown',
+  2: 'good',
+  3: 'overheat',
+  4: 'dead',
+  5: 'over_voltage',
+  6: 'failure',
+  7: 'cold',
+};
 
 function keyValues(output: string): Map<string, string> {
   const map = new Map<string, string>();
@@ -37,7 +45,16 @@ export function parseBattery(output: string): BatteryInfo | null {
   const status = num(kv.get('status'));
   const health = num(kv.get('health'));
   const temperature = num(kv.get('temperature'));
-  const plugged = kv.get('AC powered') === 'true' ? 'ac' : kv.get('USB powered') === 'true' ? 'usb' : kv.get('Wireless powered') === 'true' ? 'wireless' : kv.get('Dock powered') === 'true' ? 'dock' : null;
+  const plugged =
+    kv.get('AC powered') === 'true'
+      ? 'ac'
+      : kv.get('USB powered') === 'true'
+        ? 'usb'
+        : kv.get('Wireless powered') === 'true'
+          ? 'wireless'
+          : kv.get('Dock powered') === 'true'
+            ? 'dock'
+            : null;
   return {
     level,
     scale,

@@ -27,9 +27,23 @@ export type ExitInfoParse =
   | { readonly supported: true; readonly records: readonly ExitRecord[] };
 
 const REASON_NAMES: Record<number, string> = {
-  0: 'UNKNOWN', 1: 'EXIT_SELF', 2: 'SIGNALED', 3: 'LOW_MEMORY', 4: 'APP CRASH(EXCEPTION)', 5: 'APP CRASH(NATIVE)', 6: 'ANR',
-  7: 'INITIALIZATION FAILURE', 8: 'PERMISSION CHANGE', 9: 'EXCESSIVE RESOURCE USAGE', 10: 'USER REQUESTED', 11: 'USER STOPPED',
-  12: 'DEPENDENCY DIED', 13: 'OTHER KILLS BY SYSTEM', 14: 'FREEZER', 15: 'PACKAGE STATE CHANGE', 16: 'PACKAGE UPDATED',
+  0: 'UNKNOWN',
+  1: 'EXIT_SELF',
+  2: 'SIGNALED',
+  3: 'LOW_MEMORY',
+  4: 'APP CRASH(EXCEPTION)',
+  5: 'APP CRASH(NATIVE)',
+  6: 'ANR',
+  7: 'INITIALIZATION FAILURE',
+  8: 'PERMISSION CHANGE',
+  9: 'EXCESSIVE RESOURCE USAGE',
+  10: 'USER REQUESTED',
+  11: 'USER STOPPED',
+  12: 'DEPENDENCY DIED',
+  13: 'OTHER KILLS BY SYSTEM',
+  14: 'FREEZER',
+  15: 'PACKAGE STATE CHANGE',
+  16: 'PACKAGE UPDATED',
 };
 
 export const CRASH_REASONS = new Set([4, 5]);
@@ -42,7 +56,9 @@ export function sizeToKb(value: string | undefined): number | null {
   if (!m) return null;
   const n = Number(m[1]);
   const unit = (m[2] ?? 'KB').toUpperCase();
-  const factor = { B: 1 / 1024, KB: 1, MB: 1024, GB: 1024 * 1024, TB: 1024 * 1024 * 1024 }[unit as 'B' | 'KB' | 'MB' | 'GB' | 'TB'];
+  const factor = { B: 1 / 1024, KB: 1, MB: 1024, GB: 1024 * 1024, TB: 1024 * 1024 * 1024 }[
+    unit as 'B' | 'KB' | 'MB' | 'GB' | 'TB'
+  ];
   return Math.round(n * factor);
 }
 
@@ -127,7 +143,11 @@ function parseRecord(lines: readonly string[], pkg: string | null, uid: number |
  */
 export function parseExitInfo(output: string): ExitInfoParse {
   if (!/PROCESS EXIT INFO/.test(output)) {
-    const firstLine = output.split(/\r?\n/).find((l) => l.trim().length > 0)?.trim() ?? '(no output)';
+    const firstLine =
+      output
+        .split(/\r?\n/)
+        .find((l) => l.trim().length > 0)
+        ?.trim() ?? '(no output)';
     return { supported: false, reason: firstLine.slice(0, 200) };
   }
   const records: ExitRecord[] = [];

@@ -21,7 +21,9 @@ export interface HeapInfo {
   readonly freeKb: number | null;
 }
 
-export type MemInfoParse = { readonly found: true; readonly info: MemInfo } | { readonly found: false; readonly reason: string };
+export type MemInfoParse =
+  | { readonly found: true; readonly info: MemInfo }
+  | { readonly found: false; readonly reason: string };
 
 interface Column {
   name: string;
@@ -30,7 +32,8 @@ interface Column {
 
 /** The two header lines are right-aligned over the numbers: pair words that end in the same column. */
 function headerColumns(top: string, bottom: string): Column[] {
-  const words = (line: string): Column[] => [...line.matchAll(/\S+/g)].map((m) => ({ name: m[0], end: m.index! + m[0].length }));
+  const words = (line: string): Column[] =>
+    [...line.matchAll(/\S+/g)].map((m) => ({ name: m[0], end: m.index! + m[0].length }));
   const upper = words(top);
   return words(bottom).map((w) => {
     const over = upper.find((u) => Math.abs(u.end - w.end) <= 1);
@@ -50,7 +53,11 @@ function rowValues(line: string, columns: readonly Column[]): Record<string, num
 
 function heap(values: Record<string, number> | undefined): HeapInfo | null {
   if (!values) return null;
-  return { sizeKb: values['Heap Size'] ?? null, allocatedKb: values['Heap Alloc'] ?? null, freeKb: values['Heap Free'] ?? null };
+  return {
+    sizeKb: values['Heap Size'] ?? null,
+    allocatedKb: values['Heap Alloc'] ?? null,
+    freeKb: values['Heap Free'] ?? null,
+  };
 }
 
 export function parseMeminfo(output: string): MemInfoParse {
@@ -81,13 +88,15 @@ export function parseMeminfo(output: string): MemInfoParse {
     } else if (section === 'summary') {
       for (const pair of trimmed.matchAll(/([A-Z][A-Za-z ]*?):\s+(\d+)/g)) summary[pair[1]!.trim()] = Number(pair[2]);
     } else if (section === 'objects') {
-      for (const pair of trimmed.matchAll(/([A-Za-z][A-Za-z ]*?):\s+(\d+)/g)) objects[pair[1]!.trim()] = Number(pair[2]);
+      for (const pair of trimmed.matchAll(/([A-Za-z][A-Za-z ]*?):\s+(\d+)/g))
+        objects[pair[1]!.trim()] = Number(pair[2]);
     }
   }
-  const totals = rows['TOTAL'] ?? {};
+  const totals = rows.TOTAL ?? {};
   const totalLine = lines.find((l) => /TOTAL PSS:\s+\d+/.test(l));
   const summaryPss = totalLine ? Number(/TOTAL PSS:\s+(\d+)/.exec(totalLine)![1]) : undefined;
-  const summaryRss = totalLine && /TOTAL RSS:\s+(\d+)/.test(totalLine) ? Number(/TOTAL RSS:\s+(\d+)/.exec(totalLine)![1]) : undefined;
+  const summaryRss =
+    totalLine && /TOTAL RSS:\s+(\d+)/.test(totalLine) ? Number(/TOTAL RSS:\s+(\d+)/.exec(totalLine)![1]) : undefined;
   // The "TOTAL PSS: …" line is not a table row; keep it out of the summary map.
   for (const key of Object.keys(summary)) if (/^TOTAL/.test(key)) delete summary[key];
   return {

@@ -28,7 +28,9 @@ export interface PermissionState {
  */
 export function parsePackageDump(output: string, packageName: string): PackageDump | null {
   const lines = output.split(/\r?\n/);
-  const start = lines.findIndex((l) => new RegExp(`^\\s*Package \\[${packageName.replace(/\./g, '\\.')}\\] \\(`).test(l));
+  const start = lines.findIndex((l) =>
+    new RegExp(`^\\s*Package \\[${packageName.replace(/\./g, '\\.')}\\] \\(`).test(l),
+  );
   if (start < 0) return null;
   const indent = /^\s*/.exec(lines[start]!)![0].length;
   const block: string[] = [];
@@ -60,7 +62,8 @@ export function parsePackageDump(output: string, packageName: string): PackageDu
       if (m) requested.push(m[1]!);
     } else if (mode === 'install' || mode === 'runtime') {
       const m = /^([\w.]+): granted=(true|false)/.exec(trimmed);
-      if (m && !permissions.some((p) => p.name === m[1])) permissions.push({ name: m[1]!, granted: m[2] === 'true', runtime: mode === 'runtime' });
+      if (m && !permissions.some((p) => p.name === m[1]))
+        permissions.push({ name: m[1]!, granted: m[2] === 'true', runtime: mode === 'runtime' });
     }
   }
   const flagsRaw = field('pkgFlags') ?? field('flags');
@@ -76,7 +79,12 @@ export function parsePackageDump(output: string, packageName: string): PackageDu
     firstInstallTime: field('firstInstallTime'),
     lastUpdateTime: field('lastUpdateTime'),
     installerPackageName: field('installerPackageName'),
-    flags: flagsRaw ? flagsRaw.replace(/^\[\s*|\s*\]$/g, '').split(/\s+/).filter(Boolean) : [],
+    flags: flagsRaw
+      ? flagsRaw
+          .replace(/^\[\s*|\s*\]$/g, '')
+          .split(/\s+/)
+          .filter(Boolean)
+      : [],
     requestedPermissions: requested,
     permissions,
   };

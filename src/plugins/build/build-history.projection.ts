@@ -2,7 +2,13 @@ import type Database from 'better-sqlite3';
 import { describeActor } from '../../kernel/actor.js';
 import type { Projection, StoredEvent } from '../../events/event-definition.js';
 import type { z } from 'zod';
-import type { BuildCancelled, BuildCancelRequested, BuildFinished, BuildStarted, VariantSelected } from './build.events.js';
+import type {
+  BuildCancelled,
+  BuildCancelRequested,
+  BuildFinished,
+  BuildStarted,
+  VariantSelected,
+} from './build.events.js';
 
 type Data<E> = E extends { schema: z.ZodType<infer D> } ? D : never;
 
@@ -100,11 +106,9 @@ export const buildHistoryProjection: Projection = {
       }
       case 'build.cancel_requested': {
         const d = event.data as Data<typeof BuildCancelRequested>;
-        db.prepare(`UPDATE builds SET cancel_requested_by = ?, cancel_requested_actor = ? WHERE id = ? AND status = 'running'`).run(
-          d.requested_by,
-          JSON.stringify(event.actor),
-          d.build_id,
-        );
+        db.prepare(
+          `UPDATE builds SET cancel_requested_by = ?, cancel_requested_actor = ? WHERE id = ? AND status = 'running'`,
+        ).run(d.requested_by, JSON.stringify(event.actor), d.build_id);
         return;
       }
       case 'build.cancelled': {
@@ -135,8 +139,22 @@ export const buildHistoryProjection: Projection = {
           d.log.sha256,
           d.build_id,
         );
-        const insert = db.prepare('INSERT OR REPLACE INTO build_diagnostics (build_id, idx, severity, source, file, line, col, message, task) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
-        d.diagnostics.forEach((diag, i) => insert.run(d.build_id, i, diag.severity, diag.source, diag.file, diag.line, diag.column, diag.message, diag.task));
+        const insert = db.prepare(
+          'INSERT OR REPLACE INTO build_diagnostics (build_id, idx, severity, source, file, line, col, message, task) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        );
+        d.diagnostics.forEach((diag, i) => {
+          insert.run(
+            d.build_id,
+            i,
+            diag.severity,
+            diag.source,
+            diag.file,
+            diag.line,
+            diag.column,
+            diag.message,
+            diag.task,
+          );
+        });
         return;
       }
       case 'variant.selected': {

@@ -27,7 +27,12 @@ export const BuildViewSchema = z.object({
   origin: z.string().describe('Who started it (agent client and session, cli, tui) and its pid.'),
   cancelled_by: z.string().nullable().describe('Who cancelled it, when cancelled.'),
   cancel_requested_by: z.string().nullable().describe('Who asked to cancel it (recorded even before it stopped).'),
-  owner_pid: z.number().int().describe('Process id of the droidwright build worker that runs it (a process of its own, independent of any client).'),
+  owner_pid: z
+    .number()
+    .int()
+    .describe(
+      'Process id of the droidwright build worker that runs it (a process of its own, independent of any client).',
+    ),
   exit_code: z.number().int().nullable().describe("Gradle's exit code, when it exited."),
   reason: z.string().nullable().describe('Why it failed, timed out or was cancelled.'),
   errors: z.number().int().describe('Number of error diagnostics.'),
@@ -67,7 +72,16 @@ export function toBuildView(r: BuildRecord): BuildView {
     reason: r.reason,
     errors: r.counts.error,
     warnings: r.counts.warning,
-    apks: r.apks.map((a) => ({ path: a.path, module: a.module, variant: a.variant, package: a.package, version_code: a.version_code, version_name: a.version_name, sha256: a.sha256, size: a.size })),
+    apks: r.apks.map((a) => ({
+      path: a.path,
+      module: a.module,
+      variant: a.variant,
+      package: a.package,
+      version_code: a.version_code,
+      version_name: a.version_name,
+      sha256: a.sha256,
+      size: a.size,
+    })),
     tests: r.tests,
     log_path: r.logPath,
   };

@@ -14,7 +14,9 @@ import { BuildWorker } from './services/build-worker.js';
 export async function runBuildWorkerCommand(argv: string[]): Promise<number> {
   const [buildId, ...rest] = argv;
   if (buildId === undefined || rest.length > 0 || !/^[0-9a-f]{12}$/.test(buildId)) {
-    throw new UsageError('build-worker <build-id> is started by `droidwright mcp` for each build; it is not meant to be run by hand.');
+    throw new UsageError(
+      'build-worker <build-id> is started by `droidwright mcp` for each build; it is not meant to be run by hand.',
+    );
   }
   const home = resolveHome(process.env);
   const container = createContainer({ home, cwd: process.cwd(), readOnly: false, env: process.env }, pluginModules);
@@ -22,10 +24,14 @@ export async function runBuildWorkerCommand(argv: string[]): Promise<number> {
   try {
     const worker = container.get(BuildWorker);
     // Stopped from outside (system shutdown, a person's kill): stop Gradle and record that, then exit.
-    for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, () => worker.stopAll(systemActor(), 'shutdown'));
+    for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const)
+      process.on(signal, () => worker.stopAll(systemActor(), 'shutdown'));
     const record = await worker.run(buildId);
     code = record ? 0 : 1;
-    if (!record) process.stderr.write(`droidwright build-worker: build ${buildId} was not handed to this worker (or already ended); nothing ran.\n`);
+    if (!record)
+      process.stderr.write(
+        `droidwright build-worker: build ${buildId} was not handed to this worker (or already ended); nothing ran.\n`,
+      );
     if (record) removeIfEmpty(join(buildLogsDir(home), `${buildId}.worker.log`));
   } finally {
     disposeContainer(container);

@@ -24,7 +24,8 @@ export type BuildProvenance = z.infer<typeof BuildProvenanceSchema>;
 export const BuildStarted = defineEvent({
   type: 'build.started',
   version: 1,
-  description: 'A Gradle build (or test run) started, with what it builds and from which sources; `pid` is the build worker process that runs it.',
+  description:
+    'A Gradle build (or test run) started, with what it builds and from which sources; `pid` is the build worker process that runs it.',
   schema: z.object({
     build_id: z.string().min(1).max(64),
     project_root: z.string().min(1),
@@ -74,7 +75,8 @@ export type TestCounts = z.infer<typeof TestCountsSchema>;
 export const BuildFinished = defineEvent({
   type: 'build.finished',
   version: 1,
-  description: 'A build ended: outcome, duration, diagnostics, the APKs and mapping files it wrote, and the log file with its SHA-256.',
+  description:
+    'A build ended: outcome, duration, diagnostics, the APKs and mapping files it wrote, and the log file with its SHA-256.',
   schema: z.object({
     build_id: z.string().min(1).max(64),
     status: z.enum(FINAL_STATUSES),
@@ -90,7 +92,13 @@ export const BuildFinished = defineEvent({
     apks: z.array(ApkRecordSchema).max(100),
     mappings: z.array(z.object({ module: z.string(), variant: z.string(), path: z.string(), sha256: Sha256 })).max(100),
     tests: TestCountsSchema.nullable(),
-    log: z.object({ path: z.string(), sha256: Sha256, bytes: z.number().int().nonnegative(), lines: z.number().int().nonnegative(), truncated_lines: z.number().int().nonnegative() }),
+    log: z.object({
+      path: z.string(),
+      sha256: Sha256,
+      bytes: z.number().int().nonnegative(),
+      lines: z.number().int().nonnegative(),
+      truncated_lines: z.number().int().nonnegative(),
+    }),
     /** True when diagnostics, APK or mapping entries were left out to keep the event under the size limit. */
     truncated: z.boolean().optional(),
     /** The process that recorded the end of a build whose worker died. */
@@ -101,7 +109,8 @@ export const BuildFinished = defineEvent({
 export const BuildCancelRequested = defineEvent({
   type: 'build.cancel_requested',
   version: 1,
-  description: 'Someone asked to cancel a running build; the build worker that runs it stops it and records build.cancelled.',
+  description:
+    'Someone asked to cancel a running build; the build worker that runs it stops it and records build.cancelled.',
   schema: z.object({
     build_id: z.string().min(1).max(64),
     requested_by: z.string(),
@@ -114,14 +123,23 @@ export const BuildCancelled = defineEvent({
   type: 'build.cancelled',
   version: 1,
   description: 'A running build was stopped on request; the actor is who asked.',
-  schema: z.object({ build_id: z.string().min(1).max(64), cancelled_by: z.string(), via: z.enum(['request', 'cancel_build', 'shutdown']) }),
+  schema: z.object({
+    build_id: z.string().min(1).max(64),
+    cancelled_by: z.string(),
+    via: z.enum(['request', 'cancel_build', 'shutdown']),
+  }),
 });
 
 export const VariantSelected = defineEvent({
   type: 'variant.selected',
   version: 1,
   description: 'The active build variant of a module was chosen; APK lookups and test runs default to it.',
-  schema: z.object({ project_root: z.string().min(1), module: z.string().min(1), variant: z.string().min(1), selected_by: z.string() }),
+  schema: z.object({
+    project_root: z.string().min(1),
+    module: z.string().min(1),
+    variant: z.string().min(1),
+    selected_by: z.string(),
+  }),
 });
 
 export const buildEvents = [BuildStarted, BuildFinished, BuildCancelRequested, BuildCancelled, VariantSelected];

@@ -34,7 +34,13 @@ export class CoreToolset implements ToolsetContribution {
 
   tools(): readonly AnyToolDefinition[] {
     return [
-      createGetProjectInfoTool({ project: this.project, inspector: this.inspector, trust: this.trust, activity: this.activity, dataDir: this.options.home }),
+      createGetProjectInfoTool({
+        project: this.project,
+        inspector: this.inspector,
+        trust: this.trust,
+        activity: this.activity,
+        dataDir: this.options.home,
+      }),
       createRunHealthCheckTool({ checker: this.checker }),
       createQueryEventsTool({ store: this.store }),
       createListMcpSessionsTool({ activity: this.activity }),

@@ -10,7 +10,15 @@ type SessionStarted = {
   read_only: boolean;
   project_root: string | null;
 };
-type ToolCalled = { session: string; tool: string; kind: string | null; outcome: string; error_code: string | null; duration_ms: number; summary: string };
+type ToolCalled = {
+  session: string;
+  tool: string;
+  kind: string | null;
+  outcome: string;
+  error_code: string | null;
+  duration_ms: number;
+  summary: string;
+};
 type SessionEnded = { session: string; reason: string };
 
 /**
@@ -67,7 +75,11 @@ export const mcpActivityProjection: Projection = {
       }
       case 'mcp.session_ended': {
         const d = event.data as SessionEnded;
-        db.prepare('UPDATE mcp_sessions SET ended_at = ?, end_reason = ? WHERE session = ?').run(event.at, d.reason, d.session);
+        db.prepare('UPDATE mcp_sessions SET ended_at = ?, end_reason = ? WHERE session = ?').run(
+          event.at,
+          d.reason,
+          d.session,
+        );
         break;
       }
     }

@@ -9,7 +9,8 @@ const Ms = z.number().int().nonnegative().nullable();
 export const AppInstalled = defineEvent({
   type: 'app.installed',
   version: 1,
-  description: 'An APK from the project\'s build outputs was installed on a device; links to the build that produced it when known.',
+  description:
+    "An APK from the project's build outputs was installed on a device; links to the build that produced it when known.",
   schema: z.object({
     device_serial: Serial,
     package: Package,
@@ -79,7 +80,11 @@ export const PermissionRevoked = defineEvent({
   schema: PermissionChange,
 });
 
-const NetworkState = z.object({ wifi: z.boolean().nullable(), mobile_data: z.boolean().nullable(), airplane_mode: z.boolean().nullable() });
+const NetworkState = z.object({
+  wifi: z.boolean().nullable(),
+  mobile_data: z.boolean().nullable(),
+  airplane_mode: z.boolean().nullable(),
+});
 
 export const NetworkChanged = defineEvent({
   type: 'network.changed',
@@ -99,7 +104,13 @@ export const DeepLinkOpened = defineEvent({
   type: 'deep_link.opened',
   version: 1,
   description: 'A URI was opened on a device with a VIEW intent (a deep link or app link).',
-  schema: z.object({ device_serial: Serial, uri: z.string().max(4096), scheme: z.string(), package: Package.nullable(), activity: z.string().nullable() }),
+  schema: z.object({
+    device_serial: Serial,
+    uri: z.string().max(4096),
+    scheme: z.string(),
+    package: Package.nullable(),
+    activity: z.string().nullable(),
+  }),
 });
 
 export const AppSettingsOpened = defineEvent({
@@ -113,19 +124,39 @@ export const AvdLaunched = defineEvent({
   type: 'avd.launched',
   version: 1,
   description: 'An Android Virtual Device was started (or found already running) and came online in adb.',
-  schema: z.object({ avd_name: z.string(), device_serial: Serial, already_running: z.boolean(), pid: z.number().int().nullable(), waited_ms: z.number().int().nonnegative() }),
+  schema: z.object({
+    avd_name: z.string(),
+    device_serial: Serial,
+    already_running: z.boolean(),
+    pid: z.number().int().nullable(),
+    waited_ms: z.number().int().nonnegative(),
+  }),
 });
 
 export const AvdStopped = defineEvent({
   type: 'avd.stopped',
   version: 1,
   description: 'An emulator was told to exit and adb no longer lists it.',
-  schema: z.object({ device_serial: Serial, avd_name: z.string().nullable(), waited_ms: z.number().int().nonnegative() }),
+  schema: z.object({
+    device_serial: Serial,
+    avd_name: z.string().nullable(),
+    waited_ms: z.number().int().nonnegative(),
+  }),
 });
 
 export const deviceAdminEvents = [
-  AppInstalled, AppLaunched, AppStopped, AppRestarted, PermissionGranted, PermissionRevoked, NetworkChanged,
-  OrientationChanged, DeepLinkOpened, AppSettingsOpened, AvdLaunched, AvdStopped,
+  AppInstalled,
+  AppLaunched,
+  AppStopped,
+  AppRestarted,
+  PermissionGranted,
+  PermissionRevoked,
+  NetworkChanged,
+  OrientationChanged,
+  DeepLinkOpened,
+  AppSettingsOpened,
+  AvdLaunched,
+  AvdStopped,
 ];
 
 export type AppInstalledData = z.infer<typeof AppInstalled.schema>;

@@ -42,14 +42,27 @@ export const installedBuildsProjection: Projection = {
          module = excluded.module, variant = excluded.variant, installed_at = excluded.installed_at, seq = excluded.seq,
          actor_kind = excluded.actor_kind, actor_session = excluded.actor_session`,
     ).run({
-      device_serial: d.device_serial, package: d.package, apk_sha256: d.apk_sha256, apk_path: d.apk_path, version_code: d.version_code,
-      version_name: d.version_name, build_id: d.build_id, module: d.module, variant: d.variant, at: event.at, seq: event.seq,
-      actor_kind: event.actor.kind, actor_session: event.actor.session ?? null,
+      device_serial: d.device_serial,
+      package: d.package,
+      apk_sha256: d.apk_sha256,
+      apk_path: d.apk_path,
+      version_code: d.version_code,
+      version_name: d.version_name,
+      build_id: d.build_id,
+      module: d.module,
+      variant: d.variant,
+      at: event.at,
+      seq: event.seq,
+      actor_kind: event.actor.kind,
+      actor_session: event.actor.session ?? null,
     });
   },
 };
 
-export function readInstalledBuilds(db: Database.Database, filter: { device?: string; package?: string } = {}): InstalledBuildRow[] {
+export function readInstalledBuilds(
+  db: Database.Database,
+  filter: { device?: string; package?: string } = {},
+): InstalledBuildRow[] {
   return db
     .prepare(
       `SELECT * FROM installed_builds WHERE (@device IS NULL OR device_serial = @device) AND (@package IS NULL OR package = @package)

@@ -82,12 +82,14 @@ export class AdbConnection {
     if (this.options.trace) this.tracePacket('<', packet);
     switch (packet.command) {
       case A_CNXN:
-        return this.onConnect(packet);
+        this.onConnect(packet);
+        return;
       case A_AUTH:
         // We never ask for AUTH, so a host AUTH is stale; answering it would only confuse the host.
         return;
       case A_OPEN:
-        return this.onOpen(packet);
+        this.onOpen(packet);
+        return;
       case A_OKAY:
         this.streamFor(packet)?.onOkay();
         return;
@@ -169,7 +171,10 @@ export class AdbConnection {
   }
 
   private tracePacket(direction: '<' | '>', packet: AdbPacket): void {
-    const preview = packet.payload.subarray(0, 48).toString('latin1').replace(/[^\x20-\x7e]/g, '.');
+    const preview = packet.payload
+      .subarray(0, 48)
+      .toString('latin1')
+      .replace(/[^\x20-\x7e]/g, '.');
     this.trace(
       `${direction} ${commandName(packet.command)} ${packet.arg0} ${packet.arg1} len=${packet.payload.length}` +
         (packet.payload.length ? ` "${preview}"` : ''),

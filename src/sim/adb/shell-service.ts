@@ -38,7 +38,11 @@ function ttyNewlines(data: Buffer): Buffer {
 }
 
 /** Runs a shell or exec service: routes the stream's bytes to the Android's command runner and back. */
-export async function runShellService(stream: ServiceStream, android: SimulatedAndroid, request: ShellRequest): Promise<void> {
+export async function runShellService(
+  stream: ServiceStream,
+  android: SimulatedAndroid,
+  request: ShellRequest,
+): Promise<void> {
   const io = request.mode === 'shell_v2' ? shellV2IO(stream, request.pty) : rawIO(stream, request.pty);
   const exitCode = request.command.trim().length
     ? await runCommand(android, request.command, io, request.mode)

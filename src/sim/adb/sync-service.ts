@@ -51,7 +51,8 @@ class SyncSession {
       if (!['STAT', 'STA2', 'LST2', 'LIST', 'LIS2', 'SEND', 'RECV'].includes(id)) {
         throw new SyncFailure(`unknown sync command ${JSON.stringify(id)}`);
       }
-      if (length > SYNC_MAX_PATH) throw new SyncFailure(`path too long: ${length} bytes (the limit is ${SYNC_MAX_PATH})`);
+      if (length > SYNC_MAX_PATH)
+        throw new SyncFailure(`path too long: ${length} bytes (the limit is ${SYNC_MAX_PATH})`);
       const arg = await this.reader.read(length);
       if (!arg) return;
       const path = arg.toString('utf8');
@@ -142,7 +143,8 @@ class SyncSession {
         const data = await this.reader.read(value);
         if (!data) return;
         total += data.length;
-        if (total > SYNC_MAX_FILE) throw new SyncFailure(`file too large for the simulated device (limit ${SYNC_MAX_FILE} bytes)`);
+        if (total > SYNC_MAX_FILE)
+          throw new SyncFailure(`file too large for the simulated device (limit ${SYNC_MAX_FILE} bytes)`);
         chunks.push(Buffer.from(data)); // copy: the reader's buffer may be a view over a larger WRTE payload
       } else if (id === 'DONE') {
         try {

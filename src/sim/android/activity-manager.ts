@@ -57,7 +57,7 @@ export type LaunchResult =
 
 /** `com.example/.Main` when the class is in the package, else `com.example/org.other.Main`. */
 export function shortComponent(pkg: string, cls: string): string {
-  return cls.startsWith(pkg + '.') ? `${pkg}/${cls.slice(pkg.length)}` : `${pkg}/${cls}`;
+  return cls.startsWith(`${pkg}.`) ? `${pkg}/${cls.slice(pkg.length)}` : `${pkg}/${cls}`;
 }
 
 const FRAMEWORK_FRAMES = [
@@ -146,18 +146,52 @@ export class ActivityManager {
     const d = this.device;
     if (pkg.name === FRAMEWORK_PACKAGE) {
       // Framework activities (the chooser) run inside system_server: no process to fork.
-      const runtime: AppRuntime = { pkg, pid: d.systemPid, stack: [], values: new Map(), checked: new Map(), texts: new Map() };
+      const runtime: AppRuntime = {
+        pkg,
+        pid: d.systemPid,
+        stack: [],
+        values: new Map(),
+        checked: new Map(),
+        texts: new Map(),
+      };
       this.runtimes.set(pkg.name, runtime);
       return runtime;
     }
     const proc = d.processes.startApp(pkg.name, pkg.uid);
-    const runtime: AppRuntime = { pkg, pid: proc.pid, stack: [], values: new Map(), checked: new Map(), texts: new Map() };
+    const runtime: AppRuntime = {
+      pkg,
+      pid: proc.pid,
+      stack: [],
+      values: new Map(),
+      checked: new Map(),
+      texts: new Map(),
+    };
     this.runtimes.set(pkg.name, runtime);
     const user = pkg.uid >= 10000 ? `u0a${pkg.uid - 10000}` : String(pkg.uid);
-    d.log('events', 'I', 'am_proc_start', `[0,${proc.pid},${pkg.uid},${pkg.name},next-top-activity,{${pkg.name}/${activity}}]`, d.systemPid);
-    d.log('system', 'I', 'ActivityManager', `Start proc ${proc.pid}:${pkg.name}/${user} for next-top-activity {${pkg.name}/${activity}}`, d.systemPid);
+    d.log(
+      'events',
+      'I',
+      'am_proc_start',
+      `[0,${proc.pid},${pkg.uid},${pkg.name},next-top-activity,{${pkg.name}/${activity}}]`,
+      d.systemPid,
+    );
+    d.log(
+      'system',
+      'I',
+      'ActivityManager',
+      `Start proc ${proc.pid}:${pkg.name}/${user} for next-top-activity {${pkg.name}/${activity}}`,
+      d.systemPid,
+    );
     d.log('main', 'I', 'Zygote', `Process ${proc.pid} created for ${pkg.name}`, d.zygotePid);
-    if (pkg.debuggable) d.log('main', 'W', 'ziparchive', `Unable to open '${pkg.codePath}/base.dm': No such file or directory`, proc.pid, pkg.uid);
+    if (pkg.debuggable)
+      d.log(
+        'main',
+        'W',
+        'ziparchive',
+        `Unable to open '${pkg.codePath}/base.dm': No such file or directory`,
+        proc.pid,
+        pkg.uid,
+      );
     if (pkg.spec?.onLaunch) this.applyAction(runtime, pkg.spec.onLaunch, null);
     return runtime;
   }
@@ -167,16 +201,26 @@ export class ActivityManager {
    * `intent` is what the START log line shows inside its braces (default: a launcher intent's flags and component);
    * `data` is the intent's data URI, which the activity reads (App info reads `package:<name>`).
    */
-  launch(pkgName: string, activityClass: string | null, opts: { forceStop?: boolean; intent?: string; data?: string } = {}): LaunchResult {
+  launch(
+    pkgName: string,
+    activityClass: string | null,
+    opts: { forceStop?: boolean; intent?: string; data?: string } = {},
+  ): LaunchResult {
     const d = this.device;
     const pkg = d.packages.get(pkgName);
-    const activity = activityClass ? qualifyClassName(pkgName, activityClass) : pkg?.launcherActivity ?? null;
+    const activity = activityClass ? qualifyClassName(pkgName, activityClass) : (pkg?.launcherActivity ?? null);
     if (!pkg || !activity || !pkg.enabled || !pkg.activities.includes(activity)) {
       return { kind: 'not-found', component: `${pkgName}/${activity ?? activityClass ?? ''}` };
     }
     if (opts.forceStop) this.forceStop(pkgName, 'force-stop');
     const cmp = shortComponent(pkgName, activity);
-    d.log('system', 'I', 'ActivityTaskManager', `START u0 {${opts.intent ?? `flg=0x10000000 cmp=${cmp}`}} from uid 2000`, d.systemPid);
+    d.log(
+      'system',
+      'I',
+      'ActivityTaskManager',
+      `START u0 {${opts.intent ?? `flg=0x10000000 cmp=${cmp}`}} from uid 2000`,
+      d.systemPid,
+    );
 
     let runtime = this.runtimes.get(pkgName);
     const fg = this.foreground();
@@ -184,7 +228,10 @@ export class ActivityManager {
     // A launcher intent for a package whose task exists brings that task forward as it is.
     const resumesTask = activity === pkg.launcherActivity && !!runtime?.stack.length;
     // An intent with other data than the running instance got starts a new instance on top (standard launch mode).
-    const newInstance = opts.data !== undefined && !!runtime?.stack.length && !(fg?.screen.activity === activity && fg.screen.data === opts.data);
+    const newInstance =
+      opts.data !== undefined &&
+      !!runtime?.stack.length &&
+      !(fg?.screen.activity === activity && fg.screen.data === opts.data);
     if (!newInstance && fg && fg.runtime.pkg.name === pkgName && (fg.screen.activity === activity || resumesTask)) {
       const top = fg.screen.activity;
       return { kind: 'brought-to-front-top', activity: top, waitTime: d.rng.int(2, 9), taskOnly: top !== activity };
@@ -209,10 +256,16 @@ export class ActivityManager {
       // Launcher intents bring the task back as it was; an explicit component pops back to that activity.
       const top = runtime!.stack[runtime!.stack.length - 1];
       if (!resumesTask && top.activity !== activity) {
-        while (runtime!.stack.length && runtime!.stack[runtime!.stack.length - 1].activity !== activity) runtime!.stack.pop();
+        while (runtime!.stack.length && runtime!.stack[runtime!.stack.length - 1].activity !== activity)
+          runtime!.stack.pop();
       }
     } else {
-      this.enterScreen(runtime!, this.entryScreen(pkg, activity), { activity, data: opts.data ?? null, newInstance, logged: true });
+      this.enterScreen(runtime!, this.entryScreen(pkg, activity), {
+        activity,
+        data: opts.data ?? null,
+        newInstance,
+        logged: true,
+      });
     }
     if (!this.deliverData(runtime!, activity, opts.data)) {
       // Only the instance just started finishes; one showing another package's App info stays.
@@ -224,10 +277,17 @@ export class ActivityManager {
       return { kind: 'finished-before-drawn', activity, waitTime: d.rng.int(20, 60) };
     }
     const shown = runtime!.stack[runtime!.stack.length - 1].activity;
-    const totalTime = state === 'COLD' ? d.rng.int(380, 920) : state === 'WARM' ? d.rng.int(160, 360) : d.rng.int(45, 130);
+    const totalTime =
+      state === 'COLD' ? d.rng.int(380, 920) : state === 'WARM' ? d.rng.int(160, 360) : d.rng.int(45, 130);
     const shownCmp = shortComponent(pkgName, shown);
     d.log('system', 'I', 'ActivityTaskManager', `Displayed ${shownCmp}: +${totalTime}ms`, d.systemPid);
-    d.log('events', 'I', 'wm_activity_launch_time', `[0,${parseInt(identityHash(shownCmp), 16)},${shownCmp},${totalTime}]`, d.systemPid);
+    d.log(
+      'events',
+      'I',
+      'wm_activity_launch_time',
+      `[0,${parseInt(identityHash(shownCmp), 16)},${shownCmp},${totalTime}]`,
+      d.systemPid,
+    );
     d.scheduleTimers();
     return { kind: 'launched', state, activity: shown, totalTime, waitTime: totalTime + d.rng.int(2, 12) };
   }
@@ -241,7 +301,14 @@ export class ActivityManager {
     const name = data?.startsWith('package:') ? data.slice('package:'.length) : '';
     const target = name ? this.device.packages.get(name) : undefined;
     if (!target) {
-      this.device.log('main', 'W', 'AppInfoDashboard', 'Package info not available. Is this package already uninstalled?', runtime.pid, runtime.pkg.uid);
+      this.device.log(
+        'main',
+        'W',
+        'AppInfoDashboard',
+        'Package info not available. Is this package already uninstalled?',
+        runtime.pid,
+        runtime.pkg.uid,
+      );
       return false;
     }
     runtime.texts.set(APP_INFO_TITLE_ID, target.label);
@@ -253,7 +320,10 @@ export class ActivityManager {
   showChooser(matches: readonly ResolvedActivity[], intent: string): LaunchResult {
     const framework = this.device.packages.get(FRAMEWORK_PACKAGE);
     if (!framework) return { kind: 'not-found', component: `${FRAMEWORK_PACKAGE}/${RESOLVER_ACTIVITY}` };
-    framework.spec = resolverAppSpec(this.device.scenario.design, matches.map((m) => m.pkg.label));
+    framework.spec = resolverAppSpec(
+      this.device.scenario.design,
+      matches.map((m) => m.pkg.label),
+    );
     // A chooser already in front is replaced by the new one rather than reported as "delivered".
     const fg = this.foreground();
     if (fg?.runtime.pkg.name === FRAMEWORK_PACKAGE) this.finishActivity(fg.runtime);
@@ -287,8 +357,20 @@ export class ActivityManager {
       runtime.stack.push(instance);
       if (top && !opts.logged) {
         const cmp = shortComponent(runtime.pkg.name, act);
-        this.device.log('system', 'I', 'ActivityTaskManager', `START u0 {cmp=${cmp}} from uid ${runtime.pkg.uid}`, this.device.systemPid);
-        this.device.log('system', 'I', 'ActivityTaskManager', `Displayed ${cmp}: +${this.device.rng.int(110, 320)}ms`, this.device.systemPid);
+        this.device.log(
+          'system',
+          'I',
+          'ActivityTaskManager',
+          `START u0 {cmp=${cmp}} from uid ${runtime.pkg.uid}`,
+          this.device.systemPid,
+        );
+        this.device.log(
+          'system',
+          'I',
+          'ActivityTaskManager',
+          `Displayed ${cmp}: +${this.device.rng.int(110, 320)}ms`,
+          this.device.systemPid,
+        );
       }
     }
     if (spec?.onEnter) this.applyAction(runtime, spec.onEnter, null);
@@ -299,14 +381,19 @@ export class ActivityManager {
   applyAction(runtime: AppRuntime, action: Action, node: ViewNode | null): void {
     if (this.runtimes.get(runtime.pkg.name) !== runtime) return; // the process died meanwhile
     if (action.require) {
-      const ok = Object.entries(action.require).every(([id, pattern]) => new RegExp(pattern).test(runtime.values.get(`id:${id}`) ?? ''));
+      const ok = Object.entries(action.require).every(([id, pattern]) =>
+        new RegExp(pattern).test(runtime.values.get(`id:${id}`) ?? ''),
+      );
       if (!ok) {
         if (action.otherwise) this.applyAction(runtime, action.otherwise, node);
         return;
       }
     }
     for (const line of action.log ?? []) {
-      const message = line.message.replace(/\{field:([A-Za-z0-9_.:/-]+)\}/g, (_, id: string) => runtime.values.get(`id:${id}`) ?? '');
+      const message = line.message.replace(
+        /\{field:([A-Za-z0-9_.:/-]+)\}/g,
+        (_, id: string) => runtime.values.get(`id:${id}`) ?? '',
+      );
       this.device.log(line.buffer ?? 'main', line.level, line.tag, message, runtime.pid, runtime.pkg.uid);
     }
     for (const [id, text] of Object.entries(action.setText ?? {})) runtime.texts.set(`id:${id}`, text);
@@ -331,7 +418,8 @@ export class ActivityManager {
   private finishActivity(runtime: AppRuntime, settleFocus = true): void {
     const top = runtime.stack[runtime.stack.length - 1];
     if (!top) return;
-    while (runtime.stack.length && runtime.stack[runtime.stack.length - 1].activity === top.activity) runtime.stack.pop();
+    while (runtime.stack.length && runtime.stack[runtime.stack.length - 1].activity === top.activity)
+      runtime.stack.pop();
     if (settleFocus && runtime.stack.length === 0) this.removeTask(runtime.pkg.name);
   }
 
@@ -361,7 +449,12 @@ export class ActivityManager {
       let next: { runtime: AppRuntime; screen: ScreenInstance } | null = null;
       for (const runtime of this.runtimes.values()) {
         const top = runtime.stack[runtime.stack.length - 1];
-        if (top?.dueAtMs !== null && top?.dueAtMs !== undefined && top.dueAtMs <= now && (!next || top.dueAtMs < next.screen.dueAtMs!)) {
+        if (
+          top?.dueAtMs !== null &&
+          top?.dueAtMs !== undefined &&
+          top.dueAtMs <= now &&
+          (!next || top.dueAtMs < next.screen.dueAtMs!)
+        ) {
           next = { runtime, screen: top };
         }
       }
@@ -388,7 +481,14 @@ export class ActivityManager {
   }
 
   /** Ends an app process and records why, as ActivityManager does. */
-  killProcess(pkg: string, reason: ExitReason, subreason: ExitSubreason, description: string | null, status = 0, trace: string | null = null): boolean {
+  killProcess(
+    pkg: string,
+    reason: ExitReason,
+    subreason: ExitSubreason,
+    description: string | null,
+    status = 0,
+    trace: string | null = null,
+  ): boolean {
     const d = this.device;
     const runtime = this.runtimes.get(pkg);
     if (!runtime) return false;
@@ -415,7 +515,13 @@ export class ActivityManager {
       trace,
     });
     const fg = this.foregroundPackage() === pkg;
-    d.log('system', 'I', 'ActivityManager', `Process ${pkg} (pid ${runtime.pid}) has died: ${fg ? 'fg  TOP ' : 'cch  CEM '}`, d.systemPid);
+    d.log(
+      'system',
+      'I',
+      'ActivityManager',
+      `Process ${pkg} (pid ${runtime.pid}) has died: ${fg ? 'fg  TOP ' : 'cch  CEM '}`,
+      d.systemPid,
+    );
     d.log('events', 'I', 'am_proc_died', `[0,${runtime.pid},${pkg},${fg ? 0 : 900},${fg ? 2 : 19}]`, d.systemPid);
     d.processes.remove(runtime.pid);
     this.runtimes.delete(pkg);
@@ -428,8 +534,19 @@ export class ActivityManager {
     const d = this.device;
     const api = d.api;
     if (cause === 'force-stop') {
-      d.log('system', 'I', 'ActivityManager', `Force stopping ${pkg} appid=${(d.packages.get(pkg)?.uid ?? 0) % 100000} user=0: from pid ${d.processes.nextShellPid()}`, d.systemPid);
-      this.killProcess(pkg, 'USER_REQUESTED', api >= 33 ? 'STOP_APP' : 'UNKNOWN', api >= 33 ? `stop ${pkg} due to from pid ${d.systemPid}` : 'force stop');
+      d.log(
+        'system',
+        'I',
+        'ActivityManager',
+        `Force stopping ${pkg} appid=${(d.packages.get(pkg)?.uid ?? 0) % 100000} user=0: from pid ${d.processes.nextShellPid()}`,
+        d.systemPid,
+      );
+      this.killProcess(
+        pkg,
+        'USER_REQUESTED',
+        api >= 33 ? 'STOP_APP' : 'UNKNOWN',
+        api >= 33 ? `stop ${pkg} due to from pid ${d.systemPid}` : 'force stop',
+      );
     } else if (cause === 'clear') {
       this.killProcess(pkg, 'USER_REQUESTED', 'UNKNOWN', 'clear data');
     } else if (cause === 'update') {
@@ -460,7 +577,10 @@ export class ActivityManager {
     const activity = screen?.activity ?? runtime.pkg.launcherActivity ?? `${pkg}.MainActivity`;
     const simpleName = activity.slice(activity.lastIndexOf('.') + 1);
     const exception = spec.exception ?? 'java.lang.IllegalStateException';
-    const frames = spec.frames ?? [`${activity}.onCrashClicked(${simpleName}.kt:42)`, `${activity}.onCreate$lambda$0(${simpleName}.kt:27)`];
+    const frames = spec.frames ?? [
+      `${activity}.onCrashClicked(${simpleName}.kt:42)`,
+      `${activity}.onCreate$lambda$0(${simpleName}.kt:27)`,
+    ];
     const lines = [
       'FATAL EXCEPTION: main',
       `Process: ${pkg}, PID: ${runtime.pid}`,
@@ -475,9 +595,21 @@ export class ActivityManager {
     }
     d.log('main', 'D', 'AndroidRuntime', 'Shutting down VM', runtime.pid, runtime.pkg.uid);
     d.log('crash', 'E', 'AndroidRuntime', lines.join('\n'), runtime.pid, runtime.pkg.uid);
-    d.log('events', 'I', 'am_crash', `[${d.systemPid},0,${pkg},${0x38d83e44},${exception},${spec.message ?? 'NULL'},${simpleName}.kt,42]`, d.systemPid);
+    d.log(
+      'events',
+      'I',
+      'am_crash',
+      `[${d.systemPid},0,${pkg},${0x38d83e44},${exception},${spec.message ?? 'NULL'},${simpleName}.kt,42]`,
+      d.systemPid,
+    );
     d.log('main', 'I', 'Process', `Sending signal. PID: ${runtime.pid} SIG: 9`, runtime.pid, runtime.pkg.uid);
-    d.log('system', 'W', 'ActivityTaskManager', `  Force finishing activity ${shortComponent(pkg, activity)}`, d.systemPid);
+    d.log(
+      'system',
+      'W',
+      'ActivityTaskManager',
+      `  Force finishing activity ${shortComponent(pkg, activity)}`,
+      d.systemPid,
+    );
     this.killProcess(pkg, 'CRASH', 'UNKNOWN', 'crash');
   }
 
@@ -494,7 +626,14 @@ export class ActivityManager {
     const abiName = abi === 'arm64-v8a' ? 'arm64' : abi;
     const libDir = abi === 'arm64-v8a' ? 'arm64' : abi;
     const faultPart = signalName === 'SIGABRT' ? '' : `, fault addr 0x${BigInt(addr).toString(16)}`;
-    d.log('main', 'F', 'libc', `Fatal signal ${signo} (${signalName}), code ${signalName === 'SIGABRT' ? -1 : 1} (${code})${faultPart} in tid ${tid} (${thread}), pid ${runtime.pid} (${pkg})`, runtime.pid, runtime.pkg.uid);
+    d.log(
+      'main',
+      'F',
+      'libc',
+      `Fatal signal ${signo} (${signalName}), code ${signalName === 'SIGABRT' ? -1 : 1} (${code})${faultPart} in tid ${tid} (${thread}), pid ${runtime.pid} (${pkg})`,
+      runtime.pid,
+      runtime.pkg.uid,
+    );
     const dumper = d.processes.nextShellPid();
     const tombstone = `/data/tombstones/tombstone_${String(this.tombstoneIndex++ % 32).padStart(2, '0')}`;
     const body = [
@@ -519,7 +658,7 @@ export class ActivityManager {
       `      #02 pc 000000000037d3a4  /apex/com.android.art/lib64/libart.so (nterp_helper+3924) (BuildId: 1b3e7c1f0a2d4c8e9f6a5b4c3d2e1f00)`,
     ];
     for (const line of body) d.log('crash', 'F', 'DEBUG', line, dumper, 0);
-    d.fs.putSystemFile(tombstone, Buffer.from(body.join('\n') + '\n'), 0o600, 'tombstoned');
+    d.fs.putSystemFile(tombstone, Buffer.from(`${body.join('\n')}\n`), 0o600, 'tombstoned');
     d.log('main', 'I', 'tombstoned', `received crash request for pid ${tid}`, 0, 1058);
     d.log('system', 'I', 'BootReceiver', `Copying ${tombstone} to DropBox (SYSTEM_TOMBSTONE)`, d.systemPid);
     this.killProcess(pkg, 'CRASH_NATIVE', 'UNKNOWN', 'crash', signo);

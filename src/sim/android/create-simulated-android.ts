@@ -33,10 +33,21 @@ export interface SimulatedAndroidOptions {
 /** The device state, for tests that need to look behind the shell. */
 export type DeviceState = SimulatedDevice;
 
-export type SimulatedAndroidHandle = SimulatedAndroid & { readonly state: DeviceState; readonly commandLog: readonly ExecutedCommand[] };
+export type SimulatedAndroidHandle = SimulatedAndroid & {
+  readonly state: DeviceState;
+  readonly commandLog: readonly ExecutedCommand[];
+};
 
 /** The features the simulated adbd speaks; abb/abb_exec are left out so `adb install` goes through `exec:cmd package`. */
-export const DEFAULT_FEATURES = ['shell_v2', 'cmd', 'stat_v2', 'ls_v2', 'fixed_push_mkdir', 'apex', 'fixed_push_symlink_timestamp'] as const;
+export const DEFAULT_FEATURES = [
+  'shell_v2',
+  'cmd',
+  'stat_v2',
+  'ls_v2',
+  'fixed_push_mkdir',
+  'apex',
+  'fixed_push_symlink_timestamp',
+] as const;
 
 export function createSimulatedAndroid(options: SimulatedAndroidOptions = {}): SimulatedAndroidHandle {
   const scenario = loadScenario(options.scenario);

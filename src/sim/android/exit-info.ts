@@ -104,6 +104,6 @@ export class ExitInfoStore {
         });
       }
     }
-    return lines.join('\n') + '\n';
+    return `${lines.join('\n')}\n`;
   }
 }

@@ -60,18 +60,24 @@ function mimeMatches(filterType: string, type: string): boolean {
 function matchData(entries: readonly IntentDataSpec[], data: string | undefined, type: string | undefined): boolean {
   const schemes = entries.flatMap((d) => (d.scheme !== undefined ? [d.scheme] : []));
   const authorities = entries.flatMap((d) => (d.host !== undefined ? [{ host: d.host, port: d.port }] : []));
-  const paths = entries.flatMap((d) => [...(d.path !== undefined ? [{ literal: d.path }] : []), ...(d.pathPrefix !== undefined ? [{ prefix: d.pathPrefix }] : [])]);
+  const paths = entries.flatMap((d) => [
+    ...(d.path !== undefined ? [{ literal: d.path }] : []),
+    ...(d.pathPrefix !== undefined ? [{ prefix: d.pathPrefix }] : []),
+  ]);
   const types = entries.flatMap((d) => (d.mimeType !== undefined ? [d.mimeType] : []));
   const uri = data !== undefined ? parseUri(data) : null;
   if (schemes.length === 0 && types.length === 0) return data === undefined && type === undefined;
   if (schemes.length > 0) {
     if (!schemes.includes(uri?.scheme ?? '')) return false;
     if (authorities.length > 0) {
-      const authority = authorities.some((a) => hostMatches(a.host, uri?.host ?? null) && (a.port === undefined || a.port === uri?.port));
+      const authority = authorities.some(
+        (a) => hostMatches(a.host, uri?.host ?? null) && (a.port === undefined || a.port === uri?.port),
+      );
       if (!authority) return false;
       if (paths.length > 0) {
         const path = uri?.path ?? null;
-        if (path === null || !paths.some((p) => ('literal' in p ? p.literal === path : path.startsWith(p.prefix)))) return false;
+        if (path === null || !paths.some((p) => ('literal' in p ? p.literal === path : path.startsWith(p.prefix))))
+          return false;
       }
     }
   } else if (uri?.scheme && !['content', 'file'].includes(uri.scheme)) {

@@ -103,10 +103,16 @@ export interface ResolvedActivity {
   readonly activity: string;
 }
 
-const LAUNCHER_FILTER: IntentFilterSpec = { actions: ['android.intent.action.MAIN'], categories: ['android.intent.category.LAUNCHER'], data: [] };
+const LAUNCHER_FILTER: IntentFilterSpec = {
+  actions: ['android.intent.action.MAIN'],
+  categories: ['android.intent.category.LAUNCHER'],
+  data: [],
+};
 
 function filtersOf(spec: AppSpec): IntentFilterEntry[] {
-  return spec.activities.flatMap((a) => (a.intentFilters ?? []).map((filter) => ({ activity: qualifyClassName(spec.package, a.name), filter })));
+  return spec.activities.flatMap((a) =>
+    (a.intentFilters ?? []).map((filter) => ({ activity: qualifyClassName(spec.package, a.name), filter })),
+  );
 }
 
 export function apkPathOf(pkg: InstalledPackage): string {
@@ -121,17 +127,43 @@ const SYSTEM_PACKAGES: readonly [string, number, string, string | null, string][
   ['com.android.phone', 1001, 'Phone Services', null, '/system/priv-app/TeleService'],
   ['com.android.shell', 2000, 'Shell', null, '/system/priv-app/Shell'],
   ['com.android.providers.settings', 1000, 'Settings Storage', null, '/system/priv-app/SettingsProvider'],
-  ['com.android.providers.media.module', 10109, 'Media Storage', null, '/apex/com.android.mediaprovider/priv-app/MediaProviderGoogle'],
+  [
+    'com.android.providers.media.module',
+    10109,
+    'Media Storage',
+    null,
+    '/apex/com.android.mediaprovider/priv-app/MediaProviderGoogle',
+  ],
   ['com.google.android.apps.nexuslauncher', 10134, 'Pixel Launcher', null, '/system_ext/priv-app/NexusLauncherRelease'],
   ['com.google.android.gms', 10104, 'Google Play services', null, '/product/priv-app/PrebuiltGmsCore'],
-  ['com.android.vending', 10105, 'Google Play Store', 'com.android.vending.AssetBrowserActivity', '/product/priv-app/Phonesky'],
+  [
+    'com.android.vending',
+    10105,
+    'Google Play Store',
+    'com.android.vending.AssetBrowserActivity',
+    '/product/priv-app/Phonesky',
+  ],
   ['com.android.chrome', 10140, 'Chrome', 'com.google.android.apps.chrome.Main', '/product/app/Chrome'],
-  ['com.google.android.dialer', 10128, 'Phone', 'com.google.android.dialer.extensions.GoogleDialtactsActivity', '/product/priv-app/GoogleDialer'],
+  [
+    'com.google.android.dialer',
+    10128,
+    'Phone',
+    'com.google.android.dialer.extensions.GoogleDialtactsActivity',
+    '/product/priv-app/GoogleDialer',
+  ],
   ['com.android.camera2', 10141, 'Camera', 'com.android.camera.CameraLauncher', '/product/app/Camera2'],
-  ['com.google.android.apps.messaging', 10137, 'Messages', 'com.google.android.apps.messaging.ui.ConversationListActivity', '/product/app/PrebuiltBugle'],
+  [
+    'com.google.android.apps.messaging',
+    10137,
+    'Messages',
+    'com.google.android.apps.messaging.ui.ConversationListActivity',
+    '/product/app/PrebuiltBugle',
+  ],
 ];
 
-export type InstallOutcome = { ok: true; pkg: InstalledPackage; replaced: InstalledPackage | null } | { ok: false; failure: string };
+export type InstallOutcome =
+  | { ok: true; pkg: InstalledPackage; replaced: InstalledPackage | null }
+  | { ok: false; failure: string };
 
 export class PackageManager {
   private readonly packages = new Map<string, InstalledPackage>();
@@ -189,10 +221,15 @@ export class PackageManager {
    */
   resolveActivities(intent: IntentQuery): ResolvedActivity[] {
     const found: ResolvedActivity[] = [];
-    const candidates = intent.packageName !== undefined ? [this.packages.get(intent.packageName)].filter((p) => p !== undefined) : [...this.packages.values()];
+    const candidates =
+      intent.packageName !== undefined
+        ? [this.packages.get(intent.packageName)].filter((p) => p !== undefined)
+        : [...this.packages.values()];
     for (const pkg of candidates) {
       if (!pkg.enabled) continue;
-      const entries = pkg.launcherActivity ? [{ activity: pkg.launcherActivity, filter: LAUNCHER_FILTER }, ...pkg.intentFilters] : pkg.intentFilters;
+      const entries = pkg.launcherActivity
+        ? [{ activity: pkg.launcherActivity, filter: LAUNCHER_FILTER }, ...pkg.intentFilters]
+        : pkg.intentFilters;
       for (const { activity, filter } of entries) {
         if (!pkg.activities.includes(activity) || found.some((f) => f.pkg === pkg && f.activity === activity)) continue;
         if (filterMatches(filter, intent)) found.push({ pkg, activity });
@@ -270,7 +307,10 @@ export class PackageManager {
   ): InstallOutcome {
     const existing = this.packages.get(manifest.packageName);
     if (existing?.system) {
-      return { ok: false, failure: `INSTALL_FAILED_UPDATE_INCOMPATIBLE: Package ${manifest.packageName} signatures do not match previously installed version; ignoring!` };
+      return {
+        ok: false,
+        failure: `INSTALL_FAILED_UPDATE_INCOMPATIBLE: Package ${manifest.packageName} signatures do not match previously installed version; ignoring!`,
+      };
     }
     if (existing && manifest.versionCode < existing.versionCode && !flags.allowDowngrade) {
       return {
@@ -279,7 +319,10 @@ export class PackageManager {
       };
     }
     if (manifest.minSdk !== null && manifest.minSdk > 34) {
-      return { ok: false, failure: `INSTALL_FAILED_OLDER_SDK: Failed parse during installPackageLI: /data/app/vmdl.tmp/base.apk (at Binary XML file line #7): Requires newer sdk version #${manifest.minSdk} (current version is #34)` };
+      return {
+        ok: false,
+        failure: `INSTALL_FAILED_OLDER_SDK: Failed parse during installPackageLI: /data/app/vmdl.tmp/base.apk (at Binary XML file line #7): Requires newer sdk version #${manifest.minSdk} (current version is #34)`,
+      };
     }
     const now = this.clock();
     const spec = specFor(manifest.packageName);
@@ -315,7 +358,8 @@ export class PackageManager {
         if (!pkg.activities.includes(fq)) pkg.activities.push(fq);
       }
     }
-    if (flags.grantAll) for (const p of pkg.requestedPermissions) if (RUNTIME_PERMISSIONS.has(p)) pkg.grantedPermissions.add(p);
+    if (flags.grantAll)
+      for (const p of pkg.requestedPermissions) if (RUNTIME_PERMISSIONS.has(p)) pkg.grantedPermissions.add(p);
     this.packages.set(pkg.name, pkg);
     return { ok: true, pkg, replaced: existing ?? null };
   }

@@ -58,7 +58,16 @@ export class ProcessTable {
     bootTimeMs: number,
   ) {
     for (const [pid, ppid, uid, name, rssKb] of BOOT_PROCESSES) {
-      this.procs.set(pid, { pid, ppid, uid, name, startTimeMs: bootTimeMs, rssKb, vszKb: rssKb ? 10_700_000 + rssKb * 3 : 0, wchan: 'do_epoll_wait' });
+      this.procs.set(pid, {
+        pid,
+        ppid,
+        uid,
+        name,
+        startTimeMs: bootTimeMs,
+        rssKb,
+        vszKb: rssKb ? 10_700_000 + rssKb * 3 : 0,
+        wchan: 'do_epoll_wait',
+      });
     }
   }
 

@@ -31,9 +31,9 @@ export function normalizePath(path: string, cwd = '/'): string {
     if (seg === '..') out.pop();
     else out.push(seg);
   }
-  let result = '/' + out.join('/');
+  let result = `/${out.join('/')}`;
   for (const [alias, target] of ALIASES) {
-    if (result === alias || result.startsWith(alias + '/')) result = target + result.slice(alias.length);
+    if (result === alias || result.startsWith(`${alias}/`)) result = target + result.slice(alias.length);
   }
   return result;
 }
@@ -71,7 +71,7 @@ export class DeviceFileSystem implements SimFileSystem {
   list(path: string): SimDirEntry[] | null {
     const dir = normalizePath(path);
     if (!this.isDirNode(this.nodes.get(dir))) return null;
-    const prefix = dir === '/' ? '/' : dir + '/';
+    const prefix = dir === '/' ? '/' : `${dir}/`;
     const entries: SimDirEntry[] = [];
     for (const [p, n] of this.nodes) {
       if (p === dir || !p.startsWith(prefix) || p.slice(prefix.length).includes('/')) continue;
@@ -88,8 +88,8 @@ export class DeviceFileSystem implements SimFileSystem {
   /** Why the shell user may not create `path`, as the device's error text; null when it may. */
   checkWritable(path: string): string | null {
     const p = normalizePath(path);
-    if (READ_ONLY_ROOTS.some((r) => p === r || p.startsWith(r + '/'))) return 'Read-only file system';
-    if (!WRITABLE_ROOTS.some((r) => p.startsWith(r + '/'))) return 'Permission denied';
+    if (READ_ONLY_ROOTS.some((r) => p === r || p.startsWith(`${r}/`))) return 'Read-only file system';
+    if (!WRITABLE_ROOTS.some((r) => p.startsWith(`${r}/`))) return 'Permission denied';
     if (this.isDirNode(this.nodes.get(p))) return 'Is a directory';
     return null;
   }
@@ -125,7 +125,7 @@ export class DeviceFileSystem implements SimFileSystem {
     const parts = p.split('/').filter(Boolean);
     let cur = '';
     for (const part of parts) {
-      cur += '/' + part;
+      cur += `/${part}`;
       const n = this.nodes.get(cur);
       if (!n) this.nodes.set(cur, { mode: S_IFDIR | mode, mtimeSec: this.nowSec(), data: null, owner });
     }
@@ -134,10 +134,11 @@ export class DeviceFileSystem implements SimFileSystem {
   /** mkdir for the shell user; returns an error text or null. */
   mkdir(path: string, parents: boolean): string | null {
     const p = normalizePath(path);
-    if (this.nodes.has(p)) return parents ? (this.isDirNode(this.nodes.get(p)) ? null : 'Not a directory') : 'File exists';
+    if (this.nodes.has(p))
+      return parents ? (this.isDirNode(this.nodes.get(p)) ? null : 'Not a directory') : 'File exists';
     const parent = parentOf(p);
     if (!parents && !this.nodes.has(parent)) return 'No such file or directory';
-    const error = this.checkWritable(p + '/x');
+    const error = this.checkWritable(`${p}/x`);
     if (error) return error;
     this.mkdirs(p, 'shell', 0o775);
     return null;
@@ -152,7 +153,7 @@ export class DeviceFileSystem implements SimFileSystem {
     if (error && error !== 'Is a directory') return error;
     if (this.isDirNode(n)) {
       if (!recursive) return 'Is a directory';
-      for (const key of [...this.nodes.keys()]) if (key.startsWith(p + '/')) this.nodes.delete(key);
+      for (const key of [...this.nodes.keys()]) if (key.startsWith(`${p}/`)) this.nodes.delete(key);
     }
     this.nodes.delete(p);
     return null;
@@ -161,7 +162,7 @@ export class DeviceFileSystem implements SimFileSystem {
   /** Removes a tree as the system (package uninstall); no permission checks. */
   removeSystem(path: string): void {
     const p = normalizePath(path);
-    for (const key of [...this.nodes.keys()]) if (key === p || key.startsWith(p + '/')) this.nodes.delete(key);
+    for (const key of [...this.nodes.keys()]) if (key === p || key.startsWith(`${p}/`)) this.nodes.delete(key);
   }
 }
 

@@ -34,26 +34,71 @@ export interface DeviceConfig {
 }
 
 const RELEASES: Record<number, string> = {
-  23: '6.0', 24: '7.0', 25: '7.1.1', 26: '8.0.0', 27: '8.1.0', 28: '9', 29: '10', 30: '11', 31: '12', 32: '12', 33: '13', 34: '14', 35: '15', 36: '16',
+  23: '6.0',
+  24: '7.0',
+  25: '7.1.1',
+  26: '8.0.0',
+  27: '8.1.0',
+  28: '9',
+  29: '10',
+  30: '11',
+  31: '12',
+  32: '12',
+  33: '13',
+  34: '14',
+  35: '15',
+  36: '16',
 };
-const BUILD_IDS: Record<number, string> = { 29: 'QSR1.210820.001', 30: 'RSR1.240422.006', 31: 'SE1A.220826.008', 32: 'SE2A.220505.003', 33: 'TE1A.220922.034', 34: 'UE1A.230829.036', 35: 'AE3A.240806.036' };
+const BUILD_IDS: Record<number, string> = {
+  29: 'QSR1.210820.001',
+  30: 'RSR1.240422.006',
+  31: 'SE1A.220826.008',
+  32: 'SE2A.220505.003',
+  33: 'TE1A.220922.034',
+  34: 'UE1A.230829.036',
+  35: 'AE3A.240806.036',
+};
 
 /** Quiet-device chatter for background traffic: [buffer, level, tag, message, pid]. */
 const BACKGROUND_LINES: readonly [LogBufferName, PriorityLetter, string, string, number][] = [
-  ['system', 'I', 'ActivityManager', 'Background started FGS: Disallowed [callingPackage: com.google.android.gms; callingUid: 10104]', SYSTEM_SERVER_PID],
+  [
+    'system',
+    'I',
+    'ActivityManager',
+    'Background started FGS: Disallowed [callingPackage: com.google.android.gms; callingUid: 10104]',
+    SYSTEM_SERVER_PID,
+  ],
   ['system', 'D', 'ConnectivityService', 'NetworkAgentInfo [WIFI () - 100] validation passed', SYSTEM_SERVER_PID],
   ['system', 'I', 'PowerHalWrapper', 'PowerHalWrapper.sendPowerHint: hint=2, data=0', SYSTEM_SERVER_PID],
   ['main', 'D', 'WifiNl80211Manager', 'Scan result ready event', SYSTEM_SERVER_PID],
   ['main', 'I', 'GservicesProvider', 'Gservices pushing to system: true; secure: true', 1201],
   ['main', 'W', 'ActivityThread', 'handleWindowVisibility: no activity for token android.os.BinderProxy@6f2a1c3', 812],
-  ['main', 'D', 'BatteryService', 'Processing new values: info={.chargerAcOnline = true, .batteryLevel = 100, .batteryTemperatureTenthsCelsius = 250}', SYSTEM_SERVER_PID],
+  [
+    'main',
+    'D',
+    'BatteryService',
+    'Processing new values: info={.chargerAcOnline = true, .batteryLevel = 100, .batteryTemperatureTenthsCelsius = 250}',
+    SYSTEM_SERVER_PID,
+  ],
   ['main', 'I', 'chatty', 'uid=10104(com.google.android.gms) identical 3 lines', 1201],
   ['main', 'D', 'EGL_emulation', 'app_time_stats: avg=16.67ms min=15.21ms max=18.02ms count=60', 812],
-  ['main', 'V', 'NotificationService', 'enqueueNotificationInternal: pkg=com.google.android.gms id=1 notification=Notification(channel=miscellaneous)', SYSTEM_SERVER_PID],
-  ['main', 'E', 'netmgr', 'Failed to open QEMU pipe \'qemud:network\': Invalid argument', 405],
+  [
+    'main',
+    'V',
+    'NotificationService',
+    'enqueueNotificationInternal: pkg=com.google.android.gms id=1 notification=Notification(channel=miscellaneous)',
+    SYSTEM_SERVER_PID,
+  ],
+  ['main', 'E', 'netmgr', "Failed to open QEMU pipe 'qemud:network': Invalid argument", 405],
   ['main', 'I', 'keystore2', 'keystore2::watchdog: Watchdog thread idle -> terminating. Have a great day.', 147],
   ['events', 'I', 'battery_level', '[100,5000,250]', SYSTEM_SERVER_PID],
-  ['system', 'W', 'JobScheduler', 'Job didn\'t exist in JobStore: 4a21b7e #u0a104/1002 com.google.android.gms/.chimera.GmsIntentOperationService', SYSTEM_SERVER_PID],
+  [
+    'system',
+    'W',
+    'JobScheduler',
+    "Job didn't exist in JobStore: 4a21b7e #u0a104/1002 com.google.android.gms/.chimera.GmsIntentOperationService",
+    SYSTEM_SERVER_PID,
+  ],
 ];
 
 /** All state of the simulated phone and the behaviour that changes it; commands are thin views over this. */
@@ -64,7 +109,11 @@ export class SimulatedDevice {
   readonly avdName?: string;
   readonly scenario: Scenario;
   readonly props = new Map<string, string>();
-  readonly settings = { global: new Map<string, string>(), system: new Map<string, string>(), secure: new Map<string, string>() };
+  readonly settings = {
+    global: new Map<string, string>(),
+    system: new Map<string, string>(),
+    secure: new Map<string, string>(),
+  };
   readonly fs: DeviceFileSystem;
   readonly processes: ProcessTable;
   readonly packages: PackageManager;
@@ -119,7 +168,11 @@ export class SimulatedDevice {
     const emulator = c.avd !== undefined;
     const release = RELEASES[c.api] ?? String(Math.max(1, c.api - 20));
     const buildId = BUILD_IDS[c.api] ?? 'UE1A.230829.036';
-    const product = emulator ? (c.abi.startsWith('arm') ? 'sdk_gphone64_arm64' : 'sdk_gphone64_x86_64') : c.model.toLowerCase().replace(/[^a-z0-9]+/g, '_');
+    const product = emulator
+      ? c.abi.startsWith('arm')
+        ? 'sdk_gphone64_arm64'
+        : 'sdk_gphone64_x86_64'
+      : c.model.toLowerCase().replace(/[^a-z0-9]+/g, '_');
     const device = emulator ? (c.abi.startsWith('arm') ? 'emu64a' : 'emu64x') : product;
     const type = emulator ? 'userdebug' : 'user';
     const tags = emulator ? 'dev-keys' : 'release-keys';
@@ -195,7 +248,8 @@ export class SimulatedDevice {
       transition_animation_scale: '1.0',
       wifi_on: '1',
       window_animation_scale: '1.0',
-    })) g.set(k, v);
+    }))
+      g.set(k, v);
     for (const [k, v] of Object.entries({
       accelerometer_rotation: '0',
       font_scale: '1.0',
@@ -204,7 +258,8 @@ export class SimulatedDevice {
       screen_off_timeout: '60000',
       sound_effects_enabled: '1',
       user_rotation: '0',
-    })) this.settings.system.set(k, v);
+    }))
+      this.settings.system.set(k, v);
     for (const [k, v] of Object.entries({
       android_id: this.rng.hex(16),
       default_input_method: 'com.google.android.inputmethod.latin/com.android.inputmethod.latin.LatinIME',
@@ -212,22 +267,58 @@ export class SimulatedDevice {
       location_mode: '3',
       'lockscreen.disabled': '0',
       show_ime_with_hard_keyboard: '0',
-    } as Record<string, string>)) this.settings.secure.set(k, v);
+    } as Record<string, string>))
+      this.settings.secure.set(k, v);
   }
 
   private initFileSystem(): void {
     const fs = this.fs;
-    for (const d of ['/system/bin', '/system/app', '/system/priv-app', '/system/framework', '/vendor/bin', '/product/app', '/apex', '/proc', '/dev', '/data/app', '/data/anr', '/data/tombstones', '/data/system', '/data/data', '/storage']) fs.mkdirs(d);
+    for (const d of [
+      '/system/bin',
+      '/system/app',
+      '/system/priv-app',
+      '/system/framework',
+      '/vendor/bin',
+      '/product/app',
+      '/apex',
+      '/proc',
+      '/dev',
+      '/data/app',
+      '/data/anr',
+      '/data/tombstones',
+      '/data/system',
+      '/data/data',
+      '/storage',
+    ])
+      fs.mkdirs(d);
     fs.mkdirs('/data/local/tmp', 'shell', 0o771);
     fs.mkdirs('/sdcard', 'root', 0o770);
-    for (const d of ['Alarms', 'DCIM', 'Documents', 'Download', 'Movies', 'Music', 'Notifications', 'Pictures', 'Podcasts', 'Ringtones']) fs.mkdirs(`/sdcard/${d}`, 'root', 0o770);
+    for (const d of [
+      'Alarms',
+      'DCIM',
+      'Documents',
+      'Download',
+      'Movies',
+      'Music',
+      'Notifications',
+      'Pictures',
+      'Podcasts',
+      'Ringtones',
+    ])
+      fs.mkdirs(`/sdcard/${d}`, 'root', 0o770);
     const buildProp = [...this.props].filter(([k]) => k.startsWith('ro.')).map(([k, v]) => `${k}=${v}`);
-    fs.putSystemFile('/system/build.prop', Buffer.from(['# begin build properties', ...buildProp, '# end build properties', ''].join('\n')), 0o600, 'root');
+    fs.putSystemFile(
+      '/system/build.prop',
+      Buffer.from(['# begin build properties', ...buildProp, '# end build properties', ''].join('\n')),
+      0o600,
+      'root',
+    );
   }
 
   /** Registers the executable for each command so `ls /system/bin` and `which` see them. */
   registerCommands(names: Iterable<string>): void {
-    for (const name of names) this.fs.putSystemFile(`/system/bin/${name}`, Buffer.from(`#!/system/bin/sh\n# ${name}\n`), 0o755, 'root');
+    for (const name of names)
+      this.fs.putSystemFile(`/system/bin/${name}`, Buffer.from(`#!/system/bin/sh\n# ${name}\n`), 0o755, 'root');
   }
 
   private bootLogs(): void {
@@ -237,8 +328,24 @@ export class SimulatedDevice {
     at(3200, () => this.log('system', 'I', 'SystemServer', 'Entered the Android system server!', SYSTEM_SERVER_PID));
     at(9100, () => this.log('system', 'I', 'ActivityManager', 'System now ready', SYSTEM_SERVER_PID));
     at(11800, () => this.log('events', 'I', 'boot_progress_enable_screen', '11800', SYSTEM_SERVER_PID));
-    at(12050, () => this.log('system', 'I', 'ActivityManager', `Start proc 1130:com.google.android.apps.nexuslauncher/u0a134 for top-activity {com.google.android.apps.nexuslauncher/com.google.android.apps.nexuslauncher.NexusLauncherActivity}`, SYSTEM_SERVER_PID));
-    at(14500, () => this.log('system', 'I', 'ActivityTaskManager', 'Displayed com.google.android.apps.nexuslauncher/.NexusLauncherActivity: +2s411ms', SYSTEM_SERVER_PID));
+    at(12050, () =>
+      this.log(
+        'system',
+        'I',
+        'ActivityManager',
+        `Start proc 1130:com.google.android.apps.nexuslauncher/u0a134 for top-activity {com.google.android.apps.nexuslauncher/com.google.android.apps.nexuslauncher.NexusLauncherActivity}`,
+        SYSTEM_SERVER_PID,
+      ),
+    );
+    at(14500, () =>
+      this.log(
+        'system',
+        'I',
+        'ActivityTaskManager',
+        'Displayed com.google.android.apps.nexuslauncher/.NexusLauncherActivity: +2s411ms',
+        SYSTEM_SERVER_PID,
+      ),
+    );
     at(15000, () => this.log('main', 'I', 'adbd', 'adbd started', 392, 2000));
   }
 
@@ -252,7 +359,15 @@ export class SimulatedDevice {
   }
 
   /** Appends to logd. `tidOffset` makes background threads differ from the main thread like real traffic. */
-  log(buffer: LogBufferName, level: PriorityLetter, tag: string, message: string, pid: number, uid?: number, tidOffset = 0): void {
+  log(
+    buffer: LogBufferName,
+    level: PriorityLetter,
+    tag: string,
+    message: string,
+    pid: number,
+    uid?: number,
+    tidOffset = 0,
+  ): void {
     this.logs.append({
       buffer,
       priority: PRIORITY[level],
@@ -287,11 +402,14 @@ export class SimulatedDevice {
     this.dueTimer = null;
     const due = this.am.nextDueMs();
     if (due === null) return;
-    this.dueTimer = setTimeout(() => {
-      this.dueTimer = null;
-      this.settle();
-      this.scheduleTimers();
-    }, Math.max(0, due - this.clock()));
+    this.dueTimer = setTimeout(
+      () => {
+        this.dueTimer = null;
+        this.settle();
+        this.scheduleTimers();
+      },
+      Math.max(0, due - this.clock()),
+    );
     this.dueTimer.unref();
   }
 
@@ -314,7 +432,9 @@ export class SimulatedDevice {
   /** The logical display as apps see it: override size, then rotation. */
   display(): Display {
     const base = this.overrideSize ?? this.physical;
-    return this.rotation() % 2 === 1 ? { width: base.height, height: base.width } : { width: base.width, height: base.height };
+    return this.rotation() % 2 === 1
+      ? { width: base.height, height: base.width }
+      : { width: base.width, height: base.height };
   }
 
   density(): number {
@@ -332,7 +452,14 @@ export class SimulatedDevice {
     return renderScenarioScreen(
       this.scenario,
       runtime.pkg,
-      { screenName: screen.name, focusedKey: screen.focusedKey, scroll: screen.scroll, values: runtime.values, checked: runtime.checked, texts: runtime.texts },
+      {
+        screenName: screen.name,
+        focusedKey: screen.focusedKey,
+        scroll: screen.scroll,
+        values: runtime.values,
+        checked: runtime.checked,
+        texts: runtime.texts,
+      },
       this.display(),
     );
   }
@@ -352,7 +479,7 @@ export class SimulatedDevice {
     const tree = this.currentTree();
     if (!tree) return;
     const node = hitTest(tree, x, y);
-    if (!node || !node.enabled) return;
+    if (!node?.enabled) return;
     if (node.launches) {
       this.am.launch(node.launches, null);
       return;
@@ -364,7 +491,7 @@ export class SimulatedDevice {
     if (node.onTap) this.am.applyAction(fg.runtime, node.onTap, node);
   }
 
-  swipe(x1: number, y1: number, x2: number, y2: number): void {
+  swipe(x1: number, y1: number, _x2: number, y2: number): void {
     if (!this.screenOn) return;
     if (this.locked) {
       // An insecure keyguard opens on an upward swipe of a quarter screen or more.
@@ -394,18 +521,20 @@ export class SimulatedDevice {
   private initialText(key: string): string {
     let text = '';
     const tree = this.currentTree();
-    if (tree) walk(tree, (n) => {
-      if (n.key === key) text = n.rawText ?? n.text;
-    });
+    if (tree)
+      walk(tree, (n) => {
+        if (n.key === key) text = n.rawText ?? n.text;
+      });
     return text;
   }
 
   private afterText(runtime: AppRuntime, key: string): void {
     const tree = this.currentTree();
     let node: ViewNode | null = null;
-    if (tree) walk(tree, (n) => {
-      if (n.key === key) node = n;
-    });
+    if (tree)
+      walk(tree, (n) => {
+        if (n.key === key) node = n;
+      });
     const found = node as ViewNode | null;
     if (found?.onText) this.am.applyAction(runtime, found.onText, found);
   }
@@ -429,8 +558,14 @@ export class SimulatedDevice {
       if (code === KEY.MENU) this.unlock();
       return;
     }
-    if (code === KEY.HOME) return this.am.home();
-    if (code === KEY.BACK) return this.am.back();
+    if (code === KEY.HOME) {
+      this.am.home();
+      return;
+    }
+    if (code === KEY.BACK) {
+      this.am.back();
+      return;
+    }
     const fg = this.am.foreground();
     if (!fg?.screen.focusedKey) return;
     const key = fg.screen.focusedKey;
@@ -463,7 +598,13 @@ export class SimulatedDevice {
 
   wake(reason: string): void {
     this.screenOn = true;
-    this.log('system', 'I', 'PowerManagerService', `Waking up from Asleep (uid=1000, reason=${reason}, details=android.policy:POWER)...`, SYSTEM_SERVER_PID);
+    this.log(
+      'system',
+      'I',
+      'PowerManagerService',
+      `Waking up from Asleep (uid=1000, reason=${reason}, details=android.policy:POWER)...`,
+      SYSTEM_SERVER_PID,
+    );
     this.log('events', 'I', 'screen_toggled', '1', SYSTEM_SERVER_PID);
   }
 

@@ -38,7 +38,13 @@ function text(id: string | undefined, value: string, bounds: number[], s: Return
 }
 
 /** A Settings page: a collapsing-toolbar title over a preference list. */
-function page(title: string, rows: { title: string; summary?: string; goto?: string }[], s: ReturnType<typeof scaler>, activity: string, listTop = 420): ScreenSpec {
+function page(
+  title: string,
+  rows: { title: string; summary?: string; goto?: string }[],
+  s: ReturnType<typeof scaler>,
+  activity: string,
+  listTop = 420,
+): ScreenSpec {
   return {
     activity,
     root: {
@@ -54,7 +60,11 @@ function page(title: string, rows: { title: string; summary?: string; goto?: str
             itemHeight: s.y(200),
             titleId: 'android:id/title',
             subtitleId: 'android:id/summary',
-            items: rows.map((r) => ({ title: r.title, ...(r.summary ? { subtitle: r.summary } : {}), ...(r.goto ? { onTap: { goto: r.goto } } : {}) })),
+            items: rows.map((r) => ({
+              title: r.title,
+              ...(r.summary ? { subtitle: r.summary } : {}),
+              ...(r.goto ? { onTap: { goto: r.goto } } : {}),
+            })),
           },
         },
       ],
@@ -72,10 +82,27 @@ export function settingsAppSpec(design: Design): AppSpec {
       bounds: s.rect([0, 84, 1080, 2400]),
       children: [
         text('collapsing_toolbar', 'App info', [48, 180, 1032, 360], s),
-        { class: 'android.widget.ImageView', id: 'entity_header_icon', desc: 'App icon', bounds: s.rect([460, 400, 620, 560]) },
+        {
+          class: 'android.widget.ImageView',
+          id: 'entity_header_icon',
+          desc: 'App icon',
+          bounds: s.rect([460, 400, 620, 560]),
+        },
         text('entity_header_title', '', [64, 580, 1016, 660], s),
-        { class: 'android.widget.Button', id: 'button1', text: 'Uninstall', clickable: true, bounds: s.rect([64, 720, 520, 860]) },
-        { class: 'android.widget.Button', id: 'button2', text: 'Force stop', clickable: true, bounds: s.rect([560, 720, 1016, 860]) },
+        {
+          class: 'android.widget.Button',
+          id: 'button1',
+          text: 'Uninstall',
+          clickable: true,
+          bounds: s.rect([64, 720, 520, 860]),
+        },
+        {
+          class: 'android.widget.Button',
+          id: 'button2',
+          text: 'Force stop',
+          clickable: true,
+          bounds: s.rect([560, 720, 1016, 860]),
+        },
         {
           class: 'androidx.recyclerview.widget.RecyclerView',
           id: 'recycler_view',
@@ -84,7 +111,15 @@ export function settingsAppSpec(design: Design): AppSpec {
             itemHeight: s.y(190),
             titleId: 'android:id/title',
             subtitleId: 'android:id/summary',
-            items: ['Notifications', 'Permissions', 'Storage & cache', 'Mobile data & Wi‑Fi', 'Screen time', 'App battery usage', 'Open by default'].map((title) => ({ title })),
+            items: [
+              'Notifications',
+              'Permissions',
+              'Storage & cache',
+              'Mobile data & Wi‑Fi',
+              'Screen time',
+              'App battery usage',
+              'Open by default',
+            ].map((title) => ({ title })),
           },
         },
         text('app_version', '', [64, 2260, 1016, 2340], s),
@@ -101,16 +136,29 @@ export function settingsAppSpec(design: Design): AppSpec {
     debuggable: false,
     permissions: [],
     activities: [
-      { name: SETTINGS_HOME_ACTIVITY, screen: 'homepage', launcher: true, intentFilters: [{ actions: ['android.settings.SETTINGS'], categories: [CATEGORY_DEFAULT], data: [] }] },
+      {
+        name: SETTINGS_HOME_ACTIVITY,
+        screen: 'homepage',
+        launcher: true,
+        intentFilters: [{ actions: ['android.settings.SETTINGS'], categories: [CATEGORY_DEFAULT], data: [] }],
+      },
       {
         name: NETWORK_ACTIVITY,
         screen: 'network',
-        intentFilters: [{ actions: ['android.settings.WIRELESS_SETTINGS', 'android.settings.AIRPLANE_MODE_SETTINGS'], categories: [CATEGORY_DEFAULT], data: [] }],
+        intentFilters: [
+          {
+            actions: ['android.settings.WIRELESS_SETTINGS', 'android.settings.AIRPLANE_MODE_SETTINGS'],
+            categories: [CATEGORY_DEFAULT],
+            data: [],
+          },
+        ],
       },
       {
         name: APP_DETAILS_ACTIVITY,
         screen: 'app_info',
-        intentFilters: [{ actions: [ACTION_APPLICATION_DETAILS], categories: [CATEGORY_DEFAULT], data: [{ scheme: 'package' }] }],
+        intentFilters: [
+          { actions: [ACTION_APPLICATION_DETAILS], categories: [CATEGORY_DEFAULT], data: [{ scheme: 'package' }] },
+        ],
       },
     ],
     screens: {
@@ -175,11 +223,27 @@ export function resolverAppSpec(design: Design, candidateLabels: readonly string
               class: 'android.widget.ListView',
               id: 'android:id/resolver_list',
               bounds: s.rect([0, 1480, 1080, 2200]),
-              list: { itemHeight: s.y(160), titleId: 'android:id/text1', items: candidateLabels.map((title) => ({ title })) },
+              list: {
+                itemHeight: s.y(160),
+                titleId: 'android:id/text1',
+                items: candidateLabels.map((title) => ({ title })),
+              },
             },
             // Disabled until a row is chosen, as on the device.
-            { class: 'android.widget.Button', id: 'android:id/button_once', text: 'Just once', enabled: false, bounds: s.rect([500, 2240, 760, 2360]) },
-            { class: 'android.widget.Button', id: 'android:id/button_always', text: 'Always', enabled: false, bounds: s.rect([780, 2240, 1016, 2360]) },
+            {
+              class: 'android.widget.Button',
+              id: 'android:id/button_once',
+              text: 'Just once',
+              enabled: false,
+              bounds: s.rect([500, 2240, 760, 2360]),
+            },
+            {
+              class: 'android.widget.Button',
+              id: 'android:id/button_always',
+              text: 'Always',
+              enabled: false,
+              bounds: s.rect([780, 2240, 1016, 2360]),
+            },
           ],
         },
       },

@@ -4,7 +4,12 @@ import { join } from 'node:path';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { createTempHome } from '../../support/temp-home.js';
 import { runCli, startMcpClient, stopPid, type McpTestClient } from '../../support/mcp-client.js';
-import { copyFixtureProject, invocations, replayCapture, setScenario } from '../../integration/build/fixture-project.js';
+import {
+  copyFixtureProject,
+  invocations,
+  replayCapture,
+  setScenario,
+} from '../../integration/build/fixture-project.js';
 
 /*
  * The build toolset through the built CLI and the SDK's real client: trust, policy, results,
@@ -14,7 +19,11 @@ import { copyFixtureProject, invocations, replayCapture, setScenario } from '../
  * reaped as failed and its Gradle stopped.
  */
 
-type ToolResult = { isError?: boolean; content: { type: string; text?: string }[]; structuredContent?: Record<string, any> };
+type ToolResult = {
+  isError?: boolean;
+  content: { type: string; text?: string }[];
+  structuredContent?: Record<string, any>;
+};
 
 const env = { home: '', adbPort: 1 };
 let project: { root: string; cleanup(): void };
@@ -29,7 +38,12 @@ async function client(name: string): Promise<McpTestClient> {
   return c;
 }
 
-async function call(c: McpTestClient, name: string, args: Record<string, unknown>, options: Parameters<McpTestClient['client']['callTool']>[2] = {}): Promise<ToolResult> {
+async function call(
+  c: McpTestClient,
+  name: string,
+  args: Record<string, unknown>,
+  options: Parameters<McpTestClient['client']['callTool']>[2] = {},
+): Promise<ToolResult> {
   return track((await c.client.callTool({ name, arguments: args }, undefined, options)) as ToolResult);
 }
 
@@ -118,10 +132,18 @@ describe('build tools over MCP', () => {
   it('builds successfully with progress notifications and reports the APK', async () => {
     setScenario(project.root, 'slow 700');
     const progress: { progress: number; message?: string }[] = [];
-    const result = await call(a, 'run_gradle_task', { task: ':app:assembleDemoPlayDebug' }, { onprogress: (p) => void progress.push(p) });
+    const result = await call(
+      a,
+      'run_gradle_task',
+      { task: ':app:assembleDemoPlayDebug' },
+      { onprogress: (p) => void progress.push(p) },
+    );
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toMatchObject({ status: 'success', origin: expect.stringContaining('agent-a') });
-    expect(result.structuredContent!.apks[0]).toMatchObject({ package: 'com.example.flavors.demo.debug', variant: 'demoPlayDebug' });
+    expect(result.structuredContent!.apks[0]).toMatchObject({
+      package: 'com.example.flavors.demo.debug',
+      variant: 'demoPlayDebug',
+    });
     expect(progress.length).toBeGreaterThanOrEqual(1);
     expect(progress[0]!.message).toMatch(/elapsed, > Task :app:/);
     const apk = await call(a, 'find_apk_path', { variant: 'demoPlayDebug' });
@@ -135,8 +157,17 @@ describe('build tools over MCP', () => {
     expect(text(result)).toContain('JavaHelper.java:8: incompatible types: int cannot be converted to String');
     const errors = await call(a, 'get_build_errors', { severity: 'error' });
     expect(errors.structuredContent!.diagnostics.slice(0, 2)).toEqual([
-      expect.objectContaining({ source: 'javac', file: '/Users/dev/project/app/src/main/java/com/example/r18/JavaHelper.java', line: 8, column: null }),
-      expect.objectContaining({ source: 'javac', line: 9, message: 'cannot find symbol (symbol: method missingCall(int); location: class JavaHelper)' }),
+      expect.objectContaining({
+        source: 'javac',
+        file: '/Users/dev/project/app/src/main/java/com/example/r18/JavaHelper.java',
+        line: 8,
+        column: null,
+      }),
+      expect.objectContaining({
+        source: 'javac',
+        line: 9,
+        message: 'cannot find symbol (symbol: method missingCall(int); location: class JavaHelper)',
+      }),
     ]);
   });
 
@@ -144,7 +175,9 @@ describe('build tools over MCP', () => {
     setScenario(project.root, 'slow 2000');
     const before = invocations(project.root).length;
     const controller = new AbortController();
-    const pending = call(a, 'run_gradle_task', { task: 'assembleDebug' }, { signal: controller.signal }).catch((e: Error) => e);
+    const pending = call(a, 'run_gradle_task', { task: 'assembleDebug' }, { signal: controller.signal }).catch(
+      (e: Error) => e,
+    );
     await waitFor(async () => invocations(project.root).length > before);
     controller.abort('stop');
     await pending;
@@ -152,10 +185,13 @@ describe('build tools over MCP', () => {
       const s = await call(a, 'get_build_status', { wait_ms: 2000 });
       return s.structuredContent!.status !== 'running' && s;
     });
-    expect(status.structuredContent).toMatchObject({ status: 'cancelled', cancelled_by: expect.stringContaining('agent-a') });
+    expect(status.structuredContent).toMatchObject({
+      status: 'cancelled',
+      cancelled_by: expect.stringContaining('agent-a'),
+    });
   });
 
-  it('lets one process build at a time and cancels another process\'s build with cancel_build', async () => {
+  it("lets one process build at a time and cancels another process's build with cancel_build", async () => {
     setScenario(project.root, 'slow 2000');
     const started = await call(a, 'run_gradle_task', { task: 'assembleDebug', wait: false });
     expect(started.structuredContent!.status).toBe('running');
@@ -167,9 +203,18 @@ describe('build tools over MCP', () => {
     expect(text(busy)).toContain(`pid ${worker}`);
     expect(text(busy)).toContain(`agent-a`);
     const cancelled = await call(b, 'cancel_build', {});
-    expect(cancelled.structuredContent).toMatchObject({ build_id: started.structuredContent!.build_id, was_running: true, status: 'cancelled', cancelled_by: expect.stringContaining('agent-b') });
+    expect(cancelled.structuredContent).toMatchObject({
+      build_id: started.structuredContent!.build_id,
+      was_running: true,
+      status: 'cancelled',
+      cancelled_by: expect.stringContaining('agent-b'),
+    });
     const history = await call(a, 'list_build_history', { limit: 1 });
-    expect(history.structuredContent!.builds[0]).toMatchObject({ status: 'cancelled', origin: expect.stringContaining('agent-a'), cancelled_by: expect.stringContaining('agent-b') });
+    expect(history.structuredContent!.builds[0]).toMatchObject({
+      status: 'cancelled',
+      origin: expect.stringContaining('agent-a'),
+      cancelled_by: expect.stringContaining('agent-b'),
+    });
     await waitFor(async () => !alive(worker));
   });
 
@@ -179,7 +224,10 @@ describe('build tools over MCP', () => {
     expect(result.isError).toBe(true);
     expect(text(result)).toContain('timed out');
     const status = await call(a, 'get_build_status', {});
-    expect(status.structuredContent).toMatchObject({ status: 'timed_out', reason: expect.stringContaining('Stopped after 1 s') });
+    expect(status.structuredContent).toMatchObject({
+      status: 'timed_out',
+      reason: expect.stringContaining('Stopped after 1 s'),
+    });
     await waitFor(async () => gradlePids().every((pid) => !alive(pid)) && !alive(status.structuredContent!.owner_pid));
   });
 
@@ -210,7 +258,11 @@ describe('build tools over MCP', () => {
       const s = await call(b, 'get_build_status', { build_id: buildId, wait_ms: 5000 });
       return s.structuredContent!.status !== 'running' && s;
     }, 20_000);
-    expect(done.structuredContent).toMatchObject({ status: 'success', origin: expect.stringContaining('agent-c'), owner_pid: worker });
+    expect(done.structuredContent).toMatchObject({
+      status: 'success',
+      origin: expect.stringContaining('agent-c'),
+      owner_pid: worker,
+    });
     await waitFor(async () => !alive(worker) && !alive(gradle), 20_000);
   });
 
@@ -240,8 +292,14 @@ describe('build tools over MCP', () => {
     expect(alive(gradle)).toBe(true);
     const status = await call(a, 'get_build_status', { build_id: started.structuredContent!.build_id });
     const buildId = started.structuredContent!.build_id as string;
-    expect(status.structuredContent).toMatchObject({ status: 'failed', origin: expect.stringContaining('agent-a'), reason: expect.stringContaining("exited before recording the build's end") });
-    expect(status.structuredContent!.reason).toContain(`Start the build again; the worker's own output is in ${join(env.home, 'build-logs', `${buildId}.worker.log`)}.`);
+    expect(status.structuredContent).toMatchObject({
+      status: 'failed',
+      origin: expect.stringContaining('agent-a'),
+      reason: expect.stringContaining("exited before recording the build's end"),
+    });
+    expect(status.structuredContent!.reason).toContain(
+      `Start the build again; the worker's own output is in ${join(env.home, 'build-logs', `${buildId}.worker.log`)}.`,
+    );
     expect(status.structuredContent!.reason).toContain(`process group (${gradle}) was stopped`);
     await waitFor(async () => !alive(gradle));
     // The project is free again.
@@ -255,7 +313,10 @@ describe('build tools over MCP', () => {
     const original = readFileSync(gradlew, 'utf8');
     const holderFile = join(project.root, '.holder.pid');
     // Outside Gradle's process group and session: killing the group leaves it holding stdout and stderr.
-    writeFileSync(gradlew, `#!/bin/sh\nsetsid sleep 60 &\necho $! > "${holderFile}"\nwhile :; do echo "> Task :app:compileDebugJavaWithJavac"; sleep 0.2; done\n`);
+    writeFileSync(
+      gradlew,
+      `#!/bin/sh\nsetsid sleep 60 &\necho $! > "${holderFile}"\nwhile :; do echo "> Task :app:compileDebugJavaWithJavac"; sleep 0.2; done\n`,
+    );
     let holder = 0;
     try {
       const result = await call(a, 'run_gradle_task', { task: 'assembleDebug', timeout_sec: 2 });

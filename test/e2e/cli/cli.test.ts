@@ -49,7 +49,9 @@ describe('droidwright CLI', () => {
     expect(unconfirmed.code).toBe(2);
     expect(unconfirmed.stderr).toMatch(/asks for confirmation on a terminal/);
     // From an AI coding tool's own shell, not even --yes trusts a project.
-    const fromAgent = await runCli({ ...env, extra: { ...env.extra, CLAUDECODE: '1' } }, ['trust', '--yes'], { cwd: join(project, 'app') });
+    const fromAgent = await runCli({ ...env, extra: { ...env.extra, CLAUDECODE: '1' } }, ['trust', '--yes'], {
+      cwd: join(project, 'app'),
+    });
     expect(fromAgent.code).toBe(2);
     expect(fromAgent.stderr).toMatch(/inside an AI coding tool's shell \(CLAUDECODE set\)/);
     const trusted = await runCli(env, ['trust', '--yes'], { cwd: join(project, 'app') });
@@ -57,7 +59,9 @@ describe('droidwright CLI', () => {
     expect(trusted.stdout).toContain(`Trusted ${project}`);
     expect((await runCli(env, ['trust', project])).stdout).toContain('already trusted');
     const list = await runCli(env, ['trust', '--list', '--json']);
-    expect(JSON.parse(list.stdout)).toEqual([{ root: project, trustedAt: expect.any(Number), by: expect.stringMatching(/^cli \(pid \d+\)$/) }]);
+    expect(JSON.parse(list.stdout)).toEqual([
+      { root: project, trustedAt: expect.any(Number), by: expect.stringMatching(/^cli \(pid \d+\)$/) },
+    ]);
     const notGradle = join(temp.home, 'plain');
     mkdirSync(notGradle);
     const refused = await runCli(env, ['trust', notGradle]);
@@ -65,7 +69,9 @@ describe('droidwright CLI', () => {
     expect(refused.stderr).toMatch(/not a Gradle project/);
     expect((await runCli(env, ['trust'], { cwd: notGradle })).code).toBe(2);
     expect((await runCli(env, ['untrust', project])).stdout).toContain(`Revoked trust in ${project}`);
-    const events = JSON.parse((await runCli(env, ['events', 'list', '--json', '--type', 'project.*'])).stdout) as StoredEvent[];
+    const events = JSON.parse(
+      (await runCli(env, ['events', 'list', '--json', '--type', 'project.*'])).stdout,
+    ) as StoredEvent[];
     expect(events.map((e) => [e.type, e.actor.kind])).toEqual([
       ['project.trusted', 'cli'],
       ['project.untrusted', 'cli'],
@@ -77,19 +83,29 @@ describe('droidwright CLI', () => {
   test('list, filters, export, stats, digest, verify --digest, rebuild', async () => {
     const human = await runCli(env, ['events', 'list']);
     expect(human.stdout).toMatch(/project\.trusted\s+cli \(pid \d+\)/);
-    const filtered = JSON.parse((await runCli(env, ['events', 'list', '--json', '--type', 'project.untrusted', '--limit', '5'])).stdout) as StoredEvent[];
+    const filtered = JSON.parse(
+      (await runCli(env, ['events', 'list', '--json', '--type', 'project.untrusted', '--limit', '5'])).stdout,
+    ) as StoredEvent[];
     expect(filtered.map((e) => e.type)).toEqual(['project.untrusted']);
-    expect(JSON.parse((await runCli(env, ['events', 'list', '--json', '--since', '2099-01-01T00:00:00Z'])).stdout)).toEqual([]);
+    expect(
+      JSON.parse((await runCli(env, ['events', 'list', '--json', '--since', '2099-01-01T00:00:00Z'])).stdout),
+    ).toEqual([]);
 
     const exportFile = join(temp.home, 'export.jsonl');
     const exported = await runCli(env, ['events', 'export', '--out', exportFile]);
     expect(exported.code).toBe(0);
-    const lines = readFileSync(exportFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as StoredEvent);
+    const lines = readFileSync(exportFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as StoredEvent);
     expect(lines.map((e) => e.seq)).toEqual([1, 2]);
     expect(lines[1]!.prevHash).toBe(lines[0]!.hash);
     expect((await runCli(env, ['events', 'export'])).stdout.trim().split('\n')).toHaveLength(2);
 
-    const stats = JSON.parse((await runCli(env, ['events', 'stats', '--json'])).stdout) as { events: number; byType: Record<string, number> };
+    const stats = JSON.parse((await runCli(env, ['events', 'stats', '--json'])).stdout) as {
+      events: number;
+      byType: Record<string, number>;
+    };
     expect(stats).toMatchObject({ events: 2, byType: { 'project.trusted': 1, 'project.untrusted': 1 } });
 
     const digest = await runCli(env, ['events', 'digest']);
@@ -112,10 +128,14 @@ describe('droidwright CLI', () => {
   });
 
   test('tail -f follows appends made by other processes', async () => {
-    const tail = spawn(process.execPath, [CLI, 'events', 'tail', '-f', '--json', '--type', 'project.*', '--limit', '1'], {
-      env: { ...process.env, DROIDWRIGHT_HOME: env.home, ANDROID_ADB_SERVER_PORT: String(env.adbPort) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const tail = spawn(
+      process.execPath,
+      [CLI, 'events', 'tail', '-f', '--json', '--type', 'project.*', '--limit', '1'],
+      {
+        env: { ...process.env, DROIDWRIGHT_HOME: env.home, ANDROID_ADB_SERVER_PORT: String(env.adbPort) },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let out = '';
     tail.stdout.on('data', (c: Buffer) => (out += c.toString()));
     try {
@@ -129,7 +149,10 @@ describe('droidwright CLI', () => {
       await waitForLines(1);
       expect((await runCli(env, ['untrust', project])).code).toBe(0);
       await waitForLines(2);
-      const followed = out.trim().split('\n').map((l) => JSON.parse(l) as StoredEvent);
+      const followed = out
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as StoredEvent);
       expect(followed.at(-1)!.type).toBe('project.untrusted');
       const exited = new Promise<number | null>((resolve) => tail.once('exit', resolve));
       tail.kill('SIGINT');
@@ -143,7 +166,9 @@ describe('droidwright CLI', () => {
     const dbPath = join(env.home, 'events.db');
     const db = new Database(dbPath);
     try {
-      for (const { name } of db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'events'").all() as { name: string }[]) {
+      for (const { name } of db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'events'")
+        .all() as { name: string }[]) {
         db.exec(`DROP TRIGGER ${name}`);
       }
       db.prepare("UPDATE events SET data = replace(data, 'cli', 'xyz') WHERE seq = 2").run();
@@ -159,7 +184,11 @@ describe('droidwright CLI', () => {
     const corrupt: CliEnv = { ...env, home: join(temp.home, 'corrupt') };
     mkdirSync(corrupt.home);
     writeFileSync(join(corrupt.home, 'events.db'), 'definitely not sqlite '.repeat(500));
-    for (const args of [['events', 'list'], ['events', 'verify'], ['trust', project]]) {
+    for (const args of [
+      ['events', 'list'],
+      ['events', 'verify'],
+      ['trust', project],
+    ]) {
       const result = await runCli(corrupt, args);
       expect(result.code).toBe(1);
       expectCleanFailure(result.stderr);

@@ -33,7 +33,11 @@ describe('droidwright demo (the README main-job line)', () => {
     env.DROIDWRIGHT_HOME = home;
     delete env.ANDROID_ADB_SERVER_PORT;
 
-    const child = spawn(process.execPath, [CLI, 'demo', '--no-wait'], { env, cwd: home, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'demo', '--no-wait'], {
+      env,
+      cwd: home,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     demoPid = child.pid;
     let stdout = '';
     let stderr = '';
@@ -57,9 +61,24 @@ describe('droidwright demo (the README main-job line)', () => {
     const cli = (args: string[]) => spawnSync(process.execPath, [CLI, ...args], { env, cwd: home, encoding: 'utf8' });
     const verify = cli(['events', 'verify']);
     expect(verify.status).toBe(0);
-    const listed = JSON.parse(cli(['events', 'list', '--json', '--limit', '500']).stdout) as { type: string; actor: { kind: string } }[];
+    const listed = JSON.parse(cli(['events', 'list', '--json', '--limit', '500']).stdout) as {
+      type: string;
+      actor: { kind: string };
+    }[];
     const types = new Set(listed.map((e) => e.type));
-    for (const type of ['project.trusted', 'project.untrusted', 'mcp.session_started', 'build.started', 'build.finished', 'app.installed', 'app.launched', 'app.restarted', 'app.stopped', 'orientation.changed', 'mcp.session_ended']) {
+    for (const type of [
+      'project.trusted',
+      'project.untrusted',
+      'mcp.session_started',
+      'build.started',
+      'build.finished',
+      'app.installed',
+      'app.launched',
+      'app.restarted',
+      'app.stopped',
+      'orientation.changed',
+      'mcp.session_ended',
+    ]) {
       expect(types).toContain(type);
     }
   });

@@ -11,7 +11,12 @@ import { createTempHome } from '../../support/temp-home.js';
  * AVD definitions in a temporary HOME.
  */
 
-type ToolResult = { isError?: boolean; content: { type: string; text?: string }[]; structuredContent?: Record<string, any>; _meta?: Record<string, any> };
+type ToolResult = {
+  isError?: boolean;
+  content: { type: string; text?: string }[];
+  structuredContent?: Record<string, any>;
+  _meta?: Record<string, any>;
+};
 
 const FIXTURE_SDK = join(REPO_ROOT, 'test', 'fixtures', 'sdk');
 
@@ -24,8 +29,16 @@ const originalHome = process.env.HOME;
 
 function defineAvd(avdHome: string, name: string, config: Record<string, string>): void {
   mkdirSync(join(avdHome, `${name}.avd`), { recursive: true });
-  writeFileSync(join(avdHome, `${name}.ini`), `avd.ini.encoding=UTF-8\npath=${join(avdHome, `${name}.avd`)}\npath.rel=avd/${name}.avd\ntarget=android-34\n`);
-  writeFileSync(join(avdHome, `${name}.avd`, 'config.ini'), Object.entries(config).map(([k, v]) => `${k}=${v}`).join('\n') + '\n');
+  writeFileSync(
+    join(avdHome, `${name}.ini`),
+    `avd.ini.encoding=UTF-8\npath=${join(avdHome, `${name}.avd`)}\npath.rel=avd/${name}.avd\ntarget=android-34\n`,
+  );
+  writeFileSync(
+    join(avdHome, `${name}.avd`, 'config.ini'),
+    `${Object.entries(config)
+      .map(([k, v]) => `${k}=${v}`)
+      .join('\n')}\n`,
+  );
 }
 
 async function call(name: string, args: Record<string, unknown> = {}): Promise<ToolResult> {
@@ -55,18 +68,30 @@ beforeAll(async () => {
   // The emulator console keeps its auth token in $HOME; keep it, like the AVDs, in the temp home.
   process.env.HOME = home.home;
   const avdHome = join(home.home, '.android', 'avd');
-  defineAvd(avdHome, 'Pixel_7_API_34', { 'abi.type': 'x86_64', 'hw.device.name': 'pixel_7', 'avd.ini.displayname': 'Pixel 7 API 34', 'image.sysdir.1': 'system-images/android-34/google_apis/x86_64/' });
+  defineAvd(avdHome, 'Pixel_7_API_34', {
+    'abi.type': 'x86_64',
+    'hw.device.name': 'pixel_7',
+    'avd.ini.displayname': 'Pixel 7 API 34',
+    'image.sysdir.1': 'system-images/android-34/google_apis/x86_64/',
+  });
   defineAvd(avdHome, 'Other_AVD', { 'abi.type': 'x86_64' });
   defineAvd(avdHome, 'Broken_AVD', { 'fixture.fail': 'true' });
   adb = await startAdbServer();
   // An emulator that is already running with another AVD: launch_avd must never mistake it for the new one.
   const port = await oddPortPair();
-  other = await startSimulatedDevice({ emulatorPort: port, androidOptions: { avd: 'Other_AVD', backgroundLogRate: 0 } });
+  other = await startSimulatedDevice({
+    emulatorPort: port,
+    androidOptions: { avd: 'Other_AVD', backgroundLogRate: 0 },
+  });
   // The emulator's own notice: adb registers the device and closes the socket without a reply.
   await adbHostRequest(adb.port, `host:emulator:${port}`).catch(() => undefined);
   await adb.waitForDevice(other.serial);
   mcp = await startMcpClient(
-    { home: home.home, adbPort: adb.port, extra: { HOME: home.home, ANDROID_SDK_ROOT: FIXTURE_SDK, ANDROID_HOME: FIXTURE_SDK } },
+    {
+      home: home.home,
+      adbPort: adb.port,
+      extra: { HOME: home.home, ANDROID_SDK_ROOT: FIXTURE_SDK, ANDROID_HOME: FIXTURE_SDK },
+    },
     [],
     { cwd: home.home },
   );
@@ -92,12 +117,22 @@ describe('AVD tools', () => {
   it('lists AVDs from the AVD home with the running one marked', async () => {
     const { avds } = await ok('list_avds');
     expect(avds.map((a: any) => a.name)).toEqual(['Broken_AVD', 'Other_AVD', 'Pixel_7_API_34']);
-    expect(avds[2]).toMatchObject({ target: 'android-34', api_level: 34, abi: 'x86_64', device: 'pixel_7', display_name: 'Pixel 7 API 34', running_serial: null });
+    expect(avds[2]).toMatchObject({
+      target: 'android-34',
+      api_level: 34,
+      abi: 'x86_64',
+      device: 'pixel_7',
+      display_name: 'Pixel 7 API 34',
+      running_serial: null,
+    });
     expect(avds[1]).toMatchObject({ running_serial: other.serial });
   });
 
   it('reports an AVD that is already running without starting a second emulator', async () => {
-    expect(await ok('launch_avd', { name: 'Other_AVD' })).toMatchObject({ device_serial: other.serial, already_running: true });
+    expect(await ok('launch_avd', { name: 'Other_AVD' })).toMatchObject({
+      device_serial: other.serial,
+      already_running: true,
+    });
   });
 
   it('launches an AVD with the SDK emulator, waits for its serial, and stops it', async () => {
@@ -106,12 +141,23 @@ describe('AVD tools', () => {
     expect(launched.device_serial).toMatch(/^emulator-\d+$/);
     expect(launched.device_serial).not.toBe(other.serial);
     const { events } = await ok('query_events', { types: ['avd.*'] });
-    expect(events[0]).toMatchObject({ type: 'avd.launched', device: launched.device_serial, data: expect.objectContaining({ pid: expect.any(Number) }) });
+    expect(events[0]).toMatchObject({
+      type: 'avd.launched',
+      device: launched.device_serial,
+      data: expect.objectContaining({ pid: expect.any(Number) }),
+    });
     launchedPids.push(events[0].data.pid);
 
     const devices = await ok('list_devices');
-    expect(devices.devices).toEqual(expect.arrayContaining([expect.objectContaining({ serial: launched.device_serial, kind: 'emulator', avd_name: 'Pixel_7_API_34' })]));
-    expect(await ok('launch_avd', { name: 'Pixel_7_API_34' })).toMatchObject({ device_serial: launched.device_serial, already_running: true });
+    expect(devices.devices).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ serial: launched.device_serial, kind: 'emulator', avd_name: 'Pixel_7_API_34' }),
+      ]),
+    );
+    expect(await ok('launch_avd', { name: 'Pixel_7_API_34' })).toMatchObject({
+      device_serial: launched.device_serial,
+      already_running: true,
+    });
 
     const stopped = await ok('stop_avd', { device_serial: launched.device_serial });
     expect(stopped).toMatchObject({ device_serial: launched.device_serial, avd_name: 'Pixel_7_API_34' });

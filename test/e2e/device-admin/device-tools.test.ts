@@ -14,7 +14,12 @@ import { commandCount, commandsRun } from '../../integration/android/support.js'
  * real adb server. The simulated device's command log shows exactly what ran on it.
  */
 
-type ToolResult = { isError?: boolean; content: { type: string; text?: string }[]; structuredContent?: Record<string, any>; _meta?: Record<string, any> };
+type ToolResult = {
+  isError?: boolean;
+  content: { type: string; text?: string }[];
+  structuredContent?: Record<string, any>;
+  _meta?: Record<string, any>;
+};
 
 let home: { home: string; cleanup(): void };
 let adb: TestAdbServer;
@@ -67,7 +72,16 @@ beforeAll(async () => {
   project = createFakeGradleProject(home.home, 'notes', { applicationId: 'com.example.notes' });
   const outputs = join(project, 'app', 'build', 'outputs', 'apk', 'debug');
   mkdirSync(outputs, { recursive: true });
-  debugApk = (await buildTestApk({ packageName: 'com.example.notes', versionCode: 15, versionName: '1.5.0', activities: ['.LoginActivity', '.NotesActivity'], permissions: ['android.permission.CAMERA'], outDir: outputs })).path;
+  debugApk = (
+    await buildTestApk({
+      packageName: 'com.example.notes',
+      versionCode: 15,
+      versionName: '1.5.0',
+      activities: ['.LoginActivity', '.NotesActivity'],
+      permissions: ['android.permission.CAMERA'],
+      outDir: outputs,
+    })
+  ).path;
   mcp = await startMcpClient({ home: home.home, adbPort: adb.port }, ['--project', project]);
 });
 
@@ -83,9 +97,25 @@ describe('device tools over MCP', () => {
     const { tools } = await mcp.client.listTools();
     const byName = new Map(tools.map((t) => [t.name, t]));
     const kinds: Record<string, string> = {
-      list_devices: 'R', get_device_info: 'R', dump_app_info: 'R', get_memory_info: 'R', get_app_runtime_state: 'R', get_exit_reasons: 'R', list_avds: 'R',
-      install_apk: 'D', launch_app: 'W', stop_app: 'D', restart_app: 'D', grant_runtime_permission: 'W', revoke_runtime_permission: 'D',
-      set_network_state: 'D', set_device_orientation: 'W', open_deep_link: 'W', open_app_settings: 'W', launch_avd: 'W', stop_avd: 'D',
+      list_devices: 'R',
+      get_device_info: 'R',
+      dump_app_info: 'R',
+      get_memory_info: 'R',
+      get_app_runtime_state: 'R',
+      get_exit_reasons: 'R',
+      list_avds: 'R',
+      install_apk: 'D',
+      launch_app: 'W',
+      stop_app: 'D',
+      restart_app: 'D',
+      grant_runtime_permission: 'W',
+      revoke_runtime_permission: 'D',
+      set_network_state: 'D',
+      set_device_orientation: 'W',
+      open_deep_link: 'W',
+      open_app_settings: 'W',
+      launch_avd: 'W',
+      stop_avd: 'D',
     };
     for (const [name, kind] of Object.entries(kinds)) {
       const tool = byName.get(name);
@@ -98,13 +128,23 @@ describe('device tools over MCP', () => {
   it('lists the device, records its arrival once, and describes it', async () => {
     const listed = await ok('list_devices');
     expect(listed.devices).toEqual([
-      expect.objectContaining({ serial: phone.serial, state: 'device', kind: 'wireless', model: 'Pixel 7', api_level: 34 }),
+      expect.objectContaining({
+        serial: phone.serial,
+        state: 'device',
+        kind: 'wireless',
+        model: 'Pixel 7',
+        api_level: 34,
+      }),
     ]);
     await ok('list_devices');
     const connected = await events({ types: ['device.*'] });
     expect(connected.map((e) => e.type)).toEqual(['device.connected']);
     // The device arrived on its own: recorded as the system's, with the agent's call as the observer.
-    expect(connected[0]).toMatchObject({ device: phone.serial, actor: expect.objectContaining({ kind: 'system' }), data: { observed_by: expect.stringContaining('droidwright-e2e') } });
+    expect(connected[0]).toMatchObject({
+      device: phone.serial,
+      actor: expect.objectContaining({ kind: 'system' }),
+      data: { observed_by: expect.stringContaining('droidwright-e2e') },
+    });
 
     const info = await ok('get_device_info');
     expect(info.device.serial).toBe(phone.serial);
@@ -115,7 +155,9 @@ describe('device tools over MCP', () => {
   it('reads the app: info, memory, runtime state and exit history', async () => {
     const app = await ok('dump_app_info', { package: 'com.example.notes' });
     expect(app).toMatchObject({ device_serial: phone.serial, version_code: 14, version_name: '1.4.0' });
-    expect(app.permissions).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'android.permission.CAMERA', runtime: true })]));
+    expect(app.permissions).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'android.permission.CAMERA', runtime: true })]),
+    );
 
     const launched = await ok('launch_app', { package: 'com.example.notes' });
     const memory = await ok('get_memory_info', { package: 'com.example.notes' });
@@ -133,11 +175,22 @@ describe('device tools over MCP', () => {
 
   it('installs the project build, hashing the canonical file, and records it', async () => {
     const installed = await ok('install_apk', { apk_path: 'app/build/outputs/apk/debug/com.example.notes-15.apk' });
-    expect(installed).toMatchObject({ package: 'com.example.notes', version_code: 15, apk_path: debugApk, build_id: null, module: ':app', launchable_activity: 'com.example.notes.LoginActivity' });
+    expect(installed).toMatchObject({
+      package: 'com.example.notes',
+      version_code: 15,
+      apk_path: debugApk,
+      build_id: null,
+      module: ':app',
+      launchable_activity: 'com.example.notes.LoginActivity',
+    });
     expect(installed.apk_sha256).toMatch(/^[0-9a-f]{64}$/);
     expect((await ok('dump_app_info', { package: 'com.example.notes' })).version_code).toBe(15);
     const [event] = await events({ types: ['app.installed'] });
-    expect(event).toMatchObject({ device: phone.serial, package: 'com.example.notes', data: expect.objectContaining({ apk_sha256: installed.apk_sha256, version_code: 15 }) });
+    expect(event).toMatchObject({
+      device: phone.serial,
+      package: 'com.example.notes',
+      data: expect.objectContaining({ apk_sha256: installed.apk_sha256, version_code: 15 }),
+    });
 
     // A symlinked build output is installed by its canonical path.
     const link = join(project, 'app', 'build', 'outputs', 'apk', 'latest.apk');
@@ -145,19 +198,27 @@ describe('device tools over MCP', () => {
     expect((await ok('install_apk', { apk_path: link })).apk_path).toBe(debugApk);
   });
 
-  it('refuses APKs that are not the project\'s build outputs', async () => {
+  it("refuses APKs that are not the project's build outputs", async () => {
     const outside = await buildTestApk({ packageName: 'com.example.notes', versionCode: 16, outDir: home.home });
-    expect((await invalidParams('install_apk', { apk_path: outside.path })).data).toMatchObject({ error_code: 'PATH_OUTSIDE_PROJECT' });
+    expect((await invalidParams('install_apk', { apk_path: outside.path })).data).toMatchObject({
+      error_code: 'PATH_OUTSIDE_PROJECT',
+    });
     const escaping = join(project, 'app', 'build', 'outputs', 'apk', 'escape.apk');
     symlinkSync(outside.path, escaping);
-    expect((await invalidParams('install_apk', { apk_path: escaping })).data).toMatchObject({ error_code: 'PATH_OUTSIDE_PROJECT' });
+    expect((await invalidParams('install_apk', { apk_path: escaping })).data).toMatchObject({
+      error_code: 'PATH_OUTSIDE_PROJECT',
+    });
     const stray = join(project, 'app', 'stray.apk');
     writeFileSync(stray, 'x');
-    expect((await invalidParams('install_apk', { apk_path: 'app/stray.apk' })).data).toMatchObject({ error_code: 'PATH_OUTSIDE_PROJECT' });
-    expect((await invalidParams('install_apk', { apk_path: '../../../etc/passwd' })).data).toMatchObject({ error_code: 'INVALID_ARGUMENT' });
+    expect((await invalidParams('install_apk', { apk_path: 'app/stray.apk' })).data).toMatchObject({
+      error_code: 'PATH_OUTSIDE_PROJECT',
+    });
+    expect((await invalidParams('install_apk', { apk_path: '../../../etc/passwd' })).data).toMatchObject({
+      error_code: 'INVALID_ARGUMENT',
+    });
   });
 
-  it('reports the package manager\'s refusal as INSTALL_FAILED', async () => {
+  it("reports the package manager's refusal as INSTALL_FAILED", async () => {
     const outputs = join(project, 'app', 'build', 'outputs', 'apk', 'old');
     mkdirSync(outputs, { recursive: true });
     const older = await buildTestApk({ packageName: 'com.example.notes', versionCode: 3, outDir: outputs });
@@ -179,10 +240,20 @@ describe('device tools over MCP', () => {
   it('stops and restarts the project app, with the Displayed time, and clears data only with an explicit serial', async () => {
     expect(await ok('stop_app', { package: 'com.example.notes' })).toMatchObject({ was_running: true });
     const restarted = await ok('restart_app', { package: 'com.example.notes' });
-    expect(restarted).toMatchObject({ cleared_data: false, total_ms: expect.any(Number), display_ms: expect.any(Number) });
-    expect((await invalidParams('restart_app', { package: 'com.example.notes', clear_data: true })).message).toContain('device_serial');
-    expect(await ok('restart_app', { package: 'com.example.notes', clear_data: true, device_serial: phone.serial })).toMatchObject({ cleared_data: true });
-    const types = (await events({ package: 'com.example.notes', types: ['app.stopped', 'app.restarted'] })).map((e) => e.type);
+    expect(restarted).toMatchObject({
+      cleared_data: false,
+      total_ms: expect.any(Number),
+      display_ms: expect.any(Number),
+    });
+    expect((await invalidParams('restart_app', { package: 'com.example.notes', clear_data: true })).message).toContain(
+      'device_serial',
+    );
+    expect(
+      await ok('restart_app', { package: 'com.example.notes', clear_data: true, device_serial: phone.serial }),
+    ).toMatchObject({ cleared_data: true });
+    const types = (await events({ package: 'com.example.notes', types: ['app.stopped', 'app.restarted'] })).map(
+      (e) => e.type,
+    );
     expect(types).toEqual(['app.restarted', 'app.restarted', 'app.stopped']);
   });
 
@@ -200,19 +271,31 @@ describe('device tools over MCP', () => {
       });
       expect(commands).toEqual([]);
     }
-    expect(await ok('stop_app', { package: 'com.example.weather', allow_foreign_package: true })).toMatchObject({ package: 'com.example.weather' });
+    expect(await ok('stop_app', { package: 'com.example.weather', allow_foreign_package: true })).toMatchObject({
+      package: 'com.example.weather',
+    });
   });
 
   it('grants and revokes runtime permissions', async () => {
-    expect(await ran(() => ok('grant_runtime_permission', { package: 'com.example.notes', permission: 'android.permission.CAMERA' }))).toContainEqual([
-      'pm', 'grant', 'com.example.notes', 'android.permission.CAMERA',
-    ]);
-    const granted = (await ok('dump_app_info', { package: 'com.example.notes' })).permissions.find((p: any) => p.name === 'android.permission.CAMERA');
+    expect(
+      await ran(() =>
+        ok('grant_runtime_permission', { package: 'com.example.notes', permission: 'android.permission.CAMERA' }),
+      ),
+    ).toContainEqual(['pm', 'grant', 'com.example.notes', 'android.permission.CAMERA']);
+    const granted = (await ok('dump_app_info', { package: 'com.example.notes' })).permissions.find(
+      (p: any) => p.name === 'android.permission.CAMERA',
+    );
     expect(granted.granted).toBe(true);
     await ok('revoke_runtime_permission', { package: 'com.example.notes', permission: 'android.permission.CAMERA' });
-    const failure = await toolError('grant_runtime_permission', { package: 'com.example.notes', permission: 'android.permission.READ_CONTACTS' });
+    const failure = await toolError('grant_runtime_permission', {
+      package: 'com.example.notes',
+      permission: 'android.permission.READ_CONTACTS',
+    });
     expect(failure.code).toBe('COMMAND_FAILED');
-    expect((await events({ types: ['permission.*'] })).map((e) => e.type)).toEqual(['permission.revoked', 'permission.granted']);
+    expect((await events({ types: ['permission.*'] })).map((e) => e.type)).toEqual([
+      'permission.revoked',
+      'permission.granted',
+    ]);
   });
 
   it('switches the network, returns the previous state, and never cuts wireless adb', async () => {
@@ -221,7 +304,9 @@ describe('device tools over MCP', () => {
     expect(changed.current.mobile_data).toBe(false);
     await ok('set_network_state', { mobile_data: true });
     for (const args of [{ wifi: false }, { airplane_mode: true }, { wifi: false, device_serial: phone.serial }]) {
-      const commands = await ran(async () => expect((await invalidParams('set_network_state', args)).message).toContain('wireless adb'));
+      const commands = await ran(async () =>
+        expect((await invalidParams('set_network_state', args)).message).toContain('wireless adb'),
+      );
       expect(commands).toEqual([]);
     }
     expect((await events({ types: ['network.changed'] })).length).toBe(2);
@@ -238,14 +323,31 @@ describe('device tools over MCP', () => {
   it('opens deep links quoted, refuses schemes that open no app, and reports unresolved intents', async () => {
     const uri = 'notes://note/1?id=1;reboot&x=$(id)`id`\'"';
     const commands = await ran(() => ok('open_deep_link', { uri, package: 'com.example.notes' }));
-    expect(commands).toEqual([['am', 'start', '-W', '-a', 'android.intent.action.VIEW', '-d', uri, '-p', 'com.example.notes']]);
+    expect(commands).toEqual([
+      ['am', 'start', '-W', '-a', 'android.intent.action.VIEW', '-d', uri, '-p', 'com.example.notes'],
+    ]);
     // Without a package, the notes app's intent filter takes notes://note/<id> to its detail screen.
     const opened = await ok('open_deep_link', { uri: 'notes://note/3' });
-    expect(opened).toMatchObject({ activity: 'com.example.notes/.NoteDetailActivity', launch_state: expect.any(String) });
+    expect(opened).toMatchObject({
+      activity: 'com.example.notes/.NoteDetailActivity',
+      launch_state: expect.any(String),
+    });
     expect(opened.total_ms).toEqual(expect.any(Number));
-    expect((await ok('get_app_runtime_state', { package: 'com.example.notes' })).foreground_activity).toBe('com.example.notes.NoteDetailActivity');
-    for (const blocked of ['javascript:alert(1)', '  JavaScript:alert(1)', 'DATA:text/html,x', 'file:///sdcard/x', 'content://x', 'intent://x#Intent;end', 'about:blank', 'blob:x', 'vbscript:x']) {
-      expect((await ran(() => invalidParams('open_deep_link', { uri: blocked })))).toEqual([]);
+    expect((await ok('get_app_runtime_state', { package: 'com.example.notes' })).foreground_activity).toBe(
+      'com.example.notes.NoteDetailActivity',
+    );
+    for (const blocked of [
+      'javascript:alert(1)',
+      '  JavaScript:alert(1)',
+      'DATA:text/html,x',
+      'file:///sdcard/x',
+      'content://x',
+      'intent://x#Intent;end',
+      'about:blank',
+      'blob:x',
+      'vbscript:x',
+    ]) {
+      expect(await ran(() => invalidParams('open_deep_link', { uri: blocked }))).toEqual([]);
     }
     const unresolved = await toolError('open_deep_link', { uri: 'nothing-handles-this://x' });
     expect(unresolved.code).toBe('LAUNCH_FAILED');
@@ -255,13 +357,18 @@ describe('device tools over MCP', () => {
 
   it('opens the app settings screen with the quoted package URI', async () => {
     let result: ToolResult | undefined;
-    const commands = await ran(async () => (result = await call('open_app_settings', { package: 'com.example.notes' })));
+    const commands = await ran(
+      async () => (result = await call('open_app_settings', { package: 'com.example.notes' })),
+    );
     expect(commands.filter((c) => c[0] === 'am')).toEqual([
       ['am', 'start', '-W', '-a', 'android.settings.APPLICATION_DETAILS_SETTINGS', '-d', 'package:com.example.notes'],
     ]);
     // Settings answers the intent with App info for that package, and it is what the device shows now.
     expect(result!.isError).toBeFalsy();
-    expect(result!.structuredContent).toMatchObject({ package: 'com.example.notes', activity: 'com.android.settings/.applications.InstalledAppDetails' });
+    expect(result!.structuredContent).toMatchObject({
+      package: 'com.example.notes',
+      activity: 'com.android.settings/.applications.InstalledAppDetails',
+    });
     expect(await ok('get_app_runtime_state', { package: 'com.android.settings' })).toMatchObject({
       foreground: true,
       foreground_activity: 'com.android.settings.applications.InstalledAppDetails',
@@ -278,13 +385,21 @@ describe('hostile arguments never reach the device unquoted', () => {
     const cases: [string, Record<string, unknown>][] = [];
     for (const value of hostile) {
       cases.push(
-        ['dump_app_info', { package: value }], ['get_memory_info', { package: value }], ['get_app_runtime_state', { package: value }],
-        ['get_exit_reasons', { package: value }], ['launch_app', { package: value }], ['stop_app', { package: value, allow_foreign_package: true }],
-        ['restart_app', { package: value, allow_foreign_package: true }], ['open_app_settings', { package: value }],
-        ['grant_runtime_permission', { package: 'com.example.notes', permission: value }], ['revoke_runtime_permission', { package: 'com.example.notes', permission: value }],
-        ['launch_app', { package: 'com.example.notes', activity: value }], ['open_deep_link', { uri: 'notes://x', package: value }],
+        ['dump_app_info', { package: value }],
+        ['get_memory_info', { package: value }],
+        ['get_app_runtime_state', { package: value }],
+        ['get_exit_reasons', { package: value }],
+        ['launch_app', { package: value }],
+        ['stop_app', { package: value, allow_foreign_package: true }],
+        ['restart_app', { package: value, allow_foreign_package: true }],
+        ['open_app_settings', { package: value }],
+        ['grant_runtime_permission', { package: 'com.example.notes', permission: value }],
+        ['revoke_runtime_permission', { package: 'com.example.notes', permission: value }],
+        ['launch_app', { package: 'com.example.notes', activity: value }],
+        ['open_deep_link', { uri: 'notes://x', package: value }],
         ['get_device_info', { device_serial: value }],
-        ['stop_avd', { device_serial: value }], ['launch_avd', { name: value }],
+        ['stop_avd', { device_serial: value }],
+        ['launch_avd', { name: value }],
       );
     }
     for (const [tool, args] of cases) {
@@ -304,7 +419,9 @@ describe('hostile arguments never reach the device unquoted', () => {
   it('passes a hostile deep link to am as exactly one argument', async () => {
     for (const uri of ['x://a;reboot', 'x://a && id', 'x://$(id)', 'x://`id`', "x://a'b", 'x://a b', 'x://-n']) {
       const commands = await ran(() => call('open_deep_link', { uri, package: 'com.example.notes' }));
-      expect(commands).toEqual([['am', 'start', '-W', '-a', 'android.intent.action.VIEW', '-d', uri, '-p', 'com.example.notes']]);
+      expect(commands).toEqual([
+        ['am', 'start', '-W', '-a', 'android.intent.action.VIEW', '-d', uri, '-p', 'com.example.notes'],
+      ]);
     }
   });
 });
@@ -333,7 +450,8 @@ describe('device selection', () => {
   it('reports an offline device and records the state change', async () => {
     await second.stop();
     const deadline = Date.now() + 10_000;
-    while ((await adb.devices()).get(second.serial) === 'device' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    while ((await adb.devices()).get(second.serial) === 'device' && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
     const state = (await adb.devices()).get(second.serial);
     const failure = await toolError('get_device_info', { device_serial: second.serial });
     expect(failure.code).toBe(state === undefined ? 'DEVICE_NOT_FOUND' : 'DEVICE_OFFLINE');

@@ -1,6 +1,14 @@
 import { spawn } from 'node:child_process';
 import type { StoredEvent } from '../../../src/events/event-definition.js';
-import { CLI, freePort, runCli, startMcpClient, stopPid, type CliEnv, type McpTestClient } from '../../support/mcp-client.js';
+import {
+  CLI,
+  freePort,
+  runCli,
+  startMcpClient,
+  stopPid,
+  type CliEnv,
+  type McpTestClient,
+} from '../../support/mcp-client.js';
 import { createFakeGradleProject, createTempHome } from '../../support/temp-home.js';
 
 const CORE_TOOLS = ['get_project_info', 'run_health_check', 'query_events', 'list_mcp_sessions'];
@@ -29,14 +37,22 @@ describe('droidwright mcp over stdio with the SDK client', () => {
   test('a real client initializes, lists the core tools with schemas and annotations, calls each; the log records it and verifies', async () => {
     const mcp = await start(['--project', project]);
     const { client } = mcp;
-    expect(client.getServerVersion()).toMatchObject({ name: 'droidwright', version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+    expect(client.getServerVersion()).toMatchObject({
+      name: 'droidwright',
+      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+    });
     expect(client.getInstructions()).toContain(`Project: ${project}`);
 
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
     for (const name of CORE_TOOLS) expect(names).toContain(name);
     for (const tool of tools.filter((t) => CORE_TOOLS.includes(t.name))) {
-      expect(tool.annotations).toEqual({ title: expect.any(String), readOnlyHint: true, destructiveHint: false, openWorldHint: false });
+      expect(tool.annotations).toEqual({
+        title: expect.any(String),
+        readOnlyHint: true,
+        destructiveHint: false,
+        openWorldHint: false,
+      });
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.outputSchema?.type).toBe('object');
       expect(tool.description!.length).toBeGreaterThan(40);
@@ -53,19 +69,32 @@ describe('droidwright mcp over stdio with the SDK client', () => {
     });
 
     const health = await client.callTool({ name: 'run_health_check', arguments: {} });
-    const checks = health.structuredContent as { adb: { server: { port: number; reachable: boolean } }; gradle_wrapper: { ok: boolean; version: string }; all_ok: boolean };
+    const checks = health.structuredContent as {
+      adb: { server: { port: number; reachable: boolean } };
+      gradle_wrapper: { ok: boolean; version: string };
+      all_ok: boolean;
+    };
     expect(checks.adb.server).toMatchObject({ port: env.adbPort, reachable: false });
     expect(checks.gradle_wrapper).toMatchObject({ ok: true, version: '8.7' });
     expect(typeof checks.all_ok).toBe('boolean');
 
     const events = await client.callTool({ name: 'query_events', arguments: { types: ['mcp.*'], limit: 10 } });
-    const queried = events.structuredContent as { events: { type: string }[]; count: number; has_more: boolean; last_seq: number };
+    const queried = events.structuredContent as {
+      events: { type: string }[];
+      count: number;
+      has_more: boolean;
+      last_seq: number;
+    };
     expect(queried.events[0]!.type).toBe('mcp.tool_called');
     expect(queried.events.at(-1)!.type).toBe('mcp.session_started');
     expect(queried.last_seq).toBeGreaterThanOrEqual(3);
 
     const sessions = await client.callTool({ name: 'list_mcp_sessions', arguments: {} });
-    const mine = (sessions.structuredContent as { sessions: { current: boolean; alive: boolean; client_name: string; calls: number; pid: number }[] }).sessions.find((s) => s.current)!;
+    const mine = (
+      sessions.structuredContent as {
+        sessions: { current: boolean; alive: boolean; client_name: string; calls: number; pid: number }[];
+      }
+    ).sessions.find((s) => s.current)!;
     expect(mine).toMatchObject({ alive: true, client_name: 'droidwright-e2e', calls: 3, pid: mcp.pid });
 
     // The audit trail, read by another process.
@@ -82,7 +111,9 @@ describe('droidwright mcp over stdio with the SDK client', () => {
 
     await mcp.close();
     started.pop();
-    const ended = JSON.parse((await runCli(env, ['events', 'list', '--json', '--type', 'mcp.session_ended'])).stdout) as StoredEvent<{ session: string; calls: number }>[];
+    const ended = JSON.parse(
+      (await runCli(env, ['events', 'list', '--json', '--type', 'mcp.session_ended'])).stdout,
+    ) as StoredEvent<{ session: string; calls: number }>[];
     expect(ended.at(-1)!.data).toMatchObject({ calls: 4 });
   });
 
@@ -104,7 +135,9 @@ describe('droidwright mcp over stdio with the SDK client', () => {
     expect(names).toEqual(expect.arrayContaining(CORE_TOOLS));
     expect(names).not.toContain('run_gradle_task');
     expect(names).not.toContain('install_apk');
-    await expect(mcp.client.callTool({ name: 'run_gradle_task', arguments: { task: 'assembleDebug' } })).rejects.toThrow(/"build" toolset.*--toolsets core,build/);
+    await expect(
+      mcp.client.callTool({ name: 'run_gradle_task', arguments: { task: 'assembleDebug' } }),
+    ).rejects.toThrow(/"build" toolset.*--toolsets core,build/);
     await expect(mcp.client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(/Unknown tool/);
     await expect(mcp.client.callTool({ name: 'query_events', arguments: { limit: 0 } })).rejects.toThrow(/limit/);
   });
@@ -141,12 +174,22 @@ describe('droidwright mcp over stdio with the SDK client', () => {
       }
     };
     try {
-      send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
+      send({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+      });
       await waitFor(0);
       send({ jsonrpc: '2.0', method: 'notifications/initialized' });
       send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
       send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'run_health_check', arguments: {} } });
-      send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_project_info', arguments: { unexpected: 1 } } });
+      send({
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: { name: 'get_project_info', arguments: { unexpected: 1 } },
+      });
       send({ jsonrpc: '2.0', id: 4, method: 'resources/read', params: { uri: 'droidwright://health' } });
       await waitFor(4);
       await waitFor(2);
@@ -162,7 +205,9 @@ describe('droidwright mcp over stdio with the SDK client', () => {
     const init = JSON.parse(lines[0]!) as { result: { protocolVersion: string } };
     expect(init.result.protocolVersion).toBe('2025-06-18');
 
-    const ended = JSON.parse((await runCli(env, ['events', 'list', '--json', '--type', 'mcp.session_*'])).stdout) as StoredEvent<{ reason?: string; protocol_version?: string; client_name?: string }>[];
+    const ended = JSON.parse(
+      (await runCli(env, ['events', 'list', '--json', '--type', 'mcp.session_*'])).stdout,
+    ) as StoredEvent<{ reason?: string; protocol_version?: string; client_name?: string }>[];
     const raw = ended.filter((e) => e.actor.client === 'raw');
     expect(raw.map((e) => e.type)).toEqual(['mcp.session_started', 'mcp.session_ended']);
     expect(raw[0]!.data).toMatchObject({ protocol_version: '2025-06-18', client_name: 'raw' });

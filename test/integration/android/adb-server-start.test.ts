@@ -27,7 +27,10 @@ describe('adb server discovery and start', () => {
   it('is ADB_UNAVAILABLE with the reason when the server cannot be started', async () => {
     const home = mkdtempSync(join(tmpdir(), 'droidwright-test-noadb-'));
     const fakeAdb = join(home, 'adb');
-    writeFileSync(fakeAdb, '#!/bin/sh\necho "could not install *smartsocket* listener: Address already in use" >&2\nexit 1\n');
+    writeFileSync(
+      fakeAdb,
+      '#!/bin/sh\necho "could not install *smartsocket* listener: Address already in use" >&2\nexit 1\n',
+    );
     chmodSync(fakeAdb, 0o755);
     writeFileSync(join(home, 'settings.json'), JSON.stringify({ adbPath: fakeAdb }));
     const ctx = androidContainer({ home, adbPort: await freePort() });

@@ -55,10 +55,21 @@ describe('shared Android access against a simulated device behind a real adb ser
 
   it('lists and describes the device and records its arrival once', async () => {
     const inspector = ctx.container.get(DeviceInspector);
-    const observer = { append: ctx.append, actor: { kind: 'agent' as const, session: 'sess-observer', client: 'jest', pid: process.pid } };
+    const observer = {
+      append: ctx.append,
+      actor: { kind: 'agent' as const, session: 'sess-observer', client: 'jest', pid: process.pid },
+    };
     const list = await inspector.listDevices(observer);
     expect(list).toEqual([
-      expect.objectContaining({ serial: device.serial, state: 'device', kind: 'wireless', model: 'Pixel 7', apiLevel: 34, abi: 'arm64-v8a', avdName: null }),
+      expect.objectContaining({
+        serial: device.serial,
+        state: 'device',
+        kind: 'wireless',
+        model: 'Pixel 7',
+        apiLevel: 34,
+        abi: 'arm64-v8a',
+        avdName: null,
+      }),
     ]);
     await inspector.listDevices(observer);
     const recorded = ctx.store.query({ types: ['device.*'] });

@@ -6,7 +6,10 @@ import { devicesProjection, readDevices } from '../../../src/android/devices.pro
 import { ToolError } from '../../../src/kernel/errors.js';
 import { createToolContext } from '../../../src/kernel/tool-context.js';
 import { createStderrLogger } from '../../../src/kernel/logger.js';
-import { installedBuildsProjection, readInstalledBuilds } from '../../../src/plugins/device-admin/installed-builds.projection.js';
+import {
+  installedBuildsProjection,
+  readInstalledBuilds,
+} from '../../../src/plugins/device-admin/installed-builds.projection.js';
 import { ApkInstaller } from '../../../src/plugins/device-admin/services/apk-installer.js';
 import { createInstallApkTool } from '../../../src/plugins/device-admin/tools/install-apk.tool.js';
 import type { RunningSimulatedDevice } from '../../../src/sim/start-simulated-device.js';
@@ -41,10 +44,31 @@ describe('installs linked to the builds that produced them', () => {
       stream: `build:${buildId}`,
       correlation: `build:${buildId}`,
       data: {
-        build_id: buildId, status: 'success', duration_ms: 1000, exit_code: 0, signal: null, reason: null, cancelled_by: null,
-        diagnostic_counts: { error: 0, warning: 0, info: 0 }, diagnostics: [], diagnostics_total: 0,
-        apks: [{ path: apk.path, module: ':app', variant: 'debug', sha256: apk.sha256, size: apk.size, package: 'com.example.notes', version_code: 20, version_name: '2.0' }],
-        mappings: [], tests: null, log: { path: '/tmp/x.log', sha256: 'a'.repeat(64), bytes: 1, lines: 1, truncated_lines: 0 },
+        build_id: buildId,
+        status: 'success',
+        duration_ms: 1000,
+        exit_code: 0,
+        signal: null,
+        reason: null,
+        cancelled_by: null,
+        diagnostic_counts: { error: 0, warning: 0, info: 0 },
+        diagnostics: [],
+        diagnostics_total: 0,
+        apks: [
+          {
+            path: apk.path,
+            module: ':app',
+            variant: 'debug',
+            sha256: apk.sha256,
+            size: apk.size,
+            package: 'com.example.notes',
+            version_code: 20,
+            version_name: '2.0',
+          },
+        ],
+        mappings: [],
+        tests: null,
+        log: { path: '/tmp/x.log', sha256: 'a'.repeat(64), bytes: 1, lines: 1, truncated_lines: 0 },
       },
     });
   }
@@ -52,25 +76,59 @@ describe('installs linked to the builds that produced them', () => {
   it('records the newest build that lists the APK hash, and the read model survives a rebuild', async () => {
     const outputs = join(root, 'app', 'build', 'outputs', 'apk', 'debug');
     mkdirSync(outputs, { recursive: true });
-    const apk = await buildTestApk({ packageName: 'com.example.notes', versionCode: 20, versionName: '2.0', outDir: outputs });
+    const apk = await buildTestApk({
+      packageName: 'com.example.notes',
+      versionCode: 20,
+      versionName: '2.0',
+      outDir: outputs,
+    });
     buildFinished('b-old', apk);
     buildFinished('b-new', apk);
 
-    const tool = createInstallApkTool({ project: { root, selectedBy: 'flag' }, devices: ctx.container.get(DeviceInspector), installer: ctx.container.get(ApkInstaller) });
-    const toolCtx = createToolContext({ actor: { kind: 'agent', session: 's-1', client: 'test', pid: process.pid }, store: () => ctx.store, logger: createStderrLogger('test') });
+    const tool = createInstallApkTool({
+      project: { root, selectedBy: 'flag' },
+      devices: ctx.container.get(DeviceInspector),
+      installer: ctx.container.get(ApkInstaller),
+    });
+    const toolCtx = createToolContext({
+      actor: { kind: 'agent', session: 's-1', client: 'test', pid: process.pid },
+      store: () => ctx.store,
+      logger: createStderrLogger('test'),
+    });
     const result = await tool.handler({ apk_path: apk.path }, toolCtx);
-    expect(result.data).toMatchObject({ build_id: 'b-new', variant: 'debug', module: ':app', apk_sha256: apk.sha256, version_code: 20 });
+    expect(result.data).toMatchObject({
+      build_id: 'b-new',
+      variant: 'debug',
+      module: ':app',
+      apk_sha256: apk.sha256,
+      version_code: 20,
+    });
 
     const [installed] = ctx.store.query({ types: ['app.installed'] });
-    expect(installed).toMatchObject({ device: device.serial, package: 'com.example.notes', correlation: 'build:b-new', actor: expect.objectContaining({ session: 's-1' }) });
+    expect(installed).toMatchObject({
+      device: device.serial,
+      package: 'com.example.notes',
+      correlation: 'build:b-new',
+      actor: expect.objectContaining({ session: 's-1' }),
+    });
     const live = readInstalledBuilds(ctx.store.db);
-    expect(live).toEqual([expect.objectContaining({ device_serial: device.serial, package: 'com.example.notes', build_id: 'b-new', apk_sha256: apk.sha256, actor_session: 's-1' })]);
+    expect(live).toEqual([
+      expect.objectContaining({
+        device_serial: device.serial,
+        package: 'com.example.notes',
+        build_id: 'b-new',
+        apk_sha256: apk.sha256,
+        actor_session: 's-1',
+      }),
+    ]);
 
     // An APK no build recorded installs with build_id null and replaces the row.
     const other = join(root, 'app', 'build', 'outputs', 'apk', 'other');
     mkdirSync(other, { recursive: true });
     const unknown = await buildTestApk({ packageName: 'com.example.notes', versionCode: 21, outDir: other });
-    expect((await tool.handler({ apk_path: unknown.path, device_serial: device.serial }, toolCtx)).data.build_id).toBeNull();
+    expect(
+      (await tool.handler({ apk_path: unknown.path, device_serial: device.serial }, toolCtx)).data.build_id,
+    ).toBeNull();
 
     await ctx.container.get(DeviceInspector).listDevices(toolCtx);
     const liveInstalls = readInstalledBuilds(ctx.store.db);
@@ -82,9 +140,19 @@ describe('installs linked to the builds that produced them', () => {
   });
 
   it('refuses to install without a project', async () => {
-    const tool = createInstallApkTool({ project: { root: null, selectedBy: 'none' }, devices: ctx.container.get(DeviceInspector), installer: ctx.container.get(ApkInstaller) });
-    const toolCtx = createToolContext({ actor: { kind: 'cli', pid: process.pid }, store: () => ctx.store, logger: createStderrLogger('test') });
+    const tool = createInstallApkTool({
+      project: { root: null, selectedBy: 'none' },
+      devices: ctx.container.get(DeviceInspector),
+      installer: ctx.container.get(ApkInstaller),
+    });
+    const toolCtx = createToolContext({
+      actor: { kind: 'cli', pid: process.pid },
+      store: () => ctx.store,
+      logger: createStderrLogger('test'),
+    });
     await expect(tool.handler({ apk_path: '/tmp/x.apk' }, toolCtx)).rejects.toEqual(expect.any(ToolError));
-    await expect(tool.handler({ apk_path: '/tmp/x.apk' }, toolCtx)).rejects.toMatchObject({ code: 'PROJECT_NOT_FOUND' });
+    await expect(tool.handler({ apk_path: '/tmp/x.apk' }, toolCtx)).rejects.toMatchObject({
+      code: 'PROJECT_NOT_FOUND',
+    });
   });
 });

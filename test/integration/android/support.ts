@@ -21,10 +21,17 @@ import { EXIT_SENTINEL } from '../../../src/android/adb-service.js';
 import { buildEvents } from '../../../src/plugins/build/build.events.js';
 
 /** A throwaway container with the Android services and the device-admin plugin against a real SQLite file. */
-export function androidContainer(opts: { home: string; adbPort: number; project?: ProjectSelection; env?: NodeJS.ProcessEnv }) {
+export function androidContainer(opts: {
+  home: string;
+  adbPort: number;
+  project?: ProjectSelection;
+  env?: NodeJS.ProcessEnv;
+}) {
   const container = new Container({ defaultScope: 'Singleton' });
   const env = { ...process.env, ANDROID_ADB_SERVER_PORT: String(opts.adbPort), ...opts.env };
-  container.bind(RuntimeOptions).toConstantValue({ home: opts.home, cwd: opts.home, readOnly: false, env } satisfies RuntimeOptions);
+  container
+    .bind(RuntimeOptions)
+    .toConstantValue({ home: opts.home, cwd: opts.home, readOnly: false, env } satisfies RuntimeOptions);
   container.bind(Settings).toSelf().inSingletonScope();
   container.bind(ProcessRunner).toSelf().inSingletonScope();
   container.bind(SelectedProject).toConstantValue(opts.project ?? { root: null, selectedBy: 'none' });

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { jest } from '@jest/globals';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,7 +32,11 @@ interface Harness {
   container: Container;
   root: string;
   home: string;
-  call(name: string, args: Record<string, unknown>, opts?: { signal?: AbortSignal; progress?: (u: ProgressUpdate) => Promise<void> }): Promise<{ data: any; summary: string }>;
+  call(
+    name: string,
+    args: Record<string, unknown>,
+    opts?: { signal?: AbortSignal; progress?: (u: ProgressUpdate) => Promise<void> },
+  ): Promise<{ data: any; summary: string }>;
   idle(): Promise<void>;
   cleanup(): void;
 }
@@ -41,7 +45,13 @@ function harness(fixture: 'kts-flavors' | 'groovy-app', trusted = true, sharedHo
   const temp = sharedHome === undefined ? createTempHome('build-int') : { home: sharedHome, cleanup() {} };
   const { home, cleanup: cleanHome } = temp;
   const project = copyFixtureProject(fixture);
-  const options: RuntimeOptions = { home, cwd: project.root, projectPath: project.root, readOnly: false, env: process.env };
+  const options: RuntimeOptions = {
+    home,
+    cwd: project.root,
+    projectPath: project.root,
+    readOnly: false,
+    env: process.env,
+  };
   const container = createContainer(options, pluginModules);
   // The sources are not bundled under jest: the worker runs in this process (the e2e tests cover the detached worker).
   container.unbind(BuildLauncher);
@@ -56,7 +66,13 @@ function harness(fixture: 'kts-flavors' | 'groovy-app', trusted = true, sharedHo
     async call(name, args, opts = {}) {
       const tool = registry.get(name)!.definition;
       const parsed = tool.input.parse(args);
-      const ctx = createToolContext({ actor: agent, store, logger: quiet, signal: opts.signal, progress: opts.progress });
+      const ctx = createToolContext({
+        actor: agent,
+        store,
+        logger: quiet,
+        signal: opts.signal,
+        progress: opts.progress,
+      });
       const result = await tool.handler(parsed, ctx);
       tool.output.parse(result.data);
       return result as { data: any; summary: string };
@@ -109,7 +125,9 @@ describe('build toolset (in process, stand-in Gradle)', () => {
       const error = await rejection(h.call('run_gradle_task', { task }));
       expect([task, (error as InvalidArgumentsError).code]).toEqual([task, 'TASK_BLOCKED']);
     }
-    const args = await rejection(h.call('run_gradle_task', { task: 'assembleDebug', args: ['--init-script', 'x.gradle'] }));
+    const args = await rejection(
+      h.call('run_gradle_task', { task: 'assembleDebug', args: ['--init-script', 'x.gradle'] }),
+    );
     expect((args as InvalidArgumentsError).code).toBe('INVALID_ARGUMENT');
     expect(invocations(h.root)).toEqual([]);
   });
@@ -117,11 +135,27 @@ describe('build toolset (in process, stand-in Gradle)', () => {
   it('runs a successful build and records APKs, provenance, log hash and progress', async () => {
     setScenario(h.root, 'success');
     const progress: ProgressUpdate[] = [];
-    const { data, summary } = await h.call('run_gradle_task', { task: 'assemble', module: ':app', variant: 'demoPlayDebug' }, { progress: async (u) => void progress.push(u) });
+    const { data, summary } = await h.call(
+      'run_gradle_task',
+      { task: 'assemble', module: ':app', variant: 'demoPlayDebug' },
+      { progress: async (u) => void progress.push(u) },
+    );
     expect(summary).toMatch(/succeeded/);
-    expect(data).toMatchObject({ status: 'success', tasks: [':app:assembleDemoPlayDebug'], module: ':app', variant: 'demoPlayDebug', origin: expect.stringContaining('jest-agent') });
+    expect(data).toMatchObject({
+      status: 'success',
+      tasks: [':app:assembleDemoPlayDebug'],
+      module: ':app',
+      variant: 'demoPlayDebug',
+      origin: expect.stringContaining('jest-agent'),
+    });
     expect(data.apks).toHaveLength(1);
-    expect(data.apks[0]).toMatchObject({ package: 'com.example.flavors.demo.debug', version_code: 7, version_name: '1.7', variant: 'demoPlayDebug', module: ':app' });
+    expect(data.apks[0]).toMatchObject({
+      package: 'com.example.flavors.demo.debug',
+      version_code: 7,
+      version_name: '1.7',
+      variant: 'demoPlayDebug',
+      module: ':app',
+    });
     expect(data.apks[0].sha256).toBe(createHash('sha256').update(readFileSync(data.apks[0].path)).digest('hex'));
 
     const store = h.container.get<EventStoreProvider>(EventStoreProvider)();
@@ -133,7 +167,13 @@ describe('build toolset (in process, stand-in Gradle)', () => {
     const provenance = (started!.data as any).provenance;
     expect(provenance.gradle_version).toBe('8.11.1');
     expect(provenance.build_files.map((f: { path: string }) => f.path)).toEqual(
-      expect.arrayContaining(['settings.gradle.kts', 'app/build.gradle.kts', 'gradle/libs.versions.toml', 'gradle/wrapper/gradle-wrapper.properties', 'gradle.properties']),
+      expect.arrayContaining([
+        'settings.gradle.kts',
+        'app/build.gradle.kts',
+        'gradle/libs.versions.toml',
+        'gradle/wrapper/gradle-wrapper.properties',
+        'gradle.properties',
+      ]),
     );
     expect(provenance.git).toEqual({ commit: null, branch: null, dirty: null, changed_files: null });
     expect(started!.actor).toMatchObject({ kind: 'agent', session: 'sess-int-1' });
@@ -143,14 +183,21 @@ describe('build toolset (in process, stand-in Gradle)', () => {
 
   it('finds the APK by exact variant and records the minified mapping', async () => {
     const found = await h.call('find_apk_path', { variant: 'demoPlayDebug' });
-    expect(found.data).toMatchObject({ found: true, module: ':app', variant: 'demoPlayDebug', application_id: 'com.example.flavors.demo.debug' });
+    expect(found.data).toMatchObject({
+      found: true,
+      module: ':app',
+      variant: 'demoPlayDebug',
+      application_id: 'com.example.flavors.demo.debug',
+    });
     expect(found.data.built_by).toMatch(/^[0-9a-f]{12}$/);
     const missing = await h.call('find_apk_path', { variant: 'fullPlayDebug' });
     expect(missing.data).toMatchObject({ found: false, candidates: ['demoPlayDebug'] });
     const release = await h.call('run_gradle_task', { task: ':app:assembleFullPlayRelease' });
     const store = h.container.get<EventStoreProvider>(EventStoreProvider)();
     const [finished] = store.query({ types: ['build.finished'], correlation: release.data.build_id });
-    expect((finished!.data as any).mappings).toEqual([expect.objectContaining({ module: ':app', variant: 'fullPlayRelease' })]);
+    expect((finished!.data as any).mappings).toEqual([
+      expect.objectContaining({ module: ':app', variant: 'fullPlayRelease' }),
+    ]);
     const ambiguous = await h.call('find_apk_path', {});
     expect(ambiguous.data).toMatchObject({ found: false, reason: expect.stringContaining('Several variants') });
   });
@@ -211,7 +258,10 @@ describe('build toolset (in process, stand-in Gradle)', () => {
     expect(busy.message).toContain(`pid ${process.pid}`);
     const status = await h.call('get_build_status', { build_id: started.data.build_id, wait_ms: 10_000 });
     expect(status.data.status).toBe('success');
-    expect(status.data.apks.map((a: { variant: string }) => a.variant).sort()).toEqual(['demoPlayDebug', 'fullPlayDebug']);
+    expect(status.data.apks.map((a: { variant: string }) => a.variant).sort()).toEqual([
+      'demoPlayDebug',
+      'fullPlayDebug',
+    ]);
   });
 
   it('records a build with 250 long Japanese Kotlin errors (over 256 KiB of UTF-8) as failed, not running forever', async () => {
@@ -219,10 +269,22 @@ describe('build toolset (in process, stand-in Gradle)', () => {
     try {
       const errors = Array.from(
         { length: 250 },
-        (_, i) => `e: file:///home/dev/アプリ/app/src/main/java/com/example/画面${i}.kt:${i + 1}:5 未解決の参照です: '関数${i}'。${'型の不一致: 期待される型は文字列ですが、実際の型は整数です。'.repeat(12)}`,
+        (_, i) =>
+          `e: file:///home/dev/アプリ/app/src/main/java/com/example/画面${i}.kt:${i + 1}:5 未解決の参照です: '関数${i}'。${'型の不一致: 期待される型は文字列ですが、実際の型は整数です。'.repeat(12)}`,
       );
       const capture = join(dir, 'japanese.txt');
-      writeFileSync(capture, ['> Task :app:compileDebugKotlin FAILED', ...errors, '', 'FAILURE: Build failed with an exception.', '', 'BUILD FAILED in 3s', ''].join('\n'));
+      writeFileSync(
+        capture,
+        [
+          '> Task :app:compileDebugKotlin FAILED',
+          ...errors,
+          '',
+          'FAILURE: Build failed with an exception.',
+          '',
+          'BUILD FAILED in 3s',
+          '',
+        ].join('\n'),
+      );
       expect(Buffer.byteLength(errors.join('\n'), 'utf8')).toBeGreaterThan(256 * 1024);
       // A wrapper that prints the capture with cat: the stand-in replays with one write and exits, which loses
       // what does not fit the pipe; this test needs every byte to reach the parser.
@@ -255,7 +317,7 @@ describe('build toolset (in process, stand-in Gradle)', () => {
     }
   });
 
-  it("refuses build ids of another project, naming the selected one", async () => {
+  it('refuses build ids of another project, naming the selected one', async () => {
     const [own] = (await h.call('list_build_history', { limit: 1 })).data.builds;
     const other = harness('groovy-app', true, h.home);
     try {
@@ -291,7 +353,12 @@ describe('build toolset (in process, stand-in Gradle)', () => {
       [':app', 'application'],
       [':core', 'library'],
     ]);
-    expect(config.data.modules[0]).toMatchObject({ compile_sdk: 35, min_sdk: 24, target_sdk: 35, application_id: 'com.example.flavors' });
+    expect(config.data.modules[0]).toMatchObject({
+      compile_sdk: 35,
+      min_sdk: 24,
+      target_sdk: 35,
+      application_id: 'com.example.flavors',
+    });
   });
 
   it('keeps a history whose projection rebuild equals the live read model', async () => {
@@ -321,7 +388,12 @@ describe('run_tests (Groovy fixture)', () => {
 
   it('reports failing unit tests as a result with counts from the JUnit reports', async () => {
     const { data, summary } = await h.call('run_tests', { kind: 'unit', variant: 'freeDebug' });
-    expect(data).toMatchObject({ status: 'failed', kind: 'test', tasks: [':app:testFreeDebugUnitTest'], tests: { total: 5, passed: 3, failed: 2, skipped: 0, source: 'junit-xml' } });
+    expect(data).toMatchObject({
+      status: 'failed',
+      kind: 'test',
+      tasks: [':app:testFreeDebugUnitTest'],
+      tests: { total: 5, passed: 3, failed: 2, skipped: 0, source: 'junit-xml' },
+    });
     expect(summary).toContain('3 passed, 2 failed');
   });
 
@@ -338,7 +410,6 @@ async function waitFor(predicate: () => boolean, timeoutMs = 10_000): Promise<vo
     await new Promise((r) => setTimeout(r, 50));
   }
 }
-
 
 describe('build worker under failure', () => {
   let h: Harness;
@@ -359,7 +430,8 @@ describe('build worker under failure', () => {
     });
     const append = store.append.bind(store);
     jest.spyOn(store, 'append').mockImplementation((event) => {
-      if (event.type === 'build.finished') throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+      if (event.type === 'build.finished')
+        throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
       return append(event);
     });
     setScenario(h.root, 'success');
@@ -376,8 +448,17 @@ describe('build worker under failure', () => {
     const orphan = 'a0a0a0a0a0a0';
     const dead = spawnSync('true').pid!;
     const data = event!.data as Record<string, unknown>;
-    append({ type: 'build.started', stream: `build:${orphan}`, correlation: orphan, actor: agent, data: { ...data, build_id: orphan, pid: dead, log_path: join(h.home, 'build-logs', `${orphan}.log`) } });
-    writeFileSync(join(h.home, 'build-logs', `${orphan}.outcome.json`), readFileSync(outcomeFile, 'utf8').replace(id, orphan));
+    append({
+      type: 'build.started',
+      stream: `build:${orphan}`,
+      correlation: orphan,
+      actor: agent,
+      data: { ...data, build_id: orphan, pid: dead, log_path: join(h.home, 'build-logs', `${orphan}.log`) },
+    });
+    writeFileSync(
+      join(h.home, 'build-logs', `${orphan}.outcome.json`),
+      readFileSync(outcomeFile, 'utf8').replace(id, orphan),
+    );
     const status = await h.call('get_build_status', { build_id: orphan });
     expect(status.data).toMatchObject({ status: 'success' });
     const [finished] = store.query({ types: ['build.finished'], stream: `build:${orphan}`, limit: 1 });
@@ -386,14 +467,24 @@ describe('build worker under failure', () => {
 
     // Without an outcome file: unknown, recorded as its starter, and the message says what to do.
     const lost = 'b0b0b0b0b0b0';
-    append({ type: 'build.started', stream: `build:${lost}`, correlation: lost, actor: agent, data: { ...data, build_id: lost, pid: dead, log_path: join(h.home, 'build-logs', `${lost}.log`) } });
+    append({
+      type: 'build.started',
+      stream: `build:${lost}`,
+      correlation: lost,
+      actor: agent,
+      data: { ...data, build_id: lost, pid: dead, log_path: join(h.home, 'build-logs', `${lost}.log`) },
+    });
     const unknown = await h.call('get_build_status', { build_id: lost });
     expect(unknown.data.status).toBe('failed');
     expect(unknown.data.reason).toBe(
       `The build worker (pid ${dead}) exited before recording the build's end, so its outcome is unknown. Start the build again; the worker's own output is in ${join(h.home, 'build-logs', `${lost}.worker.log`)}.`,
     );
     const record = h.container.get(BuildService).resolveBuild(lost);
-    const message = failureError(record, `Build ${lost} failed after 1 s with 0 error(s): ${record.reason}.`, []).message;
+    const message = failureError(
+      record,
+      `Build ${lost} failed after 1 s with 0 error(s): ${record.reason}.`,
+      [],
+    ).message;
     expect(message).not.toMatch(/\.\./);
     expect(message).not.toContain('get_build_errors');
   });
@@ -401,11 +492,16 @@ describe('build worker under failure', () => {
   it('records a build as cancelled (shutdown) when its worker is stopped while waiting for the hand-over', async () => {
     // A launcher that starts nothing: this test plays the worker itself, before the server hands over.
     const parked = { pid: process.pid, startTime: 'parked' };
-    const c = createContainer({ home: h.home, cwd: h.root, projectPath: h.root, readOnly: false, env: process.env }, pluginModules);
+    const c = createContainer(
+      { home: h.home, cwd: h.root, projectPath: h.root, readOnly: false, env: process.env },
+      pluginModules,
+    );
     c.unbind(BuildLauncher);
     c.bind(BuildLauncher).toConstantValue({ launch: async () => parked });
     const worker = c.get(BuildWorker);
-    const handle = await c.get(BuildService).start({ kind: 'build', tasks: ['assembleDebug'], args: [], module: null, variant: null }, agent);
+    const handle = await c
+      .get(BuildService)
+      .start({ kind: 'build', tasks: ['assembleDebug'], args: [], module: null, variant: null }, agent);
     const lock = new BuildLock(c.get<EventStoreProvider>(EventStoreProvider)().db);
     // The lock back with a live server that has not handed over yet.
     expect(lock.handOver(handle.buildId, parked, currentProcess())).toBe(true);
@@ -414,7 +510,10 @@ describe('build worker under failure', () => {
       await new Promise((r) => setTimeout(r, 200));
       worker.stopAll(systemActor(), 'shutdown');
       const record = await run;
-      expect(record).toMatchObject({ status: 'cancelled', reason: expect.stringContaining('the build worker was stopped') });
+      expect(record).toMatchObject({
+        status: 'cancelled',
+        reason: expect.stringContaining('the build worker was stopped'),
+      });
       expect(invocations(h.root)).toEqual([]);
     } finally {
       lock.release(h.root, handle.buildId);

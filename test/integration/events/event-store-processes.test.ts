@@ -5,7 +5,13 @@ import { config } from 'rxjs';
 import { createEventStream } from '../../../src/events/event-stream.js';
 import type { StoredEvent } from '../../../src/events/event-definition.js';
 import { EventStore } from '../../../src/events/event-store.js';
-import { removeTempDirs, tempStorePath, testCatalog, thing, thingsProjection } from '../../support/event-store-fixtures.js';
+import {
+  removeTempDirs,
+  tempStorePath,
+  testCatalog,
+  thing,
+  thingsProjection,
+} from '../../support/event-store-fixtures.js';
 import { bundleWorker } from './bundle-worker.js';
 
 let worker: string;
@@ -54,7 +60,10 @@ function tableContents(store: EventStore, table: string): unknown[] {
 
 it('two processes appending 10,000 events each concurrently keep seq gapless and the chain valid', async () => {
   const path = tempStorePath();
-  const [a, b] = await Promise.all([finished(start('concurrent', path, '10000', 'A')), finished(start('concurrent', path, '10000', 'B'))]);
+  const [a, b] = await Promise.all([
+    finished(start('concurrent', path, '10000', 'A')),
+    finished(start('concurrent', path, '10000', 'B')),
+  ]);
   for (const result of [a, b]) {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
@@ -63,7 +72,11 @@ it('two processes appending 10,000 events each concurrently keep seq gapless and
 
   const store = EventStore.open({ path, catalog: testCatalog(), projections: [thingsProjection()] });
   try {
-    expect(store.db.prepare('SELECT count(*) AS n, min(seq) AS lo, max(seq) AS hi FROM events').get()).toEqual({ n: 20000, lo: 1, hi: 20000 });
+    expect(store.db.prepare('SELECT count(*) AS n, min(seq) AS lo, max(seq) AS hi FROM events').get()).toEqual({
+      n: 20000,
+      lo: 1,
+      hi: 20000,
+    });
     expect(store.verify()).toEqual({ ok: true, checked: 20000, lastSeq: 20000 });
     // Each writer's events are all there, in the order it appended them.
     const sessions = store.db.prepare('SELECT DISTINCT actor_session AS s FROM events').all() as { s: string }[];
@@ -90,7 +103,8 @@ it('writers killed with SIGKILL at random moments, 20 times, never lose an ackno
     const child = start('ack', path);
     let timer: NodeJS.Timeout | undefined;
     const result = await finished(child, (stdout) => {
-      if (!timer && stdout.startsWith('ready\n')) timer = setTimeout(() => child.kill('SIGKILL'), 5 + Math.random() * 60);
+      if (!timer && stdout.startsWith('ready\n'))
+        timer = setTimeout(() => child.kill('SIGKILL'), 5 + Math.random() * 60);
     });
     expect({ signal: result.signal, stderr: result.stderr }).toEqual({ signal: 'SIGKILL', stderr: '' });
     // Only whole lines: the kill may cut the last one.
@@ -112,7 +126,9 @@ it('writers killed with SIGKILL at random moments, 20 times, never lose an ackno
     expect(result).toMatchObject({ ok: true });
     expect(result.lastSeq).toBeGreaterThanOrEqual(Math.max(...acknowledged.keys()));
     const byseq = store.db.prepare('SELECT hash FROM events WHERE seq = ?');
-    const missing = [...acknowledged].filter(([seq, hash]) => (byseq.get(seq) as { hash: string } | undefined)?.hash !== hash);
+    const missing = [...acknowledged].filter(
+      ([seq, hash]) => (byseq.get(seq) as { hash: string } | undefined)?.hash !== hash,
+    );
     expect(missing).toEqual([]);
     // The read model committed with the events, so it still equals a replay of the log.
     const live = tableContents(store, 'test_things');
@@ -123,7 +139,7 @@ it('writers killed with SIGKILL at random moments, 20 times, never lose an ackno
   }
 });
 
-it('events$ delivers own appends at once and another process\'s appends promptly; a throwing subscriber stops no one', async () => {
+it("events$ delivers own appends at once and another process's appends promptly; a throwing subscriber stops no one", async () => {
   const path = tempStorePath();
   const store = EventStore.open({ path, catalog: testCatalog() });
   const stream = createEventStream(store, { pollMs: 200 });

@@ -20,7 +20,16 @@ async function waitDead(pid: number, ms = 3000): Promise<boolean> {
 describe('ProcessRunner', () => {
   test('captures both streams; a non-zero exit is data, not an exception', async () => {
     const result = await runner.run('sh', ['-c', 'echo out; echo err >&2; exit 3']);
-    expect(result).toMatchObject({ exitCode: 3, signal: null, stdout: 'out\n', stderr: 'err\n', truncated: false, timedOut: false, cancelled: false, command: ['sh', '-c', 'echo out; echo err >&2; exit 3'] });
+    expect(result).toMatchObject({
+      exitCode: 3,
+      signal: null,
+      stdout: 'out\n',
+      stderr: 'err\n',
+      truncated: false,
+      timedOut: false,
+      cancelled: false,
+      command: ['sh', '-c', 'echo out; echo err >&2; exit 3'],
+    });
     expect(result.durationMs).toBeGreaterThanOrEqual(0);
   });
 
@@ -42,7 +51,9 @@ describe('ProcessRunner', () => {
   test('env overrides merge onto the environment; undefined removes a variable', async () => {
     process.env.DROIDWRIGHT_RUNNER_TEST = 'inherited';
     try {
-      const result = await runner.run('sh', ['-c', 'echo "$A|${DROIDWRIGHT_RUNNER_TEST-unset}"'], { env: { A: 'set', DROIDWRIGHT_RUNNER_TEST: undefined } });
+      const result = await runner.run('sh', ['-c', 'echo "$A|${DROIDWRIGHT_RUNNER_TEST-unset}"'], {
+        env: { A: 'set', DROIDWRIGHT_RUNNER_TEST: undefined },
+      });
       expect(result.stdout).toBe('set|unset\n');
     } finally {
       delete process.env.DROIDWRIGHT_RUNNER_TEST;
@@ -51,7 +62,10 @@ describe('ProcessRunner', () => {
 
   test('output is capped per stream, keeping the tail; lines are streamed', async () => {
     const lines: string[] = [];
-    const result = await runner.run('seq', ['1', '20000'], { maxOutputBytes: 100, onLine: (line, stream) => stream === 'stdout' && lines.push(line) });
+    const result = await runner.run('seq', ['1', '20000'], {
+      maxOutputBytes: 100,
+      onLine: (line, stream) => stream === 'stdout' && lines.push(line),
+    });
     expect(result.truncated).toBe(true);
     expect(Buffer.byteLength(result.stdout)).toBeLessThanOrEqual(100);
     expect(result.stdout.endsWith('19999\n20000\n')).toBe(true);
@@ -80,7 +94,11 @@ describe('ProcessRunner', () => {
 
   test('a child that ignores SIGTERM gets SIGKILL after the grace period', async () => {
     const started = Date.now();
-    const result = await runner.run('sh', ['-c', 'trap "" TERM; sleep 30 & wait; sleep 30'], { timeoutMs: 200, killGraceMs: 300, processGroup: true });
+    const result = await runner.run('sh', ['-c', 'trap "" TERM; sleep 30 & wait; sleep 30'], {
+      timeoutMs: 200,
+      killGraceMs: 300,
+      processGroup: true,
+    });
     expect(result.timedOut).toBe(true);
     expect(result.signal).toBe('SIGKILL');
     expect(Date.now() - started).toBeLessThan(10_000);
@@ -104,7 +122,9 @@ describe('ProcessRunner', () => {
       expect(result.stdout).toBe(`${holder}\n`);
       expect(Date.now() - started).toBeLessThan(15_000);
       // A plain exit with the pipes still held resolves too.
-      const plain = await runner.run('sh', ['-c', 'setsid sleep 60 & echo $!; exit 4'], { onLine: (line) => trackPid(Number(line)) });
+      const plain = await runner.run('sh', ['-c', 'setsid sleep 60 & echo $!; exit 4'], {
+        onLine: (line) => trackPid(Number(line)),
+      });
       expect(plain.exitCode).toBe(4);
       expect(plain.timedOut).toBe(false);
     } finally {

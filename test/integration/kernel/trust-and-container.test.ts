@@ -17,7 +17,10 @@ describe('container, trust service and core read models on a real SQLite file', 
     const root = createFakeGradleProject(temp.home, 'app-project');
     symlinkSync(root, join(temp.home, 'link'));
     const first = createContainer({ home: temp.home, cwd: root, readOnly: false, env: process.env }, pluginModules);
-    const second = createContainer({ home: temp.home, cwd: temp.home, projectPath: 'link', readOnly: false, env: process.env }, pluginModules);
+    const second = createContainer(
+      { home: temp.home, cwd: temp.home, projectPath: 'link', readOnly: false, env: process.env },
+      pluginModules,
+    );
     try {
       expect(first.get<SelectedProject>(SelectedProject)).toEqual({ root, selectedBy: 'cwd' });
       expect(second.get<SelectedProject>(SelectedProject)).toEqual({ root, selectedBy: 'flag' });
@@ -31,11 +34,42 @@ describe('container, trust service and core read models on a real SQLite file', 
 
       const store = first.get<EventStoreProvider>(EventStoreProvider)();
       const events = store.query({ types: ['project.*'], order: 'asc' });
-      expect(events.map((e) => [e.type, e.actor.kind, (e.data as { root: string }).root])).toEqual([['project.trusted', 'cli', root]]);
+      expect(events.map((e) => [e.type, e.actor.kind, (e.data as { root: string }).root])).toEqual([
+        ['project.trusted', 'cli', root],
+      ]);
 
       const agent: Actor = { kind: 'agent', session: 's1', client: 'c', pid: process.pid };
-      store.append({ type: 'mcp.session_started', stream: 'mcp:s1', actor: agent, data: { session: 's1', client_name: 'c', client_version: '1', protocol_version: 'p', pid: process.pid, toolsets: ['core'], read_only: false, project_root: root } });
-      store.append({ type: 'mcp.tool_called', stream: 'mcp:s1', actor: agent, data: { session: 's1', tool: 'get_x', toolset: 'core', kind: 'R', outcome: 'error', error_code: 'NO_DEVICE', duration_ms: 3, summary: 's', arguments: {} } });
+      store.append({
+        type: 'mcp.session_started',
+        stream: 'mcp:s1',
+        actor: agent,
+        data: {
+          session: 's1',
+          client_name: 'c',
+          client_version: '1',
+          protocol_version: 'p',
+          pid: process.pid,
+          toolsets: ['core'],
+          read_only: false,
+          project_root: root,
+        },
+      });
+      store.append({
+        type: 'mcp.tool_called',
+        stream: 'mcp:s1',
+        actor: agent,
+        data: {
+          session: 's1',
+          tool: 'get_x',
+          toolset: 'core',
+          kind: 'R',
+          outcome: 'error',
+          error_code: 'NO_DEVICE',
+          duration_ms: 3,
+          summary: 's',
+          arguments: {},
+        },
+      });
       expect(second.get(TrustService).untrust(root, cliActor())).toBe(true);
       expect(trust.isTrusted(root)).toBe(false);
 
@@ -45,7 +79,9 @@ describe('container, trust service and core read models on a real SQLite file', 
         calls: store.db.prepare('SELECT * FROM mcp_tool_calls ORDER BY seq').all(),
       });
       const live = snapshot();
-      expect(live.sessions).toEqual([expect.objectContaining({ session: 's1', calls: 1, errors: 1, refused: 0, ended_at: null })]);
+      expect(live.sessions).toEqual([
+        expect.objectContaining({ session: 's1', calls: 1, errors: 1, refused: 0, ended_at: null }),
+      ]);
       store.rebuildProjections();
       expect(snapshot()).toEqual(live);
     } finally {
@@ -63,7 +99,9 @@ describe('container, trust service and core read models on a real SQLite file', 
     try {
       expect(container.get(TrustService).isTrusted(home)).toBe(false);
       expect(container.get(ToolRegistry).get('get_project_info')).toBeDefined();
-      expect(() => container.get<EventStoreProvider>(EventStoreProvider)()).toThrow(/not a readable droidwright event log/);
+      expect(() => container.get<EventStoreProvider>(EventStoreProvider)()).toThrow(
+        /not a readable droidwright event log/,
+      );
     } finally {
       disposeContainer(container);
     }

@@ -4,7 +4,7 @@ import { ContainerModule, type Container } from 'inversify';
 import { z } from 'zod';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { ErrorCode, McpError, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type McpError, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { createContainer, disposeContainer } from '../../../src/kernel/composition-root.js';
 import { InvalidArgumentsError, ToolError } from '../../../src/kernel/errors.js';
 import { EventStoreProvider } from '../../../src/kernel/event-store-provider.js';
@@ -23,7 +23,10 @@ const slowTask = defineTool({
   kind: 'O',
   title: 'Run slow task',
   description: 'Reports progress, then waits until cancelled or told to finish.',
-  input: z.object({ steps: z.number().int().min(1).max(10).describe('Progress steps to report.'), wait: z.boolean().default(false).describe('Wait for cancellation.') }),
+  input: z.object({
+    steps: z.number().int().min(1).max(10).describe('Progress steps to report.'),
+    wait: z.boolean().default(false).describe('Wait for cancellation.'),
+  }),
   output: z.object({ done: z.number().int().describe('Steps done.') }),
   async handler(args, ctx) {
     for (let i = 1; i <= args.steps; i++) await ctx.progress({ progress: i, total: args.steps, message: `step ${i}` });
@@ -40,7 +43,10 @@ const secretTool = defineTool({
   kind: 'W',
   title: 'Set secret',
   description: 'Takes a sensitive argument.',
-  input: z.object({ secret: z.string().describe('Sensitive.'), block: z.boolean().default(false).describe('Ask the policy to refuse.') }),
+  input: z.object({
+    secret: z.string().describe('Sensitive.'),
+    block: z.boolean().default(false).describe('Ask the policy to refuse.'),
+  }),
   output: z.object({ length: z.number().int().describe('Length.') }),
   sensitive: ['secret'],
   async handler(args) {
@@ -64,14 +70,28 @@ const failing = (name: string, error: () => Error, output?: unknown) =>
 const tools = [
   slowTask,
   secretTool,
-  failing('get_device_state', () => new ToolError('NO_DEVICE', 'No device is online. Start an emulator.', { port: 5037 })),
-  failing('get_untrusted', () => new InvalidArgumentsError('The project is not trusted. Ask the user to run droidwright trust.', 'PROJECT_NOT_TRUSTED')),
+  failing(
+    'get_device_state',
+    () => new ToolError('NO_DEVICE', 'No device is online. Start an emulator.', { port: 5037 }),
+  ),
+  failing(
+    'get_untrusted',
+    () =>
+      new InvalidArgumentsError(
+        'The project is not trusted. Ask the user to run droidwright trust.',
+        'PROJECT_NOT_TRUSTED',
+      ),
+  ),
   failing('get_bug', () => new Error('boom')),
   failing('get_bad_output', () => new Error('unused'), { ok: 'yes' }),
 ] as unknown as AnyToolDefinition[];
 
 const testModule = new ContainerModule(({ bind }) => {
-  bind<ToolsetContribution>(ToolsetContribution).toConstantValue({ name: 'build', description: 'Test build tools.', tools: () => tools });
+  bind<ToolsetContribution>(ToolsetContribution).toConstantValue({
+    name: 'build',
+    description: 'Test build tools.',
+    tools: () => tools,
+  });
   bind<ToolCallPolicy>(ToolCallPolicy).toConstantValue({
     check: ({ args }) => {
       if (args.block === true) throw new InvalidArgumentsError('Blocked by policy.', 'TASK_BLOCKED', 'block');
@@ -88,9 +108,18 @@ interface Harness {
 }
 
 async function connect(home: string, options: { toolsets?: string[]; readOnly?: boolean } = {}): Promise<Harness> {
-  const container = createContainer({ home, cwd: home, readOnly: false, env: process.env }, [coreModule, androidModule, testModule]);
+  const container = createContainer({ home, cwd: home, readOnly: false, env: process.env }, [
+    coreModule,
+    androidModule,
+    testModule,
+  ]);
   const logs: string[] = [];
-  const logger: Logger = { debug: () => {}, info: (m) => logs.push(m), warn: (m) => logs.push(m), error: (m) => logs.push(m) };
+  const logger: Logger = {
+    debug: () => {},
+    info: (m) => logs.push(m),
+    warn: (m) => logs.push(m),
+    error: (m) => logs.push(m),
+  };
   const session = new McpSession(container, { ...options, logger });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await session.connect(serverTransport);
@@ -116,7 +145,16 @@ function store(h: Harness) {
 function toolCalls(h: Harness) {
   return store(h)
     .query({ types: ['mcp.tool_called'], order: 'asc', actorSession: h.session.sessionId })
-    .map((e) => e.data as { tool: string; outcome: string; error_code: string | null; arguments: Record<string, unknown>; summary: string });
+    .map(
+      (e) =>
+        e.data as {
+          tool: string;
+          outcome: string;
+          error_code: string | null;
+          arguments: Record<string, unknown>;
+          summary: string;
+        },
+    );
 }
 
 async function until<T>(fn: () => T | undefined, ms = 5000): Promise<T> {
@@ -147,11 +185,23 @@ describe('MCP adapter in-process (InMemoryTransport)', () => {
     try {
       const { tools: listed } = await h.client.listTools();
       const slow = listed.find((t) => t.name === 'run_slow_task')!;
-      expect(slow.annotations).toEqual({ title: 'Run slow task', readOnlyHint: false, destructiveHint: true, openWorldHint: true });
-      expect(slow.inputSchema).toMatchObject({ type: 'object', properties: { steps: { type: 'integer', description: 'Progress steps to report.' } }, required: ['steps'] });
+      expect(slow.annotations).toEqual({
+        title: 'Run slow task',
+        readOnlyHint: false,
+        destructiveHint: true,
+        openWorldHint: true,
+      });
+      expect(slow.inputSchema).toMatchObject({
+        type: 'object',
+        properties: { steps: { type: 'integer', description: 'Progress steps to report.' } },
+        required: ['steps'],
+      });
       expect(slow.outputSchema).toMatchObject({
         type: 'object',
-        anyOf: [{ type: 'object', properties: { done: { type: 'integer' } } }, { properties: { error_code: { type: 'string' } }, required: ['error_code', 'message'] }],
+        anyOf: [
+          { type: 'object', properties: { done: { type: 'integer' } } },
+          { properties: { error_code: { type: 'string' } }, required: ['error_code', 'message'] },
+        ],
       });
       expect(listed.map((t) => t.name)).toContain('get_project_info');
       expect(h.client.getServerVersion()).toMatchObject({ name: 'droidwright' });
@@ -161,7 +211,13 @@ describe('MCP adapter in-process (InMemoryTransport)', () => {
         const found = store(h).query({ types: ['mcp.session_started'], actorSession: h.session.sessionId });
         return found.length > 0 ? found : undefined;
       });
-      expect(started[0]!.data).toMatchObject({ client_name: 'adapter-test', client_version: '9.9', toolsets: ['core', 'build'], read_only: false, pid: process.pid });
+      expect(started[0]!.data).toMatchObject({
+        client_name: 'adapter-test',
+        client_version: '9.9',
+        toolsets: ['core', 'build'],
+        read_only: false,
+        pid: process.pid,
+      });
       expect(typeof (started[0]!.data as { protocol_version: string }).protocol_version).toBe('string');
     } finally {
       await h.close();
@@ -172,7 +228,9 @@ describe('MCP adapter in-process (InMemoryTransport)', () => {
     const h = await connect(temp.home);
     try {
       const seen: Progress[] = [];
-      const result = await h.client.callTool({ name: 'run_slow_task', arguments: { steps: 3 } }, undefined, { onprogress: (p) => seen.push(p) });
+      const result = await h.client.callTool({ name: 'run_slow_task', arguments: { steps: 3 } }, undefined, {
+        onprogress: (p) => seen.push(p),
+      });
       expect(result.structuredContent).toEqual({ done: 3 });
       expect((result.content as { text: string }[])[0]!.text.split('\n')[0]).toBe('3 steps');
       await until(() => (seen.length === 3 ? true : undefined));
@@ -209,8 +267,14 @@ describe('MCP adapter in-process (InMemoryTransport)', () => {
     try {
       const failed = await h.client.callTool({ name: 'get_device_state', arguments: {} });
       expect(failed.isError).toBe(true);
-      expect((failed.content as { text: string }[])[0]!.text).toBe('No device is online. Start an emulator. (error_code: NO_DEVICE)');
-      expect(failed.structuredContent).toEqual({ error_code: 'NO_DEVICE', message: 'No device is online. Start an emulator.', details: { port: 5037 } });
+      expect((failed.content as { text: string }[])[0]!.text).toBe(
+        'No device is online. Start an emulator. (error_code: NO_DEVICE)',
+      );
+      expect(failed.structuredContent).toEqual({
+        error_code: 'NO_DEVICE',
+        message: 'No device is online. Start an emulator.',
+        details: { port: 5037 },
+      });
 
       const badArgs = await rpcError(h.client.callTool({ name: 'run_slow_task', arguments: { steps: 99 } }));
       expect(badArgs.code).toBe(ErrorCode.InvalidParams);
@@ -220,7 +284,9 @@ describe('MCP adapter in-process (InMemoryTransport)', () => {
       expect(untrusted.code).toBe(ErrorCode.InvalidParams);
       expect(untrusted.message).toMatch(/not trusted/);
 
-      const blocked = await rpcError(h.client.callTool({ name: 'set_secret', arguments: { secret: 'hunter2', block: true } }));
+      const blocked = await rpcError(
+        h.client.callTool({ name: 'set_secret', arguments: { secret: 'hunter2', block: true } }),
+      );
       expect(blocked.code).toBe(ErrorCode.InvalidParams);
       expect(blocked.message).toMatch(/Blocked by policy/);
 
@@ -261,7 +327,11 @@ describe('MCP adapter in-process (InMemoryTransport)', () => {
       expect(refused.code).toBe(ErrorCode.InvalidParams);
       expect(refused.message).toMatch(/"build" toolset.*--toolsets core,build/);
       expect(h.client.getInstructions()).toContain('Hidden toolsets: build');
-      expect(toolCalls(h).at(-1)).toMatchObject({ tool: 'run_slow_task', outcome: 'refused', error_code: 'TOOL_DISABLED' });
+      expect(toolCalls(h).at(-1)).toMatchObject({
+        tool: 'run_slow_task',
+        outcome: 'refused',
+        error_code: 'TOOL_DISABLED',
+      });
     } finally {
       await h.close();
     }
@@ -282,16 +352,32 @@ describe('MCP adapter in-process (InMemoryTransport)', () => {
     const { resources } = await h.client.listResources();
     expect(resources.map((r) => r.uri)).toEqual(['droidwright://project-info', 'droidwright://health']);
     const info = await h.client.readResource({ uri: 'droidwright://project-info' });
-    expect(JSON.parse((info.contents[0] as { text: string }).text)).toMatchObject({ selected_by: 'none', data_dir: temp.home });
+    expect(JSON.parse((info.contents[0] as { text: string }).text)).toMatchObject({
+      selected_by: 'none',
+      data_dir: temp.home,
+    });
     await expect(h.client.readResource({ uri: 'droidwright://nope' })).rejects.toThrow(/Unknown resource/);
     await h.close();
     await h.session.close('again');
-    const reader = createContainer({ home: temp.home, cwd: temp.home, readOnly: false, env: process.env }, [coreModule, androidModule]);
+    const reader = createContainer({ home: temp.home, cwd: temp.home, readOnly: false, env: process.env }, [
+      coreModule,
+      androidModule,
+    ]);
     try {
-      const ended = reader.get<EventStoreProvider>(EventStoreProvider)().query({ types: ['mcp.session_ended'], actorSession: h.session.sessionId });
+      const ended = reader
+        .get<EventStoreProvider>(EventStoreProvider)()
+        .query({ types: ['mcp.session_ended'], actorSession: h.session.sessionId });
       expect(ended.map((e) => e.data)).toEqual([{ session: h.session.sessionId, reason: 'test finished', calls: 1 }]);
-      const reads = reader.get<EventStoreProvider>(EventStoreProvider)().query({ types: ['mcp.tool_called'], actorSession: h.session.sessionId });
-      expect(reads.map((e) => e.data)).toEqual([expect.objectContaining({ tool: 'get_project_info', outcome: 'ok', summary: expect.stringContaining('resource droidwright://project-info') })]);
+      const reads = reader
+        .get<EventStoreProvider>(EventStoreProvider)()
+        .query({ types: ['mcp.tool_called'], actorSession: h.session.sessionId });
+      expect(reads.map((e) => e.data)).toEqual([
+        expect.objectContaining({
+          tool: 'get_project_info',
+          outcome: 'ok',
+          summary: expect.stringContaining('resource droidwright://project-info'),
+        }),
+      ]);
     } finally {
       disposeContainer(reader);
     }

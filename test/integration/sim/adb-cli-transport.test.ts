@@ -77,7 +77,10 @@ describe('simulated device through the adb CLI', () => {
   });
 
   it('passes stdin through the shell protocol', async () => {
-    expect(await shell(['shell', 'cat'], { input: 'piped input\n' })).toMatchObject({ stdout: 'piped input\n', exitCode: 0 });
+    expect(await shell(['shell', 'cat'], { input: 'piped input\n' })).toMatchObject({
+      stdout: 'piped input\n',
+      exitCode: 0,
+    });
   });
 
   it('speaks the legacy shell protocol (adb shell -x): no exit codes, stderr merged, no \\r\\n', async () => {
@@ -150,7 +153,8 @@ describe('simulated device through the adb CLI', () => {
     // adb exec-in quotes each argument for the device shell.
     expect(android.received.at(-1)).toEqual({ commandLine: `sha256 '${payload.length}'`, mode: 'exec' });
     // adb exec-in exits once it has sent stdin; the device may still be hashing the last chunks.
-    for (const deadline = Date.now() + 5000; android.lastOutput === '' && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 20));
+    for (const deadline = Date.now() + 5000; android.lastOutput === '' && Date.now() < deadline; )
+      await new Promise((r) => setTimeout(r, 20));
     expect(android.lastOutput).toBe(`${payload.length} ${createHash('sha256').update(payload).digest('hex')}\n`);
   });
 

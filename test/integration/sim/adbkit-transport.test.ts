@@ -16,7 +16,12 @@ import type { RunningSimulatedDevice } from '../../../src/sim/start-simulated-de
 import { TinyAndroid } from './tiny-android.js';
 
 // adbkit is CommonJS: under ESM its API hangs off the default export.
-const { Adb } = adbkit as unknown as { Adb: { createClient(options: { port: number }): Client; util: { readAll(stream: NodeJS.ReadableStream): Promise<Buffer> } } };
+const { Adb } = adbkit as unknown as {
+  Adb: {
+    createClient(options: { port: number }): Client;
+    util: { readAll(stream: NodeJS.ReadableStream): Promise<Buffer> };
+  };
+};
 
 function finished(transfer: NodeJS.EventEmitter): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -61,7 +66,9 @@ describe('simulated device through adbkit', () => {
     const data = Buffer.alloc(300 * 1024);
     for (let i = 0; i < data.length; i++) data[i] = (i * 7) & 0xff;
     // A byte stream: adbkit cuts those into 64 KiB DATA chunks, but sends object-mode chunks whole, which a device refuses.
-    await finished(await deviceClient.push(Readable.from([data], { objectMode: false }), '/data/local/tmp/from-stream.bin'));
+    await finished(
+      await deviceClient.push(Readable.from([data], { objectMode: false }), '/data/local/tmp/from-stream.bin'),
+    );
     expect(android.fs.readFile('/data/local/tmp/from-stream.bin')?.equals(data)).toBe(true);
 
     const local = join(work, 'from-path.txt');

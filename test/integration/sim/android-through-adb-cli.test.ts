@@ -51,14 +51,22 @@ describe('simulated Android through the adb CLI', () => {
   });
 
   it('installs a real signed APK with `adb install` and uninstalls it', async () => {
-    const apk = await buildTestApk({ packageName: 'com.droidwright.simcli', activities: ['.MainActivity'], outDir: work });
+    const apk = await buildTestApk({
+      packageName: 'com.droidwright.simcli',
+      activities: ['.MainActivity'],
+      outDir: work,
+    });
     const install = await run(['install', apk.path]);
     expect(install.stdout).toContain('Success');
     expect(install.exitCode).toBe(0);
-    expect((await run(['shell', 'pm', 'list', 'packages', 'com.droidwright.simcli'])).stdout).toContain('package:com.droidwright.simcli');
+    expect((await run(['shell', 'pm', 'list', 'packages', 'com.droidwright.simcli'])).stdout).toContain(
+      'package:com.droidwright.simcli',
+    );
     const uninstall = await run(['uninstall', 'com.droidwright.simcli']);
     expect(uninstall.stdout).toContain('Success');
-    expect((await run(['shell', 'pm', 'list', 'packages', 'com.droidwright.simcli'])).stdout).not.toContain('com.droidwright.simcli');
+    expect((await run(['shell', 'pm', 'list', 'packages', 'com.droidwright.simcli'])).stdout).not.toContain(
+      'com.droidwright.simcli',
+    );
   });
 
   it('pushes and pulls 10 MB byte-identical through the simulated file system', async () => {

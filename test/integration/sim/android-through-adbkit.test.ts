@@ -8,7 +8,6 @@ import type { Client } from '@devicefarmer/adbkit';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSimulatedAndroid } from '../../../src/sim/android/create-simulated-android.js';
 import type { RunningSimulatedDevice } from '../../../src/sim/start-simulated-device.js';
 import { startAdbServer, type TestAdbServer } from '../../support/adb-server.js';
 import { buildTestApk } from '../../support/apk-builder.js';
@@ -32,7 +31,10 @@ interface LogcatReader {
 
 // adbkit is CommonJS: under ESM its API hangs off the default export.
 const { Adb } = adbkit as unknown as {
-  Adb: { createClient(options: { port: number }): Client; util: { readAll(stream: NodeJS.ReadableStream): Promise<Buffer> } };
+  Adb: {
+    createClient(options: { port: number }): Client;
+    util: { readAll(stream: NodeJS.ReadableStream): Promise<Buffer> };
+  };
 };
 
 describe('simulated Android through adbkit', () => {
@@ -67,7 +69,11 @@ describe('simulated Android through adbkit', () => {
   });
 
   it('installs a real APK (sync push + pm install), then sees it in packages', async () => {
-    const apk = await buildTestApk({ packageName: 'com.droidwright.simkit', activities: ['.MainActivity'], outDir: work });
+    const apk = await buildTestApk({
+      packageName: 'com.droidwright.simkit',
+      activities: ['.MainActivity'],
+      outDir: work,
+    });
     expect(await deviceClient().isInstalled('com.droidwright.simkit')).toBe(false);
     expect(await deviceClient().install(apk.path)).toBe(true);
     expect(await deviceClient().isInstalled('com.droidwright.simkit')).toBe(true);

@@ -48,7 +48,10 @@ describe('emulator mode', () => {
     adb = await startAdbServer();
     await adb.waitForDevice(device.serial);
     const serial = device.serial;
-    expect(await adb.adb(['-s', serial, 'shell', 'echo', 'from-emulator'])).toMatchObject({ stdout: 'from-emulator\n', exitCode: 0 });
+    expect(await adb.adb(['-s', serial, 'shell', 'echo', 'from-emulator'])).toMatchObject({
+      stdout: 'from-emulator\n',
+      exitCode: 0,
+    });
 
     const avd = await adb.adb(['-s', serial, 'emu', 'avd', 'name']);
     expect(avd.stdout.split(/\r?\n/)[0]).toBe('tiny_avd');
@@ -76,7 +79,14 @@ describe('droidwright sim', () => {
     const write = process.stdout.write;
     process.stdout.write = ((chunk: string) => printed.push(String(chunk)) > 0) as typeof process.stdout.write;
     try {
-      const exit = runSimCommand(['--emulator-port', String(port), '--avd', 'Sim_Test_AVD', '--adb-port', String(adb.port)]);
+      const exit = runSimCommand([
+        '--emulator-port',
+        String(port),
+        '--avd',
+        'Sim_Test_AVD',
+        '--adb-port',
+        String(adb.port),
+      ]);
       // The adb server started before the device, so only the device's own `host:emulator` notice can make it appear.
       await adb.waitForDevice(serial);
       expect(printed.join('')).toContain(`simulated device ${serial} is up`);
@@ -137,10 +147,15 @@ describe('TCP devices', () => {
     devices.push(after);
     expect(after.serial).toBe(before.serial);
     await adb.connect(after.serial);
-    expect(await adb.adb(['-s', after.serial, 'shell', 'echo', 'again'])).toMatchObject({ stdout: 'again\n', exitCode: 0 });
+    expect(await adb.adb(['-s', after.serial, 'shell', 'echo', 'again'])).toMatchObject({
+      stdout: 'again\n',
+      exitCode: 0,
+    });
   });
 
   it('refuses to start on a port already in use, with the OS reason', async () => {
-    await expect(startSimulatedDevice({ port: devices[0].port, android: new TinyAndroid() })).rejects.toThrow(/EADDRINUSE/);
+    await expect(startSimulatedDevice({ port: devices[0].port, android: new TinyAndroid() })).rejects.toThrow(
+      /EADDRINUSE/,
+    );
   });
 });

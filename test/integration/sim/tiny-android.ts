@@ -4,7 +4,13 @@
  */
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
-import type { ShellIO, SimDirEntry, SimFileStat, SimFileSystem, SimulatedAndroid } from '../../../src/sim/simulated-android.js';
+import type {
+  ShellIO,
+  SimDirEntry,
+  SimFileStat,
+  SimFileSystem,
+  SimulatedAndroid,
+} from '../../../src/sim/simulated-android.js';
 
 interface Node {
   mode: number;
@@ -16,7 +22,8 @@ export class MemoryFileSystem implements SimFileSystem {
   private readonly nodes = new Map<string, Node>([['/', { mode: 0o040755, mtimeSec: 0 }]]);
 
   constructor() {
-    for (const dir of ['/data', '/data/local', '/data/local/tmp', '/sdcard']) this.nodes.set(dir, { mode: 0o040771, mtimeSec: 0 });
+    for (const dir of ['/data', '/data/local', '/data/local/tmp', '/sdcard'])
+      this.nodes.set(dir, { mode: 0o040771, mtimeSec: 0 });
   }
 
   stat(path: string): SimFileStat | null {
@@ -31,7 +38,12 @@ export class MemoryFileSystem implements SimFileSystem {
     const entries: SimDirEntry[] = [];
     for (const [child, childNode] of this.nodes) {
       if (child !== dir && posix.dirname(child) === dir) {
-        entries.push({ name: posix.basename(child), mode: childNode.mode, size: childNode.data?.length ?? 4096, mtimeSec: childNode.mtimeSec });
+        entries.push({
+          name: posix.basename(child),
+          mode: childNode.mode,
+          size: childNode.data?.length ?? 4096,
+          mtimeSec: childNode.mtimeSec,
+        });
       }
     }
     return entries;
@@ -166,7 +178,9 @@ export class TinyAndroid implements SimulatedAndroid {
       case 'throw':
         throw new Error('command implementation crashed');
       case 'getprop':
-        await io.stdout(args[0] === 'sys.boot_completed' ? '1\n' : '[ro.product.model]: [Tiny Phone]\n[sys.boot_completed]: [1]\n');
+        await io.stdout(
+          args[0] === 'sys.boot_completed' ? '1\n' : '[ro.product.model]: [Tiny Phone]\n[sys.boot_completed]: [1]\n',
+        );
         return 0;
       default:
         await io.stderr(`/system/bin/sh: ${command}: inaccessible or not found\n`);

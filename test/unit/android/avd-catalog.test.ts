@@ -20,8 +20,24 @@ describe('AVD catalog', () => {
     writeFileSync(join(avd, 'Broken.ini'), 'garbage');
     writeFileSync(join(avd, 'bad name;rm.ini'), 'target=android-30\n');
     expect(listAvds({ HOME: home })).toEqual([
-      { name: 'Broken', path: join(avd, 'Broken.avd'), target: null, apiLevel: null, abi: null, device: null, displayName: null },
-      { name: 'Pixel', path: join(avd, 'Pixel.avd'), target: 'android-33', apiLevel: 33, abi: 'arm64-v8a', device: 'pixel', displayName: null },
+      {
+        name: 'Broken',
+        path: join(avd, 'Broken.avd'),
+        target: null,
+        apiLevel: null,
+        abi: null,
+        device: null,
+        displayName: null,
+      },
+      {
+        name: 'Pixel',
+        path: join(avd, 'Pixel.avd'),
+        target: 'android-33',
+        apiLevel: 33,
+        abi: 'arm64-v8a',
+        device: 'pixel',
+        displayName: null,
+      },
     ]);
     expect(listAvds({ ANDROID_AVD_HOME: join(home, 'missing') })).toEqual([]);
     expect(parseIni('a=1\na=2\n b = x y \n')).toEqual({ a: '1', b: 'x y' });

@@ -22,12 +22,26 @@ function code(fn: () => unknown): string {
 
 describe('deep links', () => {
   it('trims, refuses schemes that open no app in any case, and refuses control characters', () => {
-    expect(validateDeepLink('  https://example.com/a?b=1  ')).toEqual({ uri: 'https://example.com/a?b=1', scheme: 'https' });
+    expect(validateDeepLink('  https://example.com/a?b=1  ')).toEqual({
+      uri: 'https://example.com/a?b=1',
+      scheme: 'https',
+    });
     expect(validateDeepLink('myApp://x;$(id)')).toEqual({ uri: 'myApp://x;$(id)', scheme: 'myapp' });
-    for (const bad of ['javascript:x', ' JAVASCRIPT:x', 'Data:x', 'file:///x', 'content://x', 'INTENT:x', 'about:blank', 'blob:x', 'vbscript:x']) {
+    for (const bad of [
+      'javascript:x',
+      ' JAVASCRIPT:x',
+      'Data:x',
+      'file:///x',
+      'content://x',
+      'INTENT:x',
+      'about:blank',
+      'blob:x',
+      'vbscript:x',
+    ]) {
       expect(code(() => validateDeepLink(bad))).toBe('INVALID_ARGUMENT');
     }
-    for (const bad of ['', 'no-scheme', 'https://x\nid', 'a://\u0000', 'x'.repeat(3000)]) expect(code(() => validateDeepLink(bad))).toBe('INVALID_ARGUMENT');
+    for (const bad of ['', 'no-scheme', 'https://x\nid', 'a://\u0000', 'x'.repeat(3000)])
+      expect(code(() => validateDeepLink(bad))).toBe('INVALID_ARGUMENT');
   });
 });
 
@@ -37,19 +51,28 @@ describe('activities and network rules', () => {
     expect(componentOf('com.x', '.Main')).toBe('com.x/.Main');
     expect(componentOf('com.x', 'Main')).toBe('com.x/.Main');
     expect(componentOf('com.x', 'com.y.Main')).toBe('com.x/com.y.Main');
-    for (const bad of ['-n', 'com.x/.Main', '.Main;id', 'a b', '$(id)']) expect(code(() => validateActivity(bad))).toBe('INVALID_ARGUMENT');
+    for (const bad of ['-n', 'com.x/.Main', '.Main;id', 'a b', '$(id)'])
+      expect(code(() => validateActivity(bad))).toBe('INVALID_ARGUMENT');
   });
 
   it('never cuts a wireless adb connection', () => {
     expect(code(() => NetworkController.checkRequest('192.168.1.5:5555', { wifi: false }))).toBe('INVALID_ARGUMENT');
-    expect(code(() => NetworkController.checkRequest('adb-X._adb-tls-connect._tcp', { airplaneMode: true }))).toBe('INVALID_ARGUMENT');
-    expect(code(() => NetworkController.checkRequest('192.168.1.5:5555', { wifi: true, mobileData: false }))).toBe('accepted');
-    expect(code(() => NetworkController.checkRequest('emulator-5554', { wifi: false, airplaneMode: true }))).toBe('accepted');
+    expect(code(() => NetworkController.checkRequest('adb-X._adb-tls-connect._tcp', { airplaneMode: true }))).toBe(
+      'INVALID_ARGUMENT',
+    );
+    expect(code(() => NetworkController.checkRequest('192.168.1.5:5555', { wifi: true, mobileData: false }))).toBe(
+      'accepted',
+    );
+    expect(code(() => NetworkController.checkRequest('emulator-5554', { wifi: false, airplaneMode: true }))).toBe(
+      'accepted',
+    );
     expect(code(() => NetworkController.checkRequest('emulator-5554', {}))).toBe('INVALID_ARGUMENT');
   });
 
   it('explains install failures', () => {
-    expect(installFailureAdvice('Failure [INSTALL_FAILED_VERSION_DOWNGRADE: Downgrade detected]')).toMatchObject({ code: 'INSTALL_FAILED_VERSION_DOWNGRADE' });
+    expect(installFailureAdvice('Failure [INSTALL_FAILED_VERSION_DOWNGRADE: Downgrade detected]')).toMatchObject({
+      code: 'INSTALL_FAILED_VERSION_DOWNGRADE',
+    });
     expect(installFailureAdvice('Failure [INSTALL_FAILED_UPDATE_INCOMPATIBLE: x]').advice).toMatch(/uninstall/);
     expect(installFailureAdvice('weird')).toMatchObject({ code: null });
   });
@@ -66,8 +89,11 @@ describe('project APKs and package scope', () => {
   symlinkSync(join(parent, 'outside.apk'), join(outputs, 'leak.apk'));
   symlinkSync(join(outputs, 'app-debug.apk'), join(root, 'shortcut.apk'));
 
-  it('accepts only .apk files under an application module\'s build outputs, by canonical path', () => {
-    expect(resolveProjectApk(root, 'app/build/outputs/apk/debug/app-debug.apk')).toMatchObject({ path: join(outputs, 'app-debug.apk'), module: { path: ':app' } });
+  it("accepts only .apk files under an application module's build outputs, by canonical path", () => {
+    expect(resolveProjectApk(root, 'app/build/outputs/apk/debug/app-debug.apk')).toMatchObject({
+      path: join(outputs, 'app-debug.apk'),
+      module: { path: ':app' },
+    });
     // A link elsewhere in the project that lands in the outputs installs the canonical file.
     expect(resolveProjectApk(root, 'shortcut.apk').path).toBe(join(outputs, 'app-debug.apk'));
     expect(code(() => resolveProjectApk(root, join(outputs, 'leak.apk')))).toBe('PATH_OUTSIDE_PROJECT');
@@ -88,7 +114,7 @@ describe('project APKs and package scope', () => {
     };
     expect(code(() => resolveProjectApk(root, join(parent, 'no-such.apk')))).toBe('PATH_OUTSIDE_PROJECT');
     expect(messageOf(join(parent, 'no-such.apk'))).toBe(messageOf(join(parent, 'outside.apk')));
-    expect(messageOf(join(outputs, 'leak.apk'))).not.toContain(parent + '/outside.apk');
+    expect(messageOf(join(outputs, 'leak.apk'))).not.toContain(`${parent}/outside.apk`);
   });
 
   it('scopes packages to the project and fails closed without one', () => {

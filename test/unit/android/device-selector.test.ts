@@ -43,7 +43,9 @@ describe('chooseDevice', () => {
       expect((error as ToolError).message).toContain('ABC (offline)');
       expect((error as ToolError).message).toMatch(/droidwright sim/);
     }
-    expect(codeOf(() => chooseDevice([{ serial: 'ABC', state: 'unauthorized' }], undefined))).toBe('DEVICE_UNAUTHORIZED');
+    expect(codeOf(() => chooseDevice([{ serial: 'ABC', state: 'unauthorized' }], undefined))).toBe(
+      'DEVICE_UNAUTHORIZED',
+    );
   });
 
   it('checks an explicit serial is listed and online', () => {

@@ -33,8 +33,21 @@ describe('loadGradleProject — Kotlin DSL with flavors', () => {
 
   it('reads ids and SDK levels, including catalog and block forms', () => {
     const app = moduleOf(root, ':app');
-    expect(app).toMatchObject({ namespace: 'com.example.flavors', applicationId: 'com.example.flavors', compileSdk: 35, minSdk: 24, targetSdk: 35, versionCode: 7, versionName: '1.7' });
-    expect(moduleOf(root, ':core')).toMatchObject({ namespace: 'com.example.flavors.core', compileSdk: 35, minSdk: 24, targetSdk: null });
+    expect(app).toMatchObject({
+      namespace: 'com.example.flavors',
+      applicationId: 'com.example.flavors',
+      compileSdk: 35,
+      minSdk: 24,
+      targetSdk: 35,
+      versionCode: 7,
+      versionName: '1.7',
+    });
+    expect(moduleOf(root, ':core')).toMatchObject({
+      namespace: 'com.example.flavors.core',
+      compileSdk: 35,
+      minSdk: 24,
+      targetSdk: null,
+    });
   });
 
   it('reads build types, dimensions and flavors (ignoring commented-out code)', () => {
@@ -90,7 +103,14 @@ describe('loadGradleProject — Groovy', () => {
       [':app', 'application'],
     ]);
     const app = moduleOf(root, ':app');
-    expect(app).toMatchObject({ dsl: 'groovy', namespace: 'org.sample.groovy', applicationId: 'org.sample.groovy', compileSdk: 34, minSdk: 21, targetSdk: 34 });
+    expect(app).toMatchObject({
+      dsl: 'groovy',
+      namespace: 'org.sample.groovy',
+      applicationId: 'org.sample.groovy',
+      compileSdk: 34,
+      minSdk: 21,
+      targetSdk: 34,
+    });
     expect(app.buildTypes.map((b) => [b.name, b.applicationIdSuffix, b.minifyEnabled, b.debuggable])).toEqual([
       ['debug', '.dev', false, true],
       ['release', null, true, false],
@@ -108,13 +128,28 @@ describe('loadGradleProject — Groovy', () => {
 describe('packageScope', () => {
   it('accepts ids plus declared suffixes and rejects look-alikes', () => {
     const scope = packageScope(loadGradleProject(join(FIXTURES, 'kts-flavors')));
-    for (const pkg of ['com.example.flavors', 'com.example.flavors.demo.debug', 'com.example.flavors.debug.demo', 'com.example.flavors.amz.staging', 'com.example.flavors.amz']) {
+    for (const pkg of [
+      'com.example.flavors',
+      'com.example.flavors.demo.debug',
+      'com.example.flavors.debug.demo',
+      'com.example.flavors.amz.staging',
+      'com.example.flavors.amz',
+    ]) {
       expect([pkg, scope.isInScope(pkg)]).toEqual([pkg, true]);
     }
-    for (const pkg of ['com.example.flavorsx', 'com.example.flavors.demo.demo', 'com.example.flavors.evil', 'com.example', 'com.android.settings', 'com.example.flavors.core']) {
+    for (const pkg of [
+      'com.example.flavorsx',
+      'com.example.flavors.demo.demo',
+      'com.example.flavors.evil',
+      'com.example',
+      'com.android.settings',
+      'com.example.flavors.core',
+    ]) {
       expect([pkg, scope.isInScope(pkg)]).toEqual([pkg, false]);
     }
-    expect(scope.packages).toEqual(expect.arrayContaining(['com.example.flavors', 'com.example.flavors.amz', 'com.example.flavors.demo.debug']));
+    expect(scope.packages).toEqual(
+      expect.arrayContaining(['com.example.flavors', 'com.example.flavors.amz', 'com.example.flavors.demo.debug']),
+    );
   });
 
   it('follows the reference example: app.demo.debug is in scope, apple is not', () => {
@@ -142,12 +177,33 @@ describe('packageScope', () => {
       mkdirSync(out, { recursive: true });
       writeFileSync(
         join(out, 'output-metadata.json'),
-        JSON.stringify({ version: 3, artifactType: { type: 'APK', kind: 'Directory' }, applicationId: 'org.sample.custom.ci', variantName: 'freeDebug', elements: [{ type: 'SINGLE', filters: [], attributes: [], versionCode: 3, versionName: '0.3', outputFile: 'app-free-debug.apk' }], elementType: 'File' }),
+        JSON.stringify({
+          version: 3,
+          artifactType: { type: 'APK', kind: 'Directory' },
+          applicationId: 'org.sample.custom.ci',
+          variantName: 'freeDebug',
+          elements: [
+            {
+              type: 'SINGLE',
+              filters: [],
+              attributes: [],
+              versionCode: 3,
+              versionName: '0.3',
+              outputFile: 'app-free-debug.apk',
+            },
+          ],
+          elementType: 'File',
+        }),
       );
       const project = loadGradleProject(dir);
       const app = project.modules.find((m) => m.path === ':app')!;
       expect(app.outputs).toEqual([
-        { metadataPath: join(out, 'output-metadata.json'), variantName: 'freeDebug', applicationId: 'org.sample.custom.ci', apks: [{ path: join(out, 'app-free-debug.apk'), versionCode: 3, versionName: '0.3', filters: [] }] },
+        {
+          metadataPath: join(out, 'output-metadata.json'),
+          variantName: 'freeDebug',
+          applicationId: 'org.sample.custom.ci',
+          apks: [{ path: join(out, 'app-free-debug.apk'), versionCode: 3, versionName: '0.3', filters: [] }],
+        },
       ]);
       const scope = packageScope(project);
       expect(scope.isInScope('org.sample.custom.ci')).toBe(true);
@@ -160,7 +216,10 @@ describe('packageScope', () => {
   it('uses the root build file when there is no application module, and nothing when there are no ids', () => {
     const dir = mkdtempSync(join(tmpdir(), 'dw-scope-'));
     try {
-      writeFileSync(join(dir, 'build.gradle'), "apply plugin: 'com.android.library'\nandroid { namespace 'org.solo.lib' }\n");
+      writeFileSync(
+        join(dir, 'build.gradle'),
+        "apply plugin: 'com.android.library'\nandroid { namespace 'org.solo.lib' }\n",
+      );
       expect(packageScope(loadGradleProject(dir)).isInScope('org.solo.lib.debug')).toBe(false);
       expect(packageScope(loadGradleProject(dir)).isInScope('org.solo.lib')).toBe(true);
       writeFileSync(join(dir, 'build.gradle'), '// nothing\n');
@@ -187,6 +246,8 @@ describe('packageScope', () => {
 
 describe('parseSettingsIncludes', () => {
   it('handles Groovy, Kotlin, multi-argument and multi-line includes', () => {
-    expect(parseSettingsIncludes("include ':a', ':b:c'\ninclude(\n  \":d\",\n  \"e\"\n)\n// include ':x'\n").paths).toEqual([':a', ':b:c', ':d', ':e']);
+    expect(
+      parseSettingsIncludes("include ':a', ':b:c'\ninclude(\n  \":d\",\n  \"e\"\n)\n// include ':x'\n").paths,
+    ).toEqual([':a', ':b:c', ':d', ':e']);
   });
 });

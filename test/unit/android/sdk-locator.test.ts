@@ -25,7 +25,10 @@ describe('sdk locator', () => {
     const env = { ANDROID_HOME: sdkA, ANDROID_SDK_ROOT: sdkB, PATH: join(root, 'bin') };
     expect(locateAdb({ adbPath: adbB, env, home })).toEqual({ path: adbB, source: 'settings' });
     expect(locateAdb({ env, home })).toEqual({ path: adbA, source: 'ANDROID_HOME' });
-    expect(locateAdb({ env: { ANDROID_SDK_ROOT: sdkB, PATH: join(root, 'bin') }, home })).toEqual({ path: adbB, source: 'ANDROID_SDK_ROOT' });
+    expect(locateAdb({ env: { ANDROID_SDK_ROOT: sdkB, PATH: join(root, 'bin') }, home })).toEqual({
+      path: adbB,
+      source: 'ANDROID_SDK_ROOT',
+    });
     expect(locateAdb({ env: { PATH: join(root, 'bin') }, home })).toEqual({ path: onPath, source: 'PATH' });
   });
 

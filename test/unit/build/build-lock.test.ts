@@ -4,8 +4,21 @@ import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
-import { BuildLock, currentProcess, identityOf, isProcessAlive, isSameProcessAlive, parseProcStat, processStartTime, type ProcessIdentity } from '../../../src/plugins/build/services/build-lock.js';
-import { BuildLogWriter, MAX_LOG_LINE_BYTES, pruneBuildLogs } from '../../../src/plugins/build/services/build-log-writer.js';
+import {
+  BuildLock,
+  currentProcess,
+  identityOf,
+  isProcessAlive,
+  isSameProcessAlive,
+  parseProcStat,
+  processStartTime,
+  type ProcessIdentity,
+} from '../../../src/plugins/build/services/build-lock.js';
+import {
+  BuildLogWriter,
+  MAX_LOG_LINE_BYTES,
+  pruneBuildLogs,
+} from '../../../src/plugins/build/services/build-log-writer.js';
 
 const P1: ProcessIdentity = { pid: 111, startTime: '5000' };
 const P2: ProcessIdentity = { pid: 222, startTime: '6000' };
@@ -26,7 +39,10 @@ describe('BuildLock', () => {
   it('gives one project to one build and names the holder', () => {
     const lock = new BuildLock(db);
     expect(lock.acquire('/p', 'b1', P1, alive)).toEqual({ acquired: true, staleHolder: null });
-    expect(lock.acquire('/p', 'b2', P2, alive)).toMatchObject({ acquired: false, holder: { buildId: 'b1', pid: 111, startTime: '5000' } });
+    expect(lock.acquire('/p', 'b2', P2, alive)).toMatchObject({
+      acquired: false,
+      holder: { buildId: 'b1', pid: 111, startTime: '5000' },
+    });
     expect(lock.acquire('/other', 'b3', P2, alive)).toMatchObject({ acquired: true });
     lock.release('/p', 'b1');
     expect(lock.acquire('/p', 'b2', P2, alive)).toMatchObject({ acquired: true });
@@ -35,7 +51,10 @@ describe('BuildLock', () => {
   it('takes over a dead holder and reports it; a takeover survives the old holder releasing', () => {
     const lock = new BuildLock(db);
     lock.acquire('/p', 'b1', P1, alive);
-    expect(lock.acquire('/p', 'b2', P2, (h) => h.pid !== 111)).toMatchObject({ acquired: true, staleHolder: { buildId: 'b1', pid: 111 } });
+    expect(lock.acquire('/p', 'b2', P2, (h) => h.pid !== 111)).toMatchObject({
+      acquired: true,
+      staleHolder: { buildId: 'b1', pid: 111 },
+    });
     lock.release('/p', 'b1');
     expect(lock.holder('/p')).toMatchObject({ buildId: 'b2' });
   });
@@ -45,7 +64,10 @@ describe('BuildLock', () => {
     lock.acquire('/p', 'b1', P1, alive);
     lock.setGradle('b1', { pid: 333, startTime: '7000' });
     expect(lock.reapIfDead('b1', alive)).toBeNull();
-    expect(lock.reapIfDead('b1', () => false)).toMatchObject({ buildId: 'b1', gradle: { pid: 333, startTime: '7000' } });
+    expect(lock.reapIfDead('b1', () => false)).toMatchObject({
+      buildId: 'b1',
+      gradle: { pid: 333, startTime: '7000' },
+    });
     expect(lock.reapIfDead('b1', () => false)).toBeNull();
     expect(lock.holder('/p')).toBeNull();
   });
@@ -64,7 +86,10 @@ describe('BuildLock', () => {
     const me = currentProcess();
     expect(isSameProcessAlive(me)).toBe(true);
     // This test process's pid, recorded with another start time: the pid was reused since.
-    const previousOwner: ProcessIdentity = { pid: process.pid, startTime: me.startTime === null ? null : String(Number(me.startTime) - 1) };
+    const previousOwner: ProcessIdentity = {
+      pid: process.pid,
+      startTime: me.startTime === null ? null : String(Number(me.startTime) - 1),
+    };
     lock.acquire('/p', 'b1', previousOwner, alive);
     const result = lock.acquire('/p', 'b2', me);
     if (me.startTime === null) {
@@ -77,7 +102,9 @@ describe('BuildLock', () => {
   });
 
   it('adds the identity columns to a lock table from an older droidwright', () => {
-    db.exec('CREATE TABLE build_locks (project_root TEXT PRIMARY KEY, build_id TEXT NOT NULL, pid INTEGER NOT NULL, started_at INTEGER NOT NULL)');
+    db.exec(
+      'CREATE TABLE build_locks (project_root TEXT PRIMARY KEY, build_id TEXT NOT NULL, pid INTEGER NOT NULL, started_at INTEGER NOT NULL)',
+    );
     db.prepare('INSERT INTO build_locks VALUES (?, ?, ?, ?)').run('/p', 'old', 424242, 1);
     const lock = new BuildLock(db);
     new BuildLock(db);
@@ -112,17 +139,23 @@ describe('process identity', () => {
 
 describe('process liveness', () => {
   it('reads state and start time from a stat line whose command name has spaces and parentheses', () => {
-    const line = '4242 (java (gradle) x) Z 1 4242 4242 0 -1 4194560 100 0 0 0 5 1 0 0 20 0 1 0 987654 0 0 18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0\n';
+    const line =
+      '4242 (java (gradle) x) Z 1 4242 4242 0 -1 4194560 100 0 0 0 5 1 0 0 20 0 1 0 987654 0 0 18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0\n';
     expect(parseProcStat(line)).toEqual({ state: 'Z', startTime: '987654' });
     expect(parseProcStat('garbage')).toEqual({ state: null, startTime: null });
-    expect(parseProcStat(readFileSync(`/proc/${process.pid}/stat`, 'utf8'))).toEqual({ state: expect.stringMatching(/^[RS]$/), startTime: processStartTime(process.pid) });
+    expect(parseProcStat(readFileSync(`/proc/${process.pid}/stat`, 'utf8'))).toEqual({
+      state: expect.stringMatching(/^[RS]$/),
+      startTime: processStartTime(process.pid),
+    });
   });
 
   it('counts a zombie (exited, never reaped by its parent) as dead', async () => {
     // `true` exits at once; its parent becomes `sleep` through exec, which never waits for it.
     const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
     try {
-      const zombie = Number(await new Promise<string>((resolve) => parent.stdout!.once('data', (d: Buffer) => resolve(d.toString()))));
+      const zombie = Number(
+        await new Promise<string>((resolve) => parent.stdout!.once('data', (d: Buffer) => resolve(d.toString()))),
+      );
       let state: string | null = null;
       for (let i = 0; i < 100 && state !== 'Z'; i++) {
         state = parseProcStat(readFileSync(`/proc/${zombie}/stat`, 'utf8')).state;
@@ -199,7 +232,15 @@ describe('BuildLogWriter', () => {
       writeFileSync(join(dir, 'notes.txt'), 'not a build file');
       // Keep 2: builds 3 and 4 are newest; build 1 is still running.
       expect(pruneBuildLogs(dir, (id) => id === '000000000001', 2)).toEqual(['000000000002']);
-      expect(readdirSync(dir).sort()).toEqual(['000000000001.log', '000000000001.worker.log', '000000000003.log', '000000000003.worker.log', '000000000004.log', '000000000004.worker.log', 'notes.txt']);
+      expect(readdirSync(dir).sort()).toEqual([
+        '000000000001.log',
+        '000000000001.worker.log',
+        '000000000003.log',
+        '000000000003.worker.log',
+        '000000000004.log',
+        '000000000004.worker.log',
+        'notes.txt',
+      ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -64,13 +64,54 @@ describe('task policy', () => {
     expect(error.message).toContain(rule);
   });
 
-  it.each(['installDebug', 'bundleRelease', 'connectedAndroidTest', 'cAT', 'assembleDebug', ':app:assembleDemoPlayDebug', 'testDebugUnitTest', 'lint', 'clean', 'check', 'properties', 'packageDebug', 'assembleP', 'tasks', 'dependencies', 'signingReport', 'aD', 'aR', 'tDUT', 'assembleUat', 'compileDebugUnitTestKotlin', 'assembleUploaderDebug', 'testPublisherUnitTest', 'bundleRelease', 'assembleRelease', 'lintRelease', 'kspDebugKotlin', 'hiltJavaCompileDebug', 'mergeReleaseResources', 'minifyReleaseWithR8', 'generateReleaseBaselineProfile', 'compileReleaseKotlin', 'connectedDebugAndroidTest', 'pixel6api34DebugAndroidTest', 'dependencyUpdates', 'ktlintCheck', 'detekt', 'spotlessApply', 'koverHtmlReport', 'jacocoTestReport', 'paparazziVerifyDebug', 'recordRoborazziDebug', 'updateDebugScreenshotTest'])(
-    'allows %s',
-    (task) => {
-      expect(blockedBy(task)).toBeNull();
-      expect(checkTasks([task], false)).toEqual([task]);
-    },
-  );
+  it.each([
+    'installDebug',
+    'bundleRelease',
+    'connectedAndroidTest',
+    'cAT',
+    'assembleDebug',
+    ':app:assembleDemoPlayDebug',
+    'testDebugUnitTest',
+    'lint',
+    'clean',
+    'check',
+    'properties',
+    'packageDebug',
+    'assembleP',
+    'tasks',
+    'dependencies',
+    'signingReport',
+    'aD',
+    'aR',
+    'tDUT',
+    'assembleUat',
+    'compileDebugUnitTestKotlin',
+    'assembleUploaderDebug',
+    'testPublisherUnitTest',
+    'bundleRelease',
+    'assembleRelease',
+    'lintRelease',
+    'kspDebugKotlin',
+    'hiltJavaCompileDebug',
+    'mergeReleaseResources',
+    'minifyReleaseWithR8',
+    'generateReleaseBaselineProfile',
+    'compileReleaseKotlin',
+    'connectedDebugAndroidTest',
+    'pixel6api34DebugAndroidTest',
+    'dependencyUpdates',
+    'ktlintCheck',
+    'detekt',
+    'spotlessApply',
+    'koverHtmlReport',
+    'jacocoTestReport',
+    'paparazziVerifyDebug',
+    'recordRoborazziDebug',
+    'updateDebugScreenshotTest',
+  ])('allows %s', (task) => {
+    expect(blockedBy(task)).toBeNull();
+    expect(checkTasks([task], false)).toEqual([task]);
+  });
 
   it('lets everything through when unrestricted, but never flags posing as tasks', () => {
     expect(checkTasks(['publishReleaseBundle'], true)).toEqual(['publishReleaseBundle']);
@@ -82,12 +123,31 @@ describe('task policy', () => {
 
 describe('argument allow-list', () => {
   it('passes the project properties and runner arguments developers commonly pass', () => {
-    const ok = ['-Pkapt.incremental.apt=true', '-Pversion=1.2..3', '-Pandroid.testInstrumentationRunnerArguments.additionalTestOutputDir=/sdcard/Download', '-Pandroid.testInstrumentationRunnerArguments.class=com.example.LoginTest', '-PversionCode=42', '-Pflavor=demo'];
+    const ok = [
+      '-Pkapt.incremental.apt=true',
+      '-Pversion=1.2..3',
+      '-Pandroid.testInstrumentationRunnerArguments.additionalTestOutputDir=/sdcard/Download',
+      '-Pandroid.testInstrumentationRunnerArguments.class=com.example.LoginTest',
+      '-PversionCode=42',
+      '-Pflavor=demo',
+    ];
     expect(checkArgs(ok)).toEqual(ok);
   });
 
   it('passes allowed flags, excludes, test filters and safe properties', () => {
-    expect(checkArgs(['--stacktrace', '--offline', '-x', 'lint', '--exclude-task=test', '--tests', 'com.example.*Test', '-Pflavor=demo', '-Pmsg=hello world'])).toEqual([
+    expect(
+      checkArgs([
+        '--stacktrace',
+        '--offline',
+        '-x',
+        'lint',
+        '--exclude-task=test',
+        '--tests',
+        'com.example.*Test',
+        '-Pflavor=demo',
+        '-Pmsg=hello world',
+      ]),
+    ).toEqual([
       '--stacktrace',
       '--offline',
       '-x',

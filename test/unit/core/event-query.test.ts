@@ -15,10 +15,26 @@ describe('event query helpers', () => {
 
   test('big event data is cut and marked', () => {
     const base: StoredEvent = {
-      seq: 1, id: 'i', at: 0, type: 'x.happened', v: 1, stream: 's', actor: { kind: 'cli', pid: 1 },
-      device: null, package: null, correlation: null, data: { small: true }, prevHash: '', hash: '',
+      seq: 1,
+      id: 'i',
+      at: 0,
+      type: 'x.happened',
+      v: 1,
+      stream: 's',
+      actor: { kind: 'cli', pid: 1 },
+      device: null,
+      package: null,
+      correlation: null,
+      data: { small: true },
+      prevHash: '',
+      hash: '',
     };
-    expect(presentEvent(base)).toMatchObject({ at: '1970-01-01T00:00:00.000Z', data: { small: true }, data_truncated: false, actor: { kind: 'cli', session: null } });
+    expect(presentEvent(base)).toMatchObject({
+      at: '1970-01-01T00:00:00.000Z',
+      data: { small: true },
+      data_truncated: false,
+      actor: { kind: 'cli', session: null },
+    });
     const big = presentEvent({ ...base, data: { blob: 'x'.repeat(5000) } }, 100);
     expect(big.data_truncated).toBe(true);
     expect((big.data as { preview: string }).preview).toHaveLength(100);
@@ -34,8 +50,19 @@ describe('query_events page budget', () => {
   test('a page of large events stops under the byte budget and says there is more', async () => {
     const { createQueryEventsTool } = await import('../../../src/plugins/core/tools/query-events.tool.js');
     const events: StoredEvent[] = Array.from({ length: 501 }, (_, i) => ({
-      seq: 501 - i, id: `e${i}`, at: 0, type: 'x.happened', v: 1, stream: 's', actor: { kind: 'cli', pid: 1 },
-      device: null, package: null, correlation: null, data: { blob: 'x'.repeat(1900) }, prevHash: '', hash: '',
+      seq: 501 - i,
+      id: `e${i}`,
+      at: 0,
+      type: 'x.happened',
+      v: 1,
+      stream: 's',
+      actor: { kind: 'cli', pid: 1 },
+      device: null,
+      package: null,
+      correlation: null,
+      data: { blob: 'x'.repeat(1900) },
+      prevHash: '',
+      hash: '',
     }));
     const store = { query: (filter: { limit: number }) => events.slice(0, filter.limit), lastSeq: () => 501 };
     const tool = createQueryEventsTool({ store: () => store as never });

@@ -1,17 +1,29 @@
 import { createServer, type Server } from 'node:net';
-import { parseAdbVersion, parseJavaVersion, parseSdkDir, probeAdbServer } from '../../../src/plugins/core/services/health-checker.js';
+import {
+  parseAdbVersion,
+  parseJavaVersion,
+  parseSdkDir,
+  probeAdbServer,
+} from '../../../src/plugins/core/services/health-checker.js';
 import { freePort } from '../../support/free-port.js';
 
 describe('health check parsing', () => {
   test('java -version output', () => {
-    expect(parseJavaVersion('openjdk version "17.0.15" 2025-04-15\nOpenJDK Runtime')).toEqual({ version: '17.0.15', major: 17 });
+    expect(parseJavaVersion('openjdk version "17.0.15" 2025-04-15\nOpenJDK Runtime')).toEqual({
+      version: '17.0.15',
+      major: 17,
+    });
     expect(parseJavaVersion('java version "1.8.0_392"')).toEqual({ version: '1.8.0_392', major: 8 });
     expect(parseJavaVersion('openjdk version "21" 2023-09-19')).toEqual({ version: '21', major: 21 });
     expect(parseJavaVersion('garbage')).toBeNull();
   });
 
   test('adb version output', () => {
-    expect(parseAdbVersion('Android Debug Bridge version 1.0.41\nVersion 29.0.6-debian\nInstalled as /usr/lib/android-sdk/platform-tools/adb')).toBe('1.0.41 (29.0.6-debian)');
+    expect(
+      parseAdbVersion(
+        'Android Debug Bridge version 1.0.41\nVersion 29.0.6-debian\nInstalled as /usr/lib/android-sdk/platform-tools/adb',
+      ),
+    ).toBe('1.0.41 (29.0.6-debian)');
     expect(parseAdbVersion('nope')).toBeNull();
   });
 

@@ -14,10 +14,17 @@ describe('project inspector', () => {
       mkdirSync(join(dir, 'outside'));
       writeFileSync(join(dir, 'outside', 'build.gradle'), "apply plugin: 'com.android.application'\n");
       writeFileSync(join(root, 'settings.gradle.kts'), 'include(":app", ":lib", ":wear", ":..:outside")\n');
-      writeFileSync(join(root, 'build.gradle.kts'), 'plugins {\n    id("com.android.application") version "8.7.3" apply false\n}\n');
+      writeFileSync(
+        join(root, 'build.gradle.kts'),
+        'plugins {\n    id("com.android.application") version "8.7.3" apply false\n}\n',
+      );
       const modules = new ProjectInspector().applicationModules(root);
       expect(modules.map((m) => m.path)).toEqual([':app', ':wear']);
-      expect(modules[0]).toMatchObject({ dir: join(root, 'app'), application_id: 'com.example.demo', namespace: 'com.example.demo' });
+      expect(modules[0]).toMatchObject({
+        dir: join(root, 'app'),
+        application_id: 'com.example.demo',
+        namespace: 'com.example.demo',
+      });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

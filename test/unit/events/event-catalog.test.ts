@@ -30,7 +30,10 @@ describe('EventCatalog', () => {
     const catalog = testCatalog();
     expect(catalog.types()).toEqual(['other.app_installed', 'test.thing_happened', 'test.thing_removed']);
     expect(catalog.get('test.thing_removed')?.version).toBe(2);
-    expect(catalog.validate('test.thing_happened', { name: 'a', count: 2, extra: 'dropped' })).toEqual({ name: 'a', count: 2 });
+    expect(catalog.validate('test.thing_happened', { name: 'a', count: 2, extra: 'dropped' })).toEqual({
+      name: 'a',
+      count: 2,
+    });
   });
 
   it('names the type and the zod issue path on bad data, and refuses unknown types', () => {
@@ -51,7 +54,9 @@ describe('EventCatalog', () => {
 
 describe('canonicalJson', () => {
   it('sorts keys at every depth and drops undefined members', () => {
-    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: undefined }], c: null } })).toBe('{"a":{"c":null,"d":[3,{"z":1}]},"b":1}');
+    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: undefined }], c: null } })).toBe(
+      '{"a":{"c":null,"d":[3,{"z":1}]},"b":1}',
+    );
     expect(canonicalJson([undefined, 'x'])).toBe('[null,"x"]');
   });
 
@@ -89,12 +94,23 @@ describe('event hash', () => {
     const { computeEventHash, hashCanonicalRow } = await import('../../../src/events/event-hash.js');
     const { createHash } = await import('node:crypto');
     const fields = {
-      seq: 7, id: 'id-7', at: 1700000000000, type: 'test.thing_happened', v: 1, stream: 's',
-      actor: { pid: 1, kind: 'cli' as const }, device: null, package: 'p', correlation: null,
-      data: { z: [1, { b: 2, a: 'é' }], a: null }, prev_hash: 'f'.repeat(64),
+      seq: 7,
+      id: 'id-7',
+      at: 1700000000000,
+      type: 'test.thing_happened',
+      v: 1,
+      stream: 's',
+      actor: { pid: 1, kind: 'cli' as const },
+      device: null,
+      package: 'p',
+      correlation: null,
+      data: { z: [1, { b: 2, a: 'é' }], a: null },
+      prev_hash: 'f'.repeat(64),
     };
     const expected = createHash('sha256').update(canonicalJson(fields)).digest('hex');
     expect(computeEventHash(fields)).toBe(expected);
-    expect(hashCanonicalRow({ ...fields, actorJson: canonicalJson(fields.actor), dataJson: canonicalJson(fields.data) })).toBe(expected);
+    expect(
+      hashCanonicalRow({ ...fields, actorJson: canonicalJson(fields.actor), dataJson: canonicalJson(fields.data) }),
+    ).toBe(expected);
   });
 });

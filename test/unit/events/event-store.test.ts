@@ -51,15 +51,16 @@ describe('append and the hash chain', () => {
   it('assigns gapless seqs from 1 and links every hash to the previous one', () => {
     const store = openStore();
     const first = store.append(thing('a', 2));
-    const rest = store.appendMany([thing('b'), thing('c', 3, { device: 'emulator-5554', package: 'com.example', correlation: 'build:1' })]);
+    const rest = store.appendMany([
+      thing('b'),
+      thing('c', 3, { device: 'emulator-5554', package: 'com.example', correlation: 'build:1' }),
+    ]);
     const all = [first, ...rest];
     expect(all.map((e) => e.seq)).toEqual([1, 2, 3]);
     expect(first.prevHash).toBe(GENESIS_HASH);
     for (let i = 1; i < all.length; i++) expect(all[i].prevHash).toBe(all[i - 1].hash);
     for (const e of all) {
-      expect(e.hash).toBe(
-        computeEventHash({ ...e, prev_hash: e.prevHash }),
-      );
+      expect(e.hash).toBe(computeEventHash({ ...e, prev_hash: e.prevHash }));
       expect(e.v).toBe(1);
       expect(e.id).toMatch(/^[0-9a-f-]{36}$/);
     }
@@ -81,7 +82,9 @@ describe('append and the hash chain', () => {
   it('writes nothing for an unknown type or malformed data, naming the type and field', () => {
     const store = openStore({ projections: [thingsProjection()] });
     store.append(thing('a'));
-    expect(() => store.append({ ...thing('b'), type: 'test.never_declared' })).toThrow(/Unknown event type "test.never_declared"/);
+    expect(() => store.append({ ...thing('b'), type: 'test.never_declared' })).toThrow(
+      /Unknown event type "test.never_declared"/,
+    );
     expect(() => store.appendMany([thing('b'), { ...thing('c'), data: { name: 'c', count: 'many' } }])).toThrow(
       /test\.thing_happened.*data\.count/,
     );
@@ -93,7 +96,12 @@ describe('append and the hash chain', () => {
   });
 
   it('rolls back the events and every projection change when a projection throws', () => {
-    const failing = { ...thingsProjection(), name: 'failing', tables: ['failing_t'], ddl: ['CREATE TABLE failing_t (x)'] };
+    const failing = {
+      ...thingsProjection(),
+      name: 'failing',
+      tables: ['failing_t'],
+      ddl: ['CREATE TABLE failing_t (x)'],
+    };
     failing.apply = (_db, e) => {
       if ((e.data as { name: string }).name === 'boom') throw new Error('cannot project boom');
     };
@@ -115,7 +123,9 @@ describe('append and the hash chain', () => {
   it('has triggers that refuse UPDATE and DELETE on events', () => {
     const store = openStore();
     store.append(thing('a'));
-    expect(() => store.db.prepare(`UPDATE events SET data = '{}' WHERE seq = 1`).run()).toThrow(/events are append-only/);
+    expect(() => store.db.prepare(`UPDATE events SET data = '{}' WHERE seq = 1`).run()).toThrow(
+      /events are append-only/,
+    );
     expect(() => store.db.prepare('DELETE FROM events').run()).toThrow(/events are append-only/);
     expect(store.verify().ok).toBe(true);
   });
@@ -128,10 +138,17 @@ describe('query', () => {
     store = EventStore.open({ path: tempStorePath(), catalog: testCatalog() });
     t0 = Date.now();
     const events = [];
-    for (let i = 0; i < 60; i++) events.push(thing(`n${i}`, i, { device: i % 2 ? 'dev-odd' : 'dev-even', correlation: `c${i % 3}` }));
+    for (let i = 0; i < 60; i++)
+      events.push(thing(`n${i}`, i, { device: i % 2 ? 'dev-odd' : 'dev-even', correlation: `c${i % 3}` }));
     store.appendMany(events);
     store.append({ ...removed('n1'), actor: agentActor, package: 'com.example.app' });
-    store.append({ type: 'other.app_installed', stream: 'device:x', data: { apk: 'a.apk' }, actor: testActor, package: 'com.example.app' });
+    store.append({
+      type: 'other.app_installed',
+      stream: 'device:x',
+      data: { apk: 'a.apk' },
+      actor: testActor,
+      package: 'com.example.app',
+    });
   });
   afterAll(() => store.close());
 
@@ -226,12 +243,21 @@ describe('verify and digest', () => {
   it('reports a gap when a row is deleted', () => {
     const { store, raw } = tamperable();
     raw.prepare('DELETE FROM events WHERE seq = 6').run();
-    expect(store.verify()).toMatchObject({ ok: false, firstBadSeq: 6, reason: expect.stringContaining('gap after seq 5') });
+    expect(store.verify()).toMatchObject({
+      ok: false,
+      firstBadSeq: 6,
+      reason: expect.stringContaining('gap after seq 5'),
+    });
   });
 
   it('reports missing append-only triggers even when the chain is intact', () => {
     const { store } = tamperable();
-    expect(store.verify()).toMatchObject({ ok: false, checked: 10, lastSeq: 10, reason: expect.stringContaining('events_refuse_update') });
+    expect(store.verify()).toMatchObject({
+      ok: false,
+      checked: 10,
+      lastSeq: 10,
+      reason: expect.stringContaining('events_refuse_update'),
+    });
   });
 
   it('proves a digest is still in the log, and fails when the log was rewritten before it', () => {
@@ -252,10 +278,14 @@ describe('verify and digest', () => {
     for (const row of rows) {
       const data = row.seq === 3 ? { name: 't2', count: -1 } : JSON.parse(row.data);
       const hash = computeEventHash({ ...row, actor: JSON.parse(row.actor), data, prev_hash: prev });
-      raw.prepare('UPDATE events SET data = ?, prev_hash = ?, hash = ? WHERE seq = ?').run(JSON.stringify(data), prev, hash, row.seq);
+      raw
+        .prepare('UPDATE events SET data = ?, prev_hash = ?, hash = ? WHERE seq = ?')
+        .run(JSON.stringify(data), prev, hash, row.seq);
       prev = hash;
     }
-    raw.exec(`CREATE TRIGGER events_refuse_update BEFORE UPDATE ON events BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;`);
+    raw.exec(
+      `CREATE TRIGGER events_refuse_update BEFORE UPDATE ON events BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;`,
+    );
 
     expect(store.verify()).toEqual({ ok: true, checked: 11, lastSeq: 11 });
     const result = store.verify({ fromDigest: digest });
@@ -314,7 +344,9 @@ describe('projections', () => {
     expect(store.rebuildProjections(['test_things']).rebuilt).toEqual(['test_things']);
     expect(tableContents(store, 'test_things')).toEqual(live);
     expect(() => store.rebuildProjections(['nope'])).toThrow(/Unknown projection\(s\): nope. Known: test_things/);
-    expect(store.stats().projections).toEqual([expect.objectContaining({ name: 'test_things', version: 1, lastSeq: 7 })]);
+    expect(store.stats().projections).toEqual([
+      expect.objectContaining({ name: 'test_things', version: 1, lastSeq: 7 }),
+    ]);
   });
 
   it('rebuilds a projection whose version changed when the store opens', () => {
@@ -409,7 +441,7 @@ describe('opening', () => {
     expect((error as Error).message).toContain('mv ');
   });
 
-  it('throws StoreUnavailableError for another application\'s SQLite file', () => {
+  it("throws StoreUnavailableError for another application's SQLite file", () => {
     const path = tempStorePath();
     const other = new Database(path);
     other.exec('CREATE TABLE customers (id INTEGER)');
@@ -442,8 +474,12 @@ describe('opening', () => {
     const path = tempStorePath();
     const holder = rawConnection(path);
     holder.exec('BEGIN IMMEDIATE');
-    holder.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at INTEGER NOT NULL)');
-    expect(() => openStore({ path, busyTimeoutMs: 50 })).toThrow(/stayed locked by another process for more than 50 ms/);
+    holder.exec(
+      'CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at INTEGER NOT NULL)',
+    );
+    expect(() => openStore({ path, busyTimeoutMs: 50 })).toThrow(
+      /stayed locked by another process for more than 50 ms/,
+    );
     holder.exec('ROLLBACK');
     const store = openStore({ path, busyTimeoutMs: 50 });
     holder.exec('BEGIN IMMEDIATE');

@@ -2,7 +2,14 @@ import { firstValueFrom, toArray } from 'rxjs';
 import type { StoredEvent } from '../../../src/events/event-definition.js';
 import { EventStore } from '../../../src/events/event-store.js';
 import { createEventStream, ofType, type EventStream } from '../../../src/events/event-stream.js';
-import { removed, removeTempDirs, tempStorePath, testActor, testCatalog, thing } from '../../support/event-store-fixtures.js';
+import {
+  removed,
+  removeTempDirs,
+  tempStorePath,
+  testActor,
+  testCatalog,
+  thing,
+} from '../../support/event-store-fixtures.js';
 
 const cleanup: { close(): void }[] = [];
 afterEach(() => {
@@ -106,7 +113,11 @@ describe('createEventStream', () => {
       throw new Error('handler bug');
     });
     stream.subscribe((e) => steady.push(e.seq), { types: ['test.*'] });
-    store.appendMany([thing('a'), thing('b'), { type: 'other.app_installed', stream: 's', data: { apk: 'x' }, actor: testActor }]);
+    store.appendMany([
+      thing('a'),
+      thing('b'),
+      { type: 'other.app_installed', stream: 's', data: { apk: 'x' }, actor: testActor },
+    ]);
     expect(flaky).toEqual([1, 2, 3]);
     expect(steady).toEqual([1, 2]);
     expect(reported).toEqual([1, 2, 3]);

@@ -10,9 +10,17 @@ describe('settings', () => {
     expect(parseSettings('{}').values).toEqual(DEFAULT_SETTINGS);
     expect(parseSettings('{"buildTimeoutSec": 5}').values.buildTimeoutSec).toBe(60);
     expect(parseSettings('{"buildTimeoutSec": 99999}').values.buildTimeoutSec).toBe(3600);
-    const full = parseSettings('{"allowUnrestrictedGradle": true, "buildTimeoutSec": 900, "javaHome": "/jdk", "androidSdk": "/sdk", "adbPath": "/adb"}');
+    const full = parseSettings(
+      '{"allowUnrestrictedGradle": true, "buildTimeoutSec": 900, "javaHome": "/jdk", "androidSdk": "/sdk", "adbPath": "/adb"}',
+    );
     expect(full.warning).toBeUndefined();
-    expect(full.values).toEqual({ allowUnrestrictedGradle: true, buildTimeoutSec: 900, javaHome: '/jdk', androidSdk: '/sdk', adbPath: '/adb' });
+    expect(full.values).toEqual({
+      allowUnrestrictedGradle: true,
+      buildTimeoutSec: 900,
+      javaHome: '/jdk',
+      androidSdk: '/sdk',
+      adbPath: '/adb',
+    });
   });
 
   test('invalid or unknown content falls back to defaults with a warning naming the problem', () => {

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { annotationsForKind, defineTool, type AnyToolDefinition, type ToolKind, type ToolsetName } from '../../../src/kernel/tool-definition.js';
+import {
+  annotationsForKind,
+  defineTool,
+  type AnyToolDefinition,
+  type ToolKind,
+  type ToolsetName,
+} from '../../../src/kernel/tool-definition.js';
 import { ToolRegistry, ToolRegistryError } from '../../../src/kernel/tool-registry.js';
 import type { ToolsetContribution } from '../../../src/kernel/toolset-contribution.js';
 
@@ -28,18 +34,36 @@ function fails(contributions: ToolsetContribution[], pattern: RegExp): void {
 describe('ToolRegistry', () => {
   test('lists, filters and computes annotations from the kind', () => {
     const registry = new ToolRegistry([
-      set('build', [tool({ name: 'run_gradle_task', toolset: 'build', kind: 'O' }), tool({ name: 'get_build_status', toolset: 'build' })]),
+      set('build', [
+        tool({ name: 'run_gradle_task', toolset: 'build', kind: 'O' }),
+        tool({ name: 'get_build_status', toolset: 'build' }),
+      ]),
       set('core', [tool({ name: 'get_project_info' }), tool({ name: 'install_apk', kind: 'D' })]),
     ]);
     expect(registry.toolsets().map((t) => t.name)).toEqual(['core', 'build']);
-    expect(registry.list().map((t) => t.definition.name)).toEqual(['get_project_info', 'install_apk', 'run_gradle_task', 'get_build_status']);
-    expect(registry.list({ readOnly: true }).map((t) => t.definition.name)).toEqual(['get_project_info', 'get_build_status']);
-    expect(registry.list({ toolsets: ['build'] }).map((t) => t.definition.name)).toEqual(['run_gradle_task', 'get_build_status']);
+    expect(registry.list().map((t) => t.definition.name)).toEqual([
+      'get_project_info',
+      'install_apk',
+      'run_gradle_task',
+      'get_build_status',
+    ]);
+    expect(registry.list({ readOnly: true }).map((t) => t.definition.name)).toEqual([
+      'get_project_info',
+      'get_build_status',
+    ]);
+    expect(registry.list({ toolsets: ['build'] }).map((t) => t.definition.name)).toEqual([
+      'run_gradle_task',
+      'get_build_status',
+    ]);
     for (const kind of ['R', 'W', 'D', 'O'] as ToolKind[]) {
       const r = new ToolRegistry([set('core', [tool({ name: 'get_x', kind })])]);
       expect(r.get('get_x')!.annotations).toEqual(annotationsForKind(kind, 'A tool'));
     }
-    expect(registry.get('run_gradle_task')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, openWorldHint: true });
+    expect(registry.get('run_gradle_task')!.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: true,
+      openWorldHint: true,
+    });
     expect(registry.get('nope')).toBeUndefined();
   });
 
@@ -48,7 +72,10 @@ describe('ToolRegistry', () => {
   });
 
   test('refuses duplicate names across toolsets', () => {
-    fails([set('core', [tool({ name: 'get_x' })]), set('build', [tool({ name: 'get_x', toolset: 'build' })])], /duplicate tool name "get_x"/);
+    fails(
+      [set('core', [tool({ name: 'get_x' })]), set('build', [tool({ name: 'get_x', toolset: 'build' })])],
+      /duplicate tool name "get_x"/,
+    );
   });
 
   test('refuses a tool whose toolset is not its contribution or not a known toolset', () => {
@@ -64,15 +91,37 @@ describe('ToolRegistry', () => {
   });
 
   test('refuses a missing output schema and undescribed fields', () => {
-    fails([set('core', [tool({ name: 'get_x', output: undefined as unknown as z.ZodObject })])], /missing output schema/);
-    fails([set('core', [tool({ name: 'get_x', input: z.object({ serial: z.string() }) })])], /input field\(s\) without a description: serial/);
-    fails([set('core', [tool({ name: 'get_x', input: z.object({ opt: z.object({ deep: z.number() }).optional().describe('Options.') }) })])], /opt\.deep/);
-    fails([set('core', [tool({ name: 'get_x', output: z.object({ ok: z.boolean() }) })])], /output field\(s\) without a description: ok/);
+    fails(
+      [set('core', [tool({ name: 'get_x', output: undefined as unknown as z.ZodObject })])],
+      /missing output schema/,
+    );
+    fails(
+      [set('core', [tool({ name: 'get_x', input: z.object({ serial: z.string() }) })])],
+      /input field\(s\) without a description: serial/,
+    );
+    fails(
+      [
+        set('core', [
+          tool({
+            name: 'get_x',
+            input: z.object({ opt: z.object({ deep: z.number() }).optional().describe('Options.') }),
+          }),
+        ]),
+      ],
+      /opt\.deep/,
+    );
+    fails(
+      [set('core', [tool({ name: 'get_x', output: z.object({ ok: z.boolean() }) })])],
+      /output field\(s\) without a description: ok/,
+    );
     fails([set('core', [tool({ name: 'get_x', sensitive: ['password'] })])], /sensitive field "password"/);
   });
 
   test('refuses declared annotations that disagree with the kind, and unknown kinds', () => {
-    const lying = { ...tool({ name: 'stop_app', kind: 'D' }), annotations: { readOnlyHint: true } } as AnyToolDefinition;
+    const lying = {
+      ...tool({ name: 'stop_app', kind: 'D' }),
+      annotations: { readOnlyHint: true },
+    } as AnyToolDefinition;
     fails([set('core', [lying])], /readOnlyHint=true disagrees with kind D/);
     fails([set('core', [tool({ name: 'get_x', kind: 'X' as ToolKind })])], /kind must be one of/);
   });

@@ -22,7 +22,8 @@ function rejection(fn: () => unknown): InvalidArgumentsError {
 
 describe('validators', () => {
   test('serials', () => {
-    for (const ok of ['emulator-5554', '192.168.1.7:5555', 'R58M12ABCDE', 'adb-XYZ._adb-tls-connect._tcp']) expect(validateSerial(ok)).toBe(ok);
+    for (const ok of ['emulator-5554', '192.168.1.7:5555', 'R58M12ABCDE', 'adb-XYZ._adb-tls-connect._tcp'])
+      expect(validateSerial(ok)).toBe(ok);
     for (const bad of ['', '-s', 'a b', 'x;reboot', 'a'.repeat(129), 'emu$(id)']) {
       const e = rejection(() => validateSerial(bad));
       expect(e.field).toBe('device_serial');
@@ -32,7 +33,8 @@ describe('validators', () => {
 
   test('package names', () => {
     for (const ok of ['com.example.app', 'android', 'com.example_1.App']) expect(validatePackageName(ok)).toBe(ok);
-    for (const bad of ['', '1com.x', 'com..x', 'com.x;rm', 'com.x ', '.com', 'com.-x']) expect(rejection(() => validatePackageName(bad)).field).toBe('package');
+    for (const bad of ['', '1com.x', 'com..x', 'com.x;rm', 'com.x ', '.com', 'com.-x'])
+      expect(rejection(() => validatePackageName(bad)).field).toBe('package');
   });
 
   test('permissions', () => {
@@ -41,7 +43,8 @@ describe('validators', () => {
   });
 
   test('gradle task names refuse flags and shell characters', () => {
-    for (const ok of ['assembleDebug', ':app:testDebugUnitTest', 'lint-fix', 'a.b_c']) expect(validateGradleTaskName(ok)).toBe(ok);
+    for (const ok of ['assembleDebug', ':app:testDebugUnitTest', 'lint-fix', 'a.b_c'])
+      expect(validateGradleTaskName(ok)).toBe(ok);
     expect(rejection(() => validateGradleTaskName('--init-script=/tmp/x')).message).toMatch(/not a Gradle option/);
     for (const bad of ['', 'a b', 'a;b', 'x'.repeat(257), '-x', 'a$b']) rejection(() => validateGradleTaskName(bad));
   });
@@ -77,7 +80,7 @@ describe('quoteShellArg', () => {
     '日本語 ✓ émoji 😀',
     '$HOME ${PATH} $1',
     'tab\there',
-    "mixed '\"$(`x`)\"' end",
+    'mixed \'"$(`x`)"\' end',
   ];
 
   test.each(adversarial)('%j comes back as exactly one identical argument from /bin/sh', (value) => {

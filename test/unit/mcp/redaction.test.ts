@@ -5,12 +5,20 @@ describe('redactArguments', () => {
   test('sensitive fields become length + sha256, never the value', () => {
     const out = redactArguments({ text: 'hunter2', serial: 'emulator-5554' }, ['text']);
     expect(out.serial).toBe('emulator-5554');
-    expect(out.text).toEqual({ redacted: true, length: 7, sha256: createHash('sha256').update('hunter2').digest('hex') });
+    expect(out.text).toEqual({
+      redacted: true,
+      length: 7,
+      sha256: createHash('sha256').update('hunter2').digest('hex'),
+    });
     expect(JSON.stringify(out)).not.toContain('hunter2');
   });
 
   test('long strings, big arrays and deep objects are bounded', () => {
-    const out = redactArguments({ long: 'x'.repeat(1000), list: Array.from({ length: 80 }, (_, i) => i), deep: { a: { b: { c: { d: { e: 1 } } } } } });
+    const out = redactArguments({
+      long: 'x'.repeat(1000),
+      list: Array.from({ length: 80 }, (_, i) => i),
+      deep: { a: { b: { c: { d: { e: 1 } } } } },
+    });
     expect(String(out.long)).toHaveLength(MAX_RECORDED_STRING + '…[+744 chars]'.length);
     expect(out.list).toHaveLength(51);
     expect(JSON.stringify(out.deep)).toContain('nested too deep');

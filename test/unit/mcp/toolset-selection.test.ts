@@ -22,22 +22,36 @@ function tool(name: string, toolset: ToolsetName, kind: 'R' | 'W' | 'O'): AnyToo
 
 const registry = new ToolRegistry([
   { name: 'core', description: 'Core things.', tools: () => [tool('get_project_info', 'core', 'R')] },
-  { name: 'build', description: 'Builds.', tools: () => [tool('run_gradle_task', 'build', 'O'), tool('get_build_status', 'build', 'R')] },
+  {
+    name: 'build',
+    description: 'Builds.',
+    tools: () => [tool('run_gradle_task', 'build', 'O'), tool('get_build_status', 'build', 'R')],
+  },
 ]);
 
 describe('--toolsets and --read-only', () => {
   test('default serves every contributed toolset', () => {
-    expect(resolveServedTools(registry, undefined, false)).toEqual({ toolsets: ['core', 'build'], hidden: [], readOnly: false });
+    expect(resolveServedTools(registry, undefined, false)).toEqual({
+      toolsets: ['core', 'build'],
+      hidden: [],
+      readOnly: false,
+    });
   });
 
   test('a subset hides the rest, in canonical order', () => {
-    expect(resolveServedTools(registry, ['build', ' core'], true)).toEqual({ toolsets: ['core', 'build'], hidden: [], readOnly: true });
+    expect(resolveServedTools(registry, ['build', ' core'], true)).toEqual({
+      toolsets: ['core', 'build'],
+      hidden: [],
+      readOnly: true,
+    });
     expect(resolveServedTools(registry, ['core'], false).hidden).toEqual(['build']);
   });
 
   test('unknown or empty names are usage errors listing the valid names', () => {
     expect(() => resolveServedTools(registry, ['bogus'], false)).toThrow(UsageError);
-    expect(() => resolveServedTools(registry, ['bogus'], false)).toThrow(/Unknown toolset: bogus\. Valid toolsets: core, build\./);
+    expect(() => resolveServedTools(registry, ['bogus'], false)).toThrow(
+      /Unknown toolset: bogus\. Valid toolsets: core, build\./,
+    );
     expect(() => resolveServedTools(registry, [''], false)).toThrow(/comma-separated list/);
     expect(() => resolveServedTools(registry, ['core', ''], false)).toThrow(UsageError);
   });
@@ -67,6 +81,10 @@ describe('error mapping', () => {
     const result = toolErrorResult(new ToolError('NO_DEVICE', 'No device. Start an emulator.', { tried: 2 }));
     expect(result.isError).toBe(true);
     expect(result.content).toEqual([{ type: 'text', text: 'No device. Start an emulator. (error_code: NO_DEVICE)' }]);
-    expect(result.structuredContent).toEqual({ error_code: 'NO_DEVICE', message: 'No device. Start an emulator.', details: { tried: 2 } });
+    expect(result.structuredContent).toEqual({
+      error_code: 'NO_DEVICE',
+      message: 'No device. Start an emulator.',
+      details: { tried: 2 },
+    });
   });
 });

@@ -58,12 +58,30 @@ export async function collectApks(project: GradleProject, before: OutputTimes): 
         if (out.length >= MAX_APKS || !before.writtenSince(apk.path)) continue;
         try {
           const info = await readApkInfo(apk.path);
-          out.push({ path: apk.path, module: module.path, variant: output.variantName, sha256: info.sha256, size: info.size, package: info.packageName, version_code: info.versionCode, version_name: info.versionName });
+          out.push({
+            path: apk.path,
+            module: module.path,
+            variant: output.variantName,
+            sha256: info.sha256,
+            size: info.size,
+            package: info.packageName,
+            version_code: info.versionCode,
+            version_name: info.versionName,
+          });
         } catch {
           // Listed but unreadable (a partial write): record the bytes we can hash, without a package.
           try {
             const bytes = readFileSync(apk.path);
-            out.push({ path: apk.path, module: module.path, variant: output.variantName, sha256: sha256Of(bytes), size: bytes.length, package: null, version_code: apk.versionCode, version_name: apk.versionName });
+            out.push({
+              path: apk.path,
+              module: module.path,
+              variant: output.variantName,
+              sha256: sha256Of(bytes),
+              size: bytes.length,
+              package: null,
+              version_code: apk.versionCode,
+              version_name: apk.versionName,
+            });
           } catch {
             // Gone.
           }
@@ -75,7 +93,10 @@ export async function collectApks(project: GradleProject, before: OutputTimes): 
 }
 
 /** `build/outputs/mapping/<variant>/mapping.txt` written by this build. */
-export function collectMappings(project: GradleProject, before: OutputTimes): { module: string; variant: string; path: string; sha256: string }[] {
+export function collectMappings(
+  project: GradleProject,
+  before: OutputTimes,
+): { module: string; variant: string; path: string; sha256: string }[] {
   const out: { module: string; variant: string; path: string; sha256: string }[] = [];
   for (const module of project.modules) {
     if (module.type === 'other') continue;
@@ -124,7 +145,13 @@ export function collectJUnitCounts(project: GradleProject, before: OutputTimes):
     walkFiles(join(module.dir, 'build', 'outputs', 'androidTest-results'), 6, count);
   }
   if (files === 0) return null;
-  return { total: sum.total, failed: sum.failed, skipped: sum.skipped, passed: Math.max(0, sum.total - sum.failed - sum.skipped), source: 'junit-xml' };
+  return {
+    total: sum.total,
+    failed: sum.failed,
+    skipped: sum.skipped,
+    passed: Math.max(0, sum.total - sum.failed - sum.skipped),
+    source: 'junit-xml',
+  };
 }
 
 /** Gradle's console summary of a failing test task: `12 tests completed, 2 failed, 1 skipped`. */

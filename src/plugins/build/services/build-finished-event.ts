@@ -57,7 +57,11 @@ function cut(text: string, max: number): string {
  * first, then mapping and APK entries; counts and totals always describe everything. `truncated` says
  * something was left out.
  */
-export function finishedEventData(buildId: string, f: FinishedFacts, budget = MAX_FINISHED_DATA_BYTES): Record<string, unknown> {
+export function finishedEventData(
+  buildId: string,
+  f: FinishedFacts,
+  budget = MAX_FINISHED_DATA_BYTES,
+): Record<string, unknown> {
   const base = {
     build_id: buildId,
     status: f.status,
@@ -84,7 +88,10 @@ export function finishedEventData(buildId: string, f: FinishedFacts, budget = MA
     bytes = utf8Bytes({ ...base, truncated: true });
   }
   // Errors first, so a build with thousands of warnings still records its errors.
-  const ordered = [...f.diagnostics.filter((d) => d.severity === 'error'), ...f.diagnostics.filter((d) => d.severity !== 'error')];
+  const ordered = [
+    ...f.diagnostics.filter((d) => d.severity === 'error'),
+    ...f.diagnostics.filter((d) => d.severity !== 'error'),
+  ];
   for (const d of ordered) {
     if (base.diagnostics.length >= MAX_EVENT_DIAGNOSTICS) break;
     const kept = d.message.length > MAX_MESSAGE_CHARS ? { ...d, message: cut(d.message, MAX_MESSAGE_CHARS) } : d;
@@ -133,7 +140,9 @@ export function writeOutcomeFallback(logPath: string, buildId: string, f: Finish
     renameSync(`${path}.tmp`, path);
     return true;
   } catch (error) {
-    process.stderr.write(`droidwright: could not write the outcome of build ${buildId} to ${path}: ${(error as Error).message}\n`);
+    process.stderr.write(
+      `droidwright: could not write the outcome of build ${buildId} to ${path}: ${(error as Error).message}\n`,
+    );
     return false;
   }
 }
@@ -142,7 +151,9 @@ export function writeOutcomeFallback(logPath: string, buildId: string, f: Finish
 export function readOutcomeFallback(logPath: string, buildId: string): Record<string, unknown> | null {
   try {
     const data = JSON.parse(readFileSync(outcomeFallbackPath(logPath, buildId), 'utf8')) as Record<string, unknown>;
-    return data !== null && typeof data === 'object' && data.build_id === buildId && typeof data.status === 'string' ? data : null;
+    return data !== null && typeof data === 'object' && data.build_id === buildId && typeof data.status === 'string'
+      ? data
+      : null;
   } catch {
     return null;
   }
@@ -153,12 +164,20 @@ export function readOutcomeFallback(logPath: string, buildId: string): Record<st
  * Returns false only when neither could be written (the store is gone), after saying so on stderr.
  */
 export function appendFinished(store: EventStore, buildId: string, actor: Actor, f: FinishedFacts): boolean {
-  const event = (data: Record<string, unknown>) => ({ type: 'build.finished', stream: `build:${buildId}`, correlation: buildId, actor, data });
+  const event = (data: Record<string, unknown>) => ({
+    type: 'build.finished',
+    stream: `build:${buildId}`,
+    correlation: buildId,
+    actor,
+    data,
+  });
   try {
     store.append(event(finishedEventData(buildId, f)));
     return true;
   } catch (error) {
-    process.stderr.write(`droidwright: build.finished for ${buildId} was refused (${(error as Error).message}); recording the outcome without details.\n`);
+    process.stderr.write(
+      `droidwright: build.finished for ${buildId} was refused (${(error as Error).message}); recording the outcome without details.\n`,
+    );
   }
   try {
     store.append(event(minimalFinishedData(buildId, f)));

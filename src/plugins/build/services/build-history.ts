@@ -102,7 +102,8 @@ function toRecord(row: BuildRow): BuildRecord {
   };
 }
 
-export const LIVE_TABLE_DDL = 'CREATE TABLE IF NOT EXISTS build_live (build_id TEXT PRIMARY KEY, current_task TEXT, updated_at INTEGER NOT NULL)';
+export const LIVE_TABLE_DDL =
+  'CREATE TABLE IF NOT EXISTS build_live (build_id TEXT PRIMARY KEY, current_task TEXT, updated_at INTEGER NOT NULL)';
 
 /** Reads the build_history read model (and the live current-task table) for every process's builds. */
 @injectable()
@@ -126,37 +127,71 @@ export class BuildHistory {
   }
 
   latest(projectRoot: string): BuildRecord | null {
-    const row = this.db().prepare('SELECT * FROM builds WHERE project_root = ? ORDER BY started_at DESC, rowid DESC LIMIT 1').get(projectRoot) as BuildRow | undefined;
+    const row = this.db()
+      .prepare('SELECT * FROM builds WHERE project_root = ? ORDER BY started_at DESC, rowid DESC LIMIT 1')
+      .get(projectRoot) as BuildRow | undefined;
     return row ? toRecord(row) : null;
   }
 
   running(projectRoot: string): BuildRecord[] {
-    const rows = this.db().prepare(`SELECT * FROM builds WHERE project_root = ? AND status = 'running' ORDER BY started_at DESC`).all(projectRoot) as BuildRow[];
+    const rows = this.db()
+      .prepare(`SELECT * FROM builds WHERE project_root = ? AND status = 'running' ORDER BY started_at DESC`)
+      .all(projectRoot) as BuildRow[];
     return rows.map(toRecord);
   }
 
   list(projectRoot: string, limit: number): BuildRecord[] {
-    const rows = this.db().prepare('SELECT * FROM builds WHERE project_root = ? ORDER BY started_at DESC, rowid DESC LIMIT ?').all(projectRoot, limit) as BuildRow[];
+    const rows = this.db()
+      .prepare('SELECT * FROM builds WHERE project_root = ? ORDER BY started_at DESC, rowid DESC LIMIT ?')
+      .all(projectRoot, limit) as BuildRow[];
     return rows.map(toRecord);
   }
 
   diagnostics(buildId: string, severity: DiagnosticSeverity | undefined, limit: number): BuildDiagnostic[] {
     const rows = (
       severity
-        ? this.db().prepare('SELECT * FROM build_diagnostics WHERE build_id = ? AND severity = ? ORDER BY idx LIMIT ?').all(buildId, severity, limit)
-        : this.db().prepare(`SELECT * FROM build_diagnostics WHERE build_id = ? ORDER BY CASE severity WHEN 'error' THEN 0 WHEN 'warning' THEN 1 ELSE 2 END, idx LIMIT ?`).all(buildId, limit)
-    ) as { severity: string; source: string; file: string | null; line: number | null; col: number | null; message: string; task: string | null }[];
-    return rows.map((r) => ({ severity: r.severity as DiagnosticSeverity, source: r.source as BuildDiagnostic['source'], file: r.file, line: r.line, column: r.col, message: r.message, task: r.task }));
+        ? this.db()
+            .prepare('SELECT * FROM build_diagnostics WHERE build_id = ? AND severity = ? ORDER BY idx LIMIT ?')
+            .all(buildId, severity, limit)
+        : this.db()
+            .prepare(
+              `SELECT * FROM build_diagnostics WHERE build_id = ? ORDER BY CASE severity WHEN 'error' THEN 0 WHEN 'warning' THEN 1 ELSE 2 END, idx LIMIT ?`,
+            )
+            .all(buildId, limit)
+    ) as {
+      severity: string;
+      source: string;
+      file: string | null;
+      line: number | null;
+      col: number | null;
+      message: string;
+      task: string | null;
+    }[];
+    return rows.map((r) => ({
+      severity: r.severity as DiagnosticSeverity,
+      source: r.source as BuildDiagnostic['source'],
+      file: r.file,
+      line: r.line,
+      column: r.col,
+      message: r.message,
+      task: r.task,
+    }));
   }
 
   activeVariant(projectRoot: string, module: string): string | null {
-    const row = this.db().prepare('SELECT variant FROM active_variants WHERE project_root = ? AND module = ?').get(projectRoot, module) as { variant: string } | undefined;
+    const row = this.db()
+      .prepare('SELECT variant FROM active_variants WHERE project_root = ? AND module = ?')
+      .get(projectRoot, module) as { variant: string } | undefined;
     return row?.variant ?? null;
   }
 
   activeVariants(projectRoot: string): { module: string; variant: string; selectedBy: string; selectedAt: number }[] {
     return (
-      this.db().prepare('SELECT module, variant, selected_by, selected_at FROM active_variants WHERE project_root = ? ORDER BY module').all(projectRoot) as {
+      this.db()
+        .prepare(
+          'SELECT module, variant, selected_by, selected_at FROM active_variants WHERE project_root = ? ORDER BY module',
+        )
+        .all(projectRoot) as {
         module: string;
         variant: string;
         selected_by: string;
@@ -166,12 +201,16 @@ export class BuildHistory {
   }
 
   currentTask(buildId: string): string | null {
-    const row = this.db().prepare('SELECT current_task FROM build_live WHERE build_id = ?').get(buildId) as { current_task: string | null } | undefined;
+    const row = this.db().prepare('SELECT current_task FROM build_live WHERE build_id = ?').get(buildId) as
+      | { current_task: string | null }
+      | undefined;
     return row?.current_task ?? null;
   }
 
   setCurrentTask(buildId: string, task: string | null): void {
-    this.db().prepare('INSERT OR REPLACE INTO build_live (build_id, current_task, updated_at) VALUES (?, ?, ?)').run(buildId, task, Date.now());
+    this.db()
+      .prepare('INSERT OR REPLACE INTO build_live (build_id, current_task, updated_at) VALUES (?, ?, ?)')
+      .run(buildId, task, Date.now());
   }
 
   clearLive(buildId: string): void {

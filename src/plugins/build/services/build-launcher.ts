@@ -21,7 +21,10 @@ export function cliEntry(): string {
   const pkg = droidwrightPackage();
   const entry = pkg ? join(pkg.root, 'dist', 'cli.js') : null;
   if (!entry || !existsSync(entry)) {
-    throw new ToolError('NOT_FOUND', `Cannot find droidwright's bundled CLI (${entry ?? 'no droidwright package directory'}) to start the build worker. Reinstall droidwright, or run \`npm run build\` in a checkout.`);
+    throw new ToolError(
+      'NOT_FOUND',
+      `Cannot find droidwright's bundled CLI (${entry ?? 'no droidwright package directory'}) to start the build worker. Reinstall droidwright, or run \`npm run build\` in a checkout.`,
+    );
   }
   return entry;
 }
@@ -71,7 +74,9 @@ export class InProcessBuildLauncher implements BuildLauncher {
     const me = currentProcess();
     const run: Promise<unknown> = this.worker
       .run(buildId, me)
-      .catch((error: unknown) => process.stderr.write(`droidwright: in-process build ${buildId} failed: ${(error as Error).message}\n`))
+      .catch((error: unknown) =>
+        process.stderr.write(`droidwright: in-process build ${buildId} failed: ${(error as Error).message}\n`),
+      )
       .finally(() => this.runs.delete(run));
     this.runs.add(run);
     return me;

@@ -50,11 +50,17 @@ interface LockRow {
 export function parseProcStat(text: string): { state: string | null; startTime: string | null } {
   const close = text.lastIndexOf(')');
   if (close === -1) return { state: null, startTime: null };
-  const fields = text.slice(close + 2).trim().split(' ');
+  const fields = text
+    .slice(close + 2)
+    .trim()
+    .split(' ');
   // After "pid (comm) " the next field is field 3 (state), so field 22 is at index 19.
   const state = fields[0];
   const start = fields[19];
-  return { state: state && /^[A-Za-z]$/.test(state) ? state : null, startTime: start !== undefined && /^\d+$/.test(start) ? start : null };
+  return {
+    state: state && /^[A-Za-z]$/.test(state) ? state : null,
+    startTime: start !== undefined && /^\d+$/.test(start) ? start : null,
+  };
 }
 
 function readProcStat(pid: number): string | null {
@@ -136,9 +142,13 @@ export class BuildLock {
     this.db = db;
     this.busyTimeoutMs = Number(db.pragma('busy_timeout', { simple: true })) || 5000;
     this.guarded(() => {
-      db.exec('CREATE TABLE IF NOT EXISTS build_locks (project_root TEXT PRIMARY KEY, build_id TEXT NOT NULL, pid INTEGER NOT NULL, started_at INTEGER NOT NULL)');
+      db.exec(
+        'CREATE TABLE IF NOT EXISTS build_locks (project_root TEXT PRIMARY KEY, build_id TEXT NOT NULL, pid INTEGER NOT NULL, started_at INTEGER NOT NULL)',
+      );
       // Databases from before holder identities: add the columns (NULL start time means "pid only").
-      const present = new Set((db.prepare('PRAGMA table_info(build_locks)').all() as { name: string }[]).map((c) => c.name));
+      const present = new Set(
+        (db.prepare('PRAGMA table_info(build_locks)').all() as { name: string }[]).map((c) => c.name),
+      );
       for (const [name, type] of Object.entries(COLUMNS)) {
         if (!present.has(name)) {
           try {
@@ -179,10 +189,14 @@ export class BuildLock {
     const current = this.row('SELECT * FROM build_locks WHERE project_root = ?', projectRoot);
     if (current && isAlive(toHolder(current))) return { acquired: false, holder: toHolder(current) };
     const tx = this.db.transaction((): AcquireResult => {
-      const row = this.db.prepare('SELECT * FROM build_locks WHERE project_root = ?').get(projectRoot) as LockRow | undefined;
+      const row = this.db.prepare('SELECT * FROM build_locks WHERE project_root = ?').get(projectRoot) as
+        | LockRow
+        | undefined;
       if (row && isAlive(toHolder(row))) return { acquired: false, holder: toHolder(row) };
       this.db
-        .prepare('INSERT OR REPLACE INTO build_locks (project_root, build_id, pid, pid_start, started_at, gradle_pgid, gradle_start) VALUES (?, ?, ?, ?, ?, NULL, NULL)')
+        .prepare(
+          'INSERT OR REPLACE INTO build_locks (project_root, build_id, pid, pid_start, started_at, gradle_pgid, gradle_start) VALUES (?, ?, ?, ?, ?, NULL, NULL)',
+        )
         .run(projectRoot, buildId, holder.pid, holder.startTime, Date.now());
       return { acquired: true, staleHolder: row ? toHolder(row) : null };
     });
@@ -192,19 +206,27 @@ export class BuildLock {
   /** Passes the lock of `buildId` from one process to another; false when `from` no longer holds it (it was reaped). */
   handOver(buildId: string, from: ProcessIdentity, to: ProcessIdentity): boolean {
     const result = this.guarded(() =>
-      this.db.prepare('UPDATE build_locks SET pid = ?, pid_start = ? WHERE build_id = ? AND pid = ? AND pid_start IS ?').run(to.pid, to.startTime, buildId, from.pid, from.startTime),
+      this.db
+        .prepare('UPDATE build_locks SET pid = ?, pid_start = ? WHERE build_id = ? AND pid = ? AND pid_start IS ?')
+        .run(to.pid, to.startTime, buildId, from.pid, from.startTime),
     );
     return result.changes === 1;
   }
 
   /** Records Gradle's process group for the holder of `buildId`. */
   setGradle(buildId: string, gradle: ProcessIdentity): void {
-    this.guarded(() => this.db.prepare('UPDATE build_locks SET gradle_pgid = ?, gradle_start = ? WHERE build_id = ?').run(gradle.pid, gradle.startTime, buildId));
+    this.guarded(() =>
+      this.db
+        .prepare('UPDATE build_locks SET gradle_pgid = ?, gradle_start = ? WHERE build_id = ?')
+        .run(gradle.pid, gradle.startTime, buildId),
+    );
   }
 
   /** Releases only our own lock (a takeover may have replaced it). */
   release(projectRoot: string, buildId: string): void {
-    this.guarded(() => this.db.prepare('DELETE FROM build_locks WHERE project_root = ? AND build_id = ?').run(projectRoot, buildId));
+    this.guarded(() =>
+      this.db.prepare('DELETE FROM build_locks WHERE project_root = ? AND build_id = ?').run(projectRoot, buildId),
+    );
   }
 
   holder(projectRoot: string): BuildLockHolder | null {
@@ -221,7 +243,10 @@ export class BuildLock {
    * Removes the lock of `buildId` if its process is gone. Returns the removed holder to exactly one
    * caller, which then records the orphaned build as ended and stops its Gradle group; null otherwise.
    */
-  reapIfDead(buildId: string, isAlive: (holder: ProcessIdentity) => boolean = isSameProcessAlive): BuildLockHolder | null {
+  reapIfDead(
+    buildId: string,
+    isAlive: (holder: ProcessIdentity) => boolean = isSameProcessAlive,
+  ): BuildLockHolder | null {
     // Waiters call this every poll: while the holder lives, only read.
     const current = this.row('SELECT * FROM build_locks WHERE build_id = ?', buildId);
     if (!current || isAlive(toHolder(current))) return null;

@@ -24,12 +24,18 @@ export class BuildLogWriter {
     if (this.fd === null || this.capped) return;
     let text = line;
     if (Buffer.byteLength(text, 'utf8') > MAX_LOG_LINE_BYTES) {
-      text = `${Buffer.from(text, 'utf8').subarray(0, MAX_LOG_LINE_BYTES).toString('utf8').replace(/\uFFFD$/, '')} [droidwright: line truncated at 64 KiB]`;
+      text = `${Buffer.from(text, 'utf8')
+        .subarray(0, MAX_LOG_LINE_BYTES)
+        .toString('utf8')
+        .replace(/\uFFFD$/, '')} [droidwright: line truncated at 64 KiB]`;
       this.truncatedLines++;
     }
     let chunk = Buffer.from(`${text}\n`, 'utf8');
     if (this.bytes + chunk.length > MAX_LOG_BYTES) {
-      chunk = Buffer.from(`[droidwright: log capped at ${MAX_LOG_BYTES} bytes; further output was not written]\n`, 'utf8');
+      chunk = Buffer.from(
+        `[droidwright: log capped at ${MAX_LOG_BYTES} bytes; further output was not written]\n`,
+        'utf8',
+      );
       this.capped = true;
     }
     writeSync(this.fd, chunk);
@@ -43,7 +49,13 @@ export class BuildLogWriter {
       closeSync(this.fd);
       this.fd = null;
     }
-    return { path: this.path, sha256: this.hash.copy().digest('hex'), bytes: this.bytes, lines: this.lines, truncated_lines: this.truncatedLines };
+    return {
+      path: this.path,
+      sha256: this.hash.copy().digest('hex'),
+      bytes: this.bytes,
+      lines: this.lines,
+      truncated_lines: this.truncatedLines,
+    };
   }
 }
 

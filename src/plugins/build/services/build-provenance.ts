@@ -16,7 +16,7 @@ export function sha256Of(data: Buffer | string): string {
 export function gradleVersionFromWrapper(properties: string): string | null {
   const url = /^\s*distributionUrl\s*=\s*(.+)$/m.exec(properties)?.[1];
   if (!url) return null;
-  return /gradle-([0-9][0-9A-Za-z.\-]*?)-(?:bin|all)\.zip/.exec(url.replace(/\\:/g, ':'))?.[1] ?? null;
+  return /gradle-([0-9][0-9A-Za-z.-]*?)-(?:bin|all)\.zip/.exec(url.replace(/\\:/g, ':'))?.[1] ?? null;
 }
 
 /** A `key=value` from a .properties file (no continuation lines; what gradle.properties uses). */
@@ -65,11 +65,18 @@ export function chooseJdk(root: string, settingsJavaHome: string | undefined, en
 export function hashBuildFiles(project: GradleProject): { path: string; sha256: string }[] {
   const candidates = new Set<string>();
   const root = project.root;
-  for (const name of [...SETTINGS_FILE_NAMES, ...BUILD_FILE_NAMES, 'gradle.properties', 'gradle/libs.versions.toml', 'gradle/wrapper/gradle-wrapper.properties']) {
+  for (const name of [
+    ...SETTINGS_FILE_NAMES,
+    ...BUILD_FILE_NAMES,
+    'gradle.properties',
+    'gradle/libs.versions.toml',
+    'gradle/wrapper/gradle-wrapper.properties',
+  ]) {
     candidates.add(join(root, name));
   }
   for (const m of project.modules) {
-    for (const name of [...BUILD_FILE_NAMES, 'gradle.properties', 'proguard-rules.pro']) candidates.add(join(m.dir, name));
+    for (const name of [...BUILD_FILE_NAMES, 'gradle.properties', 'proguard-rules.pro'])
+      candidates.add(join(m.dir, name));
   }
   const out: { path: string; sha256: string }[] = [];
   for (const path of [...candidates].sort()) {
@@ -100,7 +107,10 @@ export async function gitState(runner: ProcessRunner, root: string): Promise<Bui
     if (head.exitCode !== 0) return none;
     const branch = await git(['rev-parse', '--abbrev-ref', 'HEAD']);
     const status = await git(['status', '--porcelain', '--untracked-files=normal']);
-    const changed = status.exitCode === 0 && !status.truncated ? status.stdout.split('\n').filter((l) => l.trim() !== '').length : null;
+    const changed =
+      status.exitCode === 0 && !status.truncated
+        ? status.stdout.split('\n').filter((l) => l.trim() !== '').length
+        : null;
     return {
       commit: head.stdout.trim() || null,
       branch: branch.exitCode === 0 ? branch.stdout.trim() || null : null,
@@ -112,10 +122,16 @@ export async function gitState(runner: ProcessRunner, root: string): Promise<Bui
   }
 }
 
-export async function collectProvenance(runner: ProcessRunner, project: GradleProject, jdk: JdkChoice): Promise<BuildProvenance> {
+export async function collectProvenance(
+  runner: ProcessRunner,
+  project: GradleProject,
+  jdk: JdkChoice,
+): Promise<BuildProvenance> {
   let gradleVersion: string | null = null;
   try {
-    gradleVersion = gradleVersionFromWrapper(readFileSync(join(project.root, 'gradle', 'wrapper', 'gradle-wrapper.properties'), 'utf8'));
+    gradleVersion = gradleVersionFromWrapper(
+      readFileSync(join(project.root, 'gradle', 'wrapper', 'gradle-wrapper.properties'), 'utf8'),
+    );
   } catch {
     gradleVersion = null;
   }

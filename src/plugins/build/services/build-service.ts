@@ -83,7 +83,10 @@ export class BuildService {
   requireRoot(): string {
     const root = this.selected.root;
     if (!root) {
-      throw new ToolError('PROJECT_NOT_FOUND', 'No Gradle project is selected. Start droidwright with --project <dir>, or from inside the project (a directory with settings.gradle(.kts)).');
+      throw new ToolError(
+        'PROJECT_NOT_FOUND',
+        'No Gradle project is selected. Start droidwright with --project <dir>, or from inside the project (a directory with settings.gradle(.kts)).',
+      );
     }
     return root;
   }
@@ -114,10 +117,16 @@ export class BuildService {
     try {
       real = realpathSync(path);
     } catch {
-      throw new ToolError('NOT_FOUND', `${path} does not exist. droidwright runs builds only through the project's Gradle wrapper; generate it with \`gradle wrapper\`.`);
+      throw new ToolError(
+        'NOT_FOUND',
+        `${path} does not exist. droidwright runs builds only through the project's Gradle wrapper; generate it with \`gradle wrapper\`.`,
+      );
     }
     if (!isInside(root, real) || !statSync(real).isFile()) {
-      throw new ToolError('NOT_FOUND', `${path} is not a regular file inside the project (it resolves to ${real}). Restore the project's Gradle wrapper.`);
+      throw new ToolError(
+        'NOT_FOUND',
+        `${path} is not a regular file inside the project (it resolves to ${real}). Restore the project's Gradle wrapper.`,
+      );
     }
   }
 
@@ -172,7 +181,10 @@ export class BuildService {
       startedRecorded = true;
       // The go signal for the worker: from here on it owns the build and the lock.
       if (!this.lock().handOver(buildId, me, worker)) {
-        throw new ToolError('STORE_UNAVAILABLE', `Build ${buildId} lost its project lock before its worker could take it over. Start the build again.`);
+        throw new ToolError(
+          'STORE_UNAVAILABLE',
+          `Build ${buildId} lost its project lock before its worker could take it over. Start the build again.`,
+        );
       }
       return { buildId, logPath, timeoutSec, workerPid: worker.pid };
     } catch (error) {
@@ -199,7 +211,10 @@ export class BuildService {
   /** Keeps the build-logs directory bounded; the logs of running builds (any project) stay. */
   private pruneLogs(starting: string): void {
     try {
-      pruneBuildLogs(buildLogsDir(this.options.home), (id) => id === starting || this.history.get(id)?.status === 'running');
+      pruneBuildLogs(
+        buildLogsDir(this.options.home),
+        (id) => id === starting || this.history.get(id)?.status === 'running',
+      );
     } catch (error) {
       process.stderr.write(`droidwright: could not prune old build logs: ${(error as Error).message}\n`);
     }
@@ -222,7 +237,7 @@ export class BuildService {
   private recordOrphan(holder: BuildLockHolder): void {
     const killed = killOrphanedGroup(holder.gradle);
     const record = this.history.get(holder.buildId);
-    if (!record || record.status !== 'running') return;
+    if (record?.status !== 'running') return;
     // Recorded, like every build's end, as the agent that started it; the reaper is named in the data.
     const [started] = this.store().query({ types: ['build.started'], stream: `build:${record.id}`, limit: 1 });
     const actor: Actor = started?.actor ?? { kind: 'system', pid: process.pid };
@@ -231,11 +246,19 @@ export class BuildService {
     const left = readOutcomeFallback(record.logPath, record.id);
     if (left) {
       try {
-        this.store().append({ type: 'build.finished', stream: `build:${record.id}`, correlation: record.id, actor, data: { ...left, reaped_by: reapedBy } });
+        this.store().append({
+          type: 'build.finished',
+          stream: `build:${record.id}`,
+          correlation: record.id,
+          actor,
+          data: { ...left, reaped_by: reapedBy },
+        });
         this.clearLive(record.id);
         return;
       } catch (error) {
-        process.stderr.write(`droidwright: the outcome file of build ${record.id} was refused (${(error as Error).message}); recording it as unknown.\n`);
+        process.stderr.write(
+          `droidwright: the outcome file of build ${record.id} was refused (${(error as Error).message}); recording it as unknown.\n`,
+        );
       }
     }
     const workerLog = join(buildLogsDir(this.options.home), `${record.id}.worker.log`);
@@ -274,7 +297,15 @@ export class BuildService {
     } else if (!this.lock().holderOf(record.id) && !isProcessAlive(record.ownerPid)) {
       // Running without a lock: its worker released the project but could not record the end.
       const again = this.history.get(record.id);
-      if (again?.status === 'running') this.recordOrphan({ projectRoot: record.projectRoot, buildId: record.id, pid: record.ownerPid, startTime: null, startedAt: record.startedAt, gradle: null });
+      if (again?.status === 'running')
+        this.recordOrphan({
+          projectRoot: record.projectRoot,
+          buildId: record.id,
+          pid: record.ownerPid,
+          startTime: null,
+          startedAt: record.startedAt,
+          gradle: null,
+        });
     } else {
       return record;
     }
@@ -296,10 +327,15 @@ export class BuildService {
    * Cancels a running build of the selected project, whichever process started it, and waits
    * (bounded) for it to be recorded. `buildId` defaults to the running one.
    */
-  async cancel(buildId: string | undefined, actor: Actor, waitMs = 10_000): Promise<{ record: BuildRecord; wasRunning: boolean }> {
+  async cancel(
+    buildId: string | undefined,
+    actor: Actor,
+    waitMs = 10_000,
+  ): Promise<{ record: BuildRecord; wasRunning: boolean }> {
     const root = this.requireRoot();
     let record = buildId ? this.getInProject(buildId) : (this.history.running(root)[0] ?? null);
-    if (!record) throw new ToolError('BUILD_NOT_FOUND', 'No build of this project is running, so there is nothing to cancel.');
+    if (!record)
+      throw new ToolError('BUILD_NOT_FOUND', 'No build of this project is running, so there is nothing to cancel.');
     if (record.status !== 'running') return { record, wasRunning: false };
     record = this.reapIfOrphaned(record);
     if (record.status !== 'running') return { record, wasRunning: true };
@@ -333,7 +369,10 @@ export class BuildService {
     const root = this.requireRoot();
     const record = this.history.get(buildId);
     if (!record || record.projectRoot !== root) {
-      throw new ToolError('BUILD_NOT_FOUND', `No build with id "${buildId}" in the selected project ${root}. list_build_history shows this project's build ids.`);
+      throw new ToolError(
+        'BUILD_NOT_FOUND',
+        `No build with id "${buildId}" in the selected project ${root}. list_build_history shows this project's build ids.`,
+      );
     }
     return record;
   }
@@ -342,7 +381,11 @@ export class BuildService {
   resolveBuild(buildId: string | undefined): BuildRecord {
     if (buildId) return this.reapIfOrphaned(this.getInProject(buildId));
     const latest = this.history.latest(this.requireRoot());
-    if (!latest) throw new ToolError('BUILD_NOT_FOUND', 'This project has no recorded builds yet. Start one with run_gradle_task.');
+    if (!latest)
+      throw new ToolError(
+        'BUILD_NOT_FOUND',
+        'This project has no recorded builds yet. Start one with run_gradle_task.',
+      );
     return this.reapIfOrphaned(latest);
   }
 

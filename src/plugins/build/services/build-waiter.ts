@@ -18,7 +18,11 @@ const WAIT_MARGIN_MS = 60_000;
  * the worker to cancel this build, recorded as cancelled by the caller; a session that ends stops
  * the wait and leaves the build running to its recorded end.
  */
-export async function awaitBuild(service: BuildService, handle: BuildHandle, ctx: ToolContext): Promise<BuildRecord | 'detached'> {
+export async function awaitBuild(
+  service: BuildService,
+  handle: BuildHandle,
+  ctx: ToolContext,
+): Promise<BuildRecord | 'detached'> {
   const started = Date.now();
   const timer = setInterval(() => {
     const elapsed = Math.floor((Date.now() - started) / 1000);
@@ -32,7 +36,11 @@ export async function awaitBuild(service: BuildService, handle: BuildHandle, ctx
   }, PROGRESS_INTERVAL_MS);
   try {
     const record = await service.waitForEnd(handle.buildId, handle.timeoutSec * 1000 + WAIT_MARGIN_MS, ctx.signal);
-    if (!record) throw new ToolError('STORE_UNAVAILABLE', `Build ${handle.buildId} has no record in the event log. Check it with \`droidwright events verify\`.`);
+    if (!record)
+      throw new ToolError(
+        'STORE_UNAVAILABLE',
+        `Build ${handle.buildId} has no record in the event log. Check it with \`droidwright events verify\`.`,
+      );
     if (record.status !== 'running' || !ctx.signal.aborted) return record;
     if (isSessionEnd(ctx.signal.reason)) return 'detached';
     service.requestCancel(handle.buildId, ctx.actor, 'request');
@@ -50,10 +58,13 @@ export function failureError(record: BuildRecord, summary: string, topErrors: st
       ? ` Call get_build_errors (build_id "${record.id}") for every diagnostic, or get_build_log for the output.`
       : record.status === 'failed' && record.exitCode !== null
         ? ` get_build_log (build_id "${record.id}") shows the output.`
-      : record.status === 'timed_out'
-        ? ` Raise buildTimeoutSec in settings.json or timeout_sec if the build needs longer; get_build_log (build_id "${record.id}") shows where it stopped.`
-        : '';
+        : record.status === 'timed_out'
+          ? ` Raise buildTimeoutSec in settings.json or timeout_sec if the build needs longer; get_build_log (build_id "${record.id}") shows where it stopped.`
+          : '';
   // A reason that ends a sentence itself must not get a second period from the summary.
   const text = summary.replace(/([.!?])\.$/, '$1');
-  return new ToolError(code, `${text}${topErrors.length ? `\n${topErrors.join('\n')}` : ''}${next}`, { build_id: record.id, status: record.status });
+  return new ToolError(code, `${text}${topErrors.length ? `\n${topErrors.join('\n')}` : ''}${next}`, {
+    build_id: record.id,
+    status: record.status,
+  });
 }

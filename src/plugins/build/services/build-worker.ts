@@ -9,10 +9,23 @@ import { Settings } from '../../../kernel/settings.js';
 import { TrustService } from '../../../kernel/trust-service.js';
 import { loadGradleProject } from '../../../android/gradle-project-model.js';
 import type { FinalBuildStatus, TestCounts } from '../build.events.js';
-import { collectApks, collectJUnitCounts, collectMappings, OutputTimes, parseTestSummaryLine } from './build-artifacts.js';
+import {
+  collectApks,
+  collectJUnitCounts,
+  collectMappings,
+  OutputTimes,
+  parseTestSummaryLine,
+} from './build-artifacts.js';
 import { appendFinished, summarizeLogFile, writeOutcomeFallback, type FinishedFacts } from './build-finished-event.js';
 import { BuildHistory, type BuildRecord } from './build-history.js';
-import { BuildLock, currentProcess, identityOf, isSameProcessAlive, killOrphanedGroup, type ProcessIdentity } from './build-lock.js';
+import {
+  BuildLock,
+  currentProcess,
+  identityOf,
+  isSameProcessAlive,
+  killOrphanedGroup,
+  type ProcessIdentity,
+} from './build-lock.js';
 import { BuildLogWriter } from './build-log-writer.js';
 import { chooseJdk } from './build-provenance.js';
 import { GradleOutputParser } from './gradle-output-parser.js';
@@ -151,7 +164,16 @@ export class BuildWorker {
     const build = this.startedBuild(buildId);
     if (!build || this.history.get(buildId)?.status !== 'running') return null;
     this.recordCancelled(build, stop);
-    await this.finish(build, { ...this.emptyFacts(build), status: 'cancelled', reason: this.cancelReason(stop), cancelledBy: describeActor(stop.actor) }, false);
+    await this.finish(
+      build,
+      {
+        ...this.emptyFacts(build),
+        status: 'cancelled',
+        reason: this.cancelReason(stop),
+        cancelledBy: describeActor(stop.actor),
+      },
+      false,
+    );
     return this.history.get(buildId);
   }
 
@@ -169,20 +191,38 @@ export class BuildWorker {
         data: { build_id: build.id, cancelled_by: describeActor(by.actor), via: by.via },
       });
     } catch (error) {
-      process.stderr.write(`droidwright: could not record build.cancelled for ${build.id}: ${(error as Error).message}\n`);
+      process.stderr.write(
+        `droidwright: could not record build.cancelled for ${build.id}: ${(error as Error).message}\n`,
+      );
     }
   }
 
   private startedBuild(buildId: string): StartedBuild | null {
     const [event] = this.store().query({ types: ['build.started'], stream: `build:${buildId}`, limit: 1 });
     if (!event) return null;
-    const d = event.data as { project_root: string; tasks: string[]; args: string[]; timeout_sec: number; log_path: string };
-    return { id: buildId, root: d.project_root, actor: event.actor, tasks: d.tasks, args: d.args, timeoutSec: d.timeout_sec, logPath: d.log_path, startedAt: event.at };
+    const d = event.data as {
+      project_root: string;
+      tasks: string[];
+      args: string[];
+      timeout_sec: number;
+      log_path: string;
+    };
+    return {
+      id: buildId,
+      root: d.project_root,
+      actor: event.actor,
+      tasks: d.tasks,
+      args: d.args,
+      timeoutSec: d.timeout_sec,
+      logPath: d.log_path,
+      startedAt: event.at,
+    };
   }
 
   /** The checks the tool made, made again here: this process runs Gradle, so it must not trust its caller. */
   private refusal(build: StartedBuild): string | null {
-    if (!this.trust.isTrusted(build.root)) return `The project ${build.root} is no longer trusted, so its build did not run. Ask the user to run \`droidwright trust ${build.root}\`.`;
+    if (!this.trust.isTrusted(build.root))
+      return `The project ${build.root} is no longer trusted, so its build did not run. Ask the user to run \`droidwright trust ${build.root}\`.`;
     try {
       checkTasks(build.tasks, this.settings.get().allowUnrestrictedGradle, 'tasks');
       checkArgs(build.args);
@@ -196,7 +236,8 @@ export class BuildWorker {
   private gradlew(root: string): string {
     const path = join(root, 'gradlew');
     const real = realpathSync(path);
-    if (!isInside(root, real) || !statSync(real).isFile()) throw new Error(`${path} is not a regular file inside the project (it resolves to ${real}).`);
+    if (!isInside(root, real) || !statSync(real).isFile())
+      throw new Error(`${path} is not a regular file inside the project (it resolves to ${real}).`);
     return real;
   }
 
@@ -208,7 +249,12 @@ export class BuildWorker {
 
   /** The first cancel request recorded for the build (from any process), if any. */
   private cancelRequest(buildId: string): Canceller | null {
-    const [event] = this.store().query({ types: ['build.cancel_requested'], stream: `build:${buildId}`, limit: 1, order: 'asc' });
+    const [event] = this.store().query({
+      types: ['build.cancel_requested'],
+      stream: `build:${buildId}`,
+      limit: 1,
+      order: 'asc',
+    });
     if (!event) return null;
     const via = (event.data as { via?: 'request' | 'cancel_build' }).via ?? 'cancel_build';
     return { actor: event.actor, via };
@@ -251,7 +297,10 @@ export class BuildWorker {
       outputsBefore = OutputTimes.capture(project);
       log = new BuildLogWriter(build.logPath);
     } catch (error) {
-      await this.finish(build, { ...this.emptyFacts(build), reason: `Could not start Gradle: ${(error as Error).message}` });
+      await this.finish(build, {
+        ...this.emptyFacts(build),
+        reason: `Could not start Gradle: ${(error as Error).message}`,
+      });
       return;
     }
 
@@ -307,7 +356,10 @@ export class BuildWorker {
             log.write(line);
           } catch (error) {
             // A full or vanished log must not stop the parsing that decides the outcome.
-            if (!logBroken) process.stderr.write(`droidwright: could not write the build log ${build.logPath}: ${(error as Error).message}\n`);
+            if (!logBroken)
+              process.stderr.write(
+                `droidwright: could not write the build log ${build.logPath}: ${(error as Error).message}\n`,
+              );
             logBroken = true;
           }
           parser.push(line);
@@ -385,7 +437,11 @@ export class BuildWorker {
     }
     const fromConsole = consoleTests as { total: number; failed: number; skipped: number } | null;
     if (!tests && fromConsole) {
-      tests = { ...fromConsole, passed: Math.max(0, fromConsole.total - fromConsole.failed - fromConsole.skipped), source: 'console' };
+      tests = {
+        ...fromConsole,
+        passed: Math.max(0, fromConsole.total - fromConsole.failed - fromConsole.skipped),
+        source: 'console',
+      };
     }
 
     if (cancelledBy && !hungPastDeadline) this.recordCancelled(build, cancelledBy);
@@ -426,7 +482,9 @@ export class BuildWorker {
       this.lock().release(build.root, build.id);
     } catch (error) {
       // The lock row names this (soon dead) process: the next build takes it over.
-      process.stderr.write(`droidwright: could not release the lock of build ${build.id}: ${(error as Error).message}\n`);
+      process.stderr.write(
+        `droidwright: could not release the lock of build ${build.id}: ${(error as Error).message}\n`,
+      );
     }
   }
 }

@@ -5,7 +5,17 @@
  */
 
 export type DiagnosticSeverity = 'error' | 'warning' | 'info';
-export type DiagnosticSource = 'kotlin' | 'ksp' | 'javac' | 'lint' | 'aapt2' | 'r8' | 'agp' | 'gradle' | 'config-cache' | 'script';
+export type DiagnosticSource =
+  | 'kotlin'
+  | 'ksp'
+  | 'javac'
+  | 'lint'
+  | 'aapt2'
+  | 'r8'
+  | 'agp'
+  | 'gradle'
+  | 'config-cache'
+  | 'script';
 
 export interface BuildDiagnostic {
   readonly severity: DiagnosticSeverity;
@@ -33,18 +43,21 @@ const JAVAC = /^(\/\S+?\.java|[A-Za-z]:\\\S+?\.java):(\d+): (error|warning): (.*
 const JAVAC_DETAIL = /^\s+(symbol|location):\s+(.*)$/;
 const LINT = /^(\S+?):(\d+): (Error|Warning|Information|Hint|Fatal): (.*\[[A-Za-z0-9_]+\])$/;
 /** `com.example.app-main-7:/layout/activity_main.xml:11: error: msg` and bare `error: msg` from AAPT2. */
-const AAPT2_LINK = /^\s*(?:([A-Za-z0-9_.\-]+):\/(\S+?):(\d+): )?(error|warning): (.*)$/;
-const AAPT2_COMPILE = /Resource compilation failed \(Failed to compile (?:\S+ )?resource file (\S+?)\. Cause: (?:[\w.$]+(?:Exception|Error): )?(.*)\)\.(?: Check logs for more details\.)?$/;
+const AAPT2_LINK = /^\s*(?:([A-Za-z0-9_.-]+):\/(\S+?):(\d+): )?(error|warning): (.*)$/;
+const AAPT2_COMPILE =
+  /Resource compilation failed \(Failed to compile (?:\S+ )?resource file (\S+?)\. Cause: (?:[\w.$]+(?:Exception|Error): )?(.*)\)\.(?: Check logs for more details\.)?$/;
 const AGP_ERROR = /^(ERROR|WARNING|INFO):\s*(?:(\/\S+?|[A-Za-z]:\\\S+?|file:\/\/\S+?):(\d+)(?::(\d+))?: )?(.*)$/;
 /** The JVM's own warnings on stderr (Unsafe, native access) are not build diagnostics. */
-const JVM_NOISE = /^WARNING: (A terminally deprecated method|sun\.misc\.Unsafe|A restricted method|Use --enable-native-access|Restricted methods will be blocked|Please consider reporting|An illegal reflective access|Illegal reflective access|All illegal access operations)/;
+const JVM_NOISE =
+  /^WARNING: (A terminally deprecated method|sun\.misc\.Unsafe|A restricted method|Use --enable-native-access|Restricted methods will be blocked|Please consider reporting|An illegal reflective access|Illegal reflective access|All illegal access operations)/;
 const R8_MISSING = /^Missing class \S+ \(referenced from: .*\)$/;
 const CC_HEADER = /^\d+ problems? (?:was|were) found (?:storing|reusing|loading|updating)?\s*the configuration cache/;
 const CC_BULLET = /^- (.*)$/;
 const WHERE_BUILD_FILE = /^(?:Build|Settings|Script|Init script) file '(.+)' line: (\d+)$/;
 
 function severityOf(letter: string): DiagnosticSeverity {
-  if (letter === 'e' || letter === 'error' || letter === 'ERROR' || letter === 'Error' || letter === 'Fatal') return 'error';
+  if (letter === 'e' || letter === 'error' || letter === 'ERROR' || letter === 'Error' || letter === 'Fatal')
+    return 'error';
   if (letter === 'w' || letter === 'warning' || letter === 'WARNING' || letter === 'Warning') return 'warning';
   return 'info';
 }
@@ -93,7 +106,11 @@ export class GradleOutputParser {
       this.section = 'where';
       return;
     }
-    if (/^\* (Try|Exception is|Get more help|Query):?/.test(line) || /^={10,}$/.test(line) || /^BUILD (FAILED|SUCCESSFUL)/.test(line)) {
+    if (
+      /^\* (Try|Exception is|Get more help|Query):?/.test(line) ||
+      /^={10,}$/.test(line) ||
+      /^BUILD (FAILED|SUCCESSFUL)/.test(line)
+    ) {
       this.closeBlock();
       this.section = 'other';
       if (/^BUILD /.test(line)) this.section = 'none';
@@ -131,7 +148,10 @@ export class GradleOutputParser {
 
   private add(d: Omit<BuildDiagnostic, 'message'> & { message: string }): number {
     const diagnostic: BuildDiagnostic = { ...d, message: clip(d.message) };
-    const key = diagnostic.file !== null ? `${diagnostic.file}|${diagnostic.line}|${diagnostic.message}` : `${diagnostic.source}|${diagnostic.message}`;
+    const key =
+      diagnostic.file !== null
+        ? `${diagnostic.file}|${diagnostic.line}|${diagnostic.message}`
+        : `${diagnostic.source}|${diagnostic.message}`;
     if (this.seen.has(key)) return -1;
     this.seen.add(key);
     if (this.diagnostics.length >= MAX_DIAGNOSTICS) {
@@ -179,25 +199,65 @@ export class GradleOutputParser {
 
     let m: RegExpExecArray | null;
     if ((m = KSP.exec(line))) {
-      this.add({ severity: severityOf(m[1]!), source: 'ksp', file: m[2] ? normalizePath(m[2]) : null, line: m[3] ? Number(m[3]) : null, column: m[4] ? Number(m[4]) : null, message: m[5]!, task: this.currentTask });
+      this.add({
+        severity: severityOf(m[1]!),
+        source: 'ksp',
+        file: m[2] ? normalizePath(m[2]) : null,
+        line: m[3] ? Number(m[3]) : null,
+        column: m[4] ? Number(m[4]) : null,
+        message: m[5]!,
+        task: this.currentTask,
+      });
       return;
     }
     if ((m = KOTLIN_K2.exec(line)) || (m = KOTLIN_K1.exec(line))) {
       const file = normalizePath(m[2]!);
-      this.add({ severity: severityOf(m[1]!), source: /\.gradle\.kts$/.test(file) ? 'script' : 'kotlin', file, line: Number(m[3]), column: Number(m[4]), message: m[5]!, task: this.currentTask });
+      this.add({
+        severity: severityOf(m[1]!),
+        source: /\.gradle\.kts$/.test(file) ? 'script' : 'kotlin',
+        file,
+        line: Number(m[3]),
+        column: Number(m[4]),
+        message: m[5]!,
+        task: this.currentTask,
+      });
       return;
     }
     if ((m = KOTLIN_BARE.exec(line))) {
-      this.add({ severity: severityOf(m[1]!), source: 'kotlin', file: null, line: null, column: null, message: m[2]!, task: this.currentTask });
+      this.add({
+        severity: severityOf(m[1]!),
+        source: 'kotlin',
+        file: null,
+        line: null,
+        column: null,
+        message: m[2]!,
+        task: this.currentTask,
+      });
       return;
     }
     if ((m = JAVAC.exec(line))) {
-      const index = this.add({ severity: severityOf(m[3]!), source: 'javac', file: m[1]!, line: Number(m[2]), column: null, message: m[4]!, task: this.currentTask });
+      const index = this.add({
+        severity: severityOf(m[3]!),
+        source: 'javac',
+        file: m[1]!,
+        line: Number(m[2]),
+        column: null,
+        message: m[4]!,
+        task: this.currentTask,
+      });
       this.lastJavac = { index, extra: [] };
       return;
     }
     if ((m = LINT.exec(line))) {
-      this.add({ severity: severityOf(m[3]!), source: 'lint', file: normalizePath(m[1]!), line: Number(m[2]), column: null, message: m[4]!, task: this.currentTask });
+      this.add({
+        severity: severityOf(m[3]!),
+        source: 'lint',
+        file: normalizePath(m[1]!),
+        line: Number(m[2]),
+        column: null,
+        message: m[4]!,
+        task: this.currentTask,
+      });
       return;
     }
     if ((m = AGP_ERROR.exec(line)) && !JVM_NOISE.test(line)) {
@@ -211,11 +271,27 @@ export class GradleOutputParser {
       }
       message = message.replace(/^Resource and asset merger: /, '');
       if (message.trim() === '') return;
-      this.add({ severity: severityOf(m[1]!), source, file: m[2] ? normalizePath(m[2]) : null, line: m[3] ? Number(m[3]) : null, column: m[4] ? Number(m[4]) : null, message, task: this.currentTask });
+      this.add({
+        severity: severityOf(m[1]!),
+        source,
+        file: m[2] ? normalizePath(m[2]) : null,
+        line: m[3] ? Number(m[3]) : null,
+        column: m[4] ? Number(m[4]) : null,
+        message,
+        task: this.currentTask,
+      });
       return;
     }
     if (R8_MISSING.test(line)) {
-      this.add({ severity: 'error', source: 'r8', file: null, line: null, column: null, message: line, task: this.currentTask });
+      this.add({
+        severity: 'error',
+        source: 'r8',
+        file: null,
+        line: null,
+        column: null,
+        message: line,
+        task: this.currentTask,
+      });
       return;
     }
     // AAPT2 outside Gradle's failure block (older AGP prints them right under the task).
@@ -223,7 +299,15 @@ export class GradleOutputParser {
   }
 
   private addAapt2(m: RegExpExecArray, task: string | null = this.currentTask): void {
-    this.add({ severity: severityOf(m[4]!), source: 'aapt2', file: m[2] ?? null, line: m[3] ? Number(m[3]) : null, column: null, message: m[5]!, task });
+    this.add({
+      severity: severityOf(m[4]!),
+      source: 'aapt2',
+      file: m[2] ?? null,
+      line: m[3] ? Number(m[3]) : null,
+      column: null,
+      message: m[5]!,
+      task,
+    });
   }
 
   /** Handles the config-cache problem list; returns true when the line belonged to it. */
@@ -238,9 +322,28 @@ export class GradleOutputParser {
       const text = bullet[1]!;
       const buildFile = /^(?:Build|Settings|Script|Init script) file '([^']+)': (.*)$/.exec(text);
       const task = /^Task `([^`]+)` of type `[^`]+`: (.*)$/.exec(text);
-      if (buildFile) this.add({ severity, source: 'config-cache', file: buildFile[1]!, line: null, column: null, message: buildFile[2]!, task: null });
-      else if (task) this.add({ severity, source: 'config-cache', file: null, line: null, column: null, message: `${task[1]}: ${task[2]}`, task: task[1]! });
-      else this.add({ severity, source: 'config-cache', file: null, line: null, column: null, message: text, task: null });
+      if (buildFile)
+        this.add({
+          severity,
+          source: 'config-cache',
+          file: buildFile[1]!,
+          line: null,
+          column: null,
+          message: buildFile[2]!,
+          task: null,
+        });
+      else if (task)
+        this.add({
+          severity,
+          source: 'config-cache',
+          file: null,
+          line: null,
+          column: null,
+          message: `${task[1]}: ${task[2]}`,
+          task: task[1]!,
+        });
+      else
+        this.add({ severity, source: 'config-cache', file: null, line: null, column: null, message: text, task: null });
       return true;
     }
     if (/^\s+See https?:/.test(line)) return true;
@@ -281,18 +384,53 @@ export class GradleOutputParser {
     const causes = lines.map((l) => /^\s*> (.*)$/.exec(l)?.[1]).filter((c): c is string => c !== undefined);
     const cause = causes.length > 0 ? causes[causes.length - 1]!.trim() : null;
     const headline = header.replace(/\.$/, '');
-    const located = cause ? /^(\/\S+?|[A-Za-z]:\\\S+?):(\d+)(?::(\d+))?: (?:Error|error|ERROR): (.*)$/.exec(cause) : null;
+    const located = cause
+      ? /^(\/\S+?|[A-Za-z]:\\\S+?):(\d+)(?::(\d+))?: (?:Error|error|ERROR): (.*)$/.exec(cause)
+      : null;
     // R8 names the position at the end of its cause: `…, position: offset: 96, line: 3, column: 19, origin: /p/rules.pro`.
     const position = cause ? /\bline: (\d+), column: (\d+), origin: (\S+)$/.exec(cause) : null;
     if (located) {
-      this.add({ severity: 'error', source: 'gradle', file: located[1]!, line: Number(located[2]), column: located[3] ? Number(located[3]) : null, message: located[4]!, task });
+      this.add({
+        severity: 'error',
+        source: 'gradle',
+        file: located[1]!,
+        line: Number(located[2]),
+        column: located[3] ? Number(located[3]) : null,
+        message: located[4]!,
+        task,
+      });
     } else if (position) {
-      this.add({ severity: 'error', source: 'gradle', file: normalizePath(position[3]!), line: Number(position[1]), column: Number(position[2]), message: `${headline}: ${cause}`, task });
+      this.add({
+        severity: 'error',
+        source: 'gradle',
+        file: normalizePath(position[3]!),
+        line: Number(position[1]),
+        column: Number(position[2]),
+        message: `${headline}: ${cause}`,
+        task,
+      });
     } else {
-      this.add({ severity: 'error', source: 'gradle', file: this.where?.file ?? null, line: this.where?.line ?? null, column: null, message: cause ? `${headline}: ${cause}` : headline, task });
+      this.add({
+        severity: 'error',
+        source: 'gradle',
+        file: this.where?.file ?? null,
+        line: this.where?.line ?? null,
+        column: null,
+        message: cause ? `${headline}: ${cause}` : headline,
+        task,
+      });
     }
     const compile = cause ? AAPT2_COMPILE.exec(cause) : null;
-    if (compile) this.add({ severity: 'error', source: 'aapt2', file: compile[1]!, line: null, column: null, message: compile[2]!, task });
+    if (compile)
+      this.add({
+        severity: 'error',
+        source: 'aapt2',
+        file: compile[1]!,
+        line: null,
+        column: null,
+        message: compile[2]!,
+        task,
+      });
     this.where = null;
   }
 
@@ -326,7 +464,11 @@ export function parseGradleOutput(text: string): BuildDiagnostic[] {
   return parser.finish();
 }
 
-export function countBySeverity(diagnostics: readonly BuildDiagnostic[]): { error: number; warning: number; info: number } {
+export function countBySeverity(diagnostics: readonly BuildDiagnostic[]): {
+  error: number;
+  warning: number;
+  info: number;
+} {
   const counts = { error: 0, warning: 0, info: 0 };
   for (const d of diagnostics) counts[d.severity]++;
   return counts;

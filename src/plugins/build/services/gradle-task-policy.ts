@@ -34,7 +34,7 @@ export const ALLOWED_FLAGS = [
 ] as const;
 
 /** `-Pkey=value`: a project property. Keys that configure Gradle, AGP or Kotlin themselves are refused (see below). */
-const PROPERTY = /^-P([A-Za-z][A-Za-z0-9_.\-]{0,127})=([^\0\r\n]{0,512})$/;
+const PROPERTY = /^-P([A-Za-z][A-Za-z0-9_.-]{0,127})=([^\0\r\n]{0,512})$/;
 
 /**
  * Property keys that make Gradle or its plugins load or run something of the caller's choosing
@@ -68,18 +68,20 @@ function suspiciousPropertyValue(value: string): boolean {
  * A test filter. It must not start with `-`: Gradle's command-line parser passes `--tests` through to the
  * test task without its value and reads the next argument as an option of its own (`-Iinit.gradle`).
  */
-const TEST_FILTER = /^[A-Za-z0-9_.*$#\[\]][A-Za-z0-9_.*$#\-\[\] ]{0,255}$/;
+const TEST_FILTER = /^[A-Za-z0-9_.*$#[\]][A-Za-z0-9_.*$#\-[\] ]{0,255}$/;
 
 export const MAX_TASKS = 20;
 export const MAX_ARGS = 40;
 
 /** `publishReleaseBundle` → publish, Release, Bundle; `publish-release` → publish, release. */
 export function taskWords(name: string): string[] {
-  return name
-    .split(/[-_.]+/)
-    // Every capital starts a word, as in Gradle's abbreviation matching (`pRB` → p, R, B).
-    .flatMap((part) => part.match(/[A-Z][a-z]*|[a-z]+|\d+/g) ?? [])
-    .filter((w) => w.length > 0);
+  return (
+    name
+      .split(/[-_.]+/)
+      // Every capital starts a word, as in Gradle's abbreviation matching (`pRB` → p, R, B).
+      .flatMap((part) => part.match(/[A-Z][a-z]*|[a-z]+|\d+/g) ?? [])
+      .filter((w) => w.length > 0)
+  );
 }
 
 function prefixEitherWay(a: string, b: string): boolean {
@@ -157,7 +159,8 @@ export function blockedBy(taskPath: string): string | null {
     }
     if (rule.where === 'suffix' || rule.where === 'contains') {
       // Two words at least (`ToMav`, `PS`), so a lone trailing `T` or `P` abbreviation does not block `assembleP`.
-      for (let k = 1; k < words.length; k++) if (matchesAt(words, k, rule, Math.min(2, rule.words.length))) return rule.label;
+      for (let k = 1; k < words.length; k++)
+        if (matchesAt(words, k, rule, Math.min(2, rule.words.length))) return rule.label;
       if (rule.where === 'contains' && words.length >= 2 && matchesAt(words, 0, rule, 2)) return rule.label;
     }
   }
@@ -166,8 +169,18 @@ export function blockedBy(taskPath: string): string | null {
 
 /** Validates task names and refuses blocked ones (unless unrestricted). */
 export function checkTasks(tasks: readonly string[], unrestricted: boolean, field = 'task'): string[] {
-  if (tasks.length === 0) throw new InvalidArgumentsError(`${field} must name at least one Gradle task (e.g. "assembleDebug").`, 'INVALID_ARGUMENT', field);
-  if (tasks.length > MAX_TASKS) throw new InvalidArgumentsError(`At most ${MAX_TASKS} tasks per build (got ${tasks.length}).`, 'INVALID_ARGUMENT', field);
+  if (tasks.length === 0)
+    throw new InvalidArgumentsError(
+      `${field} must name at least one Gradle task (e.g. "assembleDebug").`,
+      'INVALID_ARGUMENT',
+      field,
+    );
+  if (tasks.length > MAX_TASKS)
+    throw new InvalidArgumentsError(
+      `At most ${MAX_TASKS} tasks per build (got ${tasks.length}).`,
+      'INVALID_ARGUMENT',
+      field,
+    );
   for (const task of tasks) {
     validateGradleTaskName(task, field);
     const rule = unrestricted ? null : blockedBy(task);
@@ -187,12 +200,17 @@ export function checkTasks(tasks: readonly string[], unrestricted: boolean, fiel
  * argument (checked as a task name / test filter).
  */
 export function checkArgs(args: readonly string[], field = 'args'): string[] {
-  if (args.length > MAX_ARGS) throw new InvalidArgumentsError(`At most ${MAX_ARGS} args (got ${args.length}).`, 'INVALID_ARGUMENT', field);
+  if (args.length > MAX_ARGS)
+    throw new InvalidArgumentsError(`At most ${MAX_ARGS} args (got ${args.length}).`, 'INVALID_ARGUMENT', field);
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (typeof arg !== 'string' || arg.length === 0 || arg.length > 600) {
-      throw new InvalidArgumentsError(`${field}[${i}] must be a non-empty string of at most 600 characters.`, 'INVALID_ARGUMENT', field);
+      throw new InvalidArgumentsError(
+        `${field}[${i}] must be a non-empty string of at most 600 characters.`,
+        'INVALID_ARGUMENT',
+        field,
+      );
     }
     if ((ALLOWED_FLAGS as readonly string[]).includes(arg)) {
       out.push(arg);
@@ -200,9 +218,15 @@ export function checkArgs(args: readonly string[], field = 'args'): string[] {
     }
     if (arg === '-x' || arg === '--exclude-task' || arg === '--tests') {
       const value = args[i + 1];
-      if (value === undefined) throw new InvalidArgumentsError(`${arg} needs a value after it in ${field}.`, 'INVALID_ARGUMENT', field);
+      if (value === undefined)
+        throw new InvalidArgumentsError(`${arg} needs a value after it in ${field}.`, 'INVALID_ARGUMENT', field);
       if (arg === '--tests') {
-        if (!TEST_FILTER.test(value)) throw new InvalidArgumentsError(`--tests filter may contain only letters, digits, ".", "*", "$", "#", "-", "[", "]" and spaces, and must not start with "-".`, 'INVALID_ARGUMENT', field);
+        if (!TEST_FILTER.test(value))
+          throw new InvalidArgumentsError(
+            `--tests filter may contain only letters, digits, ".", "*", "$", "#", "-", "[", "]" and spaces, and must not start with "-".`,
+            'INVALID_ARGUMENT',
+            field,
+          );
       } else {
         validateGradleTaskName(value, field);
       }

@@ -1,7 +1,13 @@
 import { InvalidArgumentsError } from '../../../kernel/errors.js';
-import { applicationModules, androidModules, findModule, type GradleModule, type GradleProject } from '../../../android/gradle-project-model.js';
+import {
+  applicationModules,
+  androidModules,
+  findModule,
+  type GradleModule,
+  type GradleProject,
+} from '../../../android/gradle-project-model.js';
 
-const MODULE = /^:?[A-Za-z0-9_.\-]+(?::[A-Za-z0-9_.\-]+)*$|^:$/;
+const MODULE = /^:?[A-Za-z0-9_.-]+(?::[A-Za-z0-9_.-]+)*$|^:$/;
 const VARIANT = /^[A-Za-z][A-Za-z0-9]{0,127}$/;
 
 /** Task verbs that take the variant as a suffix: `assemble` + `demoDebug` → `assembleDemoDebug`. */
@@ -22,11 +28,19 @@ function capitalize(s: string): string {
 /** The module a `module` argument names; INVALID_ARGUMENT listing the known modules otherwise. */
 export function requireModule(project: GradleProject, name: string, field = 'module'): GradleModule {
   if (!MODULE.test(name) || name.includes('..')) {
-    throw new InvalidArgumentsError(`${field} must be a Gradle module path such as ":app" (got ${JSON.stringify(name.slice(0, 80))}).`, 'INVALID_ARGUMENT', field);
+    throw new InvalidArgumentsError(
+      `${field} must be a Gradle module path such as ":app" (got ${JSON.stringify(name.slice(0, 80))}).`,
+      'INVALID_ARGUMENT',
+      field,
+    );
   }
   const module = findModule(project, name);
   if (!module) {
-    throw new InvalidArgumentsError(`No module ${name} in ${project.root}. Modules: ${project.modules.map((m) => m.path).join(', ')}.`, 'INVALID_ARGUMENT', field);
+    throw new InvalidArgumentsError(
+      `No module ${name} in ${project.root}. Modules: ${project.modules.map((m) => m.path).join(', ')}.`,
+      'INVALID_ARGUMENT',
+      field,
+    );
   }
   return module;
 }
@@ -38,16 +52,28 @@ export function defaultApplicationModule(project: GradleProject): GradleModule |
 }
 
 export function requireVariant(module: GradleModule, variant: string, field = 'variant'): string {
-  if (!VARIANT.test(variant)) throw new InvalidArgumentsError(`${field} must be a variant name such as "debug" or "demoDebug".`, 'INVALID_ARGUMENT', field);
+  if (!VARIANT.test(variant))
+    throw new InvalidArgumentsError(
+      `${field} must be a variant name such as "debug" or "demoDebug".`,
+      'INVALID_ARGUMENT',
+      field,
+    );
   const known = module.variants.map((v) => v.name);
   if (!known.includes(variant)) {
-    throw new InvalidArgumentsError(`Module ${module.path} has no variant "${variant}". Variants: ${known.join(', ') || '(none found in its build file)'}.`, 'INVALID_ARGUMENT', field);
+    throw new InvalidArgumentsError(
+      `Module ${module.path} has no variant "${variant}". Variants: ${known.join(', ') || '(none found in its build file)'}.`,
+      'INVALID_ARGUMENT',
+      field,
+    );
   }
   return variant;
 }
 
 /** Which module and variant a task path builds, when the project model can tell. */
-export function deriveModuleAndVariant(project: GradleProject, task: string): { module: string | null; variant: string | null } {
+export function deriveModuleAndVariant(
+  project: GradleProject,
+  task: string,
+): { module: string | null; variant: string | null } {
   const cut = task.lastIndexOf(':');
   const modulePath = cut > 0 ? task.slice(0, cut) : null;
   const name = task.slice(cut + 1);
@@ -76,7 +102,10 @@ export interface ResolvedTasks {
  * `demoDebug` becomes `assembleDemoDebug`; a bare task with a module becomes `:app:assembleDebug`.
  * The caller checks the result with the task policy.
  */
-export function resolveTasks(project: GradleProject, input: { tasks: readonly string[]; module?: string; variant?: string }): ResolvedTasks {
+export function resolveTasks(
+  project: GradleProject,
+  input: { tasks: readonly string[]; module?: string; variant?: string },
+): ResolvedTasks {
   const module = input.module !== undefined ? requireModule(project, input.module) : null;
   let variant: string | null = null;
   let variantModule: GradleModule | null = null;
@@ -84,7 +113,11 @@ export function resolveTasks(project: GradleProject, input: { tasks: readonly st
     const target = module ?? defaultApplicationModule(project);
     if (!target) {
       throw new InvalidArgumentsError(
-        `variant needs a module: the project has ${applicationModules(project).length} application modules (${applicationModules(project).map((m) => m.path).join(', ') || 'none'}). Pass module too.`,
+        `variant needs a module: the project has ${applicationModules(project).length} application modules (${
+          applicationModules(project)
+            .map((m) => m.path)
+            .join(', ') || 'none'
+        }). Pass module too.`,
         'INVALID_ARGUMENT',
         'module',
       );

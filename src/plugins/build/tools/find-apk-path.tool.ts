@@ -13,10 +13,18 @@ export function createFindApkPathTool(deps: { service: BuildService; history: Bu
     kind: 'R',
     title: 'Find APK path',
     description:
-      "Find the APK a build produced for a variant of an application module, matching the variant exactly through output-metadata.json. Defaults: the only application module and its active variant. Returns found: false with a reason when the module is ambiguous or zero or several APKs match; also names the recorded build that wrote it.",
+      'Find the APK a build produced for a variant of an application module, matching the variant exactly through output-metadata.json. Defaults: the only application module and its active variant. Returns found: false with a reason when the module is ambiguous or zero or several APKs match; also names the recorded build that wrote it.',
     input: z.object({
-      variant: z.string().max(128).optional().describe('Variant, e.g. "demoDebug"; defaults to the active variant, else the only one built.'),
-      module: z.string().max(200).optional().describe('Application module (":app"), or the task that built it (":app:assembleDebug").'),
+      variant: z
+        .string()
+        .max(128)
+        .optional()
+        .describe('Variant, e.g. "demoDebug"; defaults to the active variant, else the only one built.'),
+      module: z
+        .string()
+        .max(200)
+        .optional()
+        .describe('Application module (":app"), or the task that built it (":app:assembleDebug").'),
     }),
     output: z.object({
       found: z.boolean().describe('Whether exactly one APK matched.'),
@@ -27,26 +35,50 @@ export function createFindApkPathTool(deps: { service: BuildService; history: Bu
       application_id: z.string().nullable().describe('Application id from output-metadata.json.'),
       version_code: z.number().int().nullable().describe('versionCode from output-metadata.json.'),
       version_name: z.string().nullable().describe('versionName from output-metadata.json.'),
-      built_by: z.string().nullable().describe('Id of the recorded build that wrote this exact file (by SHA-256), when known.'),
+      built_by: z
+        .string()
+        .nullable()
+        .describe('Id of the recorded build that wrote this exact file (by SHA-256), when known.'),
       candidates: z.array(z.string()).describe('Variants with APKs in the module, when nothing or several matched.'),
     }),
     async handler(args) {
       const project = deps.service.loadProject();
-      const none = { path: null, module: null, variant: null, application_id: null, version_code: null, version_name: null, built_by: null, candidates: [] as string[] };
+      const none = {
+        path: null,
+        module: null,
+        variant: null,
+        application_id: null,
+        version_code: null,
+        version_name: null,
+        built_by: null,
+        candidates: [] as string[],
+      };
       const apps = applicationModules(project);
-      const module = args.module !== undefined ? requireModule(project, args.module) : apps.length === 1 ? apps[0]! : null;
+      const module =
+        args.module !== undefined ? requireModule(project, args.module) : apps.length === 1 ? apps[0]! : null;
       if (!module) {
-        const reason = apps.length === 0 ? 'The project has no application module (com.android.application).' : `The project has several application modules (${apps.map((m) => m.path).join(', ')}); pass module.`;
+        const reason =
+          apps.length === 0
+            ? 'The project has no application module (com.android.application).'
+            : `The project has several application modules (${apps.map((m) => m.path).join(', ')}); pass module.`;
         return { data: { found: false, reason, ...none }, summary: reason };
       }
       const outputs = readBuildOutputs(module.dir).filter((o) => o.apks.some((a) => existsSync(a.path)));
-      const variant = args.variant ?? deps.history.activeVariant(project.root, module.path) ?? (outputs.length === 1 ? outputs[0]!.variantName : null);
+      const variant =
+        args.variant ??
+        deps.history.activeVariant(project.root, module.path) ??
+        (outputs.length === 1 ? outputs[0]!.variantName : null);
       const candidates = [...new Set(outputs.map((o) => o.variantName))];
       if (!variant) {
-        const reason = outputs.length === 0 ? `No built APK in ${module.path}/build/outputs/apk. Build one first (run_gradle_task assembleDebug).` : `Several variants are built (${candidates.join(', ')}); pass variant.`;
+        const reason =
+          outputs.length === 0
+            ? `No built APK in ${module.path}/build/outputs/apk. Build one first (run_gradle_task assembleDebug).`
+            : `Several variants are built (${candidates.join(', ')}); pass variant.`;
         return { data: { found: false, reason, ...none, module: module.path, candidates }, summary: reason };
       }
-      const matches = outputs.filter((o) => o.variantName === variant).flatMap((o) => o.apks.filter((a) => existsSync(a.path)).map((a) => ({ o, a })));
+      const matches = outputs
+        .filter((o) => o.variantName === variant)
+        .flatMap((o) => o.apks.filter((a) => existsSync(a.path)).map((a) => ({ o, a })));
       if (matches.length !== 1) {
         const reason =
           matches.length === 0
@@ -55,9 +87,21 @@ export function createFindApkPathTool(deps: { service: BuildService; history: Bu
         return { data: { found: false, reason, ...none, module: module.path, variant, candidates }, summary: reason };
       }
       const { o, a } = matches[0]!;
-      const builtBy = deps.history.list(project.root, 50).find((b) => b.apks.some((x) => x.path === a.path))?.id ?? null;
+      const builtBy =
+        deps.history.list(project.root, 50).find((b) => b.apks.some((x) => x.path === a.path))?.id ?? null;
       return {
-        data: { found: true, reason: null, path: a.path, module: module.path, variant, application_id: o.applicationId, version_code: a.versionCode, version_name: a.versionName, built_by: builtBy, candidates: [] },
+        data: {
+          found: true,
+          reason: null,
+          path: a.path,
+          module: module.path,
+          variant,
+          application_id: o.applicationId,
+          version_code: a.versionCode,
+          version_name: a.versionName,
+          built_by: builtBy,
+          candidates: [],
+        },
         summary: `APK for ${module.path} ${variant}: ${a.path}`,
       };
     },

@@ -10,7 +10,8 @@ export function createGetBuildConfigTool(deps: { service: BuildService }) {
     toolset: 'build',
     kind: 'R',
     title: 'Get build config',
-    description: 'Android configuration of each module as its build file states it (read without running Gradle): plugin type, namespace, application id, SDK levels, version, build types, flavor dimensions and flavors. Values the script computes read as null.',
+    description:
+      'Android configuration of each module as its build file states it (read without running Gradle): plugin type, namespace, application id, SDK levels, version, build types, flavor dimensions and flavors. Values the script computes read as null.',
     input: z.object({ module: z.string().max(200).optional().describe('Only this module, e.g. ":app".') }),
     output: z.object({
       root: z.string().describe('Project root.'),
@@ -73,12 +74,28 @@ export function createGetBuildConfigTool(deps: { service: BuildService }) {
             target_sdk: m.targetSdk,
             version_code: m.versionCode,
             version_name: m.versionName,
-            build_types: m.buildTypes.map((b) => ({ name: b.name, application_id_suffix: b.applicationIdSuffix, minify_enabled: b.minifyEnabled, debuggable: b.debuggable })),
+            build_types: m.buildTypes.map((b) => ({
+              name: b.name,
+              application_id_suffix: b.applicationIdSuffix,
+              minify_enabled: b.minifyEnabled,
+              debuggable: b.debuggable,
+            })),
             flavor_dimensions: [...m.flavorDimensions],
-            product_flavors: m.productFlavors.map((f) => ({ name: f.name, dimension: f.dimension, application_id: f.applicationId, application_id_suffix: f.applicationIdSuffix })),
+            product_flavors: m.productFlavors.map((f) => ({
+              name: f.name,
+              dimension: f.dimension,
+              application_id: f.applicationId,
+              application_id_suffix: f.applicationIdSuffix,
+            })),
           })),
         },
-        summary: modules.map((m) => `${m.path} (${m.type}${m.applicationId ? `, ${m.applicationId}` : ''}, sdk ${m.minSdk ?? '?'}-${m.targetSdk ?? '?'})`).join('; ') || 'No Android modules found.',
+        summary:
+          modules
+            .map(
+              (m) =>
+                `${m.path} (${m.type}${m.applicationId ? `, ${m.applicationId}` : ''}, sdk ${m.minSdk ?? '?'}-${m.targetSdk ?? '?'})`,
+            )
+            .join('; ') || 'No Android modules found.',
       };
     },
   });

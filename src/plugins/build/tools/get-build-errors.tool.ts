@@ -15,14 +15,26 @@ export function createGetBuildErrorsTool(deps: { service: BuildService; history:
     description:
       'Structured diagnostics of a finished build (Kotlin, KSP, javac, lint, AAPT2, R8, AGP, Gradle, configuration cache, build scripts): severity, source, file, line, column, message, task. Errors first. Diagnostics without a location keep their message.',
     input: z.object({
-      build_id: z.string().max(64).optional().describe("Id of a build of this project (other projects' ids are refused); defaults to its latest build."),
+      build_id: z
+        .string()
+        .max(64)
+        .optional()
+        .describe("Id of a build of this project (other projects' ids are refused); defaults to its latest build."),
       severity: z.enum(['error', 'warning', 'info']).optional().describe('Only this severity.'),
-      limit: z.number().int().min(1).max(500).default(50).describe('At most this many diagnostics (default 50, max 500).'),
+      limit: z
+        .number()
+        .int()
+        .min(1)
+        .max(500)
+        .default(50)
+        .describe('At most this many diagnostics (default 50, max 500).'),
     }),
     output: z.object({
       build_id: z.string().describe('The build these diagnostics belong to.'),
       status: z.string().describe('Its status.'),
-      counts: z.object({ error: z.number().int(), warning: z.number().int(), info: z.number().int() }).describe('All diagnostics by severity.'),
+      counts: z
+        .object({ error: z.number().int(), warning: z.number().int(), info: z.number().int() })
+        .describe('All diagnostics by severity.'),
       stored: z.number().int().describe('Diagnostics kept in the record (the first 500 or so; errors first).'),
       diagnostics: z
         .array(
@@ -50,7 +62,13 @@ export function createGetBuildErrorsTool(deps: { service: BuildService; history:
       }
       const note = record.status === 'running' ? ' (still running; diagnostics are recorded when it ends)' : '';
       return {
-        data: { build_id: record.id, status: record.status, counts: record.counts, stored: Math.min(record.diagnosticsTotal, 500), diagnostics },
+        data: {
+          build_id: record.id,
+          status: record.status,
+          counts: record.counts,
+          stored: Math.min(record.diagnosticsTotal, 500),
+          diagnostics,
+        },
         summary: `Build ${record.id}: ${record.counts.error} error(s), ${record.counts.warning} warning(s); returning ${diagnostics.length}${note}.`,
       };
     },

@@ -51,9 +51,14 @@ export function createGetBuildLogTool(deps: { service: BuildService }) {
     toolset: 'build',
     kind: 'R',
     title: 'Get build log',
-    description: 'Lines of a build\'s full Gradle output (default: the last 200 of the latest build). filter keeps only lines containing a text (case-insensitive). Works while the build runs.',
+    description:
+      "Lines of a build's full Gradle output (default: the last 200 of the latest build). filter keeps only lines containing a text (case-insensitive). Works while the build runs.",
     input: z.object({
-      build_id: z.string().max(64).optional().describe("Id of a build of this project (other projects' ids are refused); defaults to its latest build."),
+      build_id: z
+        .string()
+        .max(64)
+        .optional()
+        .describe("Id of a build of this project (other projects' ids are refused); defaults to its latest build."),
       lines: z.number().int().min(1).max(2000).default(200).describe('How many lines (default 200, max 2000).'),
       filter: z.string().min(1).max(200).optional().describe('Only lines containing this text (case-insensitive).'),
       from: z.enum(['tail', 'head']).default('tail').describe('tail: the last lines (default); head: the first lines.'),
@@ -65,7 +70,11 @@ export function createGetBuildLogTool(deps: { service: BuildService }) {
       lines: z.array(z.string()).describe('The selected lines (each cut at 2000 characters).'),
       matched: z.number().int().describe('Lines that matched (before the lines limit).'),
       partial: z.boolean().describe('True when the log is larger than the 16 MiB window that was searched.'),
-      truncated: z.boolean().describe('True when fewer lines than asked were returned to stay under 128 KiB; narrow with filter or fewer lines.'),
+      truncated: z
+        .boolean()
+        .describe(
+          'True when fewer lines than asked were returned to stay under 128 KiB; narrow with filter or fewer lines.',
+        ),
     }),
     async handler(args) {
       const record = deps.service.resolveBuild(args.build_id);
@@ -76,10 +85,20 @@ export function createGetBuildLogTool(deps: { service: BuildService }) {
         const needle = args.filter.toLowerCase();
         all = all.filter((l) => l.toLowerCase().includes(needle));
       }
-      const wanted = (args.from === 'tail' ? all.slice(-args.lines) : all.slice(0, args.lines)).map((l) => (l.length > MAX_LINE_CHARS ? `${l.slice(0, MAX_LINE_CHARS)}…` : l));
+      const wanted = (args.from === 'tail' ? all.slice(-args.lines) : all.slice(0, args.lines)).map((l) =>
+        l.length > MAX_LINE_CHARS ? `${l.slice(0, MAX_LINE_CHARS)}…` : l,
+      );
       const { kept: chosen, truncated } = withinBudget(wanted, args.from);
       return {
-        data: { build_id: record.id, status: record.status, log_path: record.logPath, lines: chosen, matched: all.length, partial, truncated },
+        data: {
+          build_id: record.id,
+          status: record.status,
+          log_path: record.logPath,
+          lines: chosen,
+          matched: all.length,
+          partial,
+          truncated,
+        },
         summary: `${chosen.length} line(s) of build ${record.id}'s log (${record.status}).`,
       };
     },

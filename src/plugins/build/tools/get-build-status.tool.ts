@@ -14,8 +14,18 @@ export function createGetBuildStatusTool(deps: { service: BuildService }) {
     description:
       "Status of a build (default: this project's latest, from any agent or process): outcome, who started and who cancelled it, elapsed time, the task running now. wait_ms long-polls until the build ends or the wait expires.",
     input: z.object({
-      build_id: z.string().max(64).optional().describe("Id of a build of this project (other projects' ids are refused); defaults to its latest build."),
-      wait_ms: z.number().int().min(0).max(MAX_WAIT_MS).default(0).describe('Wait up to this long (max 10000 ms) for a running build to end.'),
+      build_id: z
+        .string()
+        .max(64)
+        .optional()
+        .describe("Id of a build of this project (other projects' ids are refused); defaults to its latest build."),
+      wait_ms: z
+        .number()
+        .int()
+        .min(0)
+        .max(MAX_WAIT_MS)
+        .default(0)
+        .describe('Wait up to this long (max 10000 ms) for a running build to end.'),
     }),
     output: BuildViewSchema.extend({
       summary: z.string().describe('One line describing the build.'),
@@ -23,9 +33,17 @@ export function createGetBuildStatusTool(deps: { service: BuildService }) {
     }),
     async handler(args, ctx) {
       let record = deps.service.resolveBuild(args.build_id);
-      if (record.status === 'running' && args.wait_ms > 0) record = (await deps.service.waitForEnd(record.id, args.wait_ms, ctx.signal)) ?? record;
+      if (record.status === 'running' && args.wait_ms > 0)
+        record = (await deps.service.waitForEnd(record.id, args.wait_ms, ctx.signal)) ?? record;
       const summary = buildSummaryLine(record);
-      return { data: { ...toBuildView(record), summary, current_task: record.status === 'running' ? deps.service.currentTask(record.id) : null }, summary };
+      return {
+        data: {
+          ...toBuildView(record),
+          summary,
+          current_task: record.status === 'running' ? deps.service.currentTask(record.id) : null,
+        },
+        summary,
+      };
     },
   });
 }

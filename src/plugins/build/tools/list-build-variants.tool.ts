@@ -11,7 +11,8 @@ export function createListBuildVariantsTool(deps: { service: BuildService; histo
     toolset: 'build',
     kind: 'R',
     title: 'List build variants',
-    description: 'Build variants of each Android module (flavor combinations × build types, e.g. demoDebug), read from the build files without running Gradle, with each application id and the active variant.',
+    description:
+      'Build variants of each Android module (flavor combinations × build types, e.g. demoDebug), read from the build files without running Gradle, with each application id and the active variant.',
     input: z.object({ module: z.string().optional().describe('Only this module, e.g. ":app".') }),
     output: z.object({
       modules: z
@@ -26,7 +27,10 @@ export function createListBuildVariantsTool(deps: { service: BuildService; histo
                   name: z.string().describe('Variant name, e.g. demoDebug.'),
                   build_type: z.string().describe('Build type.'),
                   flavors: z.array(z.string()).describe('Product flavors in dimension order.'),
-                  application_id: z.string().nullable().describe('Application id of this variant, when the build file states it literally.'),
+                  application_id: z
+                    .string()
+                    .nullable()
+                    .describe('Application id of this variant, when the build file states it literally.'),
                   minify_enabled: z.boolean().describe('Whether R8 shrinking is on.'),
                   debuggable: z.boolean().describe('Whether the build type is debuggable.'),
                 }),
@@ -43,9 +47,21 @@ export function createListBuildVariantsTool(deps: { service: BuildService; histo
         module: m.path,
         type: m.type,
         active_variant: deps.history.activeVariant(project.root, m.path),
-        variants: m.variants.map((v) => ({ name: v.name, build_type: v.buildType, flavors: [...v.flavors], application_id: v.applicationId, minify_enabled: v.minifyEnabled, debuggable: v.debuggable })),
+        variants: m.variants.map((v) => ({
+          name: v.name,
+          build_type: v.buildType,
+          flavors: [...v.flavors],
+          application_id: v.applicationId,
+          minify_enabled: v.minifyEnabled,
+          debuggable: v.debuggable,
+        })),
       }));
-      return { data: { modules: out }, summary: out.map((m) => `${m.module}: ${m.variants.map((v) => v.name).join(', ') || 'no variants'}`).join('; ') || 'No Android modules found.' };
+      return {
+        data: { modules: out },
+        summary:
+          out.map((m) => `${m.module}: ${m.variants.map((v) => v.name).join(', ') || 'no variants'}`).join('; ') ||
+          'No Android modules found.',
+      };
     },
   });
 }

@@ -10,7 +10,12 @@ import { checkArgs, checkTasks, MAX_ARGS, MAX_TASKS } from '../services/gradle-t
 import { resolveTasks } from '../services/task-resolution.js';
 
 export function describeTopErrors(history: BuildHistory, buildId: string, limit = 5): string[] {
-  return history.diagnostics(buildId, 'error', limit).map((d) => `- ${d.file ? `${d.file}${d.line !== null ? `:${d.line}${d.column !== null ? `:${d.column}` : ''}` : ''}: ` : ''}${d.message.slice(0, 300)} [${d.source}]`);
+  return history
+    .diagnostics(buildId, 'error', limit)
+    .map(
+      (d) =>
+        `- ${d.file ? `${d.file}${d.line !== null ? `:${d.line}${d.column !== null ? `:${d.column}` : ''}` : ''}: ` : ''}${d.message.slice(0, 300)} [${d.source}]`,
+    );
 }
 
 export function createRunGradleTaskTool(deps: { service: BuildService; history: BuildHistory; settings: Settings }) {
@@ -22,39 +27,93 @@ export function createRunGradleTaskTool(deps: { service: BuildService; history: 
     description:
       "Run Gradle tasks through the project's wrapper (./gradlew --console=plain) and record the build: outcome, diagnostics, APKs written, log. Needs a project the user trusted with `droidwright trust`. Tasks that publish, upload, deploy, push, promote, release to a repository or uninstall are refused (abbreviations too). One build per project at a time across all agents. With wait=false it returns the build_id at once; poll get_build_status — use that when your client times requests out (a client-side timeout cancels the request, and so the build). Cancelling the request cancels the build; disconnecting does not.",
     input: z.object({
-      task: z.string().optional().describe('One Gradle task, e.g. "assembleDebug" or ":app:assembleDemoDebug". With variant, a verb such as "assemble", "install", "bundle", "lint" or "test" gets the variant appended.'),
-      tasks: z.array(z.string()).max(MAX_TASKS).optional().describe('Several tasks to run in one build (instead of task).'),
+      task: z
+        .string()
+        .optional()
+        .describe(
+          'One Gradle task, e.g. "assembleDebug" or ":app:assembleDemoDebug". With variant, a verb such as "assemble", "install", "bundle", "lint" or "test" gets the variant appended.',
+        ),
+      tasks: z
+        .array(z.string())
+        .max(MAX_TASKS)
+        .optional()
+        .describe('Several tasks to run in one build (instead of task).'),
       module: z.string().optional().describe('Module path such as ":app"; prefixed to tasks that have no module.'),
-      variant: z.string().optional().describe('Variant such as "debug" or "demoDebug"; completes verb tasks (assemble → assembleDemoDebug).'),
-      args: z.array(z.string()).max(MAX_ARGS).optional().describe('Extra options from an allow-list: --stacktrace, --info, --offline, --rerun-tasks, --continue, --dry-run, (--no-)build-cache, (--no-)configuration-cache, (--no-)parallel, --refresh-dependencies, --no-daemon, -x <task>, --tests <filter>, -P<key>=<value>.'),
-      wait: z.boolean().default(true).describe('Wait for the build to finish (default). false returns {build_id, status: "running"} at once.'),
-      timeout_sec: z.number().int().min(1).max(3600).optional().describe('Stop the build after this many seconds; capped by buildTimeoutSec in settings (default 600).'),
+      variant: z
+        .string()
+        .optional()
+        .describe('Variant such as "debug" or "demoDebug"; completes verb tasks (assemble → assembleDemoDebug).'),
+      args: z
+        .array(z.string())
+        .max(MAX_ARGS)
+        .optional()
+        .describe(
+          'Extra options from an allow-list: --stacktrace, --info, --offline, --rerun-tasks, --continue, --dry-run, (--no-)build-cache, (--no-)configuration-cache, (--no-)parallel, --refresh-dependencies, --no-daemon, -x <task>, --tests <filter>, -P<key>=<value>.',
+        ),
+      wait: z
+        .boolean()
+        .default(true)
+        .describe('Wait for the build to finish (default). false returns {build_id, status: "running"} at once.'),
+      timeout_sec: z
+        .number()
+        .int()
+        .min(1)
+        .max(3600)
+        .optional()
+        .describe('Stop the build after this many seconds; capped by buildTimeoutSec in settings (default 600).'),
     }),
     output: BuildViewSchema.extend({
       current_task: z.string().nullable().describe('The `> Task` Gradle is running now (null when finished).'),
-      top_errors: z.array(z.string()).describe('The first error diagnostics, one line each; get_build_errors has them all.'),
+      top_errors: z
+        .array(z.string())
+        .describe('The first error diagnostics, one line each; get_build_errors has them all.'),
     }),
     async handler(args, ctx) {
-      if (args.task !== undefined && args.tasks !== undefined) throw new InvalidArgumentsError('Pass task or tasks, not both.', 'INVALID_ARGUMENT', 'tasks');
+      if (args.task !== undefined && args.tasks !== undefined)
+        throw new InvalidArgumentsError('Pass task or tasks, not both.', 'INVALID_ARGUMENT', 'tasks');
       const requested = args.tasks ?? (args.task !== undefined ? [args.task] : []);
       const unrestricted = deps.settings.get().allowUnrestrictedGradle;
       checkTasks(requested, unrestricted, args.tasks ? 'tasks' : 'task');
       const extra = checkArgs(args.args ?? []);
       const root = deps.service.requireRoot();
       deps.service.requireTrusted(root);
-      const resolved = resolveTasks(deps.service.loadProject(), { tasks: requested, module: args.module, variant: args.variant });
+      const resolved = resolveTasks(deps.service.loadProject(), {
+        tasks: requested,
+        module: args.module,
+        variant: args.variant,
+      });
       checkTasks(resolved.tasks, unrestricted, args.tasks ? 'tasks' : 'task');
-      const handle = await deps.service.start({ kind: 'build', tasks: resolved.tasks, args: extra, module: resolved.module, variant: resolved.variant, timeoutSec: args.timeout_sec }, ctx.actor);
+      const handle = await deps.service.start(
+        {
+          kind: 'build',
+          tasks: resolved.tasks,
+          args: extra,
+          module: resolved.module,
+          variant: resolved.variant,
+          timeoutSec: args.timeout_sec,
+        },
+        ctx.actor,
+      );
       if (!args.wait) {
         const record = deps.history.get(handle.buildId)!;
-        return { data: { ...toBuildView(record), current_task: null, top_errors: [] }, summary: `Build ${handle.buildId} started (${resolved.tasks.join(' ')}); poll get_build_status.` };
+        return {
+          data: { ...toBuildView(record), current_task: null, top_errors: [] },
+          summary: `Build ${handle.buildId} started (${resolved.tasks.join(' ')}); poll get_build_status.`,
+        };
       }
       const outcome = await awaitBuild(deps.service, handle, ctx);
       const record = outcome === 'detached' ? deps.history.get(handle.buildId)! : outcome;
       const summary = buildSummaryLine(record);
       const topErrors = describeTopErrors(deps.history, record.id);
       if (record.status !== 'success' && record.status !== 'running') throw failureError(record, summary, topErrors);
-      return { data: { ...toBuildView(record), current_task: record.status === 'running' ? deps.service.currentTask(record.id) : null, top_errors: topErrors }, summary };
+      return {
+        data: {
+          ...toBuildView(record),
+          current_task: record.status === 'running' ? deps.service.currentTask(record.id) : null,
+          top_errors: topErrors,
+        },
+        summary,
+      };
     },
   });
 }

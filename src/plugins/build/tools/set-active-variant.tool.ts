@@ -12,7 +12,8 @@ export function createSetActiveVariantTool(deps: { service: BuildService; histor
     toolset: 'build',
     kind: 'W',
     title: 'Set active variant',
-    description: 'Choose the variant find_apk_path and run_tests use by default for a module (shared with every agent on this project; recorded in the event log).',
+    description:
+      'Choose the variant find_apk_path and run_tests use by default for a module (shared with every agent on this project; recorded in the event log).',
     input: z.object({
       variant: z.string().describe('Variant name, e.g. "demoDebug" (see list_build_variants).'),
       module: z.string().optional().describe('Module path; defaults to the only application module.'),
@@ -24,14 +25,27 @@ export function createSetActiveVariantTool(deps: { service: BuildService; histor
     }),
     async handler(args, ctx) {
       const project = deps.service.loadProject();
-      const module = args.module !== undefined ? requireModule(project, args.module) : defaultApplicationModule(project);
-      if (!module) throw new InvalidArgumentsError('Pass module: the project does not have exactly one application module.', 'INVALID_ARGUMENT', 'module');
+      const module =
+        args.module !== undefined ? requireModule(project, args.module) : defaultApplicationModule(project);
+      if (!module)
+        throw new InvalidArgumentsError(
+          'Pass module: the project does not have exactly one application module.',
+          'INVALID_ARGUMENT',
+          'module',
+        );
       const variant = requireVariant(module, args.variant);
       const previous = deps.history.activeVariant(project.root, module.path);
       if (previous !== variant) {
-        ctx.append({ type: 'variant.selected', stream: `project:${project.root}`, data: { project_root: project.root, module: module.path, variant, selected_by: describeActor(ctx.actor) } });
+        ctx.append({
+          type: 'variant.selected',
+          stream: `project:${project.root}`,
+          data: { project_root: project.root, module: module.path, variant, selected_by: describeActor(ctx.actor) },
+        });
       }
-      return { data: { module: module.path, variant, previous }, summary: `Active variant of ${module.path}: ${variant}${previous && previous !== variant ? ` (was ${previous})` : ''}.` };
+      return {
+        data: { module: module.path, variant, previous },
+        summary: `Active variant of ${module.path}: ${variant}${previous && previous !== variant ? ` (was ${previous})` : ''}.`,
+      };
     },
   });
 }

@@ -7,7 +7,12 @@ export const MAX_EVENT_DATA_CHARS = 2048;
 /** An ISO 8601 time or epoch milliseconds (as a number or a digit string) → epoch ms. */
 export function parseTimeBound(value: string | number, field: string): number {
   if (typeof value === 'number') {
-    if (!Number.isFinite(value) || value < 0) throw new InvalidArgumentsError(`${field} must be a non-negative epoch milliseconds value.`, 'INVALID_ARGUMENT', field);
+    if (!Number.isFinite(value) || value < 0)
+      throw new InvalidArgumentsError(
+        `${field} must be a non-negative epoch milliseconds value.`,
+        'INVALID_ARGUMENT',
+        field,
+      );
     return Math.trunc(value);
   }
   const text = value.trim();
@@ -19,7 +24,11 @@ export function parseTimeBound(value: string | number, field: string): number {
   }
   const parsed = Date.parse(text);
   if (Number.isNaN(parsed)) {
-    throw new InvalidArgumentsError(`${field} must be an ISO 8601 time (2025-01-31T12:00:00Z), epoch milliseconds, or an age like 15m / 2h / 1d (got ${JSON.stringify(text.slice(0, 40))}).`, 'INVALID_ARGUMENT', field);
+    throw new InvalidArgumentsError(
+      `${field} must be an ISO 8601 time (2025-01-31T12:00:00Z), epoch milliseconds, or an age like 15m / 2h / 1d (got ${JSON.stringify(text.slice(0, 40))}).`,
+      'INVALID_ARGUMENT',
+      field,
+    );
   }
   return parsed;
 }
@@ -46,7 +55,12 @@ export function presentEvent(event: StoredEvent, maxDataChars = MAX_EVENT_DATA_C
     at: new Date(event.at).toISOString(),
     type: event.type,
     stream: event.stream,
-    actor: { kind: event.actor.kind, session: event.actor.session ?? null, client: event.actor.client ?? null, pid: event.actor.pid },
+    actor: {
+      kind: event.actor.kind,
+      session: event.actor.session ?? null,
+      client: event.actor.client ?? null,
+      pid: event.actor.pid,
+    },
     device: event.device,
     package: event.package,
     correlation: event.correlation,

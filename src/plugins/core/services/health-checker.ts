@@ -2,7 +2,15 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { inject, injectable } from 'inversify';
 import { adbHostRequest } from '../../../android/adb-server-process.js';
-import { adbServerPort, isDirectory, isExecutableFile, locateAdb, locateEmulator, onPath, type SdkLocatorInput } from '../../../android/sdk-locator.js';
+import {
+  adbServerPort,
+  isDirectory,
+  isExecutableFile,
+  locateAdb,
+  locateEmulator,
+  onPath,
+  type SdkLocatorInput,
+} from '../../../android/sdk-locator.js';
 import { ProcessRunner } from '../../../kernel/process-runner.js';
 import { SelectedProject } from '../../../kernel/project-selection.js';
 import { RuntimeOptions } from '../../../kernel/runtime-options.js';
@@ -75,7 +83,10 @@ function sourceRevision(dir: string): string | null {
  * Asks the adb server for its version over its own protocol without starting it (`host:version`).
  * Reachable means a server answered with a version.
  */
-export async function probeAdbServer(port: number, timeoutMs = 2000): Promise<{ reachable: boolean; version: number | null }> {
+export async function probeAdbServer(
+  port: number,
+  timeoutMs = 2000,
+): Promise<{ reachable: boolean; version: number | null }> {
   try {
     const version = Number.parseInt(await adbHostRequest(port, 'host:version', timeoutMs), 16);
     return Number.isFinite(version) ? { reachable: true, version } : { reachable: false, version: null };
@@ -100,7 +111,11 @@ export class HealthChecker {
 
   async run(signal?: AbortSignal): Promise<HealthReport> {
     const sdk = this.androidSdk();
-    const [java, adb, emulator] = await Promise.all([this.java(signal), this.adb(sdk.path, signal), this.emulator(sdk.path, signal)]);
+    const [java, adb, emulator] = await Promise.all([
+      this.java(signal),
+      this.adb(sdk.path, signal),
+      this.emulator(sdk.path, signal),
+    ]);
     const gradleWrapper = this.gradleWrapper();
     const retrace = this.retrace(sdk.path);
     const all_ok = java.ok && sdk.ok && adb.ok && (this.project.root === null || gradleWrapper.ok);
@@ -109,7 +124,12 @@ export class HealthChecker {
 
   private async probe(file: string, args: string[], signal?: AbortSignal): Promise<string | null> {
     try {
-      const result = await this.runner.run(file, args, { timeoutMs: PROBE_TIMEOUT_MS, killGraceMs: 1000, maxOutputBytes: 64 * 1024, signal });
+      const result = await this.runner.run(file, args, {
+        timeoutMs: PROBE_TIMEOUT_MS,
+        killGraceMs: 1000,
+        maxOutputBytes: 64 * 1024,
+        signal,
+      });
       if (result.timedOut || result.cancelled) return null;
       return `${result.stdout}\n${result.stderr}`;
     } catch {
@@ -130,11 +150,28 @@ export class HealthChecker {
     }
     const hint17 = `Install JDK ${MIN_JAVA} or newer and set JAVA_HOME (or "javaHome" in settings.json).`;
     if (!bin || !isExecutableFile(bin)) {
-      return { ok: false, path: bin, version: null, source, major_version: null, warning: null, hint: bin ? `${bin} is not an executable. ${hint17}` : `No java found. ${hint17}` };
+      return {
+        ok: false,
+        path: bin,
+        version: null,
+        source,
+        major_version: null,
+        warning: null,
+        hint: bin ? `${bin} is not an executable. ${hint17}` : `No java found. ${hint17}`,
+      };
     }
     const output = await this.probe(bin, ['-version'], signal);
     const parsed = output ? parseJavaVersion(output) : null;
-    if (!parsed) return { ok: false, path: bin, version: null, source, major_version: null, warning: null, hint: `${bin} -version gave no version. ${hint17}` };
+    if (!parsed)
+      return {
+        ok: false,
+        path: bin,
+        version: null,
+        source,
+        major_version: null,
+        warning: null,
+        hint: `${bin} -version gave no version. ${hint17}`,
+      };
     const old = parsed.major < MIN_JAVA;
     return {
       ok: !old,
@@ -142,7 +179,9 @@ export class HealthChecker {
       version: parsed.version,
       source,
       major_version: parsed.major,
-      warning: old ? `Java ${parsed.major} is older than ${MIN_JAVA}; the Android Gradle Plugin needs ${MIN_JAVA}+.` : null,
+      warning: old
+        ? `Java ${parsed.major} is older than ${MIN_JAVA}; the Android Gradle Plugin needs ${MIN_JAVA}+.`
+        : null,
       hint: old ? hint17 : null,
     };
   }
@@ -162,10 +201,22 @@ export class HealthChecker {
     for (const [source, dir] of candidates) {
       if (!dir) continue;
       if (!isDirectory(dir)) {
-        return { ok: false, path: dir, version: null, source, hint: `${source} points to ${dir}, which is not a directory. Fix it or install the Android SDK there.` };
+        return {
+          ok: false,
+          path: dir,
+          version: null,
+          source,
+          hint: `${source} points to ${dir}, which is not a directory. Fix it or install the Android SDK there.`,
+        };
       }
       const platformTools = sourceRevision(join(dir, 'platform-tools'));
-      return { ok: true, path: dir, version: platformTools ? `platform-tools ${platformTools}` : null, source, hint: null };
+      return {
+        ok: true,
+        path: dir,
+        version: platformTools ? `platform-tools ${platformTools}` : null,
+        source,
+        hint: null,
+      };
     }
     return {
       ok: false,
@@ -188,7 +239,13 @@ export class HealthChecker {
     const port = adbServerPort(this.options.env);
     const server = { port, ...(await probeAdbServer(port)) };
     if (!path || !isExecutableFile(path)) {
-      return { ok: false, path, version: null, server, hint: 'adb not found. Install Android SDK platform-tools and put them on PATH, or set "adbPath" in settings.json.' };
+      return {
+        ok: false,
+        path,
+        version: null,
+        server,
+        hint: 'adb not found. Install Android SDK platform-tools and put them on PATH, or set "adbPath" in settings.json.',
+      };
     }
     const output = await this.probe(path, ['version'], signal);
     const version = output ? parseAdbVersion(output) : null;
@@ -202,15 +259,32 @@ export class HealthChecker {
 
   private async emulator(sdk: string | null, signal?: AbortSignal): Promise<Check> {
     const path = locateEmulator(this.locatorInput(sdk))?.path ?? null;
-    if (!path) return { ok: false, path: null, version: null, hint: 'Android Emulator not found (only needed for virtual devices). Install it with sdkmanager "emulator".' };
+    if (!path)
+      return {
+        ok: false,
+        path: null,
+        version: null,
+        hint: 'Android Emulator not found (only needed for virtual devices). Install it with sdkmanager "emulator".',
+      };
     const output = await this.probe(path, ['-version'], signal);
     const version = output ? (/emulator version (\S+)/i.exec(output)?.[1] ?? null) : null;
-    return { ok: version !== null, path, version, hint: version ? null : `${path} -version gave no version; reinstall the emulator package.` };
+    return {
+      ok: version !== null,
+      path,
+      version,
+      hint: version ? null : `${path} -version gave no version; reinstall the emulator package.`,
+    };
   }
 
   private gradleWrapper(): Check {
     const root = this.project.root;
-    if (!root) return { ok: false, path: null, version: null, hint: 'No Gradle project selected: start droidwright in a project directory or pass --project <path>.' };
+    if (!root)
+      return {
+        ok: false,
+        path: null,
+        version: null,
+        hint: 'No Gradle project selected: start droidwright in a project directory or pass --project <path>.',
+      };
     const path = join(root, 'gradlew');
     const properties = readHead(join(root, 'gradle', 'wrapper', 'gradle-wrapper.properties'), 64 * 1024);
     const version = properties ? (/gradle-([\w.-]+?)-(?:bin|all)\.zip/.exec(properties)?.[1] ?? null) : null;
@@ -220,13 +294,26 @@ export class HealthChecker {
     } catch {
       exists = false;
     }
-    if (!exists) return { ok: false, path: null, version, hint: `The project has no gradlew at ${path}. Generate the wrapper with \`gradle wrapper\`.` };
-    if (!isExecutableFile(path)) return { ok: false, path, version, hint: `${path} is not executable. Review it, then run \`chmod +x gradlew\` yourself.` };
+    if (!exists)
+      return {
+        ok: false,
+        path: null,
+        version,
+        hint: `The project has no gradlew at ${path}. Generate the wrapper with \`gradle wrapper\`.`,
+      };
+    if (!isExecutableFile(path))
+      return {
+        ok: false,
+        path,
+        version,
+        hint: `${path} is not executable. Review it, then run \`chmod +x gradlew\` yourself.`,
+      };
     return { ok: true, path, version, hint: null };
   }
 
   private retrace(sdk: string | null): Check {
-    const hint = 'retrace not found (only needed to de-obfuscate R8 stack traces). Install Android SDK Command-line Tools.';
+    const hint =
+      'retrace not found (only needed to de-obfuscate R8 stack traces). Install Android SDK Command-line Tools.';
     if (!sdk) return { ok: false, path: null, version: null, hint };
     const base = join(sdk, 'cmdline-tools');
     let versions: string[] = [];

@@ -6,7 +6,11 @@ import type { PackageScopeGuard } from '../../../android/package-scope-guard.js'
 import { defineTool } from '../../../kernel/tool-definition.js';
 import { validatePackageName } from '../../../kernel/validation.js';
 
-export function createDumpAppInfoTool(deps: { devices: DeviceInspector; apps: AppInspector; scope: PackageScopeGuard }) {
+export function createDumpAppInfoTool(deps: {
+  devices: DeviceInspector;
+  apps: AppInspector;
+  scope: PackageScopeGuard;
+}) {
   return defineTool({
     name: 'dump_app_info',
     toolset: 'core',
@@ -60,7 +64,9 @@ export function createDumpAppInfoTool(deps: { devices: DeviceInspector; apps: Ap
           installer: info.installerPackageName,
           flags: [...info.flags],
           requested_permissions: [...info.requestedPermissions].slice(0, 500),
-          permissions: info.permissions.slice(0, 500).map((p) => ({ name: p.name, granted: p.granted, runtime: p.runtime })),
+          permissions: info.permissions
+            .slice(0, 500)
+            .map((p) => ({ name: p.name, granted: p.granted, runtime: p.runtime })),
         },
         summary: `${pkg} ${info.versionName ?? '?'} (${info.versionCode ?? '?'}) on ${serial}`,
       };

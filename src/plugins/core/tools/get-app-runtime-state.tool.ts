@@ -6,7 +6,11 @@ import type { PackageScopeGuard } from '../../../android/package-scope-guard.js'
 import { defineTool } from '../../../kernel/tool-definition.js';
 import { validatePackageName } from '../../../kernel/validation.js';
 
-export function createGetAppRuntimeStateTool(deps: { devices: DeviceInspector; apps: AppInspector; scope: PackageScopeGuard }) {
+export function createGetAppRuntimeStateTool(deps: {
+  devices: DeviceInspector;
+  apps: AppInspector;
+  scope: PackageScopeGuard;
+}) {
   return defineTool({
     name: 'get_app_runtime_state',
     toolset: 'core',
@@ -22,10 +26,18 @@ export function createGetAppRuntimeStateTool(deps: { devices: DeviceInspector; a
       running: z.boolean().describe('At least one process runs.'),
       pids: z.array(z.number().int()).describe('Process ids of the package (pidof).'),
       foreground: z.boolean().describe('The focused window or resumed activity belongs to the package.'),
-      foreground_activity: z.string().nullable().describe('Fully-qualified class of the foreground activity when the app is in front.'),
+      foreground_activity: z
+        .string()
+        .nullable()
+        .describe('Fully-qualified class of the foreground activity when the app is in front.'),
       focused_component: z.string().nullable().describe('Whatever has focus now (any package), as pkg/.Activity.'),
       activity_stack: z
-        .array(z.object({ activity: z.string().describe('Fully-qualified class.'), task_id: z.number().int().nullable().describe('Task id.') }))
+        .array(
+          z.object({
+            activity: z.string().describe('Fully-qualified class.'),
+            task_id: z.number().int().nullable().describe('Task id.'),
+          }),
+        )
         .describe("The package's activities, top of the back stack first."),
     }),
     async handler(args, ctx) {

@@ -17,7 +17,9 @@ export function createGetDeviceInfoTool(deps: { inspector: DeviceInspector }) {
     input: z.object({ device_serial: deviceSerialField }),
     output: z.object({
       device: DeviceSummarySchema.describe('The same summary list_devices gives.'),
-      properties: z.record(z.string(), z.string()).describe('Selected build properties (getprop), values capped at 300 characters.'),
+      properties: z
+        .record(z.string(), z.string())
+        .describe('Selected build properties (getprop), values capped at 300 characters.'),
       screen: z
         .object({
           physical: Size.nullable().describe('wm size physical size.'),
@@ -52,8 +54,15 @@ export function createGetDeviceInfoTool(deps: { inspector: DeviceInspector }) {
       return {
         data: {
           device: {
-            serial: s.serial, state: s.state, kind: s.kind, model: s.model, manufacturer: s.manufacturer, api_level: s.apiLevel,
-            android_version: s.androidVersion, abi: s.abi, avd_name: s.avdName,
+            serial: s.serial,
+            state: s.state,
+            kind: s.kind,
+            model: s.model,
+            manufacturer: s.manufacturer,
+            api_level: s.apiLevel,
+            android_version: s.androidVersion,
+            abi: s.abi,
+            avd_name: s.avdName,
           },
           properties: { ...info.properties },
           screen: {
@@ -63,9 +72,19 @@ export function createGetDeviceInfoTool(deps: { inspector: DeviceInspector }) {
             density_override_dpi: info.screen.density.override,
           },
           battery: info.battery
-            ? { percent: info.battery.percent, status: info.battery.status, plugged: info.battery.plugged, health: info.battery.health, temperature_c: info.battery.temperatureC }
+            ? {
+                percent: info.battery.percent,
+                status: info.battery.status,
+                plugged: info.battery.plugged,
+                health: info.battery.health,
+                temperature_c: info.battery.temperatureC,
+              }
             : null,
-          network: { wifi: info.network.wifi, mobile_data: info.network.mobileData, airplane_mode: info.network.airplaneMode },
+          network: {
+            wifi: info.network.wifi,
+            mobile_data: info.network.mobileData,
+            airplane_mode: info.network.airplaneMode,
+          },
         },
         summary: `${serial}: ${s.model ?? 'unknown model'}, API ${s.apiLevel ?? '?'}${info.screen.physical ? `, ${info.screen.physical.width}x${info.screen.physical.height}` : ''}`,
       };

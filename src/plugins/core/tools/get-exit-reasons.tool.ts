@@ -7,7 +7,11 @@ import { ANR_REASON, CRASH_REASONS } from '../../../android/parsers/exit-info.js
 import { defineTool } from '../../../kernel/tool-definition.js';
 import { validatePackageName } from '../../../kernel/validation.js';
 
-export function createGetExitReasonsTool(deps: { devices: DeviceInspector; apps: AppInspector; scope: PackageScopeGuard }) {
+export function createGetExitReasonsTool(deps: {
+  devices: DeviceInspector;
+  apps: AppInspector;
+  scope: PackageScopeGuard;
+}) {
   return defineTool({
     name: 'get_exit_reasons',
     toolset: 'core',
@@ -17,8 +21,19 @@ export function createGetExitReasonsTool(deps: { devices: DeviceInspector; apps:
       "Why an app's processes ended, from the device's own exit history (Android 11+): crashes, ANRs, low-memory kills, user stops, package updates — newest first, including ones that never reached logcat. package defaults to the project's app when it has exactly one application id. Below API 30 returns supported: false.",
     input: z.object({
       device_serial: deviceSerialField,
-      package: z.string().min(1).max(255).optional().describe("Application id; defaults to the project's only application id."),
-      limit: z.number().int().min(1).max(MAX_EXIT_RECORDS).optional().describe(`Most records to return (default 20, max ${MAX_EXIT_RECORDS}).`),
+      package: z
+        .string()
+        .min(1)
+        .max(255)
+        .optional()
+        .describe("Application id; defaults to the project's only application id."),
+      limit: z
+        .number()
+        .int()
+        .min(1)
+        .max(MAX_EXIT_RECORDS)
+        .optional()
+        .describe(`Most records to return (default 20, max ${MAX_EXIT_RECORDS}).`),
     }),
     output: z.object({
       device_serial: z.string().describe('The device that was read.'),
@@ -39,7 +54,10 @@ export function createGetExitReasonsTool(deps: { devices: DeviceInspector; apps:
             importance: z.number().int().nullable().describe('Process importance at death (100 = foreground).'),
             pss_kb: z.number().int().nullable().describe('PSS at death in kB.'),
             rss_kb: z.number().int().nullable().describe('RSS at death in kB.'),
-            description: z.string().nullable().describe('The framework description (ANR reason, kill reason…), capped at 1000 characters.'),
+            description: z
+              .string()
+              .nullable()
+              .describe('The framework description (ANR reason, kill reason…), capped at 1000 characters.'),
             trace: z.string().nullable().describe('ANR trace file on the device, when recorded.'),
           }),
         )
@@ -52,7 +70,15 @@ export function createGetExitReasonsTool(deps: { devices: DeviceInspector; apps:
       const result = await deps.apps.exitReasons(serial, pkg, args.limit ?? 20, ctx.signal);
       if (!result.supported) {
         return {
-          data: { device_serial: serial, package: pkg, supported: false, api_level: result.apiLevel, total: 0, exits: [], hint: result.reason },
+          data: {
+            device_serial: serial,
+            package: pkg,
+            supported: false,
+            api_level: result.apiLevel,
+            total: 0,
+            exits: [],
+            hint: result.reason,
+          },
           summary: `exit history not supported on ${serial} (API ${result.apiLevel ?? '?'})`,
         };
       }
@@ -66,9 +92,18 @@ export function createGetExitReasonsTool(deps: { devices: DeviceInspector; apps:
           api_level: result.apiLevel,
           total: result.total,
           exits: result.records.map((r) => ({
-            timestamp: r.timestamp, process: r.process, pid: r.pid, reason: r.reason, reason_code: r.reasonCode, subreason: r.subreason,
-            status: r.status, importance: r.importance, pss_kb: r.pssKb, rss_kb: r.rssKb,
-            description: r.description ? r.description.slice(0, 1000) : null, trace: r.trace,
+            timestamp: r.timestamp,
+            process: r.process,
+            pid: r.pid,
+            reason: r.reason,
+            reason_code: r.reasonCode,
+            subreason: r.subreason,
+            status: r.status,
+            importance: r.importance,
+            pss_kb: r.pssKb,
+            rss_kb: r.rssKb,
+            description: r.description ? r.description.slice(0, 1000) : null,
+            trace: r.trace,
           })),
           hint:
             crashes + anrs > 0

@@ -14,14 +14,18 @@ const Heap = z
   })
   .nullable();
 
-export function createGetMemoryInfoTool(deps: { devices: DeviceInspector; apps: AppInspector; scope: PackageScopeGuard }) {
+export function createGetMemoryInfoTool(deps: {
+  devices: DeviceInspector;
+  apps: AppInspector;
+  scope: PackageScopeGuard;
+}) {
   return defineTool({
     name: 'get_memory_info',
     toolset: 'core',
     kind: 'R',
     title: 'Get memory info',
     description:
-      "Memory use of a running app (dumpsys meminfo): total PSS/RSS, private dirty, Java and native heaps, the App Summary breakdown and object counts (views, activities, contexts — growing counts hint at leaks). running: false when the app has no process.",
+      'Memory use of a running app (dumpsys meminfo): total PSS/RSS, private dirty, Java and native heaps, the App Summary breakdown and object counts (views, activities, contexts — growing counts hint at leaks). running: false when the app has no process.',
     input: z.object({ device_serial: deviceSerialField, package: defaultedPackageField }),
     output: z.object({
       device_serial: z.string().describe('The device that was read.'),
@@ -33,7 +37,9 @@ export function createGetMemoryInfoTool(deps: { devices: DeviceInspector; apps: 
       private_dirty_kb: z.number().int().nullable().describe('Private dirty memory in kB.'),
       java_heap: Heap.describe('Dalvik/ART heap (size, allocated, free).'),
       native_heap: Heap.describe('Native heap (size, allocated, free).'),
-      summary_kb: z.record(z.string(), z.number()).describe('App Summary rows (Java Heap, Native Heap, Code, Stack, Graphics, …) in kB.'),
+      summary_kb: z
+        .record(z.string(), z.number())
+        .describe('App Summary rows (Java Heap, Native Heap, Code, Stack, Graphics, …) in kB.'),
       objects: z.record(z.string(), z.number()).describe('Object counters (Views, Activities, AppContexts, …).'),
     }),
     async handler(args, ctx) {

@@ -10,7 +10,10 @@ const ApplicationModuleSchema = z.object({
   path: z.string().describe('Gradle path of the module, e.g. ":app" (":" for a single-module project).'),
   dir: z.string().describe('Absolute directory of the module.'),
   build_file: z.string().nullable().describe('The module build script that applies the Android application plugin.'),
-  application_id: z.string().nullable().describe('applicationId when the build script states it literally; null when computed elsewhere.'),
+  application_id: z
+    .string()
+    .nullable()
+    .describe('applicationId when the build script states it literally; null when computed elsewhere.'),
   namespace: z.string().nullable().describe('namespace when the build script states it literally.'),
 });
 
@@ -43,13 +46,28 @@ export function createGetProjectInfoTool(deps: {
     input: z.object({}),
     output: z.object({
       root: z.string().nullable().describe('Canonical project root, or null when no Gradle project was found.'),
-      selected_by: z.enum(['flag', 'cwd', 'none']).describe('How the project was chosen: the --project flag, the nearest Gradle settings file above the working directory, or none.'),
+      selected_by: z
+        .enum(['flag', 'cwd', 'none'])
+        .describe(
+          'How the project was chosen: the --project flag, the nearest Gradle settings file above the working directory, or none.',
+        ),
       application_modules: z.array(ApplicationModuleSchema).describe('Modules that apply com.android.application.'),
-      trusted: z.boolean().describe('Whether a person allowed this project\'s build code to run. Builds and tests need it; everything else works without it.'),
-      trust_hint: z.string().nullable().describe('When not trusted: the exact command the user must run in their own terminal. Null when trusted or no project.'),
+      trusted: z
+        .boolean()
+        .describe(
+          "Whether a person allowed this project's build code to run. Builds and tests need it; everything else works without it.",
+        ),
+      trust_hint: z
+        .string()
+        .nullable()
+        .describe(
+          'When not trusted: the exact command the user must run in their own terminal. Null when trusted or no project.',
+        ),
       hint: z.string().nullable().describe('What to do when no project was found.'),
       data_dir: z.string().describe('droidwright data directory (event log, build logs).'),
-      live_mcp_sessions: z.array(LiveSessionSchema).describe('droidwright MCP sessions whose processes are alive, including this one.'),
+      live_mcp_sessions: z
+        .array(LiveSessionSchema)
+        .describe('droidwright MCP sessions whose processes are alive, including this one.'),
     }),
     async handler() {
       const root = deps.project.root;
@@ -57,11 +75,19 @@ export function createGetProjectInfoTool(deps: {
       const modules = root ? deps.inspector.applicationModules(root) : [];
       let live: z.infer<typeof LiveSessionSchema>[] = [];
       try {
-        live = deps.activity.liveSessions(20).map((s) => ({ session: s.session, client_name: s.client_name, pid: s.pid, started_at: new Date(s.started_at).toISOString() }));
+        live = deps.activity.liveSessions(20).map((s) => ({
+          session: s.session,
+          client_name: s.client_name,
+          pid: s.pid,
+          started_at: new Date(s.started_at).toISOString(),
+        }));
       } catch {
         // The log may be unavailable; project facts are still worth returning.
       }
-      const trustHint = root && !trusted ? `Ask the user to review the project and run \`${trustCommand(root)}\` in a terminal. Only a person can grant trust.` : null;
+      const trustHint =
+        root && !trusted
+          ? `Ask the user to review the project and run \`${trustCommand(root)}\` in a terminal. Only a person can grant trust.`
+          : null;
       return {
         data: {
           root,
@@ -69,7 +95,9 @@ export function createGetProjectInfoTool(deps: {
           application_modules: modules,
           trusted,
           trust_hint: trustHint,
-          hint: root ? null : 'No Gradle project found. Start droidwright mcp inside a project directory or pass --project <path>.',
+          hint: root
+            ? null
+            : 'No Gradle project found. Start droidwright mcp inside a project directory or pass --project <path>.',
           data_dir: deps.dataDir,
           live_mcp_sessions: live,
         },

@@ -37,11 +37,19 @@ export function createListAvdsTool(deps: { avds: AvdController }) {
       return {
         data: {
           avds: avds.map((a) => ({
-            name: a.name, target: a.target, api_level: a.apiLevel, abi: a.abi, device: a.device, display_name: a.displayName,
+            name: a.name,
+            target: a.target,
+            api_level: a.apiLevel,
+            abi: a.abi,
+            device: a.device,
+            display_name: a.displayName,
             running_serial: running.get(a.name) ?? null,
           })),
         },
-        summary: avds.length === 0 ? 'no AVDs defined' : avds.map((a) => a.name + (running.has(a.name) ? ' (running)' : '')).join(', '),
+        summary:
+          avds.length === 0
+            ? 'no AVDs defined'
+            : avds.map((a) => a.name + (running.has(a.name) ? ' (running)' : '')).join(', '),
       };
     },
   });

@@ -5,7 +5,9 @@ import { defineTool } from '../../../kernel/tool-definition.js';
 export const DeviceSummarySchema = z.object({
   serial: z.string().describe('adb serial; pass it as device_serial to other tools.'),
   state: z.string().describe('adb state: device (online), offline, unauthorized, …'),
-  kind: z.enum(['emulator', 'physical', 'wireless']).describe('How adb reaches it: an emulator, USB, or over the network (host:port or mDNS).'),
+  kind: z
+    .enum(['emulator', 'physical', 'wireless'])
+    .describe('How adb reaches it: an emulator, USB, or over the network (host:port or mDNS).'),
   model: z.string().nullable().describe('ro.product.model; null unless online.'),
   manufacturer: z.string().nullable().describe('ro.product.manufacturer; null unless online.'),
   api_level: z.number().int().nullable().describe('Android API level (ro.build.version.sdk); null unless online.'),
@@ -34,11 +36,21 @@ export function createListDevicesTool(deps: { inspector: DeviceInspector }) {
       return {
         data: {
           devices: devices.map((d) => ({
-            serial: d.serial, state: d.state, kind: d.kind, model: d.model, manufacturer: d.manufacturer, api_level: d.apiLevel,
-            android_version: d.androidVersion, abi: d.abi, avd_name: d.avdName,
+            serial: d.serial,
+            state: d.state,
+            kind: d.kind,
+            model: d.model,
+            manufacturer: d.manufacturer,
+            api_level: d.apiLevel,
+            android_version: d.androidVersion,
+            abi: d.abi,
+            avd_name: d.avdName,
           })),
           online,
-          hint: online === 0 ? 'No device is online. Start an emulator with launch_avd (see list_avds), connect a phone with USB debugging, or run `droidwright sim`.' : null,
+          hint:
+            online === 0
+              ? 'No device is online. Start an emulator with launch_avd (see list_avds), connect a phone with USB debugging, or run `droidwright sim`.'
+              : null,
         },
         summary: devices.length === 0 ? 'no devices' : devices.map((d) => `${d.serial} (${d.state})`).join(', '),
       };

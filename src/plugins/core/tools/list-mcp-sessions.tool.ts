@@ -13,8 +13,17 @@ export function createListMcpSessionsTool(deps: { activity: McpActivityReader })
     description:
       'List droidwright MCP sessions, live and recent: which client, its process, served toolsets, when it started and last called a tool, and how many calls failed or were refused. Useful to see what other agents are doing on the same machine.',
     input: z.object({
-      include_ended: z.boolean().default(true).describe('Include sessions that have ended (default true); false lists only live ones.'),
-      limit: z.number().int().min(1).max(100).default(20).describe('Maximum sessions (1-100, default 20), most recently active first.'),
+      include_ended: z
+        .boolean()
+        .default(true)
+        .describe('Include sessions that have ended (default true); false lists only live ones.'),
+      limit: z
+        .number()
+        .int()
+        .min(1)
+        .max(100)
+        .default(20)
+        .describe('Maximum sessions (1-100, default 20), most recently active first.'),
     }),
     output: z.object({
       sessions: z
@@ -32,7 +41,10 @@ export function createListMcpSessionsTool(deps: { activity: McpActivityReader })
             last_call_at: z.string().nullable().describe('Time of its latest tool call.'),
             calls: z.number().int().describe('Tool calls made.'),
             errors: z.number().int().describe('Calls that ended in an error.'),
-            refused: z.number().int().describe('Calls refused before running (hidden tool, invalid arguments, policy).'),
+            refused: z
+              .number()
+              .int()
+              .describe('Calls refused before running (hidden tool, invalid arguments, policy).'),
             ended_at: z.string().nullable().describe('End time, if it ended cleanly.'),
             alive: z.boolean().describe('Not ended and its process is running.'),
           }),
@@ -59,7 +71,10 @@ export function createListMcpSessionsTool(deps: { activity: McpActivityReader })
         alive: s.alive,
       }));
       const live = sessions.filter((s) => s.alive).length;
-      return { data: { sessions, live }, summary: `${sessions.length} session${sessions.length === 1 ? '' : 's'}, ${live} live` };
+      return {
+        data: { sessions, live },
+        summary: `${sessions.length} session${sessions.length === 1 ? '' : 's'}, ${live} live`,
+      };
     },
   });
 }

@@ -18,14 +18,29 @@ export function createQueryEventsTool(deps: { store: EventStoreProvider }) {
     description:
       'Search the droidwright event log (builds, installs, crashes, device actions, agent tool calls, trust changes), newest first. Filter by type glob, time, device, package, agent session or correlation id; page back with before_seq. Large event data is cut and marked data_truncated.',
     input: z.object({
-      types: z.array(z.string().min(1).max(100)).max(20).optional().describe('Event type globs, e.g. ["build.*", "crash.detected"]. All types when omitted.'),
-      since: TimeBound.optional().describe('Only events at or after this time: ISO 8601, epoch milliseconds, or an age like "15m", "2h", "1d".'),
+      types: z
+        .array(z.string().min(1).max(100))
+        .max(20)
+        .optional()
+        .describe('Event type globs, e.g. ["build.*", "crash.detected"]. All types when omitted.'),
+      since: TimeBound.optional().describe(
+        'Only events at or after this time: ISO 8601, epoch milliseconds, or an age like "15m", "2h", "1d".',
+      ),
       until: TimeBound.optional().describe('Only events at or before this time (same formats as since).'),
       device: Subject.optional().describe('Only events about this device serial.'),
       package: Subject.optional().describe('Only events about this application id.'),
       session: Subject.optional().describe('Only events caused by this MCP session id (see list_mcp_sessions).'),
-      correlation: Subject.optional().describe('Only events with this correlation id (e.g. one build or debug session).'),
-      before_seq: z.number().int().positive().optional().describe('Only events older than this sequence number; pass the smallest seq of the previous page to page back.'),
+      correlation: Subject.optional().describe(
+        'Only events with this correlation id (e.g. one build or debug session).',
+      ),
+      before_seq: z
+        .number()
+        .int()
+        .positive()
+        .optional()
+        .describe(
+          'Only events older than this sequence number; pass the smallest seq of the previous page to page back.',
+        ),
       limit: z.number().int().min(1).max(500).default(50).describe('Maximum events to return (1-500, default 50).'),
     }),
     output: z.object({

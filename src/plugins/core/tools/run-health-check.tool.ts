@@ -17,7 +17,7 @@ export function createRunHealthCheckTool(deps: { checker: HealthChecker }) {
     kind: 'R',
     title: 'Run health check',
     description:
-      'Check the local Android toolchain: Java (17+ needed by the Android Gradle Plugin), the Android SDK, adb and whether its server answers, the emulator, the project\'s Gradle wrapper, and retrace. Each check says what is wrong and how to fix it. Never runs project code.',
+      "Check the local Android toolchain: Java (17+ needed by the Android Gradle Plugin), the Android SDK, adb and whether its server answers, the emulator, the project's Gradle wrapper, and retrace. Each check says what is wrong and how to fix it. Never runs project code.",
     input: z.object({}),
     output: z.object({
       java: CheckSchema.extend({
@@ -26,7 +26,12 @@ export function createRunHealthCheckTool(deps: { checker: HealthChecker }) {
         warning: z.string().nullable().describe('Set when the JDK is too old for the Android Gradle Plugin.'),
       }).describe('The JDK Gradle builds use.'),
       android_sdk: CheckSchema.extend({
-        source: z.enum(['settings', 'ANDROID_HOME', 'ANDROID_SDK_ROOT', 'local.properties']).nullable().describe('Where the SDK location came from (a project\'s local.properties only counts when the project is trusted).'),
+        source: z
+          .enum(['settings', 'ANDROID_HOME', 'ANDROID_SDK_ROOT', 'local.properties'])
+          .nullable()
+          .describe(
+            "Where the SDK location came from (a project's local.properties only counts when the project is trusted).",
+          ),
       }).describe('The Android SDK.'),
       adb: CheckSchema.extend({
         server: z
@@ -38,7 +43,7 @@ export function createRunHealthCheckTool(deps: { checker: HealthChecker }) {
           .describe('The adb server, probed without starting it.'),
       }).describe('adb and its server.'),
       emulator: CheckSchema.describe('The Android Emulator (only needed for virtual devices; does not affect all_ok).'),
-      gradle_wrapper: CheckSchema.describe('The project\'s gradlew (inspected, not run).'),
+      gradle_wrapper: CheckSchema.describe("The project's gradlew (inspected, not run)."),
       retrace: CheckSchema.describe('R8 retrace from the SDK command-line tools (does not affect all_ok).'),
       all_ok: z.boolean().describe('Java, SDK, adb and (with a project) the Gradle wrapper are all ok.'),
     }),

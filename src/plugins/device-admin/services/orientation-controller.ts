@@ -7,7 +7,12 @@ import { ToolError } from '../../../kernel/errors.js';
 export const ORIENTATIONS = ['portrait', 'landscape', 'reverse_portrait', 'reverse_landscape', 'auto'] as const;
 export type Orientation = (typeof ORIENTATIONS)[number];
 
-const ROTATION: Record<Exclude<Orientation, 'auto'>, 0 | 1 | 2 | 3> = { portrait: 0, landscape: 1, reverse_portrait: 2, reverse_landscape: 3 };
+const ROTATION: Record<Exclude<Orientation, 'auto'>, 0 | 1 | 2 | 3> = {
+  portrait: 0,
+  landscape: 1,
+  reverse_portrait: 2,
+  reverse_landscape: 3,
+};
 const NAMES = ['portrait', 'landscape', 'reverse_portrait', 'reverse_landscape'] as const;
 
 /** Locks the screen to a rotation (auto-rotate off + user_rotation) or returns it to auto-rotate. */
@@ -32,11 +37,17 @@ export class OrientationController {
     const commands =
       orientation === 'auto'
         ? [sh`settings put system accelerometer_rotation 1`]
-        : [sh`settings put system accelerometer_rotation 0`, sh`settings put system user_rotation ${ROTATION[orientation]}`];
+        : [
+            sh`settings put system accelerometer_rotation 0`,
+            sh`settings put system user_rotation ${ROTATION[orientation]}`,
+          ];
     for (const command of commands) {
       const result = await this.adb.shell(serial, command, opts);
       if ((result.exitCode !== null && result.exitCode !== 0) || /Exception|Error/.test(result.output)) {
-        throw new ToolError('COMMAND_FAILED', `Changing the orientation of ${serial} failed: ${result.output.trim().slice(0, 300) || `exit ${result.exitCode}`}.`);
+        throw new ToolError(
+          'COMMAND_FAILED',
+          `Changing the orientation of ${serial} failed: ${result.output.trim().slice(0, 300) || `exit ${result.exitCode}`}.`,
+        );
       }
     }
     return { previous };

@@ -6,13 +6,18 @@ import { defineTool } from '../../../kernel/tool-definition.js';
 import { validatePackageName, validatePermission } from '../../../kernel/validation.js';
 import type { AppController } from '../services/app-controller.js';
 
-export function createGrantRuntimePermissionTool(deps: { devices: DeviceInspector; apps: AppController; scope: PackageScopeGuard }) {
+export function createGrantRuntimePermissionTool(deps: {
+  devices: DeviceInspector;
+  apps: AppController;
+  scope: PackageScopeGuard;
+}) {
   return defineTool({
     name: 'grant_runtime_permission',
     toolset: 'device-admin',
     kind: 'W',
     title: 'Grant runtime permission',
-    description: "Grant a runtime (dangerous) permission to an app (pm grant). Only the project's own apps unless allow_foreign_package is true.",
+    description:
+      "Grant a runtime (dangerous) permission to an app (pm grant). Only the project's own apps unless allow_foreign_package is true.",
     input: z.object({
       device_serial: deviceSerialField,
       package: packageField,
@@ -31,8 +36,17 @@ export function createGrantRuntimePermissionTool(deps: { devices: DeviceInspecto
       deps.scope.require(pkg, args.allow_foreign_package);
       const serial = await deps.devices.select(args.device_serial, ctx);
       await deps.apps.setPermission(serial, pkg, permission, true, ctx.signal);
-      ctx.append({ type: 'permission.granted', data: { device_serial: serial, package: pkg, permission }, stream: `device:${serial}`, device: serial, package: pkg });
-      return { data: { device_serial: serial, package: pkg, permission, granted: true }, summary: `granted ${permission} to ${pkg} on ${serial}` };
+      ctx.append({
+        type: 'permission.granted',
+        data: { device_serial: serial, package: pkg, permission },
+        stream: `device:${serial}`,
+        device: serial,
+        package: pkg,
+      });
+      return {
+        data: { device_serial: serial, package: pkg, permission, granted: true },
+        summary: `granted ${permission} to ${pkg} on ${serial}`,
+      };
     },
   });
 }

@@ -8,7 +8,11 @@ import type { ProjectSelection } from '../../../kernel/project-selection.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
 import type { ApkInstaller } from '../services/apk-installer.js';
 
-export function createInstallApkTool(deps: { project: ProjectSelection; devices: DeviceInspector; installer: ApkInstaller }) {
+export function createInstallApkTool(deps: {
+  project: ProjectSelection;
+  devices: DeviceInspector;
+  installer: ApkInstaller;
+}) {
   return defineTool({
     name: 'install_apk',
     toolset: 'device-admin',
@@ -18,7 +22,13 @@ export function createInstallApkTool(deps: { project: ProjectSelection; devices:
       "Install (or replace) an APK the project's build produced on a device. apk_path must resolve, symlinks followed, to an .apk under an application module's build/outputs inside the project; the canonical file is hashed and installed. The install is recorded with the build that wrote that APK when the build history knows its hash.",
     input: z.object({
       device_serial: deviceSerialField,
-      apk_path: z.string().min(1).max(4096).describe('Path of the APK, absolute or relative to the project root (e.g. app/build/outputs/apk/debug/app-debug.apk).'),
+      apk_path: z
+        .string()
+        .min(1)
+        .max(4096)
+        .describe(
+          'Path of the APK, absolute or relative to the project root (e.g. app/build/outputs/apk/debug/app-debug.apk).',
+        ),
     }),
     output: z.object({
       device_serial: z.string().describe('Where it was installed.'),
@@ -28,7 +38,10 @@ export function createInstallApkTool(deps: { project: ProjectSelection; devices:
       apk_path: z.string().describe('Canonical path that was installed.'),
       apk_sha256: z.string().describe('SHA-256 of the installed file.'),
       apk_size: z.number().int().describe('Bytes.'),
-      build_id: z.string().nullable().describe('The build that wrote this exact APK, when the build history lists its hash.'),
+      build_id: z
+        .string()
+        .nullable()
+        .describe('The build that wrote this exact APK, when the build history lists its hash.'),
       module: z.string().nullable().describe('Gradle module of the APK.'),
       variant: z.string().nullable().describe('Build variant, when the build history knows it.'),
       launchable_activity: z.string().nullable().describe('The launcher activity, for launch_app.'),
@@ -36,7 +49,10 @@ export function createInstallApkTool(deps: { project: ProjectSelection; devices:
     }),
     async handler(args, ctx) {
       if (!deps.project.root) {
-        throw new ToolError('PROJECT_NOT_FOUND', 'No Gradle project is selected, so no build output can be installed. Start droidwright mcp inside the project or pass --project <path>.');
+        throw new ToolError(
+          'PROJECT_NOT_FOUND',
+          'No Gradle project is selected, so no build output can be installed. Start droidwright mcp inside the project or pass --project <path>.',
+        );
       }
       const apk = resolveProjectApk(deps.project.root, args.apk_path);
       const info = await readApkInfo(apk.path);
@@ -56,7 +72,14 @@ export function createInstallApkTool(deps: { project: ProjectSelection; devices:
         variant: build?.variant ?? null,
         duration_ms: durationMs,
       };
-      ctx.append({ type: 'app.installed', data, stream: `device:${serial}`, device: serial, package: info.packageName, correlation: build ? `build:${build.buildId}` : null });
+      ctx.append({
+        type: 'app.installed',
+        data,
+        stream: `device:${serial}`,
+        device: serial,
+        package: info.packageName,
+        correlation: build ? `build:${build.buildId}` : null,
+      });
       return {
         data: { ...data, launchable_activity: info.launchableActivity },
         summary: `installed ${info.packageName} ${info.versionName ?? ''} (${info.versionCode}) on ${serial}${build ? ` from build ${build.buildId}` : ''}`,

@@ -16,13 +16,23 @@ export function createLaunchAppTool(deps: { devices: DeviceInspector; apps: AppC
     input: z.object({
       device_serial: deviceSerialField,
       package: packageField,
-      activity: z.string().min(1).max(255).optional().describe('Activity class to start (.MainActivity or fully qualified); defaults to the launcher activity.'),
+      activity: z
+        .string()
+        .min(1)
+        .max(255)
+        .optional()
+        .describe('Activity class to start (.MainActivity or fully qualified); defaults to the launcher activity.'),
     }),
     output: z.object({
       device_serial: z.string().describe('Where it was launched.'),
       package: z.string().describe('The application id.'),
-      component: z.string().nullable().describe('The component started (pkg/.Activity); null when only the launcher intent was sent.'),
-      method: z.enum(['component', 'resolved_launcher', 'monkey']).describe('How it was started; monkey reports no timings.'),
+      component: z
+        .string()
+        .nullable()
+        .describe('The component started (pkg/.Activity); null when only the launcher intent was sent.'),
+      method: z
+        .enum(['component', 'resolved_launcher', 'monkey'])
+        .describe('How it was started; monkey reports no timings.'),
       ...launchTimingFields,
       warnings: z.array(z.string()).describe('Warning lines am printed (e.g. the task was only brought to the front).'),
     }),
@@ -31,7 +41,11 @@ export function createLaunchAppTool(deps: { devices: DeviceInspector; apps: AppC
       if (args.activity !== undefined) validateActivity(args.activity);
       const serial = await deps.devices.select(args.device_serial, ctx);
       const out = await deps.apps.launch(serial, pkg, args.activity, ctx.signal);
-      const timing = { total_ms: out.am?.totalTimeMs ?? null, wait_ms: out.am?.waitTimeMs ?? null, launch_state: out.am?.launchState ?? null };
+      const timing = {
+        total_ms: out.am?.totalTimeMs ?? null,
+        wait_ms: out.am?.waitTimeMs ?? null,
+        launch_state: out.am?.launchState ?? null,
+      };
       ctx.append({
         type: 'app.launched',
         data: { device_serial: serial, package: pkg, activity: out.component, method: out.method, ...timing },
@@ -40,7 +54,14 @@ export function createLaunchAppTool(deps: { devices: DeviceInspector; apps: AppC
         package: pkg,
       });
       return {
-        data: { device_serial: serial, package: pkg, component: out.component, method: out.method, ...timing, warnings: [...(out.am?.warnings ?? [])] },
+        data: {
+          device_serial: serial,
+          package: pkg,
+          component: out.component,
+          method: out.method,
+          ...timing,
+          warnings: [...(out.am?.warnings ?? [])],
+        },
         summary:
           timing.total_ms !== null
             ? `launched ${out.component ?? pkg} in ${timing.total_ms} ms${timing.launch_state ? ` (${timing.launch_state.toLowerCase()})` : ''}`

@@ -21,13 +21,26 @@ export function createLaunchAvdTool(deps: { avds: AvdController }) {
       const launch = await deps.avds.launch(args.name, ctx.signal);
       ctx.append({
         type: 'avd.launched',
-        data: { avd_name: launch.avdName, device_serial: launch.serial, already_running: launch.alreadyRunning, pid: launch.pid, waited_ms: launch.waitedMs },
+        data: {
+          avd_name: launch.avdName,
+          device_serial: launch.serial,
+          already_running: launch.alreadyRunning,
+          pid: launch.pid,
+          waited_ms: launch.waitedMs,
+        },
         stream: `device:${launch.serial}`,
         device: launch.serial,
       });
       return {
-        data: { device_serial: launch.serial, avd_name: launch.avdName, already_running: launch.alreadyRunning, waited_ms: launch.waitedMs },
-        summary: launch.alreadyRunning ? `${launch.avdName} already running as ${launch.serial}` : `${launch.avdName} online as ${launch.serial} after ${launch.waitedMs} ms`,
+        data: {
+          device_serial: launch.serial,
+          avd_name: launch.avdName,
+          already_running: launch.alreadyRunning,
+          waited_ms: launch.waitedMs,
+        },
+        summary: launch.alreadyRunning
+          ? `${launch.avdName} already running as ${launch.serial}`
+          : `${launch.avdName} online as ${launch.serial} after ${launch.waitedMs} ms`,
       };
     },
   });

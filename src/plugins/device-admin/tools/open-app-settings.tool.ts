@@ -11,7 +11,8 @@ export function createOpenAppSettingsTool(deps: { devices: DeviceInspector; apps
     toolset: 'device-admin',
     kind: 'W',
     title: 'Open app settings',
-    description: "Open the system App info screen of an installed app (permissions, storage, notifications) on the device.",
+    description:
+      'Open the system App info screen of an installed app (permissions, storage, notifications) on the device.',
     input: z.object({ device_serial: deviceSerialField, package: packageField }),
     output: z.object({
       device_serial: z.string().describe('The device.'),
@@ -22,8 +23,17 @@ export function createOpenAppSettingsTool(deps: { devices: DeviceInspector; apps
       const pkg = validatePackageName(args.package);
       const serial = await deps.devices.select(args.device_serial, ctx);
       const out = await deps.apps.openAppSettings(serial, pkg, ctx.signal);
-      ctx.append({ type: 'app.settings_opened', data: { device_serial: serial, package: pkg }, stream: `device:${serial}`, device: serial, package: pkg });
-      return { data: { device_serial: serial, package: pkg, activity: out.component }, summary: `opened settings of ${pkg} on ${serial}` };
+      ctx.append({
+        type: 'app.settings_opened',
+        data: { device_serial: serial, package: pkg },
+        stream: `device:${serial}`,
+        device: serial,
+        package: pkg,
+      });
+      return {
+        data: { device_serial: serial, package: pkg, activity: out.component },
+        summary: `opened settings of ${pkg} on ${serial}`,
+      };
     },
   });
 }

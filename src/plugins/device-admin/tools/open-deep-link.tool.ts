@@ -30,7 +30,11 @@ export function createOpenDeepLinkTool(deps: { devices: DeviceInspector; apps: A
       const pkg = args.package !== undefined ? validatePackageName(args.package) : undefined;
       const serial = await deps.devices.select(args.device_serial, ctx);
       const out = await deps.apps.openDeepLink(serial, uri, pkg, ctx.signal);
-      const timing = { total_ms: out.am?.totalTimeMs ?? null, wait_ms: out.am?.waitTimeMs ?? null, launch_state: out.am?.launchState ?? null };
+      const timing = {
+        total_ms: out.am?.totalTimeMs ?? null,
+        wait_ms: out.am?.waitTimeMs ?? null,
+        launch_state: out.am?.launchState ?? null,
+      };
       ctx.append({
         type: 'deep_link.opened',
         data: { device_serial: serial, uri, scheme, package: pkg ?? null, activity: out.component },
@@ -38,7 +42,10 @@ export function createOpenDeepLinkTool(deps: { devices: DeviceInspector; apps: A
         device: serial,
         package: pkg ?? null,
       });
-      return { data: { device_serial: serial, uri, activity: out.component, ...timing }, summary: `opened ${scheme}: link on ${serial}${out.component ? ` in ${out.component}` : ''}` };
+      return {
+        data: { device_serial: serial, uri, activity: out.component, ...timing },
+        summary: `opened ${scheme}: link on ${serial}${out.component ? ` in ${out.component}` : ''}`,
+      };
     },
   });
 }

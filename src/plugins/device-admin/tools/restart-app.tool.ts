@@ -1,13 +1,22 @@
 import { z } from 'zod';
 import type { DeviceInspector } from '../../../android/device-inspector.js';
-import { allowForeignPackageField, deviceSerialField, launchTimingFields, packageField } from '../../../android/device-tool-fields.js';
+import {
+  allowForeignPackageField,
+  deviceSerialField,
+  launchTimingFields,
+  packageField,
+} from '../../../android/device-tool-fields.js';
 import type { PackageScopeGuard } from '../../../android/package-scope-guard.js';
 import { InvalidArgumentsError } from '../../../kernel/errors.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
 import { validatePackageName } from '../../../kernel/validation.js';
 import { validateActivity, type AppController } from '../services/app-controller.js';
 
-export function createRestartAppTool(deps: { devices: DeviceInspector; apps: AppController; scope: PackageScopeGuard }) {
+export function createRestartAppTool(deps: {
+  devices: DeviceInspector;
+  apps: AppController;
+  scope: PackageScopeGuard;
+}) {
   return defineTool({
     name: 'restart_app',
     toolset: 'device-admin',
@@ -19,7 +28,10 @@ export function createRestartAppTool(deps: { devices: DeviceInspector; apps: App
       device_serial: deviceSerialField,
       package: packageField,
       activity: z.string().min(1).max(255).optional().describe('Activity to start; defaults to the launcher activity.'),
-      clear_data: z.boolean().optional().describe('Wipe the app\'s data and runtime permissions before relaunching (pm clear). Requires device_serial.'),
+      clear_data: z
+        .boolean()
+        .optional()
+        .describe("Wipe the app's data and runtime permissions before relaunching (pm clear). Requires device_serial."),
       allow_foreign_package: allowForeignPackageField,
     }),
     output: z.object({
@@ -29,7 +41,11 @@ export function createRestartAppTool(deps: { devices: DeviceInspector; apps: App
       was_running: z.boolean().describe('Whether it had a process before the restart.'),
       cleared_data: z.boolean().describe('Whether pm clear ran.'),
       ...launchTimingFields,
-      display_ms: z.number().int().nullable().describe("Time to first frame from the logcat 'Displayed' line for this package; null when none was logged."),
+      display_ms: z
+        .number()
+        .int()
+        .nullable()
+        .describe("Time to first frame from the logcat 'Displayed' line for this package; null when none was logged."),
     }),
     async handler(args, ctx) {
       const pkg = validatePackageName(args.package);
@@ -37,20 +53,43 @@ export function createRestartAppTool(deps: { devices: DeviceInspector; apps: App
       deps.scope.require(pkg, args.allow_foreign_package);
       const clearData = args.clear_data === true;
       if (clearData && args.device_serial === undefined) {
-        throw new InvalidArgumentsError('clear_data: true wipes the app\'s data, so name the device explicitly with device_serial.', 'INVALID_ARGUMENT', 'device_serial');
+        throw new InvalidArgumentsError(
+          "clear_data: true wipes the app's data, so name the device explicitly with device_serial.",
+          'INVALID_ARGUMENT',
+          'device_serial',
+        );
       }
       const serial = await deps.devices.select(args.device_serial, ctx);
       const out = await deps.apps.restart(serial, pkg, { activity: args.activity, clearData, signal: ctx.signal });
-      const timing = { total_ms: out.am?.totalTimeMs ?? null, wait_ms: out.am?.waitTimeMs ?? null, launch_state: out.am?.launchState ?? null };
+      const timing = {
+        total_ms: out.am?.totalTimeMs ?? null,
+        wait_ms: out.am?.waitTimeMs ?? null,
+        launch_state: out.am?.launchState ?? null,
+      };
       ctx.append({
         type: 'app.restarted',
-        data: { device_serial: serial, package: pkg, activity: out.component, cleared_data: clearData, ...timing, display_ms: out.displayMs },
+        data: {
+          device_serial: serial,
+          package: pkg,
+          activity: out.component,
+          cleared_data: clearData,
+          ...timing,
+          display_ms: out.displayMs,
+        },
         stream: `device:${serial}`,
         device: serial,
         package: pkg,
       });
       return {
-        data: { device_serial: serial, package: pkg, component: out.component, was_running: out.wasRunning, cleared_data: clearData, ...timing, display_ms: out.displayMs },
+        data: {
+          device_serial: serial,
+          package: pkg,
+          component: out.component,
+          was_running: out.wasRunning,
+          cleared_data: clearData,
+          ...timing,
+          display_ms: out.displayMs,
+        },
         summary: `restarted ${pkg} on ${serial}${clearData ? ' with data cleared' : ''}${out.displayMs !== null ? `, displayed in ${out.displayMs} ms` : ''}`,
       };
     },

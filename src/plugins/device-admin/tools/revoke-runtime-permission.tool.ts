@@ -6,13 +6,18 @@ import { defineTool } from '../../../kernel/tool-definition.js';
 import { validatePackageName, validatePermission } from '../../../kernel/validation.js';
 import type { AppController } from '../services/app-controller.js';
 
-export function createRevokeRuntimePermissionTool(deps: { devices: DeviceInspector; apps: AppController; scope: PackageScopeGuard }) {
+export function createRevokeRuntimePermissionTool(deps: {
+  devices: DeviceInspector;
+  apps: AppController;
+  scope: PackageScopeGuard;
+}) {
   return defineTool({
     name: 'revoke_runtime_permission',
     toolset: 'device-admin',
     kind: 'D',
     title: 'Revoke runtime permission',
-    description: "Revoke a runtime permission from an app (pm revoke); Android may kill the app's process. Only the project's own apps unless allow_foreign_package is true.",
+    description:
+      "Revoke a runtime permission from an app (pm revoke); Android may kill the app's process. Only the project's own apps unless allow_foreign_package is true.",
     input: z.object({
       device_serial: deviceSerialField,
       package: packageField,
@@ -31,8 +36,17 @@ export function createRevokeRuntimePermissionTool(deps: { devices: DeviceInspect
       deps.scope.require(pkg, args.allow_foreign_package);
       const serial = await deps.devices.select(args.device_serial, ctx);
       await deps.apps.setPermission(serial, pkg, permission, false, ctx.signal);
-      ctx.append({ type: 'permission.revoked', data: { device_serial: serial, package: pkg, permission }, stream: `device:${serial}`, device: serial, package: pkg });
-      return { data: { device_serial: serial, package: pkg, permission, revoked: true }, summary: `revoked ${permission} from ${pkg} on ${serial}` };
+      ctx.append({
+        type: 'permission.revoked',
+        data: { device_serial: serial, package: pkg, permission },
+        stream: `device:${serial}`,
+        device: serial,
+        package: pkg,
+      });
+      return {
+        data: { device_serial: serial, package: pkg, permission, revoked: true },
+        summary: `revoked ${permission} from ${pkg} on ${serial}`,
+      };
     },
   });
 }

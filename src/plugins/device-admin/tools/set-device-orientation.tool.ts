@@ -10,10 +10,13 @@ export function createSetDeviceOrientationTool(deps: { devices: DeviceInspector;
     toolset: 'device-admin',
     kind: 'W',
     title: 'Set device orientation',
-    description: 'Lock the screen to portrait, landscape or their reverses (auto-rotate off), or return it to auto-rotate, to test configuration changes. Returns the previous orientation.',
+    description:
+      'Lock the screen to portrait, landscape or their reverses (auto-rotate off), or return it to auto-rotate, to test configuration changes. Returns the previous orientation.',
     input: z.object({
       device_serial: deviceSerialField,
-      orientation: z.enum(ORIENTATIONS).describe('portrait, landscape, reverse_portrait, reverse_landscape, or auto (sensor-driven).'),
+      orientation: z
+        .enum(ORIENTATIONS)
+        .describe('portrait, landscape, reverse_portrait, reverse_landscape, or auto (sensor-driven).'),
     }),
     output: z.object({
       device_serial: z.string().describe('The device.'),
@@ -23,8 +26,16 @@ export function createSetDeviceOrientationTool(deps: { devices: DeviceInspector;
     async handler(args, ctx) {
       const serial = await deps.devices.select(args.device_serial, ctx);
       const { previous } = await deps.orientation.set(serial, args.orientation, ctx.signal);
-      ctx.append({ type: 'orientation.changed', data: { device_serial: serial, orientation: args.orientation, previous }, stream: `device:${serial}`, device: serial });
-      return { data: { device_serial: serial, orientation: args.orientation, previous }, summary: `${serial}: ${previous ?? '?'} → ${args.orientation}` };
+      ctx.append({
+        type: 'orientation.changed',
+        data: { device_serial: serial, orientation: args.orientation, previous },
+        stream: `device:${serial}`,
+        device: serial,
+      });
+      return {
+        data: { device_serial: serial, orientation: args.orientation, previous },
+        summary: `${serial}: ${previous ?? '?'} → ${args.orientation}`,
+      };
     },
   });
 }

@@ -39,10 +39,24 @@ export function createSetNetworkStateTool(deps: { devices: DeviceInspector; netw
       const serial = await deps.devices.select(args.device_serial, ctx);
       NetworkController.checkRequest(serial, request);
       const { previous, current } = await deps.network.set(serial, request, ctx.signal);
-      const requested = { wifi: args.wifi ?? null, mobile_data: args.mobile_data ?? null, airplane_mode: args.airplane_mode ?? null };
-      ctx.append({ type: 'network.changed', data: { device_serial: serial, requested, previous: snake(previous), current: snake(current) }, stream: `device:${serial}`, device: serial });
-      const parts = Object.entries(requested).filter(([, v]) => v !== null).map(([k, v]) => `${k} ${v ? 'on' : 'off'}`);
-      return { data: { device_serial: serial, previous: snake(previous), current: snake(current) }, summary: `${serial}: ${parts.join(', ')}` };
+      const requested = {
+        wifi: args.wifi ?? null,
+        mobile_data: args.mobile_data ?? null,
+        airplane_mode: args.airplane_mode ?? null,
+      };
+      ctx.append({
+        type: 'network.changed',
+        data: { device_serial: serial, requested, previous: snake(previous), current: snake(current) },
+        stream: `device:${serial}`,
+        device: serial,
+      });
+      const parts = Object.entries(requested)
+        .filter(([, v]) => v !== null)
+        .map(([k, v]) => `${k} ${v ? 'on' : 'off'}`);
+      return {
+        data: { device_serial: serial, previous: snake(previous), current: snake(current) },
+        summary: `${serial}: ${parts.join(', ')}`,
+      };
     },
   });
 }

@@ -12,8 +12,13 @@ export function createStopAppTool(deps: { devices: DeviceInspector; apps: AppCon
     toolset: 'device-admin',
     kind: 'D',
     title: 'Stop app',
-    description: "Force-stop an app (am force-stop): its processes end and unsaved state is lost. Only the project's own apps unless allow_foreign_package is true.",
-    input: z.object({ device_serial: deviceSerialField, package: packageField, allow_foreign_package: allowForeignPackageField }),
+    description:
+      "Force-stop an app (am force-stop): its processes end and unsaved state is lost. Only the project's own apps unless allow_foreign_package is true.",
+    input: z.object({
+      device_serial: deviceSerialField,
+      package: packageField,
+      allow_foreign_package: allowForeignPackageField,
+    }),
     output: z.object({
       device_serial: z.string().describe('The device.'),
       package: z.string().describe('The application id.'),
@@ -24,8 +29,17 @@ export function createStopAppTool(deps: { devices: DeviceInspector; apps: AppCon
       deps.scope.require(pkg, args.allow_foreign_package);
       const serial = await deps.devices.select(args.device_serial, ctx);
       const { wasRunning } = await deps.apps.stop(serial, pkg, ctx.signal);
-      ctx.append({ type: 'app.stopped', data: { device_serial: serial, package: pkg, was_running: wasRunning }, stream: `device:${serial}`, device: serial, package: pkg });
-      return { data: { device_serial: serial, package: pkg, was_running: wasRunning }, summary: `stopped ${pkg} on ${serial}${wasRunning ? '' : ' (was not running)'}` };
+      ctx.append({
+        type: 'app.stopped',
+        data: { device_serial: serial, package: pkg, was_running: wasRunning },
+        stream: `device:${serial}`,
+        device: serial,
+        package: pkg,
+      });
+      return {
+        data: { device_serial: serial, package: pkg, was_running: wasRunning },
+        summary: `stopped ${pkg} on ${serial}${wasRunning ? '' : ' (was not running)'}`,
+      };
     },
   });
 }

@@ -10,7 +10,8 @@ export function createStopAvdTool(deps: { avds: AvdController }) {
     toolset: 'device-admin',
     kind: 'D',
     title: 'Stop AVD',
-    description: 'Shut down a running emulator (adb emu kill) and wait until adb no longer lists it (up to 30 s). Unsaved state in the emulator is lost.',
+    description:
+      'Shut down a running emulator (adb emu kill) and wait until adb no longer lists it (up to 30 s). Unsaved state in the emulator is lost.',
     input: z.object({ device_serial: requiredDeviceSerialField.describe('Emulator serial, e.g. emulator-5554.') }),
     output: z.object({
       device_serial: z.string().describe('The emulator that stopped.'),
@@ -20,8 +21,16 @@ export function createStopAvdTool(deps: { avds: AvdController }) {
     async handler(args, ctx) {
       const serial = validateSerial(args.device_serial);
       const stopped = await deps.avds.stop(serial, ctx.signal);
-      ctx.append({ type: 'avd.stopped', data: { device_serial: serial, avd_name: stopped.avdName, waited_ms: stopped.waitedMs }, stream: `device:${serial}`, device: serial });
-      return { data: { device_serial: serial, avd_name: stopped.avdName, waited_ms: stopped.waitedMs }, summary: `stopped ${serial}${stopped.avdName ? ` (${stopped.avdName})` : ''}` };
+      ctx.append({
+        type: 'avd.stopped',
+        data: { device_serial: serial, avd_name: stopped.avdName, waited_ms: stopped.waitedMs },
+        stream: `device:${serial}`,
+        device: serial,
+      });
+      return {
+        data: { device_serial: serial, avd_name: stopped.avdName, waited_ms: stopped.waitedMs },
+        summary: `stopped ${serial}${stopped.avdName ? ` (${stopped.avdName})` : ''}`,
+      };
     },
   });
 }

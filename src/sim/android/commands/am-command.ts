@@ -17,9 +17,50 @@ interface ParsedIntent {
   user?: string;
 }
 
-const VALUE_OPTIONS = new Set(['-a', '-d', '-t', '-c', '-n', '-f', '-p', '--user', '--display', '--windowingMode', '--activityType', '-R', '-P', '--start-profiler', '--sampling', '--attach-agent', '--task', '--receiver-permission', '-i', '--identifier']);
+const VALUE_OPTIONS = new Set([
+  '-a',
+  '-d',
+  '-t',
+  '-c',
+  '-n',
+  '-f',
+  '-p',
+  '--user',
+  '--display',
+  '--windowingMode',
+  '--activityType',
+  '-R',
+  '-P',
+  '--start-profiler',
+  '--sampling',
+  '--attach-agent',
+  '--task',
+  '--receiver-permission',
+  '-i',
+  '--identifier',
+]);
 const EXTRA_ONE = new Set(['--esn']);
-const EXTRA_TWO = new Set(['-e', '--es', '--ez', '--ei', '--el', '--ef', '--ed', '--eu', '--ecn', '--eia', '--eial', '--ela', '--elal', '--efa', '--efal', '--esa', '--esal', '--eda', '--edal']);
+const EXTRA_TWO = new Set([
+  '-e',
+  '--es',
+  '--ez',
+  '--ei',
+  '--el',
+  '--ef',
+  '--ed',
+  '--eu',
+  '--ecn',
+  '--eia',
+  '--eial',
+  '--ela',
+  '--elal',
+  '--efa',
+  '--efal',
+  '--esa',
+  '--esal',
+  '--eda',
+  '--edal',
+]);
 
 function parseIntent(args: readonly string[]): ParsedIntent | string {
   const intent: ParsedIntent = { categories: [], flags: 0, hasExtras: false, wait: false, stopFirst: false };
@@ -56,7 +97,23 @@ function parseIntent(args: readonly string[]): ParsedIntent | string {
     }
     if (a === '-W') intent.wait = true;
     else if (a === '-S') intent.stopFirst = true;
-    else if (a.startsWith('--activity-') || a.startsWith('--receiver-') || ['-D', '-N', '--streaming', '--track-allocation', '--suspend', '--grant-read-uri-permission', '--grant-write-uri-permission', '--include-stopped-packages', '--exclude-stopped-packages', '--debug-log-resolution'].includes(a)) continue;
+    else if (
+      a.startsWith('--activity-') ||
+      a.startsWith('--receiver-') ||
+      [
+        '-D',
+        '-N',
+        '--streaming',
+        '--track-allocation',
+        '--suspend',
+        '--grant-read-uri-permission',
+        '--grant-write-uri-permission',
+        '--include-stopped-packages',
+        '--exclude-stopped-packages',
+        '--debug-log-resolution',
+      ].includes(a)
+    )
+      continue;
     else if (a.startsWith('-')) return `Error: Unknown option: ${a}`;
     else if (a.includes(':')) intent.data = a;
     else if (a.includes('/')) {
@@ -105,7 +162,10 @@ const NEW_TASK = 0x10000000;
  * What `am start` targets: the explicit component; a bare `-p` (the package's launcher, as before intents had
  * filters here); else every activity whose intent filter matches action, categories, data and type, within `-p`.
  */
-function resolveTarget(device: Parameters<CommandHandler>[0]['device'], intent: ParsedIntent): { pkg: string; cls: string | null }[] {
+function resolveTarget(
+  device: Parameters<CommandHandler>[0]['device'],
+  intent: ParsedIntent,
+): { pkg: string; cls: string | null }[] {
   if (intent.component) return [{ pkg: intent.component.pkg, cls: intent.component.cls }];
   const bare = !intent.action && !intent.data && !intent.type && intent.categories.length === 0;
   if (intent.packageName && bare) {
@@ -114,7 +174,13 @@ function resolveTarget(device: Parameters<CommandHandler>[0]['device'], intent: 
   }
   if (bare) return [];
   return device.packages
-    .resolveActivities({ action: intent.action, categories: intent.categories, data: intent.data, type: intent.type, packageName: intent.packageName })
+    .resolveActivities({
+      action: intent.action,
+      categories: intent.categories,
+      data: intent.data,
+      type: intent.type,
+      packageName: intent.packageName,
+    })
     .map((m) => ({ pkg: m.pkg.name, cls: m.activity }));
 }
 
@@ -134,14 +200,21 @@ const amStart: CommandHandler = async ({ argv, io, device }) => {
   if (targets.length > 1) {
     const matches = targets.map((t) => ({ pkg: device.packages.get(t.pkg)!, activity: t.cls! }));
     targetPkg = FRAMEWORK_PACKAGE;
-    result = device.am.showChooser(matches, intentFields(intent, NEW_TASK, { pkg: FRAMEWORK_PACKAGE, cls: RESOLVER_ACTIVITY }));
+    result = device.am.showChooser(
+      matches,
+      intentFields(intent, NEW_TASK, { pkg: FRAMEWORK_PACKAGE, cls: RESOLVER_ACTIVITY }),
+    );
   } else {
     const target = targets[0];
     const pkg = device.packages.get(target.pkg);
     const cls = target.cls ?? pkg?.launcherActivity ?? null;
     targetPkg = target.pkg;
     const logged = cls ? intentFields(intent, NEW_TASK, { pkg: target.pkg, cls }) : undefined;
-    result = device.am.launch(target.pkg, target.cls, { forceStop: intent.stopFirst, intent: logged, data: intent.data });
+    result = device.am.launch(target.pkg, target.cls, {
+      forceStop: intent.stopFirst,
+      intent: logged,
+      data: intent.data,
+    });
   }
   if (result.kind === 'not-found') {
     const cls = targets[0].cls ?? '';
@@ -161,7 +234,10 @@ const amStart: CommandHandler = async ({ argv, io, device }) => {
         ? 'Warning: Activity not started, its current task has been brought to the front\n'
         : 'Warning: Activity not started, intent has been delivered to currently running top-most instance.\n',
     );
-    if (intent.wait) await io.stdout(`Status: ok\nLaunchState: UNKNOWN (0)\nActivity: ${cmp}\nWaitTime: ${result.waitTime}\nComplete\n`);
+    if (intent.wait)
+      await io.stdout(
+        `Status: ok\nLaunchState: UNKNOWN (0)\nActivity: ${cmp}\nWaitTime: ${result.waitTime}\nComplete\n`,
+      );
     return 0;
   }
   if (intent.wait) {
@@ -200,7 +276,11 @@ export const amCommand: CommandHandler = async (ctx) => {
           kind: 'java',
           exception: 'android.app.RemoteServiceException$CrashedByAdbException',
           message: 'shell-induced crash',
-          frames: ['android.app.ActivityThread.throwRemoteServiceException(ActivityThread.java:2096)', 'android.app.ActivityThread.-$$Nest$mthrowRemoteServiceException(Unknown Source:0)', 'android.app.ActivityThread$H.handleMessage(ActivityThread.java:2383)'],
+          frames: [
+            'android.app.ActivityThread.throwRemoteServiceException(ActivityThread.java:2096)',
+            'android.app.ActivityThread.-$$Nest$mthrowRemoteServiceException(Unknown Source:0)',
+            'android.app.ActivityThread$H.handleMessage(ActivityThread.java:2383)',
+          ],
         });
       }
       return 0;
@@ -216,13 +296,19 @@ export const amCommand: CommandHandler = async (ctx) => {
       return 0;
     case 'instrument': {
       const component = args.filter((a) => !a.startsWith('-'))[args.filter((a) => !a.startsWith('-')).length - 1] ?? '';
-      await io.stderr(`java.lang.SecurityException: Unable to find instrumentation info for: ComponentInfo{${component}}\n`);
-      await io.stdout(`INSTRUMENTATION_STATUS: Error=Unable to find instrumentation info for: ComponentInfo{${component}}\nINSTRUMENTATION_STATUS_CODE: -1\n`);
+      await io.stderr(
+        `java.lang.SecurityException: Unable to find instrumentation info for: ComponentInfo{${component}}\n`,
+      );
+      await io.stdout(
+        `INSTRUMENTATION_STATUS: Error=Unable to find instrumentation info for: ComponentInfo{${component}}\nINSTRUMENTATION_STATUS_CODE: -1\n`,
+      );
       return 1;
     }
     case undefined:
     case 'help':
-      await io.stdout('Activity manager (activity) commands:\n  help\n  start-activity [-D] [-N] [-W] [-P <FILE>] [--start-profiler <FILE>] [-S] [--user <USER_ID> | current] <INTENT>\n  force-stop [--user <USER_ID> | all | current] <PACKAGE>\n  kill [--user <USER_ID> | all | current] <PACKAGE>\n  broadcast [--user <USER_ID> | all | current] <INTENT>\n  crash [--user <USER_ID>] <PACKAGE|PID>\n');
+      await io.stdout(
+        'Activity manager (activity) commands:\n  help\n  start-activity [-D] [-N] [-W] [-P <FILE>] [--start-profiler <FILE>] [-S] [--user <USER_ID> | current] <INTENT>\n  force-stop [--user <USER_ID> | all | current] <PACKAGE>\n  kill [--user <USER_ID> | all | current] <PACKAGE>\n  broadcast [--user <USER_ID> | all | current] <INTENT>\n  crash [--user <USER_ID>] <PACKAGE|PID>\n',
+      );
       return 0;
     default:
       await io.stderr(`Unknown command: ${verb}\n`);
@@ -243,17 +329,21 @@ export const monkeyCommand: CommandHandler = async ({ argv, io, device }) => {
       lines.push(`data="${args[i]}"`);
     } else if (args[i] === '-c' && args[i + 1]) lines.push(`data="${args[++i]}"`);
     else if (/^\d+$/.test(args[i])) events = Number(args[i]);
-    else if (['--throttle', '-s', '--pct-touch', '--pct-motion', '--pct-syskeys', '--pct-appswitch'].includes(args[i])) i++;
+    else if (['--throttle', '-s', '--pct-touch', '--pct-motion', '--pct-syskeys', '--pct-appswitch'].includes(args[i]))
+      i++;
   }
   const launchable = packages.map((p) => device.packages.get(p)).filter((p) => p?.launcherActivity && p.enabled);
   if (launchable.length === 0 || events === 0) {
-    await io.stdout(lines.join('\n') + '\n');
+    await io.stdout(`${lines.join('\n')}\n`);
     await io.stderr('** No activities found to run, monkey aborted.\n');
     return 252;
   }
   device.am.launch(launchable[0]!.name, null);
   const elapsed = device.rng.int(20, 90);
-  lines.push(`Events injected: ${events}`, `## Network stats: elapsed time=${elapsed}ms (0ms mobile, 0ms wifi, ${elapsed}ms not connected)`);
-  await io.stdout(lines.join('\n') + '\n');
+  lines.push(
+    `Events injected: ${events}`,
+    `## Network stats: elapsed time=${elapsed}ms (0ms mobile, 0ms wifi, ${elapsed}ms not connected)`,
+  );
+  await io.stdout(`${lines.join('\n')}\n`);
   return 0;
 };

@@ -9,7 +9,10 @@ const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /** Splits toybox-style short flags (`-rf` → r, f) until the first non-flag or `--`. */
-export function parseFlags(args: readonly string[], withValue: readonly string[] = []): { flags: Map<string, string | true>; rest: string[] } {
+export function parseFlags(
+  args: readonly string[],
+  withValue: readonly string[] = [],
+): { flags: Map<string, string | true>; rest: string[] } {
   const flags = new Map<string, string | true>();
   const rest: string[] = [];
   let i = 0;
@@ -99,7 +102,14 @@ const ls: CommandHandler = async ({ argv, io, device, cwd }) => {
     if (!long) return name;
     const st = device.fs.stat(path)!;
     const owner = device.fs.owner(path);
-    const group = owner === 'shell' ? 'shell' : owner === 'system' ? 'system' : owner === 'root' && path.startsWith('/sdcard') ? 'everybody' : owner;
+    const group =
+      owner === 'shell'
+        ? 'shell'
+        : owner === 'system'
+          ? 'system'
+          : owner === 'root' && path.startsWith('/sdcard')
+            ? 'everybody'
+            : owner;
     return `${modeString(st.mode)} ${(st.mode & FILE_TYPE.S_IFMT) === FILE_TYPE.S_IFDIR ? 2 : 1} ${owner} ${group} ${String(st.size).padStart(5)} ${lsTime(st.mtimeSec)} ${name}`;
   };
   const out: string[] = [];
@@ -123,10 +133,11 @@ const ls: CommandHandler = async ({ argv, io, device, cwd }) => {
     if (targets.length > 1) out.push(`${i > 0 ? '\n' : ''}${target}:`);
     const entries = device.fs.list(path) ?? [];
     if (long) out.push(`total ${entries.length * 8}`);
-    if (all) out.push(line('.', path), line('..', normalizePath(path + '/..')));
-    for (const e of entries) if (all || !e.name.startsWith('.')) out.push(line(e.name, `${path === '/' ? '' : path}/${e.name}`));
+    if (all) out.push(line('.', path), line('..', normalizePath(`${path}/..`)));
+    for (const e of entries)
+      if (all || !e.name.startsWith('.')) out.push(line(e.name, `${path === '/' ? '' : path}/${e.name}`));
   }
-  if (out.length) await io.stdout(out.join('\n') + '\n');
+  if (out.length) await io.stdout(`${out.join('\n')}\n`);
   return status;
 };
 
@@ -237,41 +248,60 @@ function strftime(format: string, ms: number): string {
   const d = new Date(ms);
   return format.replace(/%([a-zA-Z%])/g, (_, c: string) => {
     switch (c) {
-      case 's': return String(Math.floor(ms / 1000));
-      case 'Y': return String(d.getUTCFullYear());
-      case 'm': return pad2(d.getUTCMonth() + 1);
-      case 'd': return pad2(d.getUTCDate());
-      case 'H': return pad2(d.getUTCHours());
-      case 'M': return pad2(d.getUTCMinutes());
-      case 'S': return pad2(d.getUTCSeconds());
-      case 'N': return String((ms % 1000) * 1_000_000).padStart(9, '0');
-      case 'Z': return 'GMT';
-      case 'z': return '+0000';
-      case 'a': return DAYS[d.getUTCDay()];
-      case 'b': return MONTHS[d.getUTCMonth()];
-      case 'e': return String(d.getUTCDate()).padStart(2, ' ');
-      case 'T': return `${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())}`;
-      case 'F': return `${d.getUTCFullYear()}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())}`;
-      case '%': return '%';
-      default: return `%${c}`;
+      case 's':
+        return String(Math.floor(ms / 1000));
+      case 'Y':
+        return String(d.getUTCFullYear());
+      case 'm':
+        return pad2(d.getUTCMonth() + 1);
+      case 'd':
+        return pad2(d.getUTCDate());
+      case 'H':
+        return pad2(d.getUTCHours());
+      case 'M':
+        return pad2(d.getUTCMinutes());
+      case 'S':
+        return pad2(d.getUTCSeconds());
+      case 'N':
+        return String((ms % 1000) * 1_000_000).padStart(9, '0');
+      case 'Z':
+        return 'GMT';
+      case 'z':
+        return '+0000';
+      case 'a':
+        return DAYS[d.getUTCDay()];
+      case 'b':
+        return MONTHS[d.getUTCMonth()];
+      case 'e':
+        return String(d.getUTCDate()).padStart(2, ' ');
+      case 'T':
+        return `${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())}`;
+      case 'F':
+        return `${d.getUTCFullYear()}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())}`;
+      case '%':
+        return '%';
+      default:
+        return `%${c}`;
     }
   });
 }
 
 const date: CommandHandler = async ({ argv, io, device }) => {
   const format = argv.slice(1).find((a) => a.startsWith('+'));
-  await io.stdout(strftime(format ? format.slice(1) : '%a %b %e %T %Z %Y', device.clock()) + '\n');
+  await io.stdout(`${strftime(format ? format.slice(1) : '%a %b %e %T %Z %Y', device.clock())}\n`);
   return 0;
 };
 
 const getprop: CommandHandler = async ({ argv, io, device }) => {
   const key = argv[1];
   if (key !== undefined) {
-    await io.stdout((device.props.get(key) ?? argv[2] ?? '') + '\n');
+    await io.stdout(`${device.props.get(key) ?? argv[2] ?? ''}\n`);
     return 0;
   }
-  const lines = [...device.props.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => `[${k}]: [${v}]`);
-  await io.stdout(lines.join('\n') + '\n');
+  const lines = [...device.props.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([k, v]) => `[${k}]: [${v}]`);
+  await io.stdout(`${lines.join('\n')}\n`);
   return 0;
 };
 
@@ -282,7 +312,8 @@ const setprop: CommandHandler = async ({ argv, io, device }) => {
   }
   const [, key, value] = argv;
   // The shell domain may set debug/log/persist.* properties, never read-only or boot ones.
-  const allowed = /^(debug|log|persist\.log|persist\.debug|vendor\.debug|dalvik\.vm\.|wrap|service\.adb\.tcp|ctl\.)/.test(key);
+  const allowed =
+    /^(debug|log|persist\.log|persist\.debug|vendor\.debug|dalvik\.vm\.|wrap|service\.adb\.tcp|ctl\.)/.test(key);
   if (!allowed || key.startsWith('ro.')) {
     await io.stderr(`Failed to set property '${key}' to '${value}'.\nSee dmesg for error reason.\n`);
     return 1;
@@ -306,21 +337,42 @@ const ps: CommandHandler = async ({ argv, io, device }) => {
     const cols = (args[oIndex + 1] ?? 'PID,NAME').split(',').map((c) => c.toUpperCase().replace(/=.*$/, ''));
     const value = (p: (typeof procs)[number], c: string): string => {
       switch (c) {
-        case 'PID': return String(p.pid);
-        case 'PPID': return String(p.ppid);
-        case 'UID': return String(p.uid);
-        case 'USER': return userName(p.uid);
-        case 'NAME': case 'CMD': case 'CMDLINE': case 'ARGS': case 'COMM': return p.name;
-        case 'RSS': return String(p.rssKb);
-        case 'VSZ': return String(p.vszKb);
-        case 'S': return 'S';
-        default: return '?';
+        case 'PID':
+          return String(p.pid);
+        case 'PPID':
+          return String(p.ppid);
+        case 'UID':
+          return String(p.uid);
+        case 'USER':
+          return userName(p.uid);
+        case 'NAME':
+        case 'CMD':
+        case 'CMDLINE':
+        case 'ARGS':
+        case 'COMM':
+          return p.name;
+        case 'RSS':
+          return String(p.rssKb);
+        case 'VSZ':
+          return String(p.vszKb);
+        case 'S':
+          return 'S';
+        default:
+          return '?';
       }
     };
     const rows = [cols, ...procs.map((p) => cols.map((c) => value(p, c)))];
     const widths = cols.map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-    const text = rows.map((r) => r.map((v, i) => (i === r.length - 1 ? v : /^\d+$/.test(v) || i === 0 ? v.padStart(widths[i]) : v.padEnd(widths[i]))).join(' ')).join('\n');
-    await io.stdout(text + '\n');
+    const text = rows
+      .map((r) =>
+        r
+          .map((v, i) =>
+            i === r.length - 1 ? v : /^\d+$/.test(v) || i === 0 ? v.padStart(widths[i]) : v.padEnd(widths[i]),
+          )
+          .join(' '),
+      )
+      .join('\n');
+    await io.stdout(`${text}\n`);
     return 0;
   }
   const header = 'USER           PID  PPID        VSZ    RSS WCHAN            ADDR S NAME                       ';
@@ -328,7 +380,7 @@ const ps: CommandHandler = async ({ argv, io, device }) => {
     (p) =>
       `${userName(p.uid).padEnd(12)} ${String(p.pid).padStart(5)} ${String(p.ppid).padStart(5)} ${String(p.vszKb).padStart(10)} ${String(p.rssKb).padStart(6)} ${p.wchan.padEnd(16)}    0 S ${p.name}`,
   );
-  await io.stdout([header, ...lines].join('\n') + '\n');
+  await io.stdout(`${[header, ...lines].join('\n')}\n`);
   return 0;
 };
 
@@ -339,7 +391,7 @@ const pidof: CommandHandler = async ({ argv, io, device }) => {
     .flatMap((name) => device.processes.byName(name).map((p) => p.pid))
     .sort((a, b) => b - a);
   if (pids.length === 0) return 1;
-  await io.stdout(pids.join(' ') + '\n');
+  await io.stdout(`${pids.join(' ')}\n`);
   return 0;
 };
 
@@ -379,7 +431,15 @@ const grep: CommandHandler = async ({ argv, io, device, cwd }) => {
   const args = argv.slice(1);
   const patterns: string[] = [];
   const files: string[] = [];
-  let ignoreCase = false, invert = false, extended = argv[0] === 'egrep', fixed = argv[0] === 'fgrep', count = false, quiet = false, only = false, lineNumbers = false, word = false;
+  let ignoreCase = false,
+    invert = false,
+    extended = argv[0] === 'egrep',
+    fixed = argv[0] === 'fgrep',
+    count = false,
+    quiet = false,
+    only = false,
+    lineNumbers = false,
+    word = false;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a === '-e') {
@@ -464,7 +524,13 @@ const grep: CommandHandler = async ({ argv, io, device, cwd }) => {
   for (const source of sources) {
     let n = 0;
     for await (const line of source) {
-      if (await check(line.replace(/\r$/, (m) => m), ++n)) return 0;
+      if (
+        await check(
+          line.replace(/\r$/, (m) => m),
+          ++n,
+        )
+      )
+        return 0;
       if (io.signal.aborted) break;
     }
   }
@@ -513,7 +579,7 @@ const head: CommandHandler = async (ctx) => {
   if (n === 0) return 0;
   let count = 0;
   for await (const line of inputLines(ctx, rest)) {
-    await ctx.io.stdout(line + '\n');
+    await ctx.io.stdout(`${line}\n`);
     if (++count >= n) break;
   }
   return 0;
@@ -532,13 +598,15 @@ const tail: CommandHandler = async (ctx) => {
     kept.push(line);
     if (kept.length > n) kept.shift();
   }
-  if (kept.length) await ctx.io.stdout(kept.join('\n') + '\n');
+  if (kept.length) await ctx.io.stdout(`${kept.join('\n')}\n`);
   return 0;
 };
 
 const wc: CommandHandler = async (ctx) => {
   const { flags, rest } = parseFlags(ctx.argv.slice(1));
-  const data = rest.length ? Buffer.concat(rest.map((f) => ctx.device.fs.readFile(normalizePath(f, ctx.cwd)) ?? Buffer.alloc(0))) : await readAll(ctx.io.stdin, ctx.io.signal);
+  const data = rest.length
+    ? Buffer.concat(rest.map((f) => ctx.device.fs.readFile(normalizePath(f, ctx.cwd)) ?? Buffer.alloc(0)))
+    : await readAll(ctx.io.stdin, ctx.io.signal);
   const text = data.toString('utf8');
   const lines = (text.match(/\n/g) ?? []).length;
   const words = text.split(/\s+/).filter(Boolean).length;
@@ -548,7 +616,9 @@ const wc: CommandHandler = async (ctx) => {
   if (none || flags.has('w')) counts.push(words);
   if (none || flags.has('c')) counts.push(data.length);
   const suffix = rest.length === 1 ? ` ${rest[0]}` : '';
-  await ctx.io.stdout((counts.length === 1 ? String(counts[0]) : counts.map((c) => String(c).padStart(7)).join(' ')) + suffix + '\n');
+  await ctx.io.stdout(
+    `${(counts.length === 1 ? String(counts[0]) : counts.map((c) => String(c).padStart(7)).join(' ')) + suffix}\n`,
+  );
   return 0;
 };
 
@@ -574,26 +644,44 @@ const test: CommandHandler = async ({ argv, device, cwd, io }) => {
       const [op, v] = args;
       const path = normalizePath(v, cwd);
       switch (op) {
-        case '-e': return !!fs.stat(path);
-        case '-f': return !!fs.readFile(path);
-        case '-d': return fs.isDirectory(path);
-        case '-s': return (fs.readFile(path)?.length ?? 0) > 0;
-        case '-r': case '-w': case '-x': return !!fs.stat(path);
-        case '-z': return v === '';
-        case '-n': return v !== '';
+        case '-e':
+          return !!fs.stat(path);
+        case '-f':
+          return !!fs.readFile(path);
+        case '-d':
+          return fs.isDirectory(path);
+        case '-s':
+          return (fs.readFile(path)?.length ?? 0) > 0;
+        case '-r':
+        case '-w':
+        case '-x':
+          return !!fs.stat(path);
+        case '-z':
+          return v === '';
+        case '-n':
+          return v !== '';
       }
     }
     if (args.length === 3) {
       const [a, op, b] = args;
       switch (op) {
-        case '=': case '==': return a === b;
-        case '!=': return a !== b;
-        case '-eq': return Number(a) === Number(b);
-        case '-ne': return Number(a) !== Number(b);
-        case '-lt': return Number(a) < Number(b);
-        case '-le': return Number(a) <= Number(b);
-        case '-gt': return Number(a) > Number(b);
-        case '-ge': return Number(a) >= Number(b);
+        case '=':
+        case '==':
+          return a === b;
+        case '!=':
+          return a !== b;
+        case '-eq':
+          return Number(a) === Number(b);
+        case '-ne':
+          return Number(a) !== Number(b);
+        case '-lt':
+          return Number(a) < Number(b);
+        case '-le':
+          return Number(a) <= Number(b);
+        case '-gt':
+          return Number(a) > Number(b);
+        case '-ge':
+          return Number(a) >= Number(b);
       }
     }
     return false;
@@ -607,8 +695,12 @@ const uname: CommandHandler = async ({ argv, io, device }) => {
   const all = argv.includes('-a');
   const text = all
     ? `Linux localhost ${kernel} #1 SMP PREEMPT Mon Apr 10 18:27:38 UTC 2023 ${machine} Toybox`
-    : argv.includes('-r') ? kernel : argv.includes('-m') ? machine : 'Linux';
-  await io.stdout(text + '\n');
+    : argv.includes('-r')
+      ? kernel
+      : argv.includes('-m')
+        ? machine
+        : 'Linux';
+  await io.stdout(`${text}\n`);
   return 0;
 };
 

@@ -25,10 +25,14 @@ const cmdCommand: CommandHandler = async (ctx) => {
     case 'wifi':
       return connectivityCommand(ctx);
     case '-l':
-      await ctx.io.stdout(['activity', 'connectivity', 'input', 'package', 'settings', 'wifi', 'window'].join('\n') + '\n');
+      await ctx.io.stdout(
+        `${['activity', 'connectivity', 'input', 'package', 'settings', 'wifi', 'window'].join('\n')}\n`,
+      );
       return 0;
     case undefined:
-      await ctx.io.stderr('cmd: No service specified; use -l to list all running services. Use -w to start and wait for a service.\n');
+      await ctx.io.stderr(
+        'cmd: No service specified; use -l to list all running services. Use -w to start and wait for a service.\n',
+      );
       return 20;
     default:
       await ctx.io.stderr(`cmd: Can't find service: ${service}\n`);

@@ -17,7 +17,12 @@ interface ResumedActivity {
 function resumed(device: SimulatedDevice): ResumedActivity {
   const fg = device.am.foreground();
   if (!fg) return { pkg: LAUNCHER_PACKAGE, activity: LAUNCHER_ACTIVITY, taskId: 1, pid: 1130 };
-  return { pkg: fg.runtime.pkg.name, activity: fg.screen.activity, taskId: device.am.taskOf(fg.runtime.pkg.name)?.id ?? 1, pid: fg.runtime.pid };
+  return {
+    pkg: fg.runtime.pkg.name,
+    activity: fg.screen.activity,
+    taskId: device.am.taskOf(fg.runtime.pkg.name)?.id ?? 1,
+    pid: fg.runtime.pid,
+  };
 }
 
 function record(pkg: string, activity: string, taskId: number): string {
@@ -27,8 +32,12 @@ function record(pkg: string, activity: string, taskId: number): string {
 function windowDump(device: SimulatedDevice, section: string | undefined): string {
   const r = resumed(device);
   const display = device.display();
-  const appWindow = `Window{${identityHash('w' + r.activity)} u0 ${r.pkg}/${r.activity}}`;
-  const focus = device.locked ? `Window{${identityHash('NotificationShade')} u0 NotificationShade}` : device.screenOn ? appWindow : 'null';
+  const appWindow = `Window{${identityHash(`w${r.activity}`)} u0 ${r.pkg}/${r.activity}}`;
+  const focus = device.locked
+    ? `Window{${identityHash('NotificationShade')} u0 NotificationShade}`
+    : device.screenOn
+      ? appWindow
+      : 'null';
   const focusedApp = record(r.pkg, r.activity, r.taskId);
   if (section === 'displays') {
     return [
@@ -50,12 +59,19 @@ function windowDump(device: SimulatedDevice, section: string | undefined): strin
     `    mDisplayId=0 rootTaskId=1 mSession=Session{${identityHash('systemui')} 812:u0a10120} mClient=android.os.BinderProxy@${identityHash('sbclient')}`,
     `    isOnScreen=${device.screenOn} isVisible=${device.screenOn}`,
     `  Window #2 ${appWindow}:`,
-    `    mDisplayId=0 rootTaskId=${r.taskId} mSession=Session{${identityHash('s' + r.pkg)} ${r.pid}:u0a${(device.packages.get(r.pkg)?.uid ?? 10134) - 10000}} mClient=android.os.BinderProxy@${identityHash('c' + r.activity)}`,
+    `    mDisplayId=0 rootTaskId=${r.taskId} mSession=Session{${identityHash(`s${r.pkg}`)} ${r.pid}:u0a${(device.packages.get(r.pkg)?.uid ?? 10134) - 10000}} mClient=android.os.BinderProxy@${identityHash(`c${r.activity}`)}`,
     `    mAttrs={(0,0)(fillxfill) sim={adjust=pan} ty=BASE_APPLICATION fmt=TRANSLUCENT wanim=0x10302fe}`,
     `    mFrame=[0,0][${display.width},${display.height}] last=[0,0][${display.width},${display.height}]`,
     `    isOnScreen=${device.screenOn && !device.locked} isVisible=${device.screenOn && !device.locked}`,
   ];
-  const lines = ['WINDOW MANAGER WINDOWS (dumpsys window windows)', ...windows, '', `  mGlobalConfiguration={1.0 310mcc260mnc [en_US] ldltr sw411dp w411dp h843dp ${device.density()}dpi nrml long port finger qwerty/v/v dpad/v winConfig={ mBounds=Rect(0, 0 - ${display.width}, ${display.height})} s.6}`, `  mHasPermanentDpad=false`, `  mTopFocusedDisplayId=0`];
+  const lines = [
+    'WINDOW MANAGER WINDOWS (dumpsys window windows)',
+    ...windows,
+    '',
+    `  mGlobalConfiguration={1.0 310mcc260mnc [en_US] ldltr sw411dp w411dp h843dp ${device.density()}dpi nrml long port finger qwerty/v/v dpad/v winConfig={ mBounds=Rect(0, 0 - ${display.width}, ${display.height})} s.6}`,
+    `  mHasPermanentDpad=false`,
+    `  mTopFocusedDisplayId=0`,
+  ];
   lines.push(`  mCurrentFocus=${focus}`, `  mFocusedApp=${focusedApp}`);
   if (section !== 'windows') {
     lines.push(
@@ -83,12 +99,15 @@ function windowDump(device: SimulatedDevice, section: string | undefined): strin
       `      interactiveState=${device.screenOn ? 'INTERACTIVE_STATE_AWAKE' : 'INTERACTIVE_STATE_SLEEP'}`,
     );
   }
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 function activitiesDump(device: SimulatedDevice): string {
   const r = resumed(device);
-  const lines = ['ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)', 'Display #0 (activities from top to bottom):'];
+  const lines = [
+    'ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)',
+    'Display #0 (activities from top to bottom):',
+  ];
   const stacks = [...device.am.tasks].reverse();
   const home = { id: 1, packageName: LAUNCHER_PACKAGE };
   const order = device.am.homeOnTop ? [home, ...stacks] : [...stacks, home];
@@ -98,18 +117,26 @@ function activitiesDump(device: SimulatedDevice): string {
     const acts = isHome ? [LAUNCHER_ACTIVITY] : [...new Set((runtime?.stack ?? []).map((s) => s.activity))].reverse();
     if (acts.length === 0) continue;
     lines.push(
-      `  * Task{${identityHash('task' + task.id)} #${task.id} type=${isHome ? 'home' : 'standard'} A=${isHome ? 10134 : runtime?.pkg.uid}:${task.packageName} U=0 visible=${r.taskId === task.id} visibleRequested=${r.taskId === task.id} mode=fullscreen translucent=false sz=${acts.length}}`,
+      `  * Task{${identityHash(`task${task.id}`)} #${task.id} type=${isHome ? 'home' : 'standard'} A=${isHome ? 10134 : runtime?.pkg.uid}:${task.packageName} U=0 visible=${r.taskId === task.id} visibleRequested=${r.taskId === task.id} mode=fullscreen translucent=false sz=${acts.length}}`,
       `    mResumedActivity: ${r.taskId === task.id ? record(r.pkg, r.activity, r.taskId) : 'null'}`,
     );
     acts.forEach((a, i) => {
       lines.push(`    * Hist #${acts.length - 1 - i}: ${record(task.packageName, a, task.id)}`);
       lines.push(`      packageName=${task.packageName} processName=${task.packageName}`);
-      lines.push(`      app=ProcessRecord{${identityHash('p' + task.packageName)} ${isHome ? 1130 : runtime?.pid}:${task.packageName}/u0a${((isHome ? 10134 : runtime?.pkg.uid) ?? 10000) - 10000}}`);
-      lines.push(`      state=${i === 0 && r.taskId === task.id ? 'RESUMED' : 'STOPPED'} stopped=${!(i === 0 && r.taskId === task.id)} delayedResume=false finishing=false`);
+      lines.push(
+        `      app=ProcessRecord{${identityHash(`p${task.packageName}`)} ${isHome ? 1130 : runtime?.pid}:${task.packageName}/u0a${((isHome ? 10134 : runtime?.pkg.uid) ?? 10000) - 10000}}`,
+      );
+      lines.push(
+        `      state=${i === 0 && r.taskId === task.id ? 'RESUMED' : 'STOPPED'} stopped=${!(i === 0 && r.taskId === task.id)} delayedResume=false finishing=false`,
+      );
     });
   }
-  lines.push('', `  ResumedActivity: ${record(r.pkg, r.activity, r.taskId)}`, `  topResumedActivity=${record(r.pkg, r.activity, r.taskId)}`);
-  return lines.join('\n') + '\n';
+  lines.push(
+    '',
+    `  ResumedActivity: ${record(r.pkg, r.activity, r.taskId)}`,
+    `  topResumedActivity=${record(r.pkg, r.activity, r.taskId)}`,
+  );
+  return `${lines.join('\n')}\n`;
 }
 
 function topDump(device: SimulatedDevice): string {
@@ -117,7 +144,7 @@ function topDump(device: SimulatedDevice): string {
   return [
     `TASK ${r.pkg} id=${r.taskId} userId=0`,
     `  ACTIVITY ${shortComponent(r.pkg, r.activity)} ${identityHash(r.activity)} pid=${r.pid}`,
-    `    Local Activity ${identityHash('local' + r.activity)} State:`,
+    `    Local Activity ${identityHash(`local${r.activity}`)} State:`,
     `      mResumed=true mStopped=false mFinished=false`,
     `      mIsInMultiWindowMode=false mIsInPictureInPictureMode=false`,
     '',
@@ -127,19 +154,38 @@ function topDump(device: SimulatedDevice): string {
 function meminfoDump(device: SimulatedDevice, target: string | undefined): string {
   const uptime = device.clock() - device.bootTimeMs;
   const header = `Applications Memory Usage (in Kilobytes):\nUptime: ${uptime} Realtime: ${uptime}\n`;
-  const proc = target ? (/^\d+$/.test(target) ? device.processes.get(Number(target)) : device.processes.appProcess(target) ?? device.processes.byName(target)[0]) : undefined;
+  const proc = target
+    ? /^\d+$/.test(target)
+      ? device.processes.get(Number(target))
+      : (device.processes.appProcess(target) ?? device.processes.byName(target)[0])
+    : undefined;
   if (!target) {
     const lines = [header, 'Total PSS by process:'];
-    for (const p of device.processes.list().filter((p) => p.rssKb > 0).sort((a, b) => b.rssKb - a.rssKb)) {
+    for (const p of device.processes
+      .list()
+      .filter((p) => p.rssKb > 0)
+      .sort((a, b) => b.rssKb - a.rssKb)) {
       lines.push(`    ${Math.round(p.rssKb * 0.45).toLocaleString('en-US')}K: ${p.name} (pid ${p.pid})`);
     }
-    return lines.join('\n') + '\n';
+    return `${lines.join('\n')}\n`;
   }
   if (!proc) return `${header}No process found for: ${target}\n`;
   const total = Math.round(proc.rssKb * 0.45);
-  const native = Math.round(total * 0.22), dalvik = Math.round(total * 0.12), code = Math.round(total * 0.18), graphics = Math.round(total * 0.16), stack = 1480;
+  const native = Math.round(total * 0.22),
+    dalvik = Math.round(total * 0.12),
+    code = Math.round(total * 0.18),
+    graphics = Math.round(total * 0.16),
+    stack = 1480;
   const other = total - native - dalvik - code - graphics - stack;
-  const row = (name: string, pss: number, priv: number, clean: number, swap: number, rss: number, heap?: [number, number, number]) =>
+  const row = (
+    name: string,
+    pss: number,
+    priv: number,
+    clean: number,
+    swap: number,
+    rss: number,
+    heap?: [number, number, number],
+  ) =>
     `${name.padStart(13)} ${String(pss).padStart(8)} ${String(priv).padStart(8)} ${String(clean).padStart(8)} ${String(swap).padStart(8)} ${String(rss).padStart(8)}` +
     (heap ? ` ${String(heap[0]).padStart(8)} ${String(heap[1]).padStart(8)} ${String(heap[2]).padStart(8)}` : '');
   return [
@@ -159,7 +205,11 @@ function meminfoDump(device: SimulatedDevice, target: string | undefined): strin
     row('.dex mmap', Math.round(code * 0.3), 4, Math.round(code * 0.25), 0, Math.round(code * 0.4)),
     row('GL mtrack', graphics, graphics, 0, 0, graphics),
     row('Unknown', Math.max(other - 2160, 0), Math.max(other - 2200, 0), 0, 0, Math.max(other - 1000, 0)),
-    row('TOTAL', total, Math.round(total * 0.7), Math.round(total * 0.12), 0, proc.rssKb, [native + dalvik + 15000, native + dalvik + 2100, 12900]),
+    row('TOTAL', total, Math.round(total * 0.7), Math.round(total * 0.12), 0, proc.rssKb, [
+      native + dalvik + 15000,
+      native + dalvik + 2100,
+      12900,
+    ]),
     '',
     ' App Summary',
     '                       Pss(KB)                        Rss(KB)',
@@ -214,7 +264,7 @@ function powerDump(device: SimulatedDevice): string {
     `  mHoldingWakeLockSuspendBlocker=false`,
     `  mHoldingDisplaySuspendBlocker=${on}`,
     '',
-    'Display Power: state=' + (on ? 'ON' : 'OFF'),
+    `Display Power: state=${on ? 'ON' : 'OFF'}`,
     '',
   ].join('\n');
 }
@@ -247,7 +297,12 @@ export const dumpsysCommand: CommandHandler = async (ctx) => {
   switch (service) {
     case 'package': {
       if (!args[0]) {
-        await io.stdout(device.packages.list().map((p) => `  Package [${p.name}] (${identityHash(p.name)}):`).join('\n') + '\n');
+        await io.stdout(
+          `${device.packages
+            .list()
+            .map((p) => `  Package [${p.name}] (${identityHash(p.name)}):`)
+            .join('\n')}\n`,
+        );
         return 0;
       }
       return pmCommand({ ...ctx, argv: ['pm', 'dump', ...args] });
@@ -260,12 +315,16 @@ export const dumpsysCommand: CommandHandler = async (ctx) => {
       if (what === 'activities' || what === 'a') await io.stdout(activitiesDump(device));
       else if (what === 'top') await io.stdout(topDump(device));
       else if (what === 'exit-info') {
-        if (device.api < 30) await io.stdout('Bad activity command, or no activities match: exit-info\nUse -h for help.\n');
+        if (device.api < 30)
+          await io.stdout('Bad activity command, or no activities match: exit-info\nUse -h for help.\n');
         else await io.stdout(device.exits.dump(args.filter((a, i) => i > 0 && !a.startsWith('-'))[0]));
       } else if (what === 'processes' || what === 'p') {
         const lines = ['ACTIVITY MANAGER RUNNING PROCESSES (dumpsys activity processes)'];
-        for (const p of device.processes.list().filter((p) => p.packageName)) lines.push(`  *APP* UID ${p.uid} ProcessRecord{${identityHash('p' + p.name)} ${p.pid}:${p.name}/u0a${p.uid - 10000}}`);
-        await io.stdout(lines.join('\n') + '\n');
+        for (const p of device.processes.list().filter((p) => p.packageName))
+          lines.push(
+            `  *APP* UID ${p.uid} ProcessRecord{${identityHash(`p${p.name}`)} ${p.pid}:${p.name}/u0a${p.uid - 10000}}`,
+          );
+        await io.stdout(`${lines.join('\n')}\n`);
       } else if (what === undefined) {
         await io.stdout(activitiesDump(device));
       } else {
@@ -284,12 +343,16 @@ export const dumpsysCommand: CommandHandler = async (ctx) => {
       return 0;
     case 'display': {
       const d = device.display();
-      await io.stdout(`DISPLAY MANAGER (dumpsys display)\n  mOnlyCore=false\n  mDefaultDisplayDefaultColorMode=0\n  mGlobalDisplayState=${device.screenOn ? 'ON' : 'OFF'}\n  mDisplayDeviceInfo: DisplayDeviceInfo{"Built-in Screen": ${d.width} x ${d.height}, density ${device.density()}, state ${device.screenOn ? 'ON' : 'OFF'}}\n`);
+      await io.stdout(
+        `DISPLAY MANAGER (dumpsys display)\n  mOnlyCore=false\n  mDefaultDisplayDefaultColorMode=0\n  mGlobalDisplayState=${device.screenOn ? 'ON' : 'OFF'}\n  mDisplayDeviceInfo: DisplayDeviceInfo{"Built-in Screen": ${d.width} x ${d.height}, density ${device.density()}, state ${device.screenOn ? 'ON' : 'OFF'}}\n`,
+      );
       return 0;
     }
     case undefined:
     case '-l':
-      await io.stdout('Currently running services:\n  activity\n  battery\n  display\n  meminfo\n  package\n  power\n  window\n');
+      await io.stdout(
+        'Currently running services:\n  activity\n  battery\n  display\n  meminfo\n  package\n  power\n  window\n',
+      );
       return 0;
     default:
       await io.stderr(`Can't find service: ${service}\n`);

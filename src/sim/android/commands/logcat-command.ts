@@ -1,6 +1,19 @@
 import type { CommandHandler } from '../shell/command.js';
-import { LOG_BUFFERS, BUFFER_CAPACITY_BYTES, PRIORITY, type LogBufferName, type LogEntry } from '../logcat/log-buffers.js';
-import { LOG_FORMATS, bufferHeader, encodeBinaryEntry, formatEntry, type FormatOptions, type LogFormat } from '../logcat/log-format.js';
+import {
+  LOG_BUFFERS,
+  BUFFER_CAPACITY_BYTES,
+  PRIORITY,
+  type LogBufferName,
+  type LogEntry,
+} from '../logcat/log-buffers.js';
+import {
+  LOG_FORMATS,
+  bufferHeader,
+  encodeBinaryEntry,
+  formatEntry,
+  type FormatOptions,
+  type LogFormat,
+} from '../logcat/log-format.js';
 import { normalizePath } from '../sim-file-system.js';
 
 const DEFAULT_BUFFERS: LogBufferName[] = ['main', 'system', 'crash'];
@@ -39,7 +52,17 @@ function parseTail(value: string, nowMs: number): { count?: number; sinceMs?: nu
   const m = /^(?:(\d{4})-)?(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?$/.exec(value);
   if (!m) return null;
   const year = m[1] ? Number(m[1]) : new Date(nowMs).getUTCFullYear();
-  return { sinceMs: Date.UTC(year, Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6]), Number((m[7] ?? '0').padEnd(3, '0').slice(0, 3))) };
+  return {
+    sinceMs: Date.UTC(
+      year,
+      Number(m[2]) - 1,
+      Number(m[3]),
+      Number(m[4]),
+      Number(m[5]),
+      Number(m[6]),
+      Number((m[7] ?? '0').padEnd(3, '0').slice(0, 3)),
+    ),
+  };
 }
 
 function parseArgs(args: readonly string[], nowMs: number): LogcatOptions | string {
@@ -61,14 +84,27 @@ function parseArgs(args: readonly string[], nowMs: number): LogcatOptions | stri
     dividers: false,
   };
   let formatSet = false;
-  const take = (i: number, inline: string | undefined): [string | undefined, number] => (inline !== undefined ? [inline, i] : [args[i + 1], i + 1]);
+  const take = (i: number, inline: string | undefined): [string | undefined, number] =>
+    inline !== undefined ? [inline, i] : [args[i + 1], i + 1];
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     const long = /^--([a-z-]+)(?:=(.*))?$/.exec(a);
     let opt: string;
     let inline: string | undefined;
     if (long) {
-      const map: Record<string, string> = { clear: 'c', dump: 'd', binary: 'B', buffer: 'b', format: 'v', regex: 'e', 'max-count': 'm', pid: 'pid', 'buffer-size': 'g', dividers: 'D', file: 'f' };
+      const map: Record<string, string> = {
+        clear: 'c',
+        dump: 'd',
+        binary: 'B',
+        buffer: 'b',
+        format: 'v',
+        regex: 'e',
+        'max-count': 'm',
+        pid: 'pid',
+        'buffer-size': 'g',
+        dividers: 'D',
+        file: 'f',
+      };
       if (!map[long[1]]) return `unrecognized option '${a}'`;
       opt = map[long[1]];
       inline = long[2];
@@ -103,7 +139,8 @@ function parseArgs(args: readonly string[], nowMs: number): LogcatOptions | stri
           else if (part === 'epoch') o.format.epoch = true;
           else if (part === 'usec') o.format.usec = true;
           else if (part === 'UTC' || part === 'zone') o.format.zone = part === 'zone';
-          else if (!['color', 'printable', 'uid', 'monotonic', 'descriptive', 'nsec'].includes(part)) return `Invalid parameter "${part}" to -v.`;
+          else if (!['color', 'printable', 'uid', 'monotonic', 'descriptive', 'nsec'].includes(part))
+            return `Invalid parameter "${part}" to -v.`;
         }
         break;
       }
@@ -223,9 +260,10 @@ export const logcatCommand: CommandHandler = async ({ argv, io, device, env, cwd
   }
   if (o.sizes) {
     const lines = o.buffers.map(
-      (b) => `${b}: ring buffer is ${BUFFER_CAPACITY_BYTES / 1024} KiB (${Math.ceil(device.logs.consumedBytes(b) / 1024)} KiB consumed), max entry is 5120 B, max payload is 4068 B`,
+      (b) =>
+        `${b}: ring buffer is ${BUFFER_CAPACITY_BYTES / 1024} KiB (${Math.ceil(device.logs.consumedBytes(b) / 1024)} KiB consumed), max entry is 5120 B, max payload is 4068 B`,
     );
-    await io.stdout(lines.join('\n') + '\n');
+    await io.stdout(`${lines.join('\n')}\n`);
     if (!o.dump && o.tail === null) return 0;
   }
   const filter = buildFilter(o, env);
@@ -284,7 +322,10 @@ export const logcatCommand: CommandHandler = async ({ argv, io, device, env, cwd
       chunk.push(render(e));
       printed++;
     }
-    if (chunk.length) await write(o.binary ? Buffer.concat(chunk.map((c) => (typeof c === 'string' ? Buffer.from(c) : c))) : chunk.join(''));
+    if (chunk.length)
+      await write(
+        o.binary ? Buffer.concat(chunk.map((c) => (typeof c === 'string' ? Buffer.from(c) : c))) : chunk.join(''),
+      );
     if (!o.follow || done()) return 0;
     const onAbort = () => {
       const w = wake;
@@ -305,7 +346,10 @@ export const logcatCommand: CommandHandler = async ({ argv, io, device, env, cwd
           out.push(render(e));
           printed++;
         }
-        if (out.length) await write(o.binary ? Buffer.concat(out.map((c) => (typeof c === 'string' ? Buffer.from(c) : c))) : out.join(''));
+        if (out.length)
+          await write(
+            o.binary ? Buffer.concat(out.map((c) => (typeof c === 'string' ? Buffer.from(c) : c))) : out.join(''),
+          );
       }
     } finally {
       io.signal.removeEventListener('abort', onAbort);

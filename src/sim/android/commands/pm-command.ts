@@ -31,12 +31,20 @@ const FEATURES = [
 ];
 
 async function exception(io: CommandIO, verb: string, type: string, message: string, at: string): Promise<number> {
-  await io.stderr(`Exception occurred while executing '${verb}':\n${type}: ${message}\n\tat ${at}\n\tat com.android.server.pm.PackageManagerShellCommand.onCommand(PackageManagerShellCommand.java:227)\n\tat com.android.modules.utils.BasicShellCommandHandler.exec(BasicShellCommandHandler.java:97)\n\tat android.os.ShellCommand.exec(ShellCommand.java:38)\n`);
+  await io.stderr(
+    `Exception occurred while executing '${verb}':\n${type}: ${message}\n\tat ${at}\n\tat com.android.server.pm.PackageManagerShellCommand.onCommand(PackageManagerShellCommand.java:227)\n\tat com.android.modules.utils.BasicShellCommandHandler.exec(BasicShellCommandHandler.java:97)\n\tat android.os.ShellCommand.exec(ShellCommand.java:38)\n`,
+  );
   return 255;
 }
 
 function listPackages(device: SimulatedDevice, args: string[]): string[] {
-  let showPath = false, third = false, system = false, uid = false, installer = false, disabled = false, enabled = false;
+  let showPath = false,
+    third = false,
+    system = false,
+    uid = false,
+    installer = false,
+    disabled = false,
+    enabled = false;
   let filter: string | null = null;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
@@ -70,13 +78,17 @@ function listPackages(device: SimulatedDevice, args: string[]): string[] {
     });
 }
 
-function dumpPackage(device: SimulatedDevice, pkg: InstalledPackage): string {
+function dumpPackage(pkg: InstalledPackage): string {
   const hash = identityHash(pkg.name);
   const lines = [
     'Activity Resolver Table:',
     '  Non-Data Actions:',
     '      android.intent.action.MAIN:',
-    ...(pkg.launcherActivity ? [`        ${identityHash(pkg.launcherActivity)} ${shortComponent(pkg.name, pkg.launcherActivity)} filter ${identityHash(pkg.launcherActivity + 'f')}`] : []),
+    ...(pkg.launcherActivity
+      ? [
+          `        ${identityHash(pkg.launcherActivity)} ${shortComponent(pkg.name, pkg.launcherActivity)} filter ${identityHash(`${pkg.launcherActivity}f`)}`,
+        ]
+      : []),
     '',
     'Key Set Manager:',
     `  [${pkg.name}]`,
@@ -85,7 +97,7 @@ function dumpPackage(device: SimulatedDevice, pkg: InstalledPackage): string {
     'Packages:',
     `  Package [${pkg.name}] (${hash}):`,
     `    appId=${pkg.uid}`,
-    `    pkg=Package{${identityHash(pkg.name + 'p')} ${pkg.name}}`,
+    `    pkg=Package{${identityHash(`${pkg.name}p`)} ${pkg.name}}`,
     `    codePath=${pkg.codePath}`,
     `    resourcePath=${pkg.codePath}`,
     `    legacyNativeLibraryDir=${pkg.codePath}/lib`,
@@ -108,7 +120,7 @@ function dumpPackage(device: SimulatedDevice, pkg: InstalledPackage): string {
     `    lastUpdateTime=${formatDeviceTime(pkg.lastUpdateTimeMs).slice(0, 19)}`,
     `    installerPackageName=${pkg.installer ?? 'null'}`,
     `    packageSource=0`,
-    `    signatures=PackageSignatures{${identityHash(pkg.name + 's')} version:2, signatures:[${identityHash(pkg.name + 'c')}], past signatures:[]}`,
+    `    signatures=PackageSignatures{${identityHash(`${pkg.name}s`)} version:2, signatures:[${identityHash(`${pkg.name}c`)}], past signatures:[]}`,
     `    installPermissionsFixed=true`,
     `    pkgFlags=[ ${pkg.system ? 'SYSTEM ' : ''}${pkg.debuggable ? 'DEBUGGABLE ' : ''}HAS_CODE ALLOW_CLEAR_USER_DATA ALLOW_BACKUP ]`,
   ];
@@ -127,22 +139,31 @@ function dumpPackage(device: SimulatedDevice, pkg: InstalledPackage): string {
   if (runtime.length) {
     lines.push(
       '      runtime permissions:',
-      ...runtime.map((p) => `        ${p}: granted=${pkg.grantedPermissions.has(p)}, flags=[ USER_SENSITIVE_WHEN_GRANTED|USER_SENSITIVE_WHEN_DENIED]`),
+      ...runtime.map(
+        (p) =>
+          `        ${p}: granted=${pkg.grantedPermissions.has(p)}, flags=[ USER_SENSITIVE_WHEN_GRANTED|USER_SENSITIVE_WHEN_DENIED]`,
+      ),
     );
   }
   lines.push('');
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 async function installBytes(ctx: CommandContext, bytes: Buffer, args: string[], sourceName: string): Promise<number> {
   const { device, io } = ctx;
   const manifest = await device.packages.readManifest(bytes);
   if (!manifest) {
-    await io.stdout(`Failure [INSTALL_PARSE_FAILED_NOT_APK: Failed to parse ${sourceName}: Failed to load asset path ${sourceName}]\n`);
+    await io.stdout(
+      `Failure [INSTALL_PARSE_FAILED_NOT_APK: Failed to parse ${sourceName}: Failed to load asset path ${sourceName}]\n`,
+    );
     return 1;
   }
   const flags = { grantAll: args.includes('-g'), allowDowngrade: args.includes('-d'), allowTest: args.includes('-t') };
-  const outcome = device.packages.install(manifest, flags, (name) => device.scenario.apps.find((a) => a.package === name) ?? null);
+  const outcome = device.packages.install(
+    manifest,
+    flags,
+    (name) => device.scenario.apps.find((a) => a.package === name) ?? null,
+  );
   if (!outcome.ok) {
     await io.stdout(`Failure [${outcome.failure}]\n`);
     return 1;
@@ -153,7 +174,13 @@ async function installBytes(ctx: CommandContext, bytes: Buffer, args: string[], 
     device.fs.removeSystem(replaced.codePath);
   }
   device.fs.putSystemFile(apkPathOf(pkg), bytes, 0o644, 'system');
-  device.log('system', 'I', 'PackageManager', `Install ${replaced ? 'replacing' : 'new'} package ${pkg.name} versionCode=${pkg.versionCode}`, device.systemPid);
+  device.log(
+    'system',
+    'I',
+    'PackageManager',
+    `Install ${replaced ? 'replacing' : 'new'} package ${pkg.name} versionCode=${pkg.versionCode}`,
+    device.systemPid,
+  );
   device.log('events', 'I', 'pm_package_stats', `[${pkg.name},${bytes.length}]`, device.systemPid);
   await io.stdout('Success\n');
   return 0;
@@ -184,16 +211,16 @@ export const pmCommand: CommandHandler = async (ctx) => {
       const what = args[0];
       if (what === 'packages') {
         const lines = listPackages(device, args.slice(1));
-        if (lines.length) await io.stdout(lines.join('\n') + '\n');
+        if (lines.length) await io.stdout(`${lines.join('\n')}\n`);
         return 0;
       }
       if (what === 'features') {
-        await io.stdout(FEATURES.map((f) => `feature:${f}`).join('\n') + '\n');
+        await io.stdout(`${FEATURES.map((f) => `feature:${f}`).join('\n')}\n`);
         return 0;
       }
       if (what === 'permissions') {
         const perms = [...RUNTIME_PERMISSIONS].sort();
-        await io.stdout(['All Permissions:', '', ...perms.map((p) => `permission:${p}`)].join('\n') + '\n');
+        await io.stdout(`${['All Permissions:', '', ...perms.map((p) => `permission:${p}`)].join('\n')}\n`);
         return 0;
       }
       if (what === 'users') {
@@ -225,7 +252,9 @@ export const pmCommand: CommandHandler = async (ctx) => {
         }
         return installBytes(ctx, bytes, args, '/data/app/vmdl.tmp/base.apk');
       }
-      const paths = args.filter((a, i) => !a.startsWith('-') && !['-i', '--user', '--install-reason', '-p'].includes(args[i - 1] ?? ''));
+      const paths = args.filter(
+        (a, i) => !a.startsWith('-') && !['-i', '--user', '--install-reason', '-p'].includes(args[i - 1] ?? ''),
+      );
       const path = paths[paths.length - 1];
       if (!path) {
         await io.stderr('Error: must either specify a package size or an APK file\n');
@@ -233,8 +262,16 @@ export const pmCommand: CommandHandler = async (ctx) => {
       }
       const bytes = device.fs.readFile(normalizePath(path, ctx.cwd));
       if (!bytes) {
-        await io.stderr(`Error: Unable to open file: ${path}\nConsider using a file under /data/local/tmp/\nError: Can't open file: ${path}\n`);
-        return await exception(io, 'install', 'java.lang.IllegalArgumentException', `Error: Can't open file: ${path}`, 'com.android.server.pm.PackageManagerShellCommand.setParamsSize(PackageManagerShellCommand.java:617)');
+        await io.stderr(
+          `Error: Unable to open file: ${path}\nConsider using a file under /data/local/tmp/\nError: Can't open file: ${path}\n`,
+        );
+        return await exception(
+          io,
+          'install',
+          'java.lang.IllegalArgumentException',
+          `Error: Can't open file: ${path}`,
+          'com.android.server.pm.PackageManagerShellCommand.setParamsSize(PackageManagerShellCommand.java:617)',
+        );
       }
       return installBytes(ctx, bytes, args, path);
     }
@@ -276,12 +313,25 @@ export const pmCommand: CommandHandler = async (ctx) => {
       const pkg = device.packages.get(name);
       const at = `com.android.server.pm.permission.PermissionManagerServiceImpl.${verb}RuntimePermissionInternal(PermissionManagerServiceImpl.java:1422)`;
       if (!pkg) return exception(io, verb, 'java.lang.IllegalArgumentException', `Unknown package: ${name}`, at);
-      if (!isKnownPermission(perm)) return exception(io, verb, 'java.lang.IllegalArgumentException', `Unknown permission: ${perm}`, at);
+      if (!isKnownPermission(perm))
+        return exception(io, verb, 'java.lang.IllegalArgumentException', `Unknown permission: ${perm}`, at);
       if (!pkg.requestedPermissions.includes(perm)) {
-        return exception(io, verb, 'java.lang.SecurityException', `Package ${name} has not requested permission ${perm}`, at);
+        return exception(
+          io,
+          verb,
+          'java.lang.SecurityException',
+          `Package ${name} has not requested permission ${perm}`,
+          at,
+        );
       }
       if (!RUNTIME_PERMISSIONS.has(perm)) {
-        return exception(io, verb, 'java.lang.SecurityException', `Permission ${perm} requested by ${name} is not a changeable permission type`, at);
+        return exception(
+          io,
+          verb,
+          'java.lang.SecurityException',
+          `Permission ${perm} requested by ${name} is not a changeable permission type`,
+          at,
+        );
       }
       if (verb === 'grant') pkg.grantedPermissions.add(perm);
       else if (pkg.grantedPermissions.delete(perm) && device.am.runtimes.has(name)) {
@@ -296,19 +346,25 @@ export const pmCommand: CommandHandler = async (ctx) => {
         await io.stdout('');
         return 0;
       }
-      await io.stdout(dumpPackage(device, pkg));
+      await io.stdout(dumpPackage(pkg));
       return 0;
     }
     case 'resolve-activity': {
-      const name = args.filter((a, i) => !a.startsWith('-') && !['-c', '-a', '--user', '-d'].includes(args[i - 1] ?? ''))[0];
+      const name = args.filter(
+        (a, i) => !a.startsWith('-') && !['-c', '-a', '--user', '-d'].includes(args[i - 1] ?? ''),
+      )[0];
       const pkg = name ? device.packages.get(name) : undefined;
       if (!pkg?.launcherActivity) {
         await io.stdout('No activity found\n');
         return 0;
       }
       const cmp = shortComponent(pkg.name, pkg.launcherActivity);
-      if (args.includes('--brief')) await io.stdout(`priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=true\n${cmp}\n`);
-      else await io.stdout(`Activity #0:\n  priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=true\n  ActivityInfo:\n    name=${pkg.launcherActivity}\n    packageName=${pkg.name}\n    enabled=true exported=true directBootAware=false\n`);
+      if (args.includes('--brief'))
+        await io.stdout(`priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=true\n${cmp}\n`);
+      else
+        await io.stdout(
+          `Activity #0:\n  priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=true\n  ActivityInfo:\n    name=${pkg.launcherActivity}\n    packageName=${pkg.name}\n    enabled=true exported=true directBootAware=false\n`,
+        );
       return 0;
     }
     case 'enable':
@@ -316,16 +372,27 @@ export const pmCommand: CommandHandler = async (ctx) => {
     case 'disable-user': {
       const name = args.filter((a, i) => !a.startsWith('-') && args[i - 1] !== '--user')[0];
       const pkg = name ? device.packages.get(name) : undefined;
-      if (!pkg) return exception(io, verb, 'java.lang.IllegalArgumentException', `Unknown package: ${name}`, 'com.android.server.pm.PackageManagerService.setEnabledSetting(PackageManagerService.java:3720)');
+      if (!pkg)
+        return exception(
+          io,
+          verb,
+          'java.lang.IllegalArgumentException',
+          `Unknown package: ${name}`,
+          'com.android.server.pm.PackageManagerService.setEnabledSetting(PackageManagerService.java:3720)',
+        );
       pkg.enabled = verb === 'enable';
       if (!pkg.enabled) device.am.forceStop(pkg.name, 'force-stop');
-      await io.stdout(`Package ${pkg.name} new state: ${verb === 'enable' ? 'enabled' : verb === 'disable' ? 'disabled' : 'disabled-user'}\n`);
+      await io.stdout(
+        `Package ${pkg.name} new state: ${verb === 'enable' ? 'enabled' : verb === 'disable' ? 'disabled' : 'disabled-user'}\n`,
+      );
       return 0;
     }
     case undefined:
     case 'help':
     case '-h':
-      await io.stdout('Package manager (package) commands:\n  help\n    Print this help text.\n  path [--user USER_ID] PACKAGE\n  list packages [-f] [-d] [-e] [-s] [-3] [-i] [-l] [-u] [-U] [--user USER_ID] [FILTER]\n  install [-r] [-t] [-g] [-d] [-S BYTES] [PATH|-]\n  uninstall [-k] [--user USER_ID] PACKAGE\n  clear [--user USER_ID] PACKAGE\n  grant [--user USER_ID] PACKAGE PERMISSION\n  revoke [--user USER_ID] PACKAGE PERMISSION\n  resolve-activity [--brief] [--user USER_ID] INTENT\n');
+      await io.stdout(
+        'Package manager (package) commands:\n  help\n    Print this help text.\n  path [--user USER_ID] PACKAGE\n  list packages [-f] [-d] [-e] [-s] [-3] [-i] [-l] [-u] [-U] [--user USER_ID] [FILTER]\n  install [-r] [-t] [-g] [-d] [-S BYTES] [PATH|-]\n  uninstall [-k] [--user USER_ID] PACKAGE\n  clear [--user USER_ID] PACKAGE\n  grant [--user USER_ID] PACKAGE PERMISSION\n  revoke [--user USER_ID] PACKAGE PERMISSION\n  resolve-activity [--brief] [--user USER_ID] INTENT\n',
+      );
       return 0;
     default:
       await io.stderr(`Unknown command: ${verb}\n`);

@@ -12,10 +12,14 @@ function applySetting(device: SimulatedDevice, ns: Namespace, key: string, value
 }
 
 export const settingsCommand: CommandHandler = async ({ argv, io, device }) => {
-  const args = argv.slice(argv[0] === 'cmd' ? 2 : 1).filter((a, i, all) => a !== '--user' && all[i - 1] !== '--user' && a !== '--lineage');
+  const args = argv
+    .slice(argv[0] === 'cmd' ? 2 : 1)
+    .filter((a, i, all) => a !== '--user' && all[i - 1] !== '--user' && a !== '--lineage');
   const [verb, nsArg, key, ...rest] = args;
   if (!verb || verb === 'help') {
-    await io.stdout('Settings provider (settings) commands:\n  get [--user <USER_ID> | current] NAMESPACE KEY\n  put [--user <USER_ID> | current] NAMESPACE KEY VALUE [TAG] [default]\n  delete [--user <USER_ID> | current] NAMESPACE KEY\n  list [--user <USER_ID> | current] NAMESPACE\n');
+    await io.stdout(
+      'Settings provider (settings) commands:\n  get [--user <USER_ID> | current] NAMESPACE KEY\n  put [--user <USER_ID> | current] NAMESPACE KEY VALUE [TAG] [default]\n  delete [--user <USER_ID> | current] NAMESPACE KEY\n  list [--user <USER_ID> | current] NAMESPACE\n',
+    );
     return 0;
   }
   if (!['get', 'put', 'delete', 'list', 'reset'].includes(verb)) {
@@ -52,7 +56,12 @@ export const settingsCommand: CommandHandler = async ({ argv, io, device }) => {
       applySetting(device, ns, key, null);
       return 0;
     case 'list':
-      await io.stdout([...table].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => `${k}=${v}`).join('\n') + '\n');
+      await io.stdout(
+        `${[...table]
+          .sort(([a], [b]) => (a < b ? -1 : 1))
+          .map(([k, v]) => `${k}=${v}`)
+          .join('\n')}\n`,
+      );
       return 0;
     default:
       return 0;
@@ -64,12 +73,21 @@ export const svcCommand: CommandHandler = async ({ argv, io, device }) => {
   const keys: Record<string, string> = { wifi: 'wifi_on', data: 'mobile_data', bluetooth: 'bluetooth_on' };
   if (what && keys[what] && (action === 'enable' || action === 'disable')) {
     device.settings.global.set(keys[what], action === 'enable' ? '1' : '0');
-    device.log('system', 'I', what === 'wifi' ? 'WifiService' : 'ConnectivityService', `${what} ${action}d by shell (uid 2000)`, device.systemPid);
+    device.log(
+      'system',
+      'I',
+      what === 'wifi' ? 'WifiService' : 'ConnectivityService',
+      `${what} ${action}d by shell (uid 2000)`,
+      device.systemPid,
+    );
     return 0;
   }
   if (what === 'power' && action === 'stayon') {
     const mode = argv[3] ?? 'true';
-    device.settings.global.set('stay_on_while_plugged_in', mode === 'true' ? '7' : mode === 'false' ? '0' : mode === 'usb' ? '2' : mode === 'ac' ? '1' : '4');
+    device.settings.global.set(
+      'stay_on_while_plugged_in',
+      mode === 'true' ? '7' : mode === 'false' ? '0' : mode === 'usb' ? '2' : mode === 'ac' ? '1' : '4',
+    );
     return 0;
   }
   await io.stdout(
@@ -101,7 +119,11 @@ export const connectivityCommand: CommandHandler = async ({ argv, io, device }) 
     return 0;
   }
   if (service === 'wifi' && verb === 'status') {
-    await io.stdout(device.settings.global.get('wifi_on') === '1' ? 'Wifi is enabled\nWifi is connected to "AndroidWifi"\n' : 'Wifi is disabled\n');
+    await io.stdout(
+      device.settings.global.get('wifi_on') === '1'
+        ? 'Wifi is enabled\nWifi is connected to "AndroidWifi"\n'
+        : 'Wifi is disabled\n',
+    );
     return 0;
   }
   await io.stderr(`Unknown command: ${verb ?? ''}\n`);
@@ -132,7 +154,9 @@ export const wmCommand: CommandHandler = async ({ argv, io, device }) => {
   }
   if (verb === 'density') {
     if (value === undefined) {
-      await io.stdout(`Physical density: ${device.physical.density}\n${device.overrideDensity ? `Override density: ${device.overrideDensity}\n` : ''}`);
+      await io.stdout(
+        `Physical density: ${device.physical.density}\n${device.overrideDensity ? `Override density: ${device.overrideDensity}\n` : ''}`,
+      );
       return 0;
     }
     if (value === 'reset') {
@@ -152,7 +176,9 @@ export const wmCommand: CommandHandler = async ({ argv, io, device }) => {
       if (args[2] !== undefined) device.settings.system.set('user_rotation', args[2]);
       return 0;
     }
-    await io.stdout(`${device.settings.system.get('accelerometer_rotation') === '1' ? 'free' : 'lock'} ${device.rotation()}\n`);
+    await io.stdout(
+      `${device.settings.system.get('accelerometer_rotation') === '1' ? 'free' : 'lock'} ${device.rotation()}\n`,
+    );
     return 0;
   }
   await io.stderr(`Unknown command: ${verb ?? ''}\n`);

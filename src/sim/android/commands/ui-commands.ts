@@ -26,10 +26,24 @@ The commands and default sources are:
       motionevent <DOWN|UP|MOVE|CANCEL> <x> <y> (Default: touchscreen)
 `;
 
-const SOURCES = new Set(['keyboard', 'touchscreen', 'touchpad', 'mouse', 'trackball', 'gamepad', 'stylus', 'dpad', 'joystick', 'touchnavigation', 'rotaryencoder']);
+const SOURCES = new Set([
+  'keyboard',
+  'touchscreen',
+  'touchpad',
+  'mouse',
+  'trackball',
+  'gamepad',
+  'stylus',
+  'dpad',
+  'joystick',
+  'touchnavigation',
+  'rotaryencoder',
+]);
 
 async function inputError(io: CommandIO, command: string, message: string): Promise<number> {
-  await io.stderr(`Exception occurred while executing '${command}':\njava.lang.IllegalArgumentException: ${message}\n\tat com.android.server.input.InputShellCommand.onCommand(InputShellCommand.java:268)\n\tat com.android.modules.utils.BasicShellCommandHandler.exec(BasicShellCommandHandler.java:97)\n`);
+  await io.stderr(
+    `Exception occurred while executing '${command}':\njava.lang.IllegalArgumentException: ${message}\n\tat com.android.server.input.InputShellCommand.onCommand(InputShellCommand.java:268)\n\tat com.android.modules.utils.BasicShellCommandHandler.exec(BasicShellCommandHandler.java:97)\n`,
+  );
   return 255;
 }
 
@@ -113,7 +127,9 @@ export const uiautomatorCommand: CommandHandler = async ({ argv, io, device, cwd
   const path = normalizePath(target, cwd);
   const error = device.fs.checkWritable(path);
   if (error) {
-    await io.stderr(`java.io.FileNotFoundException: ${target}: open failed: ${error === 'Read-only file system' ? 'EROFS (Read-only file system)' : 'EACCES (Permission denied)'}\n`);
+    await io.stderr(
+      `java.io.FileNotFoundException: ${target}: open failed: ${error === 'Read-only file system' ? 'EROFS (Read-only file system)' : 'EACCES (Permission denied)'}\n`,
+    );
     return 1;
   }
   device.fs.writeFile(path, Buffer.from(xml), 0o660, Math.floor(device.clock() / 1000));
@@ -126,7 +142,11 @@ export const screencapCommand: CommandHandler = async ({ argv, io, device, cwd }
   const png = args.includes('-p');
   const file = args.filter((a) => !a.startsWith('-'))[0];
   const d = new Date(device.clock());
-  const svg = screenSvg(device.currentTree(), device.display(), `${d.getUTCHours()}:${String(d.getUTCMinutes()).padStart(2, '0')}`);
+  const svg = screenSvg(
+    device.currentTree(),
+    device.display(),
+    `${d.getUTCHours()}:${String(d.getUTCMinutes()).padStart(2, '0')}`,
+  );
   const asPng = png || (file?.endsWith('.png') ?? false);
   const image = asPng ? await renderPng(svg) : await renderRaw(svg, device.display());
   if (!file) {

@@ -6,7 +6,17 @@ export type LogBufferName = (typeof LOG_BUFFERS)[number];
 /** Android priorities as stored in the binary log (VERBOSE=2 … FATAL=7, SILENT=8). */
 export const PRIORITY = { V: 2, D: 3, I: 4, W: 5, E: 6, F: 7, S: 8 } as const;
 export type PriorityLetter = keyof typeof PRIORITY;
-export const PRIORITY_LETTERS: Record<number, string> = { 0: '?', 1: '?', 2: 'V', 3: 'D', 4: 'I', 5: 'W', 6: 'E', 7: 'F', 8: 'S' };
+export const PRIORITY_LETTERS: Record<number, string> = {
+  0: '?',
+  1: '?',
+  2: 'V',
+  3: 'D',
+  4: 'I',
+  5: 'W',
+  6: 'E',
+  7: 'F',
+  8: 'S',
+};
 
 export interface LogEntry {
   /** Monotonic id, so followers and `-T` know what is new. */
@@ -21,7 +31,11 @@ export interface LogEntry {
   readonly message: string;
 }
 
-export type NewLogEntry = Omit<LogEntry, 'id' | 'timeMs' | 'tid' | 'uid'> & { timeMs?: number; tid?: number; uid?: number };
+export type NewLogEntry = Omit<LogEntry, 'id' | 'timeMs' | 'tid' | 'uid'> & {
+  timeMs?: number;
+  tid?: number;
+  uid?: number;
+};
 
 /** Per-buffer capacity in bytes, as `logcat -g` reports it (the defaults of a userdebug emulator). */
 export const BUFFER_CAPACITY_BYTES = 256 * 1024;

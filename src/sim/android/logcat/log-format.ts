@@ -2,7 +2,19 @@ import { PRIORITY_LETTERS, type LogBufferName, type LogEntry } from './log-buffe
 
 export const LOG_FORMATS = ['brief', 'process', 'tag', 'thread', 'raw', 'time', 'threadtime', 'long'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
-export const LOG_FORMAT_MODIFIERS = ['year', 'epoch', 'usec', 'UTC', 'zone', 'printable', 'color', 'uid', 'monotonic', 'descriptive', 'nsec'] as const;
+export const LOG_FORMAT_MODIFIERS = [
+  'year',
+  'epoch',
+  'usec',
+  'UTC',
+  'zone',
+  'printable',
+  'color',
+  'uid',
+  'monotonic',
+  'descriptive',
+  'nsec',
+] as const;
 
 export interface FormatOptions {
   format: LogFormat;
@@ -20,7 +32,7 @@ function formatTime(e: LogEntry, o: FormatOptions): string {
   const frac = o.usec ? pad((e.timeMs % 1000) * 1000, 6) : pad(e.timeMs % 1000, 3);
   if (o.epoch) return `${String(sec).padStart(5, ' ')}.${frac}`;
   const d = new Date(e.timeMs);
-  const date = `${o.year ? d.getUTCFullYear() + '-' : ''}${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+  const date = `${o.year ? `${d.getUTCFullYear()}-` : ''}${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
   const time = `${date} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}.${frac}`;
   return o.zone ? `${time} +0000` : time;
 }
@@ -66,7 +78,7 @@ export const BINARY_HEADER_SIZE = 28;
 
 /** One entry as `logcat -B` writes it (struct logger_entry followed by prio, tag\0, message\0). */
 export function encodeBinaryEntry(e: LogEntry): Buffer {
-  const tag = Buffer.from(e.tag + '\0');
+  const tag = Buffer.from(`${e.tag}\0`);
   let message = Buffer.from(e.message);
   const room = MAX_PAYLOAD - 1 - tag.length - 1;
   if (message.length > room) message = message.subarray(0, room);

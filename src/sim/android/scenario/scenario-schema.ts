@@ -53,7 +53,9 @@ export const CrashSchema = z.discriminatedUnion('kind', [
     exception: z.string().optional(),
     message: z.string().optional(),
     frames: z.array(z.string()).optional(),
-    causedBy: z.object({ exception: z.string(), message: z.string().optional(), frames: z.array(z.string()).optional() }).optional(),
+    causedBy: z
+      .object({ exception: z.string(), message: z.string().optional(), frames: z.array(z.string()).optional() })
+      .optional(),
   }),
   z.object({
     kind: z.literal('native'),
@@ -101,7 +103,10 @@ export const IntentDataSchema = z
     port: z.number().int().min(1).max(65535).optional(),
     path: z.string().startsWith('/').optional(),
     pathPrefix: z.string().startsWith('/').optional(),
-    mimeType: z.string().regex(/^[^/\s]+\/[^/\s]+$/, 'a MIME type like image/* or text/plain').optional(),
+    mimeType: z
+      .string()
+      .regex(/^[^/\s]+\/[^/\s]+$/, 'a MIME type like image/* or text/plain')
+      .optional(),
   })
   .strict();
 export type IntentDataSpec = z.infer<typeof IntentDataSchema>;
@@ -187,12 +192,15 @@ export const ScreenSchema = z
     root: NodeSchema,
     onEnter: ActionSchema.optional(),
     onBack: ActionSchema.optional(),
+    // biome-ignore lint/suspicious/noThenProperty: `then` is the scenario format's word for the follow-up action
     after: z.object({ ms: z.number().int().nonnegative(), then: ActionSchema }).strict().optional(),
   })
   .strict();
 export type ScreenSpec = z.infer<typeof ScreenSchema>;
 
-const PackageName = z.string().regex(/^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+$/, 'a Java package name like com.example.app');
+const PackageName = z
+  .string()
+  .regex(/^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+$/, 'a Java package name like com.example.app');
 
 export const AppSchema = z
   .object({
@@ -222,7 +230,8 @@ export const AppSchema = z
   .strict()
   .superRefine((app, ctx) => {
     for (const a of app.activities) {
-      if (!app.screens[a.screen]) ctx.addIssue({ code: 'custom', message: `activity ${a.name} starts on unknown screen "${a.screen}"` });
+      if (!app.screens[a.screen])
+        ctx.addIssue({ code: 'custom', message: `activity ${a.name} starts on unknown screen "${a.screen}"` });
     }
     const gotos: string[] = [];
     const collect = (action: Action | undefined) => {
@@ -233,7 +242,7 @@ export const AppSchema = z
     const walk = (node: NodeSpec) => {
       collect(node.onTap);
       collect(node.onText);
-      node.list?.items.forEach((i) => collect(i.onTap));
+      for (const item of node.list?.items ?? []) collect(item.onTap);
       node.children?.forEach(walk);
     };
     for (const screen of Object.values(app.screens)) {
@@ -243,14 +252,18 @@ export const AppSchema = z
       walk(screen.root);
     }
     collect(app.onLaunch);
-    for (const g of gotos) if (!app.screens[g]) ctx.addIssue({ code: 'custom', message: `goto to unknown screen "${g}"` });
+    for (const g of gotos)
+      if (!app.screens[g]) ctx.addIssue({ code: 'custom', message: `goto to unknown screen "${g}"` });
   });
 export type AppSpec = z.infer<typeof AppSchema>;
 
 export const ScenarioSchema = z
   .object({
     description: z.string().optional(),
-    design: z.object({ width: z.number().int().positive(), height: z.number().int().positive() }).strict().default({ width: 1080, height: 2400 }),
+    design: z
+      .object({ width: z.number().int().positive(), height: z.number().int().positive() })
+      .strict()
+      .default({ width: 1080, height: 2400 }),
     apps: z.array(AppSchema),
   })
   .strict();

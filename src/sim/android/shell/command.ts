@@ -34,5 +34,5 @@ export interface ExecutedCommand {
 /** Writes lines with a trailing newline each. */
 export async function writeLines(write: (data: string) => Promise<void>, lines: readonly string[]): Promise<void> {
   if (lines.length === 0) return;
-  await write(lines.join('\n') + '\n');
+  await write(`${lines.join('\n')}\n`);
 }

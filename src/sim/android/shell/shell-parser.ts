@@ -171,7 +171,7 @@ class Lexer {
     // A digit only counts as an fd when the operator follows it directly ("2>"), not inside a word ("a2>" never
     // reaches here because words consume their digits).
     const fd = m[1] ? Number(m[1]) : m[2].startsWith('<') ? 0 : 1;
-    let op = m[2] === '>|' ? '>' : m[2];
+    const op = m[2] === '>|' ? '>' : m[2];
     this.i += m[0].length;
     if (op === '>&' || op === '<&') {
       while (BLANK.has(s[this.i])) this.i++;
@@ -292,7 +292,8 @@ class Lexer {
       const end = s.indexOf('}', this.i + 2);
       if (end < 0) throw new ShellSyntaxError('syntax error: missing }');
       const name = s.slice(this.i + 2, end);
-      if (!/^([A-Za-z_][A-Za-z0-9_]*|[?$#0-9])$/.test(name)) throw new ShellSyntaxError(`\${${name}}: bad substitution`);
+      if (!/^([A-Za-z_][A-Za-z0-9_]*|[?$#0-9])$/.test(name))
+        throw new ShellSyntaxError(`\${${name}}: bad substitution`);
       this.i = end + 1;
       return { kind: 'var', name, quoted };
     }
@@ -313,11 +314,13 @@ const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=/;
 
 function asAssignment(word: Word): { name: string; value: Word } | null {
   const first = word.parts[0];
-  if (!first || first.kind !== 'lit' || first.quoted) return null;
+  if (first?.kind !== 'lit' || first.quoted) return null;
   const m = ASSIGNMENT.exec(first.text);
   if (!m) return null;
   const rest = first.text.slice(m[0].length);
-  const parts: WordPart[] = rest ? [{ kind: 'lit', text: rest, quoted: false }, ...word.parts.slice(1)] : [...word.parts.slice(1)];
+  const parts: WordPart[] = rest
+    ? [{ kind: 'lit', text: rest, quoted: false }, ...word.parts.slice(1)]
+    : [...word.parts.slice(1)];
   // An assignment value is never field-split: mark everything quoted.
   const value = parts.map((p) => ({ ...p, quoted: true }));
   if (value.length === 0) value.push({ kind: 'lit', text: '', quoted: true });
@@ -330,7 +333,15 @@ export function parseShell(line: string): Script {
   let pos = 0;
 
   const unexpected = (t: Token | undefined): never => {
-    const what = !t ? 'newline' : t.type === 'op' ? (t.op === 'nl' ? 'newline' : t.op) : t.type === 'redir' ? t.op : t.word.raw;
+    const what = !t
+      ? 'newline'
+      : t.type === 'op'
+        ? t.op === 'nl'
+          ? 'newline'
+          : t.op
+        : t.type === 'redir'
+          ? t.op
+          : t.word.raw;
     throw new ShellSyntaxError(`syntax error: '${what}' unexpected`);
   };
 
@@ -349,7 +360,7 @@ export function parseShell(line: string): Script {
           continue;
         }
         const target = tokens[pos];
-        if (!target || target.type !== 'word') unexpected(target);
+        if (target?.type !== 'word') unexpected(target);
         pos++;
         redirections.push({ fd: t.fd, op: t.op as '>' | '>>' | '<', target: (target as { word: Word }).word });
         continue;

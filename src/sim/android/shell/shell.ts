@@ -1,6 +1,13 @@
 import { BytePipe, EMPTY_STDIN } from './byte-pipe.js';
 import type { CommandContext, CommandHandler, CommandIO, ExecutedCommand } from './command.js';
-import { parseShell, ShellSyntaxError, type AndOrList, type Pipeline, type SimpleCommand, type Word } from './shell-parser.js';
+import {
+  parseShell,
+  ShellSyntaxError,
+  type AndOrList,
+  type Pipeline,
+  type SimpleCommand,
+  type Word,
+} from './shell-parser.js';
 import type { SimulatedDevice } from '../simulated-device.js';
 import { normalizePath } from '../sim-file-system.js';
 
@@ -20,7 +27,14 @@ export class ShellSession {
     readonly pid: number,
     base?: ShellSession,
   ) {
-    this.vars = new Map(base?.vars ?? [['PATH', COMMAND_DIRS.join(':')], ['HOME', '/'], ['SHELL', SH], ['USER', 'shell']]);
+    this.vars = new Map(
+      base?.vars ?? [
+        ['PATH', COMMAND_DIRS.join(':')],
+        ['HOME', '/'],
+        ['SHELL', SH],
+        ['USER', 'shell'],
+      ],
+    );
     this.exported = new Set(base?.exported ?? ['PATH', 'HOME', 'SHELL', 'USER']);
     if (base) {
       this.lastStatus = base.lastStatus;
@@ -40,7 +54,11 @@ export class Shell {
   ) {}
 
   /** Runs a full command line the way `/system/bin/sh -c line` would; resolves with the exit status. */
-  async run(line: string, io: CommandIO, session = new ShellSession(this.device.processes.nextShellPid())): Promise<number> {
+  async run(
+    line: string,
+    io: CommandIO,
+    session = new ShellSession(this.device.processes.nextShellPid()),
+  ): Promise<number> {
     let script;
     try {
       script = parseShell(line);
@@ -129,7 +147,8 @@ export class Shell {
         hasContent = hasContent || part.quoted || part.text.length > 0;
         continue;
       }
-      const value = part.kind === 'var' ? this.variable(part.name, session) : await this.substitute(part.source, session, io);
+      const value =
+        part.kind === 'var' ? this.variable(part.name, session) : await this.substitute(part.source, session, io);
       if (part.quoted) {
         current += value;
         hasContent = true;
@@ -156,7 +175,12 @@ export class Shell {
     const sub = new ShellSession(this.device.processes.nextShellPid(), session);
     await this.run(
       source,
-      { stdin: EMPTY_STDIN, stdout: async (d) => void chunks.push(Buffer.from(d)), stderr: io.stderr, signal: io.signal },
+      {
+        stdin: EMPTY_STDIN,
+        stdout: async (d) => void chunks.push(Buffer.from(d)),
+        stderr: io.stderr,
+        signal: io.signal,
+      },
       sub,
     );
     return Buffer.concat(chunks).toString('utf8').replace(/\n+$/, '');
@@ -166,7 +190,8 @@ export class Shell {
     const argv: string[] = [];
     for (const word of command.words) argv.push(...(await this.expandWord(word, session, io, true)));
     const assignments: Record<string, string> = {};
-    for (const a of command.assignments) assignments[a.name] = (await this.expandWord(a.value, session, io, false)).join('');
+    for (const a of command.assignments)
+      assignments[a.name] = (await this.expandWord(a.value, session, io, false)).join('');
 
     this.commandLog.push({ argv, commandLine: line, assignments, at: this.device.clock() });
     if (this.commandLog.length > MAX_COMMAND_LOG) this.commandLog.splice(0, this.commandLog.length - MAX_COMMAND_LOG);
@@ -208,7 +233,9 @@ export class Shell {
         }
         const data = fs.readFile(path);
         if (!data) {
-          await io.stderr(`${SH}: can't open ${target}: ${fs.stat(path) ? 'Is a directory' : 'No such file or directory'}\n`);
+          await io.stderr(
+            `${SH}: can't open ${target}: ${fs.stat(path) ? 'Is a directory' : 'No such file or directory'}\n`,
+          );
           return 1;
         }
         stdin = (async function* () {
@@ -230,7 +257,8 @@ export class Shell {
         await io.stderr(`${SH}: can't create ${target}: ${error}\n`);
         return 1;
       }
-      if (r.op === '>' || !fs.readFile(path)) fs.writeFile(path, Buffer.alloc(0), 0o100666, Math.floor(this.device.clock() / 1000));
+      if (r.op === '>' || !fs.readFile(path))
+        fs.writeFile(path, Buffer.alloc(0), 0o100666, Math.floor(this.device.clock() / 1000));
       fds[r.fd] = async (d) => fs.appendFile(path, d);
     }
     const out = fds[1] ?? discard;
@@ -254,7 +282,12 @@ export class Shell {
     return handler ? { name, handler } : null;
   }
 
-  private async dispatch(argv: string[], assignments: Record<string, string>, io: CommandIO, session: ShellSession): Promise<number> {
+  private async dispatch(
+    argv: string[],
+    assignments: Record<string, string>,
+    io: CommandIO,
+    session: ShellSession,
+  ): Promise<number> {
     const name = argv[0];
     switch (name) {
       case 'export':
@@ -293,19 +326,25 @@ export class Shell {
         return 0;
       }
       case 'pwd':
-        await io.stdout(session.cwd + '\n');
+        await io.stdout(`${session.cwd}\n`);
         return 0;
       case 'command':
       case 'type':
       case 'which': {
         const names = argv.slice(1).filter((a) => !a.startsWith('-'));
-        if (name === 'command' && argv[1] !== '-v' && argv[1] !== '-V') return this.dispatch(argv.slice(1), assignments, io, session);
+        if (name === 'command' && argv[1] !== '-v' && argv[1] !== '-V')
+          return this.dispatch(argv.slice(1), assignments, io, session);
         let status = 0;
         for (const n of names) {
           const builtin = ['export', 'unset', 'exec', 'exit', 'cd', 'pwd', 'command', 'type', ':'].includes(n);
           const found = this.resolveCommand(n);
           if (builtin && name !== 'which') await io.stdout(name === 'type' ? `${n} is a shell builtin\n` : `${n}\n`);
-          else if (found) await io.stdout(name === 'type' ? `${n} is a tracked alias for /system/bin/${found.name}\n` : `/system/bin/${found.name}\n`);
+          else if (found)
+            await io.stdout(
+              name === 'type'
+                ? `${n} is a tracked alias for /system/bin/${found.name}\n`
+                : `/system/bin/${found.name}\n`,
+            );
           else {
             status = 1;
             if (name === 'type') await io.stdout(`${n} not found\n`);
@@ -340,7 +379,8 @@ export class Shell {
       env,
       cwd: session.cwd,
       device: this.device,
-      runNested: (commandLine, nestedIO) => this.run(commandLine, nestedIO, new ShellSession(this.device.processes.nextShellPid(), session)),
+      runNested: (commandLine, nestedIO) =>
+        this.run(commandLine, nestedIO, new ShellSession(this.device.processes.nextShellPid(), session)),
     };
     try {
       return await resolved.handler(ctx);

@@ -17,28 +17,51 @@ function nodeSvg(node: ViewNode, out: string[]): void {
   const dark = node.packageName === LAUNCHER_PACKAGE || node.packageName === SYSTEMUI_PACKAGE;
   const ink = dark ? '#ffffff' : '#1c1b1f';
   if (/Button/.test(cls) && !node.checkable) {
-    out.push(`<rect x="${l}" y="${t}" width="${w}" height="${h}" rx="${Math.round(h / 2)}" fill="${node.enabled ? '#6750a4' : '#c9c5d0'}"/>`);
-    if (node.text) out.push(`<text x="${l + w / 2}" y="${textY}" font-family="sans-serif" font-size="${font}" fill="#ffffff" text-anchor="middle">${esc(node.text)}</text>`);
+    out.push(
+      `<rect x="${l}" y="${t}" width="${w}" height="${h}" rx="${Math.round(h / 2)}" fill="${node.enabled ? '#6750a4' : '#c9c5d0'}"/>`,
+    );
+    if (node.text)
+      out.push(
+        `<text x="${l + w / 2}" y="${textY}" font-family="sans-serif" font-size="${font}" fill="#ffffff" text-anchor="middle">${esc(node.text)}</text>`,
+      );
   } else if (node.editable) {
     out.push(`<rect x="${l}" y="${t}" width="${w}" height="${h}" fill="#f3edf7"/>`);
-    out.push(`<rect x="${l}" y="${b - (node.focused ? 6 : 3)}" width="${w}" height="${node.focused ? 6 : 3}" fill="${node.focused ? '#6750a4' : '#49454f'}"/>`);
+    out.push(
+      `<rect x="${l}" y="${b - (node.focused ? 6 : 3)}" width="${w}" height="${node.focused ? 6 : 3}" fill="${node.focused ? '#6750a4' : '#49454f'}"/>`,
+    );
     const shown = node.text || node.hint;
-    if (shown) out.push(`<text x="${l + 32}" y="${textY}" font-family="sans-serif" font-size="${font}" fill="${node.text ? '#1c1b1f' : '#79747e'}">${esc(shown)}</text>`);
+    if (shown)
+      out.push(
+        `<text x="${l + 32}" y="${textY}" font-family="sans-serif" font-size="${font}" fill="${node.text ? '#1c1b1f' : '#79747e'}">${esc(shown)}</text>`,
+      );
   } else if (node.checkable) {
     const tw = Math.min(w, Math.round(h * 1.6));
     const tx = r - tw - 16;
-    out.push(`<rect x="${tx}" y="${t + h * 0.25}" width="${tw}" height="${h * 0.5}" rx="${h * 0.25}" fill="${node.checked ? '#6750a4' : '#e7e0ec'}"/>`);
-    out.push(`<circle cx="${node.checked ? tx + tw - h * 0.25 : tx + h * 0.25}" cy="${t + h / 2}" r="${h * 0.2}" fill="#ffffff"/>`);
-    if (node.text) out.push(`<text x="${l + 32}" y="${textY}" font-family="sans-serif" font-size="${font}" fill="${ink}">${esc(node.text)}</text>`);
+    out.push(
+      `<rect x="${tx}" y="${t + h * 0.25}" width="${tw}" height="${h * 0.5}" rx="${h * 0.25}" fill="${node.checked ? '#6750a4' : '#e7e0ec'}"/>`,
+    );
+    out.push(
+      `<circle cx="${node.checked ? tx + tw - h * 0.25 : tx + h * 0.25}" cy="${t + h / 2}" r="${h * 0.2}" fill="#ffffff"/>`,
+    );
+    if (node.text)
+      out.push(
+        `<text x="${l + 32}" y="${textY}" font-family="sans-serif" font-size="${font}" fill="${ink}">${esc(node.text)}</text>`,
+      );
   } else if (/ImageView|ImageButton/.test(cls)) {
     out.push(`<rect x="${l}" y="${t}" width="${w}" height="${h}" rx="12" fill="${dark ? '#ffffff33' : '#e8def8'}"/>`);
   } else if (node.launches) {
     const s = Math.min(w, h) * 0.5;
     out.push(`<circle cx="${l + w / 2}" cy="${t + s * 0.6}" r="${s / 2}" fill="#d0bcff"/>`);
-    out.push(`<text x="${l + w / 2}" y="${b - 12}" font-family="sans-serif" font-size="${Math.min(36, font)}" fill="#ffffff" text-anchor="middle">${esc(node.text)}</text>`);
+    out.push(
+      `<text x="${l + w / 2}" y="${b - 12}" font-family="sans-serif" font-size="${Math.min(36, font)}" fill="#ffffff" text-anchor="middle">${esc(node.text)}</text>`,
+    );
   } else {
-    if (node.clickable && node.children.length > 0) out.push(`<rect x="${l}" y="${b - 2}" width="${w}" height="2" fill="#e6e0e9"/>`);
-    if (node.text) out.push(`<text x="${l}" y="${textY}" font-family="sans-serif" font-size="${font}" fill="${ink}">${esc(node.text)}</text>`);
+    if (node.clickable && node.children.length > 0)
+      out.push(`<rect x="${l}" y="${b - 2}" width="${w}" height="2" fill="#e6e0e9"/>`);
+    if (node.text)
+      out.push(
+        `<text x="${l}" y="${textY}" font-family="sans-serif" font-size="${font}" fill="${ink}">${esc(node.text)}</text>`,
+      );
   }
   for (const child of node.children) nodeSvg(child, out);
 }

@@ -63,11 +63,28 @@ function decor(pkg: string, display: Display, content: ViewNode, key: string): V
     key: `${key}/content`,
     children: [content],
   });
-  const linear = systemNode({ className: 'android.widget.LinearLayout', packageName: pkg, bounds: full, key: `${key}/decor`, children: [contentFrame] });
-  return systemNode({ className: 'android.widget.FrameLayout', packageName: pkg, bounds: full, key: `${key}/window`, children: [linear] });
+  const linear = systemNode({
+    className: 'android.widget.LinearLayout',
+    packageName: pkg,
+    bounds: full,
+    key: `${key}/decor`,
+    children: [contentFrame],
+  });
+  return systemNode({
+    className: 'android.widget.FrameLayout',
+    packageName: pkg,
+    bounds: full,
+    key: `${key}/window`,
+    children: [linear],
+  });
 }
 
-export function renderScenarioScreen(scenario: Scenario, pkg: InstalledPackage, state: ScreenState, display: Display): ViewNode {
+export function renderScenarioScreen(
+  scenario: Scenario,
+  pkg: InstalledPackage,
+  state: ScreenState,
+  display: Display,
+): ViewNode {
   const spec = pkg.spec!;
   const screen = spec.screens[state.screenName];
   const scale = new Scaler(scenario.design, display);
@@ -100,16 +117,36 @@ export function renderScenarioScreen(scenario: Scenario, pkg: InstalledPackage, 
         if (!visible) return;
         const pad = Math.round(itemH * 0.12);
         const rowChildren: ViewNode[] = [];
-        const title = clip([row[0] + pad * 2, row[1] + pad, row[2] - pad * 2, row[1] + Math.round(itemH * 0.55)], bounds);
+        const title = clip(
+          [row[0] + pad * 2, row[1] + pad, row[2] - pad * 2, row[1] + Math.round(itemH * 0.55)],
+          bounds,
+        );
         if (title) {
           rowChildren.push(
-            systemNode({ className: 'android.widget.TextView', packageName: pkg.name, resourceId: resourceId(pkg.name, l.titleId ?? 'title'), text: item.title, bounds: title, key: `${key}#${i}/title` }),
+            systemNode({
+              className: 'android.widget.TextView',
+              packageName: pkg.name,
+              resourceId: resourceId(pkg.name, l.titleId ?? 'title'),
+              text: item.title,
+              bounds: title,
+              key: `${key}#${i}/title`,
+            }),
           );
         }
-        const sub = item.subtitle !== undefined ? clip([row[0] + pad * 2, row[1] + Math.round(itemH * 0.55), row[2] - pad * 2, row[3] - pad], bounds) : null;
+        const sub =
+          item.subtitle !== undefined
+            ? clip([row[0] + pad * 2, row[1] + Math.round(itemH * 0.55), row[2] - pad * 2, row[3] - pad], bounds)
+            : null;
         if (sub) {
           rowChildren.push(
-            systemNode({ className: 'android.widget.TextView', packageName: pkg.name, resourceId: resourceId(pkg.name, l.subtitleId ?? 'subtitle'), text: item.subtitle!, bounds: sub, key: `${key}#${i}/subtitle` }),
+            systemNode({
+              className: 'android.widget.TextView',
+              packageName: pkg.name,
+              resourceId: resourceId(pkg.name, l.subtitleId ?? 'subtitle'),
+              text: item.subtitle!,
+              bounds: sub,
+              key: `${key}#${i}/subtitle`,
+            }),
           );
         }
         children.push(
@@ -181,7 +218,12 @@ export function renderGenericScreen(pkg: InstalledPackage, activity: string, dis
         className: 'android.widget.TextView',
         packageName: pkg.name,
         text: 'Hello World!',
-        bounds: [Math.round(w * 0.35), Math.round(display.height * 0.48), Math.round(w * 0.65), Math.round(display.height * 0.52)],
+        bounds: [
+          Math.round(w * 0.35),
+          Math.round(display.height * 0.48),
+          Math.round(w * 0.65),
+          Math.round(display.height * 0.52),
+        ],
         key: `${key}/hello`,
       }),
     ],
@@ -251,15 +293,42 @@ export function renderKeyguard(display: Display, nowMs: number): ViewNode {
   const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
   const date = `${days[d.getUTCDay()]}, ${months[d.getUTCMonth()]} ${d.getUTCDate()}`;
   const node = (className: string, id: string, bounds: Rect, extra: Partial<ViewNode> = {}) =>
-    systemNode({ className, packageName: SYSTEMUI_PACKAGE, resourceId: id ? `${SYSTEMUI_PACKAGE}:id/${id}` : '', bounds, key: `keyguard/${id || className}`, ...extra });
+    systemNode({
+      className,
+      packageName: SYSTEMUI_PACKAGE,
+      resourceId: id ? `${SYSTEMUI_PACKAGE}:id/${id}` : '',
+      bounds,
+      key: `keyguard/${id || className}`,
+      ...extra,
+    });
   return node('android.widget.FrameLayout', '', [0, 0, w, h], {
     children: [
       node('android.widget.FrameLayout', 'notification_panel', [0, 0, w, h], {
         children: [
-          node('android.widget.TextView', 'date_view', [Math.round(w * 0.07), Math.round(h * 0.08), Math.round(w * 0.6), Math.round(h * 0.11)], { text: date }),
-          node('android.widget.TextView', 'lockscreen_clock_view', [Math.round(w * 0.07), Math.round(h * 0.12), Math.round(w * 0.93), Math.round(h * 0.3)], { text: clock }),
-          node('android.widget.TextView', 'keyguard_indication_text', [Math.round(w * 0.2), Math.round(h * 0.9), Math.round(w * 0.8), Math.round(h * 0.93)], { text: 'Swipe up to open' }),
-          node('android.widget.ImageView', 'lock_icon', [Math.round(w * 0.45), Math.round(h * 0.82), Math.round(w * 0.55), Math.round(h * 0.87)], { contentDesc: 'Unlock' }),
+          node(
+            'android.widget.TextView',
+            'date_view',
+            [Math.round(w * 0.07), Math.round(h * 0.08), Math.round(w * 0.6), Math.round(h * 0.11)],
+            { text: date },
+          ),
+          node(
+            'android.widget.TextView',
+            'lockscreen_clock_view',
+            [Math.round(w * 0.07), Math.round(h * 0.12), Math.round(w * 0.93), Math.round(h * 0.3)],
+            { text: clock },
+          ),
+          node(
+            'android.widget.TextView',
+            'keyguard_indication_text',
+            [Math.round(w * 0.2), Math.round(h * 0.9), Math.round(w * 0.8), Math.round(h * 0.93)],
+            { text: 'Swipe up to open' },
+          ),
+          node(
+            'android.widget.ImageView',
+            'lock_icon',
+            [Math.round(w * 0.45), Math.round(h * 0.82), Math.round(w * 0.55), Math.round(h * 0.87)],
+            { contentDesc: 'Unlock' },
+          ),
         ],
       }),
     ],

@@ -96,7 +96,9 @@ export function toUiAutomatorXml(root: ViewNode, rotation: number): string {
 }
 
 /** Defaults for nodes the system draws (launcher, keyguard, decor). */
-export function systemNode(partial: Partial<ViewNode> & Pick<ViewNode, 'className' | 'packageName' | 'bounds' | 'key'>): ViewNode {
+export function systemNode(
+  partial: Partial<ViewNode> & Pick<ViewNode, 'className' | 'packageName' | 'bounds' | 'key'>,
+): ViewNode {
   return {
     resourceId: '',
     text: '',

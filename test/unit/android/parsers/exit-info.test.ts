@@ -12,9 +12,22 @@ describe('parseExitInfo on the corpus', () => {
     const r = records('android11.txt');
     expect(r).toHaveLength(4);
     expect(r[0]).toMatchObject({
-      package: 'com.example.app', uid: 10152, timestamp: '2021-03-12 09:31:11.536', pid: 8123, user: 0, process: 'com.example.app',
-      reasonCode: 4, reason: 'APP CRASH(EXCEPTION)', subreasonCode: 0, subreason: 'UNKNOWN', status: 0, importance: 100,
-      pssKb: 55 * 1024, rssKb: 127 * 1024, description: 'crash', trace: null,
+      package: 'com.example.app',
+      uid: 10152,
+      timestamp: '2021-03-12 09:31:11.536',
+      pid: 8123,
+      user: 0,
+      process: 'com.example.app',
+      reasonCode: 4,
+      reason: 'APP CRASH(EXCEPTION)',
+      subreasonCode: 0,
+      subreason: 'UNKNOWN',
+      status: 0,
+      importance: 100,
+      pssKb: 55 * 1024,
+      rssKb: 127 * 1024,
+      description: 'crash',
+      trace: null,
     });
     expect(r[1]!.reasonCode).toBe(6);
     expect(r[1]!.description).toBe(
@@ -37,12 +50,18 @@ describe('parseExitInfo on the corpus', () => {
     expect(r[0]).toMatchObject({ reasonCode: 5, reason: 'APP CRASH(NATIVE)', status: 11 });
     expect(r[2]!.description).toBe('excessive cpu 12450 during 300000 dur=1200000 limit=2');
     expect(r[2]).toMatchObject({ subreason: 'EXCESSIVE CPU', importance: 400 });
-    expect(r[1]!.description).toBe('depends on provider com.example.app/.data.Provider in dying proc com.example.app (adj 0)');
+    expect(r[1]!.description).toBe(
+      'depends on provider com.example.app/.data.Provider in dying proc com.example.app (adj 0)',
+    );
   });
 
   it('orders records newest first across uid sections and reads GB sizes (Android 14)', () => {
     const r = records('android14.txt');
-    expect(r.map((x) => x.timestamp)).toEqual(['2024-01-09 08:12:44.310', '2024-01-09 07:55:01.002', '2024-01-08 19:03:27.774']);
+    expect(r.map((x) => x.timestamp)).toEqual([
+      '2024-01-09 08:12:44.310',
+      '2024-01-09 07:55:01.002',
+      '2024-01-08 19:03:27.774',
+    ]);
     expect(r[1]).toMatchObject({ uid: 1010187, user: 10, reasonCode: 6 });
     expect(r[2]).toMatchObject({ pssKb: 1024 * 1024, rssKb: 2 * 1024 * 1024 });
     expect(r[0]).toMatchObject({ reason: 'FREEZER', subreason: 'FREEZER BINDER IOCTL' });
@@ -56,12 +75,29 @@ describe('parseExitInfo on the corpus', () => {
     const r = records('odd_fields.txt');
     expect(r).toHaveLength(3);
     expect(r[0]).toMatchObject({
-      reasonCode: 17, reason: 'SOMETHING NEW', subreasonCode: 31, subreason: 'NEWER SUBREASON', importance: 230,
-      description: 'first line of a description\nthat continues on a second line', trace: null,
+      reasonCode: 17,
+      reason: 'SOMETHING NEW',
+      subreasonCode: 31,
+      subreason: 'NEWER SUBREASON',
+      importance: 230,
+      description: 'first line of a description\nthat continues on a second line',
+      trace: null,
     });
     // Undated records keep their order after the dated one.
-    expect(r[1]).toMatchObject({ timestamp: '3/20/25, 11:30 AM', timestampSortKey: null, pid: 4400, reasonCode: null, reason: null });
-    expect(r[2]).toMatchObject({ process: 'com.example.app:bg', reasonCode: null, status: -1, pssKb: null, rssKb: null });
+    expect(r[1]).toMatchObject({
+      timestamp: '3/20/25, 11:30 AM',
+      timestampSortKey: null,
+      pid: 4400,
+      reasonCode: null,
+      reason: null,
+    });
+    expect(r[2]).toMatchObject({
+      process: 'com.example.app:bg',
+      reasonCode: null,
+      status: -1,
+      pssKb: null,
+      rssKb: null,
+    });
   });
 
   it('reports no records and unsupported releases distinctly', () => {

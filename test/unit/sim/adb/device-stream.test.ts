@@ -10,7 +10,13 @@ interface Sent {
 function makeStream(maxPayload = 16) {
   const sent: Sent[] = [];
   let closedCalls = 0;
-  const stream = new DeviceStream(7, 42, maxPayload, (command, arg0, arg1, payload) => sent.push({ command, arg0, arg1, payload }), () => closedCalls++);
+  const stream = new DeviceStream(
+    7,
+    42,
+    maxPayload,
+    (command, arg0, arg1, payload) => sent.push({ command, arg0, arg1, payload }),
+    () => closedCalls++,
+  );
   return { stream, sent, closedCalls: () => closedCalls };
 }
 

@@ -1,4 +1,12 @@
-import { A_CNXN, A_WRTE, PacketFormatError, PacketReader, encodePacket, payloadChecksum, payloadString } from '../../../../src/sim/adb/packet.js';
+import {
+  A_CNXN,
+  A_WRTE,
+  PacketFormatError,
+  PacketReader,
+  encodePacket,
+  payloadChecksum,
+  payloadString,
+} from '../../../../src/sim/adb/packet.js';
 
 describe('adb packet codec', () => {
   it('writes the little-endian header adb expects, with checksum and magic', () => {
@@ -24,7 +32,8 @@ describe('adb packet codec', () => {
     const wire = Buffer.concat([a, b, c]);
     const reader = new PacketReader();
     const seen = [];
-    for (let offset = 0; offset < wire.length; offset += 7) seen.push(...reader.push(wire.subarray(offset, offset + 7)));
+    for (let offset = 0; offset < wire.length; offset += 7)
+      seen.push(...reader.push(wire.subarray(offset, offset + 7)));
     expect(seen.map((p) => [p.arg0, p.arg1, p.payload.length])).toEqual([
       [1, 2, 5],
       [3, 4, 70000],

@@ -12,13 +12,38 @@ describe('droidwright sim arguments', () => {
 
   it('maps device flags onto the Android factory options', () => {
     const { device, adbPort } = parseSimArguments(
-      ['--emulator-port', '5557', '--avd', 'Pixel_7_API_34', '--model', 'Pixel 7', '--api', '34', '--scenario', 'app.json', '--locked', '--screen-off', '--seed', '7', '--trace', '--no-connect'],
+      [
+        '--emulator-port',
+        '5557',
+        '--avd',
+        'Pixel_7_API_34',
+        '--model',
+        'Pixel 7',
+        '--api',
+        '34',
+        '--scenario',
+        'app.json',
+        '--locked',
+        '--screen-off',
+        '--seed',
+        '7',
+        '--trace',
+        '--no-connect',
+      ],
       {},
     );
     expect(device).toEqual({
       emulatorPort: 5557,
       trace: true,
-      androidOptions: { avd: 'Pixel_7_API_34', model: 'Pixel 7', api: 34, scenario: 'app.json', locked: true, screenOff: true, seed: 7 },
+      androidOptions: {
+        avd: 'Pixel_7_API_34',
+        model: 'Pixel 7',
+        api: 34,
+        scenario: 'app.json',
+        locked: true,
+        screenOff: true,
+        seed: 7,
+      },
     });
     expect(adbPort).toBeNull();
   });

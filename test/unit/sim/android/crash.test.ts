@@ -36,12 +36,18 @@ describe('crashes, ANRs and exit-info', () => {
     expect((await run(android, 'pidof com.example.notes')).code).toBe(1);
     const crash = (await run(android, 'logcat -d -b crash')).stdout;
     expect(crash).toContain('--------- beginning of crash\n');
-    expect(crash).toMatch(new RegExp(`E AndroidRuntime: FATAL EXCEPTION: main\\n.* ${pid} +${pid} E AndroidRuntime: Process: com\\.example\\.notes, PID: ${pid}\\n.* E AndroidRuntime: java\\.lang\\.IllegalStateException: Note store is not initialised\\n.* E AndroidRuntime: \\tat com\\.example\\.notes\\.data\\.NoteStore\\.requireOpen\\(NoteStore\\.kt:58\\)\\n`));
+    expect(crash).toMatch(
+      new RegExp(
+        `E AndroidRuntime: FATAL EXCEPTION: main\\n.* ${pid} +${pid} E AndroidRuntime: Process: com\\.example\\.notes, PID: ${pid}\\n.* E AndroidRuntime: java\\.lang\\.IllegalStateException: Note store is not initialised\\n.* E AndroidRuntime: \\tat com\\.example\\.notes\\.data\\.NoteStore\\.requireOpen\\(NoteStore\\.kt:58\\)\\n`,
+      ),
+    );
     const system = (await run(android, 'logcat -d -b system')).stdout;
     expect(system).toContain(`I ActivityManager: Process com.example.notes (pid ${pid}) has died: fg  TOP `);
     expect((await run(android, 'logcat -d -b main -s Process')).stdout).toContain(`Sending signal. PID: ${pid} SIG: 9`);
     const out = (await run(android, 'dumpsys activity exit-info com.example.notes')).stdout;
-    expect(out).toMatch(/^ACTIVITY MANAGER PROCESS EXIT INFO \(dumpsys activity exit-info\)\nLast Timestamp of Persistence Into Persistent Storage: \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}\n  package: com\.example\.notes\n    Historical Process Exit for uid=\d+\n        ApplicationExitInfo #0:\n/);
+    expect(out).toMatch(
+      /^ACTIVITY MANAGER PROCESS EXIT INFO \(dumpsys activity exit-info\)\nLast Timestamp of Persistence Into Persistent Storage: \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}\n {2}package: com\.example\.notes\n {4}Historical Process Exit for uid=\d+\n {8}ApplicationExitInfo #0:\n/,
+    );
     expect(out).toContain(`reason=4 (APP CRASH(EXCEPTION)) subreason=0 (UNKNOWN) status=0`);
     const info = parseExitInfo(out);
     if (!info.supported) throw new Error(info.reason);
@@ -68,10 +74,16 @@ describe('crashes, ANRs and exit-info', () => {
     await tapId(android, 'open_settings');
     await tapId(android, 'export_notes');
     const all = (await run(android, 'logcat -d')).stdout;
-    expect(all).toMatch(new RegExp(`F libc +: Fatal signal 11 \\(SIGSEGV\\), code 1 \\(SEGV_MAPERR\\), fault addr 0x0 in tid ${pid} \\(Exporter\\), pid ${pid} \\(com\\.example\\.notes\\)`));
+    expect(all).toMatch(
+      new RegExp(
+        `F libc +: Fatal signal 11 \\(SIGSEGV\\), code 1 \\(SEGV_MAPERR\\), fault addr 0x0 in tid ${pid} \\(Exporter\\), pid ${pid} \\(com\\.example\\.notes\\)`,
+      ),
+    );
     expect(all).toContain('F DEBUG   : *** *** *** *** *** *** *** *** *** *** *** *** *** *** *** ***\n');
     expect(all).toContain(`F DEBUG   : pid: ${pid}, tid: ${pid}, name: Exporter  >>> com.example.notes <<<\n`);
-    expect(all).toMatch(/F DEBUG   :       #00 pc [0-9a-f]{16}  \/data\/app\/.*\/lib\/arm64\/libnotes_export\.so \(zip_write_entry\+84\)/);
+    expect(all).toMatch(
+      /F DEBUG {3}: {7}#00 pc [0-9a-f]{16} {2}\/data\/app\/.*\/lib\/arm64\/libnotes_export\.so \(zip_write_entry\+84\)/,
+    );
     const out = (await run(android, 'dumpsys activity exit-info com.example.notes')).stdout;
     expect(out).toContain('reason=5 (APP CRASH(NATIVE)) subreason=0 (UNKNOWN) status=11');
     expect((await run(android, 'ls /data/tombstones')).stderr).toBe('ls: /data/tombstones: Permission denied\n');
@@ -85,7 +97,9 @@ describe('crashes, ANRs and exit-info', () => {
     const info = parseExitInfo((await run(android, 'dumpsys activity exit-info com.example.weather')).stdout);
     if (!info.supported) throw new Error(info.reason);
     expect(info.records.map((r) => r.reasonCode)).toEqual([4, 10]);
-    expect((await run(android, 'dumpsys activity exit-info com.example.notes')).stdout.split('\n').filter(Boolean)).toHaveLength(2);
+    expect(
+      (await run(android, 'dumpsys activity exit-info com.example.notes')).stdout.split('\n').filter(Boolean),
+    ).toHaveLength(2);
     const old = newDevice({ api: 29 });
     const r = await run(old, 'dumpsys activity exit-info com.example.notes');
     expect(r.stdout).toBe('Bad activity command, or no activities match: exit-info\nUse -h for help.\n');

@@ -12,12 +12,16 @@ interface AdbkitEntry {
   message: string;
 }
 // adbkit's own binary logcat parser, so the -B layout is checked against the client that reads it.
-const BinaryParser = createRequire(import.meta.url)('@devicefarmer/adbkit-logcat/lib/logcat/parser/binary') as new () => EventEmitter & { parse(chunk: Buffer): void };
+const BinaryParser = createRequire(import.meta.url)(
+  '@devicefarmer/adbkit-logcat/lib/logcat/parser/binary',
+) as new () => EventEmitter & { parse(chunk: Buffer): void };
 
 function decode(bytes: Buffer): AdbkitEntry[] {
   const parser = new BinaryParser();
   const entries: AdbkitEntry[] = [];
-  parser.on('entry', (e: AdbkitEntry) => entries.push({ date: e.date, pid: e.pid, tid: e.tid, priority: e.priority, tag: e.tag, message: e.message }));
+  parser.on('entry', (e: AdbkitEntry) =>
+    entries.push({ date: e.date, pid: e.pid, tid: e.tid, priority: e.priority, tag: e.tag, message: e.message }),
+  );
   parser.on('error', (err: Error) => {
     throw err;
   });
@@ -56,24 +60,41 @@ describe('logcat', () => {
 
   it('supports the other -v formats and modifiers', async () => {
     const only = 'logcat -d -b main -s Alpha:E';
-    expect((await run(android, `${only} -v brief`)).stdout).toBe('--------- beginning of main\nE/Alpha   ( 4321): third\n');
-    expect((await run(android, `${only} -v time`)).stdout).toBe('--------- beginning of main\n05-17 10:30:00.143 E/Alpha   ( 4321): third\n');
+    expect((await run(android, `${only} -v brief`)).stdout).toBe(
+      '--------- beginning of main\nE/Alpha   ( 4321): third\n',
+    );
+    expect((await run(android, `${only} -v time`)).stdout).toBe(
+      '--------- beginning of main\n05-17 10:30:00.143 E/Alpha   ( 4321): third\n',
+    );
     expect((await run(android, `${only} -v tag`)).stdout).toBe('--------- beginning of main\nE/Alpha   : third\n');
-    expect((await run(android, `${only} -v process`)).stdout).toBe('--------- beginning of main\nE( 4321) third  (Alpha)\n');
+    expect((await run(android, `${only} -v process`)).stdout).toBe(
+      '--------- beginning of main\nE( 4321) third  (Alpha)\n',
+    );
     expect((await run(android, `${only} -v raw`)).stdout).toBe('--------- beginning of main\nthird\n');
-    expect((await run(android, `${only} -v threadtime -v year`)).stdout).toBe('--------- beginning of main\n2024-05-17 10:30:00.143  4321  4321 E Alpha   : third\n');
-    expect((await run(android, `${only} -v epoch`)).stdout).toBe('--------- beginning of main\n1715941800.143  4321  4321 E Alpha   : third\n');
-    expect((await run(android, 'logcat -d -v nonsense')).stderr).toMatch(/^logcat: Invalid parameter "nonsense" to -v\./);
+    expect((await run(android, `${only} -v threadtime -v year`)).stdout).toBe(
+      '--------- beginning of main\n2024-05-17 10:30:00.143  4321  4321 E Alpha   : third\n',
+    );
+    expect((await run(android, `${only} -v epoch`)).stdout).toBe(
+      '--------- beginning of main\n1715941800.143  4321  4321 E Alpha   : third\n',
+    );
+    expect((await run(android, 'logcat -d -v nonsense')).stderr).toMatch(
+      /^logcat: Invalid parameter "nonsense" to -v\./,
+    );
   });
 
   it('filters by tag spec, -s, --pid, -e, -t, -T and -m', async () => {
-    const lines = async (cmd: string) => (await run(android, cmd)).stdout.split('\n').filter((l) => l && !l.startsWith('---------'));
+    const lines = async (cmd: string) =>
+      (await run(android, cmd)).stdout.split('\n').filter((l) => l && !l.startsWith('---------'));
     expect(await lines("logcat -d 'Alpha:W' '*:S'")).toEqual(['05-17 10:30:00.143  4321  4321 E Alpha   : third']);
     expect(await lines('logcat -d -s BetaService')).toHaveLength(2);
     expect(await lines('logcat -d --pid=587')).toHaveLength(2);
-    expect(await lines('logcat -d --pid 4321 -e ^fir')).toEqual(['05-17 10:30:00.123  4321  4323 I Alpha   : first line']);
+    expect(await lines('logcat -d --pid 4321 -e ^fir')).toEqual([
+      '05-17 10:30:00.123  4321  4323 I Alpha   : first line',
+    ]);
     expect(await lines('logcat -t 1')).toEqual(['05-17 10:30:00.143  4321  4321 E Alpha   : third']);
-    expect(await lines("logcat -d -T '05-17 10:30:00.130' -b main")).toEqual(['05-17 10:30:00.143  4321  4321 E Alpha   : third']);
+    expect(await lines("logcat -d -T '05-17 10:30:00.130' -b main")).toEqual([
+      '05-17 10:30:00.143  4321  4321 E Alpha   : third',
+    ]);
     expect(await lines('logcat -d -m 1')).toHaveLength(1);
     expect(await lines('logcat -d -b crash')).toEqual([]);
   });
@@ -99,10 +120,14 @@ describe('logcat', () => {
     await new Promise((r) => setTimeout(r, 10));
     m.controller.abort();
     expect(await done).toBe(0);
-    expect(m.stdout().toString()).toBe('--------- beginning of main\nE/Alpha   ( 4321): third\nI/Alpha   ( 4321): live one\n');
+    expect(m.stdout().toString()).toBe(
+      '--------- beginning of main\nE/Alpha   ( 4321): third\nI/Alpha   ( 4321): live one\n',
+    );
     await run(android, 'logcat -c');
     expect((await run(android, 'logcat -d')).stdout).toBe('');
-    expect((await run(android, 'logcat -g -b main')).stdout).toMatch(/^main: ring buffer is 256 KiB \(\d+ KiB consumed\), max entry is 5120 B, max payload is 4068 B\n$/);
+    expect((await run(android, 'logcat -g -b main')).stdout).toMatch(
+      /^main: ring buffer is 256 KiB \(\d+ KiB consumed\), max entry is 5120 B, max payload is 4068 B\n$/,
+    );
   });
 
   it('generates background traffic deterministically from the seed, and dispose() stops it', async () => {
@@ -112,7 +137,8 @@ describe('logcat', () => {
     await new Promise((r) => setTimeout(r, 80));
     a.dispose();
     b.dispose();
-    const msgs = (d: SimulatedAndroidHandle) => d.state.logs.read(['main', 'system', 'events']).map((e) => `${e.tag}:${e.message}`);
+    const msgs = (d: SimulatedAndroidHandle) =>
+      d.state.logs.read(['main', 'system', 'events']).map((e) => `${e.tag}:${e.message}`);
     const n = Math.min(msgs(a).length, msgs(b).length);
     expect(n).toBeGreaterThan(10);
     expect(msgs(a).slice(0, n)).toEqual(msgs(b).slice(0, n));

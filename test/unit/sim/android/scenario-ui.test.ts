@@ -18,11 +18,23 @@ function nodes(xml: string): UiNode[] {
   const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(xml);
   const out: UiNode[] = [];
   const visit = (n: Record<string, unknown>) => {
-    const attrs = Object.fromEntries(Object.entries(n).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
+    const attrs = Object.fromEntries(Object.entries(n).filter(([, v]) => typeof v === 'string')) as Record<
+      string,
+      string
+    >;
     const m = /^\[(\d+),(\d+)\]\[(\d+),(\d+)\]$/.exec(attrs.bounds ?? '');
-    if (m) out.push({ text: attrs.text, resourceId: attrs['resource-id'], className: attrs.class, pkg: attrs.package, bounds: [+m[1], +m[2], +m[3], +m[4]], attrs });
+    if (m)
+      out.push({
+        text: attrs.text,
+        resourceId: attrs['resource-id'],
+        className: attrs.class,
+        pkg: attrs.package,
+        bounds: [+m[1], +m[2], +m[3], +m[4]],
+        attrs,
+      });
     const children = n.node;
-    for (const c of Array.isArray(children) ? children : children ? [children] : []) visit(c as Record<string, unknown>);
+    for (const c of Array.isArray(children) ? children : children ? [children] : [])
+      visit(c as Record<string, unknown>);
   };
   visit(doc.hierarchy);
   return out;
@@ -40,7 +52,8 @@ function byId(list: UiNode[], id: string): UiNode {
   return n;
 }
 
-const center = (n: UiNode) => `${Math.round((n.bounds[0] + n.bounds[2]) / 2)} ${Math.round((n.bounds[1] + n.bounds[3]) / 2)}`;
+const center = (n: UiNode) =>
+  `${Math.round((n.bounds[0] + n.bounds[2]) / 2)} ${Math.round((n.bounds[1] + n.bounds[3]) / 2)}`;
 
 describe('scenario app UI', () => {
   let android: SimulatedAndroidHandle;
@@ -64,11 +77,19 @@ describe('scenario app UI', () => {
     const r = await run(android, 'uiautomator dump');
     expect(r.stdout).toBe('UI hierchary dumped to: /sdcard/window_dump.xml\n');
     const xml = android.fs.readFile('/sdcard/window_dump.xml')!.toString();
-    expect(xml.startsWith(`<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0"><node index="0" text="" resource-id="" class="android.widget.FrameLayout" package="com.example.notes" content-desc="" checkable="false" checked="false" clickable="false" enabled="true" focusable="false" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="[0,0][1080,2400]">`)).toBe(true);
+    expect(
+      xml.startsWith(
+        `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0"><node index="0" text="" resource-id="" class="android.widget.FrameLayout" package="com.example.notes" content-desc="" checkable="false" checked="false" clickable="false" enabled="true" focusable="false" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="[0,0][1080,2400]">`,
+      ),
+    ).toBe(true);
     expect(xml.endsWith('</hierarchy>')).toBe(true);
     const ui = nodes(xml);
     expect(byId(ui, 'password').attrs.password).toBe('true');
-    expect(byId(ui, 'sign_in')).toMatchObject({ text: 'Sign in', className: 'android.widget.Button', bounds: [64, 1000, 1016, 1144] });
+    expect(byId(ui, 'sign_in')).toMatchObject({
+      text: 'Sign in',
+      className: 'android.widget.Button',
+      bounds: [64, 1000, 1016, 1144],
+    });
     await run(android, `input tap ${center(byId(ui, 'email'))}`);
     await run(android, `input text '<a&b>"q"'`);
     const escaped = (await run(android, 'uiautomator dump /dev/tty')).stdout;
@@ -123,7 +144,9 @@ describe('scenario app UI', () => {
     await run(android, `input tap ${center(third)}`);
     ui = await dump(android);
     expect(byId(ui, 'note_title').text).toBe('Book recommendations');
-    expect((await run(android, 'dumpsys window | grep mCurrentFocus')).stdout).toContain('com.example.notes/com.example.notes.NoteDetailActivity');
+    expect((await run(android, 'dumpsys window | grep mCurrentFocus')).stdout).toContain(
+      'com.example.notes/com.example.notes.NoteDetailActivity',
+    );
     await run(android, 'input keyevent KEYCODE_BACK');
     ui = await dump(android);
     await run(android, `input tap ${center(byId(ui, 'open_settings'))}`);
@@ -150,7 +173,9 @@ describe('scenario app UI', () => {
     let ui = await dump(android);
     expect(ui[0].pkg).toBe('com.android.systemui');
     expect((await run(android, 'dumpsys window | grep mCurrentFocus')).stdout).toContain('NotificationShade');
-    expect((await run(android, 'dumpsys window policy | grep -E "showing=|mDreamingLockscreen"')).stdout).toContain('showing=true');
+    expect((await run(android, 'dumpsys window policy | grep -E "showing=|mDreamingLockscreen"')).stdout).toContain(
+      'showing=true',
+    );
     await run(android, 'input tap 540 1072');
     await run(android, 'input swipe 540 2000 540 600');
     ui = await dump(android);
@@ -177,9 +202,11 @@ describe('scenario app UI', () => {
   });
 
   it('validates scenario files and names every problem', () => {
-    expect(() => loadScenario({ apps: [{ package: 'bad', label: 'x', activities: [{ name: '.A', screen: 'missing' }], screens: {} }] })).toThrow(
-      /apps\.0\.package: .*Java package name.*activity \.A starts on unknown screen "missing"/,
-    );
+    expect(() =>
+      loadScenario({
+        apps: [{ package: 'bad', label: 'x', activities: [{ name: '.A', screen: 'missing' }], screens: {} }],
+      }),
+    ).toThrow(/apps\.0\.package: .*Java package name.*activity \.A starts on unknown screen "missing"/);
     expect(loadScenario('notes-app').apps.map((a) => a.package)).toEqual(['com.example.notes', 'com.example.weather']);
   });
 });

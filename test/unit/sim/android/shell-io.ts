@@ -1,5 +1,9 @@
 import type { ShellIO } from '../../../../src/sim/simulated-android.js';
-import { createSimulatedAndroid, type SimulatedAndroidHandle, type SimulatedAndroidOptions } from '../../../../src/sim/android/create-simulated-android.js';
+import {
+  createSimulatedAndroid,
+  type SimulatedAndroidHandle,
+  type SimulatedAndroidOptions,
+} from '../../../../src/sim/android/create-simulated-android.js';
 
 export interface RunResult {
   code: number;

@@ -11,7 +11,7 @@ describe('device shell', () => {
 
   const argvs = (since = 0) => android.commandLog.slice(since).map((c) => c.argv);
 
-  it('keeps quoted operators literal: echo \'a;b\' runs only echo', async () => {
+  it("keeps quoted operators literal: echo 'a;b' runs only echo", async () => {
     const r = await run(android, "echo 'a;b'");
     expect(r.stdout).toBe('a;b\n');
     expect(argvs()).toEqual([['echo', 'a;b']]);
@@ -49,7 +49,11 @@ describe('device shell', () => {
   it('executes command substitution, so an unquoted injection really runs and is logged', async () => {
     const r = await run(android, 'echo $(id -u) `echo tick`');
     expect(r.stdout).toBe('2000 tick\n');
-    expect(argvs()).toEqual([['id', '-u'], ['echo', 'tick'], ['echo', '2000', 'tick']]);
+    expect(argvs()).toEqual([
+      ['id', '-u'],
+      ['echo', 'tick'],
+      ['echo', '2000', 'tick'],
+    ]);
     const quoted = android.commandLog.length;
     const q = await run(android, "echo '$(id)'");
     expect(q.stdout).toBe('$(id)\n');
@@ -57,8 +61,12 @@ describe('device shell', () => {
   });
 
   it('pipes into grep, head, tail and wc', async () => {
-    expect((await run(android, 'getprop | grep -F ro.build.version.sdk')).stdout).toBe('[ro.build.version.sdk]: [34]\n');
-    expect((await run(android, 'getprop | grep -i -E "PRODUCT\\.(model|brand)"')).stdout).toBe('[ro.product.brand]: [google]\n[ro.product.model]: [Pixel 7]\n');
+    expect((await run(android, 'getprop | grep -F ro.build.version.sdk')).stdout).toBe(
+      '[ro.build.version.sdk]: [34]\n',
+    );
+    expect((await run(android, 'getprop | grep -i -E "PRODUCT\\.(model|brand)"')).stdout).toBe(
+      '[ro.product.brand]: [google]\n[ro.product.model]: [Pixel 7]\n',
+    );
     expect((await run(android, 'echo -e "a\\nb\\nc" | grep -v b')).stdout).toBe('a\nc\n');
     expect((await run(android, 'echo -e "1\\n2\\n3\\n4" | head -n 2')).stdout).toBe('1\n2\n');
     expect((await run(android, 'echo -e "1\\n2\\n3\\n4" | tail -n 1')).stdout).toBe('4\n');
@@ -74,7 +82,10 @@ describe('device shell', () => {
   });
 
   it('applies redirections in order', async () => {
-    const r = await run(android, 'cat /nope 2>/dev/null; echo $?; cat /nope 2>&1 >/dev/null | grep -c "No such"; ls /nope >/dev/null 2>&1 </dev/null');
+    const r = await run(
+      android,
+      'cat /nope 2>/dev/null; echo $?; cat /nope 2>&1 >/dev/null | grep -c "No such"; ls /nope >/dev/null 2>&1 </dev/null',
+    );
     expect(r.stdout).toBe('1\n1\n');
     expect(r.stderr).toBe('');
     await run(android, 'echo one > /data/local/tmp/f; echo two >> /data/local/tmp/f');
@@ -85,7 +96,10 @@ describe('device shell', () => {
   });
 
   it('supports export, prefix assignments, exec, sh -c and exit', async () => {
-    const r = await run(android, 'export A=1; B=2 echo "$A$B"; exec echo done; sh -c "echo inner; exit 3"; echo $?; exit 4; echo never');
+    const r = await run(
+      android,
+      'export A=1; B=2 echo "$A$B"; exec echo done; sh -c "echo inner; exit 3"; echo $?; exit 4; echo never',
+    );
     expect(r.stdout).toBe('1\ndone\ninner\n3\n');
     expect(r.code).toBe(4);
     const prefixed = android.commandLog.find((c) => c.argv[0] === 'echo' && c.assignments.B === '2');
@@ -104,7 +118,9 @@ describe('device shell', () => {
   it('parses fds, comments and background lists', () => {
     const s = parseShell('logcat -d 2>/dev/null # trailing comment\nsleep 1 &');
     expect(s.lists).toHaveLength(2);
-    expect(s.lists[0].pipelines[0].commands[0].redirections).toEqual([{ fd: 2, op: '>', target: expect.objectContaining({ raw: '/dev/null' }) }]);
+    expect(s.lists[0].pipelines[0].commands[0].redirections).toEqual([
+      { fd: 2, op: '>', target: expect.objectContaining({ raw: '/dev/null' }) },
+    ]);
     expect(s.lists[1].background).toBe(true);
   });
 
