@@ -7,14 +7,16 @@ import { InvalidArgumentsError } from '../kernel/errors.js';
 import { CanonicalJsonError, canonicalJson } from './canonical-json.js';
 import { type EventCatalog, EventValidationError } from './event-catalog.js';
 import type { NewEvent, Projection, StoredEvent } from './event-definition.js';
-import { computeEventHash, hashCanonicalRow } from './event-hash.js';
-import { APPEND_ONLY_TRIGGERS, GENESIS_HASH, LATEST_SCHEMA_VERSION, MIGRATIONS, STORE_TABLES } from './event-schema.js';
+import { hashCanonicalRow } from './event-hash.js';
+import { GENESIS_HASH, LATEST_SCHEMA_VERSION, MIGRATIONS, STORE_TABLES } from './event-schema.js';
+import { type ChainAnchor, type VerifyResult, verifyChain, verifyProjections } from './event-verifier.js';
 import { isGlob, toSqlGlob, typeMatcher } from './glob.js';
 import { StoreUnavailableError, errorCode, isBusyError, storeFailure } from './store-unavailable-error.js';
 
 export { StoreUnavailableError } from './store-unavailable-error.js';
 export { GENESIS_HASH } from './event-schema.js';
 export { computeEventHash } from './event-hash.js';
+export type { ChainAnchor, VerifyResult } from './event-verifier.js';
 
 export interface EventStoreOptions {
   /** The SQLite file, normally `$DROIDWRIGHT_HOME/events.db`. Parent directories are created. */
@@ -53,16 +55,6 @@ export interface EventFilter {
   limit?: number;
   /** Default 'desc' (newest first). */
   order?: 'asc' | 'desc';
-}
-
-export interface VerifyResult {
-  ok: boolean;
-  /** Rows walked (including the first bad one). */
-  checked: number;
-  /** Last seq whose hash and link verified (0 when none). */
-  lastSeq: number;
-  firstBadSeq?: number;
-  reason?: string;
 }
 
 /** A (seq, hash) pair to write down somewhere else; `at` is that event's time (0 for an empty log). */
@@ -720,7 +712,9 @@ export class EventStore {
    * own quick_check (`full: true` runs the slower integrity_check). With `fromDigest`, also proves
    * the log still holds that exact (seq, hash), i.e. nothing up to it was rewritten or removed.
    */
-  verify(options: { fromDigest?: Digest; full?: boolean } = {}): VerifyResult {
+  verify(
+    options: { fromDigest?: Digest; full?: boolean; anchors?: readonly ChainAnchor[]; projections?: boolean } = {},
+  ): VerifyResult {
     this.assertOpen();
     const digest = options.fromDigest;
     if (digest !== undefined) {
@@ -738,7 +732,8 @@ export class EventStore {
       }
     }
     try {
-      return this.read(() => this.verifyChain(digest, options.full ?? false));
+      const anchors = [...(options.anchors ?? []), ...(digest ? [{ ...digest, source: 'the digest' }] : [])];
+      return this.read(() => this.readSnapshot(() => this.verifySnapshot(anchors, options)));
     } catch (error) {
       // A file too damaged to read is a verification result, not a crash of the verifier.
       if (storeFailure(error, this.path, this.busyTimeoutMs) && !isBusyError(error)) {
@@ -748,105 +743,27 @@ export class EventStore {
     }
   }
 
-  private verifyChain(digest: Digest | undefined, full: boolean): VerifyResult {
-    const check = this.db.pragma(full ? 'integrity_check' : 'quick_check') as Record<string, string>[];
-    const problems = check.flatMap((row) => String(Object.values(row)[0]).split('\n')).filter((v) => v !== 'ok');
-    if (problems.length > 0) {
-      const shown = problems.slice(0, 5).join('; ');
-      const more = problems.length > 5 ? ` (+${problems.length - 5} more)` : '';
-      return {
-        ok: false,
-        checked: 0,
-        lastSeq: 0,
-        reason: `SQLite ${full ? 'integrity_check' : 'quick_check'} failed: ${shown}${more}`,
-      };
+  /** The chain, then (when asked) the read models, from one read snapshot; the checks live in event-verifier.ts. */
+  private verifySnapshot(anchors: readonly ChainAnchor[], options: { full?: boolean; projections?: boolean }) {
+    const chain = verifyChain(this.db, { anchors, full: options.full ?? false });
+    if (!chain.ok || !options.projections) return chain;
+    const models = verifyProjections(this.db, this.projections);
+    if (!models.ok) return { ...chain, ok: false, reason: models.reason };
+    return { ...chain, projections: models.projections };
+  }
+
+  /** A deferred transaction: every read inside sees the same snapshot, even while others append. */
+  private readSnapshot<T>(fn: () => T): T {
+    if (this.db.inTransaction) return fn();
+    this.db.exec('BEGIN');
+    try {
+      const result = fn();
+      this.db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      throw error;
     }
-    if (digest && digest.seq === 0 && digest.hash !== GENESIS_HASH) {
-      return {
-        ok: false,
-        checked: 0,
-        lastSeq: 0,
-        firstBadSeq: 0,
-        reason: 'a digest of seq 0 must carry the genesis hash',
-      };
-    }
-    let checked = 0;
-    let prevSeq = 0;
-    let prevHash = GENESIS_HASH;
-    let digestSeen = !digest || digest.seq === 0;
-    const bad = (seq: number, reason: string): VerifyResult => ({
-      ok: false,
-      checked,
-      lastSeq: prevSeq,
-      firstBadSeq: seq,
-      reason,
-    });
-    for (const row of this.db
-      .prepare('SELECT * FROM events ORDER BY seq ASC')
-      .iterate() as IterableIterator<EventRow>) {
-      checked++;
-      if (row.seq !== prevSeq + 1) {
-        return bad(prevSeq + 1, `gap after seq ${prevSeq} (next stored seq is ${row.seq})`);
-      }
-      let actor: Actor;
-      let data: unknown;
-      try {
-        actor = JSON.parse(row.actor) as Actor;
-        data = JSON.parse(row.data);
-      } catch {
-        return bad(row.seq, 'actor or data is not valid JSON');
-      }
-      const hash = computeEventHash({
-        seq: row.seq,
-        id: row.id,
-        at: row.at,
-        type: row.type,
-        v: row.v,
-        stream: row.stream,
-        actor,
-        device: row.device,
-        package: row.package,
-        correlation: row.correlation,
-        data,
-        prev_hash: row.prev_hash,
-      });
-      if (hash !== row.hash) return bad(row.seq, 'hash mismatch');
-      if (row.prev_hash !== prevHash) return bad(row.seq, `prev_hash does not match seq ${prevSeq}`);
-      if (row.actor_kind !== actor?.kind || row.actor_session !== (actor?.session ?? null)) {
-        return bad(row.seq, 'actor_kind/actor_session columns do not match the hashed actor');
-      }
-      if (digest && row.seq === digest.seq) {
-        if (row.hash !== digest.hash) {
-          return bad(
-            row.seq,
-            `seq ${row.seq} has hash ${row.hash}, not the digest's ${digest.hash}: the log was rewritten at or before seq ${row.seq}`,
-          );
-        }
-        digestSeen = true;
-      }
-      prevSeq = row.seq;
-      prevHash = row.hash;
-    }
-    if (!digestSeen) {
-      return bad(
-        digest!.seq,
-        `the log ends at seq ${prevSeq} but the digest covers seq ${digest!.seq}: events were removed`,
-      );
-    }
-    const triggers = this.db
-      .prepare(`SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'events'`)
-      .all()
-      .map((r) => (r as { name: string }).name);
-    const missing = APPEND_ONLY_TRIGGERS.filter((t) => !triggers.includes(t));
-    if (missing.length > 0) {
-      return {
-        ok: false,
-        checked,
-        lastSeq: prevSeq,
-        reason: `the chain is intact but the append-only trigger(s) ${missing.join(', ')} were removed, so rows could be edited in place; treat the log as tampered with`,
-      };
-    }
-    return { ok: true, checked, lastSeq: prevSeq };
   }
 
   stats(): EventStoreStats {

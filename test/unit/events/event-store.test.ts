@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { canonicalJson } from '../../../src/events/canonical-json.js';
 import { EventValidationError } from '../../../src/events/event-catalog.js';
 import type { StoredEvent } from '../../../src/events/event-definition.js';
 import {
@@ -236,7 +237,7 @@ describe('verify and digest', () => {
     const e = events[3];
     const data = { name: 't3', count: 1000 };
     const hash = computeEventHash({ ...e, data, prev_hash: e.prevHash });
-    raw.prepare('UPDATE events SET data = ?, hash = ? WHERE seq = 4').run(JSON.stringify(data), hash);
+    raw.prepare('UPDATE events SET data = ?, hash = ? WHERE seq = 4').run(canonicalJson(data), hash);
     expect(store.verify()).toMatchObject({ ok: false, firstBadSeq: 5, reason: 'prev_hash does not match seq 4' });
   });
 
@@ -266,10 +267,10 @@ describe('verify and digest', () => {
     const digest = store.digest();
     expect(digest).toMatchObject({ seq: 10, hash: store.query({ limit: 1 })[0].hash });
     store.append(thing('later'));
-    expect(store.verify({ fromDigest: digest })).toEqual({ ok: true, checked: 11, lastSeq: 11 });
+    expect(store.verify({ fromDigest: digest })).toEqual({ ok: true, checked: 11, lastSeq: 11, anchors: 1 });
     expect(store.verify({ fromDigest: { seq: 0, hash: GENESIS_HASH, at: 0 } }).ok).toBe(true);
 
-    // A careful forger rewrites seq 3 and re-chains everything after it, then restores the triggers.
+    // A careful forger rewrites seq 3 (storing canonical JSON, as verify demands) and re-chains everything after it, then restores the triggers.
     const raw = rawConnection(store.path);
     raw.exec('DROP TRIGGER events_refuse_update');
     type Row = Omit<Parameters<typeof computeEventHash>[0], 'actor' | 'data'> & { actor: string; data: string };
@@ -280,7 +281,7 @@ describe('verify and digest', () => {
       const hash = computeEventHash({ ...row, actor: JSON.parse(row.actor), data, prev_hash: prev });
       raw
         .prepare('UPDATE events SET data = ?, prev_hash = ?, hash = ? WHERE seq = ?')
-        .run(JSON.stringify(data), prev, hash, row.seq);
+        .run(canonicalJson(data), prev, hash, row.seq);
       prev = hash;
     }
     raw.exec(
