@@ -223,6 +223,45 @@ async function events() {
       p90: percentile(single, 90),
       min: Math.min(...single),
     });
+    // The witness (witness.jsonl) every droidwright process keeps: what it adds to an append.
+    const { EventWitness } = await loadSource('src/events/event-witness.ts');
+    const witness = EventWitness.attach(store, join(home, 'witness.jsonl'));
+    const witnessed = [];
+    for (let i = 0; i < 300; i++) {
+      const t0 = performance.now();
+      store.append(event(i));
+      witnessed.push(performance.now() - t0);
+    }
+    witness.close();
+    rows.push({
+      name: 'append 1 event, witness attached',
+      runs: witnessed.length,
+      median: median(witnessed),
+      p90: percentile(witnessed, 90),
+      min: Math.min(...witnessed),
+    });
+    const probe = new EventWitness(join(home, 'witness-probe.jsonl'), { intervalMs: 60_000 });
+    const notes = 1_000_000;
+    const probeHash = 'a'.repeat(64);
+    const t0 = performance.now();
+    for (let i = 1; i <= notes; i++) probe.note({ seq: i, hash: probeHash, at: i });
+    const noteMs = performance.now() - t0;
+    const flushes = [];
+    for (let i = 1; i <= 200; i++) {
+      probe.note({ seq: notes + i, hash: 'b'.repeat(64), at: i });
+      const f0 = performance.now();
+      probe.flush();
+      flushes.push(performance.now() - f0);
+    }
+    probe.close();
+    rows.push({ name: 'witness note() per append (µs, 1e6 calls)', runs: notes, median: (noteMs * 1000) / notes });
+    rows.push({
+      name: 'witness line write µs (timer, off append)',
+      runs: flushes.length,
+      median: median(flushes) * 1000,
+      p90: percentile(flushes, 90) * 1000,
+      min: Math.min(...flushes) * 1000,
+    });
     const batch = [];
     for (let i = 0; i < 100; i++) {
       const t0 = performance.now();

@@ -1,6 +1,10 @@
-import { createWriteStream, readFileSync } from 'node:fs';
+import { closeSync, createWriteStream, openSync, readFileSync, readSync } from 'node:fs';
+import { join } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import type { StoredEvent } from '../events/event-definition.js';
-import type { Digest, EventFilter, EventStore } from '../events/event-store.js';
+import type { ChainAnchor, Digest, EventFilter, EventStore } from '../events/event-store.js';
+import { verifyExportLines } from '../events/event-verifier.js';
+import { WITNESS_FILE, readWitness } from '../events/event-witness.js';
 import { createEventStream } from '../events/event-stream.js';
 import { typeMatcher } from '../events/glob.js';
 import { describeActor } from '../kernel/actor.js';
@@ -8,6 +12,13 @@ import { EventStoreProvider } from '../kernel/event-store-provider.js';
 import { UsageError } from '../kernel/usage-error.js';
 import { parseTimeBound } from '../plugins/core/services/event-query.js';
 import { parseCommandLine, runtimeOptions, withContainer, writeOut, type Options } from './cli-support.js';
+import {
+  SignatureError,
+  type SignedDigest,
+  defaultSigningKey,
+  signDigest,
+  verifyDigestSignature,
+} from './digest-signature.js';
 
 export const EVENTS_HELP = `Usage: droidwright events <command> [options]
 
@@ -129,33 +140,168 @@ async function list(store: EventStore, argv: string[], defaultLimit: number): Pr
   return 0;
 }
 
-async function verify(store: EventStore, argv: string[]): Promise<number> {
-  const { values } = parseCommandLine(argv, { digest: { type: 'string' }, json: { type: 'boolean' } }, false);
-  let fromDigest: Digest | undefined;
+const VERIFY_OPTIONS = {
+  digest: { type: 'string' },
+  'allowed-signers': { type: 'string' },
+  projections: { type: 'boolean' },
+  witness: { type: 'string' },
+  'no-witness': { type: 'boolean' },
+  file: { type: 'string' },
+  full: { type: 'boolean' },
+  json: { type: 'boolean' },
+} satisfies Options;
+
+type VerifyValues = {
+  digest?: string;
+  'allowed-signers'?: string;
+  projections?: boolean;
+  witness?: string;
+  'no-witness'?: boolean;
+  file?: string;
+  full?: boolean;
+  json?: boolean;
+};
+
+function parseVerifyOptions(argv: string[]): VerifyValues {
+  const { values } = parseCommandLine(argv, VERIFY_OPTIONS, false);
+  if (values['allowed-signers'] !== undefined && values.digest === undefined) {
+    throw new UsageError('--allowed-signers checks the signature of a --digest FILE; pass both.');
+  }
+  if (values.witness !== undefined && values['no-witness']) {
+    throw new UsageError('--witness and --no-witness contradict each other; pass one.');
+  }
+  if (values.file !== undefined && values.projections) {
+    throw new UsageError('--projections needs the database; an export (--file) has no read models.');
+  }
+  return values;
+}
+
+function readDigestFile(file: string): Digest & { signature?: string } {
+  try {
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as Digest & { signature?: string };
+    if (!Number.isInteger(parsed?.seq) || typeof parsed.hash !== 'string') throw new Error('missing seq or hash');
+    return parsed;
+  } catch (error) {
+    throw new UsageError(
+      `--digest ${file}: not a digest file written by \`droidwright events digest\` (${(error as Error).message}).`,
+    );
+  }
+}
+
+/** Lines of a file, read in 1 MiB chunks so a large export is never held whole. */
+function* fileLines(path: string): Generator<string> {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (error) {
+    throw new UsageError(`--file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`);
+  }
+  try {
+    const chunk = Buffer.alloc(1024 * 1024);
+    const decoder = new StringDecoder('utf8');
+    let rest = '';
+    for (;;) {
+      const n = readSync(fd, chunk, 0, chunk.length, null);
+      if (n === 0) break;
+      const lines = (rest + decoder.write(chunk.subarray(0, n))).split('\n');
+      rest = lines.pop()!;
+      yield* lines;
+    }
+    rest += decoder.end();
+    if (rest !== '') yield rest;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * `events verify`: the chain (canonical rows, hashes, links, triggers), plus what was asked for — a
+ * digest and its SSH signature, the witness file (default: the one beside the log), the read models —
+ * or an export file offline. Exit 1 names what failed.
+ */
+async function verify(values: VerifyValues, store: EventStore | undefined): Promise<number> {
+  const notes: string[] = [];
+  const anchors: ChainAnchor[] = [];
+  const report: Record<string, unknown> = {};
   if (values.digest !== undefined) {
+    const digest = readDigestFile(values.digest);
+    anchors.push({ seq: digest.seq, hash: digest.hash, source: `the digest ${values.digest}` });
+    if (values['allowed-signers'] !== undefined) {
+      try {
+        const signed = verifyDigestSignature(digest as SignedDigest, values['allowed-signers']);
+        report.signature = { ok: true, principal: signed.principal };
+        notes.push(`the digest at seq ${digest.seq} is signed by ${signed.principal}`);
+      } catch (error) {
+        if (!(error instanceof SignatureError)) throw error;
+        report.signature = { ok: false, reason: error.message };
+        if (values.json) await writeOut(`${JSON.stringify({ ok: false, reason: error.message, ...report })}\n`);
+        process.stderr.write(`droidwright: the digest does NOT verify: ${error.message}.\n`);
+        return 1;
+      }
+    } else if (digest.signature !== undefined) {
+      notes.push('the digest carries a signature, not checked (pass --allowed-signers FILE)');
+    }
+  }
+  const witnessFile = values['no-witness']
+    ? undefined
+    : (values.witness ?? (values.file === undefined ? join(runtimeOptions().home, WITNESS_FILE) : undefined));
+  if (witnessFile !== undefined) {
+    let reading: ReturnType<typeof readWitness>;
     try {
-      const parsed = JSON.parse(readFileSync(values.digest, 'utf8')) as Digest;
-      if (!Number.isInteger(parsed.seq) || typeof parsed.hash !== 'string') throw new Error('missing seq or hash');
-      fromDigest = parsed;
+      reading = readWitness(witnessFile);
     } catch (error) {
-      throw new UsageError(
-        `--digest ${values.digest}: not a digest file written by \`droidwright events digest\` (${(error as Error).message}).`,
+      throw new UsageError(`cannot read the witness ${witnessFile}: ${(error as Error).message}.`);
+    }
+    anchors.push(...reading.anchors);
+    report.witness = { file: witnessFile, heads: reading.anchors.length, unreadable: reading.unreadable };
+    if (reading.files.length === 0) notes.push(`no witness file at ${witnessFile} yet`);
+    else notes.push(`it contains all ${reading.anchors.length} head(s) recorded in the witness`);
+    if (reading.unreadable > 0) {
+      process.stderr.write(
+        `droidwright: warning: ${reading.unreadable} line(s) of the witness are not witness entries and were skipped.\n`,
       );
     }
   }
-  const result = store.verify({ ...(fromDigest ? { fromDigest } : {}) });
-  if (values.json) await writeOut(`${JSON.stringify(result)}\n`);
+  const result =
+    values.file !== undefined
+      ? verifyExportLines(fileLines(values.file), anchors)
+      : store!.verify({ anchors, projections: values.projections === true, full: values.full === true });
+  if (values.json) await writeOut(`${JSON.stringify({ ...result, ...report })}\n`);
   if (result.ok) {
     if (!values.json) {
-      const since = fromDigest ? `; it still extends the digest at seq ${fromDigest.seq}` : '';
-      await writeOut(`ok: hash chain intact, ${result.checked} events checked up to seq ${result.lastSeq}${since}.\n`);
+      const what = values.file !== undefined ? `the export ${values.file}` : 'hash chain intact';
+      const from = result.firstSeq !== undefined ? ` from seq ${result.firstSeq} (its prevHash taken as given)` : '';
+      if (result.projections)
+        notes.push(`the read models equal a replay of the log (${result.projections.join(', ')})`);
+      const extra = notes.length > 0 ? `; ${notes.join('; ')}` : '';
+      await writeOut(
+        `ok: ${what}, ${result.checked} events checked${from} up to seq ${result.lastSeq}, every row canonical${extra}.\n`,
+      );
     }
     return 0;
   }
-  process.stderr.write(
-    `droidwright: the event log is BROKEN at seq ${result.firstBadSeq ?? '?'}: ${result.reason ?? 'hash mismatch'}.\n`,
-  );
+  const where = result.firstBadSeq !== undefined ? `is BROKEN at seq ${result.firstBadSeq}` : 'does NOT verify';
+  const subject = values.file !== undefined ? `the export ${values.file}` : 'the event log';
+  process.stderr.write(`droidwright: ${subject} ${where}: ${result.reason ?? 'hash mismatch'}.\n`);
   return 1;
+}
+
+async function digestCommand(store: EventStore, argv: string[]): Promise<number> {
+  const { values } = parseCommandLine(argv, { sign: { type: 'boolean' }, key: { type: 'string' } }, false);
+  if (values.key !== undefined && !values.sign)
+    throw new UsageError('--key is the key to --sign with; pass --sign too.');
+  const digest = store.digest();
+  if (!values.sign) {
+    await writeOut(`${JSON.stringify(digest)}\n`);
+    return 0;
+  }
+  try {
+    await writeOut(`${JSON.stringify(signDigest(digest, values.key ?? defaultSigningKey()))}\n`);
+  } catch (error) {
+    if (error instanceof SignatureError) throw new UsageError(error.message);
+    throw error;
+  }
+  return 0;
 }
 
 async function exportEvents(store: EventStore, argv: string[]): Promise<number> {
@@ -220,6 +366,11 @@ export async function runEventsCommand(argv: string[]): Promise<number> {
     process.stdout.write(`${EVENTS_HELP}\n`);
     return 0;
   }
+  // An export is verified offline: no database is opened (or created).
+  if (sub === 'verify') {
+    const values = parseVerifyOptions(rest);
+    if (values.file !== undefined) return verify(values, undefined);
+  }
   return withContainer(runtimeOptions(), async (container) => {
     const store = container.get<EventStoreProvider>(EventStoreProvider)();
     switch (sub) {
@@ -228,11 +379,9 @@ export async function runEventsCommand(argv: string[]): Promise<number> {
       case 'tail':
         return list(store, rest, 10);
       case 'verify':
-        return verify(store, rest);
+        return verify(parseVerifyOptions(rest), store);
       case 'digest':
-        parseCommandLine(rest, {}, false);
-        await writeOut(`${JSON.stringify(store.digest())}\n`);
-        return 0;
+        return digestCommand(store, rest);
       case 'export':
         return exportEvents(store, rest);
       case 'stats':

@@ -231,13 +231,14 @@ class ChainWalker {
     const columns = columnProblem(row);
     if (columns) return this.bad(row.seq, columns);
     let actor: Actor;
+    let data: unknown;
     try {
       actor = JSON.parse(row.actor) as Actor;
-      JSON.parse(row.data);
+      data = JSON.parse(row.data);
     } catch {
       return this.bad(row.seq, 'actor or data is not valid JSON');
     }
-    const canonical = canonicalProblem(row);
+    const canonical = canonicalProblem('actor', actor, row.actor) ?? canonicalProblem('data', data, row.data);
     if (canonical) return this.bad(row.seq, canonical);
     // Both columns are now known to be canonical JSON, so they can be hashed as stored.
     const hash = hashCanonicalRow({
@@ -307,19 +308,15 @@ function columnProblem(row: EventRow): string | undefined {
   return undefined;
 }
 
-function canonicalProblem(row: EventRow): string | undefined {
-  for (const column of ['actor', 'data'] as const) {
-    let canonical: string;
-    try {
-      canonical = canonicalJson(JSON.parse(row[column]));
-    } catch {
-      return `${column} is not representable as canonical JSON`;
-    }
-    if (canonical !== row[column]) {
-      return `${column} is not stored as its canonical JSON (a duplicate key, unsorted keys or extra whitespace), so readers may see something other than what was hashed`;
-    }
+function canonicalProblem(column: 'actor' | 'data', parsed: unknown, stored: string): string | undefined {
+  let canonical: string;
+  try {
+    canonical = canonicalJson(parsed);
+  } catch {
+    return `${column} is not representable as canonical JSON`;
   }
-  return undefined;
+  if (canonical === stored) return undefined;
+  return `${column} is not stored as its canonical JSON (a duplicate key, unsorted keys or extra whitespace), so readers may see something other than what was hashed`;
 }
 
 export interface ProjectionCheckpoint {

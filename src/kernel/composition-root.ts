@@ -4,9 +4,11 @@ import { Container, type ContainerModule } from 'inversify';
 import { EventContribution, type EventDefinition, type Projection } from '../events/event-definition.js';
 import { EventCatalog } from '../events/event-catalog.js';
 import { EventStore } from '../events/event-store.js';
+import { EventWitness, WITNESS_FILE } from '../events/event-witness.js';
 import { getContributions } from './contribution-provider.js';
 import { ToolError } from './errors.js';
 import { EventStoreProvider } from './event-store-provider.js';
+import { join } from 'node:path';
 import { eventsDbPath } from './paths.js';
 import { ProcessRunner } from './process-runner.js';
 import { selectProject, SelectedProject } from './project-selection.js';
@@ -53,10 +55,11 @@ function openStore(container: Container, options: RuntimeOptions): EventStore {
   }
 }
 
-/** Lets shutdown close the store only if something opened it. */
+/** Lets shutdown close the store (and write its witness) only if something opened it. */
 const OpenedStore = Symbol.for('droidwright.OpenedStore');
 interface OpenedStore {
   current(): EventStore | undefined;
+  witness(): EventWitness | undefined;
 }
 
 /**
@@ -76,9 +79,16 @@ export function createContainer(options: RuntimeOptions, modules: readonly Conta
     .inSingletonScope();
 
   let store: EventStore | undefined;
-  const provideStore: EventStoreProvider = () => (store ??= openStore(container, options));
+  let witness: EventWitness | undefined;
+  const provideStore: EventStoreProvider = () => {
+    if (store) return store;
+    store = openStore(container, options);
+    // Every process that appends leaves the head it reached outside the database (see docs/event-log.md).
+    witness = EventWitness.attach(store, join(options.home, WITNESS_FILE));
+    return store;
+  };
   container.bind(EventStoreProvider).toConstantValue(provideStore);
-  container.bind(OpenedStore).toConstantValue({ current: () => store });
+  container.bind(OpenedStore).toConstantValue({ current: () => store, witness: () => witness });
 
   container
     .bind(ToolRegistry)
@@ -91,7 +101,9 @@ export function createContainer(options: RuntimeOptions, modules: readonly Conta
 
 /** Closes what the container opened (the database). Safe to call more than once. */
 export function disposeContainer(container: Container): void {
-  const opened = container.get<OpenedStore>(OpenedStore).current();
+  const handles = container.get<OpenedStore>(OpenedStore);
+  handles.witness()?.close();
+  const opened = handles.current();
   if (!opened) return;
   try {
     opened.close();
