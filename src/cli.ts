@@ -23,7 +23,7 @@ const commands: Record<string, Command> = {
     load: async () => (await import('./cli/mcp-command.js')).runMcpCommand,
   },
   events: {
-    summary: 'Read and check the event log: events list|tail|verify|digest|export|stats|rebuild',
+    summary: 'Read, trace and check the event log: events list|tail|trace|verify|digest|export|stats|rebuild',
     load: async () => (await import('./cli/events-command.js')).runEventsCommand,
   },
   trust: {

@@ -19,19 +19,27 @@ import {
   signDigest,
   verifyDigestSignature,
 } from './digest-signature.js';
+import { renderTrace, resolveSession, TRACE_KINDS, type TraceKind, traceOf } from './event-trace.js';
 
 export const EVENTS_HELP = `Usage: droidwright events <command> [options]
 
   list      Recent events, oldest first                       [filters] [--limit N] [--json]
   tail      The last events, then follow new ones with -f      [filters] [--limit N] [-f] [--json]
-  verify    Check the hash chain; exit 1 naming the first bad seq   [--digest FILE]
-  digest    Print {seq, hash, at} of the newest event, to keep elsewhere
+  trace     Who did it, on which device, from which sources:   install <seq|event-id|package> | build <id> |
+            one screen per install, build or MCP session       session <id-prefix>   [--json]
+  verify    Check the log; exit 1 naming the first bad seq     [--projections] [--full] [--json]
+            against a digest (and its SSH signature)           [--digest FILE [--allowed-signers FILE]]
+            against the witness file (default: beside the log) [--witness FILE | --no-witness]
+            or an export, offline                              [--file EXPORT.jsonl]
+  digest    Print {seq, hash, at} of the newest event, to keep elsewhere   [--sign [--key FILE]]
   export    Write events as JSON Lines, oldest first           [filters] [--out FILE]
   stats     Counts by type, size, time span                    [--json]
   rebuild   Rebuild read models from the log                   [projection names...]
 
 Filters: --type GLOB (repeatable, e.g. build.*), --since T, --until T (ISO time, epoch ms, or 15m/2h/1d),
-         --device SERIAL, --package ID, --session MCP_SESSION, --correlation ID`;
+         --device SERIAL, --package ID, --session ID (or its first characters, as listed: #1a2b3c4d),
+         --client NAME (MCP client, * globs), --tool NAME (tool calls of that tool, * globs), --correlation ID
+The hash format and what the witness does and does not prove: docs/event-log.md.`;
 
 const FILTER_OPTIONS = {
   type: { type: 'string', multiple: true },
@@ -40,6 +48,8 @@ const FILTER_OPTIONS = {
   device: { type: 'string' },
   package: { type: 'string' },
   session: { type: 'string' },
+  client: { type: 'string' },
+  tool: { type: 'string' },
   correlation: { type: 'string' },
   limit: { type: 'string' },
   json: { type: 'boolean' },
@@ -52,19 +62,79 @@ type FilterValues = {
   device?: string;
   package?: string;
   session?: string;
+  client?: string;
+  tool?: string;
   correlation?: string;
 };
 
-function filterFrom(values: FilterValues): EventFilter {
-  return {
-    ...(values.type ? { types: values.type.flatMap((t) => t.split(',')).filter(Boolean) } : {}),
+/**
+ * What the command line selects: a store filter (indexed columns), plus a check on what only the
+ * event holds (the actor's client, a tool call's tool). `none`: a session prefix that matches nothing.
+ */
+interface Selection {
+  filter: EventFilter;
+  accept?: (e: StoredEvent) => boolean;
+  none?: boolean;
+}
+
+function selectionFrom(store: EventStore, values: FilterValues): Selection {
+  const types = values.type?.flatMap((t) => t.split(',')).filter(Boolean);
+  let session: string | undefined;
+  let none = false;
+  if (values.session !== undefined) {
+    session = resolveSession(store, values.session);
+    none = session === undefined;
+  }
+  const filter: EventFilter = {
+    ...(types ? { types } : values.tool !== undefined ? { types: ['mcp.tool_called'] } : {}),
     ...(values.since !== undefined ? { since: parseTimeBound(values.since, '--since') } : {}),
     ...(values.until !== undefined ? { until: parseTimeBound(values.until, '--until') } : {}),
     ...(values.device ? { device: values.device } : {}),
     ...(values.package ? { package: values.package } : {}),
-    ...(values.session ? { actorSession: values.session } : {}),
+    ...(session ? { actorSession: session } : {}),
+    ...(values.client !== undefined ? { actorKind: 'agent' as const } : {}),
     ...(values.correlation ? { correlation: values.correlation } : {}),
   };
+  const checks: ((e: StoredEvent) => boolean)[] = [];
+  if (values.client !== undefined) {
+    const client = typeMatcher([values.client]);
+    checks.push((e) => e.actor.client !== undefined && client(e.actor.client));
+  }
+  if (values.tool !== undefined) {
+    const tool = typeMatcher([values.tool]);
+    checks.push((e) => e.type === 'mcp.tool_called' && tool(String((e.data as { tool?: unknown }).tool)));
+  }
+  return {
+    filter,
+    ...(checks.length > 0 ? { accept: (e: StoredEvent) => checks.every((check) => check(e)) } : {}),
+    ...(none ? { none } : {}),
+  };
+}
+
+const SCAN_PAGE = 1000;
+
+/** Up to `limit` selected events, newest first; pages through the log when a check applies beyond the filter. */
+function selectNewest(store: EventStore, selection: Selection, limit: number): StoredEvent[] {
+  if (selection.none) return [];
+  const accept = selection.accept;
+  if (!accept) return store.query({ ...selection.filter, limit, order: 'desc' });
+  const found: StoredEvent[] = [];
+  let beforeSeq: number | undefined;
+  for (;;) {
+    const page = store.query({
+      ...selection.filter,
+      ...(beforeSeq !== undefined ? { beforeSeq } : {}),
+      limit: SCAN_PAGE,
+      order: 'desc',
+    });
+    for (const event of page) {
+      if (!accept(event)) continue;
+      found.push(event);
+      if (found.length === limit) return found;
+    }
+    if (page.length < SCAN_PAGE) return found;
+    beforeSeq = page[page.length - 1]!.seq;
+  }
 }
 
 function parseLimit(text: string | undefined, fallback: number, max = 10_000): number {
@@ -88,22 +158,33 @@ function oneLine(event: StoredEvent): string {
   ]
     .filter(Boolean)
     .join(' ');
-  let data = JSON.stringify(event.data) ?? '';
+  let data: string;
+  if (event.type === 'mcp.tool_called') {
+    // The question asked of a tool call is which tool and how it ended; the data follows.
+    const call = event.data as { tool?: string; outcome?: string; error_code?: string | null; summary?: string };
+    data = `tool=${call.tool} ${call.outcome}${call.error_code ? ` ${call.error_code}` : ''}  ${call.summary ?? ''}`;
+  } else {
+    data = JSON.stringify(event.data) ?? '';
+  }
   if (data.length > 160) data = `${data.slice(0, 157)}...`;
   return `${String(event.seq).padStart(6)}  ${new Date(event.at).toISOString()}  ${event.type.padEnd(22)}  ${describeActor(event.actor)}${subject ? `  ${subject}` : ''}  ${data}`;
 }
 
-/** Matches a live event against the same filter the query used. */
-function matches(filter: EventFilter): (e: StoredEvent) => boolean {
+/** Matches a live event against the same selection the query used. */
+function matches(selection: Selection): (e: StoredEvent) => boolean {
+  const filter = selection.filter;
   const type = filter.types ? typeMatcher(filter.types) : () => true;
   return (e) =>
+    !selection.none &&
     type(e.type) &&
     (filter.since === undefined || e.at >= filter.since) &&
     (filter.until === undefined || e.at < filter.until) &&
     (!filter.device || e.device === filter.device) &&
     (!filter.package || e.package === filter.package) &&
     (!filter.actorSession || e.actor.session === filter.actorSession) &&
-    (!filter.correlation || e.correlation === filter.correlation);
+    (!filter.actorKind || e.actor.kind === filter.actorKind) &&
+    (!filter.correlation || e.correlation === filter.correlation) &&
+    (!selection.accept || selection.accept(e));
 }
 
 async function list(store: EventStore, argv: string[], defaultLimit: number): Promise<number> {
@@ -113,10 +194,10 @@ async function list(store: EventStore, argv: string[], defaultLimit: number): Pr
     false,
   );
   if (positionals.length > 0) throw new UsageError(`Unexpected argument: ${positionals[0]}.`);
-  const filter = filterFrom(values);
+  const selection = selectionFrom(store, values);
   const limit = parseLimit(values.limit, defaultLimit);
   const following = values.follow === true;
-  const events = store.query({ ...filter, limit, order: 'desc' }).reverse();
+  const events = selectNewest(store, selection, limit).reverse();
   // One JSON array for a snapshot; JSON Lines when following, so each line stands alone.
   if (values.json && !following) await writeOut(`${JSON.stringify(events)}\n`);
   else if (events.length > 0) await writeOut(`${events.map(values.json ? eventJson : oneLine).join('\n')}\n`);
@@ -125,7 +206,7 @@ async function list(store: EventStore, argv: string[], defaultLimit: number): Pr
 
   // Follow other processes' appends until interrupted.
   const stream = createEventStream(store, { fromSeq: store.lastSeq() });
-  const accept = matches(filter);
+  const accept = matches(selection);
   const unsubscribe = stream.subscribe((event) => {
     if (accept(event)) process.stdout.write(`${values.json ? eventJson(event) : oneLine(event)}\n`);
   });
@@ -311,7 +392,7 @@ async function exportEvents(store: EventStore, argv: string[]): Promise<number> 
     false,
   );
   if (positionals.length > 0) throw new UsageError(`Unexpected argument: ${positionals[0]}.`);
-  const filter = filterFrom(values);
+  const selection = selectionFrom(store, values);
   const file = values.out ? createWriteStream(values.out, { flags: 'w' }) : undefined;
   const write = (text: string): Promise<void> =>
     file
@@ -319,17 +400,31 @@ async function exportEvents(store: EventStore, argv: string[]): Promise<number> 
       : writeOut(text);
   let after = 0;
   let count = 0;
-  for (;;) {
-    const page = store.query({ ...filter, afterSeq: after, order: 'asc', limit: 1000 });
+  while (!selection.none) {
+    const page = store.query({ ...selection.filter, afterSeq: after, order: 'asc', limit: SCAN_PAGE });
     if (page.length === 0) break;
-    await write(`${page.map(eventJson).join('\n')}\n`);
-    count += page.length;
+    const chosen = selection.accept ? page.filter(selection.accept) : page;
+    if (chosen.length > 0) await write(`${chosen.map(eventJson).join('\n')}\n`);
+    count += chosen.length;
     after = page[page.length - 1]!.seq;
   }
   if (file) {
     await new Promise<void>((resolve, reject) => file.end((err?: Error | null) => (err ? reject(err) : resolve())));
     process.stderr.write(`Exported ${count} events to ${values.out}.\n`);
   }
+  return 0;
+}
+
+async function trace(store: EventStore, argv: string[]): Promise<number> {
+  const { values, positionals } = parseCommandLine(argv, { json: { type: 'boolean' } });
+  const [kind, id, ...extra] = positionals;
+  if (!kind || !TRACE_KINDS.includes(kind as TraceKind) || !id || extra.length > 0) {
+    throw new UsageError(
+      'Usage: droidwright events trace install <seq|event-id|package> | build <build-id> | session <session-id-prefix> [--json]',
+    );
+  }
+  const result = traceOf(store, kind as TraceKind, id);
+  await writeOut(values.json ? `${JSON.stringify(result)}\n` : renderTrace(result));
   return 0;
 }
 
@@ -360,7 +455,7 @@ export async function runEventsCommand(argv: string[]): Promise<number> {
     process.stderr.write(`${EVENTS_HELP}\n`);
     return sub === undefined ? 2 : 0;
   }
-  const known = ['list', 'tail', 'verify', 'digest', 'export', 'stats', 'rebuild'];
+  const known = ['list', 'tail', 'trace', 'verify', 'digest', 'export', 'stats', 'rebuild'];
   if (!known.includes(sub)) throw new UsageError(`Unknown events command "${sub}". Use one of: ${known.join(', ')}.`);
   if (rest.includes('--help') || rest.includes('-h')) {
     process.stdout.write(`${EVENTS_HELP}\n`);
@@ -378,6 +473,8 @@ export async function runEventsCommand(argv: string[]): Promise<number> {
         return list(store, rest, 50);
       case 'tail':
         return list(store, rest, 10);
+      case 'trace':
+        return trace(store, rest);
       case 'verify':
         return verify(parseVerifyOptions(rest), store);
       case 'digest':
