@@ -10,6 +10,8 @@ command -v aapt >/dev/null 2>&1 || missing+=(aapt)
 command -v apksigner >/dev/null 2>&1 || missing+=(apksigner)
 [ -f /usr/share/android-framework-res/framework-res.apk ] || missing+=(android-framework-res)
 command -v keytool >/dev/null 2>&1 || missing+=(default-jre-headless)
+# ssh-keygen signs and checks event log digests (droidwright events digest --sign, verify --allowed-signers).
+command -v ssh-keygen >/dev/null 2>&1 || missing+=(openssh-client)
 if [ ${#missing[@]} -gt 0 ]; then
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"

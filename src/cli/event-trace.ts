@@ -293,6 +293,8 @@ export type Trace =
       session: SessionFacts | null;
       call: CallFacts | null;
       build: BuildFacts | null;
+      /** Whether the installed APK's SHA-256 is one the build recorded as its output (null: no build). */
+      apk_from_build: boolean | null;
     }
   | { kind: 'build'; build: BuildFacts; session: SessionFacts | null; installs: InstallFacts[] }
   | { kind: 'session'; session: SessionFacts; calls: CallFacts[]; calls_total: number };
@@ -302,12 +304,14 @@ export function traceOf(store: EventStore, kind: TraceKind, id: string): Trace {
     case 'install': {
       const event = findInstall(store, id);
       const install = installFacts(event);
+      const build = install.build_id ? buildFacts(store, install.build_id) : null;
       return {
         kind,
         install,
         session: event.actor.session ? sessionFacts(store, event.actor.session) : null,
         call: callThatDid(store, event, 'install_apk'),
-        build: install.build_id ? buildFacts(store, install.build_id) : null,
+        build,
+        apk_from_build: build?.outcome ? build.outcome.apks.some((a) => a.sha256 === install.apk_sha256) : null,
       };
     }
     case 'build': {
@@ -401,8 +405,16 @@ export function renderTrace(trace: Trace): string {
       lines.push(`install ${installLine(i)}`);
       lines.push(...sessionLine(trace.session));
       if (trace.call) lines.push(`  call:    ${callLine(trace.call).trim()}`);
-      if (trace.build) lines.push(...buildLines(trace.build));
-      else
+      if (trace.build) {
+        lines.push(...buildLines(trace.build));
+        if (trace.apk_from_build !== null) {
+          lines.push(
+            trace.apk_from_build
+              ? '  the installed APK (SHA-256) is an output this build recorded'
+              : "  the installed APK's SHA-256 is NOT among the APKs this build recorded",
+          );
+        }
+      } else
         lines.push(
           i.build_id
             ? `  build ${i.build_id}: not in this log`

@@ -311,7 +311,7 @@ async function verify(values: VerifyValues, store: EventStore | undefined): Prom
       try {
         const signed = verifyDigestSignature(digest as SignedDigest, values['allowed-signers']);
         report.signature = { ok: true, principal: signed.principal };
-        notes.push(`the digest at seq ${digest.seq} is signed by ${signed.principal}`);
+        notes.push(`it still extends the digest at seq ${digest.seq}, which is signed by ${signed.principal}`);
       } catch (error) {
         if (!(error instanceof SignatureError)) throw error;
         report.signature = { ok: false, reason: error.message };
@@ -319,8 +319,11 @@ async function verify(values: VerifyValues, store: EventStore | undefined): Prom
         process.stderr.write(`droidwright: the digest does NOT verify: ${error.message}.\n`);
         return 1;
       }
-    } else if (digest.signature !== undefined) {
-      notes.push('the digest carries a signature, not checked (pass --allowed-signers FILE)');
+    } else {
+      notes.push(`it still extends the digest at seq ${digest.seq}`);
+      if (digest.signature !== undefined) {
+        notes.push('the digest carries a signature, not checked (pass --allowed-signers FILE)');
+      }
     }
   }
   const witnessFile = values['no-witness']

@@ -216,6 +216,7 @@ describe('droidwright events: the auditor questions and verification', () => {
     );
     expect(text).toContain(`app/build.gradle.kts ${GRADLE_SHA.slice(0, 12)}`);
     expect(text).toMatch(/outcome: success .* after 42\.0 s/);
+    expect(text).toContain('the installed APK (SHA-256) is an output this build recorded');
     expect(text.split('\n').length).toBeLessThan(25);
 
     const byPackage = (await json(['events', 'trace', 'install', 'com.example.demo', '--json'])) as {
@@ -225,6 +226,7 @@ describe('droidwright events: the auditor questions and verification', () => {
     };
     expect(byPackage).toMatchObject({
       kind: 'install',
+      apk_from_build: true,
       install: { seq: 5, device: 'emulator-5554' },
       session: { client: 'claude-code' },
       build: { build_id: 'b-1', provenance: { dirty: true, changed_files: 2 } },
@@ -309,7 +311,7 @@ describe('droidwright events: the auditor questions and verification', () => {
     writeFileSync(digestFile, signed.stdout);
     const ok = await runCli(env, ['events', 'verify', '--digest', digestFile, '--allowed-signers', allowed]);
     expect(ok.code).toBe(0);
-    expect(ok.stdout).toContain('the digest at seq 9 is signed by auditor@example.com');
+    expect(ok.stdout).toContain('it still extends the digest at seq 9, which is signed by auditor@example.com');
 
     const edited = join(temp.home, 'edited-digest.json');
     writeFileSync(edited, JSON.stringify({ ...digest, seq: 8 }));
