@@ -338,8 +338,14 @@ async function verify(values: VerifyValues, store: EventStore | undefined): Prom
     }
     anchors.push(...reading.anchors);
     report.witness = { file: witnessFile, heads: reading.anchors.length, unreadable: reading.unreadable };
-    if (reading.files.length === 0) notes.push(`no witness file at ${witnessFile} yet`);
-    else notes.push(`it contains all ${reading.anchors.length} head(s) recorded in the witness`);
+    if (reading.files.length === 0) {
+      notes.push(`no witness file at ${witnessFile}`);
+      if (values.file === undefined && store!.lastSeq() > 0) {
+        process.stderr.write(
+          `droidwright: warning: there is no witness file at ${witnessFile}, so a truncated or re-chained log cannot be detected (expected only for a log written before droidwright kept one, or copied without it).\n`,
+        );
+      }
+    } else notes.push(`it contains all ${reading.anchors.length} head(s) recorded in the witness`);
     if (reading.unreadable > 0) {
       process.stderr.write(
         `droidwright: warning: ${reading.unreadable} line(s) of the witness are not witness entries and were skipped.\n`,
@@ -358,8 +364,9 @@ async function verify(values: VerifyValues, store: EventStore | undefined): Prom
       if (result.projections)
         notes.push(`the read models equal a replay of the log (${result.projections.join(', ')})`);
       const extra = notes.length > 0 ? `; ${notes.join('; ')}` : '';
+      const form = values.file !== undefined ? 'every line as exported' : 'every row canonical';
       await writeOut(
-        `ok: ${what}, ${result.checked} events checked${from} up to seq ${result.lastSeq}, every row canonical${extra}.\n`,
+        `ok: ${what}, ${result.checked} events checked${from} up to seq ${result.lastSeq}, ${form}${extra}.\n`,
       );
     }
     return 0;
