@@ -8,7 +8,7 @@ import { createContainer, disposeContainer } from '../../../src/kernel/compositi
 import { EventStoreProvider } from '../../../src/kernel/event-store-provider.js';
 import { pluginModules } from '../../../src/plugins/index.js';
 import { rechainLog, truncateLog } from '../../support/log-tampering.js';
-import { type CliEnv, freePort, runCli } from '../../support/mcp-client.js';
+import { type CliEnv, freePort, runCli, startMcpClient } from '../../support/mcp-client.js';
 import { createTempHome } from '../../support/temp-home.js';
 
 const SESSION_A = '1a2b3c4d-0000-4000-8000-00000000000a';
@@ -327,6 +327,24 @@ describe('droidwright events: the auditor questions and verification', () => {
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('not signed by a key listed in');
     expect((await runCli(env, ['events', 'verify', '--allowed-signers', allowed])).code).toBe(2);
+  });
+
+  test('a droidwright mcp server leaves the head it wrote in the witness when its client goes', async () => {
+    const served = { ...env, home: join(temp.home, 'served') };
+    const mcp = await startMcpClient(served, [], { cwd: temp.home });
+    try {
+      await mcp.client.callTool({ name: 'get_project_info', arguments: {} });
+    } finally {
+      await mcp.close();
+    }
+    const events = JSON.parse(
+      (await runCli(served, ['events', 'list', '--json', '--limit', '1'])).stdout,
+    ) as StoredEvent[];
+    const witness = readFileSync(join(served.home, 'witness.jsonl'), 'utf8').trim().split('\n');
+    expect(JSON.parse(witness.at(-1)!)).toMatchObject({ seq: events[0]!.seq, hash: events[0]!.hash, pid: mcp.pid });
+    const verified = await runCli(served, ['events', 'verify']);
+    expect(verified.code).toBe(0);
+    expect(verified.stderr).toBe('');
   });
 
   test('verify --file checks an export offline, without a database', async () => {
