@@ -709,8 +709,10 @@ export class EventStore {
 
   /**
    * Walks the whole chain in seq order (streaming), recomputing every hash and link, after SQLite's
-   * own quick_check (`full: true` runs the slower integrity_check). With `fromDigest`, also proves
-   * the log still holds that exact (seq, hash), i.e. nothing up to it was rewritten or removed.
+   * own quick_check (`full: true` runs the slower integrity_check); rows must be stored canonically.
+   * With `fromDigest` (or `anchors`, e.g. the witness file's heads), also proves the log still holds
+   * each exact (seq, hash), i.e. nothing up to it was rewritten or removed. `projections` also replays
+   * the log in memory and compares every read model. The checks live in event-verifier.ts.
    */
   verify(
     options: { fromDigest?: Digest; full?: boolean; anchors?: readonly ChainAnchor[]; projections?: boolean } = {},
