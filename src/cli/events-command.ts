@@ -260,7 +260,9 @@ function parseVerifyOptions(argv: string[]): VerifyValues {
 function readDigestFile(file: string): Digest & { signature?: string } {
   try {
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as Digest & { signature?: string };
-    if (!Number.isInteger(parsed?.seq) || typeof parsed.hash !== 'string') throw new Error('missing seq or hash');
+    if (!Number.isInteger(parsed?.seq) || parsed.seq < 0 || !/^[0-9a-f]{64}$/.test(String(parsed.hash))) {
+      throw new Error('it needs an integer seq >= 0 and a 64-character lowercase hex hash');
+    }
     return parsed;
   } catch (error) {
     throw new UsageError(
