@@ -271,8 +271,8 @@ async function copyOpened(handle: FileHandle, resolved: ProjectApk): Promise<Ope
     await dispose();
     if (error instanceof ToolError) throw error;
     throw new ToolError(
-      'NOT_FOUND',
-      `Cannot read ${resolved.path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). Rebuild it and retry.`,
+      'COMMAND_FAILED',
+      `Cannot copy ${resolved.path} to a private file in ${tmpdir()} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). Check that the APK is readable and the temporary directory has room, then retry.`,
     );
   }
   return { path: resolved.path, module: resolved.module, copyPath, dispose };
