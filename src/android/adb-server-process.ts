@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createServer, connect } from 'node:net';
+import { isAbsolute } from 'node:path';
+import { hostChildPath } from '../kernel/host-executable.js';
 
 /** An adb server this process started on its own port, so the demo never disturbs the user's server on 5037. */
 export interface OwnedAdbServer {
@@ -57,10 +59,13 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Spawns `adb -P <port> nodaemon server` (we own the PID) and waits until it answers. */
 export async function startOwnedAdbServer(adbPath: string, port?: number): Promise<OwnedAdbServer> {
+  // Host tools are run by absolute path only (see kernel/host-executable): a bare name would be looked up
+  // from PATH entries such as "." that the working directory answers.
+  if (!isAbsolute(adbPath)) throw new Error(`startOwnedAdbServer needs the absolute path of adb, not ${adbPath}.`);
   const chosen = port ?? (await freePort());
   const child = spawn(adbPath, ['-P', String(chosen), 'nodaemon', 'server'], {
     stdio: ['ignore', 'ignore', 'ignore'],
-    env: { ...process.env, ANDROID_ADB_SERVER_PORT: String(chosen) },
+    env: { ...process.env, PATH: hostChildPath(process.env.PATH), ANDROID_ADB_SERVER_PORT: String(chosen) },
   });
   if (!child.pid) throw new Error(`Could not start ${adbPath}. Check that adb is installed and executable.`);
   let exited = false;

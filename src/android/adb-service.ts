@@ -5,12 +5,16 @@ import type { Client } from '@devicefarmer/adbkit';
 import { loadAdbKit } from './adbkit-loader.js';
 import { ToolError } from '../kernel/errors.js';
 import { ProcessRunner, type RunResult } from '../kernel/process-runner.js';
+import { SelectedProject } from '../kernel/project-selection.js';
 import { RuntimeOptions } from '../kernel/runtime-options.js';
 import { Settings } from '../kernel/settings.js';
 import { validateSerial } from '../kernel/validation.js';
 import { sh, type DeviceCommand } from './device-command.js';
 import { parseGetprop } from './parsers/getprop.js';
 import { adbServerPort, locateAdb, type LocatedTool } from './sdk-locator.js';
+
+/** What adbkit is told to run when no adb is installed: an absolute path nobody but root could create. */
+const NO_ADB_BINARY = '/droidwright-found-no-adb';
 
 export type AdbDeviceState =
   | 'device'
@@ -115,6 +119,7 @@ export class AdbService {
     @inject(Settings) private readonly settings: Settings,
     @inject(RuntimeOptions) private readonly options: RuntimeOptions,
     @inject(ProcessRunner) private readonly runner: ProcessRunner,
+    @inject(SelectedProject) private readonly project: SelectedProject,
   ) {}
 
   get port(): number {
@@ -124,7 +129,12 @@ export class AdbService {
   /** The adb binary, or null when none is installed. */
   locate(): LocatedTool | null {
     const settings = this.settings.get();
-    return locateAdb({ adbPath: settings.adbPath, androidSdk: settings.androidSdk, env: this.options.env });
+    return locateAdb({
+      adbPath: settings.adbPath,
+      androidSdk: settings.androidSdk,
+      env: this.options.env,
+      projectRoot: this.project.root,
+    });
   }
 
   requireBinary(): string {
@@ -167,7 +177,9 @@ export class AdbService {
         );
       }
     }
-    return (await loadAdbKit()).createClient({ host: '127.0.0.1', port, ...(bin ? { bin } : {}) });
+    // adbkit starts a server itself when a connection is refused, running `bin` (default: a bare `adb`
+    // looked up from PATH and the cwd). Give it the adb we located, or a path that cannot exist.
+    return (await loadAdbKit()).createClient({ host: '127.0.0.1', port, bin: bin ?? NO_ADB_BINARY });
   }
 
   /** Every serial adb lists, with its state (`device` means online). */

@@ -28,25 +28,26 @@ export const MAX_APK_BYTES = 2 * 1024 * 1024 * 1024;
 /**
  * Reads an APK on the host: its binary manifest (package, version, launcher activity, permissions),
  * its size and SHA-256. A file that is not a readable APK is NOT_FOUND / INVALID_ARGUMENT with the reason.
+ * `label` names the file in errors (the caller's path when `path` is a private copy of it).
  */
-export async function readApkInfo(path: string): Promise<ApkInfo> {
+export async function readApkInfo(path: string, label = path): Promise<ApkInfo> {
   let size: number;
   try {
     const info = await stat(path);
     if (!info.isFile())
-      throw new ToolError('INVALID_ARGUMENT', `${path} is not a regular file. Pass the path of an .apk file.`);
+      throw new ToolError('INVALID_ARGUMENT', `${label} is not a regular file. Pass the path of an .apk file.`);
     size = info.size;
   } catch (error) {
     if (error instanceof ToolError) throw error;
     throw new ToolError(
       'NOT_FOUND',
-      `Cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'}). Build the app first, then pass the APK path the build reported.`,
+      `Cannot read ${label} (${(error as NodeJS.ErrnoException).code ?? 'error'}). Build the app first, then pass the APK path the build reported.`,
     );
   }
   if (size > MAX_APK_BYTES)
     throw new ToolError(
       'INVALID_ARGUMENT',
-      `${path} is ${size} bytes, larger than any APK droidwright installs (${MAX_APK_BYTES}).`,
+      `${label} is ${size} bytes, larger than any APK droidwright installs (${MAX_APK_BYTES}).`,
     );
   let manifest: ApkManifestInfo;
   try {
@@ -54,7 +55,7 @@ export async function readApkInfo(path: string): Promise<ApkInfo> {
   } catch (error) {
     throw new ToolError(
       'INVALID_ARGUMENT',
-      `${path} is not a readable APK (${(error as Error).message.slice(0, 200)}). Rebuild it; a partially written or non-APK file cannot be installed.`,
+      `${label} is not a readable APK (${(error as Error).message.slice(0, 200)}). Rebuild it; a partially written or non-APK file cannot be installed.`,
     );
   }
   return {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { inject, injectable } from 'inversify';
 import { ToolError } from '../kernel/errors.js';
 import { ProcessRunner } from '../kernel/process-runner.js';
+import { SelectedProject } from '../kernel/project-selection.js';
 import { RuntimeOptions } from '../kernel/runtime-options.js';
 import { Settings } from '../kernel/settings.js';
 import { AdbService } from './adb-service.js';
@@ -63,6 +64,7 @@ export class AvdController {
     @inject(ProcessRunner) private readonly runner: ProcessRunner,
     @inject(Settings) private readonly settings: Settings,
     @inject(RuntimeOptions) private readonly options: RuntimeOptions,
+    @inject(SelectedProject) private readonly project: SelectedProject,
   ) {}
 
   list(): AvdEntry[] {
@@ -139,6 +141,7 @@ export class AvdController {
       adbPath: settings.adbPath,
       androidSdk: settings.androidSdk,
       env: this.options.env,
+      projectRoot: this.project.root,
     });
     if (!emulator) {
       throw new ToolError(

@@ -1,10 +1,15 @@
-import { accessSync, constants, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { delimiter, dirname, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { isExecutableFile, resolveHostExecutable } from '../kernel/host-executable.js';
+
+export { isExecutableFile };
 
 /*
  * Where the Android SDK and its tools live. The order is the user's explicit choice first (settings),
- * then the standard environment variables, then PATH, then the places installers put the SDK.
+ * then the standard environment variables, then PATH, then the places installers put the SDK. Only
+ * absolute locations count: a relative one would be looked up from the working directory, usually the
+ * project, and the project must never supply a tool we run.
  */
 
 export interface LocatedTool {
@@ -26,16 +31,8 @@ export interface SdkLocatorInput {
   readonly env: NodeJS.ProcessEnv;
   /** Defaults to the OS home; tests pass a temp HOME. */
   readonly home?: string;
-}
-
-export function isExecutableFile(path: string): boolean {
-  try {
-    if (!statSync(path).isFile()) return false;
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
+  /** The selected project's root: PATH entries inside it are not searched. */
+  readonly projectRoot?: string | null;
 }
 
 export function isDirectory(path: string): boolean {
@@ -55,7 +52,7 @@ export function sdkRootCandidates(input: SdkLocatorInput): { root: string; sourc
   const out: { root: string; source: LocatedTool['source'] }[] = [];
   const add = (root: string | undefined, source: LocatedTool['source']): void => {
     const trimmed = root?.trim();
-    if (!trimmed) return;
+    if (!trimmed || !isAbsolute(trimmed)) return;
     const abs = resolve(trimmed);
     if (!out.some((c) => c.root === abs)) out.push({ root: abs, source });
   };
@@ -74,24 +71,21 @@ export function sdkRootCandidates(input: SdkLocatorInput): { root: string; sourc
   return out;
 }
 
-export function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const candidate = join(dir, name);
-    if (isExecutableFile(candidate)) return candidate;
-  }
-  return undefined;
+/** A host tool from the absolute PATH entries outside the project (see kernel/host-executable). */
+export function onPath(name: string, env: NodeJS.ProcessEnv, projectRoot?: string | null): string | undefined {
+  return resolveHostExecutable(name, { env, exclude: [projectRoot] }) ?? undefined;
 }
 
 /** The adb binary: settings.adbPath, $ANDROID_HOME / $ANDROID_SDK_ROOT / settings SDK, PATH, known installs. */
 export function locateAdb(input: SdkLocatorInput): LocatedTool | null {
-  if (input.adbPath && isExecutableFile(input.adbPath)) return { path: resolve(input.adbPath), source: 'settings' };
+  if (input.adbPath && isAbsolute(input.adbPath) && isExecutableFile(input.adbPath))
+    return { path: resolve(input.adbPath), source: 'settings' };
   const roots = sdkRootCandidates(input);
   for (const { root, source } of roots.filter((r) => r.source !== 'known-location')) {
     const adb = join(root, 'platform-tools', 'adb');
     if (isExecutableFile(adb)) return { path: adb, source };
   }
-  const fromPath = onPath('adb', input.env);
+  const fromPath = onPath('adb', input.env, input.projectRoot);
   if (fromPath) return { path: fromPath, source: 'PATH' };
   for (const { root } of roots.filter((r) => r.source === 'known-location')) {
     const adb = join(root, 'platform-tools', 'adb');

@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
+import { isAbsolute } from 'node:path';
 import { injectable } from 'inversify';
 import { ToolError } from './errors.js';
+import { hostChildPath, isBareCommandName, resolveHostExecutable } from './host-executable.js';
 
 export interface RunOptions {
   readonly cwd?: string;
@@ -120,8 +122,26 @@ class StreamTail {
 
 function mergedEnv(overrides?: Record<string, string | undefined>): Record<string, string> {
   const env: Record<string, string | undefined> = { ...process.env, ...overrides };
+  env.PATH = hostChildPath(env.PATH);
   for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
   return env as Record<string, string>;
+}
+
+/**
+ * The absolute program to start: an absolute path as given, a bare name from the absolute PATH entries
+ * (never `.` or a relative entry, which the working directory, often the project, would answer).
+ * A relative path is a caller's bug: nothing droidwright runs is addressed relative to the cwd.
+ */
+function executableFor(file: string, env: Record<string, string>): string {
+  if (isAbsolute(file)) return file;
+  if (!isBareCommandName(file)) throw new TypeError(`ProcessRunner runs absolute paths or command names, not ${file}`);
+  const found = resolveHostExecutable(file, { env });
+  if (found) return found;
+  throw new ToolError(
+    'NOT_FOUND',
+    `Could not run ${file}: it is not in any absolute PATH directory (relative PATH entries such as "." are never searched). Install it, or put its directory on PATH as an absolute path.`,
+    { command: file, code: 'ENOENT' },
+  );
 }
 
 function signalChild(pid: number | undefined, signal: NodeJS.Signals, group: boolean): void {
@@ -141,7 +161,9 @@ function signalChild(pid: number | undefined, signal: NodeJS.Signals, group: boo
 @injectable()
 export class ProcessRunner {
   async run(file: string, args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
-    const command = [file, ...args];
+    const env = mergedEnv(options.env);
+    const executable = executableFor(file, env);
+    const command = [executable, ...args];
     const started = Date.now();
     const maxBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
     const grace = options.killGraceMs ?? DEFAULT_GRACE_MS;
@@ -167,9 +189,9 @@ export class ProcessRunner {
 
     // execa is ~130 modules; `droidwright mcp` loads it on the first process it runs, not at start-up.
     const { execa } = await import('execa');
-    const child = execa(file, args, {
+    const child = execa(executable, args, {
       cwd: options.cwd,
-      env: mergedEnv(options.env),
+      env,
       extendEnv: false,
       reject: false,
       buffer: false,
@@ -288,11 +310,18 @@ export class ProcessRunner {
    * group, no pipes back to us. Resolves with its pid once it has started.
    */
   spawnDetached(file: string, args: readonly string[], options: SpawnDetachedOptions = {}): Promise<number> {
+    const env = mergedEnv(options.env);
+    let executable: string;
+    try {
+      executable = executableFor(file, env);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return new Promise((resolvePid, rejectSpawn) => {
       const output = options.logFd ?? 'ignore';
-      const child = spawn(file, [...args], {
+      const child = spawn(executable, [...args], {
         cwd: options.cwd,
-        env: mergedEnv(options.env),
+        env,
         detached: true,
         stdio: ['ignore', output, output],
         windowsHide: true,

@@ -13,14 +13,15 @@ import type {
 type Data<E> = E extends { schema: z.ZodType<infer D> } ? D : never;
 
 /**
- * The build history read model (every build in every process, queryable), its diagnostics and the
+ * The build history read model (every build in every process, queryable), its diagnostics, the APKs
+ * each build wrote (indexed by hash, so an install finds its build without scanning events) and the
  * active variant per module. Pure function of the build.* and variant.selected events.
  */
 export const buildHistoryProjection: Projection = {
   name: 'build_history',
-  version: 1,
+  version: 2,
   handles: ['build.started', 'build.finished', 'build.cancel_requested', 'build.cancelled', 'variant.selected'],
-  tables: ['builds', 'build_diagnostics', 'active_variants'],
+  tables: ['builds', 'build_diagnostics', 'build_apks', 'active_variants'],
   ddl: [
     `CREATE TABLE IF NOT EXISTS builds (
       id TEXT PRIMARY KEY,
@@ -69,6 +70,17 @@ export const buildHistoryProjection: Projection = {
       task TEXT,
       PRIMARY KEY (build_id, idx)
     )`,
+    `CREATE TABLE IF NOT EXISTS build_apks (
+      build_id TEXT NOT NULL,
+      idx INTEGER NOT NULL,
+      sha256 TEXT NOT NULL,
+      path TEXT NOT NULL,
+      module TEXT,
+      variant TEXT,
+      finished_seq INTEGER NOT NULL,
+      PRIMARY KEY (build_id, idx)
+    )`,
+    'CREATE INDEX IF NOT EXISTS build_apks_by_sha256 ON build_apks (sha256, finished_seq)',
     `CREATE TABLE IF NOT EXISTS active_variants (
       project_root TEXT NOT NULL,
       module TEXT NOT NULL,
@@ -142,6 +154,13 @@ export const buildHistoryProjection: Projection = {
         const insert = db.prepare(
           'INSERT OR REPLACE INTO build_diagnostics (build_id, idx, severity, source, file, line, col, message, task) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
         );
+        db.prepare('DELETE FROM build_apks WHERE build_id = ?').run(d.build_id);
+        const insertApk = db.prepare(
+          'INSERT INTO build_apks (build_id, idx, sha256, path, module, variant, finished_seq) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        );
+        d.apks.forEach((apk, i) => {
+          insertApk.run(d.build_id, i, apk.sha256, apk.path, apk.module, apk.variant, event.seq);
+        });
         d.diagnostics.forEach((diag, i) => {
           insert.run(
             d.build_id,

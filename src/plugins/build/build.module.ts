@@ -1,9 +1,11 @@
 import { ContainerModule } from 'inversify';
 import { EventContribution } from '../../events/event-definition.js';
+import { BuildArtifactLookup } from '../../kernel/build-artifact-lookup.js';
 import { ToolsetContribution } from '../../kernel/toolset-contribution.js';
 import { buildHistoryProjection } from './build-history.projection.js';
 import { buildEvents } from './build.events.js';
 import { BuildToolset } from './build.toolset.js';
+import { BuildArtifactIndex } from './services/build-artifact-index.js';
 import { BuildHistory } from './services/build-history.js';
 import { BuildLauncher, DetachedBuildLauncher } from './services/build-launcher.js';
 import { BuildService } from './services/build-service.js';
@@ -15,8 +17,12 @@ const buildEventContribution: EventContribution = {
 };
 
 // Builds run in their own worker processes, so `droidwright mcp` has nothing to wait for when it exits.
+// Every plugin module is loaded whatever `--toolsets` serves (that only filters the tools listed), so the
+// artifact lookup other plugins use is bound even when the build tools are not served.
 export const buildModule = new ContainerModule(({ bind }) => {
   bind(BuildHistory).toSelf().inSingletonScope();
+  bind(BuildArtifactIndex).toSelf().inSingletonScope();
+  bind<BuildArtifactLookup>(BuildArtifactLookup).toService(BuildArtifactIndex);
   bind(BuildWorker).toSelf().inSingletonScope();
   bind<BuildLauncher>(BuildLauncher).to(DetachedBuildLauncher).inSingletonScope();
   bind(BuildService).toSelf().inSingletonScope();

@@ -1,4 +1,6 @@
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DeviceInspector } from '../../../src/android/device-inspector.js';
@@ -10,11 +12,15 @@ import {
   installedBuildsProjection,
   readInstalledBuilds,
 } from '../../../src/plugins/device-admin/installed-builds.projection.js';
+import { buildHistoryProjection } from '../../../src/plugins/build/build-history.projection.js';
 import { ApkInstaller } from '../../../src/plugins/device-admin/services/apk-installer.js';
 import { createInstallApkTool } from '../../../src/plugins/device-admin/tools/install-apk.tool.js';
+import { apkPathOf } from '../../../src/sim/android/package-manager.js';
+import type { SimulatedAndroidHandle } from '../../../src/sim/android/create-simulated-android.js';
 import type { RunningSimulatedDevice } from '../../../src/sim/start-simulated-device.js';
 import { buildTestApk } from '../../support/apk-builder.js';
 import { startAdbServer, type TestAdbServer } from '../../support/adb-server.js';
+import { isAlive, trackPid, untrackPid } from '../../support/process-tracker.js';
 import { startSimOnAdb } from '../../support/sim-device.js';
 import { createFakeGradleProject } from '../../support/temp-home.js';
 import { androidContainer } from './support.js';
@@ -38,7 +44,35 @@ describe('installs linked to the builds that produced them', () => {
     await adb?.stop();
   });
 
-  function buildFinished(buildId: string, apk: { path: string; sha256: string; size: number }) {
+  function buildFinished(
+    buildId: string,
+    apk: { path: string; sha256: string; size: number },
+    variant = 'debug',
+    project = root,
+  ) {
+    ctx.append({
+      type: 'build.started',
+      stream: `build:${buildId}`,
+      correlation: `build:${buildId}`,
+      data: {
+        build_id: buildId,
+        project_root: project,
+        kind: 'build',
+        tasks: [`:app:assemble${variant}`],
+        args: [],
+        module: ':app',
+        variant,
+        pid: process.pid,
+        timeout_sec: 600,
+        log_path: '/tmp/x.log',
+        provenance: {
+          git: { commit: null, branch: null, dirty: null, changed_files: null },
+          build_files: [],
+          gradle_version: null,
+          jdk: { java_home: null, source: null, version: null },
+        },
+      },
+    });
     ctx.append({
       type: 'build.finished',
       stream: `build:${buildId}`,
@@ -58,7 +92,7 @@ describe('installs linked to the builds that produced them', () => {
           {
             path: apk.path,
             module: ':app',
-            variant: 'debug',
+            variant,
             sha256: apk.sha256,
             size: apk.size,
             package: 'com.example.notes',
@@ -134,10 +168,160 @@ describe('installs linked to the builds that produced them', () => {
     const liveInstalls = readInstalledBuilds(ctx.store.db);
     const liveDevices = readDevices(ctx.store.db);
     expect(liveInstalls).toHaveLength(1);
-    ctx.store.rebuildProjections([installedBuildsProjection.name, devicesProjection.name]);
+    const apkIndex = () => ctx.store.db.prepare('SELECT * FROM build_apks ORDER BY build_id, idx').all();
+    const liveIndex = apkIndex();
+    expect(liveIndex).toHaveLength(2);
+    ctx.store.rebuildProjections([installedBuildsProjection.name, devicesProjection.name, buildHistoryProjection.name]);
     expect(readInstalledBuilds(ctx.store.db)).toEqual(liveInstalls);
     expect(readDevices(ctx.store.db)).toEqual(liveDevices);
+    expect(apkIndex()).toEqual(liveIndex);
   });
+
+  function installTool(container = ctx.container) {
+    return createInstallApkTool({
+      project: { root, selectedBy: 'flag' },
+      devices: container.get(DeviceInspector),
+      installer: container.get(ApkInstaller),
+    });
+  }
+  function agentContext() {
+    return createToolContext({
+      actor: { kind: 'agent', session: 's-2', client: 'test', pid: process.pid },
+      store: () => ctx.store,
+      logger: createStderrLogger('test'),
+    });
+  }
+
+  it('links a hash several variants share by the installed path, and names no build rather than guess', async () => {
+    const free = join(root, 'app', 'build', 'outputs', 'apk', 'free', 'debug');
+    const paid = join(root, 'app', 'build', 'outputs', 'apk', 'paid', 'debug');
+    const loose = join(root, 'app', 'build', 'outputs', 'copied');
+    for (const dir of [free, paid, loose]) mkdirSync(dir, { recursive: true });
+    const apk = await buildTestApk({ packageName: 'com.example.notes', versionCode: 22, outDir: free });
+    const paidPath = join(paid, 'app-paid-debug.apk');
+    const loosePath = join(loose, 'app.apk');
+    copyFileSync(apk.path, paidPath);
+    copyFileSync(apk.path, loosePath);
+    buildFinished('b-free', apk, 'freeDebug');
+    buildFinished('b-paid', { ...apk, path: paidPath }, 'paidDebug');
+    // Another project's newer build of the very same bytes at the same path is not this project's build.
+    buildFinished('b-elsewhere', apk, 'freeDebug', join(tmpdir(), 'another-project'));
+
+    const tool = installTool();
+    const fromFree = (await tool.handler({ apk_path: apk.path }, agentContext())).data;
+    expect(fromFree).toMatchObject({ build_id: 'b-free', variant: 'freeDebug' });
+    expect(fromFree.build_link_note).toBeUndefined();
+    const fromPaid = (await tool.handler({ apk_path: paidPath }, agentContext())).data;
+    expect(fromPaid).toMatchObject({ build_id: 'b-paid', variant: 'paidDebug' });
+
+    const fromCopy = await tool.handler({ apk_path: loosePath }, agentContext());
+    expect(fromCopy.data).toMatchObject({ build_id: null, variant: null, module: ':app', apk_sha256: apk.sha256 });
+    expect(fromCopy.data.build_link_note).toMatch(/freeDebug.*b-free|paidDebug.*b-paid/);
+    expect(fromCopy.summary).toContain('not linked to a build');
+    const [installed] = ctx.store.query({ types: ['app.installed'], order: 'desc', limit: 1 });
+    expect(installed).toMatchObject({ correlation: null, data: expect.objectContaining({ build_id: null }) });
+  });
+
+  it('installs without the build plugin bound, naming no build', async () => {
+    const bare = androidContainer({
+      home: mkdtempSync(join(tmpdir(), 'droidwright-test-installs-bare-')),
+      adbPort: adb.port,
+      project: { root, selectedBy: 'flag' },
+      withoutBuildLookup: true,
+    });
+    try {
+      const outputs = join(root, 'app', 'build', 'outputs', 'apk', 'debug');
+      const apk = await buildTestApk({ packageName: 'com.example.notes', versionCode: 23, outDir: outputs });
+      const result = await installTool(bare.container).handler(
+        { apk_path: apk.path, device_serial: device.serial },
+        createToolContext({
+          actor: { kind: 'cli', pid: process.pid },
+          store: () => bare.store,
+          logger: createStderrLogger('test'),
+        }),
+      );
+      expect(result.data).toMatchObject({ build_id: null, apk_sha256: apk.sha256 });
+    } finally {
+      bare.store.close();
+    }
+  });
+
+  it('hashes, records and pushes the same bytes while the path is swapped between files and links', async () => {
+    const outputs = join(root, 'app', 'build', 'outputs', 'apk', 'race');
+    mkdirSync(join(outputs, 'a'), { recursive: true });
+    mkdirSync(join(outputs, 'b'), { recursive: true });
+    // Same package and versionCode (so every install is allowed), different bytes.
+    const a = await buildTestApk({
+      packageName: 'com.example.race',
+      versionCode: 5,
+      versionName: 'a',
+      outDir: join(outputs, 'a'),
+    });
+    const b = await buildTestApk({
+      packageName: 'com.example.race',
+      versionCode: 5,
+      versionName: 'bb',
+      outDir: join(outputs, 'b'),
+    });
+    expect(a.sha256).not.toBe(b.sha256);
+    const target = join(outputs, 'app-race.apk');
+    copyFileSync(a.path, target);
+    // A separate process flips the path, atomically each time, through: a regular file with A's bytes,
+    // a link to B, a link to A.
+    const flipper = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const fs = require('node:fs');
+         const [a, b, target] = process.argv.slice(1);
+         const stage = target + '.stage';
+         const pause = new Int32Array(new SharedArrayBuffer(4));
+         for (let i = 0; ; i++) {
+           try { fs.rmSync(stage, { force: true }); } catch {}
+           const state = i % 3;
+           if (state === 0) fs.copyFileSync(a, stage);
+           else fs.symlinkSync(state === 1 ? b : a, stage);
+           fs.renameSync(stage, target);
+           Atomics.wait(pause, 0, 0, 1);
+         }`,
+        a.path,
+        b.path,
+        target,
+      ],
+      { stdio: 'ignore' },
+    );
+    trackPid(flipper.pid!);
+    const tool = installTool();
+    let mismatches = 0;
+    let installs = 0;
+    const refusals: string[] = [];
+    try {
+      for (let i = 0; i < 100; i++) {
+        let data: { apk_sha256: string };
+        try {
+          data = (await tool.handler({ apk_path: target, device_serial: device.serial }, agentContext())).data;
+        } catch (error) {
+          refusals.push((error as Error).message);
+          continue;
+        }
+        installs++;
+        const android = (device.android as SimulatedAndroidHandle).state;
+        const received = android.fs.readFile(apkPathOf(android.packages.get('com.example.race')!))!;
+        const [recorded] = ctx.store.query({ types: ['app.installed'], order: 'desc', limit: 1 });
+        const receivedSha = createHash('sha256').update(received).digest('hex');
+        if (receivedSha !== data.apk_sha256 || (recorded!.data as { apk_sha256: string }).apk_sha256 !== receivedSha)
+          mismatches++;
+      }
+    } finally {
+      flipper.kill('SIGKILL');
+      await new Promise((r) => setTimeout(r, 50));
+      if (!isAlive(flipper.pid!)) untrackPid(flipper.pid!);
+    }
+    process.stderr.write(`install race: ${installs} installs, ${mismatches} mismatches, ${refusals.length} refusals\n`);
+    expect(mismatches).toBe(0);
+    expect(installs).toBeGreaterThanOrEqual(80);
+    for (const message of refusals) expect(message).toMatch(/changed while it was being opened/);
+  }, 120_000);
 
   it('refuses to install without a project', async () => {
     const tool = createInstallApkTool({

@@ -19,13 +19,20 @@ import type { ExecutedCommand } from '../../../src/sim/android/shell/command.js'
 import type { RunningSimulatedDevice } from '../../../src/sim/start-simulated-device.js';
 import { EXIT_SENTINEL } from '../../../src/android/adb-service.js';
 import { buildEvents } from '../../../src/plugins/build/build.events.js';
+import { buildHistoryProjection } from '../../../src/plugins/build/build-history.projection.js';
+import { BuildArtifactIndex } from '../../../src/plugins/build/services/build-artifact-index.js';
+import { BuildArtifactLookup } from '../../../src/kernel/build-artifact-lookup.js';
 
-/** A throwaway container with the Android services and the device-admin plugin against a real SQLite file. */
+/**
+ * A throwaway container with the Android services and the device-admin plugin against a real SQLite file,
+ * plus the build history and the artifact lookup the build plugin binds (unless `withoutBuildLookup`).
+ */
 export function androidContainer(opts: {
   home: string;
   adbPort: number;
   project?: ProjectSelection;
   env?: NodeJS.ProcessEnv;
+  withoutBuildLookup?: boolean;
 }) {
   const container = new Container({ defaultScope: 'Singleton' });
   const env = { ...process.env, ANDROID_ADB_SERVER_PORT: String(opts.adbPort), ...opts.env };
@@ -38,9 +45,10 @@ export function androidContainer(opts: {
   const store = EventStore.open({
     path: `${opts.home}/events.db`,
     catalog: new EventCatalog([...deviceEvents, ...deviceAdminEvents, ...buildEvents]),
-    projections: [devicesProjection, installedBuildsProjection],
+    projections: [devicesProjection, installedBuildsProjection, buildHistoryProjection],
   });
   container.bind(EventStoreProvider).toConstantValue(() => store);
+  if (!opts.withoutBuildLookup) container.bind(BuildArtifactLookup).to(BuildArtifactIndex).inSingletonScope();
   container.load(androidModule, deviceAdminModule);
   const append = (event: NewEvent): StoredEvent => store.append({ ...event, actor: event.actor ?? systemActor() });
   return { container, store, append };

@@ -368,6 +368,7 @@ describe('build toolset (in process, stand-in Gradle)', () => {
     const snapshot = () => ({
       builds: store.db.prepare('SELECT * FROM builds ORDER BY id').all(),
       diagnostics: store.db.prepare('SELECT * FROM build_diagnostics ORDER BY build_id, idx').all(),
+      apks: store.db.prepare('SELECT * FROM build_apks ORDER BY build_id, idx').all(),
       variants: store.db.prepare('SELECT * FROM active_variants ORDER BY project_root, module').all(),
     });
     const live = snapshot();

@@ -1,3 +1,6 @@
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ToolError } from '../../../src/kernel/errors.js';
 import { ProcessRunner } from '../../../src/kernel/process-runner.js';
 import { isAlive, killTrackedProcesses, trackPid } from '../../support/process-tracker.js';
@@ -28,7 +31,7 @@ describe('ProcessRunner', () => {
       truncated: false,
       timedOut: false,
       cancelled: false,
-      command: ['sh', '-c', 'echo out; echo err >&2; exit 3'],
+      command: [expect.stringMatching(/^\/.*\/sh$/), '-c', 'echo out; echo err >&2; exit 3'],
     });
     expect(result.durationMs).toBeGreaterThanOrEqual(0);
   });
@@ -41,6 +44,25 @@ describe('ProcessRunner', () => {
   test('a missing executable rejects with NOT_FOUND', async () => {
     await expect(runner.run('droidwright-no-such-tool', [])).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(runner.run('droidwright-no-such-tool', [])).rejects.toBeInstanceOf(ToolError);
+  });
+
+  test('looks bare names up only in absolute PATH entries, and hands children a PATH without the others', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dw-runner-path-'));
+    const marker = join(dir, 'ran');
+    mkdirSync(join(dir, 'bin'));
+    for (const tool of ['dw-planted-tool', join('bin', 'dw-planted-tool')]) {
+      writeFileSync(join(dir, tool), `#!/bin/sh\ntouch ${marker}\n`);
+      chmodSync(join(dir, tool), 0o755);
+    }
+    const env = { PATH: `.::bin:${process.env.PATH}` };
+    await expect(runner.run('dw-planted-tool', [], { cwd: dir, env })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(existsSync(marker)).toBe(false);
+    // A host tool that looks programs up itself (sh here) finds no relative entry either.
+    const viaShell = await runner.run('sh', ['-c', 'echo "$PATH"; dw-planted-tool'], { cwd: dir, env });
+    expect(viaShell.stdout.split('\n')[0]).toBe(process.env.PATH);
+    expect(existsSync(marker)).toBe(false);
+    await expect(runner.run('./dw-planted-tool', [], { cwd: dir })).rejects.toBeInstanceOf(TypeError);
+    expect(existsSync(marker)).toBe(false);
   });
 
   test('stdin is closed unless input is given; input is delivered', async () => {

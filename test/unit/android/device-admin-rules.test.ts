@@ -1,9 +1,18 @@
-import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validateDeepLink } from '../../../src/android/deep-link.js';
 import { PackageScopeGuard } from '../../../src/android/package-scope-guard.js';
-import { resolveProjectApk } from '../../../src/android/project-apk.js';
+import { openProjectApk, resolveProjectApk } from '../../../src/android/project-apk.js';
 import { InvalidArgumentsError, ToolError } from '../../../src/kernel/errors.js';
 import { componentOf, validateActivity } from '../../../src/plugins/device-admin/services/app-controller.js';
 import { installFailureAdvice } from '../../../src/plugins/device-admin/services/apk-installer.js';
@@ -115,6 +124,36 @@ describe('project APKs and package scope', () => {
     expect(code(() => resolveProjectApk(root, join(parent, 'no-such.apk')))).toBe('PATH_OUTSIDE_PROJECT');
     expect(messageOf(join(parent, 'no-such.apk'))).toBe(messageOf(join(parent, 'outside.apk')));
     expect(messageOf(join(outputs, 'leak.apk'))).not.toContain(`${parent}/outside.apk`);
+    // A link inside the outputs to an outside APK reads the same whether that APK exists or not.
+    symlinkSync(join(parent, 'gone.apk'), join(outputs, 'dangling.apk'));
+    symlinkSync(join(parent, 'gone'), join(root, 'app', 'build', 'outputs', 'apk', 'dir-link'));
+    expect(code(() => resolveProjectApk(root, join(outputs, 'dangling.apk')))).toBe('PATH_OUTSIDE_PROJECT');
+    expect(messageOf(join(outputs, 'dangling.apk'))).toBe(messageOf(join(outputs, 'leak.apk')));
+    expect(messageOf('app/build/outputs/apk/dir-link/x.apk')).toBe(messageOf(join(outputs, 'leak.apk')));
+    // A dangling link that stays inside the project is simply missing.
+    symlinkSync(join(outputs, 'not-built.apk'), join(outputs, 'pending.apk'));
+    expect(code(() => resolveProjectApk(root, join(outputs, 'pending.apk')))).toBe('NOT_FOUND');
+  });
+
+  it('opens the APK once into a private copy, which dispose removes', async () => {
+    const opened = await openProjectApk(root, 'shortcut.apk');
+    expect(opened.path).toBe(join(outputs, 'app-debug.apk'));
+    expect(opened.copyPath).not.toContain(root);
+    expect(readFileSync(opened.copyPath, 'utf8')).toBe('apk');
+    // Later changes to the project file do not reach the copy that will be hashed and pushed.
+    writeFileSync(join(outputs, 'app-debug.apk'), 'rewritten');
+    expect(readFileSync(opened.copyPath, 'utf8')).toBe('apk');
+    await opened.dispose();
+    expect(existsSync(opened.copyPath)).toBe(false);
+    writeFileSync(join(outputs, 'app-debug.apk'), 'apk');
+  });
+
+  it('never reads an outside file through a link swapped in for the final component', async () => {
+    // The path is a link to an outside APK: refused before any open, as for any outside link.
+    const swapped = join(outputs, 'swapped.apk');
+    symlinkSync(join(parent, 'outside.apk'), `${swapped}.tmp`);
+    renameSync(`${swapped}.tmp`, swapped);
+    await expect(openProjectApk(root, swapped)).rejects.toMatchObject({ code: 'PATH_OUTSIDE_PROJECT' });
   });
 
   it('scopes packages to the project and fails closed without one', () => {

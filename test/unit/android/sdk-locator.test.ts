@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { adbServerPort, locateAdb, locateEmulator } from '../../../src/android/sdk-locator.js';
+import { isAbsolute, join } from 'node:path';
+import { adbServerPort, type LocatedTool, locateAdb, locateEmulator } from '../../../src/android/sdk-locator.js';
 
 function fakeTool(path: string): string {
   mkdirSync(join(path, '..'), { recursive: true });
@@ -30,6 +30,35 @@ describe('sdk locator', () => {
       source: 'ANDROID_SDK_ROOT',
     });
     expect(locateAdb({ env: { PATH: join(root, 'bin') }, home })).toEqual({ path: onPath, source: 'PATH' });
+  });
+
+  it('never takes a tool from a relative PATH entry, a relative setting or the project', () => {
+    const project = join(root, 'project');
+    fakeTool(join(project, 'adb'));
+    fakeTool(join(project, 'tools', 'adb'));
+    const cwd = process.cwd();
+    process.chdir(project);
+    try {
+      const nohome = join(root, 'nohome');
+      // The machine may have an SDK in a known location; whatever is found is absolute and not the project's.
+      const fromHost = (found: LocatedTool | null): boolean =>
+        found === null || (isAbsolute(found.path) && !found.path.startsWith(`${project}/`));
+      expect(fromHost(locateAdb({ env: { PATH: '.:tools' }, home: nohome }))).toBe(true);
+      expect(fromHost(locateAdb({ adbPath: './adb', env: { PATH: '' }, home: nohome }))).toBe(true);
+      expect(fromHost(locateAdb({ env: { ANDROID_HOME: '.', PATH: '' }, home: nohome }))).toBe(true);
+      expect(fromHost(locateAdb({ env: { PATH: join(project, 'tools') }, home: nohome, projectRoot: project }))).toBe(
+        true,
+      );
+      expect(
+        locateAdb({
+          env: { PATH: `${join(project, 'tools')}:${join(root, 'bin')}` },
+          home: nohome,
+          projectRoot: project,
+        }),
+      ).toEqual({ path: onPath, source: 'PATH' });
+    } finally {
+      process.chdir(cwd);
+    }
   });
 
   it('finds the SDK under the home directory as a last resort', () => {

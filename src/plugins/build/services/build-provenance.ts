@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { ProcessRunner } from '../../../kernel/process-runner.js';
+import { resolveHostExecutable } from '../../../kernel/host-executable.js';
 import { BUILD_FILE_NAMES, SETTINGS_FILE_NAMES, type GradleProject } from '../../../android/gradle-project-model.js';
 import type { BuildProvenance } from '../build.events.js';
 
@@ -92,12 +93,19 @@ export function hashBuildFiles(project: GradleProject): { path: string; sha256: 
 }
 
 /** Commit, branch, dirty flag and changed-file count; all null when git or the repository is missing. */
-export async function gitState(runner: ProcessRunner, root: string): Promise<BuildProvenance['git']> {
+export async function gitState(
+  runner: ProcessRunner,
+  root: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<BuildProvenance['git']> {
   const none = { commit: null, branch: null, dirty: null, changed_files: null };
   if (!existsSync(root)) return none;
+  // The host's git, never one the project puts on PATH (a `./git`, or its own bin directory).
+  const gitPath = resolveHostExecutable('git', { env, exclude: [root] });
+  if (!gitPath) return none;
   // A repository's own config may name programs (fsmonitor, pagers); never let it choose what we run.
   const git = (args: string[]) =>
-    runner.run('git', ['-c', 'core.fsmonitor=false', '-c', 'core.pager=cat', '-C', root, ...args], {
+    runner.run(gitPath, ['-c', 'core.fsmonitor=false', '-c', 'core.pager=cat', '-C', root, ...args], {
       timeoutMs: GIT_TIMEOUT_MS,
       maxOutputBytes: 256 * 1024,
       env: { GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' },
@@ -126,6 +134,7 @@ export async function collectProvenance(
   runner: ProcessRunner,
   project: GradleProject,
   jdk: JdkChoice,
+  env: NodeJS.ProcessEnv = process.env,
 ): Promise<BuildProvenance> {
   let gradleVersion: string | null = null;
   try {
@@ -136,7 +145,7 @@ export async function collectProvenance(
     gradleVersion = null;
   }
   return {
-    git: await gitState(runner, project.root),
+    git: await gitState(runner, project.root, env),
     build_files: hashBuildFiles(project).slice(0, 2000),
     gradle_version: gradleVersion,
     jdk: { java_home: jdk.javaHome, source: jdk.source, version: jdkVersion(jdk.javaHome) },

@@ -157,7 +157,7 @@ export class BuildService {
     try {
       const project = loadGradleProject(root);
       const jdk = chooseJdk(root, this.settings.get().javaHome, this.options.env);
-      const provenance = await collectProvenance(this.runner, project, jdk);
+      const provenance = await collectProvenance(this.runner, project, jdk, this.options.env);
       const worker = await this.launcher.launch(buildId, root);
       this.store().append({
         type: 'build.started',

@@ -1,5 +1,5 @@
 import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { inject, injectable } from 'inversify';
 import { adbHostRequest } from '../../../android/adb-server-process.js';
 import {
@@ -145,10 +145,22 @@ export class HealthChecker {
     if (configured) [source, bin] = ['settings', join(configured, 'bin', 'java')];
     else if (env.JAVA_HOME) [source, bin] = ['JAVA_HOME', join(env.JAVA_HOME, 'bin', 'java')];
     else {
-      bin = onPath('java', env) ?? null;
+      bin = onPath('java', env, this.project.root) ?? null;
       source = bin ? 'PATH' : null;
     }
     const hint17 = `Install JDK ${MIN_JAVA} or newer and set JAVA_HOME (or "javaHome" in settings.json).`;
+    // A relative JDK location would be answered by the working directory, usually the project.
+    if (bin && !isAbsolute(bin)) {
+      return {
+        ok: false,
+        path: bin,
+        version: null,
+        source,
+        major_version: null,
+        warning: null,
+        hint: `${source === 'settings' ? '"javaHome" in settings.json' : 'JAVA_HOME'} is a relative path; droidwright runs no tool found relative to the working directory. Set it to an absolute path.`,
+      };
+    }
     if (!bin || !isExecutableFile(bin)) {
       return {
         ok: false,
@@ -198,8 +210,19 @@ export class HealthChecker {
       const props = readHead(join(this.project.root, 'local.properties'), 64 * 1024);
       candidates.push(['local.properties', props ? (parseSdkDir(props) ?? undefined) : undefined]);
     }
-    for (const [source, dir] of candidates) {
-      if (!dir) continue;
+    for (const [source, given] of candidates) {
+      if (!given) continue;
+      // Gradle reads sdk.dir relative to the project; anything else relative would be read from the cwd.
+      const dir = source === 'local.properties' && this.project.root ? resolve(this.project.root, given) : given;
+      if (!isAbsolute(dir)) {
+        return {
+          ok: false,
+          path: dir,
+          version: null,
+          source,
+          hint: `${source} is a relative path (${dir}); droidwright runs no tool found relative to the working directory. Set it to the SDK's absolute path.`,
+        };
+      }
       if (!isDirectory(dir)) {
         return {
           ok: false,
@@ -230,7 +253,12 @@ export class HealthChecker {
   /** The same lookup the device tools use, so the health check reports the adb and emulator they will run. */
   private locatorInput(sdk: string | null): SdkLocatorInput {
     const settings = this.settings.get();
-    return { adbPath: settings.adbPath, androidSdk: settings.androidSdk ?? sdk ?? undefined, env: this.options.env };
+    return {
+      adbPath: settings.adbPath,
+      androidSdk: settings.androidSdk ?? (sdk && isAbsolute(sdk) ? sdk : undefined),
+      env: this.options.env,
+      projectRoot: this.project.root,
+    };
   }
 
   private async adb(sdk: string | null, signal?: AbortSignal): Promise<AdbCheck> {
@@ -238,6 +266,15 @@ export class HealthChecker {
     const path = configured ?? locateAdb(this.locatorInput(sdk))?.path ?? null;
     const port = adbServerPort(this.options.env);
     const server = { port, ...(await probeAdbServer(port)) };
+    if (path && !isAbsolute(path)) {
+      return {
+        ok: false,
+        path,
+        version: null,
+        server,
+        hint: '"adbPath" in settings.json is a relative path; droidwright runs no tool found relative to the working directory. Set it to an absolute path.',
+      };
+    }
     if (!path || !isExecutableFile(path)) {
       return {
         ok: false,
@@ -314,7 +351,7 @@ export class HealthChecker {
   private retrace(sdk: string | null): Check {
     const hint =
       'retrace not found (only needed to de-obfuscate R8 stack traces). Install Android SDK Command-line Tools.';
-    if (!sdk) return { ok: false, path: null, version: null, hint };
+    if (!sdk || !isAbsolute(sdk)) return { ok: false, path: null, version: null, hint };
     const base = join(sdk, 'cmdline-tools');
     let versions: string[] = [];
     try {

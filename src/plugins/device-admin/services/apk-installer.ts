@@ -1,10 +1,10 @@
-import { inject, injectable } from 'inversify';
+import { realpathSync } from 'node:fs';
+import { inject, injectable, optional } from 'inversify';
 import { AdbService } from '../../../android/adb-service.js';
 import type { ApkInfo } from '../../../android/apk-info.js';
 import { sh } from '../../../android/device-command.js';
-import type { StoredEvent } from '../../../events/event-definition.js';
+import { type BuildArtifact, BuildArtifactLookup } from '../../../kernel/build-artifact-lookup.js';
 import { ToolError } from '../../../kernel/errors.js';
-import { EventStoreProvider } from '../../../kernel/event-store-provider.js';
 
 export interface BuildMatch {
   readonly buildId: string;
@@ -12,13 +12,50 @@ export interface BuildMatch {
   readonly variant: string | null;
 }
 
-interface BuildFinishedApks {
-  build_id: string;
-  apks: { sha256: string; module: string | null; variant: string | null }[];
+/** The build an install came from, or why none is named. */
+export interface BuildLink {
+  readonly match: BuildMatch | null;
+  /** Set when builds list the hash but none can be chosen without guessing. */
+  readonly ambiguity: string | null;
 }
 
-/** How far back an install looks for the build that wrote its APK. */
-const BUILD_LOOKBACK = 1000;
+function canonicalOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+function matchOf(artifact: BuildArtifact): BuildMatch {
+  return { buildId: artifact.buildId, module: artifact.module, variant: artifact.variant };
+}
+
+/**
+ * Picks the build that wrote the installed bytes among the builds that list their hash (newest first).
+ * Identical bytes can come from several variants (a flavour that changes nothing), so the file's own
+ * path decides first; without a path match, the newest build counts only when every candidate is the
+ * same module and variant. Otherwise no build is named and the reason says which ones matched.
+ */
+export function chooseBuild(candidates: readonly BuildArtifact[], installedPath: string): BuildLink {
+  if (candidates.length === 0) return { match: null, ambiguity: null };
+  const atPath = candidates.find((c) => c.path === installedPath || canonicalOrSelf(c.path) === installedPath);
+  if (atPath) return { match: matchOf(atPath), ambiguity: null };
+  const kinds = new Map<string, BuildArtifact>();
+  for (const c of candidates) {
+    const key = JSON.stringify([c.module, c.variant]);
+    if (!kinds.has(key)) kinds.set(key, c);
+  }
+  if (kinds.size === 1) return { match: matchOf(candidates[0]!), ambiguity: null };
+  const named = [...kinds.values()]
+    .slice(0, 5)
+    .map((c) => `${c.module ?? '?'} ${c.variant ?? '?'} (build ${c.buildId})`)
+    .join(', ');
+  return {
+    match: null,
+    ambiguity: `Builds of ${kinds.size} variants wrote these exact bytes (${named}${kinds.size > 5 ? ', …' : ''}) and none recorded them at ${installedPath}, so the install is not linked to a build. Install the APK from the path its build reported to link it.`,
+  };
+}
 
 /** `Failure [INSTALL_FAILED_VERSION_DOWNGRADE: …]` → its code, with advice an agent can follow. */
 export function installFailureAdvice(output: string): { code: string | null; advice: string } {
@@ -46,7 +83,8 @@ export function installFailureAdvice(output: string): { code: string | null; adv
 export class ApkInstaller {
   constructor(
     @inject(AdbService) private readonly adb: AdbService,
-    @inject(EventStoreProvider) private readonly store: EventStoreProvider,
+    // Bound by the build plugin; absent only in a container without it, where installs name no build.
+    @inject(BuildArtifactLookup) @optional() private readonly builds?: BuildArtifactLookup,
   ) {}
 
   async install(
@@ -81,20 +119,16 @@ export class ApkInstaller {
     return { durationMs: Date.now() - started };
   }
 
-  /** The newest `build.finished` that lists an APK with this hash. */
-  findBuild(sha256: string): BuildMatch | null {
-    let events: StoredEvent[];
+  /** The build of this project that wrote the installed bytes, from the build history's hash index. */
+  findBuild(sha256: string, installedPath: string, projectRoot: string): BuildLink {
+    if (!this.builds) return { match: null, ambiguity: null };
+    let candidates: BuildArtifact[];
     try {
-      events = this.store().query({ types: ['build.finished'], order: 'desc', limit: BUILD_LOOKBACK });
+      candidates = this.builds.findBuildsByApkHash(sha256, { projectRoot });
     } catch {
-      return null;
+      // The install happened; an unreadable history only costs the link.
+      return { match: null, ambiguity: null };
     }
-    for (const event of events) {
-      const data = event.data as Partial<BuildFinishedApks>;
-      const apk = data.apks?.find((a) => a.sha256 === sha256);
-      if (apk && data.build_id)
-        return { buildId: data.build_id, module: apk.module ?? null, variant: apk.variant ?? null };
-    }
-    return null;
+    return chooseBuild(candidates, installedPath);
   }
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { readApkInfo } from '../../../android/apk-info.js';
 import type { DeviceInspector } from '../../../android/device-inspector.js';
 import { deviceSerialField } from '../../../android/device-tool-fields.js';
-import { resolveProjectApk } from '../../../android/project-apk.js';
+import { openProjectApk } from '../../../android/project-apk.js';
 import { ToolError } from '../../../kernel/errors.js';
 import type { ProjectSelection } from '../../../kernel/project-selection.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
@@ -19,7 +19,7 @@ export function createInstallApkTool(deps: {
     kind: 'D',
     title: 'Install APK',
     description:
-      "Install (or replace) an APK the project's build produced on a device. apk_path must resolve, symlinks followed, to an .apk under an application module's build/outputs inside the project; the canonical file is hashed and installed. The install is recorded with the build that wrote that APK when the build history knows its hash.",
+      "Install (or replace) an APK the project's build produced on a device. apk_path must resolve, symlinks followed, to an .apk under an application module's build/outputs inside the project; that file is opened once, and the bytes read from it are what is hashed, recorded and installed. The install is recorded with the build that wrote that APK when the build history knows its hash (and, when several variants wrote the same bytes, its path).",
     input: z.object({
       device_serial: deviceSerialField,
       apk_path: z
@@ -45,6 +45,10 @@ export function createInstallApkTool(deps: {
       module: z.string().nullable().describe('Gradle module of the APK.'),
       variant: z.string().nullable().describe('Build variant, when the build history knows it.'),
       launchable_activity: z.string().nullable().describe('The launcher activity, for launch_app.'),
+      build_link_note: z
+        .string()
+        .optional()
+        .describe('Present when builds of several variants wrote these exact bytes, so no build_id is named.'),
       duration_ms: z.number().int().describe('Time spent copying and installing.'),
     }),
     async handler(args, ctx) {
@@ -54,36 +58,44 @@ export function createInstallApkTool(deps: {
           'No Gradle project is selected, so no build output can be installed. Start droidwright mcp inside the project or pass --project <path>.',
         );
       }
-      const apk = resolveProjectApk(deps.project.root, args.apk_path);
-      const info = await readApkInfo(apk.path);
-      const serial = await deps.devices.select(args.device_serial, ctx);
-      const { durationMs } = await deps.installer.install(serial, apk.path, info, ctx.signal);
-      const build = deps.installer.findBuild(info.sha256);
-      const data = {
-        device_serial: serial,
-        package: info.packageName,
-        version_code: info.versionCode,
-        version_name: info.versionName,
-        apk_path: apk.path,
-        apk_sha256: info.sha256,
-        apk_size: info.size,
-        build_id: build?.buildId ?? null,
-        module: build?.module ?? apk.module.path,
-        variant: build?.variant ?? null,
-        duration_ms: durationMs,
-      };
-      ctx.append({
-        type: 'app.installed',
-        data,
-        stream: `device:${serial}`,
-        device: serial,
-        package: info.packageName,
-        correlation: build ? `build:${build.buildId}` : null,
-      });
-      return {
-        data: { ...data, launchable_activity: info.launchableActivity },
-        summary: `installed ${info.packageName} ${info.versionName ?? ''} (${info.versionCode}) on ${serial}${build ? ` from build ${build.buildId}` : ''}`,
-      };
+      const apk = await openProjectApk(deps.project.root, args.apk_path);
+      try {
+        const info = await readApkInfo(apk.copyPath, apk.path);
+        const serial = await deps.devices.select(args.device_serial, ctx);
+        const { durationMs } = await deps.installer.install(serial, apk.copyPath, info, ctx.signal);
+        const { match: build, ambiguity } = deps.installer.findBuild(info.sha256, apk.path, deps.project.root);
+        const data = {
+          device_serial: serial,
+          package: info.packageName,
+          version_code: info.versionCode,
+          version_name: info.versionName,
+          apk_path: apk.path,
+          apk_sha256: info.sha256,
+          apk_size: info.size,
+          build_id: build?.buildId ?? null,
+          module: build?.module ?? apk.module.path,
+          variant: build?.variant ?? null,
+          duration_ms: durationMs,
+        };
+        ctx.append({
+          type: 'app.installed',
+          data,
+          stream: `device:${serial}`,
+          device: serial,
+          package: info.packageName,
+          correlation: build ? `build:${build.buildId}` : null,
+        });
+        return {
+          data: {
+            ...data,
+            launchable_activity: info.launchableActivity,
+            ...(ambiguity ? { build_link_note: ambiguity } : {}),
+          },
+          summary: `installed ${info.packageName} ${info.versionName ?? ''} (${info.versionCode}) on ${serial}${build ? ` from build ${build.buildId}` : ''}${ambiguity ? `. ${ambiguity}` : ''}`,
+        };
+      } finally {
+        await apk.dispose();
+      }
     },
   });
 }
