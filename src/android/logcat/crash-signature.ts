@@ -103,7 +103,11 @@ export function nativeSignatureFrames(frames: readonly NativeFrame[], pkg: strin
 }
 
 /** `native:<SIGNAL>@<library>:<symbol>;…` (no pcs, no symbol offsets). */
-export function nativeCrashSignature(signal: string | null, frames: readonly NativeFrame[], pkg: string | null): string {
+export function nativeCrashSignature(
+  signal: string | null,
+  frames: readonly NativeFrame[],
+  pkg: string | null,
+): string {
   const keys = nativeSignatureFrames(frames, pkg).map(nativeFrameKey);
   return `native:${signal ?? 'unknown-signal'}@${keys.join(';')}`;
 }
@@ -113,7 +117,10 @@ const ANR_REASON_KINDS: readonly [RegExp, string][] = [
   [/^executing service/i, 'executing-service'],
   [/^Broadcast of Intent/i, 'broadcast'],
   [/^ContentProvider not responding/i, 'content-provider-not-responding'],
-  [/^Context\.startForegroundService\(\) did not then call Service\.startForeground/i, 'foreground-service-not-started'],
+  [
+    /^Context\.startForegroundService\(\) did not then call Service\.startForeground/i,
+    'foreground-service-not-started',
+  ],
   [/^A foreground service of type/i, 'foreground-service-timeout'],
   [/^Application is not responding/i, 'app-requested'],
   [/^App requested/i, 'app-requested'],

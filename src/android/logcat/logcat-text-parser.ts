@@ -44,7 +44,7 @@ const THREADTIME = new RegExp(`^${ANY_TIME}\\s+(?:(\\S+)\\s+)?(\\d+)\\s+(\\d+) $
 const TIME = new RegExp(`^${ANY_TIME}\\s+${LEVEL}/(.*?)\\s*\\(\\s*(?:(\\S+?):\\s*)?(\\d+)\\):(?: (.*))?$`);
 const BRIEF = new RegExp(`^${LEVEL}/(.*?)\\s*\\(\\s*(?:(\\S+?):\\s*)?(\\d+)\\):(?: (.*))?$`);
 const LONG_HEADER = new RegExp(`^\\[ ${ANY_TIME}\\s+(?:(\\S+):\\s*)?(\\d+):\\s*(\\d+) ${LEVEL}/(.*?)\\s*\\]$`);
-const STUDIO = /^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3})\s+(\d+)-(\d+)\s+(\S.*?)\s+(\S+)\s+([VDIWEFA])  (.*)$/;
+const STUDIO = /^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3})\s+(\d+)-(\d+)\s+(\S.*?)\s+(\S+)\s+([VDIWEFA]) {2}(.*)$/;
 // Studio 1.x printed no year and a fullwidth colon (U+FE55) after the tag.
 const STUDIO_LEGACY =
   /^((?:\d{4}-)?\d\d-\d\d \d\d:\d\d:\d\d\.\d{3})\s+(\d+)-(\d+)\/(\S+) ([VDIWEFA])\/(.*?)(?::|\uFE55)(?: (.*))?$/;
@@ -135,7 +135,9 @@ export function parseLogcatLine(
     case 'studio-legacy':
       m = STUDIO_LEGACY.exec(line);
       // `?` is what Studio shows when it could not name the process.
-      return m ? entry(m[1]!, year, m[2]!, m[3], undefined, m[5]!, m[6]!, m[7], buffer, m[4] === '?' ? undefined : m[4]) : null;
+      return m
+        ? entry(m[1]!, year, m[2]!, m[3], undefined, m[5]!, m[6]!, m[7], buffer, m[4] === '?' ? undefined : m[4])
+        : null;
   }
 }
 
@@ -315,7 +317,11 @@ export class LogcatTextParser {
 export function parseLogcatText(
   text: string,
   options: LogcatTextParserOptions = {},
-): { readonly format: LogcatTextFormat | null; readonly entries: LogcatEntry[]; readonly stats: LogcatTextParserStats } {
+): {
+  readonly format: LogcatTextFormat | null;
+  readonly entries: LogcatEntry[];
+  readonly stats: LogcatTextParserStats;
+} {
   const format = options.format === undefined || options.format === 'auto' ? detectLogcatFormat(text) : options.format;
   if (format === null) {
     const lines = text.split('\n').filter((l) => l.trim() !== '');

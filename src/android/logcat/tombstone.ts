@@ -41,7 +41,9 @@ const FRAME_LINE = /^#(\d+) pc ([0-9a-fA-F]+)\s+(.*)$/;
 const QUOTED = /^'(.*)'$/;
 
 /** Reads `/system/lib/libc.so (abort+164) (BuildId: 12ab…)` after the `pc` value. */
-export function parseNativeFrameLocation(rest: string): Pick<NativeFrame, 'path' | 'symbol' | 'symbolOffset' | 'buildId'> {
+export function parseNativeFrameLocation(
+  rest: string,
+): Pick<NativeFrame, 'path' | 'symbol' | 'symbolOffset' | 'buildId'> {
   let text = rest.trim();
   let buildId: string | null = null;
   const build = /\s*\(BuildId: ([0-9a-fA-F]+)\)$/.exec(text);
