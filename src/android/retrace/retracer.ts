@@ -230,6 +230,33 @@ function formatFrame(prefix: string, f: RetracedFrame, suffix: string, emptyLine
 }
 
 /**
+ * Finds the throwable class on a line: at its start (after `Caused by: ` and the like) or after a `: ` (a logcat
+ * header such as `E AndroidRuntime: `). Returns the line with the class and any obfuscated class names in the message
+ * retraced, or null when the line names no throwable.
+ */
+function retraceThrowableLine(retracer: Retracer, line: string): { text: string; thrownClass: string } | null {
+  const starts = [0];
+  for (let i = line.indexOf(': '); i !== -1 && starts.length < 8; i = line.indexOf(': ', i + 2)) starts.push(i + 2);
+  for (const start of starts) {
+    const m = THROWABLE_PREFIX.exec(line.slice(start));
+    if (!m) continue;
+    const mapped = retracer.retraceClassName(m[2]!);
+    if (mapped === null && !m[2]!.includes('.')) continue;
+    const original = mapped ?? m[2]!;
+    const message = (m[3] ?? '').replace(CLASS_TOKEN, (token) => retracer.retraceClassName(token) ?? token);
+    return { text: `${line.slice(0, start)}${m[1]}${original}${message}`, thrownClass: original };
+  }
+  return null;
+}
+
+/** The `pg_map_id`s a trace names in R8's `r8-map-id-<id>` source-file markers, in order of first appearance. */
+export function findR8MapIds(text: string): string[] {
+  const ids = new Set<string>();
+  for (const m of text.matchAll(/\(r8-map-id-([0-9a-fA-F]+)(?::\d+)?\)/g)) ids.add(m[1]!);
+  return [...ids];
+}
+
+/**
  * Retraces a stack trace text line by line: frames (`at a.b.c(SourceFile:12)`, also inside logcat lines), throwable
  * lines (`a.b.c: message`, `Caused by: …`, `Suppressed: …`, `Exception in thread "main" …`) and obfuscated class
  * names in their messages. Everything else is copied unchanged.
@@ -266,16 +293,9 @@ export function retraceStackTrace(mapping: ProguardMapping | Retracer, text: str
       continue;
     }
     outlineLine = null;
-    const throwable = THROWABLE_PREFIX.exec(line);
-    if (throwable && (throwable[2]!.includes('.') || retracer.retraceClassName(throwable[2]!) !== null)) {
-      const original = retracer.retraceClassName(throwable[2]!) ?? throwable[2]!;
-      thrownClass = original;
-      const message = (throwable[3] ?? '').replace(CLASS_TOKEN, (token) => retracer.retraceClassName(token) ?? token);
-      out.push(`${throwable[1]}${original}${message}`);
-      continue;
-    }
-    thrownClass = null;
-    out.push(line);
+    const throwable = retraceThrowableLine(retracer, line);
+    thrownClass = throwable?.thrownClass ?? null;
+    out.push(throwable?.text ?? line);
   }
   return out.join('\n');
 }
