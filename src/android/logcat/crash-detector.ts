@@ -111,6 +111,8 @@ const FATAL_SIGNAL =
 /** The `*** *** ***` banner; a capture cut before it still has the `pid: …, tid: …, name: … >>> … <<<` line. */
 const TOMBSTONE_START = /^(?:\*\*\* \*\*\* \*\*\*|pid: \d+, tid: \d+, name: .* >>> .* <<<$)/;
 
+const STARTER_TAGS = new Set(['AndroidRuntime', 'ActivityManager', 'DEBUG', 'libc']);
+
 function blockStart(entry: LogcatEntry, firstLine: string): BlockKind | null {
   switch (entry.tag) {
     case 'AndroidRuntime':
@@ -155,6 +157,8 @@ export class CrashDetector {
   push(entry: LogcatEntry, nowMs: number = Date.now()): CrashReport[] {
     this.seq++;
     const out: CrashReport[] = [];
+    // The common case, kept cheap: nothing open and a tag that never starts a block.
+    if (this.open.size === 0 && this.signals.size === 0 && !STARTER_TAGS.has(entry.tag)) return out;
     const lines = entry.message.includes('\n') ? entry.message.split('\n') : [entry.message];
     if (this.open.size > 0 || this.signals.size > 0) this.expire(out, this.seq, nowMs, entry);
     const key = blockKey(entry);
@@ -224,20 +228,21 @@ export class CrashDetector {
   }
 
   private expire(out: CrashReport[], seq: number, nowMs: number, incoming: LogcatEntry | null): void {
-    for (const block of [...this.open.values()]) {
+    let tombstoneOpen = false;
+    // Deleting the current key while iterating a Map is safe.
+    for (const block of this.open.values()) {
+      const first = block.entries[0]!;
       const sameThread =
-        incoming !== null &&
-        incoming.pid === block.entries[0]!.pid &&
-        incoming.tid === block.entries[0]!.tid &&
-        incoming.tag !== block.tag;
+        incoming !== null && incoming.pid === first.pid && incoming.tid === first.tid && incoming.tag !== block.tag;
       if (sameThread || seq - block.lastSeq > this.idleEntries || nowMs - block.lastAtMs >= this.idleMs) {
         this.complete(block, out);
+      } else if (block.kind === 'tombstone') {
+        tombstoneOpen = true;
       }
     }
     // A signal waits while any tombstone is still being written: it may be the one for that pid.
-    const tombstoneOpen = [...this.open.values()].some((b) => b.kind === 'tombstone');
-    if (tombstoneOpen) return;
-    for (const pending of [...this.signals.values()]) {
+    if (tombstoneOpen || this.signals.size === 0) return;
+    for (const pending of this.signals.values()) {
       if (seq - pending.seq > this.idleEntries || nowMs - pending.atMs >= this.idleMs) {
         this.signals.delete(pending.pid);
         out.push(this.signalOnly(pending));

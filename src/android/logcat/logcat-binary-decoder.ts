@@ -31,10 +31,17 @@ export interface LogcatBinaryDecoderStats {
 const MAX_ENTRY_BYTES = 5 * 1024;
 const EVENT_BUFFERS = new Set([2, 5, 6]);
 
+const LEVELS: readonly LogLevel[] = ['V', 'D', 'I', 'W', 'E', 'F'];
+
 function levelOf(priority: number): LogLevel {
   // 0 (unknown) and 1 (default) never reach the log; 8 (silent) is a filter level, not a record level.
   if (priority <= 2) return 'V';
-  return (['V', 'D', 'I', 'W', 'E', 'F'] as const)[priority - 2] ?? 'F';
+  return LEVELS[priority - 2] ?? 'F';
+}
+
+/** Node's native UTF-8 slice is several times faster than TextDecoder on the short strings log entries hold. */
+function decodeText(bytes: Buffer, start: number, end: number): string {
+  return bytes.toString('utf8', start, end);
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: false });
@@ -93,10 +100,10 @@ export class LogcatBinaryDecoder {
   }
 
   push(chunk: Uint8Array): LogcatEntry[] {
-    let bytes: Uint8Array;
-    if (this.pending.length === 0) bytes = chunk;
+    let bytes: Buffer;
+    if (this.pending.length === 0) bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     else {
-      bytes = new Uint8Array(this.pending.length + chunk.length);
+      bytes = Buffer.allocUnsafe(this.pending.length + chunk.length);
       bytes.set(this.pending, 0);
       bytes.set(chunk, this.pending.length);
     }
@@ -118,7 +125,7 @@ export class LogcatBinaryDecoder {
       at += headerSize + len;
     }
     // Copy the tail so the caller's chunk (often a pooled Buffer) is not retained.
-    this.pending = at === bytes.length ? new Uint8Array(0) : bytes.slice(at);
+    this.pending = at === bytes.length ? new Uint8Array(0) : Uint8Array.prototype.slice.call(bytes, at);
     this.entries += out.length;
     return out;
   }
@@ -130,7 +137,7 @@ export class LogcatBinaryDecoder {
     return { truncatedBytes };
   }
 
-  private decode(bytes: Uint8Array, view: DataView, at: number, headerSize: number, len: number): LogcatEntry {
+  private decode(bytes: Buffer, view: DataView, at: number, headerSize: number, len: number): LogcatEntry {
     const pid = view.getInt32(at + 4, true);
     const tid = view.getUint32(at + 8, true);
     const sec = view.getUint32(at + 12, true);
@@ -157,11 +164,11 @@ export class LogcatBinaryDecoder {
       level = levelOf(len > 0 ? bytes[start]! : 0);
       let tagEnd = bytes.indexOf(0, start + 1);
       if (tagEnd === -1 || tagEnd > end) tagEnd = end;
-      tag = utf8.decode(bytes.subarray(Math.min(start + 1, end), tagEnd));
+      tag = decodeText(bytes, Math.min(start + 1, end), tagEnd);
       let msgEnd = end;
       // Drop the terminating NUL and the trailing newline some writers leave (logcat -v prints neither).
       while (msgEnd > tagEnd + 1 && (bytes[msgEnd - 1] === 0 || bytes[msgEnd - 1] === 10)) msgEnd--;
-      message = tagEnd + 1 <= msgEnd ? utf8.decode(bytes.subarray(tagEnd + 1, msgEnd)) : '';
+      message = tagEnd + 1 <= msgEnd ? decodeText(bytes, tagEnd + 1, msgEnd) : '';
     }
     const e: {
       time: string;

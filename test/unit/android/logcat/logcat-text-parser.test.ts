@@ -127,6 +127,20 @@ describe('parseLogcatLine', () => {
     ).toMatchObject({ tag: 'AndroidRuntime', message: 'FATAL EXCEPTION: main' });
   });
 
+  it('reads the common threadtime shape the same with and without its regex-free fast path', () => {
+    const lines = fixture('logcat/cts_logcat_native_crash_angler_android7.txt')
+      .split('\n')
+      .filter((l) => /^\d\d-\d\d /.test(l));
+    expect(lines.length).toBeGreaterThan(90);
+    for (const line of lines) {
+      // A zone after the time sends the line through the general regex; the entry must be the same.
+      const viaRegex = parseLogcatLine(`${line.slice(0, 18)} +0000${line.slice(18)}`, 'threadtime', { year: 2017 });
+      expect(parseLogcatLine(line, 'threadtime', { year: 2017 })).toEqual(viaRegex);
+    }
+    expect(parseLogcatLine('01-01 00:00:00.000 12a 1 E T: m', 'threadtime')).toBeNull();
+    expect(parseLogcatLine('01-01 00:00:00.000 1 2 X T: m', 'threadtime')).toBeNull();
+  });
+
   it('refuses lines of another format or garbage', () => {
     expect(parseLogcatLine('E/Tag( 1234): m', 'threadtime')).toBeNull();
     expect(parseLogcatLine('not a log line', 'brief')).toBeNull();
