@@ -91,7 +91,8 @@ function chains(entries: readonly MethodMapping[]): MethodMapping[][] {
 
 /** The original line of the innermost entry of a chain for an obfuscated line. */
 function innermostLine(e: MethodMapping, line: number | null): number | null {
-  if (e.obfuscatedStart === null) return e.originalStart ?? line;
+  // Without a minified range the original line applies to every position; 0 means "keep the printed line".
+  if (e.obfuscatedStart === null) return e.originalStart ? e.originalStart : line;
   if (line === null) return null;
   if (e.originalStart === null) return line;
   if (e.originalEnd === null) return e.originalStart;
@@ -270,10 +271,21 @@ export function retraceStackTrace(mapping: ProguardMapping | Retracer, text: str
   for (const line of lines) {
     const frame = FRAME_LINE.exec(line);
     if (frame) {
-      const [, prefix, className, methodName, source, suffix] = frame;
+      const [, prefix, qualified, methodName, source, suffix] = frame;
+      // `loader/module@1.0/pkg.Class`, `loader//pkg.Class`, `module/pkg.Class` (StackTraceElement.toString).
+      const slash = qualified!.lastIndexOf('/');
+      const className = qualified!.slice(slash + 1);
+      const modules =
+        slash === -1
+          ? ''
+          : `${qualified!
+              .slice(0, slash)
+              .split('/')
+              .map((part) => retracer.retraceClassName(part) ?? part)
+              .join('/')}/`;
       const { fileName, line: number } = splitSource(source!);
       const result = retracer.retraceFrame(
-        { className: className!, methodName: methodName!, fileName, line: number },
+        { className, methodName: methodName!, fileName, line: number },
         { thrownClass, outlineLine },
       );
       thrownClass = null;
@@ -286,7 +298,7 @@ export function retraceStackTrace(mapping: ProguardMapping | Retracer, text: str
             out.push(line);
             continue;
           }
-          const text = formatFrame(prefix!, f, suffix!, emptyLine);
+          const text = formatFrame(`${prefix}${modules}`, f, suffix!, emptyLine);
           out.push(index === 0 ? text : `${indent}<OR #${index}> ${text.slice(indent.length)}`);
         }
       });
