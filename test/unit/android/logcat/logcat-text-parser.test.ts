@@ -141,6 +141,23 @@ describe('parseLogcatLine', () => {
     expect(parseLogcatLine('01-01 00:00:00.000 1 2 X T: m', 'threadtime')).toBeNull();
   });
 
+  it('reads or refuses long hostile lines without backtracking blow-ups', () => {
+    const hostile = [
+      `01-01 00:00:00.000${' 1'.repeat(20_000)} X`,
+      `01-01 00:00:00.000 ${' '.repeat(50_000)}1`,
+      `2024-01-01 00:00:00.000 1-2 ${'a E '.repeat(10_000)}`,
+      `E/${'( 1)'.repeat(20_000)}`,
+      `01-01 00:00:00.000 E/${'( 1'.repeat(20_000)}`,
+    ];
+    for (const line of hostile) {
+      for (const format of ['threadtime', 'brief', 'time', 'studio', 'studio-legacy'] as const)
+        parseLogcatLine(line, format);
+      detectLogcatFormat(line);
+    }
+    expect(parseLogcatLine(hostile[0]!, 'threadtime')).toBeNull();
+    expect(parseLogcatLine(hostile[3]!, 'brief')).toBeNull();
+  });
+
   it('refuses lines of another format or garbage', () => {
     expect(parseLogcatLine('E/Tag( 1234): m', 'threadtime')).toBeNull();
     expect(parseLogcatLine('not a log line', 'brief')).toBeNull();
