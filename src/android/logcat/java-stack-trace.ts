@@ -22,8 +22,9 @@ export interface JavaStackTrace extends JavaThrowable {
   readonly suppressed: readonly JavaThrowable[];
 }
 
-// A frame may carry a module prefix (`java.base/java.lang.Thread.run`) or a class loader (`app//com.Foo.bar`).
-const FRAME = /^\s*at\s+(?:[\w.$@-]*\/{1,2})?([^\s(]+)\.([^\s.(]+)\((.*)\)\s*$/;
+// A frame may carry a module prefix (`java.base/java.lang.Thread.run`) or a class loader (`app//com.Foo.bar`);
+// hand-edited reports sometimes drop the parentheses (`at e.a.c.a.onClick`).
+const FRAME = /^\s*at\s+(?:[\w.$@-]*\/{1,2})?([^\s(]+)\.([^\s.(]+)(?:\((.*)\))?\s*$/;
 const OMITTED = /^\s*\.\.\. (\d+) (?:more|common frames omitted)\s*$/;
 const HEADER = /^(\s*)(Caused by|Suppressed): (.*)$/;
 /** `pkg.Class` or `pkg.Outer$Inner`, optionally followed by `: message`. */
@@ -40,7 +41,8 @@ export function parseFrameSource(source: string): { fileName: string | null; lin
 export function parseJavaFrame(line: string): JavaFrame | null {
   const m = FRAME.exec(line);
   if (!m) return null;
-  return { className: m[1]!, methodName: m[2]!, ...parseFrameSource(m[3]!) };
+  if (m[3] === undefined) return { className: m[1]!, methodName: m[2]!, fileName: null, line: null };
+  return { className: m[1]!, methodName: m[2]!, ...parseFrameSource(m[3]) };
 }
 
 /** Reads `pkg.SomeException: message` (the first line of a trace); null when the line names no class. */

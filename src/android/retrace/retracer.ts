@@ -1,3 +1,4 @@
+import type { JavaStackTrace, JavaThrowable } from '../logcat/java-stack-trace.js';
 import type { ClassMapping, MethodMapping, ProguardMapping } from './proguard-mapping.js';
 
 /**
@@ -310,4 +311,49 @@ export function retraceStackTrace(mapping: ProguardMapping | Retracer, text: str
     out.push(throwable?.text ?? line);
   }
   return out.join('\n');
+}
+
+export interface RetracedThrowable {
+  /** The original exception class (unchanged when the mapping does not rename it). */
+  readonly exceptionClass: string;
+  readonly message: string | null;
+  /** One entry per obfuscated frame that did not vanish (synthesized, outline): its alternatives. */
+  readonly frames: readonly FrameRetrace[];
+  readonly omittedFrames: number;
+}
+
+export interface RetracedJavaTrace extends RetracedThrowable {
+  readonly causes: readonly RetracedThrowable[];
+  readonly suppressed: readonly RetracedThrowable[];
+  /** True when some frame has more than one alternative: show them all, pick none. */
+  readonly ambiguous: boolean;
+}
+
+/**
+ * Retraces a parsed trace (a crash report's frames) into structured alternatives, with the same rules as
+ * {@link retraceStackTrace}: `rewriteFrame` on each throwable's top frame, outlines folded into their call sites.
+ */
+export function retraceJavaTrace(mapping: ProguardMapping | Retracer, trace: JavaStackTrace): RetracedJavaTrace {
+  const retracer = mapping instanceof Retracer ? mapping : new Retracer(mapping);
+  let ambiguous = false;
+  const one = (t: JavaThrowable): RetracedThrowable => {
+    const exceptionClass = retracer.retraceClassName(t.exceptionClass) ?? t.exceptionClass;
+    const message =
+      t.message === null ? null : t.message.replace(CLASS_TOKEN, (token) => retracer.retraceClassName(token) ?? token);
+    const frames: FrameRetrace[] = [];
+    let outlineLine: number | null = null;
+    t.frames.forEach((f, i) => {
+      const result = retracer.retraceFrame(
+        { className: f.className, methodName: f.methodName, fileName: f.fileName ?? '', line: f.line },
+        { thrownClass: i === 0 ? exceptionClass : null, outlineLine },
+      );
+      outlineLine = result.outlineLine;
+      if (result.alternatives.length === 0) return;
+      if (result.alternatives.length > 1) ambiguous = true;
+      frames.push(result);
+    });
+    return { exceptionClass, message, frames, omittedFrames: t.omittedFrames };
+  };
+  const top = one(trace);
+  return { ...top, causes: trace.causes.map(one), suppressed: trace.suppressed.map(one), ambiguous };
 }

@@ -81,6 +81,12 @@ describe('parseJavaStackTrace', () => {
     });
     expect(parseJavaFrame('    at a.a(:4)')).toEqual({ className: 'a', methodName: 'a', fileName: null, line: 4 });
     expect(parseJavaFrame('at x.y(r8-map-id-5b46fdc:7)')).toMatchObject({ fileName: 'r8-map-id-5b46fdc', line: 7 });
-    expect(parseJavaFrame('at e.a.c.a.onClick')).toBeNull();
+    expect(parseJavaFrame('at e.a.c.a.onClick')).toEqual({
+      className: 'e.a.c.a',
+      methodName: 'onClick',
+      fileName: null,
+      line: null,
+    });
+    expect(parseJavaFrame('at onClick')).toBeNull();
   });
 });

@@ -1,10 +1,12 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseJavaStackTrace } from '../../../../src/android/logcat/java-stack-trace.js';
 import { parseProguardMapping } from '../../../../src/android/retrace/proguard-mapping.js';
 import {
   findR8MapIds,
   inferSourceFile,
   Retracer,
+  retraceJavaTrace,
   retraceStackTrace,
 } from '../../../../src/android/retrace/retracer.js';
 import { FIXTURES, fixture } from '../logcat/fixtures.js';
@@ -71,6 +73,69 @@ describe('retraceStackTrace', () => {
       '... 3 more',
     ].join('\n');
     expect(retraceStackTrace(mapping, hostile)).toBe(hostile);
+  });
+});
+
+describe('retraceJavaTrace', () => {
+  it('gives structured frames for a parsed crash: inline chain, unknown member, untouched platform frames', () => {
+    const mapping = parseProguardMapping(fixture('retrace/sentry_mapping-inlines.txt'));
+    const trace = parseJavaStackTrace(fixture('retrace/sentry_inlines_obfuscated_stacktrace.txt').split('\n'))!;
+    const r = retraceJavaTrace(mapping, trace);
+    expect(r.exceptionClass).toBe('java.lang.RuntimeException');
+    expect(r.ambiguous).toBe(false);
+    expect(r.frames).toHaveLength(13);
+    expect(r.frames[0]!.alternatives).toEqual([
+      [
+        expect.objectContaining({
+          className: 'io.sentry.sample.MainActivity',
+          methodName: 'bar',
+          fileName: 'MainActivity.java',
+          line: 54,
+        }),
+        expect.objectContaining({ methodName: 'foo', line: 44 }),
+        expect.objectContaining({
+          methodName: 'onClickHandler',
+          line: 40,
+          signature: 'void onClickHandler(android.view.View)',
+        }),
+      ],
+    ]);
+    expect(r.frames[1]!.alternatives[0]![0]).toMatchObject({
+      className: 'io.sentry.sample.-$$Lambda$r3Avcbztes2hicEObh02jjhQqd4',
+      methodName: 'onClick',
+      signature: null,
+    });
+    expect(r.frames[2]!.alternatives[0]![0]).toMatchObject({
+      className: 'android.view.View',
+      retraced: false,
+      line: 7125,
+    });
+  });
+
+  it('flags ambiguity and retraces causes, applying rewriteFrame to the top frame only', () => {
+    const mapping = parseProguardMapping(
+      [
+        'some.Class -> a:',
+        '  4:4:void other.Class():23:23 -> a',
+        '  4:4:void caller(other.Class):7 -> a',
+        "  # { id: 'com.android.tools.r8.rewriteFrame', conditions: ['throws(Ljava/lang/NullPointerException;)'], actions: ['removeInnerFrames(1)'] }",
+        'com.example.R8 -> b:',
+        '  void foo(int) -> a',
+        '  void bar(int, int) -> a',
+      ].join('\n'),
+    );
+    const trace = parseJavaStackTrace([
+      'java.lang.IllegalStateException: wrapped',
+      '\tat a.a(:4)',
+      'Caused by: java.lang.NullPointerException',
+      '\tat a.a(:4)',
+      '\tat b.a(Unknown Source)',
+    ])!;
+    const r = retraceJavaTrace(mapping, trace);
+    expect(r.frames[0]!.alternatives[0]!.map((f) => f.methodName)).toEqual(['Class', 'caller']);
+    expect(r.causes[0]!.frames[0]!.alternatives[0]!.map((f) => f.methodName)).toEqual(['caller']);
+    expect(r.causes[0]!.frames[1]!.alternatives.map((a) => a[0]!.methodName)).toEqual(['bar', 'foo']);
+    expect(r.ambiguous).toBe(true);
   });
 });
 
