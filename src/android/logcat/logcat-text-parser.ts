@@ -414,3 +414,20 @@ export function parseLogcatText(
   entries.push(...parser.end());
   return { format, entries, stats: parser.stats };
 }
+
+/**
+ * Prints an entry as `logcat -v threadtime` does (`MM-DD HH:MM:SS.mmm  pid  tid L tag     : message`), one line
+ * per message line, from `timeMs` read as UTC. Entries without a calendar time print `00-00 00:00:00.000`.
+ */
+export function formatThreadtime(entry: LogcatEntry): string {
+  let time = '00-00 00:00:00.000';
+  if (entry.timeMs !== null) {
+    const iso = new Date(entry.timeMs).toISOString();
+    time = `${iso.slice(5, 10)} ${iso.slice(11, 23)}`;
+  }
+  const head = `${time} ${String(entry.pid).padStart(5)} ${String(entry.tid ?? entry.pid).padStart(5)} ${entry.level} ${entry.tag.padEnd(8)}:`;
+  return entry.message
+    .split('\n')
+    .map((line) => (line === '' ? head : `${head} ${line}`))
+    .join('\n');
+}

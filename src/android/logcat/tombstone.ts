@@ -24,6 +24,8 @@ export interface NativeTombstone {
   /** The process: a package or process name (`com.example:remote`) or an executable path. */
   readonly process: string | null;
   readonly uid: number | null;
+  /** `Cmdline:` (Android 10+): the full process command line. */
+  readonly commandLine: string | null;
   readonly signalNumber: number | null;
   readonly signal: string | null;
   readonly code: string | null;
@@ -81,6 +83,7 @@ export function parseTombstone(lines: readonly string[]): NativeTombstone | null
     threadName: string | null;
     process: string | null;
     uid: number | null;
+    commandLine: string | null;
     signalNumber: number | null;
     signal: string | null;
     code: string | null;
@@ -96,6 +99,7 @@ export function parseTombstone(lines: readonly string[]): NativeTombstone | null
     threadName: null,
     process: null,
     uid: null,
+    commandLine: null,
     signalNumber: null,
     signal: null,
     code: null,
@@ -156,6 +160,7 @@ export function parseTombstone(lines: readonly string[]): NativeTombstone | null
     if (key === 'ABI' && t.abi === null) t.abi = unquote(value);
     else if (key === 'Build fingerprint' && t.buildFingerprint === null) t.buildFingerprint = unquote(value);
     else if (key === 'uid' && t.uid === null && /^\d+$/.test(value)) t.uid = Number(value);
+    else if (key === 'Cmdline' && t.commandLine === null) t.commandLine = value;
     else if (key === 'Abort message' && t.abortMessage === null) t.abortMessage = unquote(value);
     else if (key === 'Cause' && t.cause === null) t.cause = value;
   }

@@ -1,5 +1,6 @@
 import {
   detectLogcatFormat,
+  formatThreadtime,
   LogcatTextParser,
   parseBufferMarker,
   parseLogcatLine,
@@ -272,5 +273,32 @@ describe('detectLogcatFormat', () => {
   it('picks time over brief and threadtime for -v time', () => {
     expect(detectLogcatFormat('01-02 03:04:05.678 E/AndroidRuntime( 1234): FATAL EXCEPTION: main\n')).toBe('time');
     expect(detectLogcatFormat('')).toBeNull();
+  });
+});
+
+describe('formatThreadtime', () => {
+  it('prints entries back as threadtime that parses to the same entries (real CTS capture)', () => {
+    const text = fixture('logcat/cts_logcat_native_crash_angler_android7.txt');
+    const { entries } = parseLogcatText(text, { year: 2017 });
+    const printed = entries.map(formatThreadtime).join('\n');
+    const again = parseLogcatText(printed, { year: 2017 }).entries;
+    expect(again.map(({ buffer, ...rest }) => rest)).toEqual(entries.map(({ buffer, ...rest }) => rest));
+    const original = text.split('\n').filter((l) => /^\d/.test(l));
+    expect(printed.split('\n')).toEqual(original);
+  });
+
+  it('prints one line per message line', () => {
+    const e = {
+      time: '',
+      timeMs: Date.UTC(2020, 0, 2, 3, 4, 5, 6),
+      pid: 1,
+      tid: 2,
+      level: 'E' as const,
+      tag: 'T',
+      message: 'a\nb',
+    };
+    expect(formatThreadtime(e)).toBe(
+      '01-02 03:04:05.006     1     2 E T       : a\n01-02 03:04:05.006     1     2 E T       : b',
+    );
   });
 });

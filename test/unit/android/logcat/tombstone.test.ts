@@ -55,6 +55,7 @@ describe('parseTombstone', () => {
       threadName: 'DartWorker',
       process: 'com.ventura.mvp',
       uid: 10406,
+      commandLine: 'com.ventura.mvp',
       signal: 'SIGABRT',
       signalNumber: 6,
       code: 'SI_QUEUE',
