@@ -1,9 +1,9 @@
 import { createWriteStream, readFileSync } from 'node:fs';
 import type { StoredEvent } from '../events/event-definition.js';
-import type { Digest, EventFilter, EventStore } from '../events/event-store.js';
+import { EventQueryError, type Digest, type EventFilter, type EventStore } from '../events/event-store.js';
 import { createEventStream } from '../events/event-stream.js';
 import { typeMatcher } from '../events/glob.js';
-import { describeActor } from '../kernel/actor.js';
+import { describeActor } from '../shared/actor.js';
 import { EventStoreProvider } from '../kernel/event-store-provider.js';
 import { UsageError } from '../kernel/usage-error.js';
 import { parseTimeBound } from '../plugins/core/services/event-query.js';
@@ -222,27 +222,37 @@ export async function runEventsCommand(argv: string[]): Promise<number> {
   }
   return withContainer(runtimeOptions(), async (container) => {
     const store = container.get<EventStoreProvider>(EventStoreProvider)();
-    switch (sub) {
-      case 'list':
-        return list(store, rest, 50);
-      case 'tail':
-        return list(store, rest, 10);
-      case 'verify':
-        return verify(store, rest);
-      case 'digest':
-        parseCommandLine(rest, {}, false);
-        await writeOut(`${JSON.stringify(store.digest())}\n`);
-        return 0;
-      case 'export':
-        return exportEvents(store, rest);
-      case 'stats':
-        return stats(store, rest);
-      default: {
-        const { positionals } = parseCommandLine(rest, {});
-        const result = store.rebuildProjections(positionals.length > 0 ? positionals : undefined);
-        await writeOut(`Rebuilt ${result.rebuilt.join(', ') || 'nothing'} from ${result.events} events.\n`);
-        return 0;
-      }
+    try {
+      return await runSubcommand(store, sub, rest);
+    } catch (error) {
+      // A filter or projection name the store refused came from this command line.
+      if (error instanceof EventQueryError) throw new UsageError(error.message);
+      throw error;
     }
   });
+}
+
+async function runSubcommand(store: EventStore, sub: string, rest: string[]): Promise<number> {
+  switch (sub) {
+    case 'list':
+      return list(store, rest, 50);
+    case 'tail':
+      return list(store, rest, 10);
+    case 'verify':
+      return verify(store, rest);
+    case 'digest':
+      parseCommandLine(rest, {}, false);
+      await writeOut(`${JSON.stringify(store.digest())}\n`);
+      return 0;
+    case 'export':
+      return exportEvents(store, rest);
+    case 'stats':
+      return stats(store, rest);
+    default: {
+      const { positionals } = parseCommandLine(rest, {});
+      const result = store.rebuildProjections(positionals.length > 0 ? positionals : undefined);
+      await writeOut(`Rebuilt ${result.rebuilt.join(', ') || 'nothing'} from ${result.events} events.\n`);
+      return 0;
+    }
+  }
 }

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type Database from 'better-sqlite3';
-import type { Actor } from '../kernel/actor.js';
+import type { Actor } from '../shared/actor.js';
 
 /** One event type, declared once: past-tense dotted name, version, zod schema of `data`. */
 export interface EventDefinition<D = unknown> {

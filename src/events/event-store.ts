@@ -2,10 +2,10 @@ import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { Actor } from '../kernel/actor.js';
-import { InvalidArgumentsError } from '../kernel/errors.js';
+import type { Actor } from '../shared/actor.js';
 import { CanonicalJsonError, canonicalJson } from './canonical-json.js';
 import { type EventCatalog, EventValidationError } from './event-catalog.js';
+import { EventQueryError } from './event-query-error.js';
 import type { NewEvent, Projection, StoredEvent } from './event-definition.js';
 import { computeEventHash, hashCanonicalRow } from './event-hash.js';
 import { APPEND_ONLY_TRIGGERS, GENESIS_HASH, LATEST_SCHEMA_VERSION, MIGRATIONS, STORE_TABLES } from './event-schema.js';
@@ -13,6 +13,7 @@ import { isGlob, toSqlGlob, typeMatcher } from './glob.js';
 import { StoreUnavailableError, errorCode, isBusyError, storeFailure } from './store-unavailable-error.js';
 
 export { StoreUnavailableError } from './store-unavailable-error.js';
+export { EventQueryError } from './event-query-error.js';
 export { GENESIS_HASH } from './event-schema.js';
 export { computeEventHash } from './event-hash.js';
 
@@ -573,9 +574,8 @@ export class EventStore {
       const known = new Map(this.projections.map((p) => [p.name, p]));
       const unknown = names.filter((n) => !known.has(n));
       if (unknown.length > 0) {
-        throw new InvalidArgumentsError(
+        throw new EventQueryError(
           `Unknown projection(s): ${unknown.join(', ')}. Known: ${[...known.keys()].join(', ') || '(none)'}.`,
-          'INVALID_ARGUMENT',
           'names',
         );
       }
@@ -634,17 +634,12 @@ export class EventStore {
     const params: unknown[] = [];
     if (filter.types !== undefined) {
       if (!Array.isArray(filter.types) || filter.types.some((t) => typeof t !== 'string' || t.length === 0)) {
-        throw new InvalidArgumentsError(
-          'types must be a list of event types or `*` globs.',
-          'INVALID_ARGUMENT',
-          'types',
-        );
+        throw new EventQueryError('types must be a list of event types or `*` globs.', 'types');
       }
       if (filter.types.length === 0) return [];
       if (filter.types.length > MAX_TYPE_PATTERNS) {
-        throw new InvalidArgumentsError(
+        throw new EventQueryError(
           `types may list at most ${MAX_TYPE_PATTERNS} patterns; use globs such as "build.*".`,
-          'INVALID_ARGUMENT',
           'types',
         );
       }
@@ -656,7 +651,7 @@ export class EventStore {
       const value = filter[name];
       if (value === undefined) return;
       if (typeof value !== 'number' || !Number.isFinite(value)) {
-        throw new InvalidArgumentsError(`${name} must be a finite number.`, 'INVALID_ARGUMENT', name);
+        throw new EventQueryError(`${name} must be a finite number.`, name);
       }
       where.push(`${column} ${op} ?`);
       params.push(value);
@@ -664,8 +659,7 @@ export class EventStore {
     const text = (name: keyof EventFilter, column: string) => {
       const value = filter[name];
       if (value === undefined) return;
-      if (typeof value !== 'string')
-        throw new InvalidArgumentsError(`${name} must be a string.`, 'INVALID_ARGUMENT', name);
+      if (typeof value !== 'string') throw new EventQueryError(`${name} must be a string.`, name);
       where.push(`${column} = ?`);
       params.push(value);
     };
@@ -679,12 +673,12 @@ export class EventStore {
     text('stream', 'stream');
     text('actorSession', 'actor_session');
     if (filter.actorKind !== undefined && !ACTOR_KINDS.has(filter.actorKind)) {
-      throw new InvalidArgumentsError('actorKind must be agent, cli, tui or system.', 'INVALID_ARGUMENT', 'actorKind');
+      throw new EventQueryError('actorKind must be agent, cli, tui or system.', 'actorKind');
     }
     text('actorKind', 'actor_kind');
     const order = filter.order ?? 'desc';
     if (order !== 'asc' && order !== 'desc') {
-      throw new InvalidArgumentsError('order must be "asc" or "desc".', 'INVALID_ARGUMENT', 'order');
+      throw new EventQueryError('order must be "asc" or "desc".', 'order');
     }
     const limit = clampLimit(filter.limit, DEFAULT_QUERY_LIMIT);
     if (limit === 0) return [];
@@ -697,7 +691,7 @@ export class EventStore {
   readAfter(seq: number, limit: number = DEFAULT_READ_AFTER_LIMIT): StoredEvent[] {
     this.assertOpen();
     if (typeof seq !== 'number' || !Number.isFinite(seq)) {
-      throw new InvalidArgumentsError('seq must be a finite number.', 'INVALID_ARGUMENT', 'seq');
+      throw new EventQueryError('seq must be a finite number.', 'seq');
     }
     const n = clampLimit(limit, DEFAULT_READ_AFTER_LIMIT);
     if (n === 0) return [];
@@ -730,9 +724,8 @@ export class EventStore {
         typeof digest.hash !== 'string' ||
         !/^[0-9a-f]{64}$/.test(digest.hash)
       ) {
-        throw new InvalidArgumentsError(
+        throw new EventQueryError(
           'fromDigest needs an integer seq >= 0 and a 64-character lowercase hex hash.',
-          'INVALID_ARGUMENT',
           'fromDigest',
         );
       }
@@ -999,7 +992,7 @@ function ensureDirectory(dir: string): void {
 function clampLimit(limit: number | undefined, fallback: number): number {
   if (limit === undefined) return fallback;
   if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 0) {
-    throw new InvalidArgumentsError('limit must be a whole number >= 0.', 'INVALID_ARGUMENT', 'limit');
+    throw new EventQueryError('limit must be a whole number >= 0.', 'limit');
   }
   return Math.min(limit, MAX_QUERY_LIMIT);
 }

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { Container, type ContainerModule } from 'inversify';
 import { EventContribution, type EventDefinition, type Projection } from '../events/event-definition.js';
 import { EventCatalog } from '../events/event-catalog.js';
-import { EventStore } from '../events/event-store.js';
+import { EventStore, StoreUnavailableError } from '../events/event-store.js';
 import { getContributions } from './contribution-provider.js';
 import { ToolError } from './errors.js';
 import { EventStoreProvider } from './event-store-provider.js';
@@ -43,7 +43,8 @@ function openStore(container: Container, options: RuntimeOptions): EventStore {
     const { events, projections } = collectEventContributions(container);
     return EventStore.open({ path, catalog: new EventCatalog(events), projections });
   } catch (error) {
-    if (error instanceof ToolError) throw error;
+    // The store's own failure already says what to do; the adapter maps it to STORE_UNAVAILABLE.
+    if (error instanceof ToolError || error instanceof StoreUnavailableError) throw error;
     const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
     throw new ToolError(
       'STORE_UNAVAILABLE',

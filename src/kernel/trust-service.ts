@@ -1,7 +1,7 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { inject, injectable } from 'inversify';
-import { describeActor, type Actor } from './actor.js';
+import { describeActor, type Actor } from '../shared/actor.js';
 import { EventStoreProvider } from './event-store-provider.js';
 
 export interface TrustedProject {

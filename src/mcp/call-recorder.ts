@@ -1,5 +1,5 @@
 import type { NewEvent } from '../events/event-definition.js';
-import type { Actor } from '../kernel/actor.js';
+import type { Actor } from '../shared/actor.js';
 import type { EventStoreProvider } from '../kernel/event-store-provider.js';
 import type { Logger } from '../kernel/tool-definition.js';
 import type { ToolCallOutcome } from '../plugins/core/core.events.js';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import type { Container } from 'inversify';
-import { cliActor, systemActor, type Actor } from '../../../src/kernel/actor.js';
+import { cliActor, systemActor, type Actor } from '../../../src/shared/actor.js';
 import { createContainer, disposeContainer } from '../../../src/kernel/composition-root.js';
 import { InvalidArgumentsError, ToolError } from '../../../src/kernel/errors.js';
 import { EventStoreProvider } from '../../../src/kernel/event-store-provider.js';

@@ -1,6 +1,6 @@
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cliActor, type Actor } from '../../../src/kernel/actor.js';
+import { cliActor, type Actor } from '../../../src/shared/actor.js';
 import { createContainer, disposeContainer } from '../../../src/kernel/composition-root.js';
 import { EventStoreProvider } from '../../../src/kernel/event-store-provider.js';
 import { SelectedProject } from '../../../src/kernel/project-selection.js';

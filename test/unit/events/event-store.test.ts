@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { EventValidationError } from '../../../src/events/event-catalog.js';
 import type { StoredEvent } from '../../../src/events/event-definition.js';
 import {
+  EventQueryError,
   EventStore,
   GENESIS_HASH,
   ProjectionError,
@@ -13,7 +14,6 @@ import {
   computeEventHash,
   type EventStoreOptions,
 } from '../../../src/events/event-store.js';
-import { InvalidArgumentsError, ToolError } from '../../../src/kernel/errors.js';
 import {
   agentActor,
   removed,
@@ -187,8 +187,9 @@ describe('query', () => {
     expect(store.query({ since: Date.now() + 60_000 })).toEqual([]);
   });
 
-  it('refuses malformed filters with InvalidArgumentsError', () => {
-    expect(() => store.query({ limit: -1 })).toThrow(InvalidArgumentsError);
+  it('refuses malformed filters with its own EventQueryError naming the field', () => {
+    expect(() => store.query({ limit: -1 })).toThrow(EventQueryError);
+    expect(() => store.query({ limit: -1 })).toThrow(expect.objectContaining({ field: 'limit' }));
     expect(() => store.query({ limit: 1.5 })).toThrow(/limit/);
     expect(() => store.query({ since: NaN })).toThrow(/since/);
     expect(() => store.query({ order: 'sideways' as never })).toThrow(/order/);
@@ -301,7 +302,7 @@ describe('verify and digest', () => {
       firstBadSeq: 5,
       reason: expect.stringContaining('events were removed'),
     });
-    expect(() => store.verify({ fromDigest: { seq: 1, hash: 'xyz', at: 0 } })).toThrow(InvalidArgumentsError);
+    expect(() => store.verify({ fromDigest: { seq: 1, hash: 'xyz', at: 0 } })).toThrow(EventQueryError);
   });
 
   it('reports a damaged database file instead of throwing', () => {
@@ -435,7 +436,6 @@ describe('opening', () => {
       error = e;
     }
     expect(error).toBeInstanceOf(StoreUnavailableError);
-    expect(error).toBeInstanceOf(ToolError);
     expect((error as StoreUnavailableError).code).toBe('STORE_UNAVAILABLE');
     expect((error as Error).message).toContain(`${path} is not a readable droidwright event log`);
     expect((error as Error).message).toContain('mv ');

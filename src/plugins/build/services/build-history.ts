@@ -1,6 +1,6 @@
 import { inject, injectable } from 'inversify';
 import type Database from 'better-sqlite3';
-import type { Actor } from '../../../kernel/actor.js';
+import type { Actor } from '../../../shared/actor.js';
 import { EventStoreProvider } from '../../../kernel/event-store-provider.js';
 import type { ApkRecord, BuildProvenance, BuildStatus, TestCounts } from '../build.events.js';
 import type { BuildDiagnostic, DiagnosticSeverity } from './gradle-output-parser.js';

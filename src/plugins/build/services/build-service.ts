@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, isAbsolute } from 'node:path';
 import { inject, injectable } from 'inversify';
-import { describeActor, type Actor } from '../../../kernel/actor.js';
+import { describeActor, type Actor } from '../../../shared/actor.js';
 import { InvalidArgumentsError, ToolError } from '../../../kernel/errors.js';
 import { EventStoreProvider } from '../../../kernel/event-store-provider.js';
 import { buildLogsDir } from '../../../kernel/paths.js';

@@ -1,7 +1,7 @@
 import { accessSync, chmodSync, constants, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { inject, injectable } from 'inversify';
-import { describeActor, type Actor } from '../../../kernel/actor.js';
+import { describeActor, type Actor } from '../../../shared/actor.js';
 import { EventStoreProvider } from '../../../kernel/event-store-provider.js';
 import { OUTPUT_DRAIN_MS, ProcessRunner, type RunResult } from '../../../kernel/process-runner.js';
 import { RuntimeOptions } from '../../../kernel/runtime-options.js';
