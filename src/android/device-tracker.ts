@@ -83,7 +83,7 @@ export class DeviceTracker {
   constructor(@inject(EventStoreProvider) private readonly store: EventStoreProvider) {}
 
   known(): DeviceRow[] {
-    return readDevices(this.store().db);
+    return readDevices(this.store());
   }
 
   /**

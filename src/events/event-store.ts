@@ -6,9 +6,16 @@ import type { Actor } from '../shared/actor.js';
 import { CanonicalJsonError, canonicalJson } from './canonical-json.js';
 import { type EventCatalog, EventValidationError } from './event-catalog.js';
 import { EventQueryError } from './event-query-error.js';
-import type { NewEvent, Projection, StoredEvent } from './event-definition.js';
+import type { NewEvent, Projection, StoreReader, StoreTable, StoredEvent } from './event-definition.js';
 import { computeEventHash, hashCanonicalRow } from './event-hash.js';
-import { APPEND_ONLY_TRIGGERS, GENESIS_HASH, LATEST_SCHEMA_VERSION, MIGRATIONS, STORE_TABLES } from './event-schema.js';
+import {
+  APPEND_ONLY_TRIGGERS,
+  GENESIS_HASH,
+  LATEST_SCHEMA_VERSION,
+  MIGRATIONS,
+  OLDEST_READABLE_SCHEMA_VERSION,
+  STORE_TABLES,
+} from './event-schema.js';
 import { isGlob, toSqlGlob, typeMatcher } from './glob.js';
 import { StoreUnavailableError, errorCode, isBusyError, storeFailure } from './store-unavailable-error.js';
 
@@ -23,6 +30,8 @@ export interface EventStoreOptions {
   catalog: EventCatalog;
   /** Inline read models, updated in every append's transaction. */
   projections?: readonly Projection[];
+  /** Plugin-owned side tables: created and migrated at open, written only through `writeTables`. */
+  tables?: readonly StoreTable[];
   /** How long a write waits for another process's write lock before giving up. Default 10000. */
   busyTimeoutMs?: number;
   /** Open without writing anything (no migrations, no projection rebuilds); append throws. */
@@ -101,6 +110,10 @@ const MAX_FIELD_LENGTH = 512;
 const REPLAY_PAGE = 500;
 const MAX_BUSY_ATTEMPTS = 20;
 const MAX_TYPE_PATTERNS = 100;
+/** Prepared read and side-table statements kept per store; the SQL texts are the code's own, so few. */
+const MAX_CACHED_STATEMENTS = 256;
+/** OP_Open* flag: P2 is a register, not a root page, so the statement's target cannot be read from the plan. */
+const OPFLAG_P2ISREG = 0x10;
 const ACTOR_KINDS = new Set(['agent', 'cli', 'tui', 'system']);
 const SQL_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -144,6 +157,16 @@ interface PreparedEvent {
   dataJson: string;
 }
 
+/**
+ * The handle `writeTables` hands its function: statements on the open write transaction that may write
+ * only the declared side tables (they may read anything). It is dead once the function returns.
+ */
+export interface SideTableWriter {
+  run(sql: string, ...params: unknown[]): Database.RunResult;
+  get<R = unknown>(sql: string, ...params: unknown[]): R | undefined;
+  all<R = unknown>(sql: string, ...params: unknown[]): R[];
+}
+
 /** A projection failed while applying an event; the whole append was rolled back. */
 export class ProjectionError extends Error {
   override readonly name = 'ProjectionError';
@@ -166,14 +189,17 @@ function sleepSync(ms: number): void {
  * The append-only, hash-chained event log. One instance per process; every process appending to the
  * same file serializes on SQLite's write lock, so seq stays gapless and the chain stays valid.
  */
-export class EventStore {
+export class EventStore implements StoreReader {
   readonly path: string;
-  /** For projection read queries (SELECT only). Writing through it bypasses the log's guarantees. */
-  readonly db: Database.Database;
   readonly catalog: EventCatalog;
   readonly readonly: boolean;
 
+  /** Never handed out: reads go through prepareRead, side-table writes through writeTables, events through append. */
+  private readonly db: Database.Database;
   private readonly projections: readonly Projection[];
+  private readonly sideTables: readonly StoreTable[];
+  private readonly readStatements = new Map<string, Database.Statement>();
+  private readonly sideTableStatements = new Map<string, Database.Statement>();
   private readonly busyTimeoutMs: number;
   private readonly maxDataBytes: number;
   private readonly onListenerError: (error: unknown, event: StoredEvent) => void;
@@ -190,6 +216,7 @@ export class EventStore {
     this.catalog = options.catalog;
     this.readonly = options.readonly ?? false;
     this.projections = options.projections ?? [];
+    this.sideTables = options.tables ?? [];
     this.busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
     this.maxDataBytes = options.maxDataBytes ?? DEFAULT_MAX_DATA_BYTES;
     this.onListenerError = options.onListenerError ?? reportListenerError;
@@ -204,7 +231,7 @@ export class EventStore {
    */
   static open(options: EventStoreOptions): EventStore {
     if (typeof options.catalog?.validate !== 'function') throw new TypeError('EventStore.open needs an EventCatalog.');
-    validateProjections(options.projections ?? []);
+    validateTables(options.projections ?? [], options.tables ?? []);
     const memory = options.path === ':memory:';
     const path = memory ? options.path : resolve(options.path);
     const readonly = options.readonly ?? false;
@@ -233,13 +260,16 @@ export class EventStore {
         opened.pragma('foreign_keys = ON');
       });
       const schemaVersion = EventStore.migrate(opened, path, readonly, busyTimeoutMs);
-      if (readonly && schemaVersion < LATEST_SCHEMA_VERSION) {
+      if (readonly && schemaVersion < OLDEST_READABLE_SCHEMA_VERSION) {
         throw new StoreUnavailableError(
-          `The event log ${path} has schema version ${schemaVersion}; this droidwright needs ${LATEST_SCHEMA_VERSION} and cannot migrate a read-only log. Open it once read-write (any droidwright command) or verify a copy.`,
+          `The event log ${path} has schema version ${schemaVersion}; this droidwright needs ${OLDEST_READABLE_SCHEMA_VERSION} and cannot migrate a read-only log. Open it once read-write (any droidwright command) or verify a copy.`,
         );
       }
       const store = new EventStore(opened, path, { ...options, busyTimeoutMs });
-      if (!readonly) store.syncProjections();
+      if (!readonly) {
+        store.applyTableSteps();
+        store.syncProjections();
+      }
       return store;
     } catch (error) {
       try {
@@ -589,6 +619,159 @@ export class EventStore {
     } catch (error) {
       throw storeFailure(error, this.path, this.busyTimeoutMs) ?? error;
     }
+  }
+
+  // ---------------------------------------------------------------- side tables
+
+  /** At open: applies every declared side-table step this database has not recorded, under one write lock. */
+  private applyTableSteps(): void {
+    if (this.sideTables.length === 0) return;
+    const recorded = (): Set<string> =>
+      new Set(
+        (
+          this.db.prepare('SELECT table_name, step FROM store_table_steps').all() as {
+            table_name: string;
+            step: number;
+          }[]
+        ).map((r) => `${r.table_name.toLowerCase()}#${r.step}`),
+      );
+    const pending = (done: Set<string>) =>
+      this.sideTables.some((t) => t.migrations.some((_, i) => !done.has(`${t.name.toLowerCase()}#${i + 1}`)));
+    // The usual open finds everything applied with a read, and takes no write lock.
+    if (!withBusyRetry(this.busyTimeoutMs, () => pending(recorded()))) return;
+    const apply = this.db.transaction(() => {
+      // Re-read under the write lock: another process may have applied steps since the check above.
+      const done = recorded();
+      const record = this.db.prepare(
+        'INSERT INTO store_table_steps (table_name, step, owner, applied_at) VALUES (?, ?, ?, ?)',
+      );
+      for (const table of this.sideTables) {
+        table.migrations.forEach((step, i) => {
+          if (done.has(`${table.name.toLowerCase()}#${i + 1}`)) return;
+          if (typeof step === 'string') {
+            this.db.exec(step);
+          } else {
+            const columns = this.db.prepare(`PRAGMA table_info("${table.name}")`).all() as { name: string }[];
+            // A table made before its steps were recorded may already have the column.
+            if (!columns.some((c) => c.name.toLowerCase() === step.addColumn.toLowerCase())) {
+              this.db.exec(`ALTER TABLE "${table.name}" ADD COLUMN "${step.addColumn}" ${step.type}`);
+            }
+          }
+          record.run(table.name, i + 1, table.owner, Date.now());
+        });
+      }
+    });
+    withBusyRetry(this.busyTimeoutMs, () => apply.immediate());
+  }
+
+  /**
+   * A statement that cannot write (SELECT, read-only PRAGMA) on the log's database: how services read
+   * read models and side tables. Statements are prepared once per SQL text and kept.
+   */
+  prepareRead(sql: string): Database.Statement {
+    this.assertOpen();
+    let statement = this.readStatements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      if (!statement.readonly) {
+        throw new TypeError(`EventStore.prepareRead takes statements that only read; this one writes: ${sql}`);
+      }
+      remember(this.readStatements, sql, statement);
+    }
+    return statement;
+  }
+
+  /**
+   * Runs reads with the store's bounded busy retry, for readers that must not fail while another process
+   * commits; a locked, corrupt or unreadable file becomes StoreUnavailableError.
+   */
+  readWithRetry<T>(fn: () => T): T {
+    this.assertOpen();
+    try {
+      return withBusyRetry(this.busyTimeoutMs, fn);
+    } catch (error) {
+      throw storeFailure(error, this.path, this.busyTimeoutMs) ?? error;
+    }
+  }
+
+  /**
+   * Runs `fn` in one BEGIN IMMEDIATE transaction (with the store's bounded busy retry) on a handle that
+   * may write only the side tables declared at open. All of `fn`'s writes commit or none does; `fn`
+   * must be synchronous and must not append. Environment failures become StoreUnavailableError.
+   */
+  writeTables<T>(fn: (tables: SideTableWriter) => T): T {
+    this.assertWritable();
+    if (this.db.inTransaction) {
+      throw new Error(
+        'EventStore.writeTables was called inside an open transaction (a projection or another writeTables). Write side tables after it returns.',
+      );
+    }
+    const transaction = this.db.transaction(() => {
+      let open = true;
+      const statement = (sql: string, params: unknown[]): Database.Statement => {
+        if (!open) throw new Error('This side-table handle was used after its writeTables call returned.');
+        return this.sideTableStatement(sql, params);
+      };
+      const handle: SideTableWriter = {
+        run: (sql, ...params) => statement(sql, params).run(...params),
+        get: <R>(sql: string, ...params: unknown[]) => statement(sql, params).get(...params) as R | undefined,
+        all: <R>(sql: string, ...params: unknown[]) => statement(sql, params).all(...params) as R[],
+      };
+      try {
+        const result = fn(handle);
+        if (result instanceof Promise) {
+          throw new TypeError('The function given to EventStore.writeTables must be synchronous.');
+        }
+        return result;
+      } finally {
+        open = false;
+      }
+    });
+    try {
+      return withBusyRetry(this.busyTimeoutMs, () => transaction.immediate());
+    } catch (error) {
+      throw storeFailure(error, this.path, this.busyTimeoutMs) ?? error;
+    }
+  }
+
+  /**
+   * Prepares a side-table statement after proving, from SQLite's own plan of it, that every b-tree it
+   * opens for writing belongs to a declared side table: so the handle cannot touch the events, a read
+   * model or the schema, whatever the SQL text looks like.
+   */
+  private sideTableStatement(sql: string, params: unknown[]): Database.Statement {
+    const cached = this.sideTableStatements.get(sql);
+    if (cached) return cached;
+    const statement = this.db.prepare(sql);
+    if (!statement.readonly) {
+      const declared = new Set(this.sideTables.map((t) => t.name.toLowerCase()));
+      const owners = this.db.prepare('SELECT tbl_name FROM sqlite_master WHERE rootpage = ?').pluck();
+      const plan = this.db.prepare(`EXPLAIN ${sql}`).all(...params) as {
+        opcode: string;
+        p1: number;
+        p2: number;
+        p3: number;
+        p5: number;
+      }[];
+      for (const op of plan) {
+        let target: string | undefined;
+        if (op.opcode === 'OpenWrite') {
+          target =
+            op.p3 === 0 && (op.p5 & OPFLAG_P2ISREG) === 0 ? (owners.get(op.p2) as string | undefined) : undefined;
+        } else if (op.opcode === 'Clear' || op.opcode === 'Destroy') {
+          target = op.p2 === 0 ? (owners.get(op.p1) as string | undefined) : undefined;
+        } else {
+          continue;
+        }
+        if (target === undefined || !declared.has(target.toLowerCase())) {
+          throw new TypeError(
+            `EventStore.writeTables may write only the declared side tables (${[...declared].join(', ') || 'none'}); this statement writes ${target ?? 'the schema or an unknown table'}: ${sql}`,
+          );
+        }
+      }
+    }
+    remember(this.sideTableStatements, sql, statement);
+    return statement;
   }
 
   // ---------------------------------------------------------------- listeners
@@ -1082,7 +1265,13 @@ function normalizeActor(actor: unknown, type: string): Actor {
   }
 }
 
-function validateProjections(projections: readonly Projection[]): void {
+/** Keeps a prepared statement; a cache past its bound starts over rather than growing. */
+function remember(cache: Map<string, Database.Statement>, sql: string, statement: Database.Statement): void {
+  if (cache.size >= MAX_CACHED_STATEMENTS) cache.clear();
+  cache.set(sql, statement);
+}
+
+function validateTables(projections: readonly Projection[], sideTables: readonly StoreTable[]): void {
   const names = new Set<string>();
   const tables = new Map<string, string>();
   for (const p of projections) {
@@ -1107,6 +1296,39 @@ function validateProjections(projections: readonly Projection[]): void {
       const owner = tables.get(t.toLowerCase());
       if (owner) throw new TypeError(`Table "${t}" is declared by projections "${owner}" and "${p.name}".`);
       tables.set(t.toLowerCase(), p.name);
+    }
+  }
+  const sideNames = new Map<string, string>();
+  for (const t of sideTables) {
+    const where = `Side table ${JSON.stringify(t?.name)} (owner ${JSON.stringify(t?.owner)})`;
+    if (!t || typeof t.name !== 'string' || !SQL_IDENTIFIER.test(t.name)) {
+      throw new TypeError(`${where}: its name must be an identifier (letters, digits, _).`);
+    }
+    if (typeof t.owner !== 'string' || t.owner.length === 0) throw new TypeError(`${where} needs an owner.`);
+    const key = t.name.toLowerCase();
+    if ((STORE_TABLES as readonly string[]).includes(key) || key.startsWith('sqlite_')) {
+      throw new TypeError(`${where} may not be the store's own table.`);
+    }
+    const projection = tables.get(key);
+    if (projection) throw new TypeError(`${where} is also a table of projection "${projection}".`);
+    const other = sideNames.get(key);
+    if (other !== undefined) throw new TypeError(`${where} is declared twice (also by owner "${other}").`);
+    sideNames.set(key, t.owner);
+    if (!Array.isArray(t.migrations) || t.migrations.length === 0) {
+      throw new TypeError(`${where} needs at least one migration step (the one that creates it).`);
+    }
+    for (const step of t.migrations) {
+      const valid =
+        (typeof step === 'string' && step.trim().length > 0) ||
+        (typeof step === 'object' &&
+          step !== null &&
+          typeof step.addColumn === 'string' &&
+          SQL_IDENTIFIER.test(step.addColumn) &&
+          typeof step.type === 'string' &&
+          step.type.trim().length > 0);
+      if (!valid) {
+        throw new TypeError(`${where}: each step is SQL or { addColumn: <identifier>, type: <column type> }.`);
+      }
     }
   }
 }

@@ -2,6 +2,7 @@ import { ContainerModule } from 'inversify';
 import { EventContribution } from '../../events/event-definition.js';
 import { ToolsetContribution } from '../../kernel/toolset-contribution.js';
 import { buildHistoryProjection } from './build-history.projection.js';
+import { buildTables } from './build-tables.js';
 import { buildEvents } from './build.events.js';
 import { BuildToolset } from './build.toolset.js';
 import { BuildHistory } from './services/build-history.js';
@@ -12,6 +13,7 @@ import { BuildWorker } from './services/build-worker.js';
 const buildEventContribution: EventContribution = {
   events: () => buildEvents,
   projections: () => [buildHistoryProjection],
+  tables: () => buildTables,
 };
 
 // Builds run in their own worker processes, so `droidwright mcp` has nothing to wait for when it exits.

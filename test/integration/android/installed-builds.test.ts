@@ -111,7 +111,7 @@ describe('installs linked to the builds that produced them', () => {
       correlation: 'build:b-new',
       actor: expect.objectContaining({ session: 's-1' }),
     });
-    const live = readInstalledBuilds(ctx.store.db);
+    const live = readInstalledBuilds(ctx.store);
     expect(live).toEqual([
       expect.objectContaining({
         device_serial: device.serial,
@@ -131,12 +131,12 @@ describe('installs linked to the builds that produced them', () => {
     ).toBeNull();
 
     await ctx.container.get(DeviceInspector).listDevices(toolCtx);
-    const liveInstalls = readInstalledBuilds(ctx.store.db);
-    const liveDevices = readDevices(ctx.store.db);
+    const liveInstalls = readInstalledBuilds(ctx.store);
+    const liveDevices = readDevices(ctx.store);
     expect(liveInstalls).toHaveLength(1);
     ctx.store.rebuildProjections([installedBuildsProjection.name, devicesProjection.name]);
-    expect(readInstalledBuilds(ctx.store.db)).toEqual(liveInstalls);
-    expect(readDevices(ctx.store.db)).toEqual(liveDevices);
+    expect(readInstalledBuilds(ctx.store)).toEqual(liveInstalls);
+    expect(readDevices(ctx.store)).toEqual(liveDevices);
   });
 
   it('refuses to install without a project', async () => {

@@ -366,9 +366,9 @@ describe('build toolset (in process, stand-in Gradle)', () => {
     expect(history.data.builds.length).toBeGreaterThanOrEqual(6);
     const store = h.container.get<EventStoreProvider>(EventStoreProvider)();
     const snapshot = () => ({
-      builds: store.db.prepare('SELECT * FROM builds ORDER BY id').all(),
-      diagnostics: store.db.prepare('SELECT * FROM build_diagnostics ORDER BY build_id, idx').all(),
-      variants: store.db.prepare('SELECT * FROM active_variants ORDER BY project_root, module').all(),
+      builds: store.prepareRead('SELECT * FROM builds ORDER BY id').all(),
+      diagnostics: store.prepareRead('SELECT * FROM build_diagnostics ORDER BY build_id, idx').all(),
+      variants: store.prepareRead('SELECT * FROM active_variants ORDER BY project_root, module').all(),
     });
     const live = snapshot();
     store.rebuildProjections(['build_history']);
@@ -502,7 +502,7 @@ describe('build worker under failure', () => {
     const handle = await c
       .get(BuildService)
       .start({ kind: 'build', tasks: ['assembleDebug'], args: [], module: null, variant: null }, agent);
-    const lock = new BuildLock(c.get<EventStoreProvider>(EventStoreProvider)().db);
+    const lock = new BuildLock(c.get<EventStoreProvider>(EventStoreProvider)());
     // The lock back with a live server that has not handed over yet.
     expect(lock.handOver(handle.buildId, parked, currentProcess())).toBe(true);
     try {

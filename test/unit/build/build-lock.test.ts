@@ -4,6 +4,9 @@ import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
+import { MIGRATIONS } from '../../../src/events/event-schema.js';
+import { EventStore } from '../../../src/events/event-store.js';
+import { buildTables } from '../../../src/plugins/build/build-tables.js';
 import {
   BuildLock,
   currentProcess,
@@ -20,24 +23,30 @@ import {
   pruneBuildLogs,
 } from '../../../src/plugins/build/services/build-log-writer.js';
 
+import { testCatalog } from '../../support/event-store-fixtures.js';
+
+function openLockStore(path: string, busyTimeoutMs?: number): EventStore {
+  return EventStore.open({ path, catalog: testCatalog(), tables: buildTables, busyTimeoutMs });
+}
+
 const P1: ProcessIdentity = { pid: 111, startTime: '5000' };
 const P2: ProcessIdentity = { pid: 222, startTime: '6000' };
 const alive = () => true;
 
 describe('BuildLock', () => {
   let dir: string;
-  let db: Database.Database;
+  let store: EventStore;
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'dw-lock-'));
-    db = new Database(join(dir, 'locks.db'));
+    store = openLockStore(join(dir, 'events.db'));
   });
   afterEach(() => {
-    db.close();
+    store.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
   it('gives one project to one build and names the holder', () => {
-    const lock = new BuildLock(db);
+    const lock = new BuildLock(store);
     expect(lock.acquire('/p', 'b1', P1, alive)).toEqual({ acquired: true, staleHolder: null });
     expect(lock.acquire('/p', 'b2', P2, alive)).toMatchObject({
       acquired: false,
@@ -49,7 +58,7 @@ describe('BuildLock', () => {
   });
 
   it('takes over a dead holder and reports it; a takeover survives the old holder releasing', () => {
-    const lock = new BuildLock(db);
+    const lock = new BuildLock(store);
     lock.acquire('/p', 'b1', P1, alive);
     expect(lock.acquire('/p', 'b2', P2, (h) => h.pid !== 111)).toMatchObject({
       acquired: true,
@@ -60,7 +69,7 @@ describe('BuildLock', () => {
   });
 
   it('lets exactly one caller reap an orphaned lock and hands it the Gradle group to stop', () => {
-    const lock = new BuildLock(db);
+    const lock = new BuildLock(store);
     lock.acquire('/p', 'b1', P1, alive);
     lock.setGradle('b1', { pid: 333, startTime: '7000' });
     expect(lock.reapIfDead('b1', alive)).toBeNull();
@@ -73,7 +82,7 @@ describe('BuildLock', () => {
   });
 
   it('hands a build over to its worker only from the process that holds it', () => {
-    const lock = new BuildLock(db);
+    const lock = new BuildLock(store);
     lock.acquire('/p', 'b1', P1, alive);
     expect(lock.handOver('b1', { pid: 111, startTime: '9999' }, P2)).toBe(false);
     expect(lock.handOver('b1', P1, P2)).toBe(true);
@@ -82,7 +91,7 @@ describe('BuildLock', () => {
   });
 
   it('treats a reused pid (same pid, other start time) as a dead holder', () => {
-    const lock = new BuildLock(db);
+    const lock = new BuildLock(store);
     const me = currentProcess();
     expect(isSameProcessAlive(me)).toBe(true);
     // This test process's pid, recorded with another start time: the pid was reused since.
@@ -101,14 +110,55 @@ describe('BuildLock', () => {
     }
   });
 
-  it('adds the identity columns to a lock table from an older droidwright', () => {
-    db.exec(
-      'CREATE TABLE build_locks (project_root TEXT PRIMARY KEY, build_id TEXT NOT NULL, pid INTEGER NOT NULL, started_at INTEGER NOT NULL)',
+  it.each([
+    ['before holder identities', ''],
+    ['with holder identities, made by BuildLock itself', ', pid_start TEXT, gradle_pgid INTEGER, gradle_start TEXT'],
+  ])('opens a log whose lock table an older droidwright made (%s), adopting it once', (_, columns) => {
+    // A log exactly as that droidwright left it: schema 1, and build_locks outside the store's contract.
+    const path = join(dir, `old-${columns.length}.db`);
+    const old = new Database(path);
+    MIGRATIONS[0]!.up(old);
+    old.exec(
+      'CREATE TABLE schema_version (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at INTEGER NOT NULL)',
     );
-    db.prepare('INSERT INTO build_locks VALUES (?, ?, ?, ?)').run('/p', 'old', 424242, 1);
-    const lock = new BuildLock(db);
-    new BuildLock(db);
-    expect(lock.holder('/p')).toMatchObject({ buildId: 'old', pid: 424242, startTime: null, gradle: null });
+    old.prepare('INSERT INTO schema_version VALUES (1, ?, 0)').run(MIGRATIONS[0]!.description);
+    old.exec(
+      `CREATE TABLE build_locks (project_root TEXT PRIMARY KEY, build_id TEXT NOT NULL, pid INTEGER NOT NULL, started_at INTEGER NOT NULL${columns})`,
+    );
+    old
+      .prepare('INSERT INTO build_locks (project_root, build_id, pid, started_at) VALUES (?, ?, ?, ?)')
+      .run('/p', 'old', 424242, 1);
+    old.close();
+    for (let open = 1; open <= 2; open++) {
+      const upgraded = openLockStore(path);
+      try {
+        const lock = new BuildLock(upgraded);
+        expect(lock.holder('/p')).toMatchObject({ buildId: 'old', pid: 424242, startTime: null, gradle: null });
+        expect(upgraded.prepareRead('SELECT table_name, step FROM store_table_steps ORDER BY 1, 2').all()).toEqual([
+          { table_name: 'build_live', step: 1 },
+          { table_name: 'build_locks', step: 1 },
+          { table_name: 'build_locks', step: 2 },
+          { table_name: 'build_locks', step: 3 },
+          { table_name: 'build_locks', step: 4 },
+        ]);
+        expect(
+          (upgraded.prepareRead('PRAGMA table_info(build_locks)').all() as { name: string }[]).map((c) => c.name),
+        ).toEqual(['project_root', 'build_id', 'pid', 'started_at', 'pid_start', 'gradle_pgid', 'gradle_start']);
+        if (open === 1) {
+          // The old holder (pid 424242) is gone: the lock is taken over and works with the new columns.
+          expect(lock.acquire('/p', 'new', P1, (h) => h.pid !== 424242)).toMatchObject({
+            acquired: true,
+            staleHolder: { buildId: 'old' },
+          });
+          lock.setGradle('new', P2);
+          expect(lock.holderOf('new')).toMatchObject({ pid: 111, startTime: '5000', gradle: P2 });
+          lock.release('/p', 'new');
+          lock.acquire('/p', 'old', { pid: 424242, startTime: null }, alive);
+        }
+      } finally {
+        upgraded.close();
+      }
+    }
   });
 });
 
@@ -175,12 +225,11 @@ describe('process liveness', () => {
 describe('BuildLock store failures', () => {
   it('reports a database locked by another writer as STORE_UNAVAILABLE, and refuses a live holder without a write transaction', () => {
     const dir = mkdtempSync(join(tmpdir(), 'dw-lock-busy-'));
-    const file = join(dir, 'locks.db');
-    const db = new Database(file, { timeout: 50 });
-    db.pragma('journal_mode = WAL');
+    const file = join(dir, 'events.db');
+    const store = openLockStore(file, 50);
     const other = new Database(file, { timeout: 50 });
     try {
-      const lock = new BuildLock(db);
+      const lock = new BuildLock(store);
       lock.acquire('/p', 'b1', P1, alive);
       other.exec('BEGIN IMMEDIATE');
       // The holder lives: answered from a read while another process holds the write lock.
@@ -196,7 +245,7 @@ describe('BuildLock store failures', () => {
       expect((failure as Error).message).toMatch(/locked by another process/);
     } finally {
       other.close();
-      db.close();
+      store.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });

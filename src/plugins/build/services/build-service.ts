@@ -76,7 +76,7 @@ export class BuildService {
   ) {}
 
   private lock(): BuildLock {
-    return (this.lockInstance ??= new BuildLock(this.store().db));
+    return (this.lockInstance ??= new BuildLock(this.store()));
   }
 
   /** The selected project's root, or PROJECT_NOT_FOUND. */

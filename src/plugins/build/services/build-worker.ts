@@ -105,7 +105,7 @@ export class BuildWorker {
   ) {}
 
   private lock(): BuildLock {
-    return (this.lockInstance ??= new BuildLock(this.store().db));
+    return (this.lockInstance ??= new BuildLock(this.store()));
   }
 
   /** Stops every build this process runs (the worker got SIGTERM): recorded as cancelled by `actor`. */

@@ -53,7 +53,7 @@ export class McpActivityReader {
 
   sessions(options: { includeEnded: boolean; limit: number }): McpSessionView[] {
     const rows = this.store()
-      .db.prepare(
+      .prepareRead(
         `SELECT * FROM mcp_sessions ${options.includeEnded ? '' : 'WHERE ended_at IS NULL'}
          ORDER BY COALESCE(last_call_at, started_at) DESC LIMIT ?`,
       )
