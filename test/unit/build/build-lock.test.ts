@@ -3,20 +3,11 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSy
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawn } from 'node:child_process';
 import { MIGRATIONS } from '../../../src/events/event-schema.js';
 import { EventStore } from '../../../src/events/event-store.js';
 import { buildTables } from '../../../src/plugins/build/build-tables.js';
-import {
-  BuildLock,
-  currentProcess,
-  identityOf,
-  isProcessAlive,
-  isSameProcessAlive,
-  parseProcStat,
-  processStartTime,
-  type ProcessIdentity,
-} from '../../../src/plugins/build/services/build-lock.js';
+import { currentProcess, isProcessAlive, type ProcessIdentity } from '../../../src/kernel/process-identity.js';
+import { BuildLock } from '../../../src/plugins/build/services/build-lock.js';
 import {
   BuildLogWriter,
   MAX_LOG_LINE_BYTES,
@@ -93,7 +84,7 @@ describe('BuildLock', () => {
   it('treats a reused pid (same pid, other start time) as a dead holder', () => {
     const lock = new BuildLock(store);
     const me = currentProcess();
-    expect(isSameProcessAlive(me)).toBe(true);
+    expect(isProcessAlive(me.pid, me.startTime)).toBe(true);
     // This test process's pid, recorded with another start time: the pid was reused since.
     const previousOwner: ProcessIdentity = {
       pid: process.pid,
@@ -105,7 +96,7 @@ describe('BuildLock', () => {
       // No /proc: only the pid can be checked, and it is alive.
       expect(result.acquired).toBe(false);
     } else {
-      expect(isSameProcessAlive(previousOwner)).toBe(false);
+      expect(isProcessAlive(previousOwner.pid, previousOwner.startTime)).toBe(false);
       expect(result).toMatchObject({ acquired: true, staleHolder: { buildId: 'b1', pid: process.pid } });
     }
   });
@@ -158,66 +149,6 @@ describe('BuildLock', () => {
       } finally {
         upgraded.close();
       }
-    }
-  });
-});
-
-describe('process identity', () => {
-  it('reads the start time of a live process from /proc and none for a missing one', () => {
-    const start = processStartTime(process.pid);
-    if (process.platform === 'linux') expect(start).toMatch(/^\d+$/);
-    expect(processStartTime(process.pid)).toBe(start);
-    expect(processStartTime(2 ** 22 + 12345)).toBeNull();
-    expect(isSameProcessAlive({ pid: 2 ** 22 + 12345, startTime: null })).toBe(false);
-  });
-
-  it('tells a child from a later process with its pid by the start time', async () => {
-    if (process.platform !== 'linux') return;
-    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 10000)'], { stdio: 'ignore' });
-    try {
-      await new Promise((resolve) => child.once('spawn', resolve));
-      const identity = identityOf(child.pid!);
-      expect(isSameProcessAlive(identity)).toBe(true);
-      expect(isSameProcessAlive({ pid: child.pid!, startTime: String(Number(identity.startTime) + 1) })).toBe(false);
-    } finally {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGKILL');
-      await exited;
-    }
-  });
-});
-
-describe('process liveness', () => {
-  it('reads state and start time from a stat line whose command name has spaces and parentheses', () => {
-    const line =
-      '4242 (java (gradle) x) Z 1 4242 4242 0 -1 4194560 100 0 0 0 5 1 0 0 20 0 1 0 987654 0 0 18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0\n';
-    expect(parseProcStat(line)).toEqual({ state: 'Z', startTime: '987654' });
-    expect(parseProcStat('garbage')).toEqual({ state: null, startTime: null });
-    expect(parseProcStat(readFileSync(`/proc/${process.pid}/stat`, 'utf8'))).toEqual({
-      state: expect.stringMatching(/^[RS]$/),
-      startTime: processStartTime(process.pid),
-    });
-  });
-
-  it('counts a zombie (exited, never reaped by its parent) as dead', async () => {
-    // `true` exits at once; its parent becomes `sleep` through exec, which never waits for it.
-    const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
-    try {
-      const zombie = Number(
-        await new Promise<string>((resolve) => parent.stdout!.once('data', (d: Buffer) => resolve(d.toString()))),
-      );
-      let state: string | null = null;
-      for (let i = 0; i < 100 && state !== 'Z'; i++) {
-        state = parseProcStat(readFileSync(`/proc/${zombie}/stat`, 'utf8')).state;
-        if (state !== 'Z') await new Promise((r) => setTimeout(r, 20));
-      }
-      expect(state).toBe('Z');
-      expect(isProcessAlive(zombie)).toBe(false);
-      expect(isProcessAlive(parent.pid!)).toBe(true);
-    } finally {
-      const exited = new Promise((resolve) => parent.once('exit', resolve));
-      parent.kill('SIGKILL');
-      await exited;
     }
   });
 });

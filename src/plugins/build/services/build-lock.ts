@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import type { EventStore } from '../../../events/event-store.js';
+import { currentProcess, isProcessAlive, type ProcessIdentity } from '../../../kernel/process-identity.js';
 
 /*
  * One build per project across every droidwright process. The lock is a row in the shared SQLite
@@ -12,13 +12,6 @@ import type { EventStore } from '../../../events/event-store.js';
  * This table is coordination state, not history: a side table the build plugin declares to the store
  * (build-tables.ts), not a projection, never replayed.
  */
-
-/** A process as the kernel knows it: pid plus its start time, which a reused pid does not share. */
-export interface ProcessIdentity {
-  readonly pid: number;
-  /** Start time in clock ticks since boot (Linux /proc/<pid>/stat field 22); null where unknown (then only the pid is checked). */
-  readonly startTime: string | null;
-}
 
 export interface BuildLockHolder extends ProcessIdentity {
   readonly projectRoot: string;
@@ -42,75 +35,12 @@ interface LockRow {
   gradle_start: string | null;
 }
 
-/**
- * State (field 3) and start time (field 22) of a /proc/<pid>/stat line. The command name (field 2)
- * may contain spaces and parentheses, so fields are counted after the last ')'.
- */
-export function parseProcStat(text: string): { state: string | null; startTime: string | null } {
-  const close = text.lastIndexOf(')');
-  if (close === -1) return { state: null, startTime: null };
-  const fields = text
-    .slice(close + 2)
-    .trim()
-    .split(' ');
-  // After "pid (comm) " the next field is field 3 (state), so field 22 is at index 19.
-  const state = fields[0];
-  const start = fields[19];
-  return {
-    state: state && /^[A-Za-z]$/.test(state) ? state : null,
-    startTime: start !== undefined && /^\d+$/.test(start) ? start : null,
-  };
-}
-
-function readProcStat(pid: number): string | null {
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return null;
-  }
-}
-
-/** Field 22 (starttime) of /proc/<pid>/stat, or null when there is no /proc (macOS) or no such process. */
-export function processStartTime(pid: number): string | null {
-  if (!Number.isInteger(pid) || pid <= 0) return null;
-  const stat = readProcStat(pid);
-  return stat === null ? null : parseProcStat(stat).startTime;
-}
-
-export function currentProcess(): ProcessIdentity {
-  return { pid: process.pid, startTime: processStartTime(process.pid) };
-}
-
-export function identityOf(pid: number): ProcessIdentity {
-  return { pid, startTime: processStartTime(pid) };
-}
-
-export function isProcessAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else.
-    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
-  }
-  // A zombie (exited, not yet reaped by its parent) still answers signal 0 but will never release anything.
-  const stat = readProcStat(pid);
-  const state = stat === null ? null : parseProcStat(stat).state;
-  return state !== 'Z' && state !== 'X';
-}
-
-/** The process is running AND is the one recorded: a pid now used by a process started at another time counts as dead. */
-export function isSameProcessAlive(identity: ProcessIdentity): boolean {
-  if (!isProcessAlive(identity.pid)) return false;
-  if (identity.startTime === null) return true;
-  const now = processStartTime(identity.pid);
-  return now === null || now === identity.startTime;
-}
+const holderAlive = (holder: ProcessIdentity): boolean => isProcessAlive(holder.pid, holder.startTime);
 
 /** SIGKILLs a process group left behind by a dead owner, unless its leader's pid now belongs to another process. */
 export function killOrphanedGroup(gradle: ProcessIdentity | null): boolean {
   if (!gradle) return false;
-  if (isProcessAlive(gradle.pid) && !isSameProcessAlive(gradle)) return false;
+  if (isProcessAlive(gradle.pid, null) && !holderAlive(gradle)) return false;
   try {
     // Members can outlive the leader (forked Gradle workers): signal the group even when the leader is gone.
     process.kill(-gradle.pid, 'SIGKILL');
@@ -151,7 +81,7 @@ export class BuildLock {
     projectRoot: string,
     buildId: string,
     holder: ProcessIdentity = currentProcess(),
-    isAlive: (holder: ProcessIdentity) => boolean = isSameProcessAlive,
+    isAlive: (holder: ProcessIdentity) => boolean = holderAlive,
   ): AcquireResult {
     // A live holder is seen with a read: no write transaction (and no writer lock) for a refusal.
     const current = this.row('SELECT * FROM build_locks WHERE project_root = ?', projectRoot);
@@ -219,10 +149,7 @@ export class BuildLock {
    * Removes the lock of `buildId` if its process is gone. Returns the removed holder to exactly one
    * caller, which then records the orphaned build as ended and stops its Gradle group; null otherwise.
    */
-  reapIfDead(
-    buildId: string,
-    isAlive: (holder: ProcessIdentity) => boolean = isSameProcessAlive,
-  ): BuildLockHolder | null {
+  reapIfDead(buildId: string, isAlive: (holder: ProcessIdentity) => boolean = holderAlive): BuildLockHolder | null {
     // Waiters call this every poll: while the holder lives, only read.
     const current = this.row('SELECT * FROM build_locks WHERE build_id = ?', buildId);
     if (!current || isAlive(toHolder(current))) return null;

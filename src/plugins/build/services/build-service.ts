@@ -16,7 +16,8 @@ import { appendFinished, readOutcomeFallback, summarizeLogFile } from './build-f
 import { BuildHistory, type BuildRecord } from './build-history.js';
 import { BuildLauncher } from './build-launcher.js';
 import { pruneBuildLogs } from './build-log-writer.js';
-import { BuildLock, currentProcess, isProcessAlive, killOrphanedGroup, type BuildLockHolder } from './build-lock.js';
+import { currentProcess, isProcessAlive } from '../../../kernel/process-identity.js';
+import { BuildLock, killOrphanedGroup, type BuildLockHolder } from './build-lock.js';
 import { chooseJdk, collectProvenance } from './build-provenance.js';
 
 export interface BuildRequest {
@@ -294,7 +295,7 @@ export class BuildService {
     const reaped = this.lock().reapIfDead(record.id);
     if (reaped) {
       this.recordOrphan(reaped);
-    } else if (!this.lock().holderOf(record.id) && !isProcessAlive(record.ownerPid)) {
+    } else if (!this.lock().holderOf(record.id) && !isProcessAlive(record.ownerPid, null)) {
       // Running without a lock: its worker released the project but could not record the end.
       const again = this.history.get(record.id);
       if (again?.status === 'running')

@@ -18,14 +18,8 @@ import {
 } from './build-artifacts.js';
 import { appendFinished, summarizeLogFile, writeOutcomeFallback, type FinishedFacts } from './build-finished-event.js';
 import { BuildHistory, type BuildRecord } from './build-history.js';
-import {
-  BuildLock,
-  currentProcess,
-  identityOf,
-  isSameProcessAlive,
-  killOrphanedGroup,
-  type ProcessIdentity,
-} from './build-lock.js';
+import { currentProcess, identityOf, isProcessAlive, type ProcessIdentity } from '../../../kernel/process-identity.js';
+import { BuildLock, killOrphanedGroup } from './build-lock.js';
 import { BuildLogWriter } from './build-log-writer.js';
 import { chooseJdk } from './build-provenance.js';
 import { GradleOutputParser } from './gradle-output-parser.js';
@@ -149,7 +143,7 @@ export class BuildWorker {
         if (build) return this.history.get(buildId)?.status === 'running' ? build : null;
       }
       // The server still collecting provenance is worth waiting for; a dead one will never hand over.
-      if (Date.now() >= deadline || (!mine && !isSameProcessAlive(holder))) return null;
+      if (Date.now() >= deadline || (!mine && !isProcessAlive(holder.pid, holder.startTime))) return null;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
