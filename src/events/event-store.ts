@@ -666,7 +666,8 @@ export class EventStore implements StoreReader {
 
   /**
    * A statement that cannot write (SELECT, read-only PRAGMA) on the log's database: how services read
-   * read models and side tables. Statements are prepared once per SQL text and kept.
+   * read models and side tables. Statements are prepared once per SQL text and shared, so use get/all
+   * (an unfinished iterate() would hold the statement).
    */
   prepareRead(sql: string): Database.Statement {
     this.assertOpen();

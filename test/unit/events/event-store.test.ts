@@ -619,6 +619,22 @@ describe('opening', () => {
     expect(() => openStore({ path: copy, readonly: true })).toThrow(/no event log at/);
   });
 
+  it('opens read-only, without migrating, a log an older droidwright left at schema 1', () => {
+    const writer = openStore();
+    writer.appendMany([thing('a'), thing('b')]);
+    writer.close();
+    // Back to schema 1 as that droidwright wrote it: no side-table bookkeeping yet.
+    const raw = rawConnection(writer.path);
+    raw.exec('DROP TABLE store_table_steps; DELETE FROM schema_version WHERE version > 1');
+    raw.close();
+    const reader = openStore({ path: writer.path, readonly: true });
+    expect(reader.verify()).toEqual({ ok: true, checked: 2, lastSeq: 2 });
+    expect(reader.stats()).toMatchObject({ events: 2, schemaVersion: 1 });
+    reader.close();
+    // A writer migrates it.
+    expect(openStore({ path: writer.path }).stats().schemaVersion).toBe(2);
+  });
+
   it('opens read-only a copy on media where SQLite cannot create its -shm file', () => {
     const writer = openStore();
     writer.appendMany([thing('a'), thing('b'), thing('c')]);
