@@ -2,6 +2,7 @@ import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inject, injectable } from 'inversify';
 import { ToolError } from '../kernel/errors.js';
+import { identityOf, isProcessAlive } from '../kernel/process-identity.js';
 import { ProcessRunner } from '../kernel/process-runner.js';
 import { SelectedProject } from '../kernel/project-selection.js';
 import { RuntimeOptions } from '../kernel/runtime-options.js';
@@ -27,15 +28,6 @@ export const STOP_TIMEOUT_MS = 30_000;
 const POLL_MS = 500;
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 function tail(path: string, lines = 5): string {
   try {
@@ -162,6 +154,8 @@ export class AvdController {
     } finally {
       closeSync(fd);
     }
+    // Taken at once, so the wait below cannot mistake a later process that reuses the pid for the emulator.
+    const emulatorProcess = identityOf(pid);
     const before = new Set(running.values());
     while (Date.now() - began < LAUNCH_TIMEOUT_MS) {
       if (signal?.aborted)
@@ -173,7 +167,7 @@ export class AvdController {
       const serial = now.get(name);
       if (serial && !before.has(serial))
         return { serial, avdName: name, alreadyRunning: false, pid, waitedMs: Date.now() - began };
-      if (!alive(pid)) {
+      if (!isProcessAlive(pid, emulatorProcess.startTime)) {
         const why = tail(logPath);
         throw new ToolError(
           'COMMAND_FAILED',

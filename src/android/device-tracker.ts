@@ -1,6 +1,6 @@
 import { inject, injectable } from 'inversify';
 import type { EventAppender } from '../events/event-definition.js';
-import { describeActor, systemActor, type Actor } from '../kernel/actor.js';
+import { describeActor, systemActor, type Actor } from '../shared/actor.js';
 import { EventStoreProvider } from '../kernel/event-store-provider.js';
 import type { DeviceKind } from './device-kind.js';
 import { readDevices, type DeviceRow } from './devices.projection.js';
@@ -83,7 +83,7 @@ export class DeviceTracker {
   constructor(@inject(EventStoreProvider) private readonly store: EventStoreProvider) {}
 
   known(): DeviceRow[] {
-    return readDevices(this.store().db);
+    return readDevices(this.store());
   }
 
   /**

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Projection, StoredEvent } from '../events/event-definition.js';
+import type { Projection, StoreReader, StoredEvent } from '../events/event-definition.js';
 import type { DeviceConnectedData, DeviceDisconnectedData, DeviceStateChangedData } from './device.events.js';
 
 /** One row per serial ever seen: its last known state and details, first and last sighting. */
@@ -67,6 +67,6 @@ export const devicesProjection: Projection = {
   },
 };
 
-export function readDevices(db: Database.Database): DeviceRow[] {
-  return db.prepare('SELECT * FROM devices ORDER BY serial').all() as DeviceRow[];
+export function readDevices(store: StoreReader): DeviceRow[] {
+  return store.prepareRead('SELECT * FROM devices ORDER BY serial').all() as DeviceRow[];
 }

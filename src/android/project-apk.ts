@@ -4,6 +4,7 @@ import {
   createWriteStream,
   existsSync,
   lstatSync,
+  statSync,
   readlinkSync,
   realpathSync,
 } from 'node:fs';
@@ -147,9 +148,10 @@ export function resolveProjectApk(projectRoot: string, apkPath: string): Project
   );
 }
 
+/** Follows a link that a swap put here after resolution: the open (no-follow) and its real-path check catch that. */
 function isRegularFile(path: string): boolean {
   try {
-    return lstatSync(path).isFile();
+    return statSync(path).isFile();
   } catch {
     return false;
   }

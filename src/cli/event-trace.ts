@@ -1,6 +1,6 @@
 import type { StoredEvent } from '../events/event-definition.js';
 import type { EventStore } from '../events/event-store.js';
-import { type Actor, describeActor } from '../kernel/actor.js';
+import { type Actor, describeActor } from '../shared/actor.js';
 import { UsageError } from '../kernel/usage-error.js';
 
 /** Most tool calls a session trace lists; the rest are counted (`events list --session` shows them all). */
@@ -22,8 +22,8 @@ export function resolveSession(store: EventStore, prefix: string): string | unde
     throw new UsageError(`--session ${JSON.stringify(prefix)} is not a session id (letters, digits, - _ . :).`);
   }
   // A range over the actor_session index: every id that starts with the prefix.
-  const rows = store.db
-    .prepare(
+  const rows = store
+    .prepareRead(
       'SELECT DISTINCT actor_session AS s FROM events WHERE actor_session >= ? AND actor_session < ? ORDER BY 1 LIMIT 6',
     )
     .all(wanted, `${wanted}\uffff`) as { s: string }[];
@@ -270,7 +270,7 @@ function findInstall(store: EventStore, id: string): StoredEvent {
   if (/^\d+$/.test(id)) {
     event = store.query({ afterSeq: Number(id) - 1, beforeSeq: Number(id) + 1, limit: 1 })[0];
   } else if (/^[0-9a-f-]{36}$/i.test(id)) {
-    const row = store.db.prepare('SELECT seq FROM events WHERE id = ?').get(id.toLowerCase()) as
+    const row = store.prepareRead('SELECT seq FROM events WHERE id = ?').get(id.toLowerCase()) as
       | { seq: number }
       | undefined;
     if (row) event = store.query({ afterSeq: row.seq - 1, beforeSeq: row.seq + 1, limit: 1 })[0];
@@ -333,8 +333,8 @@ export function traceOf(store: EventStore, kind: TraceKind, id: string): Trace {
       const filter = { types: ['mcp.tool_called'], actorSession: session };
       const calls = store.query({ ...filter, order: 'asc', limit: MAX_TRACED_CALLS }).map(callFacts);
       const total = (
-        store.db
-          .prepare(`SELECT count(*) AS n FROM events WHERE actor_session = ? AND type = 'mcp.tool_called'`)
+        store
+          .prepareRead(`SELECT count(*) AS n FROM events WHERE actor_session = ? AND type = 'mcp.tool_called'`)
           .get(session) as { n: number }
       ).n;
       return { kind, session: sessionFacts(store, session), calls, calls_total: total };

@@ -2,12 +2,18 @@ import { closeSync, createWriteStream, openSync, readFileSync, readSync } from '
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { StoredEvent } from '../events/event-definition.js';
-import type { ChainAnchor, Digest, EventFilter, EventStore } from '../events/event-store.js';
+import {
+  type ChainAnchor,
+  type Digest,
+  EventQueryError,
+  type EventFilter,
+  type EventStore,
+} from '../events/event-store.js';
 import { verifyExportLines } from '../events/event-verifier.js';
 import { WITNESS_FILE, readWitness } from '../events/event-witness.js';
 import { createEventStream } from '../events/event-stream.js';
 import { typeMatcher } from '../events/glob.js';
-import { describeActor } from '../kernel/actor.js';
+import { describeActor } from '../shared/actor.js';
 import { EventStoreProvider } from '../kernel/event-store-provider.js';
 import { UsageError } from '../kernel/usage-error.js';
 import { parseTimeBound } from '../plugins/core/services/event-query.js';
@@ -480,27 +486,37 @@ export async function runEventsCommand(argv: string[]): Promise<number> {
   }
   return withContainer(runtimeOptions(), async (container) => {
     const store = container.get<EventStoreProvider>(EventStoreProvider)();
-    switch (sub) {
-      case 'list':
-        return list(store, rest, 50);
-      case 'tail':
-        return list(store, rest, 10);
-      case 'trace':
-        return trace(store, rest);
-      case 'verify':
-        return verify(parseVerifyOptions(rest), store);
-      case 'digest':
-        return digestCommand(store, rest);
-      case 'export':
-        return exportEvents(store, rest);
-      case 'stats':
-        return stats(store, rest);
-      default: {
-        const { positionals } = parseCommandLine(rest, {});
-        const result = store.rebuildProjections(positionals.length > 0 ? positionals : undefined);
-        await writeOut(`Rebuilt ${result.rebuilt.join(', ') || 'nothing'} from ${result.events} events.\n`);
-        return 0;
-      }
+    try {
+      return await runSubcommand(store, sub, rest);
+    } catch (error) {
+      // A filter or projection name the store refused came from this command line.
+      if (error instanceof EventQueryError) throw new UsageError(error.message);
+      throw error;
     }
   });
+}
+
+async function runSubcommand(store: EventStore, sub: string, rest: string[]): Promise<number> {
+  switch (sub) {
+    case 'list':
+      return list(store, rest, 50);
+    case 'tail':
+      return list(store, rest, 10);
+    case 'trace':
+      return trace(store, rest);
+    case 'verify':
+      return verify(parseVerifyOptions(rest), store);
+    case 'digest':
+      return digestCommand(store, rest);
+    case 'export':
+      return exportEvents(store, rest);
+    case 'stats':
+      return stats(store, rest);
+    default: {
+      const { positionals } = parseCommandLine(rest, {});
+      const result = store.rebuildProjections(positionals.length > 0 ? positionals : undefined);
+      await writeOut(`Rebuilt ${result.rebuilt.join(', ') || 'nothing'} from ${result.events} events.\n`);
+      return 0;
+    }
+  }
 }

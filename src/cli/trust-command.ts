@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { cliActor } from '../kernel/actor.js';
+import { cliActor } from '../shared/actor.js';
 import { EventStoreProvider } from '../kernel/event-store-provider.js';
 import { isGradleRoot, selectProject } from '../kernel/project-selection.js';
 import { canonicalProjectRoot, TrustService } from '../kernel/trust-service.js';

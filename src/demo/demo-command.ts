@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { connectDevice, startOwnedAdbServer, type OwnedAdbServer } from '../android/adb-server-process.js';
 import { locateAdb } from '../android/sdk-locator.js';
-import { cliActor } from '../kernel/actor.js';
+import { cliActor } from '../shared/actor.js';
 import { createContainer } from '../kernel/composition-root.js';
 import { packagePath } from '../kernel/package-root.js';
 import { resolveHome } from '../kernel/paths.js';

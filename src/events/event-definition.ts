@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type Database from 'better-sqlite3';
-import type { Actor } from '../kernel/actor.js';
+import type { Actor } from '../shared/actor.js';
 
 /** One event type, declared once: past-tense dotted name, version, zod schema of `data`. */
 export interface EventDefinition<D = unknown> {
@@ -65,9 +65,44 @@ export interface Projection {
   apply(db: Database.Database, event: StoredEvent): void;
 }
 
+/** Adds a column unless the table already has it, so a table made before the step was recorded still opens. */
+export interface AddColumnStep {
+  readonly addColumn: string;
+  /** Column type and constraints as in `ALTER TABLE ... ADD COLUMN name <type>`, e.g. "TEXT". */
+  readonly type: string;
+}
+
+/** SQL (`CREATE TABLE IF NOT EXISTS ...`, `CREATE INDEX IF NOT EXISTS ...`) or an idempotent column addition. */
+export type StoreTableStep = string | AddColumnStep;
+
+/**
+ * A table a plugin keeps beside the log that is not a read model: coordination state such as a lock or
+ * live progress. It is never hashed, replayed or dropped by a rebuild, and only written through
+ * `EventStore.writeTables`.
+ */
+export interface StoreTable {
+  /** The plugin that owns it, e.g. "build"; recorded with each step applied. */
+  readonly owner: string;
+  readonly name: string;
+  /**
+   * Forward-only schema steps, applied in order, each once per database (recorded in the store's
+   * `store_table_steps`), in the same BEGIN IMMEDIATE transaction that records it. Never edit or
+   * reorder a shipped step: append one. Every step must also hold against a table created before the
+   * store recorded it, so write SQL steps with IF NOT EXISTS and add columns with `addColumn`.
+   */
+  readonly migrations: readonly StoreTableStep[];
+}
+
+/** Read access to the log's database for read-model and side-table queries: statements that cannot write. */
+export interface StoreReader {
+  prepareRead(sql: string): Database.Statement;
+}
+
 /** What a plugin contributes to the event catalog. Bind with `bind(EventContribution).to(...)`. */
 export const EventContribution = Symbol.for('droidwright.EventContribution');
 export interface EventContribution {
   events(): readonly EventDefinition[];
   projections(): readonly Projection[];
+  /** Side tables the plugin owns (see StoreTable); none when absent. */
+  tables?(): readonly StoreTable[];
 }

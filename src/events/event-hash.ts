@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Actor } from '../kernel/actor.js';
+import type { Actor } from '../shared/actor.js';
 import { canonicalJson } from './canonical-json.js';
 
 /** Exactly the fields the chain covers; helper columns (actor_kind, actor_session) are derived from actor. */

@@ -3,8 +3,8 @@ import type Database from 'better-sqlite3';
 /** prev_hash of seq 1. */
 export const GENESIS_HASH = '0'.repeat(64);
 
-/** Tables the store owns; a projection may not declare (and so drop) any of them. */
-export const STORE_TABLES = ['events', 'schema_version', 'projections'] as const;
+/** Tables the store owns; a projection or side table may not declare (and so drop or write) any of them. */
+export const STORE_TABLES = ['events', 'schema_version', 'projections', 'store_table_steps'] as const;
 
 export const APPEND_ONLY_TRIGGERS = ['events_refuse_update', 'events_refuse_delete'] as const;
 
@@ -65,6 +65,27 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 2,
+    description: 'side-table steps applied, so each plugin table migration runs once per database',
+    up(db) {
+      db.exec(`
+        CREATE TABLE store_table_steps (
+          table_name TEXT    NOT NULL,
+          step       INTEGER NOT NULL,
+          owner      TEXT    NOT NULL,
+          applied_at INTEGER NOT NULL,
+          PRIMARY KEY (table_name, step)
+        );
+      `);
+    },
+  },
 ];
+
+/**
+ * The oldest schema a read-only open accepts: later steps add only what writers use (side-table
+ * bookkeeping), so an auditor's copy of an older log still verifies without being migrated.
+ */
+export const OLDEST_READABLE_SCHEMA_VERSION = 1;
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

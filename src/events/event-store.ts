@@ -2,18 +2,26 @@ import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { Actor } from '../kernel/actor.js';
-import { InvalidArgumentsError } from '../kernel/errors.js';
+import type { Actor } from '../shared/actor.js';
 import { CanonicalJsonError, canonicalJson } from './canonical-json.js';
 import { type EventCatalog, EventValidationError } from './event-catalog.js';
-import type { NewEvent, Projection, StoredEvent } from './event-definition.js';
+import { EventQueryError } from './event-query-error.js';
+import type { NewEvent, Projection, StoreReader, StoreTable, StoredEvent } from './event-definition.js';
 import { hashCanonicalRow } from './event-hash.js';
-import { GENESIS_HASH, LATEST_SCHEMA_VERSION, MIGRATIONS, STORE_TABLES } from './event-schema.js';
+import {
+  APPEND_ONLY_TRIGGERS,
+  GENESIS_HASH,
+  LATEST_SCHEMA_VERSION,
+  MIGRATIONS,
+  OLDEST_READABLE_SCHEMA_VERSION,
+  STORE_TABLES,
+} from './event-schema.js';
 import { type ChainAnchor, type VerifyResult, verifyChain, verifyProjections } from './event-verifier.js';
 import { isGlob, toSqlGlob, typeMatcher } from './glob.js';
 import { StoreUnavailableError, errorCode, isBusyError, storeFailure } from './store-unavailable-error.js';
 
 export { StoreUnavailableError } from './store-unavailable-error.js';
+export { EventQueryError } from './event-query-error.js';
 export { GENESIS_HASH } from './event-schema.js';
 export { computeEventHash } from './event-hash.js';
 export type { ChainAnchor, VerifyResult } from './event-verifier.js';
@@ -24,6 +32,8 @@ export interface EventStoreOptions {
   catalog: EventCatalog;
   /** Inline read models, updated in every append's transaction. */
   projections?: readonly Projection[];
+  /** Plugin-owned side tables: created and migrated at open, written only through `writeTables`. */
+  tables?: readonly StoreTable[];
   /** How long a write waits for another process's write lock before giving up. Default 10000. */
   busyTimeoutMs?: number;
   /** Open without writing anything (no migrations, no projection rebuilds); append throws. */
@@ -92,6 +102,10 @@ const MAX_FIELD_LENGTH = 512;
 const REPLAY_PAGE = 500;
 const MAX_BUSY_ATTEMPTS = 20;
 const MAX_TYPE_PATTERNS = 100;
+/** Prepared read and side-table statements kept per store; the SQL texts are the code's own, so few. */
+const MAX_CACHED_STATEMENTS = 256;
+/** OP_Open* flag: P2 is a register, not a root page, so the statement's target cannot be read from the plan. */
+const OPFLAG_P2ISREG = 0x10;
 const ACTOR_KINDS = new Set(['agent', 'cli', 'tui', 'system']);
 const SQL_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -135,6 +149,16 @@ interface PreparedEvent {
   dataJson: string;
 }
 
+/**
+ * The handle `writeTables` hands its function: statements on the open write transaction that may write
+ * only the declared side tables (they may read anything). It is dead once the function returns.
+ */
+export interface SideTableWriter {
+  run(sql: string, ...params: unknown[]): Database.RunResult;
+  get<R = unknown>(sql: string, ...params: unknown[]): R | undefined;
+  all<R = unknown>(sql: string, ...params: unknown[]): R[];
+}
+
 /** A projection failed while applying an event; the whole append was rolled back. */
 export class ProjectionError extends Error {
   override readonly name = 'ProjectionError';
@@ -157,14 +181,17 @@ function sleepSync(ms: number): void {
  * The append-only, hash-chained event log. One instance per process; every process appending to the
  * same file serializes on SQLite's write lock, so seq stays gapless and the chain stays valid.
  */
-export class EventStore {
+export class EventStore implements StoreReader {
   readonly path: string;
-  /** For projection read queries (SELECT only). Writing through it bypasses the log's guarantees. */
-  readonly db: Database.Database;
   readonly catalog: EventCatalog;
   readonly readonly: boolean;
 
+  /** Never handed out: reads go through prepareRead, side-table writes through writeTables, events through append. */
+  private readonly db: Database.Database;
   private readonly projections: readonly Projection[];
+  private readonly sideTables: readonly StoreTable[];
+  private readonly readStatements = new Map<string, Database.Statement>();
+  private readonly sideTableStatements = new Map<string, Database.Statement>();
   private readonly busyTimeoutMs: number;
   private readonly maxDataBytes: number;
   private readonly onListenerError: (error: unknown, event: StoredEvent) => void;
@@ -181,6 +208,7 @@ export class EventStore {
     this.catalog = options.catalog;
     this.readonly = options.readonly ?? false;
     this.projections = options.projections ?? [];
+    this.sideTables = options.tables ?? [];
     this.busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
     this.maxDataBytes = options.maxDataBytes ?? DEFAULT_MAX_DATA_BYTES;
     this.onListenerError = options.onListenerError ?? reportListenerError;
@@ -195,7 +223,7 @@ export class EventStore {
    */
   static open(options: EventStoreOptions): EventStore {
     if (typeof options.catalog?.validate !== 'function') throw new TypeError('EventStore.open needs an EventCatalog.');
-    validateProjections(options.projections ?? []);
+    validateTables(options.projections ?? [], options.tables ?? []);
     const memory = options.path === ':memory:';
     const path = memory ? options.path : resolve(options.path);
     const readonly = options.readonly ?? false;
@@ -224,13 +252,16 @@ export class EventStore {
         opened.pragma('foreign_keys = ON');
       });
       const schemaVersion = EventStore.migrate(opened, path, readonly, busyTimeoutMs);
-      if (readonly && schemaVersion < LATEST_SCHEMA_VERSION) {
+      if (readonly && schemaVersion < OLDEST_READABLE_SCHEMA_VERSION) {
         throw new StoreUnavailableError(
-          `The event log ${path} has schema version ${schemaVersion}; this droidwright needs ${LATEST_SCHEMA_VERSION} and cannot migrate a read-only log. Open it once read-write (any droidwright command) or verify a copy.`,
+          `The event log ${path} has schema version ${schemaVersion}; this droidwright needs ${OLDEST_READABLE_SCHEMA_VERSION} and cannot migrate a read-only log. Open it once read-write (any droidwright command) or verify a copy.`,
         );
       }
       const store = new EventStore(opened, path, { ...options, busyTimeoutMs });
-      if (!readonly) store.syncProjections();
+      if (!readonly) {
+        store.applyTableSteps();
+        store.syncProjections();
+      }
       return store;
     } catch (error) {
       try {
@@ -565,9 +596,8 @@ export class EventStore {
       const known = new Map(this.projections.map((p) => [p.name, p]));
       const unknown = names.filter((n) => !known.has(n));
       if (unknown.length > 0) {
-        throw new InvalidArgumentsError(
+        throw new EventQueryError(
           `Unknown projection(s): ${unknown.join(', ')}. Known: ${[...known.keys()].join(', ') || '(none)'}.`,
-          'INVALID_ARGUMENT',
           'names',
         );
       }
@@ -581,6 +611,160 @@ export class EventStore {
     } catch (error) {
       throw storeFailure(error, this.path, this.busyTimeoutMs) ?? error;
     }
+  }
+
+  // ---------------------------------------------------------------- side tables
+
+  /** At open: applies every declared side-table step this database has not recorded, under one write lock. */
+  private applyTableSteps(): void {
+    if (this.sideTables.length === 0) return;
+    const recorded = (): Set<string> =>
+      new Set(
+        (
+          this.db.prepare('SELECT table_name, step FROM store_table_steps').all() as {
+            table_name: string;
+            step: number;
+          }[]
+        ).map((r) => `${r.table_name.toLowerCase()}#${r.step}`),
+      );
+    const pending = (done: Set<string>) =>
+      this.sideTables.some((t) => t.migrations.some((_, i) => !done.has(`${t.name.toLowerCase()}#${i + 1}`)));
+    // The usual open finds everything applied with a read, and takes no write lock.
+    if (!withBusyRetry(this.busyTimeoutMs, () => pending(recorded()))) return;
+    const apply = this.db.transaction(() => {
+      // Re-read under the write lock: another process may have applied steps since the check above.
+      const done = recorded();
+      const record = this.db.prepare(
+        'INSERT INTO store_table_steps (table_name, step, owner, applied_at) VALUES (?, ?, ?, ?)',
+      );
+      for (const table of this.sideTables) {
+        table.migrations.forEach((step, i) => {
+          if (done.has(`${table.name.toLowerCase()}#${i + 1}`)) return;
+          if (typeof step === 'string') {
+            this.db.exec(step);
+          } else {
+            const columns = this.db.prepare(`PRAGMA table_info("${table.name}")`).all() as { name: string }[];
+            // A table made before its steps were recorded may already have the column.
+            if (!columns.some((c) => c.name.toLowerCase() === step.addColumn.toLowerCase())) {
+              this.db.exec(`ALTER TABLE "${table.name}" ADD COLUMN "${step.addColumn}" ${step.type}`);
+            }
+          }
+          record.run(table.name, i + 1, table.owner, Date.now());
+        });
+      }
+    });
+    withBusyRetry(this.busyTimeoutMs, () => apply.immediate());
+  }
+
+  /**
+   * A statement that cannot write (SELECT, read-only PRAGMA) on the log's database: how services read
+   * read models and side tables. Statements are prepared once per SQL text and shared, so use get/all
+   * (an unfinished iterate() would hold the statement).
+   */
+  prepareRead(sql: string): Database.Statement {
+    this.assertOpen();
+    let statement = this.readStatements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      if (!statement.readonly) {
+        throw new TypeError(`EventStore.prepareRead takes statements that only read; this one writes: ${sql}`);
+      }
+      remember(this.readStatements, sql, statement);
+    }
+    return statement;
+  }
+
+  /**
+   * Runs reads with the store's bounded busy retry, for readers that must not fail while another process
+   * commits; a locked, corrupt or unreadable file becomes StoreUnavailableError.
+   */
+  readWithRetry<T>(fn: () => T): T {
+    this.assertOpen();
+    try {
+      return withBusyRetry(this.busyTimeoutMs, fn);
+    } catch (error) {
+      throw storeFailure(error, this.path, this.busyTimeoutMs) ?? error;
+    }
+  }
+
+  /**
+   * Runs `fn` in one BEGIN IMMEDIATE transaction (with the store's bounded busy retry) on a handle that
+   * may write only the side tables declared at open. All of `fn`'s writes commit or none does; `fn`
+   * must be synchronous and must not append. Environment failures become StoreUnavailableError.
+   */
+  writeTables<T>(fn: (tables: SideTableWriter) => T): T {
+    this.assertWritable();
+    if (this.db.inTransaction) {
+      throw new Error(
+        'EventStore.writeTables was called inside an open transaction (a projection or another writeTables). Write side tables after it returns.',
+      );
+    }
+    const transaction = this.db.transaction(() => {
+      let open = true;
+      const statement = (sql: string, params: unknown[]): Database.Statement => {
+        if (!open) throw new Error('This side-table handle was used after its writeTables call returned.');
+        return this.sideTableStatement(sql, params);
+      };
+      const handle: SideTableWriter = {
+        run: (sql, ...params) => statement(sql, params).run(...params),
+        get: <R>(sql: string, ...params: unknown[]) => statement(sql, params).get(...params) as R | undefined,
+        all: <R>(sql: string, ...params: unknown[]) => statement(sql, params).all(...params) as R[],
+      };
+      try {
+        const result = fn(handle);
+        if (result instanceof Promise) {
+          throw new TypeError('The function given to EventStore.writeTables must be synchronous.');
+        }
+        return result;
+      } finally {
+        open = false;
+      }
+    });
+    try {
+      return withBusyRetry(this.busyTimeoutMs, () => transaction.immediate());
+    } catch (error) {
+      throw storeFailure(error, this.path, this.busyTimeoutMs) ?? error;
+    }
+  }
+
+  /**
+   * Prepares a side-table statement after proving, from SQLite's own plan of it, that every b-tree it
+   * opens for writing belongs to a declared side table: so the handle cannot touch the events, a read
+   * model or the schema, whatever the SQL text looks like.
+   */
+  private sideTableStatement(sql: string, params: unknown[]): Database.Statement {
+    const cached = this.sideTableStatements.get(sql);
+    if (cached) return cached;
+    const statement = this.db.prepare(sql);
+    if (!statement.readonly) {
+      const declared = new Set(this.sideTables.map((t) => t.name.toLowerCase()));
+      const owners = this.db.prepare('SELECT tbl_name FROM sqlite_master WHERE rootpage = ?').pluck();
+      const plan = this.db.prepare(`EXPLAIN ${sql}`).all(...params) as {
+        opcode: string;
+        p1: number;
+        p2: number;
+        p3: number;
+        p5: number;
+      }[];
+      for (const op of plan) {
+        let target: string | undefined;
+        if (op.opcode === 'OpenWrite') {
+          target =
+            op.p3 === 0 && (op.p5 & OPFLAG_P2ISREG) === 0 ? (owners.get(op.p2) as string | undefined) : undefined;
+        } else if (op.opcode === 'Clear' || op.opcode === 'Destroy') {
+          target = op.p2 === 0 ? (owners.get(op.p1) as string | undefined) : undefined;
+        } else {
+          continue;
+        }
+        if (target === undefined || !declared.has(target.toLowerCase())) {
+          throw new TypeError(
+            `EventStore.writeTables may write only the declared side tables (${[...declared].join(', ') || 'none'}); this statement writes ${target ?? 'the schema or an unknown table'}: ${sql}`,
+          );
+        }
+      }
+    }
+    remember(this.sideTableStatements, sql, statement);
+    return statement;
   }
 
   // ---------------------------------------------------------------- listeners
@@ -626,17 +810,12 @@ export class EventStore {
     const params: unknown[] = [];
     if (filter.types !== undefined) {
       if (!Array.isArray(filter.types) || filter.types.some((t) => typeof t !== 'string' || t.length === 0)) {
-        throw new InvalidArgumentsError(
-          'types must be a list of event types or `*` globs.',
-          'INVALID_ARGUMENT',
-          'types',
-        );
+        throw new EventQueryError('types must be a list of event types or `*` globs.', 'types');
       }
       if (filter.types.length === 0) return [];
       if (filter.types.length > MAX_TYPE_PATTERNS) {
-        throw new InvalidArgumentsError(
+        throw new EventQueryError(
           `types may list at most ${MAX_TYPE_PATTERNS} patterns; use globs such as "build.*".`,
-          'INVALID_ARGUMENT',
           'types',
         );
       }
@@ -648,7 +827,7 @@ export class EventStore {
       const value = filter[name];
       if (value === undefined) return;
       if (typeof value !== 'number' || !Number.isFinite(value)) {
-        throw new InvalidArgumentsError(`${name} must be a finite number.`, 'INVALID_ARGUMENT', name);
+        throw new EventQueryError(`${name} must be a finite number.`, name);
       }
       where.push(`${column} ${op} ?`);
       params.push(value);
@@ -656,8 +835,7 @@ export class EventStore {
     const text = (name: keyof EventFilter, column: string) => {
       const value = filter[name];
       if (value === undefined) return;
-      if (typeof value !== 'string')
-        throw new InvalidArgumentsError(`${name} must be a string.`, 'INVALID_ARGUMENT', name);
+      if (typeof value !== 'string') throw new EventQueryError(`${name} must be a string.`, name);
       where.push(`${column} = ?`);
       params.push(value);
     };
@@ -671,12 +849,12 @@ export class EventStore {
     text('stream', 'stream');
     text('actorSession', 'actor_session');
     if (filter.actorKind !== undefined && !ACTOR_KINDS.has(filter.actorKind)) {
-      throw new InvalidArgumentsError('actorKind must be agent, cli, tui or system.', 'INVALID_ARGUMENT', 'actorKind');
+      throw new EventQueryError('actorKind must be agent, cli, tui or system.', 'actorKind');
     }
     text('actorKind', 'actor_kind');
     const order = filter.order ?? 'desc';
     if (order !== 'asc' && order !== 'desc') {
-      throw new InvalidArgumentsError('order must be "asc" or "desc".', 'INVALID_ARGUMENT', 'order');
+      throw new EventQueryError('order must be "asc" or "desc".', 'order');
     }
     const limit = clampLimit(filter.limit, DEFAULT_QUERY_LIMIT);
     if (limit === 0) return [];
@@ -689,7 +867,7 @@ export class EventStore {
   readAfter(seq: number, limit: number = DEFAULT_READ_AFTER_LIMIT): StoredEvent[] {
     this.assertOpen();
     if (typeof seq !== 'number' || !Number.isFinite(seq)) {
-      throw new InvalidArgumentsError('seq must be a finite number.', 'INVALID_ARGUMENT', 'seq');
+      throw new EventQueryError('seq must be a finite number.', 'seq');
     }
     const n = clampLimit(limit, DEFAULT_READ_AFTER_LIMIT);
     if (n === 0) return [];
@@ -726,9 +904,8 @@ export class EventStore {
         typeof digest.hash !== 'string' ||
         !/^[0-9a-f]{64}$/.test(digest.hash)
       ) {
-        throw new InvalidArgumentsError(
+        throw new EventQueryError(
           'fromDigest needs an integer seq >= 0 and a 64-character lowercase hex hash.',
-          'INVALID_ARGUMENT',
           'fromDigest',
         );
       }
@@ -918,7 +1095,7 @@ function ensureDirectory(dir: string): void {
 function clampLimit(limit: number | undefined, fallback: number): number {
   if (limit === undefined) return fallback;
   if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 0) {
-    throw new InvalidArgumentsError('limit must be a whole number >= 0.', 'INVALID_ARGUMENT', 'limit');
+    throw new EventQueryError('limit must be a whole number >= 0.', 'limit');
   }
   return Math.min(limit, MAX_QUERY_LIMIT);
 }
@@ -1008,7 +1185,13 @@ function normalizeActor(actor: unknown, type: string): Actor {
   }
 }
 
-function validateProjections(projections: readonly Projection[]): void {
+/** Keeps a prepared statement; a cache past its bound starts over rather than growing. */
+function remember(cache: Map<string, Database.Statement>, sql: string, statement: Database.Statement): void {
+  if (cache.size >= MAX_CACHED_STATEMENTS) cache.clear();
+  cache.set(sql, statement);
+}
+
+function validateTables(projections: readonly Projection[], sideTables: readonly StoreTable[]): void {
   const names = new Set<string>();
   const tables = new Map<string, string>();
   for (const p of projections) {
@@ -1033,6 +1216,39 @@ function validateProjections(projections: readonly Projection[]): void {
       const owner = tables.get(t.toLowerCase());
       if (owner) throw new TypeError(`Table "${t}" is declared by projections "${owner}" and "${p.name}".`);
       tables.set(t.toLowerCase(), p.name);
+    }
+  }
+  const sideNames = new Map<string, string>();
+  for (const t of sideTables) {
+    const where = `Side table ${JSON.stringify(t?.name)} (owner ${JSON.stringify(t?.owner)})`;
+    if (!t || typeof t.name !== 'string' || !SQL_IDENTIFIER.test(t.name)) {
+      throw new TypeError(`${where}: its name must be an identifier (letters, digits, _).`);
+    }
+    if (typeof t.owner !== 'string' || t.owner.length === 0) throw new TypeError(`${where} needs an owner.`);
+    const key = t.name.toLowerCase();
+    if ((STORE_TABLES as readonly string[]).includes(key) || key.startsWith('sqlite_')) {
+      throw new TypeError(`${where} may not be the store's own table.`);
+    }
+    const projection = tables.get(key);
+    if (projection) throw new TypeError(`${where} is also a table of projection "${projection}".`);
+    const other = sideNames.get(key);
+    if (other !== undefined) throw new TypeError(`${where} is declared twice (also by owner "${other}").`);
+    sideNames.set(key, t.owner);
+    if (!Array.isArray(t.migrations) || t.migrations.length === 0) {
+      throw new TypeError(`${where} needs at least one migration step (the one that creates it).`);
+    }
+    for (const step of t.migrations) {
+      const valid =
+        (typeof step === 'string' && step.trim().length > 0) ||
+        (typeof step === 'object' &&
+          step !== null &&
+          typeof step.addColumn === 'string' &&
+          SQL_IDENTIFIER.test(step.addColumn) &&
+          typeof step.type === 'string' &&
+          step.type.trim().length > 0);
+      if (!valid) {
+        throw new TypeError(`${where}: each step is SQL or { addColumn: <identifier>, type: <column type> }.`);
+      }
     }
   }
 }

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import type { Actor } from '../kernel/actor.js';
+import type { Actor } from '../shared/actor.js';
 import { CanonicalJsonError, canonicalJson } from './canonical-json.js';
 import type { Projection, StoredEvent } from './event-definition.js';
 import { hashCanonicalRow } from './event-hash.js';

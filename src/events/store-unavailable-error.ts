@@ -1,17 +1,16 @@
-import { ToolError } from '../kernel/errors.js';
-
 /**
  * The event log cannot be opened or written: not a database, corrupt, locked beyond the busy
- * timeout, unwritable, disk full, closed. It is a ToolError (code STORE_UNAVAILABLE) so a tool call
- * that hits it becomes an actionable `isError` result rather than an internal error.
+ * timeout, unwritable, disk full, closed. The store knows nothing of tools: the MCP adapter maps this
+ * to an actionable `isError` result with the error code in `code`, the CLI to a one-line failure.
  */
-export class StoreUnavailableError extends ToolError {
+export class StoreUnavailableError extends Error {
+  override readonly name = 'StoreUnavailableError';
+  readonly code = 'STORE_UNAVAILABLE';
   constructor(
     message: string,
     override readonly cause?: unknown,
   ) {
-    super('STORE_UNAVAILABLE', message);
-    Object.defineProperty(this, 'name', { value: 'StoreUnavailableError' });
+    super(message);
   }
 }
 

@@ -1,9 +1,14 @@
 import 'reflect-metadata';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { Container, type ContainerModule } from 'inversify';
-import { EventContribution, type EventDefinition, type Projection } from '../events/event-definition.js';
+import {
+  EventContribution,
+  type EventDefinition,
+  type Projection,
+  type StoreTable,
+} from '../events/event-definition.js';
 import { EventCatalog } from '../events/event-catalog.js';
-import { EventStore } from '../events/event-store.js';
+import { EventStore, StoreUnavailableError } from '../events/event-store.js';
 import { EventWitness, WITNESS_FILE } from '../events/event-witness.js';
 import { getContributions } from './contribution-provider.js';
 import { ToolError } from './errors.js';
@@ -18,15 +23,17 @@ import { ToolRegistry } from './tool-registry.js';
 import { ToolsetContribution } from './toolset-contribution.js';
 import { TrustService } from './trust-service.js';
 
-/** Every event type and projection the loaded plugins contribute. */
+/** Every event type, projection and side table the loaded plugins contribute. */
 export function collectEventContributions(container: Container): {
   events: EventDefinition[];
   projections: Projection[];
+  tables: StoreTable[];
 } {
   const contributions = getContributions<EventContribution>(container, EventContribution);
   return {
     events: contributions.flatMap((c) => [...c.events()]),
     projections: contributions.flatMap((c) => [...c.projections()]),
+    tables: contributions.flatMap((c) => [...(c.tables?.() ?? [])]),
   };
 }
 
@@ -42,10 +49,11 @@ function openStore(container: Container, options: RuntimeOptions): EventStore {
   }
   try {
     mkdirSync(options.home, { recursive: true });
-    const { events, projections } = collectEventContributions(container);
-    return EventStore.open({ path, catalog: new EventCatalog(events), projections });
+    const { events, projections, tables } = collectEventContributions(container);
+    return EventStore.open({ path, catalog: new EventCatalog(events), projections, tables });
   } catch (error) {
-    if (error instanceof ToolError) throw error;
+    // The store's own failure already says what to do; the adapter maps it to STORE_UNAVAILABLE.
+    if (error instanceof ToolError || error instanceof StoreUnavailableError) throw error;
     const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
     throw new ToolError(
       'STORE_UNAVAILABLE',

@@ -1,4 +1,4 @@
-import type { Actor } from './actor.js';
+import type { Actor } from '../shared/actor.js';
 import type { AnyToolDefinition } from './tool-definition.js';
 
 export interface ToolCall {

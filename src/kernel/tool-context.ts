@@ -1,5 +1,5 @@
 import type { NewEvent, StoredEvent } from '../events/event-definition.js';
-import type { Actor } from './actor.js';
+import type { Actor } from '../shared/actor.js';
 import type { EventStoreProvider } from './event-store-provider.js';
 import type { Logger, ProgressUpdate, ToolContext } from './tool-definition.js';
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Actor } from './actor.js';
+import type { Actor } from '../shared/actor.js';
 import type { EventAppender } from '../events/event-definition.js';
 
 /** R reads only; W changes state; D destroys or replaces state; O runs project code. */

@@ -1,7 +1,7 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { inject, injectable } from 'inversify';
-import { describeActor, type Actor } from './actor.js';
+import { describeActor, type Actor } from '../shared/actor.js';
 import { EventStoreProvider } from './event-store-provider.js';
 
 export interface TrustedProject {
@@ -46,7 +46,7 @@ export class TrustService {
   isTrusted(root: string): boolean {
     try {
       const row = this.store()
-        .db.prepare('SELECT 1 FROM trusted_projects WHERE root = ?')
+        .prepareRead('SELECT 1 FROM trusted_projects WHERE root = ?')
         .get(canonicalProjectRoot(root));
       return row !== undefined;
     } catch {
@@ -81,7 +81,7 @@ export class TrustService {
   }
 
   list(): TrustedProject[] {
-    const rows = this.store().db.prepare('SELECT root, trusted_at, by FROM trusted_projects ORDER BY root').all() as {
+    const rows = this.store().prepareRead('SELECT root, trusted_at, by FROM trusted_projects ORDER BY root').all() as {
       root: string;
       trusted_at: number;
       by: string;

@@ -1,6 +1,7 @@
 import type { NewEvent } from '../events/event-definition.js';
-import type { Actor } from '../kernel/actor.js';
+import type { Actor } from '../shared/actor.js';
 import type { EventStoreProvider } from '../kernel/event-store-provider.js';
+import { processStartTime } from '../kernel/process-identity.js';
 import type { Logger } from '../kernel/tool-definition.js';
 import type { ToolCallOutcome } from '../plugins/core/core.events.js';
 import { redactArguments, truncateUtf8 } from './redaction.js';
@@ -60,6 +61,7 @@ export class CallRecorder {
         client_version: facts.clientVersion,
         protocol_version: facts.protocolVersion,
         pid: actor.pid,
+        pid_start: processStartTime(actor.pid),
         toolsets: [...facts.toolsets],
         read_only: facts.readOnly,
         project_root: facts.projectRoot,

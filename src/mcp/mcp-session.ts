@@ -16,7 +16,7 @@ import {
   type CallToolResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { Actor } from '../kernel/actor.js';
+import type { Actor } from '../shared/actor.js';
 import { getContributions } from '../kernel/contribution-provider.js';
 import { ErrorCodes, InvalidArgumentsError, ToolError } from '../kernel/errors.js';
 import { EventStoreProvider } from '../kernel/event-store-provider.js';
@@ -24,6 +24,7 @@ import { createStderrLogger } from '../kernel/logger.js';
 import { SelectedProject } from '../kernel/project-selection.js';
 import { ToolCallPolicy } from '../kernel/tool-call-policy.js';
 import { createToolContext } from '../kernel/tool-context.js';
+import { toolFacingError } from '../kernel/tool-facing-error.js';
 import type { AnyToolDefinition, Logger, ProgressUpdate } from '../kernel/tool-definition.js';
 import { ToolRegistry, type RegisteredTool } from '../kernel/tool-registry.js';
 import { droidwrightVersion } from '../kernel/version.js';
@@ -385,7 +386,8 @@ export class McpSession {
         content: [{ type: 'text', text: `${result.summary}\n${JSON.stringify(output.data)}` }],
         structuredContent: output.data as Record<string, unknown>,
       };
-    } catch (error) {
+    } catch (thrown) {
+      const error = toolFacingError(thrown);
       if (error instanceof McpError || error instanceof ProtocolError) throw error;
       if (signal.aborted) {
         this.record(def, name, args, 'cancelled', 'CANCELLED', started, 'cancelled by the client');
@@ -439,7 +441,8 @@ export class McpSession {
       const result = await tool.definition.handler({}, ctx);
       this.record(tool.definition, tool.definition.name, {}, 'ok', null, started, `resource ${uri}: ${result.summary}`);
       return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(result.data, null, 2) }] };
-    } catch (error) {
+    } catch (thrown) {
+      const error = toolFacingError(thrown);
       const code = error instanceof ToolError ? error.code : 'INTERNAL';
       this.record(tool.definition, tool.definition.name, {}, 'error', code, started, `resource ${uri} failed`);
       if (error instanceof ToolError) throw protocolError(ErrorCode.InternalError, `${error.code}: ${error.message}`);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
-import type { Actor } from '../../src/kernel/actor.js';
+import type { Actor } from '../../src/shared/actor.js';
 import { EventCatalog } from '../../src/events/event-catalog.js';
 import { defineEvent, type NewEvent, type Projection, type StoredEvent } from '../../src/events/event-definition.js';
 

@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { agentEnvironmentMarkers } from '../../src/cli/trust-evidence.js';
+import { isAlive } from './process-tracker.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -37,15 +38,6 @@ function defaultCwd(env: CliEnv): string {
     return statSync(env.home).isDirectory() ? env.home : tmpdir();
   } catch {
     return tmpdir();
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }
 

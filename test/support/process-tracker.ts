@@ -1,3 +1,5 @@
+import { isProcessAlive } from '../../src/kernel/process-identity.js';
+
 /**
  * Every process a test spawns is registered here by PID so afterAll can kill whatever a failing test
  * left behind. Never kill by name: other engineers' tests run adb servers too.
@@ -12,13 +14,9 @@ export function untrackPid(pid: number): void {
   tracked.delete(pid);
 }
 
+/** Running (a zombie has nothing left to stop). The pid is one this test run started, so no start time is needed. */
 export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return isProcessAlive(pid, null);
 }
 
 /** SIGKILLs every tracked process still alive; returns the PIDs it had to kill. */

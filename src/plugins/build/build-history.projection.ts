@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { describeActor } from '../../kernel/actor.js';
+import { describeActor } from '../../shared/actor.js';
 import type { Projection, StoredEvent } from '../../events/event-definition.js';
 import type { z } from 'zod';
 import type {

@@ -1,6 +1,6 @@
 import { statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { systemActor } from '../../kernel/actor.js';
+import { systemActor } from '../../shared/actor.js';
 import { createContainer, disposeContainer } from '../../kernel/composition-root.js';
 import { buildLogsDir, resolveHome } from '../../kernel/paths.js';
 import { UsageError } from '../../kernel/usage-error.js';

@@ -3,6 +3,7 @@ import { EventContribution } from '../../events/event-definition.js';
 import { BuildArtifactLookup } from '../../kernel/build-artifact-lookup.js';
 import { ToolsetContribution } from '../../kernel/toolset-contribution.js';
 import { buildHistoryProjection } from './build-history.projection.js';
+import { buildTables } from './build-tables.js';
 import { buildEvents } from './build.events.js';
 import { BuildToolset } from './build.toolset.js';
 import { BuildArtifactIndex } from './services/build-artifact-index.js';
@@ -14,6 +15,7 @@ import { BuildWorker } from './services/build-worker.js';
 const buildEventContribution: EventContribution = {
   events: () => buildEvents,
   projections: () => [buildHistoryProjection],
+  tables: () => buildTables,
 };
 
 // Builds run in their own worker processes, so `droidwright mcp` has nothing to wait for when it exits.

@@ -34,6 +34,15 @@ export const McpSessionStarted = defineEvent({
     client_version: z.string().nullable(),
     protocol_version: z.string().nullable(),
     pid: z.number().int(),
+    /**
+     * The server's start time (Linux /proc/<pid>/stat field 22), so a crashed server whose pid was
+     * reused is not reported alive; null without /proc, absent in events recorded before it was added.
+     */
+    pid_start: z
+      .string()
+      .regex(/^\d{1,20}$/)
+      .nullable()
+      .optional(),
     toolsets: z.array(z.string()),
     read_only: z.boolean(),
     project_root: z.string().nullable(),

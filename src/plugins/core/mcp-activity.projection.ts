@@ -6,6 +6,7 @@ type SessionStarted = {
   client_version: string | null;
   protocol_version: string | null;
   pid: number;
+  pid_start?: string | null;
   toolsets: string[];
   read_only: boolean;
   project_root: string | null;
@@ -27,14 +28,15 @@ type SessionEnded = { session: string; reason: string };
  */
 export const mcpActivityProjection: Projection = {
   name: 'mcp_activity',
-  version: 1,
+  // 2: mcp_sessions.pid_start.
+  version: 2,
   handles: ['mcp.session_started', 'mcp.tool_called', 'mcp.session_ended'],
   tables: ['mcp_sessions', 'mcp_tool_calls'],
   ddl: [
     `CREATE TABLE IF NOT EXISTS mcp_sessions (
       session TEXT PRIMARY KEY,
       client_name TEXT, client_version TEXT, protocol_version TEXT,
-      pid INTEGER NOT NULL, toolsets TEXT NOT NULL DEFAULT '[]', read_only INTEGER NOT NULL DEFAULT 0, project_root TEXT,
+      pid INTEGER NOT NULL, pid_start TEXT, toolsets TEXT NOT NULL DEFAULT '[]', read_only INTEGER NOT NULL DEFAULT 0, project_root TEXT,
       started_at INTEGER NOT NULL, last_call_at INTEGER,
       calls INTEGER NOT NULL DEFAULT 0, errors INTEGER NOT NULL DEFAULT 0, refused INTEGER NOT NULL DEFAULT 0,
       ended_at INTEGER, end_reason TEXT)`,
@@ -49,12 +51,18 @@ export const mcpActivityProjection: Projection = {
       case 'mcp.session_started': {
         const d = event.data as SessionStarted;
         db.prepare(
-          `INSERT INTO mcp_sessions (session, client_name, client_version, protocol_version, pid, toolsets, read_only, project_root, started_at)
-           VALUES (@session, @client_name, @client_version, @protocol_version, @pid, @toolsets, @read_only, @project_root, @at)
+          `INSERT INTO mcp_sessions (session, client_name, client_version, protocol_version, pid, pid_start, toolsets, read_only, project_root, started_at)
+           VALUES (@session, @client_name, @client_version, @protocol_version, @pid, @pid_start, @toolsets, @read_only, @project_root, @at)
            ON CONFLICT(session) DO UPDATE SET client_name = excluded.client_name, client_version = excluded.client_version,
-             protocol_version = excluded.protocol_version, pid = excluded.pid, toolsets = excluded.toolsets,
+             protocol_version = excluded.protocol_version, pid = excluded.pid, pid_start = excluded.pid_start, toolsets = excluded.toolsets,
              read_only = excluded.read_only, project_root = excluded.project_root, started_at = MIN(started_at, excluded.started_at)`,
-        ).run({ ...d, toolsets: JSON.stringify(d.toolsets), read_only: d.read_only ? 1 : 0, at: event.at });
+        ).run({
+          ...d,
+          pid_start: d.pid_start ?? null,
+          toolsets: JSON.stringify(d.toolsets),
+          read_only: d.read_only ? 1 : 0,
+          at: event.at,
+        });
         break;
       }
       case 'mcp.tool_called': {

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Projection, StoredEvent } from '../../events/event-definition.js';
+import type { Projection, StoreReader, StoredEvent } from '../../events/event-definition.js';
 import type { AppInstalledData } from './device-admin.events.js';
 
 /** The latest install per device and package: which APK (hash), version and build is on the device now. */
@@ -60,11 +60,11 @@ export const installedBuildsProjection: Projection = {
 };
 
 export function readInstalledBuilds(
-  db: Database.Database,
+  store: StoreReader,
   filter: { device?: string; package?: string } = {},
 ): InstalledBuildRow[] {
-  return db
-    .prepare(
+  return store
+    .prepareRead(
       `SELECT * FROM installed_builds WHERE (@device IS NULL OR device_serial = @device) AND (@package IS NULL OR package = @package)
        ORDER BY installed_at DESC, seq DESC LIMIT 500`,
     )

@@ -3,7 +3,7 @@ import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { StoredEvent } from '../../../src/events/event-definition.js';
-import type { Actor } from '../../../src/kernel/actor.js';
+import type { Actor } from '../../../src/shared/actor.js';
 import { createContainer, disposeContainer } from '../../../src/kernel/composition-root.js';
 import { EventStoreProvider } from '../../../src/kernel/event-store-provider.js';
 import { pluginModules } from '../../../src/plugins/index.js';

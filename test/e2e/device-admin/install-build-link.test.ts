@@ -1,6 +1,6 @@
 import { mkdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import { systemActor } from '../../../src/kernel/actor.js';
+import { systemActor } from '../../../src/shared/actor.js';
 import { createContainer, disposeContainer } from '../../../src/kernel/composition-root.js';
 import { EventStoreProvider } from '../../../src/kernel/event-store-provider.js';
 import { pluginModules } from '../../../src/plugins/index.js';

@@ -145,7 +145,7 @@ describe('installs linked to the builds that produced them', () => {
       correlation: 'build:b-new',
       actor: expect.objectContaining({ session: 's-1' }),
     });
-    const live = readInstalledBuilds(ctx.store.db);
+    const live = readInstalledBuilds(ctx.store);
     expect(live).toEqual([
       expect.objectContaining({
         device_serial: device.serial,
@@ -165,15 +165,15 @@ describe('installs linked to the builds that produced them', () => {
     ).toBeNull();
 
     await ctx.container.get(DeviceInspector).listDevices(toolCtx);
-    const liveInstalls = readInstalledBuilds(ctx.store.db);
-    const liveDevices = readDevices(ctx.store.db);
+    const liveInstalls = readInstalledBuilds(ctx.store);
+    const liveDevices = readDevices(ctx.store);
     expect(liveInstalls).toHaveLength(1);
-    const apkIndex = () => ctx.store.db.prepare('SELECT * FROM build_apks ORDER BY build_id, idx').all();
+    const apkIndex = () => ctx.store.prepareRead('SELECT * FROM build_apks ORDER BY build_id, idx').all();
     const liveIndex = apkIndex();
     expect(liveIndex).toHaveLength(2);
     ctx.store.rebuildProjections([installedBuildsProjection.name, devicesProjection.name, buildHistoryProjection.name]);
-    expect(readInstalledBuilds(ctx.store.db)).toEqual(liveInstalls);
-    expect(readDevices(ctx.store.db)).toEqual(liveDevices);
+    expect(readInstalledBuilds(ctx.store)).toEqual(liveInstalls);
+    expect(readDevices(ctx.store)).toEqual(liveDevices);
     expect(apkIndex()).toEqual(liveIndex);
   });
 

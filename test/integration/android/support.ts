@@ -4,7 +4,7 @@ import { androidModule } from '../../../src/android/android.module.js';
 import { EventCatalog } from '../../../src/events/event-catalog.js';
 import { EventStore } from '../../../src/events/event-store.js';
 import type { NewEvent, StoredEvent } from '../../../src/events/event-definition.js';
-import { systemActor } from '../../../src/kernel/actor.js';
+import { systemActor } from '../../../src/shared/actor.js';
 import { EventStoreProvider } from '../../../src/kernel/event-store-provider.js';
 import { ProcessRunner } from '../../../src/kernel/process-runner.js';
 import { SelectedProject, type ProjectSelection } from '../../../src/kernel/project-selection.js';

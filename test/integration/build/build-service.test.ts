@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import type { Container } from 'inversify';
-import { cliActor, systemActor, type Actor } from '../../../src/kernel/actor.js';
+import { cliActor, systemActor, type Actor } from '../../../src/shared/actor.js';
 import { createContainer, disposeContainer } from '../../../src/kernel/composition-root.js';
 import { InvalidArgumentsError, ToolError } from '../../../src/kernel/errors.js';
 import { EventStoreProvider } from '../../../src/kernel/event-store-provider.js';
@@ -17,7 +17,8 @@ import { ToolRegistry } from '../../../src/kernel/tool-registry.js';
 import { TrustService } from '../../../src/kernel/trust-service.js';
 import { pluginModules } from '../../../src/plugins/index.js';
 import { BuildLauncher, InProcessBuildLauncher } from '../../../src/plugins/build/services/build-launcher.js';
-import { BuildLock, currentProcess } from '../../../src/plugins/build/services/build-lock.js';
+import { currentProcess } from '../../../src/kernel/process-identity.js';
+import { BuildLock } from '../../../src/plugins/build/services/build-lock.js';
 import { BuildLogWriter } from '../../../src/plugins/build/services/build-log-writer.js';
 import { BuildService } from '../../../src/plugins/build/services/build-service.js';
 import { failureError } from '../../../src/plugins/build/services/build-waiter.js';
@@ -366,10 +367,10 @@ describe('build toolset (in process, stand-in Gradle)', () => {
     expect(history.data.builds.length).toBeGreaterThanOrEqual(6);
     const store = h.container.get<EventStoreProvider>(EventStoreProvider)();
     const snapshot = () => ({
-      builds: store.db.prepare('SELECT * FROM builds ORDER BY id').all(),
-      diagnostics: store.db.prepare('SELECT * FROM build_diagnostics ORDER BY build_id, idx').all(),
-      apks: store.db.prepare('SELECT * FROM build_apks ORDER BY build_id, idx').all(),
-      variants: store.db.prepare('SELECT * FROM active_variants ORDER BY project_root, module').all(),
+      builds: store.prepareRead('SELECT * FROM builds ORDER BY id').all(),
+      diagnostics: store.prepareRead('SELECT * FROM build_diagnostics ORDER BY build_id, idx').all(),
+      apks: store.prepareRead('SELECT * FROM build_apks ORDER BY build_id, idx').all(),
+      variants: store.prepareRead('SELECT * FROM active_variants ORDER BY project_root, module').all(),
     });
     const live = snapshot();
     store.rebuildProjections(['build_history']);
@@ -503,7 +504,7 @@ describe('build worker under failure', () => {
     const handle = await c
       .get(BuildService)
       .start({ kind: 'build', tasks: ['assembleDebug'], args: [], module: null, variant: null }, agent);
-    const lock = new BuildLock(c.get<EventStoreProvider>(EventStoreProvider)().db);
+    const lock = new BuildLock(c.get<EventStoreProvider>(EventStoreProvider)());
     // The lock back with a live server that has not handed over yet.
     expect(lock.handOver(handle.buildId, parked, currentProcess())).toBe(true);
     try {

@@ -55,7 +55,7 @@ function finished(child: ChildProcess, onStdout?: (text: string) => void): Promi
 }
 
 function tableContents(store: EventStore, table: string): unknown[] {
-  return store.db.prepare(`SELECT * FROM ${table} ORDER BY 1`).all();
+  return store.prepareRead(`SELECT * FROM ${table} ORDER BY 1`).all();
 }
 
 it('two processes appending 10,000 events each concurrently keep seq gapless and the chain valid', async () => {
@@ -72,18 +72,18 @@ it('two processes appending 10,000 events each concurrently keep seq gapless and
 
   const store = EventStore.open({ path, catalog: testCatalog(), projections: [thingsProjection()] });
   try {
-    expect(store.db.prepare('SELECT count(*) AS n, min(seq) AS lo, max(seq) AS hi FROM events').get()).toEqual({
+    expect(store.prepareRead('SELECT count(*) AS n, min(seq) AS lo, max(seq) AS hi FROM events').get()).toEqual({
       n: 20000,
       lo: 1,
       hi: 20000,
     });
     expect(store.verify()).toEqual({ ok: true, checked: 20000, lastSeq: 20000 });
     // Each writer's events are all there, in the order it appended them.
-    const sessions = store.db.prepare('SELECT DISTINCT actor_session AS s FROM events').all() as { s: string }[];
+    const sessions = store.prepareRead('SELECT DISTINCT actor_session AS s FROM events').all() as { s: string }[];
     expect(sessions).toHaveLength(2);
     for (const { s } of sessions) {
-      const counts = store.db
-        .prepare(`SELECT json_extract(data, '$.count') AS c FROM events WHERE actor_session = ? ORDER BY seq`)
+      const counts = store
+        .prepareRead(`SELECT json_extract(data, '$.count') AS c FROM events WHERE actor_session = ? ORDER BY seq`)
         .all(s)
         .map((r) => (r as { c: number }).c);
       expect(counts).toEqual(Array.from({ length: 10000 }, (_, i) => i));
@@ -125,7 +125,7 @@ it('writers killed with SIGKILL at random moments, 20 times, never lose an ackno
     const result = store.verify({ full: true });
     expect(result).toMatchObject({ ok: true });
     expect(result.lastSeq).toBeGreaterThanOrEqual(Math.max(...acknowledged.keys()));
-    const byseq = store.db.prepare('SELECT hash FROM events WHERE seq = ?');
+    const byseq = store.prepareRead('SELECT hash FROM events WHERE seq = ?');
     const missing = [...acknowledged].filter(
       ([seq, hash]) => (byseq.get(seq) as { hash: string } | undefined)?.hash !== hash,
     );

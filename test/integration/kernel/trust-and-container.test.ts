@@ -1,6 +1,6 @@
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cliActor, type Actor } from '../../../src/kernel/actor.js';
+import { cliActor, type Actor } from '../../../src/shared/actor.js';
 import { createContainer, disposeContainer } from '../../../src/kernel/composition-root.js';
 import { EventStoreProvider } from '../../../src/kernel/event-store-provider.js';
 import { SelectedProject } from '../../../src/kernel/project-selection.js';
@@ -74,9 +74,9 @@ describe('container, trust service and core read models on a real SQLite file', 
       expect(trust.isTrusted(root)).toBe(false);
 
       const snapshot = () => ({
-        trusted: store.db.prepare('SELECT * FROM trusted_projects ORDER BY root').all(),
-        sessions: store.db.prepare('SELECT * FROM mcp_sessions ORDER BY session').all(),
-        calls: store.db.prepare('SELECT * FROM mcp_tool_calls ORDER BY seq').all(),
+        trusted: store.prepareRead('SELECT * FROM trusted_projects ORDER BY root').all(),
+        sessions: store.prepareRead('SELECT * FROM mcp_sessions ORDER BY session').all(),
+        calls: store.prepareRead('SELECT * FROM mcp_tool_calls ORDER BY seq').all(),
       });
       const live = snapshot();
       expect(live.sessions).toEqual([

@@ -3,22 +3,22 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSy
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawn } from 'node:child_process';
-import {
-  BuildLock,
-  currentProcess,
-  identityOf,
-  isProcessAlive,
-  isSameProcessAlive,
-  parseProcStat,
-  processStartTime,
-  type ProcessIdentity,
-} from '../../../src/plugins/build/services/build-lock.js';
+import { MIGRATIONS } from '../../../src/events/event-schema.js';
+import { EventStore } from '../../../src/events/event-store.js';
+import { buildTables } from '../../../src/plugins/build/build-tables.js';
+import { currentProcess, isProcessAlive, type ProcessIdentity } from '../../../src/kernel/process-identity.js';
+import { BuildLock } from '../../../src/plugins/build/services/build-lock.js';
 import {
   BuildLogWriter,
   MAX_LOG_LINE_BYTES,
   pruneBuildLogs,
 } from '../../../src/plugins/build/services/build-log-writer.js';
+
+import { testCatalog } from '../../support/event-store-fixtures.js';
+
+function openLockStore(path: string, busyTimeoutMs?: number): EventStore {
+  return EventStore.open({ path, catalog: testCatalog(), tables: buildTables, busyTimeoutMs });
+}
 
 const P1: ProcessIdentity = { pid: 111, startTime: '5000' };
 const P2: ProcessIdentity = { pid: 222, startTime: '6000' };
@@ -26,18 +26,18 @@ const alive = () => true;
 
 describe('BuildLock', () => {
   let dir: string;
-  let db: Database.Database;
+  let store: EventStore;
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'dw-lock-'));
-    db = new Database(join(dir, 'locks.db'));
+    store = openLockStore(join(dir, 'events.db'));
   });
   afterEach(() => {
-    db.close();
+    store.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
   it('gives one project to one build and names the holder', () => {
-    const lock = new BuildLock(db);
+    const lock = new BuildLock(store);
     expect(lock.acquire('/p', 'b1', P1, alive)).toEqual({ acquired: true, staleHolder: null });
     expect(lock.acquire('/p', 'b2', P2, alive)).toMatchObject({
       acquired: false,
@@ -49,7 +49,7 @@ describe('BuildLock', () => {
   });
 
   it('takes over a dead holder and reports it; a takeover survives the old holder releasing', () => {
-    const lock = new BuildLock(db);
+    const lock = new BuildLock(store);
     lock.acquire('/p', 'b1', P1, alive);
     expect(lock.acquire('/p', 'b2', P2, (h) => h.pid !== 111)).toMatchObject({
       acquired: true,
@@ -60,7 +60,7 @@ describe('BuildLock', () => {
   });
 
   it('lets exactly one caller reap an orphaned lock and hands it the Gradle group to stop', () => {
-    const lock = new BuildLock(db);
+    const lock = new BuildLock(store);
     lock.acquire('/p', 'b1', P1, alive);
     lock.setGradle('b1', { pid: 333, startTime: '7000' });
     expect(lock.reapIfDead('b1', alive)).toBeNull();
@@ -73,7 +73,7 @@ describe('BuildLock', () => {
   });
 
   it('hands a build over to its worker only from the process that holds it', () => {
-    const lock = new BuildLock(db);
+    const lock = new BuildLock(store);
     lock.acquire('/p', 'b1', P1, alive);
     expect(lock.handOver('b1', { pid: 111, startTime: '9999' }, P2)).toBe(false);
     expect(lock.handOver('b1', P1, P2)).toBe(true);
@@ -82,9 +82,9 @@ describe('BuildLock', () => {
   });
 
   it('treats a reused pid (same pid, other start time) as a dead holder', () => {
-    const lock = new BuildLock(db);
+    const lock = new BuildLock(store);
     const me = currentProcess();
-    expect(isSameProcessAlive(me)).toBe(true);
+    expect(isProcessAlive(me.pid, me.startTime)).toBe(true);
     // This test process's pid, recorded with another start time: the pid was reused since.
     const previousOwner: ProcessIdentity = {
       pid: process.pid,
@@ -96,78 +96,59 @@ describe('BuildLock', () => {
       // No /proc: only the pid can be checked, and it is alive.
       expect(result.acquired).toBe(false);
     } else {
-      expect(isSameProcessAlive(previousOwner)).toBe(false);
+      expect(isProcessAlive(previousOwner.pid, previousOwner.startTime)).toBe(false);
       expect(result).toMatchObject({ acquired: true, staleHolder: { buildId: 'b1', pid: process.pid } });
     }
   });
 
-  it('adds the identity columns to a lock table from an older droidwright', () => {
-    db.exec(
-      'CREATE TABLE build_locks (project_root TEXT PRIMARY KEY, build_id TEXT NOT NULL, pid INTEGER NOT NULL, started_at INTEGER NOT NULL)',
+  it.each([
+    ['before holder identities', ''],
+    ['with holder identities, made by BuildLock itself', ', pid_start TEXT, gradle_pgid INTEGER, gradle_start TEXT'],
+  ])('opens a log whose lock table an older droidwright made (%s), adopting it once', (_, columns) => {
+    // A log exactly as that droidwright left it: schema 1, and build_locks outside the store's contract.
+    const path = join(dir, `old-${columns.length}.db`);
+    const old = new Database(path);
+    MIGRATIONS[0]!.up(old);
+    old.exec(
+      'CREATE TABLE schema_version (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at INTEGER NOT NULL)',
     );
-    db.prepare('INSERT INTO build_locks VALUES (?, ?, ?, ?)').run('/p', 'old', 424242, 1);
-    const lock = new BuildLock(db);
-    new BuildLock(db);
-    expect(lock.holder('/p')).toMatchObject({ buildId: 'old', pid: 424242, startTime: null, gradle: null });
-  });
-});
-
-describe('process identity', () => {
-  it('reads the start time of a live process from /proc and none for a missing one', () => {
-    const start = processStartTime(process.pid);
-    if (process.platform === 'linux') expect(start).toMatch(/^\d+$/);
-    expect(processStartTime(process.pid)).toBe(start);
-    expect(processStartTime(2 ** 22 + 12345)).toBeNull();
-    expect(isSameProcessAlive({ pid: 2 ** 22 + 12345, startTime: null })).toBe(false);
-  });
-
-  it('tells a child from a later process with its pid by the start time', async () => {
-    if (process.platform !== 'linux') return;
-    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 10000)'], { stdio: 'ignore' });
-    try {
-      await new Promise((resolve) => child.once('spawn', resolve));
-      const identity = identityOf(child.pid!);
-      expect(isSameProcessAlive(identity)).toBe(true);
-      expect(isSameProcessAlive({ pid: child.pid!, startTime: String(Number(identity.startTime) + 1) })).toBe(false);
-    } finally {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGKILL');
-      await exited;
-    }
-  });
-});
-
-describe('process liveness', () => {
-  it('reads state and start time from a stat line whose command name has spaces and parentheses', () => {
-    const line =
-      '4242 (java (gradle) x) Z 1 4242 4242 0 -1 4194560 100 0 0 0 5 1 0 0 20 0 1 0 987654 0 0 18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0\n';
-    expect(parseProcStat(line)).toEqual({ state: 'Z', startTime: '987654' });
-    expect(parseProcStat('garbage')).toEqual({ state: null, startTime: null });
-    expect(parseProcStat(readFileSync(`/proc/${process.pid}/stat`, 'utf8'))).toEqual({
-      state: expect.stringMatching(/^[RS]$/),
-      startTime: processStartTime(process.pid),
-    });
-  });
-
-  it('counts a zombie (exited, never reaped by its parent) as dead', async () => {
-    // `true` exits at once; its parent becomes `sleep` through exec, which never waits for it.
-    const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
-    try {
-      const zombie = Number(
-        await new Promise<string>((resolve) => parent.stdout!.once('data', (d: Buffer) => resolve(d.toString()))),
-      );
-      let state: string | null = null;
-      for (let i = 0; i < 100 && state !== 'Z'; i++) {
-        state = parseProcStat(readFileSync(`/proc/${zombie}/stat`, 'utf8')).state;
-        if (state !== 'Z') await new Promise((r) => setTimeout(r, 20));
+    old.prepare('INSERT INTO schema_version VALUES (1, ?, 0)').run(MIGRATIONS[0]!.description);
+    old.exec(
+      `CREATE TABLE build_locks (project_root TEXT PRIMARY KEY, build_id TEXT NOT NULL, pid INTEGER NOT NULL, started_at INTEGER NOT NULL${columns})`,
+    );
+    old
+      .prepare('INSERT INTO build_locks (project_root, build_id, pid, started_at) VALUES (?, ?, ?, ?)')
+      .run('/p', 'old', 424242, 1);
+    old.close();
+    for (let open = 1; open <= 2; open++) {
+      const upgraded = openLockStore(path);
+      try {
+        const lock = new BuildLock(upgraded);
+        expect(lock.holder('/p')).toMatchObject({ buildId: 'old', pid: 424242, startTime: null, gradle: null });
+        expect(upgraded.prepareRead('SELECT table_name, step FROM store_table_steps ORDER BY 1, 2').all()).toEqual([
+          { table_name: 'build_live', step: 1 },
+          { table_name: 'build_locks', step: 1 },
+          { table_name: 'build_locks', step: 2 },
+          { table_name: 'build_locks', step: 3 },
+          { table_name: 'build_locks', step: 4 },
+        ]);
+        expect(
+          (upgraded.prepareRead('PRAGMA table_info(build_locks)').all() as { name: string }[]).map((c) => c.name),
+        ).toEqual(['project_root', 'build_id', 'pid', 'started_at', 'pid_start', 'gradle_pgid', 'gradle_start']);
+        if (open === 1) {
+          // The old holder (pid 424242) is gone: the lock is taken over and works with the new columns.
+          expect(lock.acquire('/p', 'new', P1, (h) => h.pid !== 424242)).toMatchObject({
+            acquired: true,
+            staleHolder: { buildId: 'old' },
+          });
+          lock.setGradle('new', P2);
+          expect(lock.holderOf('new')).toMatchObject({ pid: 111, startTime: '5000', gradle: P2 });
+          lock.release('/p', 'new');
+          lock.acquire('/p', 'old', { pid: 424242, startTime: null }, alive);
+        }
+      } finally {
+        upgraded.close();
       }
-      expect(state).toBe('Z');
-      expect(isProcessAlive(zombie)).toBe(false);
-      expect(isProcessAlive(parent.pid!)).toBe(true);
-    } finally {
-      const exited = new Promise((resolve) => parent.once('exit', resolve));
-      parent.kill('SIGKILL');
-      await exited;
     }
   });
 });
@@ -175,12 +156,11 @@ describe('process liveness', () => {
 describe('BuildLock store failures', () => {
   it('reports a database locked by another writer as STORE_UNAVAILABLE, and refuses a live holder without a write transaction', () => {
     const dir = mkdtempSync(join(tmpdir(), 'dw-lock-busy-'));
-    const file = join(dir, 'locks.db');
-    const db = new Database(file, { timeout: 50 });
-    db.pragma('journal_mode = WAL');
+    const file = join(dir, 'events.db');
+    const store = openLockStore(file, 50);
     const other = new Database(file, { timeout: 50 });
     try {
-      const lock = new BuildLock(db);
+      const lock = new BuildLock(store);
       lock.acquire('/p', 'b1', P1, alive);
       other.exec('BEGIN IMMEDIATE');
       // The holder lives: answered from a read while another process holds the write lock.
@@ -196,7 +176,7 @@ describe('BuildLock store failures', () => {
       expect((failure as Error).message).toMatch(/locked by another process/);
     } finally {
       other.close();
-      db.close();
+      store.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -5,16 +5,17 @@ import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { canonicalJson } from '../../../src/events/canonical-json.js';
 import { EventValidationError } from '../../../src/events/event-catalog.js';
-import type { StoredEvent } from '../../../src/events/event-definition.js';
+import type { StoreTable, StoredEvent } from '../../../src/events/event-definition.js';
 import {
+  EventQueryError,
   EventStore,
   GENESIS_HASH,
   ProjectionError,
+  type SideTableWriter,
   StoreUnavailableError,
   computeEventHash,
   type EventStoreOptions,
 } from '../../../src/events/event-store.js';
-import { InvalidArgumentsError, ToolError } from '../../../src/kernel/errors.js';
 import {
   agentActor,
   removed,
@@ -45,7 +46,7 @@ function rawConnection(path: string): Database.Database {
 }
 
 function tableContents(store: EventStore, table: string): unknown[] {
-  return store.db.prepare(`SELECT * FROM ${table} ORDER BY 1`).all();
+  return store.prepareRead(`SELECT * FROM ${table} ORDER BY 1`).all();
 }
 
 describe('append and the hash chain', () => {
@@ -74,7 +75,7 @@ describe('append and the hash chain', () => {
     const store = openStore();
     const e = store.append({ ...removed('x'), actor: agentActor });
     expect(e.v).toBe(2);
-    expect(store.db.prepare('SELECT actor_kind, actor_session FROM events WHERE seq = 1').get()).toEqual({
+    expect(store.prepareRead('SELECT actor_kind, actor_session FROM events WHERE seq = 1').get()).toEqual({
       actor_kind: 'agent',
       actor_session: 'sess-1',
     });
@@ -124,10 +125,9 @@ describe('append and the hash chain', () => {
   it('has triggers that refuse UPDATE and DELETE on events', () => {
     const store = openStore();
     store.append(thing('a'));
-    expect(() => store.db.prepare(`UPDATE events SET data = '{}' WHERE seq = 1`).run()).toThrow(
-      /events are append-only/,
-    );
-    expect(() => store.db.prepare('DELETE FROM events').run()).toThrow(/events are append-only/);
+    const raw = rawConnection(store.path);
+    expect(() => raw.prepare(`UPDATE events SET data = '{}' WHERE seq = 1`).run()).toThrow(/events are append-only/);
+    expect(() => raw.prepare('DELETE FROM events').run()).toThrow(/events are append-only/);
     expect(store.verify().ok).toBe(true);
   });
 });
@@ -188,8 +188,9 @@ describe('query', () => {
     expect(store.query({ since: Date.now() + 60_000 })).toEqual([]);
   });
 
-  it('refuses malformed filters with InvalidArgumentsError', () => {
-    expect(() => store.query({ limit: -1 })).toThrow(InvalidArgumentsError);
+  it('refuses malformed filters with its own EventQueryError naming the field', () => {
+    expect(() => store.query({ limit: -1 })).toThrow(EventQueryError);
+    expect(() => store.query({ limit: -1 })).toThrow(expect.objectContaining({ field: 'limit' }));
     expect(() => store.query({ limit: 1.5 })).toThrow(/limit/);
     expect(() => store.query({ since: NaN })).toThrow(/since/);
     expect(() => store.query({ order: 'sideways' as never })).toThrow(/order/);
@@ -207,7 +208,7 @@ describe('query', () => {
       events: 62,
       lastSeq: 62,
       byType: { 'test.thing_happened': 60, 'test.thing_removed': 1, 'other.app_installed': 1 },
-      schemaVersion: 1,
+      schemaVersion: 2,
       projections: [],
     });
     expect(stats.fileBytes).toBeGreaterThan(0);
@@ -302,7 +303,7 @@ describe('verify and digest', () => {
       firstBadSeq: 5,
       reason: expect.stringContaining('events were removed'),
     });
-    expect(() => store.verify({ fromDigest: { seq: 1, hash: 'xyz', at: 0 } })).toThrow(InvalidArgumentsError);
+    expect(() => store.verify({ fromDigest: { seq: 1, hash: 'xyz', at: 0 } })).toThrow(EventQueryError);
   });
 
   it('reports a damaged database file instead of throwing', () => {
@@ -395,6 +396,110 @@ describe('projections', () => {
   });
 });
 
+describe('side tables', () => {
+  const counters = (...extra: StoreTable['migrations']): StoreTable => ({
+    owner: 'test',
+    name: 'test_counters',
+    migrations: ['CREATE TABLE IF NOT EXISTS test_counters (name TEXT PRIMARY KEY, n INTEGER NOT NULL)', ...extra],
+  });
+  const steps = (store: EventStore) =>
+    store.prepareRead('SELECT table_name, step, owner FROM store_table_steps ORDER BY 1, 2').all();
+
+  it('creates a declared table at open and applies each step once, including steps added later', () => {
+    const path = tempStorePath();
+    openStore({ path, tables: [counters()] }).close();
+    const raw = rawConnection(path);
+    raw.prepare('INSERT INTO test_counters VALUES (?, ?)').run('kept', 1);
+    // Reopening must not re-run step 1 (nor fail on it); a new step runs once and is recorded.
+    const store = openStore({ path, tables: [counters({ addColumn: 'note', type: 'TEXT' })] });
+    expect(steps(store)).toEqual([
+      { table_name: 'test_counters', step: 1, owner: 'test' },
+      { table_name: 'test_counters', step: 2, owner: 'test' },
+    ]);
+    expect(store.prepareRead('SELECT * FROM test_counters').all()).toEqual([{ name: 'kept', n: 1, note: null }]);
+    store.close();
+    const again = openStore({ path, tables: [counters({ addColumn: 'note', type: 'TEXT' })] });
+    expect(steps(again)).toHaveLength(2);
+  });
+
+  it('writes in one transaction: everything the function wrote, or nothing when it throws', () => {
+    const store = openStore({ tables: [counters()] });
+    const changes = store.writeTables((t) => {
+      t.run('INSERT INTO test_counters VALUES (?, ?)', 'a', 1);
+      t.run('INSERT INTO test_counters VALUES (?, ?)', 'b', 2);
+      return t.run('UPDATE test_counters SET n = n + 1').changes;
+    });
+    expect(changes).toBe(2);
+    expect(() =>
+      store.writeTables((t) => {
+        t.run('DELETE FROM test_counters');
+        throw new Error('changed my mind');
+      }),
+    ).toThrow('changed my mind');
+    expect(store.prepareRead('SELECT * FROM test_counters ORDER BY name').all()).toEqual([
+      { name: 'a', n: 2 },
+      { name: 'b', n: 3 },
+    ]);
+    expect(store.writeTables((t) => t.get('SELECT n FROM test_counters WHERE name = ?', 'b'))).toEqual({ n: 3 });
+  });
+
+  it("refuses, from SQLite's plan, any write outside the declared side tables", () => {
+    const store = openStore({ projections: [thingsProjection()], tables: [counters()] });
+    store.append(thing('a'));
+    const refused = /may write only the declared side tables \(test_counters\)/;
+    expect(() =>
+      store.writeTables((t) =>
+        t.run(
+          `INSERT INTO events (seq, id, at, type, v, stream, actor, actor_kind, data, prev_hash, hash) VALUES (2, 'x', 0, 't', 1, 's', '{}', 'cli', '{}', '', '')`,
+        ),
+      ),
+    ).toThrow(refused);
+    expect(() => store.writeTables((t) => t.run('DELETE FROM test_things'))).toThrow(refused);
+    expect(() => store.writeTables((t) => t.run('UPDATE test_things SET total = 0 WHERE name = ?', 'a'))).toThrow(
+      refused,
+    );
+    expect(() => store.writeTables((t) => t.run('CREATE TABLE sneaky (x)'))).toThrow(refused);
+    expect(() => store.writeTables((t) => t.run('DROP TABLE test_counters'))).toThrow(refused);
+    expect(() =>
+      store.writeTables((t) => t.run('INSERT INTO store_table_steps VALUES (?, 9, ?, 0)', 'x', 'y')),
+    ).toThrow(refused);
+    expect(store.verify().ok).toBe(true);
+    expect(tableContents(store, 'test_things')).toEqual([{ name: 'a', total: 1, last_seq: 1 }]);
+    // Reading anything is fine, and the handle dies with its call.
+    let kept: SideTableWriter | undefined;
+    const count = store.writeTables((t) => {
+      kept = t;
+      return t.get('SELECT count(*) AS n FROM events');
+    });
+    expect(count).toEqual({ n: 1 });
+    expect(() => kept!.run('DELETE FROM test_counters')).toThrow(/used after its writeTables call returned/);
+  });
+
+  it('hands out only statements that cannot write, and keeps writing out of read-only stores', () => {
+    const path = tempStorePath();
+    const store = openStore({ path, tables: [counters()] });
+    expect(() => store.prepareRead('DELETE FROM test_counters')).toThrow(/only read/);
+    expect(() => store.prepareRead(`INSERT INTO test_counters VALUES ('a', 1)`)).toThrow(/only read/);
+    expect(store.prepareRead('SELECT count(*) AS n FROM test_counters').get()).toEqual({ n: 0 });
+    const reader = openStore({ path, readonly: true, tables: [counters()] });
+    expect(() => reader.writeTables(() => undefined)).toThrow(StoreUnavailableError);
+  });
+
+  it('refuses declarations that would share or shadow a table', () => {
+    expect(() => openStore({ tables: [{ ...counters(), name: 'events' }] })).toThrow(/store's own table/);
+    expect(() => openStore({ tables: [{ ...counters(), name: 'store_table_steps' }] })).toThrow(/store's own table/);
+    expect(() =>
+      openStore({ projections: [thingsProjection()], tables: [{ ...counters(), name: 'test_things' }] }),
+    ).toThrow(/also a table of projection "test_things"/);
+    expect(() => openStore({ tables: [counters(), counters()] })).toThrow(/declared twice/);
+    expect(() => openStore({ tables: [{ ...counters(), migrations: [] }] })).toThrow(/at least one migration step/);
+    expect(() => openStore({ tables: [counters({ addColumn: 'x; DROP TABLE events', type: 'TEXT' })] })).toThrow(
+      /each step is SQL or/,
+    );
+    expect(() => openStore({ tables: [{ ...counters(), owner: '' }] })).toThrow(/needs an owner/);
+  });
+});
+
 describe('onAppended', () => {
   it('calls listeners after commit in seq order; a throwing listener affects nothing else', () => {
     const errors: unknown[] = [];
@@ -405,7 +510,8 @@ describe('onAppended', () => {
       throw new Error('listener bug');
     });
     store.onAppended((e) => {
-      expect(store.db.inTransaction).toBe(false);
+      // No transaction is open any more: a listener may write.
+      expect(() => store.writeTables(() => undefined)).not.toThrow();
       seen.push(e.seq);
       if (e.seq === 1) store.append(thing('nested'));
     });
@@ -436,7 +542,6 @@ describe('opening', () => {
       error = e;
     }
     expect(error).toBeInstanceOf(StoreUnavailableError);
-    expect(error).toBeInstanceOf(ToolError);
     expect((error as StoreUnavailableError).code).toBe('STORE_UNAVAILABLE');
     expect((error as Error).message).toContain(`${path} is not a readable droidwright event log`);
     expect((error as Error).message).toContain('mv ');
@@ -515,6 +620,22 @@ describe('opening', () => {
     expect(() => openStore({ path: copy, readonly: true })).toThrow(/no event log at/);
   });
 
+  it('opens read-only, without migrating, a log an older droidwright left at schema 1', () => {
+    const writer = openStore();
+    writer.appendMany([thing('a'), thing('b')]);
+    writer.close();
+    // Back to schema 1 as that droidwright wrote it: no side-table bookkeeping yet.
+    const raw = rawConnection(writer.path);
+    raw.exec('DROP TABLE store_table_steps; DELETE FROM schema_version WHERE version > 1');
+    raw.close();
+    const reader = openStore({ path: writer.path, readonly: true });
+    expect(reader.verify()).toEqual({ ok: true, checked: 2, lastSeq: 2 });
+    expect(reader.stats()).toMatchObject({ events: 2, schemaVersion: 1 });
+    reader.close();
+    // A writer migrates it.
+    expect(openStore({ path: writer.path }).stats().schemaVersion).toBe(2);
+  });
+
   it('opens read-only a copy on media where SQLite cannot create its -shm file', () => {
     const writer = openStore();
     writer.appendMany([thing('a'), thing('b'), thing('c')]);
@@ -527,7 +648,7 @@ describe('opening', () => {
     try {
       const reader = openStore({ path: copy, readonly: true });
       expect(reader.verify({ full: true })).toEqual({ ok: true, checked: 3, lastSeq: 3 });
-      expect(reader.stats()).toMatchObject({ events: 3, schemaVersion: 1 });
+      expect(reader.stats()).toMatchObject({ events: 3, schemaVersion: 2 });
       expect(() => reader.append(thing('d'))).toThrow(StoreUnavailableError);
     } finally {
       execFileSync(asRoot ? 'chattr' : 'chmod', asRoot ? ['-i', dir] : ['0700', dir]);

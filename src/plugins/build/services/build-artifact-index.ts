@@ -21,7 +21,7 @@ export class BuildArtifactIndex implements BuildArtifactLookup {
   findBuildsByApkHash(sha256: string, query: BuildArtifactQuery = {}): BuildArtifact[] {
     const limit = Math.max(1, Math.min(MAX_RESULTS, Math.floor(query.limit ?? MAX_RESULTS)));
     const rows = this.store()
-      .db.prepare(
+      .prepareRead(
         `SELECT a.build_id, b.project_root, a.path, a.module, a.variant, b.finished_at
            FROM build_apks a JOIN builds b ON b.id = a.build_id
           WHERE a.sha256 = ? AND (? IS NULL OR b.project_root = ?)

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Actor } from '../../../kernel/actor.js';
+import type { Actor } from '../../../shared/actor.js';
 import type { EventStore } from '../../../events/event-store.js';
 import type { FinalBuildStatus, TestCounts } from '../build.events.js';
 import type { BuildRecord } from './build-history.js';

@@ -1,6 +1,6 @@
 import { inject, injectable } from 'inversify';
-import type Database from 'better-sqlite3';
-import type { Actor } from '../../../kernel/actor.js';
+import type { StoreReader } from '../../../events/event-definition.js';
+import type { Actor } from '../../../shared/actor.js';
 import { EventStoreProvider } from '../../../kernel/event-store-provider.js';
 import type { ApkRecord, BuildProvenance, BuildStatus, TestCounts } from '../build.events.js';
 import type { BuildDiagnostic, DiagnosticSeverity } from './gradle-output-parser.js';
@@ -102,47 +102,40 @@ function toRecord(row: BuildRow): BuildRecord {
   };
 }
 
-export const LIVE_TABLE_DDL =
-  'CREATE TABLE IF NOT EXISTS build_live (build_id TEXT PRIMARY KEY, current_task TEXT, updated_at INTEGER NOT NULL)';
-
-/** Reads the build_history read model (and the live current-task table) for every process's builds. */
+/**
+ * Reads the build_history read model for every process's builds, and keeps the `build_live` side table
+ * (build-tables.ts): the task each running build is on.
+ */
 @injectable()
 export class BuildHistory {
-  private liveReady = false;
-
   constructor(@inject(EventStoreProvider) private readonly store: EventStoreProvider) {}
 
-  private db(): Database.Database {
-    const db = this.store().db;
-    if (!this.liveReady) {
-      db.exec(LIVE_TABLE_DDL);
-      this.liveReady = true;
-    }
-    return db;
+  private db(): StoreReader {
+    return this.store();
   }
 
   get(id: string): BuildRecord | null {
-    const row = this.db().prepare('SELECT * FROM builds WHERE id = ?').get(id) as BuildRow | undefined;
+    const row = this.db().prepareRead('SELECT * FROM builds WHERE id = ?').get(id) as BuildRow | undefined;
     return row ? toRecord(row) : null;
   }
 
   latest(projectRoot: string): BuildRecord | null {
     const row = this.db()
-      .prepare('SELECT * FROM builds WHERE project_root = ? ORDER BY started_at DESC, rowid DESC LIMIT 1')
+      .prepareRead('SELECT * FROM builds WHERE project_root = ? ORDER BY started_at DESC, rowid DESC LIMIT 1')
       .get(projectRoot) as BuildRow | undefined;
     return row ? toRecord(row) : null;
   }
 
   running(projectRoot: string): BuildRecord[] {
     const rows = this.db()
-      .prepare(`SELECT * FROM builds WHERE project_root = ? AND status = 'running' ORDER BY started_at DESC`)
+      .prepareRead(`SELECT * FROM builds WHERE project_root = ? AND status = 'running' ORDER BY started_at DESC`)
       .all(projectRoot) as BuildRow[];
     return rows.map(toRecord);
   }
 
   list(projectRoot: string, limit: number): BuildRecord[] {
     const rows = this.db()
-      .prepare('SELECT * FROM builds WHERE project_root = ? ORDER BY started_at DESC, rowid DESC LIMIT ?')
+      .prepareRead('SELECT * FROM builds WHERE project_root = ? ORDER BY started_at DESC, rowid DESC LIMIT ?')
       .all(projectRoot, limit) as BuildRow[];
     return rows.map(toRecord);
   }
@@ -151,10 +144,10 @@ export class BuildHistory {
     const rows = (
       severity
         ? this.db()
-            .prepare('SELECT * FROM build_diagnostics WHERE build_id = ? AND severity = ? ORDER BY idx LIMIT ?')
+            .prepareRead('SELECT * FROM build_diagnostics WHERE build_id = ? AND severity = ? ORDER BY idx LIMIT ?')
             .all(buildId, severity, limit)
         : this.db()
-            .prepare(
+            .prepareRead(
               `SELECT * FROM build_diagnostics WHERE build_id = ? ORDER BY CASE severity WHEN 'error' THEN 0 WHEN 'warning' THEN 1 ELSE 2 END, idx LIMIT ?`,
             )
             .all(buildId, limit)
@@ -180,7 +173,7 @@ export class BuildHistory {
 
   activeVariant(projectRoot: string, module: string): string | null {
     const row = this.db()
-      .prepare('SELECT variant FROM active_variants WHERE project_root = ? AND module = ?')
+      .prepareRead('SELECT variant FROM active_variants WHERE project_root = ? AND module = ?')
       .get(projectRoot, module) as { variant: string } | undefined;
     return row?.variant ?? null;
   }
@@ -188,7 +181,7 @@ export class BuildHistory {
   activeVariants(projectRoot: string): { module: string; variant: string; selectedBy: string; selectedAt: number }[] {
     return (
       this.db()
-        .prepare(
+        .prepareRead(
           'SELECT module, variant, selected_by, selected_at FROM active_variants WHERE project_root = ? ORDER BY module',
         )
         .all(projectRoot) as {
@@ -201,19 +194,24 @@ export class BuildHistory {
   }
 
   currentTask(buildId: string): string | null {
-    const row = this.db().prepare('SELECT current_task FROM build_live WHERE build_id = ?').get(buildId) as
+    const row = this.db().prepareRead('SELECT current_task FROM build_live WHERE build_id = ?').get(buildId) as
       | { current_task: string | null }
       | undefined;
     return row?.current_task ?? null;
   }
 
   setCurrentTask(buildId: string, task: string | null): void {
-    this.db()
-      .prepare('INSERT OR REPLACE INTO build_live (build_id, current_task, updated_at) VALUES (?, ?, ?)')
-      .run(buildId, task, Date.now());
+    this.store().writeTables((tables) =>
+      tables.run(
+        'INSERT OR REPLACE INTO build_live (build_id, current_task, updated_at) VALUES (?, ?, ?)',
+        buildId,
+        task,
+        Date.now(),
+      ),
+    );
   }
 
   clearLive(buildId: string): void {
-    this.db().prepare('DELETE FROM build_live WHERE build_id = ?').run(buildId);
+    this.store().writeTables((tables) => tables.run('DELETE FROM build_live WHERE build_id = ?', buildId));
   }
 }

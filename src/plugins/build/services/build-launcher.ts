@@ -6,7 +6,7 @@ import { droidwrightPackage } from '../../../kernel/package-root.js';
 import { buildLogsDir } from '../../../kernel/paths.js';
 import { ProcessRunner } from '../../../kernel/process-runner.js';
 import { RuntimeOptions } from '../../../kernel/runtime-options.js';
-import { currentProcess, identityOf, type ProcessIdentity } from './build-lock.js';
+import { currentProcess, identityOf, type ProcessIdentity } from '../../../kernel/process-identity.js';
 import { BuildWorker } from './build-worker.js';
 
 /** Starts the process that runs a build once `droidwright mcp` hands it the build's lock. */

@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs';
-import type Database from 'better-sqlite3';
-import { withBusyRetry } from '../../../events/event-store.js';
-import { storeFailure } from '../../../events/store-unavailable-error.js';
+import type { EventStore } from '../../../events/event-store.js';
+import { currentProcess, isProcessAlive, type ProcessIdentity } from '../../../kernel/process-identity.js';
 
 /*
  * One build per project across every droidwright process. The lock is a row in the shared SQLite
@@ -11,15 +9,9 @@ import { storeFailure } from '../../../events/store-unavailable-error.js';
  * keep the project locked. It also names Gradle's process group once the worker started it, so
  * whoever reaps a dead worker can stop the Gradle it left behind. A row whose process is gone is taken
  * over (its build is reported back so the caller can record it).
- * This table is coordination state, not history: it is not a projection and is never replayed.
+ * This table is coordination state, not history: a side table the build plugin declares to the store
+ * (build-tables.ts), not a projection, never replayed.
  */
-
-/** A process as the kernel knows it: pid plus its start time, which a reused pid does not share. */
-export interface ProcessIdentity {
-  readonly pid: number;
-  /** Start time in clock ticks since boot (Linux /proc/<pid>/stat field 22); null where unknown (then only the pid is checked). */
-  readonly startTime: string | null;
-}
 
 export interface BuildLockHolder extends ProcessIdentity {
   readonly projectRoot: string;
@@ -43,75 +35,12 @@ interface LockRow {
   gradle_start: string | null;
 }
 
-/**
- * State (field 3) and start time (field 22) of a /proc/<pid>/stat line. The command name (field 2)
- * may contain spaces and parentheses, so fields are counted after the last ')'.
- */
-export function parseProcStat(text: string): { state: string | null; startTime: string | null } {
-  const close = text.lastIndexOf(')');
-  if (close === -1) return { state: null, startTime: null };
-  const fields = text
-    .slice(close + 2)
-    .trim()
-    .split(' ');
-  // After "pid (comm) " the next field is field 3 (state), so field 22 is at index 19.
-  const state = fields[0];
-  const start = fields[19];
-  return {
-    state: state && /^[A-Za-z]$/.test(state) ? state : null,
-    startTime: start !== undefined && /^\d+$/.test(start) ? start : null,
-  };
-}
-
-function readProcStat(pid: number): string | null {
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return null;
-  }
-}
-
-/** Field 22 (starttime) of /proc/<pid>/stat, or null when there is no /proc (macOS) or no such process. */
-export function processStartTime(pid: number): string | null {
-  if (!Number.isInteger(pid) || pid <= 0) return null;
-  const stat = readProcStat(pid);
-  return stat === null ? null : parseProcStat(stat).startTime;
-}
-
-export function currentProcess(): ProcessIdentity {
-  return { pid: process.pid, startTime: processStartTime(process.pid) };
-}
-
-export function identityOf(pid: number): ProcessIdentity {
-  return { pid, startTime: processStartTime(pid) };
-}
-
-export function isProcessAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else.
-    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
-  }
-  // A zombie (exited, not yet reaped by its parent) still answers signal 0 but will never release anything.
-  const stat = readProcStat(pid);
-  const state = stat === null ? null : parseProcStat(stat).state;
-  return state !== 'Z' && state !== 'X';
-}
-
-/** The process is running AND is the one recorded: a pid now used by a process started at another time counts as dead. */
-export function isSameProcessAlive(identity: ProcessIdentity): boolean {
-  if (!isProcessAlive(identity.pid)) return false;
-  if (identity.startTime === null) return true;
-  const now = processStartTime(identity.pid);
-  return now === null || now === identity.startTime;
-}
+const holderAlive = (holder: ProcessIdentity): boolean => isProcessAlive(holder.pid, holder.startTime);
 
 /** SIGKILLs a process group left behind by a dead owner, unless its leader's pid now belongs to another process. */
 export function killOrphanedGroup(gradle: ProcessIdentity | null): boolean {
   if (!gradle) return false;
-  if (isProcessAlive(gradle.pid) && !isSameProcessAlive(gradle)) return false;
+  if (isProcessAlive(gradle.pid, null) && !holderAlive(gradle)) return false;
   try {
     // Members can outlive the leader (forked Gradle workers): signal the group even when the leader is gone.
     process.kill(-gradle.pid, 'SIGKILL');
@@ -132,50 +61,19 @@ function toHolder(row: LockRow): BuildLockHolder {
   };
 }
 
-const COLUMNS: Record<string, string> = { pid_start: 'TEXT', gradle_pgid: 'INTEGER', gradle_start: 'TEXT' };
+/** The store operations the lock needs; an EventStore opened with `buildLocksTable` provides them. */
+export type BuildLockStore = Pick<EventStore, 'prepareRead' | 'readWithRetry' | 'writeTables'>;
 
+/**
+ * The `build_locks` side table (declared in build-tables.ts). Reads and writes go through the store,
+ * which retries a busy database within its bound and reports a locked, full or unwritable one as
+ * STORE_UNAVAILABLE rather than an internal error.
+ */
 export class BuildLock {
-  private readonly db: Database.Database;
-  private readonly busyTimeoutMs: number;
-
-  constructor(db: Database.Database) {
-    this.db = db;
-    this.busyTimeoutMs = Number(db.pragma('busy_timeout', { simple: true })) || 5000;
-    this.guarded(() => {
-      db.exec(
-        'CREATE TABLE IF NOT EXISTS build_locks (project_root TEXT PRIMARY KEY, build_id TEXT NOT NULL, pid INTEGER NOT NULL, started_at INTEGER NOT NULL)',
-      );
-      // Databases from before holder identities: add the columns (NULL start time means "pid only").
-      const present = new Set(
-        (db.prepare('PRAGMA table_info(build_locks)').all() as { name: string }[]).map((c) => c.name),
-      );
-      for (const [name, type] of Object.entries(COLUMNS)) {
-        if (!present.has(name)) {
-          try {
-            db.exec(`ALTER TABLE build_locks ADD COLUMN ${name} ${type}`);
-          } catch (error) {
-            // Another process added it between our look and our change.
-            if (!/duplicate column/i.test((error as Error).message)) throw error;
-          }
-        }
-      }
-    });
-  }
-
-  /**
-   * Runs one lock statement or transaction with the event store's bounded busy retry; a locked, full or
-   * unwritable database becomes the store's STORE_UNAVAILABLE error rather than an internal one.
-   */
-  private guarded<T>(fn: () => T): T {
-    try {
-      return withBusyRetry(this.busyTimeoutMs, fn);
-    } catch (error) {
-      throw storeFailure(error, this.db.name, this.busyTimeoutMs) ?? error;
-    }
-  }
+  constructor(private readonly store: BuildLockStore) {}
 
   private row(sql: string, key: string): LockRow | undefined {
-    return this.guarded(() => this.db.prepare(sql).get(key) as LockRow | undefined);
+    return this.store.readWithRetry(() => this.store.prepareRead(sql).get(key) as LockRow | undefined);
   }
 
   /** `isAlive` is injectable so a test can play a dead holder without killing anything. */
@@ -183,49 +81,57 @@ export class BuildLock {
     projectRoot: string,
     buildId: string,
     holder: ProcessIdentity = currentProcess(),
-    isAlive: (holder: ProcessIdentity) => boolean = isSameProcessAlive,
+    isAlive: (holder: ProcessIdentity) => boolean = holderAlive,
   ): AcquireResult {
     // A live holder is seen with a read: no write transaction (and no writer lock) for a refusal.
     const current = this.row('SELECT * FROM build_locks WHERE project_root = ?', projectRoot);
     if (current && isAlive(toHolder(current))) return { acquired: false, holder: toHolder(current) };
-    const tx = this.db.transaction((): AcquireResult => {
-      const row = this.db.prepare('SELECT * FROM build_locks WHERE project_root = ?').get(projectRoot) as
-        | LockRow
-        | undefined;
+    return this.store.writeTables((tables): AcquireResult => {
+      const row = tables.get<LockRow>('SELECT * FROM build_locks WHERE project_root = ?', projectRoot);
       if (row && isAlive(toHolder(row))) return { acquired: false, holder: toHolder(row) };
-      this.db
-        .prepare(
-          'INSERT OR REPLACE INTO build_locks (project_root, build_id, pid, pid_start, started_at, gradle_pgid, gradle_start) VALUES (?, ?, ?, ?, ?, NULL, NULL)',
-        )
-        .run(projectRoot, buildId, holder.pid, holder.startTime, Date.now());
+      tables.run(
+        'INSERT OR REPLACE INTO build_locks (project_root, build_id, pid, pid_start, started_at, gradle_pgid, gradle_start) VALUES (?, ?, ?, ?, ?, NULL, NULL)',
+        projectRoot,
+        buildId,
+        holder.pid,
+        holder.startTime,
+        Date.now(),
+      );
       return { acquired: true, staleHolder: row ? toHolder(row) : null };
     });
-    return this.guarded(() => tx.immediate());
   }
 
   /** Passes the lock of `buildId` from one process to another; false when `from` no longer holds it (it was reaped). */
   handOver(buildId: string, from: ProcessIdentity, to: ProcessIdentity): boolean {
-    const result = this.guarded(() =>
-      this.db
-        .prepare('UPDATE build_locks SET pid = ?, pid_start = ? WHERE build_id = ? AND pid = ? AND pid_start IS ?')
-        .run(to.pid, to.startTime, buildId, from.pid, from.startTime),
+    const result = this.store.writeTables((tables) =>
+      tables.run(
+        'UPDATE build_locks SET pid = ?, pid_start = ? WHERE build_id = ? AND pid = ? AND pid_start IS ?',
+        to.pid,
+        to.startTime,
+        buildId,
+        from.pid,
+        from.startTime,
+      ),
     );
     return result.changes === 1;
   }
 
   /** Records Gradle's process group for the holder of `buildId`. */
   setGradle(buildId: string, gradle: ProcessIdentity): void {
-    this.guarded(() =>
-      this.db
-        .prepare('UPDATE build_locks SET gradle_pgid = ?, gradle_start = ? WHERE build_id = ?')
-        .run(gradle.pid, gradle.startTime, buildId),
+    this.store.writeTables((tables) =>
+      tables.run(
+        'UPDATE build_locks SET gradle_pgid = ?, gradle_start = ? WHERE build_id = ?',
+        gradle.pid,
+        gradle.startTime,
+        buildId,
+      ),
     );
   }
 
   /** Releases only our own lock (a takeover may have replaced it). */
   release(projectRoot: string, buildId: string): void {
-    this.guarded(() =>
-      this.db.prepare('DELETE FROM build_locks WHERE project_root = ? AND build_id = ?').run(projectRoot, buildId),
+    this.store.writeTables((tables) =>
+      tables.run('DELETE FROM build_locks WHERE project_root = ? AND build_id = ?', projectRoot, buildId),
     );
   }
 
@@ -243,19 +149,15 @@ export class BuildLock {
    * Removes the lock of `buildId` if its process is gone. Returns the removed holder to exactly one
    * caller, which then records the orphaned build as ended and stops its Gradle group; null otherwise.
    */
-  reapIfDead(
-    buildId: string,
-    isAlive: (holder: ProcessIdentity) => boolean = isSameProcessAlive,
-  ): BuildLockHolder | null {
+  reapIfDead(buildId: string, isAlive: (holder: ProcessIdentity) => boolean = holderAlive): BuildLockHolder | null {
     // Waiters call this every poll: while the holder lives, only read.
     const current = this.row('SELECT * FROM build_locks WHERE build_id = ?', buildId);
     if (!current || isAlive(toHolder(current))) return null;
-    const tx = this.db.transaction((): BuildLockHolder | null => {
-      const row = this.db.prepare('SELECT * FROM build_locks WHERE build_id = ?').get(buildId) as LockRow | undefined;
+    return this.store.writeTables((tables): BuildLockHolder | null => {
+      const row = tables.get<LockRow>('SELECT * FROM build_locks WHERE build_id = ?', buildId);
       if (!row || isAlive(toHolder(row))) return null;
-      this.db.prepare('DELETE FROM build_locks WHERE build_id = ?').run(buildId);
+      tables.run('DELETE FROM build_locks WHERE build_id = ?', buildId);
       return toHolder(row);
     });
-    return this.guarded(() => tx.immediate());
   }
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, isAbsolute } from 'node:path';
 import { inject, injectable } from 'inversify';
-import { describeActor, type Actor } from '../../../kernel/actor.js';
+import { describeActor, type Actor } from '../../../shared/actor.js';
 import { InvalidArgumentsError, ToolError } from '../../../kernel/errors.js';
 import { EventStoreProvider } from '../../../kernel/event-store-provider.js';
 import { buildLogsDir } from '../../../kernel/paths.js';
@@ -16,7 +16,8 @@ import { appendFinished, readOutcomeFallback, summarizeLogFile } from './build-f
 import { BuildHistory, type BuildRecord } from './build-history.js';
 import { BuildLauncher } from './build-launcher.js';
 import { pruneBuildLogs } from './build-log-writer.js';
-import { BuildLock, currentProcess, isProcessAlive, killOrphanedGroup, type BuildLockHolder } from './build-lock.js';
+import { currentProcess, isProcessAlive } from '../../../kernel/process-identity.js';
+import { BuildLock, killOrphanedGroup, type BuildLockHolder } from './build-lock.js';
 import { chooseJdk, collectProvenance } from './build-provenance.js';
 
 export interface BuildRequest {
@@ -76,7 +77,7 @@ export class BuildService {
   ) {}
 
   private lock(): BuildLock {
-    return (this.lockInstance ??= new BuildLock(this.store().db));
+    return (this.lockInstance ??= new BuildLock(this.store()));
   }
 
   /** The selected project's root, or PROJECT_NOT_FOUND. */
@@ -294,7 +295,7 @@ export class BuildService {
     const reaped = this.lock().reapIfDead(record.id);
     if (reaped) {
       this.recordOrphan(reaped);
-    } else if (!this.lock().holderOf(record.id) && !isProcessAlive(record.ownerPid)) {
+    } else if (!this.lock().holderOf(record.id) && !isProcessAlive(record.ownerPid, null)) {
       // Running without a lock: its worker released the project but could not record the end.
       const again = this.history.get(record.id);
       if (again?.status === 'running')

@@ -1,7 +1,7 @@
 import { accessSync, chmodSync, constants, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { inject, injectable } from 'inversify';
-import { describeActor, type Actor } from '../../../kernel/actor.js';
+import { describeActor, type Actor } from '../../../shared/actor.js';
 import { EventStoreProvider } from '../../../kernel/event-store-provider.js';
 import { OUTPUT_DRAIN_MS, ProcessRunner, type RunResult } from '../../../kernel/process-runner.js';
 import { RuntimeOptions } from '../../../kernel/runtime-options.js';
@@ -18,14 +18,8 @@ import {
 } from './build-artifacts.js';
 import { appendFinished, summarizeLogFile, writeOutcomeFallback, type FinishedFacts } from './build-finished-event.js';
 import { BuildHistory, type BuildRecord } from './build-history.js';
-import {
-  BuildLock,
-  currentProcess,
-  identityOf,
-  isSameProcessAlive,
-  killOrphanedGroup,
-  type ProcessIdentity,
-} from './build-lock.js';
+import { currentProcess, identityOf, isProcessAlive, type ProcessIdentity } from '../../../kernel/process-identity.js';
+import { BuildLock, killOrphanedGroup } from './build-lock.js';
 import { BuildLogWriter } from './build-log-writer.js';
 import { chooseJdk } from './build-provenance.js';
 import { GradleOutputParser } from './gradle-output-parser.js';
@@ -105,7 +99,7 @@ export class BuildWorker {
   ) {}
 
   private lock(): BuildLock {
-    return (this.lockInstance ??= new BuildLock(this.store().db));
+    return (this.lockInstance ??= new BuildLock(this.store()));
   }
 
   /** Stops every build this process runs (the worker got SIGTERM): recorded as cancelled by `actor`. */
@@ -149,7 +143,7 @@ export class BuildWorker {
         if (build) return this.history.get(buildId)?.status === 'running' ? build : null;
       }
       // The server still collecting provenance is worth waiting for; a dead one will never hand over.
-      if (Date.now() >= deadline || (!mine && !isSameProcessAlive(holder))) return null;
+      if (Date.now() >= deadline || (!mine && !isProcessAlive(holder.pid, holder.startTime))) return null;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }

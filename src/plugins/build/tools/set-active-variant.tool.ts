@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { describeActor } from '../../../kernel/actor.js';
+import { describeActor } from '../../../shared/actor.js';
 import { InvalidArgumentsError } from '../../../kernel/errors.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
 import type { BuildHistory } from '../services/build-history.js';

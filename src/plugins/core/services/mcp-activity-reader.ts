@@ -1,5 +1,6 @@
 import { inject, injectable } from 'inversify';
 import { EventStoreProvider } from '../../../kernel/event-store-provider.js';
+import { isProcessAlive } from '../../../kernel/process-identity.js';
 
 export interface McpSessionView {
   readonly session: string;
@@ -24,17 +25,8 @@ export interface McpSessionView {
 interface SessionRow extends Omit<McpSessionView, 'toolsets' | 'read_only' | 'alive'> {
   toolsets: string;
   read_only: number;
-}
-
-export function isProcessAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  /** The server's start time; null for sessions recorded before it was (then the pid alone is checked). */
+  pid_start: string | null;
 }
 
 function parseToolsets(text: string): string[] {
@@ -53,7 +45,7 @@ export class McpActivityReader {
 
   sessions(options: { includeEnded: boolean; limit: number }): McpSessionView[] {
     const rows = this.store()
-      .db.prepare(
+      .prepareRead(
         `SELECT * FROM mcp_sessions ${options.includeEnded ? '' : 'WHERE ended_at IS NULL'}
          ORDER BY COALESCE(last_call_at, started_at) DESC LIMIT ?`,
       )
@@ -74,7 +66,7 @@ export class McpActivityReader {
       refused: row.refused,
       ended_at: row.ended_at,
       end_reason: row.end_reason,
-      alive: row.ended_at === null && isProcessAlive(row.pid),
+      alive: row.ended_at === null && isProcessAlive(row.pid, row.pid_start),
     }));
     return (options.includeEnded ? views : views.filter((v) => v.alive)).slice(0, options.limit);
   }

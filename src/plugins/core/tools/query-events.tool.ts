@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { EventQueryError } from '../../../events/event-query-error.js';
+import type { EventFilter } from '../../../events/event-store.js';
+import { InvalidArgumentsError } from '../../../kernel/errors.js';
 import type { EventStoreProvider } from '../../../kernel/event-store-provider.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
 import { parseTimeBound, presentEvent } from '../services/event-query.js';
@@ -8,6 +11,22 @@ const MAX_PAGE_BYTES = 128 * 1024;
 
 const TimeBound = z.union([z.string().max(40), z.number().int().nonnegative()]);
 const Subject = z.string().min(1).max(200);
+
+/** The tool argument each store filter comes from, so a refusal names what the agent passed. */
+const ARGUMENT_OF: Partial<Record<keyof EventFilter, string>> = {
+  actorSession: 'session',
+  beforeSeq: 'before_seq',
+};
+
+function queryStore(store: ReturnType<EventStoreProvider>, filter: EventFilter) {
+  try {
+    return store.query(filter);
+  } catch (error) {
+    if (!(error instanceof EventQueryError)) throw error;
+    const field = ARGUMENT_OF[error.field as keyof EventFilter] ?? error.field;
+    throw new InvalidArgumentsError(error.message, 'INVALID_ARGUMENT', field);
+  }
+}
 
 export function createQueryEventsTool(deps: { store: EventStoreProvider }) {
   return defineTool({
@@ -73,7 +92,7 @@ export function createQueryEventsTool(deps: { store: EventStoreProvider }) {
     }),
     async handler(args) {
       const store = deps.store();
-      const rows = store.query({
+      const rows = queryStore(store, {
         types: args.types,
         since: args.since !== undefined ? parseTimeBound(args.since, 'since') : undefined,
         until: args.until !== undefined ? parseTimeBound(args.until, 'until') : undefined,
