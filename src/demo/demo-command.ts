@@ -9,7 +9,7 @@ import { cliActor } from '../kernel/actor.js';
 import { createContainer } from '../kernel/composition-root.js';
 import { packagePath } from '../kernel/package-root.js';
 import { resolveHome } from '../kernel/paths.js';
-import { TrustService } from '../kernel/trust-service.js';
+import { TrustService } from '../plugins/core/trust-service.js';
 import { pluginModules } from '../plugins/index.js';
 import { startSimulatedDevice, type RunningSimulatedDevice } from '../sim/start-simulated-device.js';
 import { collectTrustEvidence } from '../cli/trust-evidence.js';

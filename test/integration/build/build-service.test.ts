@@ -14,7 +14,7 @@ import type { RuntimeOptions } from '../../../src/kernel/runtime-options.js';
 import type { ProgressUpdate } from '../../../src/kernel/tool-definition.js';
 import { createToolContext } from '../../../src/kernel/tool-context.js';
 import { ToolRegistry } from '../../../src/kernel/tool-registry.js';
-import { TrustService } from '../../../src/kernel/trust-service.js';
+import { TrustService } from '../../../src/plugins/core/trust-service.js';
 import { pluginModules } from '../../../src/plugins/index.js';
 import { BuildLauncher, InProcessBuildLauncher } from '../../../src/plugins/build/services/build-launcher.js';
 import { BuildLock, currentProcess } from '../../../src/plugins/build/services/build-lock.js';

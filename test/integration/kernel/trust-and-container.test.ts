@@ -5,7 +5,7 @@ import { createContainer, disposeContainer } from '../../../src/kernel/compositi
 import { EventStoreProvider } from '../../../src/kernel/event-store-provider.js';
 import { SelectedProject } from '../../../src/kernel/project-selection.js';
 import { ToolRegistry } from '../../../src/kernel/tool-registry.js';
-import { TrustService } from '../../../src/kernel/trust-service.js';
+import { TrustService } from '../../../src/plugins/core/trust-service.js';
 import { pluginModules } from '../../../src/plugins/index.js';
 import { createFakeGradleProject, createTempHome } from '../../support/temp-home.js';
 
