@@ -149,7 +149,7 @@ export async function runDemoCommand(argv: string[]): Promise<number> {
       try {
         result = (await client.callTool({ name: step.tool, arguments: args })) as typeof result;
       } catch (error) {
-        // Invalid or refused arguments come back as JSON-RPC errors, not tool results.
+        // Unknown tools and malformed requests are JSON-RPC errors; refusals are isError results below.
         if (!step.expectError) failures++;
         out(`✗ refused: ${(error as Error).message}`);
         out();
