@@ -80,12 +80,13 @@ export class CallRecorder {
     }
   }
 
-  private appendAsync(event: NewEvent & { actor: Actor }): Promise<StoredEvent> {
+  private async appendAsync(event: NewEvent & { actor: Actor }): Promise<StoredEvent> {
     return this.store().appendAsync(event, { maxWaitMs: this.maxWaitMs });
   }
 
+  /** Records the handshake. Waits for a locked log on timers, never blocking other requests; never throws. */
   sessionStarted(actor: Actor, facts: SessionFacts): void {
-    this.append({
+    const event = {
       type: 'mcp.session_started',
       stream: `mcp:${this.sessionId}`,
       actor,
@@ -99,7 +100,10 @@ export class CallRecorder {
         read_only: facts.readOnly,
         project_root: facts.projectRoot,
       },
-    });
+    };
+    this.appendAsync(event).catch((error: unknown) =>
+      this.logger.error(`could not record ${event.type} in the event log: ${(error as Error).message}`),
+    );
   }
 
   /** Records what a call is about to do. Throws (StoreUnavailableError) when the log cannot take it. */
