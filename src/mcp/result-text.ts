@@ -8,49 +8,75 @@ function scalar(value: unknown): string {
 }
 
 function isEmpty(value: unknown): boolean {
-  return value === null || value === undefined || (Array.isArray(value) && value.length === 0);
-}
-
-/** Nested values as JSON without their nulls: compact, and still unambiguous. */
-function compactJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v) => (v === null ? undefined : v)) ?? '';
-}
-
-/** `key=value, key=value` for one object, nulls left out. */
-function inline(object: Record<string, unknown>): string {
-  return Object.entries(object)
-    .filter(([, v]) => !isEmpty(v))
-    .map(([k, v]) => `${k}=${v !== null && typeof v === 'object' ? compactJson(v) : scalar(v)}`)
-    .join(', ');
+  if (value === null || value === undefined) return true;
+  if (Array.isArray(value)) return value.length === 0;
+  return typeof value === 'object' && Object.keys(value).length === 0;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-function renderField(key: string, value: unknown): string[] {
-  if (Array.isArray(value)) {
-    const allSimple = value.every((v) => typeof v !== 'object' || v === null);
+function isScalar(value: unknown): boolean {
+  return value === null || typeof value !== 'object';
+}
+
+/** A value that fits on its part of a line: a scalar, or a list of short scalars as `[a, b]`. */
+function inlineValue(value: unknown): string | undefined {
+  if (isScalar(value)) return scalar(value);
+  if (Array.isArray(value) && value.every(isScalar)) {
     const short = value.every((v) => typeof v !== 'string' || (v.length <= 60 && !v.includes(', ')));
-    if (allSimple && short) return [`${key}: ${value.map(scalar).join(', ')}`];
-    return [
-      `${key} (${value.length}):`,
-      ...value.map((v) => `- ${isPlainObject(v) ? inline(v) : typeof v === 'object' ? compactJson(v) : scalar(v)}`),
-    ];
+    if (short) return `[${value.map(scalar).join(', ')}]`;
   }
-  if (isPlainObject(value)) return [`${key}: ${inline(value)}`];
-  return [`${key}: ${scalar(value)}`];
+  return undefined;
+}
+
+/** An object's inline fields as `key=value, …` (nulls and empty lists left out), and the fields that need lines. */
+function splitFields(object: Record<string, unknown>): { inline: string; nested: [string, unknown][] } {
+  const parts: string[] = [];
+  const nested: [string, unknown][] = [];
+  for (const [key, value] of Object.entries(object)) {
+    if (isEmpty(value)) continue;
+    const shown = inlineValue(value);
+    if (shown !== undefined) parts.push(`${key}=${shown}`);
+    else nested.push([key, value]);
+  }
+  return { inline: parts.join(', '), nested };
+}
+
+/** Lines for one field at an indentation: nested objects and lists of objects go one level deeper. */
+function renderField(key: string, value: unknown, indent: string, depth: number): string[] {
+  const shown = inlineValue(value);
+  if (shown !== undefined) return [`${indent}${key}: ${Array.isArray(value) ? shown.slice(1, -1) : shown}`];
+  if (depth > 6) return [`${indent}${key}: ${JSON.stringify(value)}`];
+  if (Array.isArray(value)) {
+    const lines = [`${indent}${key} (${value.length}):`];
+    for (const item of value) {
+      if (isPlainObject(item)) {
+        const { inline, nested } = splitFields(item);
+        lines.push(`${indent}- ${inline}`);
+        for (const [k, v] of nested) lines.push(...renderField(k, v, `${indent}  `, depth + 1));
+      } else {
+        lines.push(`${indent}- ${inlineValue(item) ?? JSON.stringify(item)}`);
+      }
+    }
+    return lines;
+  }
+  const { inline, nested } = splitFields(value as Record<string, unknown>);
+  const lines = [`${indent}${key}: ${inline}`.trimEnd()];
+  for (const [k, v] of nested) lines.push(...renderField(k, v, `${indent}  `, depth + 1));
+  return lines;
 }
 
 /**
  * The text content of a successful call: its one-line summary, then the result as compact lines
- * (`key: value`, one line per list item, nulls and empty lists left out) rather than a second JSON dump
+ * (`key: value`, one line per list item with nested lists indented below it, nulls and empty lists left out) rather than a second JSON dump
  * of `structuredContent`, so a model that reads only text still has every fact at about half the bytes.
  * Cut at a line boundary to `maxBytes`, saying so.
  */
 export function renderResultText(summary: string, data: Record<string, unknown>, maxBytes: number): string {
   const lines = [summary];
-  for (const [key, value] of Object.entries(data)) if (!isEmpty(value)) lines.push(...renderField(key, value));
+  for (const [key, value] of Object.entries(data)) if (!isEmpty(value)) lines.push(...renderField(key, value, '', 0));
   const text = lines.join('\n');
   if (Buffer.byteLength(text, 'utf8') <= maxBytes) return text;
   const note = '\n… (text cut here; structuredContent holds the complete result)';
