@@ -12,8 +12,13 @@ const TOOLSET_PURPOSES: Record<string, string> = {
 export function buildInstructions(registry: ToolRegistry, served: ServedTools, projectRoot: string | null): string {
   const lines: string[] = [];
   const offered = served.toolsets.map((name) => TOOLSET_PURPOSES[name] ?? name);
+  // Only the refusals of the toolsets this session serves.
+  const refusals = [
+    ...(served.toolsets.includes('build') ? ['PROJECT_NOT_TRUSTED', 'TASK_BLOCKED'] : []),
+    ...(served.toolsets.includes('device-admin') ? ['PACKAGE_OUT_OF_SCOPE', 'a blocked link scheme'] : []),
+  ];
   lines.push(
-    `droidwright runs the Android development loop for you: ${offered.join(', ')}. ` +
+    `droidwright runs the Android development loop for you: ${offered.join('; ')}. ` +
       'Everything you do is recorded in a tamper-evident event log that the user and other agents can see.',
   );
   lines.push(
@@ -39,7 +44,7 @@ export function buildInstructions(registry: ToolRegistry, served: ServedTools, p
   lines.push('');
   lines.push(
     'Errors: a call that is refused or fails returns isError: true with a message saying what to do next, ending "(error_code: CODE)"; the code is also in _meta.error_code. ' +
-      'Invalid arguments (wrong type, out of range, an unknown argument name) and policy refusals (PROJECT_NOT_TRUSTED, TASK_BLOCKED, PACKAGE_OUT_OF_SCOPE, a blocked link scheme) are refused before anything runs and name the field and the rule; ' +
+      `Invalid arguments (wrong type, out of range, an unknown argument name)${refusals.length > 0 ? ` and policy refusals (${refusals.join(', ')})` : ''} are refused before anything runs and name the field and the rule; ` +
       'other failures carry codes such as NO_DEVICE, MULTIPLE_DEVICES, DEVICE_OFFLINE, BUILD_IN_PROGRESS, TIMEOUT, NOT_FOUND. Fix the call or follow the message rather than retrying blindly. ' +
       'A call that changes something runs only once it is recorded: STORE_UNAVAILABLE means the event log could not take the record and nothing ran.',
   );
