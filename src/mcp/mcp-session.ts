@@ -35,6 +35,7 @@ import { droidwrightVersion } from '../kernel/version.js';
 import { boundClientField, CallRecorder } from './call-recorder.js';
 import { buildInstructions } from './instructions.js';
 import { publishedSchema } from './published-schema.js';
+import { truncateUtf8 } from './redaction.js';
 import { renderResultText } from './result-text.js';
 import { resolveServedTools, type ServedTools } from './toolset-selection.js';
 
@@ -85,6 +86,8 @@ export interface McpSessionOptions {
 export const MAX_RESPONSE_BYTES = 128 * 1024;
 /** `{"result":…,"jsonrpc":"2.0","id":…}` around a result, with room for a long request id. */
 const ENVELOPE_BYTES = 256;
+const MAX_ERROR_MESSAGE_BYTES = 8 * 1024;
+const MAX_ERROR_DETAILS_BYTES = 16 * 1024;
 /** The most a success's text rendering may take, whatever room the structured result leaves. */
 const MAX_TEXT_BYTES = 48 * 1024;
 
@@ -590,10 +593,12 @@ function successResult(summary: string, data: Record<string, unknown>): CallTool
 export function toolErrorResult(error: ToolError | InvalidArgumentsError): CallToolResult {
   const code: DroidwrightErrorCode = error.code;
   const field = error instanceof InvalidArgumentsError ? error.field : undefined;
-  const details = error instanceof ToolError ? error.details : undefined;
+  // Error texts and facts are small by design; the bound holds even if one is not.
+  const facts = error instanceof ToolError ? error.details : undefined;
+  const details = facts && wireBytes(facts) <= MAX_ERROR_DETAILS_BYTES ? facts : undefined;
   return {
     isError: true,
-    content: [{ type: 'text', text: `${error.message} (error_code: ${code})` }],
+    content: [{ type: 'text', text: `${truncateUtf8(error.message, MAX_ERROR_MESSAGE_BYTES)} (error_code: ${code})` }],
     _meta: { error_code: code, ...(field ? { field } : {}), ...(details ? { details } : {}) },
   };
 }
