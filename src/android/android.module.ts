@@ -9,6 +9,8 @@ import { DeviceSelector } from './device-selector.js';
 import { DeviceTracker } from './device-tracker.js';
 import { devicesProjection } from './devices.projection.js';
 import { PackageScopeGuard } from './package-scope-guard.js';
+import { PackageScopePolicy } from './package-scope-policy.js';
+import { ToolCallPolicy } from '../kernel/tool-call-policy.js';
 
 const deviceEventContribution: EventContribution = {
   events: () => deviceEvents,
@@ -24,5 +26,6 @@ export const androidModule = new ContainerModule(({ bind }) => {
   bind(AppInspector).toSelf().inSingletonScope();
   bind(AvdController).toSelf().inSingletonScope();
   bind(PackageScopeGuard).toSelf().inSingletonScope();
+  bind<ToolCallPolicy>(ToolCallPolicy).to(PackageScopePolicy).inSingletonScope();
   bind<EventContribution>(EventContribution).toConstantValue(deviceEventContribution);
 });

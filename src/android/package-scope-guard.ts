@@ -22,7 +22,12 @@ export class PackageScopeGuard {
     }
   }
 
-  require(pkg: string, allowForeign: boolean | undefined, field = 'package'): void {
+  require(
+    pkg: string,
+    allowForeign: boolean | undefined,
+    field = 'package',
+    allowField = 'allow_foreign_package',
+  ): void {
     if (allowForeign === true) return;
     const scope = this.scope();
     if (scope?.isInScope(pkg)) return;
@@ -33,7 +38,7 @@ export class PackageScopeGuard {
           ? `No application id could be read from the project at ${this.project.root}.`
           : 'No Gradle project is selected, so no package is in scope.';
     throw new InvalidArgumentsError(
-      `${pkg} is not one of this project's apps. ${ids} Pass allow_foreign_package: true only if the user explicitly asked to act on ${pkg}.`,
+      `${pkg} is not one of this project's apps. ${ids} Pass ${allowField}: true only if the user explicitly asked to act on ${pkg}.`,
       'PACKAGE_OUT_OF_SCOPE',
       field,
     );

@@ -67,7 +67,10 @@ export function renderToolReference(registry: ToolRegistry): string {
   out.push('| D | Destroys or replaces state | false | true | false |');
   out.push("| O | Runs the project's own code | false | true | true |", '');
   out.push(
-    'Invalid arguments are JSON-RPC invalid-params naming the field. A valid request that fails returns `isError: true` with `structuredContent` `{error_code, message, details?}` (every output schema admits this shape) and the message as text. Successful calls return `structuredContent` matching each tool\u2019s output schema, plus a one-line summary.',
+    'Successful calls return `structuredContent` matching each tool\u2019s output schema, and as text a one-line summary with a compact rendering of the result; no response exceeds 128 KiB. ' +
+      'A refused or failed call (invalid arguments, an unknown argument name, a policy refusal, a failure) returns `isError: true` with the message and `(error_code: CODE)` as text and `{error_code, field?, details?}` in `_meta`, without `structuredContent`. ' +
+      'Every tool refuses argument names it does not take. A W, D or O call is recorded before it acts; if the log cannot take that record it returns `STORE_UNAVAILABLE` and nothing runs. ' +
+      'The output field descriptions below are in the reference only: the published output schemas carry types and required fields.',
     '',
   );
   for (const set of registry.toolsets()) {

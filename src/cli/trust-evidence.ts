@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
-import type { TrustEvidence } from '../kernel/trust-service.js';
+import type { TrustEvidence } from '../plugins/core/trust-service.js';
 
 const AGENT_ENV_PATTERNS = [
   /^CLAUDECODE$/,

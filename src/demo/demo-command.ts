@@ -9,7 +9,7 @@ import { cliActor } from '../shared/actor.js';
 import { createContainer } from '../kernel/composition-root.js';
 import { packagePath } from '../kernel/package-root.js';
 import { resolveHome } from '../kernel/paths.js';
-import { TrustService } from '../kernel/trust-service.js';
+import { TrustService } from '../plugins/core/trust-service.js';
 import { pluginModules } from '../plugins/index.js';
 import { startSimulatedDevice, type RunningSimulatedDevice } from '../sim/start-simulated-device.js';
 import { collectTrustEvidence } from '../cli/trust-evidence.js';
@@ -149,7 +149,7 @@ export async function runDemoCommand(argv: string[]): Promise<number> {
       try {
         result = (await client.callTool({ name: step.tool, arguments: args })) as typeof result;
       } catch (error) {
-        // Invalid or refused arguments come back as JSON-RPC errors, not tool results.
+        // Unknown tools and malformed requests are JSON-RPC errors; refusals are isError results below.
         if (!step.expectError) failures++;
         out(`✗ refused: ${(error as Error).message}`);
         out();

@@ -1030,6 +1030,46 @@ export class EventStore implements StoreReader {
       );
     }
   }
+
+  /**
+   * append() for a caller that must not stall its process while another process holds the write lock
+   * (the MCP server recording a call before it acts, while it keeps answering other requests): each
+   * attempt lets SQLite wait only briefly, and the waits between attempts are timers, not a blocked
+   * event loop. Gives up after `maxWaitMs` (default: the store's busy timeout) with STORE_UNAVAILABLE
+   * stating how long it actually waited.
+   */
+  async appendAsync(event: NewEvent & { actor: Actor }, options: { maxWaitMs?: number } = {}): Promise<StoredEvent> {
+    const attemptBusyMs = 20;
+    const pauseMs = 50;
+    this.assertWritable();
+    if (this.db.inTransaction) {
+      throw new Error(
+        'EventStore.appendAsync was called inside an open transaction (for example from a projection). Projections must not append.',
+      );
+    }
+    const prepared = [this.prepareEvent(event)];
+    const maxWaitMs = Math.max(0, options.maxWaitMs ?? this.busyTimeoutMs);
+    const started = Date.now();
+    for (;;) {
+      this.assertWritable();
+      let stored: StoredEvent[];
+      try {
+        this.db.pragma(`busy_timeout = ${attemptBusyMs}`);
+        try {
+          stored = this.appendTransaction.immediate(prepared);
+        } finally {
+          this.db.pragma(`busy_timeout = ${this.busyTimeoutMs}`);
+        }
+      } catch (error) {
+        const waited = Date.now() - started;
+        if (!isBusyError(error) || waited >= maxWaitMs) throw storeFailure(error, this.path, waited) ?? error;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(pauseMs, maxWaitMs - waited)));
+        continue;
+      }
+      this.deliver(stored);
+      return stored[0]!;
+    }
+  }
 }
 
 /**

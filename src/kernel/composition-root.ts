@@ -21,7 +21,8 @@ import { RuntimeOptions } from './runtime-options.js';
 import { Settings } from './settings.js';
 import { ToolRegistry } from './tool-registry.js';
 import { ToolsetContribution } from './toolset-contribution.js';
-import { TrustService } from './trust-service.js';
+import { ProjectTrustPolicy } from './project-trust-policy.js';
+import { ToolCallPolicy } from './tool-call-policy.js';
 
 /** Every event type, projection and side table the loaded plugins contribute. */
 export function collectEventContributions(container: Container): {
@@ -80,7 +81,8 @@ export function createContainer(options: RuntimeOptions, modules: readonly Conta
   container.bind(RuntimeOptions).toConstantValue(options);
   container.bind(Settings).toSelf().inSingletonScope();
   container.bind(ProcessRunner).toSelf().inSingletonScope();
-  container.bind(TrustService).toSelf().inSingletonScope();
+  // Trust itself is the core plugin's (ProjectTrust); the policy that enforces it is everyone's.
+  container.bind<ToolCallPolicy>(ToolCallPolicy).to(ProjectTrustPolicy).inSingletonScope();
   container
     .bind<SelectedProject>(SelectedProject)
     .toDynamicValue(() => selectProject({ projectPath: options.projectPath, cwd: options.cwd }))

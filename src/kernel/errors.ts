@@ -1,6 +1,7 @@
 /**
- * The one error catalog. A valid request that fails becomes an `isError` tool result carrying one of
- * these stable codes; invalid arguments become JSON-RPC invalid params; anything else is a bug.
+ * The one error catalog: every code here is thrown somewhere. A refused or failed call becomes an
+ * `isError` tool result carrying one of these stable codes (invalid arguments and policy refusals
+ * included); JSON-RPC errors are kept for unknown tools and malformed requests; anything else is a bug.
  */
 export const ErrorCodes = {
   NO_DEVICE: 'No online device is visible to adb.',
@@ -8,8 +9,6 @@ export const ErrorCodes = {
   DEVICE_UNAUTHORIZED: 'The device has not authorized this computer for USB debugging.',
   DEVICE_NOT_FOUND: 'adb does not list the requested serial.',
   MULTIPLE_DEVICES: 'Several devices are online and no serial was given.',
-  DEVICE_NOT_INTERACTIVE: 'The screen is off or locked.',
-  APP_NOT_FOREGROUND: 'The target app is not in the foreground.',
   APP_NOT_INSTALLED: 'The package is not installed on the device.',
   PACKAGE_OUT_OF_SCOPE: "The package is not one of the project's application ids.",
   PROJECT_NOT_FOUND: 'No Gradle project is selected.',
@@ -24,14 +23,12 @@ export const ErrorCodes = {
   CANCELLED: 'The operation was cancelled.',
   NOT_FOUND: 'The requested item does not exist.',
   INVALID_ARGUMENT: 'An argument is well-formed but not acceptable here.',
-  UNSUPPORTED: 'The device or environment does not support this.',
   ADB_UNAVAILABLE: 'adb could not be found or its server could not be reached.',
   COMMAND_FAILED: 'A command on the device or host failed.',
   INSTALL_FAILED: 'The package manager refused the APK.',
   LAUNCH_FAILED: 'The activity manager could not start the app.',
-  UI_HIERARCHY_INCOMPLETE: 'The UI hierarchy could not be captured completely.',
-  STORE_UNAVAILABLE: 'The event log could not be opened or written.',
-  INTEGRITY_VIOLATION: 'The event log hash chain is broken.',
+  STORE_UNAVAILABLE: 'The event log could not be opened or written; a call that changes something does not run then.',
+  RESPONSE_TOO_LARGE: 'The result exceeded the 128 KiB response bound and was withheld (a droidwright bug).',
 } as const;
 
 export type ErrorCode = keyof typeof ErrorCodes;
@@ -50,7 +47,7 @@ export class ToolError extends Error {
 
 /**
  * Arguments that break a rule (shape, range, policy before anything runs). The MCP adapter turns it
- * into JSON-RPC invalid params; `code` is still recorded in the audit log.
+ * into an `isError` result naming `field` and the rule, recorded in the audit log as a refusal.
  */
 export class InvalidArgumentsError extends Error {
   override readonly name = 'InvalidArgumentsError';

@@ -9,13 +9,19 @@ export interface ToolCall {
 }
 
 /**
- * A check that runs after argument validation and before every handler (project trust for O tools,
- * package scope for D tools on apps, …). Bind with `bind(ToolCallPolicy).toConstantValue(...)`; every
- * binding runs. To refuse, throw InvalidArgumentsError (JSON-RPC invalid params, e.g. code
- * PROJECT_NOT_TRUSTED) or ToolError (an isError result). Refusals are recorded in the audit log.
- * A tool may equally refuse inside its handler before it spawns anything; the adapter records both.
+ * A check the MCP adapter runs once per call, after argument validation and before the handler, like
+ * a middleware: project trust for every O tool (ProjectTrustPolicy), package scope for every tool that
+ * declares `packageScope` (the android layer's PackageScopePolicy). Tools do not repeat these checks.
+ * Bind with `bind(ToolCallPolicy).to(...)`; every binding runs. To refuse, throw InvalidArgumentsError
+ * or ToolError with a code and a message saying what to do next: the caller gets an `isError` result
+ * and the refusal is recorded in the audit log.
  */
 export const ToolCallPolicy = Symbol.for('droidwright.ToolCallPolicy');
 export interface ToolCallPolicy {
   check(call: ToolCall): void | Promise<void>;
+}
+
+/** Runs every policy in order; the first refusal throws. */
+export async function checkToolCall(policies: readonly ToolCallPolicy[], call: ToolCall): Promise<void> {
+  for (const policy of policies) await policy.check(call);
 }

@@ -60,6 +60,18 @@ export interface ToolResult<O> {
   readonly summary: string;
 }
 
+/**
+ * A tool that acts on one app declares where its package is, and the package-scope policy refuses a
+ * package outside the selected project before the handler runs, unless `allowField` is true. Both
+ * fields must be input fields (the registry checks at start-up).
+ */
+export interface PackageScopeDeclaration {
+  /** The input field holding the application id, e.g. `package`. */
+  readonly field: string;
+  /** The boolean input field that lets the caller act on a package outside the project. */
+  readonly allowField: string;
+}
+
 export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
   /** snake_case, verb first, unique across toolsets. */
   readonly name: string;
@@ -71,6 +83,8 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   readonly output: O;
   /** Input fields whose values are replaced by length + hash in the audit log. */
   readonly sensitive?: readonly string[];
+  /** Set on tools that stop, restart or change an app: the package-scope policy guards them. */
+  readonly packageScope?: PackageScopeDeclaration;
   handler(args: z.infer<I>, ctx: ToolContext): Promise<ToolResult<z.infer<O>>>;
 }
 

@@ -81,6 +81,11 @@ const KINDS: readonly ToolKind[] = ['R', 'W', 'D', 'O'];
 export interface RegisteredTool {
   readonly definition: AnyToolDefinition;
   readonly annotations: ToolAnnotations;
+  /**
+   * The definition's input made strict: an unknown argument key is refused, naming it, for every tool
+   * alike (agents pass keys a tool does not take and believe they were used).
+   */
+  readonly input: z.ZodObject;
 }
 
 export interface ToolsetInfo {
@@ -165,6 +170,12 @@ function checkTool(tool: AnyToolDefinition, contribution: ToolsetContribution): 
     if (!(field in tool.input.shape))
       throw new ToolRegistryError(`${where}: sensitive field "${field}" is not an input field.`);
   }
+  if (tool.packageScope) {
+    for (const field of [tool.packageScope.field, tool.packageScope.allowField]) {
+      if (!(field in tool.input.shape))
+        throw new ToolRegistryError(`${where}: packageScope names "${field}", which is not an input field.`);
+    }
+  }
   const expected = annotationsForKind(tool.kind, tool.title);
   // A definition may carry its own annotations (e.g. copied from elsewhere); they must match the kind.
   const declared = (tool as { annotations?: Partial<ToolAnnotations> }).annotations;
@@ -177,7 +188,7 @@ function checkTool(tool: AnyToolDefinition, contribution: ToolsetContribution): 
       }
     }
   }
-  return { definition: tool, annotations: expected };
+  return { definition: tool, annotations: expected, input: tool.input.strict() };
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { NewEvent } from '../events/event-definition.js';
+import type { NewEvent, StoredEvent } from '../events/event-definition.js';
 import type { Actor } from '../shared/actor.js';
 import type { EventStoreProvider } from '../kernel/event-store-provider.js';
 import { processStartTime } from '../kernel/process-identity.js';
@@ -7,6 +7,10 @@ import type { ToolCallOutcome } from '../plugins/core/core.events.js';
 import { redactArguments, truncateUtf8 } from './redaction.js';
 
 export const MAX_SUMMARY_BYTES = 120;
+/** Client names and versions are the client's to choose: kept to this many bytes in every record. */
+export const MAX_CLIENT_FIELD_BYTES = 200;
+/** The event columns `device` and `package` take short identifiers only. */
+const MAX_COLUMN_LENGTH = 255;
 
 export interface SessionFacts {
   readonly clientName: string | null;
@@ -15,6 +19,15 @@ export interface SessionFacts {
   readonly toolsets: readonly string[];
   readonly readOnly: boolean;
   readonly projectRoot: string | null;
+}
+
+export interface CallIntent {
+  readonly tool: string;
+  readonly toolset: string;
+  readonly kind: string;
+  /** Validated arguments: `device_serial` and `package` also fill the event's device and package. */
+  readonly args: Record<string, unknown>;
+  readonly sensitive?: readonly string[];
 }
 
 export interface CallRecord {
@@ -27,11 +40,27 @@ export interface CallRecord {
   readonly summary: string;
   readonly args: unknown;
   readonly sensitive?: readonly string[];
+  /** The id of the call's mcp.tool_call_started, when one was recorded. */
+  readonly intentId?: string;
+  readonly device?: unknown;
+  readonly package?: unknown;
+}
+
+/** A short identifier from the arguments for an event column, or nothing. */
+function column(value: unknown): string | undefined {
+  return typeof value === 'string' && value.length > 0 && value.length <= MAX_COLUMN_LENGTH ? value : undefined;
+}
+
+/** A client-chosen name cut to a bound the store always accepts. */
+export function boundClientField(value: string | undefined | null): string | undefined {
+  return value ? truncateUtf8(value, MAX_CLIENT_FIELD_BYTES) : undefined;
 }
 
 /**
- * Writes a session's activity to the log. Recording never makes a call fail: when the log cannot be
- * written, the call still answers and the failure goes to stderr.
+ * Writes a session's activity to the log. A call's intent (W, D, O tools) must be recorded before it
+ * acts, so `toolCallStarted` throws when it cannot be written; every other record never makes a call
+ * fail: when the log cannot be written, the call still answers and the failure goes to stderr.
+ * Arguments are bounded and client names cut, so no record is ever refused for its size.
  */
 export class CallRecorder {
   calls = 0;
@@ -40,6 +69,8 @@ export class CallRecorder {
     private readonly store: EventStoreProvider,
     readonly sessionId: string,
     private readonly logger: Logger,
+    /** Longest wait for another process's write lock when recording an intent or outcome. */
+    private readonly maxWaitMs?: number,
   ) {}
 
   private append(event: NewEvent & { actor: Actor }): void {
@@ -50,15 +81,20 @@ export class CallRecorder {
     }
   }
 
+  private async appendAsync(event: NewEvent & { actor: Actor }): Promise<StoredEvent> {
+    return this.store().appendAsync(event, { maxWaitMs: this.maxWaitMs });
+  }
+
+  /** Records the handshake. Waits for a locked log on timers, never blocking other requests; never throws. */
   sessionStarted(actor: Actor, facts: SessionFacts): void {
-    this.append({
+    const event = {
       type: 'mcp.session_started',
       stream: `mcp:${this.sessionId}`,
       actor,
       data: {
         session: this.sessionId,
-        client_name: facts.clientName,
-        client_version: facts.clientVersion,
+        client_name: boundClientField(facts.clientName) ?? null,
+        client_version: boundClientField(facts.clientVersion) ?? null,
         protocol_version: facts.protocolVersion,
         pid: actor.pid,
         pid_start: processStartTime(actor.pid),
@@ -66,15 +102,40 @@ export class CallRecorder {
         read_only: facts.readOnly,
         project_root: facts.projectRoot,
       },
+    };
+    this.appendAsync(event).catch((error: unknown) =>
+      this.logger.error(`could not record ${event.type} in the event log: ${(error as Error).message}`),
+    );
+  }
+
+  /** Records what a call is about to do. Throws (StoreUnavailableError) when the log cannot take it. */
+  async toolCallStarted(actor: Actor, intent: CallIntent): Promise<StoredEvent> {
+    return this.appendAsync({
+      type: 'mcp.tool_call_started',
+      stream: `mcp:${this.sessionId}`,
+      actor,
+      device: column(intent.args.device_serial),
+      package: column(intent.args.package),
+      data: {
+        session: this.sessionId,
+        tool: intent.tool,
+        toolset: intent.toolset,
+        kind: intent.kind,
+        arguments: redactArguments(intent.args, intent.sensitive),
+      },
     });
   }
 
-  toolCalled(actor: Actor, call: CallRecord): void {
+  /** Records how a call ended. Never throws. */
+  async toolCalled(actor: Actor, call: CallRecord): Promise<void> {
     this.calls++;
-    this.append({
+    const event = {
       type: 'mcp.tool_called',
       stream: `mcp:${this.sessionId}`,
       actor,
+      device: column(call.device),
+      package: column(call.package),
+      correlation: call.intentId,
       data: {
         session: this.sessionId,
         tool: truncateUtf8(call.tool, 100),
@@ -86,7 +147,12 @@ export class CallRecorder {
         summary: truncateUtf8(call.summary.replace(/\s+/g, ' ').trim(), MAX_SUMMARY_BYTES),
         arguments: redactArguments(call.args, call.sensitive),
       },
-    });
+    };
+    try {
+      await this.appendAsync(event);
+    } catch (error) {
+      this.logger.error(`could not record ${event.type} in the event log: ${(error as Error).message}`);
+    }
   }
 
   sessionEnded(actor: Actor, reason: string): void {

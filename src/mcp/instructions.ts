@@ -1,11 +1,24 @@
 import type { ToolRegistry } from '../kernel/tool-registry.js';
 import type { ServedTools } from './toolset-selection.js';
 
+/** What each toolset lets the model do, for the first line of the instructions. */
+const TOOLSET_PURPOSES: Record<string, string> = {
+  core: 'project and toolchain facts, devices, app state, crashes and exit reasons, and the event log',
+  build: 'Gradle builds and tests with structured errors',
+  'device-admin': 'installing, launching, stopping and configuring apps and devices',
+};
+
 /** The `instructions` an MCP client gives its model: generated from the registry so it never drifts. */
 export function buildInstructions(registry: ToolRegistry, served: ServedTools, projectRoot: string | null): string {
   const lines: string[] = [];
+  const offered = served.toolsets.map((name) => TOOLSET_PURPOSES[name] ?? name);
+  // Only the refusals of the toolsets this session serves.
+  const refusals = [
+    ...(served.toolsets.includes('build') ? ['PROJECT_NOT_TRUSTED', 'TASK_BLOCKED'] : []),
+    ...(served.toolsets.includes('device-admin') ? ['PACKAGE_OUT_OF_SCOPE', 'a blocked link scheme'] : []),
+  ];
   lines.push(
-    'droidwright runs the Android development loop for you: Gradle builds, logcat and crashes, the UI of the running app, and device administration. ' +
+    `droidwright runs the Android development loop for you: ${offered.join('; ')}. ` +
       'Everything you do is recorded in a tamper-evident event log that the user and other agents can see.',
   );
   lines.push(
@@ -30,9 +43,10 @@ export function buildInstructions(registry: ToolRegistry, served: ServedTools, p
     );
   lines.push('');
   lines.push(
-    'Errors: invalid arguments and policy refusals (PROJECT_NOT_TRUSTED, TASK_BLOCKED, PACKAGE_OUT_OF_SCOPE, a blocked link scheme) come back as JSON-RPC invalid-params before anything runs, ' +
-      'with the rule in the message and the code in data.error_code. A valid request that fails returns isError with structuredContent {error_code, message} ' +
-      '(e.g. NO_DEVICE, MULTIPLE_DEVICES, DEVICE_OFFLINE, BUILD_IN_PROGRESS, TIMEOUT, NOT_FOUND) and a message saying what to do next; follow it rather than retrying blindly.',
+    'Errors: a call that is refused or fails returns isError: true with a message saying what to do next, ending "(error_code: CODE)"; the code is also in _meta.error_code. ' +
+      `Invalid arguments (wrong type, out of range, an unknown argument name)${refusals.length > 0 ? ` and policy refusals (${refusals.join(', ')})` : ''} are refused before anything runs and name the field and the rule; ` +
+      'other failures carry codes such as NO_DEVICE, MULTIPLE_DEVICES, DEVICE_OFFLINE, BUILD_IN_PROGRESS, TIMEOUT, NOT_FOUND. Fix the call or follow the message rather than retrying blindly. ' +
+      'A call that changes something runs only once it is recorded: STORE_UNAVAILABLE means the event log could not take the record and nothing ran.',
   );
   lines.push(
     "Project trust: building or testing runs the project's own code, so it needs the user's trust. Only a person can grant it, by running `droidwright trust <project>` in their terminal. " +

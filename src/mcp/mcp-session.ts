@@ -1,35 +1,43 @@
 import { randomUUID } from 'node:crypto';
 import type { Container } from 'inversify';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
+  InitializeRequestSchema,
   LATEST_PROTOCOL_VERSION,
   ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   McpError,
+  PingRequestSchema,
   ReadResourceRequestSchema,
   SUPPORTED_PROTOCOL_VERSIONS,
   type CallToolResult,
+  type JSONRPCMessage,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { StoredEvent } from '../events/event-definition.js';
 import type { Actor } from '../shared/actor.js';
 import { getContributions } from '../kernel/contribution-provider.js';
-import { ErrorCodes, InvalidArgumentsError, ToolError } from '../kernel/errors.js';
+import { InvalidArgumentsError, ToolError, type ErrorCode as DroidwrightErrorCode } from '../kernel/errors.js';
 import { EventStoreProvider } from '../kernel/event-store-provider.js';
 import { createStderrLogger } from '../kernel/logger.js';
 import { SelectedProject } from '../kernel/project-selection.js';
-import { ToolCallPolicy } from '../kernel/tool-call-policy.js';
+import { checkToolCall, ToolCallPolicy } from '../kernel/tool-call-policy.js';
 import { createToolContext } from '../kernel/tool-context.js';
 import { toolFacingError } from '../kernel/tool-facing-error.js';
 import type { AnyToolDefinition, Logger, ProgressUpdate } from '../kernel/tool-definition.js';
 import { ToolRegistry, type RegisteredTool } from '../kernel/tool-registry.js';
 import { droidwrightVersion } from '../kernel/version.js';
-import { CallRecorder } from './call-recorder.js';
+import { boundClientField, CallRecorder } from './call-recorder.js';
 import { buildInstructions } from './instructions.js';
+import { publishedSchema } from './published-schema.js';
+import { truncateUtf8 } from './redaction.js';
+import { renderResultText } from './result-text.js';
 import { resolveServedTools, type ServedTools } from './toolset-selection.js';
 
 /**
@@ -68,13 +76,39 @@ export interface McpSessionOptions {
   readonly readOnly?: boolean;
   readonly sessionId?: string;
   readonly logger?: Logger;
+  /**
+   * Longest wait for another process's lock on the log when recording a call's intent; past it the call
+   * is refused (STORE_UNAVAILABLE) and nothing runs. Default: the store's busy timeout (10 s).
+   */
+  readonly intentWaitMs?: number;
 }
 
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Tool['inputSchema'] {
-  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
-  delete json.$schema;
-  return json as Tool['inputSchema'];
+/** No response goes out larger than this, counted as the JSON-RPC message on the wire. */
+export const MAX_RESPONSE_BYTES = 128 * 1024;
+/** `{"result":…,"jsonrpc":"2.0","id":…}` around a result, with room for a long request id. */
+const ENVELOPE_BYTES = 256;
+const MAX_ERROR_MESSAGE_BYTES = 8 * 1024;
+const MAX_ERROR_DETAILS_BYTES = 16 * 1024;
+/** The most a success's text rendering may take, whatever room the structured result leaves. */
+const MAX_TEXT_BYTES = 48 * 1024;
+
+function wireBytes(value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(value), 'utf8') + ENVELOPE_BYTES;
 }
+
+/** The SDK schemas of the requests this server answers, to refuse a malformed one in one readable line. */
+const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
+  initialize: InitializeRequestSchema as unknown as z.ZodType,
+  ping: PingRequestSchema as unknown as z.ZodType,
+  'tools/list': ListToolsRequestSchema as unknown as z.ZodType,
+  'tools/call': CallToolRequestSchema as unknown as z.ZodType,
+  'resources/list': ListResourcesRequestSchema as unknown as z.ZodType,
+  'resources/templates/list': ListResourceTemplatesRequestSchema as unknown as z.ZodType,
+  'resources/read': ReadResourceRequestSchema as unknown as z.ZodType,
+};
+
+/** Requests that act, refused until the handshake is complete (the client is on record by then). */
+const AFTER_HANDSHAKE = new Set(['tools/call', 'resources/read']);
 
 /**
  * A JSON-RPC error whose message is exactly ours. The SDK's McpError prefixes "MCP error <code>: " to
@@ -94,38 +128,29 @@ function protocolError(code: number, message: string, data?: Record<string, unkn
   return new ProtocolError(code, message, data);
 }
 
-/** The `structuredContent` of a failed call: the same for every tool. */
-const TOOL_ERROR_SCHEMA = {
-  type: 'object',
-  description: 'A valid request that failed (isError: true).',
-  properties: {
-    error_code: { type: 'string', enum: Object.keys(ErrorCodes), description: 'Stable error code.' },
-    message: { type: 'string', description: 'What failed and what to do next.' },
-    details: {
-      type: 'object',
-      additionalProperties: true,
-      description: 'Facts behind the error (e.g. the serials adb lists).',
-    },
-  },
-  required: ['error_code', 'message'],
-  additionalProperties: false,
-} as const;
-
-/**
- * A tool's published output schema: its result, or the error shape. Clients validate every
- * `structuredContent` against it, failed calls included, so the error shape must be part of it.
- */
-function outputSchemaWithErrors(schema: z.ZodType): Tool['outputSchema'] {
-  return { type: 'object', anyOf: [jsonSchema(schema, 'output'), TOOL_ERROR_SCHEMA] } as Tool['outputSchema'];
-}
-
 /** "field: rule" for each zod issue, so the agent can fix exactly what was wrong. */
 export function describeZodIssues(error: z.ZodError): { message: string; field: string | undefined } {
-  const issues = error.issues
-    .slice(0, 5)
-    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(arguments)'}: ${issue.message}`);
-  const first = error.issues[0]?.path.join('.');
-  return { message: issues.join('; '), field: first || undefined };
+  const issues = error.issues.slice(0, 5).map((issue) => {
+    if (issue.code === 'unrecognized_keys') {
+      const keys = issue.keys.map((k) => JSON.stringify(k.slice(0, 100)));
+      const where = issue.path.length > 0 ? ` in ${issue.path.join('.')}` : '';
+      return `unknown argument${keys.length > 1 ? 's' : ''} ${keys.slice(0, 10).join(', ')}${where}: this tool does not take ${keys.length > 1 ? 'them' : 'it'}; remove ${keys.length > 1 ? 'them' : 'it'} (tools/list shows the arguments it takes)`;
+    }
+    return `${issue.path.length > 0 ? issue.path.join('.') : '(arguments)'}: ${issue.message}`;
+  });
+  const firstIssue = error.issues[0];
+  const first =
+    firstIssue?.code === 'unrecognized_keys'
+      ? [...firstIssue.path, firstIssue.keys[0] ?? ''].join('.')
+      : firstIssue?.path.join('.');
+  return { message: issues.join('; '), field: first ? first.slice(0, 100) : undefined };
+}
+
+/** One readable line for a request the SDK's schema rejects. */
+function describeRequestIssue(method: string, error: z.ZodError): string {
+  const issue = error.issues[0];
+  const path = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+  return `Invalid ${method.slice(0, 100)} request: ${path}${issue?.message ?? 'malformed'}.`;
 }
 
 type Outcome = 'ok' | 'error' | 'refused' | 'cancelled';
@@ -134,6 +159,12 @@ type Outcome = 'ok' | 'error' | 'refused' | 'cancelled';
  * One MCP server session over any transport: lists and calls the registry's tools with policy,
  * timing, audit recording, progress and cancellation; serves two resources; builds `instructions`.
  * The only module (with its stdio entry) that knows the MCP SDK.
+ *
+ * Conventions every tool gets from here: arguments are validated strictly (an unknown key is refused,
+ * naming it); argument errors and policy refusals are `isError` results with an error code, refused
+ * before anything runs and recorded as refusals; JSON-RPC errors are only for unknown tools, malformed
+ * requests and protocol violations; a W, D or O call records its intent before it acts, or does not
+ * run; no response exceeds MAX_RESPONSE_BYTES on the wire.
  */
 export class McpSession {
   readonly sessionId: string;
@@ -150,6 +181,8 @@ export class McpSession {
   private readonly sessionAbort = new AbortController();
   private readonly projectRoot: string | null;
   private protocolVersion: string | null = null;
+  private initializeSeen = false;
+  private handshakeComplete = false;
   private started = false;
   private startRecorded = false;
   private ended = false;
@@ -165,7 +198,7 @@ export class McpSession {
     const servedTools = this.registry.list({ toolsets: this.served.toolsets, readOnly: this.served.readOnly });
     this.servedNames = new Set(servedTools.map((t) => t.definition.name));
     this.servedTools = servedTools;
-    this.recorder = new CallRecorder(this.store, this.sessionId, this.logger);
+    this.recorder = new CallRecorder(this.store, this.sessionId, this.logger, options.intentWaitMs);
 
     this.server = new Server(
       { name: 'droidwright', version: droidwrightVersion() },
@@ -186,32 +219,68 @@ export class McpSession {
       ),
     );
     this.server.setRequestHandler(ListResourcesRequestSchema, () => ({
-      resources: RESOURCES.filter((r) => this.registry.get(r.tool)).map((r) => ({
+      resources: RESOURCES.filter((r) => this.servedNames.has(r.tool)).map((r) => ({
         uri: r.uri,
         name: r.name,
         description: r.description,
         mimeType: 'application/json',
       })),
     }));
+    // Declaring resources invites clients to ask for templates; there are none, and saying so is an answer.
+    this.server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }));
     this.server.setRequestHandler(ReadResourceRequestSchema, (request, extra) =>
       this.readResource(request.params.uri, extra.signal),
     );
   }
 
-  /** Connects and remembers the negotiated protocol version for the audit record. */
+  /**
+   * Connects, remembers the negotiated protocol version for the audit record, and answers two kinds of
+   * request before the SDK sees them: a malformed one (-32602 in one readable line, where the SDK would
+   * answer -32603 with a raw validation dump) and a call that arrives before the handshake completed.
+   */
   async connect(transport: Transport): Promise<void> {
     await this.server.connect(transport);
     const deliver = transport.onmessage;
     transport.onmessage = (message, extra) => {
-      if ('method' in message && message.method === 'initialize') {
-        const requested = (message.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
-        this.protocolVersion =
-          typeof requested === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(requested)
-            ? requested
-            : LATEST_PROTOCOL_VERSION;
+      if ('method' in message) {
+        if ('id' in message && this.refuseEarly(transport, message)) return;
+        if (message.method === 'initialize') {
+          this.initializeSeen = true;
+          const requested = (message.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+          this.protocolVersion =
+            typeof requested === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(requested)
+              ? requested
+              : LATEST_PROTOCOL_VERSION;
+        } else if (message.method === 'notifications/initialized' && this.initializeSeen) {
+          this.handshakeComplete = true;
+        }
       }
       deliver?.(message, extra);
     };
+  }
+
+  /** Sends the error reply and returns true when `message` must not reach the SDK. */
+  private refuseEarly(
+    transport: Transport,
+    message: JSONRPCMessage & { method: string; id: string | number },
+  ): boolean {
+    const method = message.method;
+    let error: { code: number; message: string } | undefined;
+    const schema = REQUEST_SCHEMAS[method];
+    const parsed = schema?.safeParse(message);
+    if (parsed && !parsed.success) {
+      error = { code: ErrorCode.InvalidParams, message: describeRequestIssue(method, parsed.error) };
+    } else if (AFTER_HANDSHAKE.has(method) && !this.handshakeComplete) {
+      error = {
+        code: ErrorCode.InvalidRequest,
+        message: `${method} arrived before the MCP handshake completed. Send initialize, wait for its result, then send notifications/initialized; only then call tools or read resources.`,
+      };
+    }
+    if (!error) return false;
+    transport
+      .send({ jsonrpc: '2.0', id: message.id, error })
+      .catch((e: unknown) => this.logger.debug(`could not send an error reply: ${(e as Error).message}`));
+    return true;
   }
 
   /** Records the end (once), aborts running handlers, closes the transport. */
@@ -232,11 +301,13 @@ export class McpSession {
 
   actor(): Actor {
     const client = this.server.getClientVersion();
+    const name = boundClientField(client?.name);
+    const version = boundClientField(client?.version);
     return {
       kind: 'agent',
       session: this.sessionId,
-      ...(client?.name ? { client: client.name } : {}),
-      ...(client?.version ? { clientVersion: client.version } : {}),
+      ...(name ? { client: name } : {}),
+      ...(version ? { clientVersion: version } : {}),
       pid: process.pid,
     };
   }
@@ -269,8 +340,8 @@ export class McpSession {
       name: def.name,
       title: def.title,
       description: def.description,
-      inputSchema: jsonSchema(def.input, 'input'),
-      outputSchema: outputSchemaWithErrors(def.output),
+      inputSchema: publishedSchema(tool.input, 'input'),
+      outputSchema: publishedSchema(def.output, 'output') as Tool['outputSchema'],
       annotations: { ...tool.annotations },
     };
   }
@@ -283,7 +354,7 @@ export class McpSession {
     return `${def.name} changes state (kind ${def.kind}) and this droidwright server runs with --read-only. Ask the user to restart it without --read-only to use it.`;
   }
 
-  private record(
+  private async record(
     def: AnyToolDefinition | undefined,
     name: string,
     args: unknown,
@@ -291,9 +362,11 @@ export class McpSession {
     errorCode: string | null,
     started: number,
     summary: string,
-  ): void {
+    intent?: StoredEvent,
+  ): Promise<void> {
     if (this.started) this.recordStart();
-    this.recorder.toolCalled(this.actor(), {
+    const fields = args !== null && typeof args === 'object' ? (args as Record<string, unknown>) : {};
+    await this.recorder.toolCalled(this.actor(), {
       tool: name,
       toolset: def?.toolset ?? null,
       kind: def?.kind ?? null,
@@ -303,6 +376,9 @@ export class McpSession {
       summary,
       args,
       sensitive: def?.sensitive,
+      intentId: intent?.id,
+      device: fields.device_serial,
+      package: fields.package,
     });
   }
 
@@ -321,21 +397,55 @@ export class McpSession {
     const registered = this.registry.get(name);
     if (!registered) {
       const message = `Unknown tool "${String(name).slice(0, 100)}". Call tools/list for the tools this server serves.`;
-      this.record(undefined, String(name), args, 'refused', 'NOT_FOUND', started, message);
+      await this.record(undefined, String(name), args, 'refused', 'NOT_FOUND', started, message);
       throw protocolError(ErrorCode.InvalidParams, message, { error_code: 'NOT_FOUND' });
     }
     const def = registered.definition;
     if (!this.servedNames.has(name)) {
+      // Not in this session's tools/list, so unknown to the client: a JSON-RPC error, with the way to enable it.
       const message = this.hiddenMessage(def);
-      this.record(def, name, args, 'refused', 'TOOL_DISABLED', started, message);
+      await this.record(def, name, args, 'refused', 'TOOL_DISABLED', started, message);
       throw protocolError(ErrorCode.InvalidParams, message, { error_code: 'TOOL_DISABLED', toolset: def.toolset });
     }
-    const parsed = def.input.safeParse(args);
+    const parsed = registered.input.safeParse(args);
     if (!parsed.success) {
       const { message, field } = describeZodIssues(parsed.error);
       const full = `Invalid arguments for ${name}: ${message}.`;
-      this.record(def, name, args, 'refused', 'INVALID_ARGUMENT', started, full);
-      throw protocolError(ErrorCode.InvalidParams, full, { error_code: 'INVALID_ARGUMENT', field });
+      await this.record(def, name, args, 'refused', 'INVALID_ARGUMENT', started, full);
+      return toolErrorResult(new InvalidArgumentsError(full, 'INVALID_ARGUMENT', field));
+    }
+    const validArgs = parsed.data as Record<string, unknown>;
+    const actor = this.actor();
+
+    try {
+      await checkToolCall(this.policies, { tool: def, args: validArgs, actor });
+    } catch (error) {
+      if (!(error instanceof InvalidArgumentsError || error instanceof ToolError)) throw error;
+      await this.record(def, name, args, 'refused', error.code, started, error.message);
+      return toolErrorResult(error);
+    }
+
+    // Record before acting: a call that changes something runs only once its intent is on record.
+    let intent: StoredEvent | undefined;
+    if (def.kind !== 'R') {
+      try {
+        intent = await this.recorder.toolCallStarted(actor, {
+          tool: name,
+          toolset: def.toolset,
+          kind: def.kind,
+          args: validArgs,
+          sensitive: def.sensitive,
+        });
+      } catch (error) {
+        const why = (error as Error)?.message ?? String(error);
+        this.logger.error(`${name} refused: its intent could not be recorded: ${why}`);
+        return toolErrorResult(
+          new ToolError(
+            'STORE_UNAVAILABLE',
+            `${name} did not run: droidwright records what a call will do before doing it, and the event log could not take the record (${why}). Nothing was changed; retry once the log is available.`,
+          ),
+        );
+      }
     }
 
     const signal = AbortSignal.any([requestSignal, this.sessionAbort.signal]);
@@ -358,62 +468,59 @@ export class McpSession {
         this.logger.debug(`progress notification failed: ${(error as Error).message}`);
       }
     };
-    const actor = this.actor();
     const ctx = createToolContext({ actor, store: this.store, logger: this.logger, signal, progress });
+    const record = (outcome: Outcome, code: string | null, summary: string) =>
+      this.record(def, name, args, outcome, code, started, summary, intent);
 
-    let phase: 'policy' | 'handler' = 'policy';
     try {
-      for (const policy of this.policies)
-        await policy.check({ tool: def, args: parsed.data as Record<string, unknown>, actor });
-      phase = 'handler';
-      const result = await def.handler(parsed.data, ctx);
+      const result = await def.handler(validArgs, ctx);
       if (signal.aborted) {
-        this.record(def, name, args, 'cancelled', 'CANCELLED', started, 'cancelled by the client');
+        await record('cancelled', 'CANCELLED', 'cancelled by the client');
         throw protocolError(ErrorCode.InvalidRequest, `${name} was cancelled.`);
       }
       const output = def.output.safeParse(result.data);
       if (!output.success) {
         const { message } = describeZodIssues(output.error);
         this.logger.error(`${name} returned data that does not match its output schema: ${message}`);
-        this.record(def, name, args, 'error', 'INTERNAL', started, `output schema violation: ${message}`);
+        await record('error', 'INTERNAL', `output schema violation: ${message}`);
         throw protocolError(
           ErrorCode.InternalError,
           `Internal error in ${name}: its result did not match its output schema. This is a droidwright bug; the details are on its stderr.`,
         );
       }
-      this.record(def, name, args, 'ok', null, started, result.summary);
-      return {
-        content: [{ type: 'text', text: `${result.summary}\n${JSON.stringify(output.data)}` }],
-        structuredContent: output.data as Record<string, unknown>,
-      };
+      const success = successResult(result.summary, output.data as Record<string, unknown>);
+      const bytes = wireBytes(success);
+      if (bytes > MAX_RESPONSE_BYTES) {
+        this.logger.error(
+          `${name} produced a ${bytes}-byte response, over the ${MAX_RESPONSE_BYTES}-byte bound; it was not sent. This is a droidwright bug: the tool must bound its result.`,
+        );
+        await record('error', 'RESPONSE_TOO_LARGE', `response of ${bytes} bytes withheld`);
+        return toolErrorResult(
+          new ToolError(
+            'RESPONSE_TOO_LARGE',
+            `${name} produced a ${Math.ceil(bytes / 1024)} KiB result, over droidwright's ${MAX_RESPONSE_BYTES / 1024} KiB response bound, so it was withheld (a droidwright bug, logged on its stderr). What the call did is recorded; ask for less (a smaller limit or a narrower filter) to see its result.`,
+          ),
+        );
+      }
+      await record('ok', null, result.summary);
+      return success;
     } catch (thrown) {
       const error = toolFacingError(thrown);
       if (error instanceof McpError || error instanceof ProtocolError) throw error;
       if (signal.aborted) {
-        this.record(def, name, args, 'cancelled', 'CANCELLED', started, 'cancelled by the client');
+        await record('cancelled', 'CANCELLED', 'cancelled by the client');
         throw protocolError(ErrorCode.InvalidRequest, `${name} was cancelled.`);
       }
       if (error instanceof InvalidArgumentsError) {
-        this.record(def, name, args, 'refused', error.code, started, error.message);
-        throw protocolError(ErrorCode.InvalidParams, error.message, {
-          error_code: error.code,
-          ...(error.field ? { field: error.field } : {}),
-        });
+        await record('refused', error.code, error.message);
+        return toolErrorResult(error);
       }
       if (error instanceof ToolError) {
-        this.record(def, name, args, phase === 'policy' ? 'refused' : 'error', error.code, started, error.message);
+        await record('error', error.code, error.message);
         return toolErrorResult(error);
       }
       this.logger.error(`internal error in ${name}: ${(error as Error)?.stack ?? String(error)}`);
-      this.record(
-        def,
-        name,
-        args,
-        'error',
-        'INTERNAL',
-        started,
-        `internal error: ${(error as Error)?.message ?? String(error)}`,
-      );
+      await record('error', 'INTERNAL', `internal error: ${(error as Error)?.message ?? String(error)}`);
       throw protocolError(
         ErrorCode.InternalError,
         `Internal error in ${name}: ${(error as Error)?.message ?? String(error)}. This is a droidwright bug; details are on its stderr.`,
@@ -429,40 +536,72 @@ export class McpSession {
         RESOURCE_NOT_FOUND,
         `Unknown resource ${uri.slice(0, 200)}. Known: ${RESOURCES.map((r) => r.uri).join(', ')}.`,
       );
+    const def = tool.definition;
+    const started = performance.now();
+    // The same gate as tools/call: a resource whose tool this session does not serve is not served.
+    if (!this.servedNames.has(def.name)) {
+      const message = `${uri} is read through ${this.hiddenMessage(def)}`;
+      await this.record(def, def.name, {}, 'refused', 'TOOL_DISABLED', started, `resource ${uri}: not served`);
+      throw protocolError(RESOURCE_NOT_FOUND, message, { error_code: 'TOOL_DISABLED', toolset: def.toolset });
+    }
+    const actor = this.actor();
     const ctx = createToolContext({
-      actor: this.actor(),
+      actor,
       store: this.store,
       logger: this.logger,
       signal: AbortSignal.any([requestSignal, this.sessionAbort.signal]),
     });
     // A resource read runs its tool (the health check probes the host), so it is audited like a call.
-    const started = performance.now();
     try {
-      const result = await tool.definition.handler({}, ctx);
-      this.record(tool.definition, tool.definition.name, {}, 'ok', null, started, `resource ${uri}: ${result.summary}`);
-      return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(result.data, null, 2) }] };
+      await checkToolCall(this.policies, { tool: def, args: {}, actor });
+      const result = await def.handler({}, ctx);
+      const text = JSON.stringify(result.data);
+      const contents = { contents: [{ uri, mimeType: 'application/json', text }] };
+      const bytes = wireBytes(contents);
+      if (bytes > MAX_RESPONSE_BYTES) {
+        this.logger.error(`resource ${uri} produced ${bytes} bytes, over the ${MAX_RESPONSE_BYTES}-byte bound.`);
+        throw new ToolError('RESPONSE_TOO_LARGE', `${uri} produced ${bytes} bytes, over the response bound.`);
+      }
+      await this.record(def, def.name, {}, 'ok', null, started, `resource ${uri}: ${result.summary}`);
+      return contents;
     } catch (thrown) {
       const error = toolFacingError(thrown);
-      const code = error instanceof ToolError ? error.code : 'INTERNAL';
-      this.record(tool.definition, tool.definition.name, {}, 'error', code, started, `resource ${uri} failed`);
-      if (error instanceof ToolError) throw protocolError(ErrorCode.InternalError, `${error.code}: ${error.message}`);
+      const code = error instanceof ToolError || error instanceof InvalidArgumentsError ? error.code : 'INTERNAL';
+      await this.record(def, def.name, {}, 'error', code, started, `resource ${uri} failed`);
+      if (error instanceof ToolError || error instanceof InvalidArgumentsError)
+        throw protocolError(ErrorCode.InternalError, `${error.code}: ${error.message}`, { error_code: error.code });
       throw error;
     }
   }
 }
 
 /**
- * A valid request that failed: the stable code and the facts behind it in `structuredContent`
- * (every output schema admits this shape), and the actionable message as text.
+ * A successful call: the result as `structuredContent`, and as text its summary with a compact
+ * rendering of the result, sized so the whole response fits MAX_RESPONSE_BYTES when the structured
+ * part does.
  */
-export function toolErrorResult(error: ToolError): CallToolResult {
+function successResult(summary: string, data: Record<string, unknown>): CallToolResult {
+  const structuredBytes = wireBytes(data);
+  const room = Math.max(1024, Math.min(MAX_TEXT_BYTES, MAX_RESPONSE_BYTES - structuredBytes - 1024));
+  // JSON escaping can grow text (quotes, newlines); leave it a quarter of its room for that.
+  const text = renderResultText(summary, data, Math.floor(room * 0.75));
+  return { content: [{ type: 'text', text }], structuredContent: data };
+}
+
+/**
+ * A call the model can correct or act on (bad arguments, a policy refusal, a valid request that
+ * failed): `isError: true`, the message with its code as text, and the code (with the field and facts
+ * behind it) in `_meta`. No `structuredContent`, so output schemas describe success only.
+ */
+export function toolErrorResult(error: ToolError | InvalidArgumentsError): CallToolResult {
+  const code: DroidwrightErrorCode = error.code;
+  const field = error instanceof InvalidArgumentsError ? error.field : undefined;
+  // Error texts and facts are small by design; the bound holds even if one is not.
+  const facts = error instanceof ToolError ? error.details : undefined;
+  const details = facts && wireBytes(facts) <= MAX_ERROR_DETAILS_BYTES ? facts : undefined;
   return {
     isError: true,
-    content: [{ type: 'text', text: `${error.message} (error_code: ${error.code})` }],
-    structuredContent: {
-      error_code: error.code,
-      message: error.message,
-      ...(error.details ? { details: error.details } : {}),
-    },
+    content: [{ type: 'text', text: `${truncateUtf8(error.message, MAX_ERROR_MESSAGE_BYTES)} (error_code: ${code})` }],
+    _meta: { error_code: code, ...(field ? { field } : {}), ...(details ? { details } : {}) },
   };
 }

@@ -69,6 +69,20 @@ export const McpToolCalled = defineEvent({
   }),
 });
 
+export const McpToolCallStarted = defineEvent({
+  type: 'mcp.tool_call_started',
+  version: 1,
+  description:
+    'A W, D or O tool call passed validation and policy and is about to act: recorded before the tool touches a device or spawns anything. Its mcp.tool_called outcome carries this event id as correlation.',
+  schema: z.object({
+    session: z.string(),
+    tool: z.string(),
+    toolset: z.string(),
+    kind: z.string(),
+    arguments: z.record(z.string(), z.unknown()),
+  }),
+});
+
 export const McpSessionEnded = defineEvent({
   type: 'mcp.session_ended',
   version: 1,
@@ -80,4 +94,11 @@ export const McpSessionEnded = defineEvent({
   }),
 });
 
-export const coreEvents = [ProjectTrusted, ProjectUntrusted, McpSessionStarted, McpToolCalled, McpSessionEnded];
+export const coreEvents = [
+  ProjectTrusted,
+  ProjectUntrusted,
+  McpSessionStarted,
+  McpToolCallStarted,
+  McpToolCalled,
+  McpSessionEnded,
+];

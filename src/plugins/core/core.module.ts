@@ -1,5 +1,6 @@
 import { ContainerModule } from 'inversify';
 import { EventContribution } from '../../events/event-definition.js';
+import { ProjectTrust } from '../../kernel/project-trust.js';
 import { ToolsetContribution } from '../../kernel/toolset-contribution.js';
 import { coreEvents } from './core.events.js';
 import { CoreToolset } from './core.toolset.js';
@@ -8,6 +9,7 @@ import { DeviceTools } from './services/device-tools.js';
 import { HealthChecker } from './services/health-checker.js';
 import { McpActivityReader } from './services/mcp-activity-reader.js';
 import { ProjectInspector } from './services/project-inspector.js';
+import { TrustService } from './trust-service.js';
 import { trustedProjectsProjection } from './trusted-projects.projection.js';
 
 const coreEventContribution: EventContribution = {
@@ -16,6 +18,8 @@ const coreEventContribution: EventContribution = {
 };
 
 export const coreModule = new ContainerModule(({ bind }) => {
+  bind(TrustService).toSelf().inSingletonScope();
+  bind<ProjectTrust>(ProjectTrust).toService(TrustService);
   bind(ProjectInspector).toSelf().inSingletonScope();
   bind(McpActivityReader).toSelf().inSingletonScope();
   bind(HealthChecker).toSelf().inSingletonScope();

@@ -4,7 +4,7 @@ import { SelectedProject } from '../../kernel/project-selection.js';
 import { RuntimeOptions } from '../../kernel/runtime-options.js';
 import type { AnyToolDefinition } from '../../kernel/tool-definition.js';
 import type { ToolsetContribution } from '../../kernel/toolset-contribution.js';
-import { TrustService } from '../../kernel/trust-service.js';
+import { TrustService } from './trust-service.js';
 import { DeviceTools } from './services/device-tools.js';
 import { HealthChecker } from './services/health-checker.js';
 import { McpActivityReader } from './services/mcp-activity-reader.js';

@@ -1,7 +1,6 @@
 import { inject, injectable } from 'inversify';
 import { AvdController } from '../../android/avd-controller.js';
 import { DeviceInspector } from '../../android/device-inspector.js';
-import { PackageScopeGuard } from '../../android/package-scope-guard.js';
 import { SelectedProject } from '../../kernel/project-selection.js';
 import type { AnyToolDefinition } from '../../kernel/tool-definition.js';
 import type { ToolsetContribution } from '../../kernel/toolset-contribution.js';
@@ -32,7 +31,6 @@ export class DeviceAdminToolset implements ToolsetContribution {
   constructor(
     @inject(SelectedProject) private readonly project: SelectedProject,
     @inject(DeviceInspector) private readonly devices: DeviceInspector,
-    @inject(PackageScopeGuard) private readonly scope: PackageScopeGuard,
     @inject(AvdController) private readonly avds: AvdController,
     @inject(ApkInstaller) private readonly installer: ApkInstaller,
     @inject(AppController) private readonly apps: AppController,
@@ -41,14 +39,14 @@ export class DeviceAdminToolset implements ToolsetContribution {
   ) {}
 
   tools(): readonly AnyToolDefinition[] {
-    const { project, devices, scope, avds, installer, apps, network, orientation } = this;
+    const { project, devices, avds, installer, apps, network, orientation } = this;
     return [
       createInstallApkTool({ project, devices, installer }),
       createLaunchAppTool({ devices, apps }),
-      createStopAppTool({ devices, apps, scope }),
-      createRestartAppTool({ devices, apps, scope }),
-      createGrantRuntimePermissionTool({ devices, apps, scope }),
-      createRevokeRuntimePermissionTool({ devices, apps, scope }),
+      createStopAppTool({ devices, apps }),
+      createRestartAppTool({ devices, apps }),
+      createGrantRuntimePermissionTool({ devices, apps }),
+      createRevokeRuntimePermissionTool({ devices, apps }),
       createSetNetworkStateTool({ devices, network }),
       createSetDeviceOrientationTool({ devices, orientation }),
       createOpenDeepLinkTool({ devices, apps }),

@@ -1,7 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { createTempHome } from '../../support/temp-home.js';
 import { runCli, startMcpClient, stopPid, type McpTestClient } from '../../support/mcp-client.js';
 import {
@@ -23,6 +22,7 @@ type ToolResult = {
   isError?: boolean;
   content: { type: string; text?: string }[];
   structuredContent?: Record<string, any>;
+  _meta?: Record<string, any>;
 };
 
 const env = { home: '', adbPort: 1 };
@@ -47,14 +47,11 @@ async function call(
   return track((await c.client.callTool({ name, arguments: args }, undefined, options)) as ToolResult);
 }
 
-async function invalidParams(p: Promise<unknown>): Promise<McpError> {
-  try {
-    await p;
-  } catch (error) {
-    if (error instanceof McpError && error.code === -32602) return error;
-    throw error;
-  }
-  throw new Error('expected invalid params');
+/** A call refused before anything ran: an isError result whose code is in _meta (never a JSON-RPC error). */
+async function refusal(p: Promise<ToolResult>): Promise<{ code: unknown; message: string }> {
+  const result = await p;
+  if (!result.isError) throw new Error(`expected a refusal, got: ${text(result)}`);
+  return { code: result._meta?.error_code, message: text(result) };
 }
 
 async function waitFor<T>(probe: () => Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
@@ -112,20 +109,24 @@ describe('build tools over MCP', () => {
     a = await client('agent-a');
   });
 
-  it('refuses an untrusted project as invalid params before anything is spawned', async () => {
-    const error = await invalidParams(call(a, 'run_gradle_task', { task: 'assembleDebug' }));
-    expect(error.data).toMatchObject({ error_code: 'PROJECT_NOT_TRUSTED' });
+  it('refuses an untrusted project as an isError result before anything is spawned', async () => {
+    const error = await refusal(call(a, 'run_gradle_task', { task: 'assembleDebug' }));
+    expect(error.code).toBe('PROJECT_NOT_TRUSTED');
     expect(error.message).toContain('droidwright trust');
     expect(invocations(project.root)).toEqual([]);
     const trusted = await runCli(env, ['trust', '--yes', project.root]);
     expect(trusted.code).toBe(0);
   });
 
-  it('refuses blocked tasks and abbreviations as invalid params', async () => {
+  it('refuses blocked tasks, abbreviations and unknown argument keys as isError results', async () => {
     for (const task of ['pRB', 'uA', 'releaseToMav']) {
-      const error = await invalidParams(call(a, 'run_gradle_task', { task }));
-      expect(error.data).toMatchObject({ error_code: 'TASK_BLOCKED' });
+      const error = await refusal(call(a, 'run_gradle_task', { task }));
+      expect(error.code).toBe('TASK_BLOCKED');
     }
+    // Agents pass device_serial to run_tests and believe it was used: it is refused, by name.
+    const unknown = await refusal(call(a, 'run_tests', { device_serial: 'emulator-5554' }));
+    expect(unknown.code).toBe('INVALID_ARGUMENT');
+    expect(unknown.message).toContain('unknown argument "device_serial"');
     expect(invocations(project.root)).toEqual([]);
   });
 

@@ -51,7 +51,10 @@ describe('droidwright demo (the README main-job line)', () => {
     expect(stdout).toMatch(/← Build \w+ \(assembleDebug\) succeeded/);
     expect(stdout).toMatch(/← installed com\.example\.notes 1\.5\.0 \(15\) on 127\.0\.0\.1:\d+ from build \w+/);
     expect(stdout).toMatch(/← launched com\.example\.notes\/\.LoginActivity in \d+ ms \(cold\)/);
-    expect(stdout).toContain('✗ refused:');
+    // The refusal is a tool result the model reads (isError), not a JSON-RPC error.
+    expect(stdout).toMatch(
+      /✗ uri uses the javascript: scheme, which opens no app and is refused\..*\(error_code: INVALID_ARGUMENT\)/,
+    );
 
     // The adb server the demo started is gone.
     const adbPid = Number(/\(pid (\d+), started for this demo\)/.exec(stdout)?.[1]);

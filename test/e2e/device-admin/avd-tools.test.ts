@@ -54,7 +54,7 @@ async function ok(name: string, args: Record<string, unknown> = {}): Promise<Rec
 async function failure(name: string, args: Record<string, unknown>): Promise<{ code: string; text: string }> {
   const result = await call(name, args);
   expect(result.isError).toBe(true);
-  return { code: result.structuredContent?.error_code, text: result.content.map((c) => c.text ?? '').join('\n') };
+  return { code: result._meta?.error_code, text: result.content.map((c) => c.text ?? '').join('\n') };
 }
 
 async function oddPortPair(): Promise<number> {

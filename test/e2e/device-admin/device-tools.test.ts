@@ -1,6 +1,5 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { RunningSimulatedDevice } from '../../../src/sim/start-simulated-device.js';
 import { buildTestApk } from '../../support/apk-builder.js';
 import { startAdbServer, type TestAdbServer } from '../../support/adb-server.js';
@@ -41,17 +40,19 @@ async function ok(name: string, args: Record<string, unknown> = {}): Promise<Rec
 async function toolError(name: string, args: Record<string, unknown>): Promise<{ code: string; text: string }> {
   const result = await call(name, args);
   expect(result.isError).toBe(true);
-  return { code: result.structuredContent?.error_code, text: result.content.map((c) => c.text ?? '').join('\n') };
+  expect(result.structuredContent).toBeUndefined();
+  return { code: result._meta?.error_code, text: result.content.map((c) => c.text ?? '').join('\n') };
 }
 
-async function invalidParams(name: string, args: Record<string, unknown>): Promise<McpError> {
-  try {
-    await call(name, args);
-  } catch (error) {
-    if (error instanceof McpError && error.code === -32602) return error;
-    throw error;
-  }
-  throw new Error(`expected ${name} to be refused as invalid params`);
+/** A call refused before anything ran (bad argument or policy): an isError result, code and field in _meta. */
+async function refusal(
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ message: string; data: Record<string, any> }> {
+  const result = await call(name, args);
+  if (!result.isError)
+    throw new Error(`expected ${name} to be refused, got: ${JSON.stringify(result.structuredContent)}`);
+  return { message: result.content.map((c) => c.text ?? '').join('\n'), data: result._meta ?? {} };
 }
 
 async function events(filter: Record<string, unknown>): Promise<any[]> {
@@ -200,20 +201,20 @@ describe('device tools over MCP', () => {
 
   it("refuses APKs that are not the project's build outputs", async () => {
     const outside = await buildTestApk({ packageName: 'com.example.notes', versionCode: 16, outDir: home.home });
-    expect((await invalidParams('install_apk', { apk_path: outside.path })).data).toMatchObject({
+    expect((await refusal('install_apk', { apk_path: outside.path })).data).toMatchObject({
       error_code: 'PATH_OUTSIDE_PROJECT',
     });
     const escaping = join(project, 'app', 'build', 'outputs', 'apk', 'escape.apk');
     symlinkSync(outside.path, escaping);
-    expect((await invalidParams('install_apk', { apk_path: escaping })).data).toMatchObject({
+    expect((await refusal('install_apk', { apk_path: escaping })).data).toMatchObject({
       error_code: 'PATH_OUTSIDE_PROJECT',
     });
     const stray = join(project, 'app', 'stray.apk');
     writeFileSync(stray, 'x');
-    expect((await invalidParams('install_apk', { apk_path: 'app/stray.apk' })).data).toMatchObject({
+    expect((await refusal('install_apk', { apk_path: 'app/stray.apk' })).data).toMatchObject({
       error_code: 'PATH_OUTSIDE_PROJECT',
     });
-    expect((await invalidParams('install_apk', { apk_path: '../../../etc/passwd' })).data).toMatchObject({
+    expect((await refusal('install_apk', { apk_path: '../../../etc/passwd' })).data).toMatchObject({
       error_code: 'INVALID_ARGUMENT',
     });
   });
@@ -245,7 +246,7 @@ describe('device tools over MCP', () => {
       total_ms: expect.any(Number),
       display_ms: expect.any(Number),
     });
-    expect((await invalidParams('restart_app', { package: 'com.example.notes', clear_data: true })).message).toContain(
+    expect((await refusal('restart_app', { package: 'com.example.notes', clear_data: true })).message).toContain(
       'device_serial',
     );
     expect(
@@ -265,7 +266,7 @@ describe('device tools over MCP', () => {
       ['revoke_runtime_permission', { permission: 'android.permission.CAMERA' }],
     ] as const) {
       const commands = await ran(async () => {
-        const refused = await invalidParams(tool, { package: 'com.example.weather', ...extra });
+        const refused = await refusal(tool, { package: 'com.example.weather', ...extra });
         expect(refused.data).toMatchObject({ error_code: 'PACKAGE_OUT_OF_SCOPE' });
         expect(refused.message).toContain('com.example.notes');
       });
@@ -305,7 +306,7 @@ describe('device tools over MCP', () => {
     await ok('set_network_state', { mobile_data: true });
     for (const args of [{ wifi: false }, { airplane_mode: true }, { wifi: false, device_serial: phone.serial }]) {
       const commands = await ran(async () =>
-        expect((await invalidParams('set_network_state', args)).message).toContain('wireless adb'),
+        expect((await refusal('set_network_state', args)).message).toContain('wireless adb'),
       );
       expect(commands).toEqual([]);
     }
@@ -347,7 +348,7 @@ describe('device tools over MCP', () => {
       'blob:x',
       'vbscript:x',
     ]) {
-      expect(await ran(() => invalidParams('open_deep_link', { uri: blocked }))).toEqual([]);
+      expect(await ran(() => refusal('open_deep_link', { uri: blocked }))).toEqual([]);
     }
     const unresolved = await toolError('open_deep_link', { uri: 'nothing-handles-this://x' });
     expect(unresolved.code).toBe('LAUNCH_FAILED');
@@ -404,13 +405,7 @@ describe('hostile arguments never reach the device unquoted', () => {
     }
     for (const [tool, args] of cases) {
       const before = commandCount(phone);
-      let refused = false;
-      try {
-        const result = await call(tool, args);
-        refused = result.isError === true;
-      } catch (error) {
-        refused = error instanceof McpError && error.code === -32602;
-      }
+      const refused = (await call(tool, args)).isError === true;
       expect({ tool, args, refused }).toEqual({ tool, args, refused: true });
       expect(commandsRun(phone, before)).toEqual([]);
     }

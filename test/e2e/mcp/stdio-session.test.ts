@@ -129,7 +129,7 @@ describe('droidwright mcp over stdio with the SDK client', () => {
     expect((await runCli(env, ['untrust', project])).code).toBe(0);
   });
 
-  test('--toolsets core --read-only: hidden tools are refused naming their toolset and flag; unknown tools and bad arguments are invalid params', async () => {
+  test('--toolsets core --read-only: hidden and unknown tools are JSON-RPC errors naming their toolset and flag; bad arguments are isError results', async () => {
     const mcp = await start(['--toolsets', 'core', '--read-only']);
     const names = (await mcp.client.listTools()).tools.map((t) => t.name);
     expect(names).toEqual(expect.arrayContaining(CORE_TOOLS));
@@ -139,7 +139,12 @@ describe('droidwright mcp over stdio with the SDK client', () => {
       mcp.client.callTool({ name: 'run_gradle_task', arguments: { task: 'assembleDebug' } }),
     ).rejects.toThrow(/"build" toolset.*--toolsets core,build/);
     await expect(mcp.client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(/Unknown tool/);
-    await expect(mcp.client.callTool({ name: 'query_events', arguments: { limit: 0 } })).rejects.toThrow(/limit/);
+    const bad = await mcp.client.callTool({ name: 'query_events', arguments: { limit: 0 } });
+    expect(bad.isError).toBe(true);
+    expect(bad._meta).toMatchObject({ error_code: 'INVALID_ARGUMENT', field: 'limit' });
+    expect((bad.content as { text: string }[])[0]!.text).toMatch(/^Invalid arguments for query_events: limit: /);
+    // Resources follow the served toolsets too: core is served, so its resources are listed.
+    expect((await mcp.client.listResources()).resources.map((r) => r.uri)).toContain('droidwright://project-info');
   });
 
   test('--toolsets bogus and an empty list exit 2 before anything starts, listing valid names', async () => {

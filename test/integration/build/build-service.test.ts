@@ -9,12 +9,14 @@ import type { Container } from 'inversify';
 import { cliActor, systemActor, type Actor } from '../../../src/shared/actor.js';
 import { createContainer, disposeContainer } from '../../../src/kernel/composition-root.js';
 import { InvalidArgumentsError, ToolError } from '../../../src/kernel/errors.js';
+import { getContributions } from '../../../src/kernel/contribution-provider.js';
 import { EventStoreProvider } from '../../../src/kernel/event-store-provider.js';
+import { checkToolCall, ToolCallPolicy } from '../../../src/kernel/tool-call-policy.js';
 import type { RuntimeOptions } from '../../../src/kernel/runtime-options.js';
 import type { ProgressUpdate } from '../../../src/kernel/tool-definition.js';
 import { createToolContext } from '../../../src/kernel/tool-context.js';
 import { ToolRegistry } from '../../../src/kernel/tool-registry.js';
-import { TrustService } from '../../../src/kernel/trust-service.js';
+import { TrustService } from '../../../src/plugins/core/trust-service.js';
 import { pluginModules } from '../../../src/plugins/index.js';
 import { BuildLauncher, InProcessBuildLauncher } from '../../../src/plugins/build/services/build-launcher.js';
 import { currentProcess } from '../../../src/kernel/process-identity.js';
@@ -60,13 +62,16 @@ function harness(fixture: 'kts-flavors' | 'groovy-app', trusted = true, sharedHo
   if (trusted) container.get(TrustService).trust(project.root, cliActor());
   const registry = container.get(ToolRegistry);
   const store = container.get<EventStoreProvider>(EventStoreProvider);
+  const policies = getContributions<ToolCallPolicy>(container, ToolCallPolicy);
   return {
     container,
     root: project.root,
     home,
     async call(name, args, opts = {}) {
       const tool = registry.get(name)!.definition;
-      const parsed = tool.input.parse(args);
+      const parsed = registry.get(name)!.input.parse(args);
+      // As the MCP adapter does: the policies (trust for O tools) run once, before the handler.
+      await checkToolCall(policies, { tool, args: parsed, actor: agent });
       const ctx = createToolContext({
         actor: agent,
         store,

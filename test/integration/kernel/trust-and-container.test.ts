@@ -1,11 +1,15 @@
+import Database from 'better-sqlite3';
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliActor, type Actor } from '../../../src/shared/actor.js';
 import { createContainer, disposeContainer } from '../../../src/kernel/composition-root.js';
+import { getContributions } from '../../../src/kernel/contribution-provider.js';
+import { ProjectTrust } from '../../../src/kernel/project-trust.js';
+import { checkToolCall, ToolCallPolicy } from '../../../src/kernel/tool-call-policy.js';
 import { EventStoreProvider } from '../../../src/kernel/event-store-provider.js';
 import { SelectedProject } from '../../../src/kernel/project-selection.js';
 import { ToolRegistry } from '../../../src/kernel/tool-registry.js';
-import { TrustService } from '../../../src/kernel/trust-service.js';
+import { TrustService } from '../../../src/plugins/core/trust-service.js';
 import { pluginModules } from '../../../src/plugins/index.js';
 import { createFakeGradleProject, createTempHome } from '../../support/temp-home.js';
 
@@ -87,6 +91,50 @@ describe('container, trust service and core read models on a real SQLite file', 
     } finally {
       disposeContainer(first);
       disposeContainer(second);
+    }
+  });
+
+  test('trust is decided from the log: a trusted_projects row inserted by hand grants nothing', async () => {
+    const root = createFakeGradleProject(temp.home, 'forged-project');
+    const container = createContainer({ home: temp.home, cwd: root, readOnly: false, env: process.env }, pluginModules);
+    try {
+      const trust = container.get<ProjectTrust>(ProjectTrust);
+      expect(trust).toBe(container.get(TrustService));
+      container.get<EventStoreProvider>(EventStoreProvider)();
+      // What someone with write access to events.db (e.g. the sqlite3 shell) can do: a row, no event.
+      const forger = new Database(join(temp.home, 'events.db'));
+      try {
+        forger.prepare('INSERT INTO trusted_projects (root, trusted_at, by) VALUES (?, ?, ?)').run(root, 1, 'forged');
+      } finally {
+        forger.close();
+      }
+      expect(
+        container
+          .get(TrustService)
+          .list()
+          .map((p) => p.root),
+      ).toContain(root);
+      expect(trust.isTrusted(root)).toBe(false);
+      const policies = getContributions<ToolCallPolicy>(container, ToolCallPolicy);
+      const runGradle = container.get(ToolRegistry).get('run_gradle_task')!.definition;
+      const actor: Actor = { kind: 'agent', session: 's2', pid: process.pid };
+      await expect(
+        checkToolCall(policies, { tool: runGradle, args: { task: 'assembleDebug' }, actor }),
+      ).rejects.toMatchObject({
+        code: 'PROJECT_NOT_TRUSTED',
+      });
+
+      // The newest grant or revocation decides.
+      const service = container.get(TrustService);
+      expect(service.trust(root, cliActor())).toBe(true);
+      expect(trust.isTrusted(root)).toBe(true);
+      await checkToolCall(policies, { tool: runGradle, args: { task: 'assembleDebug' }, actor });
+      expect(service.untrust(root, cliActor())).toBe(true);
+      expect(trust.isTrusted(root)).toBe(false);
+      expect(service.trust(root, cliActor())).toBe(true);
+      expect(trust.isTrusted(root)).toBe(true);
+    } finally {
+      disposeContainer(container);
     }
   });
 

@@ -12,8 +12,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validateDeepLink } from '../../../src/android/deep-link.js';
 import { PackageScopeGuard } from '../../../src/android/package-scope-guard.js';
+import { PackageScopePolicy } from '../../../src/android/package-scope-policy.js';
 import { openProjectApk, resolveProjectApk } from '../../../src/android/project-apk.js';
 import { InvalidArgumentsError, ToolError } from '../../../src/kernel/errors.js';
+import type { AnyToolDefinition } from '../../../src/kernel/tool-definition.js';
 import { componentOf, validateActivity } from '../../../src/plugins/device-admin/services/app-controller.js';
 import { installFailureAdvice } from '../../../src/plugins/device-admin/services/apk-installer.js';
 import { NetworkController } from '../../../src/plugins/device-admin/services/network-controller.js';
@@ -166,5 +168,31 @@ describe('project APKs and package scope', () => {
     expect(code(() => none.require('com.example.app', undefined))).toBe('PACKAGE_OUT_OF_SCOPE');
     expect(code(() => none.require('com.example.app', true))).toBe('accepted');
     expect(code(() => none.defaultPackage())).toBe('INVALID_ARGUMENT');
+  });
+
+  it('the package-scope policy guards exactly the tools that declare packageScope, before their handler', () => {
+    const policy = new PackageScopePolicy(new PackageScopeGuard({ root, selectedBy: 'flag' }));
+    const actor = { kind: 'agent' as const, session: 's', pid: 1 };
+    const declared = {
+      name: 'stop_app',
+      packageScope: { field: 'package', allowField: 'allow_foreign_package' },
+    } as unknown as AnyToolDefinition;
+    const undeclared = { name: 'launch_app' } as unknown as AnyToolDefinition;
+    const check = (tool: AnyToolDefinition, args: Record<string, unknown>) => () => policy.check({ tool, args, actor });
+    expect(code(check(declared, { package: 'com.example.app' }))).toBe('accepted');
+    expect(code(check(declared, { package: 'com.android.chrome' }))).toBe('PACKAGE_OUT_OF_SCOPE');
+    expect(code(check(declared, { package: 'com.android.chrome', allow_foreign_package: true }))).toBe('accepted');
+    expect(code(check(declared, { package: 'com.x;reboot', allow_foreign_package: true }))).toBe('INVALID_ARGUMENT');
+    expect(code(check(undeclared, { package: 'com.android.chrome' }))).toBe('accepted');
+    let message = '';
+    try {
+      check(declared, { package: 'com.android.chrome' })();
+    } catch (error) {
+      message = (error as Error).message;
+      expect((error as InvalidArgumentsError).field).toBe('package');
+    }
+    expect(message).toMatch(
+      /com\.android\.chrome is not one of this project's apps.*com\.example\.app.*allow_foreign_package: true/,
+    );
   });
 });

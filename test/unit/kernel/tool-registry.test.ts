@@ -117,6 +117,26 @@ describe('ToolRegistry', () => {
     fails([set('core', [tool({ name: 'get_x', sensitive: ['password'] })])], /sensitive field "password"/);
   });
 
+  test('refuses a package scope naming a field the input does not have; strict inputs refuse unknown keys', () => {
+    const scoped = (allowField: string) =>
+      tool({
+        name: 'stop_x',
+        kind: 'D',
+        input: z.object({
+          package: z.string().describe('Package.'),
+          allow_foreign_package: z.boolean().optional().describe('Allow.'),
+        }),
+        packageScope: { field: 'package', allowField },
+      });
+    fails([set('core', [scoped('allow_foreign')])], /packageScope names "allow_foreign", which is not an input field/);
+    const registry = new ToolRegistry([set('core', [scoped('allow_foreign_package')])]);
+    const input = registry.get('stop_x')!.input;
+    expect(input.safeParse({ package: 'a.b' }).success).toBe(true);
+    const unknown = input.safeParse({ package: 'a.b', device: 'x' });
+    expect(unknown.success).toBe(false);
+    expect(unknown.error!.issues[0]).toMatchObject({ code: 'unrecognized_keys', keys: ['device'] });
+  });
+
   test('refuses declared annotations that disagree with the kind, and unknown kinds', () => {
     const lying = {
       ...tool({ name: 'stop_app', kind: 'D' }),

@@ -5,7 +5,7 @@ import { UsageError } from '../../../src/kernel/usage-error.js';
 import { buildInstructions } from '../../../src/mcp/instructions.js';
 import { describeZodIssues, toolErrorResult } from '../../../src/mcp/mcp-session.js';
 import { resolveServedTools } from '../../../src/mcp/toolset-selection.js';
-import { ToolError } from '../../../src/kernel/errors.js';
+import { InvalidArgumentsError, ToolError } from '../../../src/kernel/errors.js';
 
 function tool(name: string, toolset: ToolsetName, kind: 'R' | 'W' | 'O'): AnyToolDefinition {
   return defineTool({
@@ -77,14 +77,23 @@ describe('error mapping', () => {
     expect(message).toMatch(/^limit: .*5.*; name: /);
   });
 
-  test('a ToolError becomes an isError result with the code in structuredContent and the message as text', () => {
+  test('a ToolError becomes an isError result: the message and code as text, the code in _meta, no structuredContent', () => {
     const result = toolErrorResult(new ToolError('NO_DEVICE', 'No device. Start an emulator.', { tried: 2 }));
     expect(result.isError).toBe(true);
     expect(result.content).toEqual([{ type: 'text', text: 'No device. Start an emulator. (error_code: NO_DEVICE)' }]);
-    expect(result.structuredContent).toEqual({
-      error_code: 'NO_DEVICE',
-      message: 'No device. Start an emulator.',
-      details: { tried: 2 },
-    });
+    expect(result.structuredContent).toBeUndefined();
+    expect(result._meta).toEqual({ error_code: 'NO_DEVICE', details: { tried: 2 } });
+  });
+
+  test('an InvalidArgumentsError names its field in _meta', () => {
+    const result = toolErrorResult(new InvalidArgumentsError('limit must be at most 5.', 'INVALID_ARGUMENT', 'limit'));
+    expect(result._meta).toEqual({ error_code: 'INVALID_ARGUMENT', field: 'limit' });
+  });
+
+  test('an unknown key is named in the message and as the field', () => {
+    const result = z.strictObject({ limit: z.number() }).safeParse({ limit: 1, device_serial: 'x' });
+    const { message, field } = describeZodIssues(result.error!);
+    expect(message).toMatch(/^unknown argument "device_serial": this tool does not take it; remove it/);
+    expect(field).toBe('device_serial');
   });
 });

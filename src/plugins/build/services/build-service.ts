@@ -10,7 +10,6 @@ import { ProcessRunner } from '../../../kernel/process-runner.js';
 import { SelectedProject } from '../../../kernel/project-selection.js';
 import { RuntimeOptions } from '../../../kernel/runtime-options.js';
 import { Settings } from '../../../kernel/settings.js';
-import { TrustService } from '../../../kernel/trust-service.js';
 import { loadGradleProject, type GradleProject } from '../../../android/gradle-project-model.js';
 import { appendFinished, readOutcomeFallback, summarizeLogFile } from './build-finished-event.js';
 import { BuildHistory, type BuildRecord } from './build-history.js';
@@ -71,7 +70,6 @@ export class BuildService {
     @inject(ProcessRunner) private readonly runner: ProcessRunner,
     @inject(EventStoreProvider) private readonly store: EventStoreProvider,
     @inject(SelectedProject) private readonly selected: SelectedProject,
-    @inject(TrustService) private readonly trust: TrustService,
     @inject(BuildHistory) private readonly history: BuildHistory,
     @inject(BuildLauncher) private readonly launcher: BuildLauncher,
   ) {}
@@ -94,16 +92,6 @@ export class BuildService {
 
   loadProject(): GradleProject {
     return loadGradleProject(this.requireRoot());
-  }
-
-  /** Refuses (invalid params) unless a person trusted the project. Call before anything is spawned or changed. */
-  requireTrusted(root: string): void {
-    if (!this.trust.isTrusted(root)) {
-      throw new InvalidArgumentsError(
-        `The project ${root} is not trusted, so its Gradle build may not run. Ask the user to review it and run \`droidwright trust ${root}\` in their own terminal; an agent cannot grant trust.`,
-        'PROJECT_NOT_TRUSTED',
-      );
-    }
   }
 
   effectiveTimeoutSec(requested?: number): number {
@@ -142,7 +130,6 @@ export class BuildService {
    */
   async start(request: BuildRequest, actor: Actor): Promise<BuildHandle> {
     const root = this.requireRoot();
-    this.requireTrusted(root);
     this.requireGradlew(root);
     const timeoutSec = this.effectiveTimeoutSec(request.timeoutSec);
 

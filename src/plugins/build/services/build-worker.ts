@@ -6,7 +6,7 @@ import { EventStoreProvider } from '../../../kernel/event-store-provider.js';
 import { OUTPUT_DRAIN_MS, ProcessRunner, type RunResult } from '../../../kernel/process-runner.js';
 import { RuntimeOptions } from '../../../kernel/runtime-options.js';
 import { Settings } from '../../../kernel/settings.js';
-import { TrustService } from '../../../kernel/trust-service.js';
+import { ProjectTrust } from '../../../kernel/project-trust.js';
 import { loadGradleProject } from '../../../android/gradle-project-model.js';
 import type { FinalBuildStatus, TestCounts } from '../build.events.js';
 import {
@@ -94,7 +94,7 @@ export class BuildWorker {
     @inject(Settings) private readonly settings: Settings,
     @inject(ProcessRunner) private readonly runner: ProcessRunner,
     @inject(EventStoreProvider) private readonly store: EventStoreProvider,
-    @inject(TrustService) private readonly trust: TrustService,
+    @inject(ProjectTrust) private readonly trust: ProjectTrust,
     @inject(BuildHistory) private readonly history: BuildHistory,
   ) {}
 

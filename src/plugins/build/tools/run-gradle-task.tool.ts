@@ -75,8 +75,7 @@ export function createRunGradleTaskTool(deps: { service: BuildService; history: 
       const unrestricted = deps.settings.get().allowUnrestrictedGradle;
       checkTasks(requested, unrestricted, args.tasks ? 'tasks' : 'task');
       const extra = checkArgs(args.args ?? []);
-      const root = deps.service.requireRoot();
-      deps.service.requireTrusted(root);
+      deps.service.requireRoot();
       const resolved = resolveTasks(deps.service.loadProject(), {
         tasks: requested,
         module: args.module,

@@ -63,7 +63,6 @@ export function createRunTestsTool(deps: { service: BuildService; history: Build
     }),
     async handler(args, ctx) {
       const root = deps.service.requireRoot();
-      deps.service.requireTrusted(root);
       const project = deps.service.loadProject();
       const unrestricted = deps.settings.get().allowUnrestrictedGradle;
       let tasks: string[];

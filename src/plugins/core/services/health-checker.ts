@@ -15,7 +15,7 @@ import { ProcessRunner } from '../../../kernel/process-runner.js';
 import { SelectedProject } from '../../../kernel/project-selection.js';
 import { RuntimeOptions } from '../../../kernel/runtime-options.js';
 import { Settings } from '../../../kernel/settings.js';
-import { TrustService } from '../../../kernel/trust-service.js';
+import { TrustService } from '../trust-service.js';
 import { readHead } from './project-inspector.js';
 
 export interface Check {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool-definition.js';
 import type { ProjectSelection } from '../../../kernel/project-selection.js';
-import type { TrustService } from '../../../kernel/trust-service.js';
+import type { TrustService } from '../trust-service.js';
 import { quoteShellArg } from '../../../kernel/validation.js';
 import type { McpActivityReader } from '../services/mcp-activity-reader.js';
 import type { ProjectInspector } from '../services/project-inspector.js';

@@ -1,20 +1,16 @@
 import { z } from 'zod';
 import type { DeviceInspector } from '../../../android/device-inspector.js';
 import { allowForeignPackageField, deviceSerialField, packageField } from '../../../android/device-tool-fields.js';
-import type { PackageScopeGuard } from '../../../android/package-scope-guard.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
 import { validatePackageName, validatePermission } from '../../../kernel/validation.js';
 import type { AppController } from '../services/app-controller.js';
 
-export function createGrantRuntimePermissionTool(deps: {
-  devices: DeviceInspector;
-  apps: AppController;
-  scope: PackageScopeGuard;
-}) {
+export function createGrantRuntimePermissionTool(deps: { devices: DeviceInspector; apps: AppController }) {
   return defineTool({
     name: 'grant_runtime_permission',
     toolset: 'device-admin',
     kind: 'W',
+    packageScope: { field: 'package', allowField: 'allow_foreign_package' },
     title: 'Grant runtime permission',
     description:
       "Grant a runtime (dangerous) permission to an app (pm grant). Only the project's own apps unless allow_foreign_package is true.",
@@ -33,7 +29,6 @@ export function createGrantRuntimePermissionTool(deps: {
     async handler(args, ctx) {
       const pkg = validatePackageName(args.package);
       const permission = validatePermission(args.permission);
-      deps.scope.require(pkg, args.allow_foreign_package);
       const serial = await deps.devices.select(args.device_serial, ctx);
       await deps.apps.setPermission(serial, pkg, permission, true, ctx.signal);
       ctx.append({

@@ -6,21 +6,17 @@ import {
   launchTimingFields,
   packageField,
 } from '../../../android/device-tool-fields.js';
-import type { PackageScopeGuard } from '../../../android/package-scope-guard.js';
 import { InvalidArgumentsError } from '../../../kernel/errors.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
 import { validatePackageName } from '../../../kernel/validation.js';
 import { validateActivity, type AppController } from '../services/app-controller.js';
 
-export function createRestartAppTool(deps: {
-  devices: DeviceInspector;
-  apps: AppController;
-  scope: PackageScopeGuard;
-}) {
+export function createRestartAppTool(deps: { devices: DeviceInspector; apps: AppController }) {
   return defineTool({
     name: 'restart_app',
     toolset: 'device-admin',
     kind: 'D',
+    packageScope: { field: 'package', allowField: 'allow_foreign_package' },
     title: 'Restart app',
     description:
       "Force-stop an app and launch it again, returning am start -W timings and the Displayed time from logcat. App data is kept unless clear_data is true (pm clear wipes data and runtime permissions, and needs an explicit device_serial). Only the project's own apps unless allow_foreign_package is true.",
@@ -50,7 +46,6 @@ export function createRestartAppTool(deps: {
     async handler(args, ctx) {
       const pkg = validatePackageName(args.package);
       if (args.activity !== undefined) validateActivity(args.activity);
-      deps.scope.require(pkg, args.allow_foreign_package);
       const clearData = args.clear_data === true;
       if (clearData && args.device_serial === undefined) {
         throw new InvalidArgumentsError(

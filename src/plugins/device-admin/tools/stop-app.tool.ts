@@ -1,16 +1,16 @@
 import { z } from 'zod';
 import type { DeviceInspector } from '../../../android/device-inspector.js';
 import { allowForeignPackageField, deviceSerialField, packageField } from '../../../android/device-tool-fields.js';
-import type { PackageScopeGuard } from '../../../android/package-scope-guard.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
 import { validatePackageName } from '../../../kernel/validation.js';
 import type { AppController } from '../services/app-controller.js';
 
-export function createStopAppTool(deps: { devices: DeviceInspector; apps: AppController; scope: PackageScopeGuard }) {
+export function createStopAppTool(deps: { devices: DeviceInspector; apps: AppController }) {
   return defineTool({
     name: 'stop_app',
     toolset: 'device-admin',
     kind: 'D',
+    packageScope: { field: 'package', allowField: 'allow_foreign_package' },
     title: 'Stop app',
     description:
       "Force-stop an app (am force-stop): its processes end and unsaved state is lost. Only the project's own apps unless allow_foreign_package is true.",
@@ -26,7 +26,6 @@ export function createStopAppTool(deps: { devices: DeviceInspector; apps: AppCon
     }),
     async handler(args, ctx) {
       const pkg = validatePackageName(args.package);
-      deps.scope.require(pkg, args.allow_foreign_package);
       const serial = await deps.devices.select(args.device_serial, ctx);
       const { wasRunning } = await deps.apps.stop(serial, pkg, ctx.signal);
       ctx.append({

@@ -1,19 +1,13 @@
-import { existsSync, realpathSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { inject, injectable } from 'inversify';
-import { describeActor, type Actor } from '../shared/actor.js';
-import { EventStoreProvider } from './event-store-provider.js';
+import { describeActor, type Actor } from '../../shared/actor.js';
+import { EventStoreProvider } from '../../kernel/event-store-provider.js';
+import { canonicalProjectRoot, type ProjectTrust } from '../../kernel/project-trust.js';
+import { ProjectTrusted, ProjectUntrusted } from './core.events.js';
 
 export interface TrustedProject {
   readonly root: string;
   readonly trustedAt: number;
   readonly by: string;
-}
-
-/** Canonical form used as the trust key, so a symlinked path and its target are one project. */
-export function canonicalProjectRoot(root: string): string {
-  const absolute = resolve(root);
-  return existsSync(absolute) ? realpathSync(absolute) : absolute;
 }
 
 /**
@@ -35,20 +29,28 @@ export interface TrustEvidence {
 
 /**
  * Whether the user allowed a project's build code to run. Granted only by a human (CLI, TUI): no MCP
- * tool calls trust(). Backed by `project.trusted` / `project.untrusted` events and the
- * `trusted_projects` read model, so every process sees a grant or revocation at once.
+ * tool calls trust(). Backed by `project.trusted` / `project.untrusted` events, so every process sees a
+ * grant or revocation at once; the `trusted_projects` read model only serves listings.
  */
 @injectable()
-export class TrustService {
+export class TrustService implements ProjectTrust {
   constructor(@inject(EventStoreProvider) private readonly store: EventStoreProvider) {}
 
-  /** False when the log cannot be read: an unreadable record never grants trust. */
+  /**
+   * Decided by the newest grant or revocation in the project's own stream (an indexed read of the log),
+   * not by a `trusted_projects` row: a row inserted by hand grants nothing. False when the log cannot be
+   * read: an unreadable record never grants trust.
+   */
   isTrusted(root: string): boolean {
     try {
-      const row = this.store()
-        .prepareRead('SELECT 1 FROM trusted_projects WHERE root = ?')
-        .get(canonicalProjectRoot(root));
-      return row !== undefined;
+      const canonical = canonicalProjectRoot(root);
+      const [latest] = this.store().query({
+        stream: trustStream(canonical),
+        types: [ProjectTrusted.type, ProjectUntrusted.type],
+        order: 'desc',
+        limit: 1,
+      });
+      return latest?.type === ProjectTrusted.type && (latest.data as { root?: unknown }).root === canonical;
     } catch {
       return false;
     }
@@ -60,7 +62,7 @@ export class TrustService {
     if (this.isTrusted(canonical)) return false;
     this.store().append({
       type: 'project.trusted',
-      stream: `project:${canonical}`,
+      stream: trustStream(canonical),
       data: { root: canonical, by: describeActor(actor), ...evidence },
       actor,
     });
@@ -73,7 +75,7 @@ export class TrustService {
     if (!this.isTrusted(canonical)) return false;
     this.store().append({
       type: 'project.untrusted',
-      stream: `project:${canonical}`,
+      stream: trustStream(canonical),
       data: { root: canonical, by: describeActor(actor) },
       actor,
     });
@@ -88,4 +90,9 @@ export class TrustService {
     }[];
     return rows.map((row) => ({ root: row.root, trustedAt: row.trusted_at, by: row.by }));
   }
+}
+
+/** The stream holding a project's trust history. */
+function trustStream(canonicalRoot: string): string {
+  return `project:${canonicalRoot}`;
 }
