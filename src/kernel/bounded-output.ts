@@ -89,19 +89,29 @@ export function decodeOffsetCursor(cursor: string | undefined, field = 'cursor')
 }
 
 /**
- * One page of a list held in memory: from the cursor's offset, at most `limit` items, within the byte
- * budget. `total` is the length of the whole list.
+ * One page of a list of `total` items that `fetch` reads by offset (e.g. SQL LIMIT/OFFSET): from the
+ * cursor's offset, at most `limit` items, within the byte budget.
  */
+export function pageFrom<T>(
+  fetch: (offset: number, limit: number) => readonly T[],
+  total: number,
+  page: { limit: number; cursor?: string },
+  budget: number = DATA_BUDGET_BYTES,
+): Page<T> {
+  const offset = decodeOffsetCursor(page.cursor);
+  const { taken } = takeWithinBudget(offset < total ? fetch(offset, page.limit) : [], budget);
+  const end = offset + taken.length;
+  const hasMore = end < total;
+  return { items: taken, total, has_more: hasMore, ...(hasMore ? { next_cursor: String(end) } : {}) };
+}
+
+/** One page of a list held in memory (see pageFrom). */
 export function pageOf<T>(
   all: readonly T[],
   page: { limit: number; cursor?: string },
   budget: number = DATA_BUDGET_BYTES,
 ): Page<T> {
-  const offset = decodeOffsetCursor(page.cursor);
-  const { taken } = takeWithinBudget(all.slice(offset, offset + page.limit), budget);
-  const end = offset + taken.length;
-  const hasMore = end < all.length;
-  return { items: taken, total: all.length, has_more: hasMore, ...(hasMore ? { next_cursor: String(end) } : {}) };
+  return pageFrom((offset, limit) => all.slice(offset, offset + limit), all.length, page, budget);
 }
 
 /** The page metadata of `pageOf`, for spreading into a tool's data. */
@@ -134,4 +144,17 @@ function strip(value: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) if (v !== null) out[key] = strip(v);
   return out;
+}
+
+/**
+ * Every string in `value` (recursively through plain objects and arrays) cut to `max` characters:
+ * for views of files or device output, where one absurd value must not fill the reply.
+ */
+export function clipStrings<T>(value: T, max: number): T {
+  if (typeof value === 'string') return clip(value, max) as T;
+  if (Array.isArray(value)) return value.map((v) => clipStrings(v, max)) as T;
+  if (value === null || typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) out[key] = clipStrings(v, max);
+  return out as T;
 }
