@@ -17,7 +17,7 @@ export function createGetBuildConfigTool(deps: { service: BuildService }) {
     kind: 'R',
     title: 'Get build config',
     description:
-      'Android configuration of each module as its build file states it (read without running Gradle): plugin type, namespace, application id, SDK levels, version, build types, flavor dimensions and flavors. Values the script computes read as null.',
+      'Android configuration of each module as its build file states it (read without running Gradle): plugin type, namespace, application id, SDK levels, version, build types, flavor dimensions and flavors. Values the script computes are absent.',
     input: z.object({
       module: z.string().max(200).optional().describe('Only this module, e.g. ":app".'),
       ...pageInput(20, 100, 'modules'),
