@@ -154,6 +154,11 @@ export class AppInspector {
     const mine = parsed.records.filter(
       (r) => r.package === pkg || r.process === pkg || (r.process?.startsWith(`${pkg}:`) ?? false),
     );
-    return { supported: true, apiLevel, total: mine.length, records: mine.slice(offset, offset + Math.min(limit, MAX_EXIT_RECORDS)) };
+    return {
+      supported: true,
+      apiLevel,
+      total: mine.length,
+      records: mine.slice(offset, offset + Math.min(limit, MAX_EXIT_RECORDS)),
+    };
   }
 }

@@ -140,7 +140,7 @@ describe('AVD tools', () => {
     expect(launched).toMatchObject({ avd_name: 'Pixel_7_API_34', already_running: false });
     expect(launched.device_serial).toMatch(/^emulator-\d+$/);
     expect(launched.device_serial).not.toBe(other.serial);
-    const { events } = await ok('query_events', { types: ['avd.*'] });
+    const { events } = await ok('query_events', { types: ['avd.*'], verbose: true });
     expect(events[0]).toMatchObject({
       type: 'avd.launched',
       device: launched.device_serial,

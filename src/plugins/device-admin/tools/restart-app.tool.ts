@@ -46,7 +46,9 @@ export function createRestartAppTool(deps: {
         .number()
         .int()
         .optional()
-        .describe("Time to first frame from the logcat 'Displayed' line for this package; absent when none was logged."),
+        .describe(
+          "Time to first frame from the logcat 'Displayed' line for this package; absent when none was logged.",
+        ),
     }),
     async handler(args, ctx) {
       const pkg = validatePackageName(args.package);
