@@ -333,6 +333,9 @@ describe('device tools over MCP', () => {
       launch_state: expect.any(String),
     });
     expect(opened.total_ms).toEqual(expect.any(Number));
+    // The app that handled the link is the package the event concerns, so a package filter finds it.
+    const [linkEvent] = await events({ types: ['deep_link.opened'], package: 'com.example.notes' });
+    expect(linkEvent).toMatchObject({ package: 'com.example.notes', data: { uri: 'notes://note/3' } });
     expect((await ok('get_app_runtime_state', { package: 'com.example.notes' })).foreground_activity).toBe(
       'com.example.notes.NoteDetailActivity',
     );
