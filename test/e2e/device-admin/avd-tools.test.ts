@@ -123,8 +123,8 @@ describe('AVD tools', () => {
       abi: 'x86_64',
       device: 'pixel_7',
       display_name: 'Pixel 7 API 34',
-      running_serial: null,
     });
+    expect(avds[2]).not.toHaveProperty('running_serial');
     expect(avds[1]).toMatchObject({ running_serial: other.serial });
   });
 
