@@ -125,7 +125,13 @@ export class AppInspector {
   }
 
   /** Exit history (Android 11+): newest first, only this package's processes (`pkg` and `pkg:suffix`). */
-  async exitReasons(serial: string, pkg: string, limit: number, signal?: AbortSignal): Promise<ExitReasons> {
+  async exitReasons(
+    serial: string,
+    pkg: string,
+    limit: number,
+    signal?: AbortSignal,
+    offset = 0,
+  ): Promise<ExitReasons> {
     const apiLevel = await this.apiLevel(serial, signal);
     if (apiLevel !== null && apiLevel < 30) {
       return {
@@ -148,6 +154,11 @@ export class AppInspector {
     const mine = parsed.records.filter(
       (r) => r.package === pkg || r.process === pkg || (r.process?.startsWith(`${pkg}:`) ?? false),
     );
-    return { supported: true, apiLevel, total: mine.length, records: mine.slice(0, Math.min(limit, MAX_EXIT_RECORDS)) };
+    return {
+      supported: true,
+      apiLevel,
+      total: mine.length,
+      records: mine.slice(offset, offset + Math.min(limit, MAX_EXIT_RECORDS)),
+    };
   }
 }

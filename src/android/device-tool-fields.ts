@@ -38,18 +38,10 @@ export const allowForeignPackageField = z
   );
 
 export const launchTimingFields = {
-  total_ms: z
-    .number()
-    .int()
-    .nullable()
-    .describe('TotalTime reported by am start -W, in ms; null when the device reported none.'),
-  wait_ms: z
-    .number()
-    .int()
-    .nullable()
-    .describe('WaitTime reported by am start -W, in ms; null when the device reported none.'),
+  total_ms: z.number().int().optional().describe('TotalTime reported by am start -W, in ms, when reported.'),
+  wait_ms: z.number().int().optional().describe('WaitTime reported by am start -W, in ms, when reported.'),
   launch_state: z
     .string()
-    .nullable()
-    .describe('LaunchState reported by am start -W (COLD, WARM, HOT, …); null when not reported.'),
+    .optional()
+    .describe('LaunchState reported by am start -W (COLD, WARM, HOT, …), when reported.'),
 };

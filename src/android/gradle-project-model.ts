@@ -88,7 +88,12 @@ export interface GradleModule {
   readonly buildTypes: readonly BuildTypeInfo[];
   readonly flavorDimensions: readonly string[];
   readonly productFlavors: readonly ProductFlavorInfo[];
+  /** The first MAX_VARIANTS variants in Gradle's order. */
   readonly variants: readonly VariantInfo[];
+  /** How many variants the build file defines (capped at Number.MAX_SAFE_INTEGER). */
+  readonly variantTotal: number;
+  /** True when `variants` holds fewer than `variantTotal`. */
+  readonly variantsCapped: boolean;
   readonly outputs: readonly BuildOutputInfo[];
 }
 
@@ -119,6 +124,11 @@ const ANDROID_LIKE_LIB = new Set([
 const MAX_SCRIPT_BYTES = 1024 * 1024;
 const MAX_MODULES = 500;
 const MAX_OUTPUT_METADATA = 200;
+/**
+ * Variants kept per module. Flavor dimensions multiply (a hostile build file reaches millions), so
+ * the model keeps the first ones in Gradle's order and the total; findVariant still resolves the rest.
+ */
+export const MAX_VARIANTS = 10_000;
 
 export const SETTINGS_FILE_NAMES = ['settings.gradle.kts', 'settings.gradle'] as const;
 export const BUILD_FILE_NAMES = ['build.gradle.kts', 'build.gradle'] as const;
@@ -273,49 +283,94 @@ function variantName(flavors: readonly string[], buildType: string): string {
   return flavors[0]! + flavors.slice(1).map(capitalize).join('') + capitalize(buildType);
 }
 
+/** Flavors grouped by dimension in the declared order; an undeclared dimension goes last. */
+function flavorGroups(dimensions: readonly string[], flavors: readonly ProductFlavorInfo[]): ProductFlavorInfo[][] {
+  const dimensionOf = (f: ProductFlavorInfo): string => f.dimension ?? (dimensions.length === 1 ? dimensions[0]! : '');
+  const order = [...dimensions];
+  for (const f of flavors) {
+    const dim = dimensionOf(f);
+    if (!order.includes(dim)) order.push(dim);
+  }
+  return order.map((dim) => flavors.filter((f) => dimensionOf(f) === dim)).filter((g) => g.length > 0);
+}
+
+function makeVariant(
+  combo: readonly ProductFlavorInfo[],
+  bt: BuildTypeInfo,
+  defaultId: string | null,
+  defaultSuffix: string | null,
+): VariantInfo {
+  // The first flavor (highest-priority dimension) that sets an id wins over defaultConfig.
+  let id = combo.find((f) => f.applicationId)?.applicationId ?? defaultId;
+  if (id !== null) {
+    id = joinSuffix(id, defaultSuffix);
+    for (const f of combo) id = joinSuffix(id, f.applicationIdSuffix);
+    id = joinSuffix(id, bt.applicationIdSuffix);
+  }
+  const names = combo.map((f) => f.name);
+  return {
+    name: variantName(names, bt.name),
+    buildType: bt.name,
+    flavors: names,
+    applicationId: id,
+    minifyEnabled: bt.minifyEnabled,
+    debuggable: bt.debuggable,
+  };
+}
+
+/**
+ * The variants of a module in Gradle's order, at most MAX_VARIANTS of them, and how many exist in all.
+ * Flavor combinations are enumerated one at a time, so a build file whose dimensions multiply to
+ * millions of variants costs only the ones kept.
+ */
 function computeVariants(
   buildTypes: readonly BuildTypeInfo[],
   dimensions: readonly string[],
   flavors: readonly ProductFlavorInfo[],
   defaultId: string | null,
   defaultSuffix: string | null,
-): VariantInfo[] {
-  // Flavors grouped by dimension in the declared order; an undeclared dimension goes last.
-  const order = [...dimensions];
-  for (const f of flavors) {
-    const dim = f.dimension ?? (dimensions.length === 1 ? dimensions[0]! : '');
-    if (!order.includes(dim)) order.push(dim);
-  }
-  const groups = order
-    .map((dim) => flavors.filter((f) => (f.dimension ?? (dimensions.length === 1 ? dimensions[0]! : '')) === dim))
-    .filter((g) => g.length > 0);
-  let combos: ProductFlavorInfo[][] = [[]];
-  for (const group of groups) combos = combos.flatMap((combo) => group.map((f) => [...combo, f]));
+): { variants: VariantInfo[]; total: number } {
+  const groups = flavorGroups(dimensions, flavors);
+  const total = Math.min(Number.MAX_SAFE_INTEGER, groups.reduce((n, g) => n * g.length, 1) * buildTypes.length);
   const variants: VariantInfo[] = [];
-  for (const combo of combos) {
+  if (buildTypes.length === 0) return { variants, total: 0 };
+  const index = groups.map(() => 0);
+  for (;;) {
+    const combo = groups.map((g, i) => g[index[i]!]!);
     for (const bt of buildTypes) {
-      // The first flavor (highest-priority dimension) that sets an id wins over defaultConfig.
-      const base = combo.find((f) => f.applicationId)?.applicationId ?? defaultId;
-      let id = base;
-      if (id !== null) {
-        id = joinSuffix(id, defaultSuffix);
-        for (const f of combo) id = joinSuffix(id, f.applicationIdSuffix);
-        id = joinSuffix(id, bt.applicationIdSuffix);
-      }
-      variants.push({
-        name: variantName(
-          combo.map((f) => f.name),
-          bt.name,
-        ),
-        buildType: bt.name,
-        flavors: combo.map((f) => f.name),
-        applicationId: id,
-        minifyEnabled: bt.minifyEnabled,
-        debuggable: bt.debuggable,
-      });
+      if (variants.length >= MAX_VARIANTS) return { variants, total };
+      variants.push(makeVariant(combo, bt, defaultId, defaultSuffix));
     }
+    // Odometer: the last dimension turns fastest, as in Gradle's variant order.
+    let d = groups.length - 1;
+    while (d >= 0 && ++index[d]! === groups[d]!.length) index[d--] = 0;
+    if (d < 0) return { variants, total };
   }
-  return variants;
+}
+
+/**
+ * The variant of `module` named `name`, also when it lies beyond the MAX_VARIANTS kept in the model:
+ * the name is matched flavor by flavor, so no combination list is built.
+ */
+export function findVariant(module: GradleModule, name: string): VariantInfo | null {
+  const listed = module.variants.find((v) => v.name === name);
+  if (listed || !module.variantsCapped) return listed ?? null;
+  const groups = flavorGroups(module.flavorDimensions, module.productFlavors);
+  const defaultId = module.type === 'application' ? (module.applicationId ?? module.namespace) : module.namespace;
+  const search = (depth: number, rest: string, combo: ProductFlavorInfo[]): VariantInfo | null => {
+    if (depth === groups.length) {
+      const bt = module.buildTypes.find((b) => (combo.length === 0 ? b.name : capitalize(b.name)) === rest);
+      return bt ? makeVariant(combo, bt, defaultId, module.applicationIdSuffix) : null;
+    }
+    for (const f of groups[depth]!) {
+      const part = depth === 0 ? f.name : capitalize(f.name);
+      if (!rest.startsWith(part)) continue;
+      const found = search(depth + 1, rest.slice(part.length), [...combo, f]);
+      if (found) return found;
+    }
+    return null;
+  };
+  return search(0, name, []);
 }
 
 /** Reads every `output-metadata.json` under `<moduleDir>/build/outputs/apk` (bounded depth and count). */
@@ -422,6 +477,16 @@ function parseModule(path: string, dir: string, catalog: VersionCatalog, warning
   }));
 
   const outputs = type === 'other' ? [] : readBuildOutputs(dir);
+  const computed =
+    type === 'other'
+      ? { variants: [], total: 0 }
+      : computeVariants(
+          buildTypes,
+          flavorDimensions,
+          productFlavors,
+          type === 'application' ? (applicationId ?? namespace) : namespace,
+          applicationIdSuffix,
+        );
   return {
     path,
     dir,
@@ -440,16 +505,9 @@ function parseModule(path: string, dir: string, catalog: VersionCatalog, warning
     buildTypes,
     flavorDimensions,
     productFlavors,
-    variants:
-      type === 'other'
-        ? []
-        : computeVariants(
-            buildTypes,
-            flavorDimensions,
-            productFlavors,
-            type === 'application' ? (applicationId ?? namespace) : namespace,
-            applicationIdSuffix,
-          ),
+    variants: computed.variants,
+    variantTotal: computed.total,
+    variantsCapped: computed.variants.length < computed.total,
     outputs,
   };
 }

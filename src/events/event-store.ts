@@ -47,6 +47,8 @@ export interface EventStoreOptions {
 export interface EventFilter {
   /** Exact types or `*` globs: "build.*", "*.installed", "mcp.tool_called". */
   types?: readonly string[];
+  /** Types or globs to leave out (same forms as `types`). */
+  excludeTypes?: readonly string[];
   /** Epoch ms, inclusive. */
   since?: number;
   /** Epoch ms, exclusive. */
@@ -821,6 +823,18 @@ export class EventStore implements StoreReader {
       }
       const cond = typeCondition(filter.types);
       where.push(cond.sql);
+      params.push(...cond.params);
+    }
+    if (filter.excludeTypes !== undefined && filter.excludeTypes.length > 0) {
+      const patterns = filter.excludeTypes;
+      if (patterns.length > MAX_TYPE_PATTERNS || patterns.some((t) => typeof t !== 'string' || t.length === 0)) {
+        throw new EventQueryError(
+          `exclude_types must list at most ${MAX_TYPE_PATTERNS} event types or \`*\` globs.`,
+          'exclude_types',
+        );
+      }
+      const cond = typeCondition(patterns);
+      where.push(`NOT ${cond.sql}`);
       params.push(...cond.params);
     }
     const num = (name: keyof EventFilter, column: string, op: string) => {

@@ -10,6 +10,7 @@ import { HealthChecker } from './services/health-checker.js';
 import { McpActivityReader } from './services/mcp-activity-reader.js';
 import { ProjectInspector } from './services/project-inspector.js';
 import { createGetProjectInfoTool } from './tools/get-project-info.tool.js';
+import { createListEventTypesTool } from './tools/list-event-types.tool.js';
 import { createListMcpSessionsTool } from './tools/list-mcp-sessions.tool.js';
 import { createQueryEventsTool } from './tools/query-events.tool.js';
 import { createRunHealthCheckTool } from './tools/run-health-check.tool.js';
@@ -43,6 +44,7 @@ export class CoreToolset implements ToolsetContribution {
       }),
       createRunHealthCheckTool({ checker: this.checker }),
       createQueryEventsTool({ store: this.store }),
+      createListEventTypesTool({ store: this.store }),
       createListMcpSessionsTool({ activity: this.activity }),
       ...this.deviceTools.tools(),
     ] as unknown as readonly AnyToolDefinition[];

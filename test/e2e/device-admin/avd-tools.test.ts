@@ -123,8 +123,8 @@ describe('AVD tools', () => {
       abi: 'x86_64',
       device: 'pixel_7',
       display_name: 'Pixel 7 API 34',
-      running_serial: null,
     });
+    expect(avds[2]).not.toHaveProperty('running_serial');
     expect(avds[1]).toMatchObject({ running_serial: other.serial });
   });
 
@@ -140,7 +140,7 @@ describe('AVD tools', () => {
     expect(launched).toMatchObject({ avd_name: 'Pixel_7_API_34', already_running: false });
     expect(launched.device_serial).toMatch(/^emulator-\d+$/);
     expect(launched.device_serial).not.toBe(other.serial);
-    const { events } = await ok('query_events', { types: ['avd.*'] });
+    const { events } = await ok('query_events', { types: ['avd.*'], verbose: true });
     expect(events[0]).toMatchObject({
       type: 'avd.launched',
       device: launched.device_serial,

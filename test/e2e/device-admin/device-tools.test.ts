@@ -56,7 +56,7 @@ async function refusal(
 }
 
 async function events(filter: Record<string, unknown>): Promise<any[]> {
-  return (await ok('query_events', { limit: 100, ...filter })).events;
+  return (await ok('query_events', { limit: 100, verbose: true, ...filter })).events;
 }
 
 /** Runs `fn` and returns the device commands it caused (the exit-status echo left out). */
@@ -143,7 +143,7 @@ describe('device tools over MCP', () => {
     // The device arrived on its own: recorded as the system's, with the agent's call as the observer.
     expect(connected[0]).toMatchObject({
       device: phone.serial,
-      actor: expect.objectContaining({ kind: 'system' }),
+      actor: expect.stringMatching(/^system /),
       data: { observed_by: expect.stringContaining('droidwright-e2e') },
     });
 
@@ -334,6 +334,9 @@ describe('device tools over MCP', () => {
       launch_state: expect.any(String),
     });
     expect(opened.total_ms).toEqual(expect.any(Number));
+    // The app that handled the link is the package the event concerns, so a package filter finds it.
+    const [linkEvent] = await events({ types: ['deep_link.opened'], package: 'com.example.notes' });
+    expect(linkEvent).toMatchObject({ package: 'com.example.notes', data: { uri: 'notes://note/3' } });
     expect((await ok('get_app_runtime_state', { package: 'com.example.notes' })).foreground_activity).toBe(
       'com.example.notes.NoteDetailActivity',
     );

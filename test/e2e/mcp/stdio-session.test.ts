@@ -125,7 +125,8 @@ describe('droidwright mcp over stdio with the SDK client', () => {
     expect(trust.code).toBe(0);
     expect(trust.stdout).toContain(`Trusted ${project}`);
     const after = await mcp.client.callTool({ name: 'get_project_info', arguments: {} });
-    expect(after.structuredContent).toMatchObject({ trusted: true, trust_hint: null });
+    expect(after.structuredContent).toMatchObject({ trusted: true });
+    expect(after.structuredContent).not.toHaveProperty('trust_hint');
     expect((await runCli(env, ['untrust', project])).code).toBe(0);
   });
 

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import type { Container } from 'inversify';
+import { DATA_BUDGET_BYTES, wireBytes } from '../../../src/kernel/bounded-output.js';
 import { cliActor, systemActor, type Actor } from '../../../src/shared/actor.js';
 import { createContainer, disposeContainer } from '../../../src/kernel/composition-root.js';
 import { InvalidArgumentsError, ToolError } from '../../../src/kernel/errors.js';
@@ -301,15 +302,22 @@ describe('build toolset (in process, stand-in Gradle)', () => {
         expect((error as ToolError).code).toBe('BUILD_FAILED');
         const errorsView = await j.call('get_build_errors', { limit: 500 });
         expect(errorsView.data.counts.error).toBe(250);
-        expect(errorsView.data.diagnostics.length).toBeGreaterThan(50);
+        expect(errorsView.data.diagnostics.length).toBeGreaterThan(20);
         expect(errorsView.data.diagnostics[0].message).toContain('未解決の参照です');
-        // Replies stay readable: both the diagnostics page and the log lines are bounded in bytes.
-        expect(Buffer.byteLength(JSON.stringify(errorsView.data.diagnostics))).toBeLessThanOrEqual(128 * 1024);
+        // Replies stay readable: both the diagnostics page and the log lines are bounded in bytes, and page on.
+        expect(wireBytes(errorsView.data)).toBeLessThanOrEqual(DATA_BUDGET_BYTES + 1024);
+        expect(errorsView.data).toMatchObject({
+          has_more: true,
+          next_cursor: String(errorsView.data.diagnostics.length),
+        });
+        const next = await j.call('get_build_errors', { limit: 500, cursor: errorsView.data.next_cursor });
+        expect(next.data.diagnostics[0]).not.toEqual(errorsView.data.diagnostics[0]);
         const log = await j.call('get_build_log', { lines: 2000 });
         expect(log.data.truncated).toBe(true);
         expect(log.data.lines.length).toBeLessThan(250);
         expect(log.data.lines.at(-1)).toBe('BUILD FAILED in 3s');
-        expect(Buffer.byteLength(JSON.stringify(log.data.lines))).toBeLessThanOrEqual(128 * 1024 + 4 * 2000);
+        expect(wireBytes(log.data)).toBeLessThanOrEqual(DATA_BUDGET_BYTES + 1024);
+        expect(log.data.has_more).toBe(true);
         const store = j.container.get<EventStoreProvider>(EventStoreProvider)();
         const [finished] = store.query({ types: ['build.finished'], correlation: errorsView.data.build_id });
         expect(finished!.data).toMatchObject({ status: 'failed', diagnostics_total: 250, truncated: true });
@@ -346,9 +354,14 @@ describe('build toolset (in process, stand-in Gradle)', () => {
 
   it('lists variants, sets the active one and reads the build config', async () => {
     const variants = await h.call('list_build_variants', { module: ':app' });
-    expect(variants.data.modules[0].variants).toHaveLength(12);
+    expect(variants.data.variants).toHaveLength(12);
+    expect(variants.data).toMatchObject({
+      total: 12,
+      has_more: false,
+      modules: [{ module: ':app', variant_total: 12 }],
+    });
     const set = await h.call('set_active_variant', { variant: 'fullPlayDebug' });
-    expect(set.data).toEqual({ module: ':app', variant: 'fullPlayDebug', previous: null });
+    expect(set.data).toEqual({ module: ':app', variant: 'fullPlayDebug' });
     expect((await h.call('list_build_variants', {})).data.modules[0].active_variant).toBe('fullPlayDebug');
     const apk = await h.call('find_apk_path', {});
     expect(apk.data).toMatchObject({ found: true, variant: 'fullPlayDebug' });

@@ -3,11 +3,15 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
   findModule,
+  findVariant,
   loadGradleProject,
+  MAX_VARIANTS,
   packageScope,
   parseSettingsIncludes,
   type GradleModule,
 } from '../../../src/android/gradle-project-model.js';
+
+import { writeManyVariantsProject } from '../../support/large-project.js';
 
 const FIXTURES = resolve('test/fixtures/projects');
 
@@ -249,5 +253,41 @@ describe('parseSettingsIncludes', () => {
     expect(
       parseSettingsIncludes("include ':a', ':b:c'\ninclude(\n  \":d\",\n  \"e\"\n)\n// include ':x'\n").paths,
     ).toEqual([':a', ':b:c', ':d', ':e']);
+  });
+});
+
+describe('loadGradleProject — flavor dimensions that multiply', () => {
+  let parent: string;
+  beforeAll(() => {
+    parent = mkdtempSync(join(tmpdir(), 'droidwright-variants-'));
+  });
+  afterAll(() => rmSync(parent, { recursive: true, force: true }));
+
+  it('keeps all 6,912 variants of a large but real project', () => {
+    const root = writeManyVariantsProject(join(parent, 'large'), [12, 12, 24]);
+    const app = moduleOf(root, ':app');
+    expect(app.variantTotal).toBe(6912);
+    expect(app.variants).toHaveLength(6912);
+    expect(app.variantsCapped).toBe(false);
+    expect(app.variants[0]).toMatchObject({
+      name: 'd0f0D1f0D2f0Debug',
+      applicationId: 'com.example.many.d0f0.d1f0.d2f0',
+    });
+  });
+
+  it('caps a 20-million-variant build file without building the product, and still finds a variant past the cap', () => {
+    const root = writeManyVariantsProject(join(parent, 'bomb'), [10, 10, 10, 10, 10, 10, 10]);
+    const heapBefore = process.memoryUsage().heapUsed;
+    const app = moduleOf(root, ':app');
+    expect(app.variantTotal).toBe(20_000_000);
+    expect(app.variants).toHaveLength(MAX_VARIANTS);
+    expect(app.variantsCapped).toBe(true);
+    expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(200 * 1024 * 1024);
+    const last = findVariant(app, 'd0f9D1f9D2f9D3f9D4f9D5f9D6f9Release');
+    expect(last).toMatchObject({
+      buildType: 'release',
+      applicationId: 'com.example.many.d0f9.d1f9.d2f9.d3f9.d4f9.d5f9.d6f9',
+    });
+    expect(findVariant(app, 'd0f9D1f9D2f9D3f9D4f9D5f9Release')).toBeNull();
   });
 });

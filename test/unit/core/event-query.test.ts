@@ -1,6 +1,6 @@
 import { InvalidArgumentsError } from '../../../src/kernel/errors.js';
 import type { StoredEvent } from '../../../src/events/event-definition.js';
-import { parseTimeBound, presentEvent } from '../../../src/plugins/core/services/event-query.js';
+import { compactEvent, parseTimeBound, presentEvent } from '../../../src/plugins/core/services/event-query.js';
 import { trustCommand } from '../../../src/plugins/core/tools/get-project-info.tool.js';
 
 describe('event query helpers', () => {
@@ -38,6 +38,43 @@ describe('event query helpers', () => {
     const big = presentEvent({ ...base, data: { blob: 'x'.repeat(5000) } }, 100);
     expect(big.data_truncated).toBe(true);
     expect((big.data as { preview: string }).preview).toHaveLength(100);
+  });
+
+  test('the compact line names actor, subject and the scalar data, bounded, without nulls', () => {
+    const event: StoredEvent = {
+      seq: 7,
+      id: 'i',
+      at: 0,
+      type: 'app.installed',
+      v: 1,
+      stream: 'device:s',
+      actor: { kind: 'agent', session: '0123456789abcdef', client: 'claude-code', pid: 42 },
+      device: 'emulator-5554',
+      package: 'com.example.app',
+      correlation: null,
+      data: {
+        device_serial: 'emulator-5554',
+        package: 'com.example.app',
+        version_code: 3,
+        build_id: null,
+        note: 'n'.repeat(5000),
+        nested: { a: 1 },
+      },
+      prevHash: '',
+      hash: '',
+    };
+    const line = compactEvent(event);
+    expect(line).toEqual({
+      seq: 7,
+      at: '1970-01-01T00:00:00.000Z',
+      type: 'app.installed',
+      actor: 'agent claude-code 01234567 pid 42',
+      device: 'emulator-5554',
+      package: 'com.example.app',
+      summary: expect.stringMatching(/^version_code=3 note=n+/),
+    });
+    expect(line.summary.length).toBeLessThanOrEqual(201);
+    expect(compactEvent({ ...event, device: null, package: null })).not.toHaveProperty('device');
   });
 
   test('trust hint quotes paths a terminal would split', () => {

@@ -133,24 +133,45 @@ export class BuildHistory {
     return rows.map(toRecord);
   }
 
-  list(projectRoot: string, limit: number): BuildRecord[] {
+  /** Builds of the project, newest first, skipping the first `offset`. */
+  list(projectRoot: string, limit: number, offset = 0): BuildRecord[] {
     const rows = this.db()
-      .prepareRead('SELECT * FROM builds WHERE project_root = ? ORDER BY started_at DESC, rowid DESC LIMIT ?')
-      .all(projectRoot, limit) as BuildRow[];
+      .prepareRead('SELECT * FROM builds WHERE project_root = ? ORDER BY started_at DESC, rowid DESC LIMIT ? OFFSET ?')
+      .all(projectRoot, limit, offset) as BuildRow[];
     return rows.map(toRecord);
   }
 
-  diagnostics(buildId: string, severity: DiagnosticSeverity | undefined, limit: number): BuildDiagnostic[] {
+  count(projectRoot: string): number {
+    return (
+      this.db().prepareRead('SELECT COUNT(*) AS n FROM builds WHERE project_root = ?').get(projectRoot) as { n: number }
+    ).n;
+  }
+
+  /** Stored diagnostics of a build (of one severity), as `diagnostics` pages them. */
+  diagnosticCount(buildId: string, severity: DiagnosticSeverity | undefined): number {
+    const row = (
+      severity
+        ? this.db()
+            .prepareRead('SELECT COUNT(*) AS n FROM build_diagnostics WHERE build_id = ? AND severity = ?')
+            .get(buildId, severity)
+        : this.db().prepareRead('SELECT COUNT(*) AS n FROM build_diagnostics WHERE build_id = ?').get(buildId)
+    ) as { n: number };
+    return row.n;
+  }
+
+  diagnostics(buildId: string, severity: DiagnosticSeverity | undefined, limit: number, offset = 0): BuildDiagnostic[] {
     const rows = (
       severity
         ? this.db()
-            .prepareRead('SELECT * FROM build_diagnostics WHERE build_id = ? AND severity = ? ORDER BY idx LIMIT ?')
-            .all(buildId, severity, limit)
+            .prepareRead(
+              'SELECT * FROM build_diagnostics WHERE build_id = ? AND severity = ? ORDER BY idx LIMIT ? OFFSET ?',
+            )
+            .all(buildId, severity, limit, offset)
         : this.db()
             .prepareRead(
-              `SELECT * FROM build_diagnostics WHERE build_id = ? ORDER BY CASE severity WHEN 'error' THEN 0 WHEN 'warning' THEN 1 ELSE 2 END, idx LIMIT ?`,
+              `SELECT * FROM build_diagnostics WHERE build_id = ? ORDER BY CASE severity WHEN 'error' THEN 0 WHEN 'warning' THEN 1 ELSE 2 END, idx LIMIT ? OFFSET ?`,
             )
-            .all(buildId, limit)
+            .all(buildId, limit, offset)
     ) as {
       severity: string;
       source: string;

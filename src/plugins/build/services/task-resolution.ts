@@ -3,6 +3,7 @@ import {
   applicationModules,
   androidModules,
   findModule,
+  findVariant,
   type GradleModule,
   type GradleProject,
 } from '../../../android/gradle-project-model.js';
@@ -37,7 +38,10 @@ export function requireModule(project: GradleProject, name: string, field = 'mod
   const module = findModule(project, name);
   if (!module) {
     throw new InvalidArgumentsError(
-      `No module ${name} in ${project.root}. Modules: ${project.modules.map((m) => m.path).join(', ')}.`,
+      `No module ${name.slice(0, 200)} in ${project.root}. Modules: ${project.modules
+        .slice(0, 30)
+        .map((m) => m.path)
+        .join(', ')}${project.modules.length > 30 ? `, … (${project.modules.length} in all)` : ''}.`,
       'INVALID_ARGUMENT',
       field,
     );
@@ -58,10 +62,13 @@ export function requireVariant(module: GradleModule, variant: string, field = 'v
       'INVALID_ARGUMENT',
       field,
     );
-  const known = module.variants.map((v) => v.name);
-  if (!known.includes(variant)) {
+  if (!findVariant(module, variant)) {
+    // A module may have thousands of variants: name a few and where to find the rest.
+    const known = module.variants.slice(0, 20).map((v) => v.name);
+    const more =
+      module.variantTotal > known.length ? `, … (${module.variantTotal} in all; see list_build_variants)` : '';
     throw new InvalidArgumentsError(
-      `Module ${module.path} has no variant "${variant}". Variants: ${known.join(', ') || '(none found in its build file)'}.`,
+      `Module ${module.path} has no variant "${variant}". Variants: ${known.join(', ') || '(none found in its build file)'}${more}.`,
       'INVALID_ARGUMENT',
       field,
     );

@@ -1,10 +1,16 @@
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { applicationModules, readBuildOutputs } from '../../../android/gradle-project-model.js';
+import { omitNulls } from '../../../kernel/bounded-output.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
 import type { BuildHistory } from '../services/build-history.js';
 import type { BuildService } from '../services/build-service.js';
 import { requireModule } from '../services/task-resolution.js';
+
+/** Variant names listed as candidates; a module has at most 200 output-metadata files anyway. */
+const MAX_CANDIDATES = 50;
+/** Matching paths quoted in a reason. */
+const MAX_QUOTED_PATHS = 5;
 
 export function createFindApkPathTool(deps: { service: BuildService; history: BuildHistory }) {
   return defineTool({
@@ -28,31 +34,21 @@ export function createFindApkPathTool(deps: { service: BuildService; history: Bu
     }),
     output: z.object({
       found: z.boolean().describe('Whether exactly one APK matched.'),
-      reason: z.string().nullable().describe('Why nothing (or too much) matched.'),
-      path: z.string().nullable().describe('Absolute APK path.'),
-      module: z.string().nullable().describe('Module searched.'),
-      variant: z.string().nullable().describe('Variant matched.'),
-      application_id: z.string().nullable().describe('Application id from output-metadata.json.'),
-      version_code: z.number().int().nullable().describe('versionCode from output-metadata.json.'),
-      version_name: z.string().nullable().describe('versionName from output-metadata.json.'),
-      built_by: z
-        .string()
-        .nullable()
-        .describe('Id of the recorded build that wrote this exact file (by SHA-256), when known.'),
-      candidates: z.array(z.string()).describe('Variants with APKs in the module, when nothing or several matched.'),
+      reason: z.string().optional().describe('Why nothing (or too much) matched.'),
+      path: z.string().optional().describe('Absolute APK path.'),
+      module: z.string().optional().describe('Module searched.'),
+      variant: z.string().optional().describe('Variant matched.'),
+      application_id: z.string().optional().describe('Application id from output-metadata.json.'),
+      version_code: z.number().int().optional().describe('versionCode from output-metadata.json.'),
+      version_name: z.string().optional().describe('versionName from output-metadata.json.'),
+      built_by: z.string().optional().describe('Id of the recorded build that wrote this exact file, when known.'),
+      candidates: z
+        .array(z.string())
+        .describe(`Variants with APKs in the module (the first ${MAX_CANDIDATES}), when nothing or several matched.`),
     }),
     async handler(args) {
       const project = deps.service.loadProject();
-      const none = {
-        path: null,
-        module: null,
-        variant: null,
-        application_id: null,
-        version_code: null,
-        version_name: null,
-        built_by: null,
-        candidates: [] as string[],
-      };
+      const none = { candidates: [] as string[] };
       const apps = applicationModules(project);
       const module =
         args.module !== undefined ? requireModule(project, args.module) : apps.length === 1 ? apps[0]! : null;
@@ -68,7 +64,7 @@ export function createFindApkPathTool(deps: { service: BuildService; history: Bu
         args.variant ??
         deps.history.activeVariant(project.root, module.path) ??
         (outputs.length === 1 ? outputs[0]!.variantName : null);
-      const candidates = [...new Set(outputs.map((o) => o.variantName))];
+      const candidates = [...new Set(outputs.map((o) => o.variantName))].slice(0, MAX_CANDIDATES);
       if (!variant) {
         const reason =
           outputs.length === 0
@@ -83,7 +79,10 @@ export function createFindApkPathTool(deps: { service: BuildService; history: Bu
         const reason =
           matches.length === 0
             ? `No APK for variant "${variant}" in ${module.path} (built: ${candidates.join(', ') || 'none'}). Build it with run_gradle_task (task "assemble", variant "${variant}").`
-            : `${matches.length} APKs match variant "${variant}" (split APKs?): ${matches.map((m) => m.a.path).join(', ')}.`;
+            : `${matches.length} APKs match variant "${variant}" (split APKs?): ${matches
+                .slice(0, MAX_QUOTED_PATHS)
+                .map((m) => m.a.path)
+                .join(', ')}${matches.length > MAX_QUOTED_PATHS ? ', …' : ''}.`;
         return { data: { found: false, reason, ...none, module: module.path, variant, candidates }, summary: reason };
       }
       const { o, a } = matches[0]!;
@@ -92,14 +91,11 @@ export function createFindApkPathTool(deps: { service: BuildService; history: Bu
       return {
         data: {
           found: true,
-          reason: null,
           path: a.path,
           module: module.path,
           variant,
           application_id: o.applicationId,
-          version_code: a.versionCode,
-          version_name: a.versionName,
-          built_by: builtBy,
+          ...omitNulls({ version_code: a.versionCode, version_name: a.versionName, built_by: builtBy }),
           candidates: [],
         },
         summary: `APK for ${module.path} ${variant}: ${a.path}`,

@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { clip, omitNulls, pageFrom, pageInfo, pageInput, pageOutput } from '../../../kernel/bounded-output.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
 import type { BuildHistory } from '../services/build-history.js';
 import type { BuildService } from '../services/build-service.js';
 
-/** Diagnostics returned in one reply stay under this many bytes of JSON. */
-const MAX_REPLY_BYTES = 128 * 1024;
+/** A message quoting a whole stack or a long type is cut here; get_build_log has the full text. */
+const MAX_MESSAGE_CHARS = 4000;
 
 export function createGetBuildErrorsTool(deps: { service: BuildService; history: BuildHistory }) {
   return defineTool({
@@ -21,13 +22,7 @@ export function createGetBuildErrorsTool(deps: { service: BuildService; history:
         .optional()
         .describe("Id of a build of this project (other projects' ids are refused); defaults to its latest build."),
       severity: z.enum(['error', 'warning', 'info']).optional().describe('Only this severity.'),
-      limit: z
-        .number()
-        .int()
-        .min(1)
-        .max(500)
-        .default(50)
-        .describe('At most this many diagnostics (default 50, max 500).'),
+      ...pageInput(50, 500, 'diagnostics'),
     }),
     output: z.object({
       build_id: z.string().describe('The build these diagnostics belong to.'),
@@ -41,25 +36,27 @@ export function createGetBuildErrorsTool(deps: { service: BuildService; history:
           z.object({
             severity: z.enum(['error', 'warning', 'info']).describe('error, warning or info.'),
             source: z.string().describe('kotlin, ksp, javac, lint, aapt2, r8, agp, gradle, config-cache or script.'),
-            file: z.string().nullable().describe('File path as the tool printed it.'),
-            line: z.number().int().nullable().describe('1-based line.'),
-            column: z.number().int().nullable().describe('1-based column.'),
+            file: z.string().optional().describe('File path as the tool printed it.'),
+            line: z.number().int().optional().describe('1-based line.'),
+            column: z.number().int().optional().describe('1-based column.'),
             message: z.string().describe('The message.'),
-            task: z.string().nullable().describe('Gradle task that reported it.'),
+            task: z.string().optional().describe('Gradle task that reported it.'),
           }),
         )
-        .describe('The diagnostics.'),
+        .describe('This page of diagnostics.'),
+      ...pageOutput,
     }),
     async handler(args) {
       const record = deps.service.resolveBuild(args.build_id);
-      // Each message is capped where diagnostics are stored; the page is capped here so 500 long ones stay readable.
-      const diagnostics: ReturnType<typeof deps.history.diagnostics> = [];
-      let bytes = 0;
-      for (const diagnostic of deps.history.diagnostics(record.id, args.severity, args.limit)) {
-        bytes += Buffer.byteLength(JSON.stringify(diagnostic));
-        if (bytes > MAX_REPLY_BYTES && diagnostics.length > 0) break;
-        diagnostics.push(diagnostic);
-      }
+      const page = pageFrom(
+        (offset, limit) =>
+          deps.history
+            .diagnostics(record.id, args.severity, limit, offset)
+            .map((d) => omitNulls({ ...d, message: clip(d.message, MAX_MESSAGE_CHARS) })),
+        deps.history.diagnosticCount(record.id, args.severity),
+        args,
+      );
+      const diagnostics = page.items;
       const note = record.status === 'running' ? ' (still running; diagnostics are recorded when it ends)' : '';
       return {
         data: {
@@ -68,8 +65,9 @@ export function createGetBuildErrorsTool(deps: { service: BuildService; history:
           counts: record.counts,
           stored: Math.min(record.diagnosticsTotal, 500),
           diagnostics,
+          ...pageInfo(page),
         },
-        summary: `Build ${record.id}: ${record.counts.error} error(s), ${record.counts.warning} warning(s); returning ${diagnostics.length}${note}.`,
+        summary: `Build ${record.id}: ${record.counts.error} error(s), ${record.counts.warning} warning(s); returning ${diagnostics.length} of ${page.total}${page.has_more ? ', more with cursor' : ''}${note}.`,
       };
     },
   });

@@ -1,5 +1,6 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { z } from 'zod';
+import { clip, decodeOffsetCursor, takeWithinBudget } from '../../../kernel/bounded-output.js';
 import { ToolError } from '../../../kernel/errors.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
 import type { BuildService } from '../services/build-service.js';
@@ -7,22 +8,6 @@ import type { BuildService } from '../services/build-service.js';
 /** How much of the file is read to answer (tail or head); a filter scans up to this much. */
 const WINDOW_BYTES = 16 * 1024 * 1024;
 const MAX_LINE_CHARS = 2000;
-/** The lines returned stay under this many bytes, whatever `lines` asks for: a reply an agent can read. */
-const MAX_REPLY_BYTES = 128 * 1024;
-
-/** Keeps the lines nearest the end (tail) or the start (head) that fit the byte budget. */
-function withinBudget(lines: readonly string[], from: 'head' | 'tail'): { kept: string[]; truncated: boolean } {
-  const ordered = from === 'tail' ? [...lines].reverse() : [...lines];
-  const kept: string[] = [];
-  let bytes = 0;
-  for (const line of ordered) {
-    bytes += Buffer.byteLength(line) + 4;
-    if (bytes > MAX_REPLY_BYTES && kept.length > 0) break;
-    kept.push(line);
-  }
-  return { kept: from === 'tail' ? kept.reverse() : kept, truncated: kept.length < lines.length };
-}
-
 function readWindow(path: string, from: 'head' | 'tail'): { text: string; partial: boolean } {
   let fd: number;
   try {
@@ -62,6 +47,11 @@ export function createGetBuildLogTool(deps: { service: BuildService }) {
       lines: z.number().int().min(1).max(2000).default(200).describe('How many lines (default 200, max 2000).'),
       filter: z.string().min(1).max(200).optional().describe('Only lines containing this text (case-insensitive).'),
       from: z.enum(['tail', 'head']).default('tail').describe('tail: the last lines (default); head: the first lines.'),
+      cursor: z
+        .string()
+        .max(20)
+        .optional()
+        .describe('next_cursor of the previous page: continues towards the other end of the log.'),
     }),
     output: z.object({
       build_id: z.string().describe('The build.'),
@@ -69,11 +59,13 @@ export function createGetBuildLogTool(deps: { service: BuildService }) {
       log_path: z.string().describe('Path of the full log file.'),
       lines: z.array(z.string()).describe('The selected lines (each cut at 2000 characters).'),
       matched: z.number().int().describe('Lines that matched (before the lines limit).'),
+      has_more: z.boolean().describe('More matching lines lie beyond this page; pass next_cursor as cursor.'),
+      next_cursor: z.string().optional().describe('Cursor of the next page, when has_more.'),
       partial: z.boolean().describe('True when the log is larger than the 16 MiB window that was searched.'),
       truncated: z
         .boolean()
         .describe(
-          'True when fewer lines than asked were returned to stay under 128 KiB; narrow with filter or fewer lines.',
+          'True when fewer lines than asked were returned to keep the reply small; page on with next_cursor or narrow with filter.',
         ),
     }),
     async handler(args) {
@@ -85,10 +77,17 @@ export function createGetBuildLogTool(deps: { service: BuildService }) {
         const needle = args.filter.toLowerCase();
         all = all.filter((l) => l.toLowerCase().includes(needle));
       }
-      const wanted = (args.from === 'tail' ? all.slice(-args.lines) : all.slice(0, args.lines)).map((l) =>
-        l.length > MAX_LINE_CHARS ? `${l.slice(0, MAX_LINE_CHARS)}…` : l,
-      );
-      const { kept: chosen, truncated } = withinBudget(wanted, args.from);
+      // The cursor counts matching lines already returned from the chosen end.
+      const skip = Math.min(decodeOffsetCursor(args.cursor), all.length);
+      const wanted = (
+        args.from === 'tail'
+          ? all.slice(Math.max(0, all.length - skip - args.lines), all.length - skip).reverse()
+          : all.slice(skip, skip + args.lines)
+      ).map((l) => clip(l, MAX_LINE_CHARS));
+      const { taken } = takeWithinBudget(wanted);
+      const chosen = args.from === 'tail' ? taken.reverse() : taken;
+      const consumed = skip + chosen.length;
+      const hasMore = consumed < all.length;
       return {
         data: {
           build_id: record.id,
@@ -96,8 +95,10 @@ export function createGetBuildLogTool(deps: { service: BuildService }) {
           log_path: record.logPath,
           lines: chosen,
           matched: all.length,
+          has_more: hasMore,
+          ...(hasMore ? { next_cursor: String(consumed) } : {}),
           partial,
-          truncated,
+          truncated: chosen.length < wanted.length,
         },
         summary: `${chosen.length} line(s) of build ${record.id}'s log (${record.status}).`,
       };

@@ -29,7 +29,7 @@ export function createGetBuildStatusTool(deps: { service: BuildService }) {
     }),
     output: BuildViewSchema.extend({
       summary: z.string().describe('One line describing the build.'),
-      current_task: z.string().nullable().describe('The `> Task` running now, while running.'),
+      current_task: z.string().optional().describe('The `> Task` running now, while running.'),
     }),
     async handler(args, ctx) {
       let record = deps.service.resolveBuild(args.build_id);
@@ -40,7 +40,7 @@ export function createGetBuildStatusTool(deps: { service: BuildService }) {
         data: {
           ...toBuildView(record),
           summary,
-          current_task: record.status === 'running' ? deps.service.currentTask(record.id) : null,
+          current_task: (record.status === 'running' ? deps.service.currentTask(record.id) : null) ?? undefined,
         },
         summary,
       };

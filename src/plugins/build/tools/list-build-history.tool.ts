@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageFrom, pageInfo, pageInput, pageOutput } from '../../../kernel/bounded-output.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
 import { BuildViewSchema, toBuildView } from '../build-views.js';
 import type { BuildHistory } from '../services/build-history.js';
@@ -11,20 +12,24 @@ export function createListBuildHistoryTool(deps: { service: BuildService; histor
     kind: 'R',
     title: 'List build history',
     description:
-      'Recent builds and test runs of this project, newest first, by every agent and process: outcome, duration, who started (and cancelled) them, APKs.',
-    input: z.object({
-      limit: z.number().int().min(1).max(100).default(20).describe('How many builds (default 20, max 100).'),
-    }),
-    output: z.object({ builds: z.array(BuildViewSchema).describe('Builds, newest first.') }),
+      'Recent builds and test runs of this project, newest first, by every agent and process: outcome, duration, who started (and cancelled) them, APKs. Paged.',
+    input: z.object(pageInput(20, 100, 'builds')),
+    output: z.object({ builds: z.array(BuildViewSchema).describe('Builds, newest first.'), ...pageOutput }),
     async handler(args) {
       const root = deps.service.requireRoot();
-      const builds = deps.history
-        .list(root, args.limit)
-        .map((r) => deps.service.reapIfOrphaned(r))
-        .map(toBuildView);
+      const page = pageFrom(
+        (offset, limit) =>
+          deps.history
+            .list(root, limit, offset)
+            .map((r) => deps.service.reapIfOrphaned(r))
+            .map(toBuildView),
+        deps.history.count(root),
+        args,
+      );
+      const builds = page.items;
       return {
-        data: { builds },
-        summary: `${builds.length} build(s)${builds[0] ? `; latest ${builds[0].build_id} ${builds[0].status}` : ''}.`,
+        data: { builds, ...pageInfo(page) },
+        summary: `${builds.length} of ${page.total} build(s)${builds[0] ? `; latest ${builds[0].build_id} ${builds[0].status}` : ''}${page.has_more ? '; more with cursor' : ''}.`,
       };
     },
   });

@@ -63,7 +63,7 @@ export function createRunGradleTaskTool(deps: { service: BuildService; history: 
         .describe('Stop the build after this many seconds; capped by buildTimeoutSec in settings (default 600).'),
     }),
     output: BuildViewSchema.extend({
-      current_task: z.string().nullable().describe('The `> Task` Gradle is running now (null when finished).'),
+      current_task: z.string().optional().describe('The `> Task` Gradle is running now, while running.'),
       top_errors: z
         .array(z.string())
         .describe('The first error diagnostics, one line each; get_build_errors has them all.'),
@@ -96,7 +96,7 @@ export function createRunGradleTaskTool(deps: { service: BuildService; history: 
       if (!args.wait) {
         const record = deps.history.get(handle.buildId)!;
         return {
-          data: { ...toBuildView(record), current_task: null, top_errors: [] },
+          data: { ...toBuildView(record), top_errors: [] },
           summary: `Build ${handle.buildId} started (${resolved.tasks.join(' ')}); poll get_build_status.`,
         };
       }
@@ -108,7 +108,7 @@ export function createRunGradleTaskTool(deps: { service: BuildService; history: 
       return {
         data: {
           ...toBuildView(record),
-          current_task: record.status === 'running' ? deps.service.currentTask(record.id) : null,
+          current_task: (record.status === 'running' ? deps.service.currentTask(record.id) : null) ?? undefined,
           top_errors: topErrors,
         },
         summary,

@@ -15,13 +15,13 @@ export function createSetActiveVariantTool(deps: { service: BuildService; histor
     description:
       'Choose the variant find_apk_path and run_tests use by default for a module (shared with every agent on this project; recorded in the event log).',
     input: z.object({
-      variant: z.string().describe('Variant name, e.g. "demoDebug" (see list_build_variants).'),
-      module: z.string().optional().describe('Module path; defaults to the only application module.'),
+      variant: z.string().max(128).describe('Variant name, e.g. "demoDebug" (see list_build_variants).'),
+      module: z.string().max(200).optional().describe('Module path; defaults to the only application module.'),
     }),
     output: z.object({
       module: z.string().describe('Module the variant applies to.'),
       variant: z.string().describe('The active variant now.'),
-      previous: z.string().nullable().describe('The variant that was active before, if any.'),
+      previous: z.string().optional().describe('The variant that was active before, if any.'),
     }),
     async handler(args, ctx) {
       const project = deps.service.loadProject();
@@ -43,7 +43,7 @@ export function createSetActiveVariantTool(deps: { service: BuildService; histor
         });
       }
       return {
-        data: { module: module.path, variant, previous },
+        data: { module: module.path, variant, ...(previous !== null ? { previous } : {}) },
         summary: `Active variant of ${module.path}: ${variant}${previous && previous !== variant ? ` (was ${previous})` : ''}.`,
       };
     },

@@ -68,3 +68,55 @@ export function presentEvent(event: StoredEvent, maxDataChars = MAX_EVENT_DATA_C
     data_truncated: truncated,
   };
 }
+
+/** Characters of an event's one-line summary. */
+const MAX_SUMMARY_CHARS = 200;
+
+export interface CompactEvent {
+  seq: number;
+  at: string;
+  type: string;
+  actor: string;
+  device?: string;
+  package?: string;
+  summary: string;
+}
+
+/** `agent claude-code 1a2b3c4d pid 123`: enough to tell actors apart in a list. */
+function describeEventActor(actor: StoredEvent['actor']): string {
+  return [actor.kind, actor.client, actor.session?.slice(0, 8), `pid ${actor.pid}`]
+    .filter((part) => part !== undefined && part !== null && part !== '')
+    .map((part) => String(part).slice(0, 60))
+    .join(' ');
+}
+
+/** `key=value` for the scalar fields of the data (device and package are columns already). */
+function summarizeData(data: unknown): string {
+  if (data === null || typeof data !== 'object' || Array.isArray(data))
+    return (JSON.stringify(data) ?? '').slice(0, MAX_SUMMARY_CHARS);
+  const parts: string[] = [];
+  let length = 0;
+  for (const [key, value] of Object.entries(data as Record<string, unknown>)) {
+    if (key === 'device_serial' || key === 'package') continue;
+    if (value === null || value === undefined || typeof value === 'object') continue;
+    const part = `${key}=${typeof value === 'string' ? value.slice(0, 80) : String(value)}`;
+    parts.push(part);
+    length += part.length + 1;
+    if (length > MAX_SUMMARY_CHARS) break;
+  }
+  const line = parts.join(' ');
+  return line.length > MAX_SUMMARY_CHARS ? `${line.slice(0, MAX_SUMMARY_CHARS)}…` : line;
+}
+
+/** The default one-line form of an event in query_events. */
+export function compactEvent(event: StoredEvent): CompactEvent {
+  return {
+    seq: event.seq,
+    at: new Date(event.at).toISOString(),
+    type: event.type,
+    actor: describeEventActor(event.actor),
+    ...(event.device !== null ? { device: event.device } : {}),
+    ...(event.package !== null ? { package: event.package } : {}),
+    summary: summarizeData(event.data),
+  };
+}

@@ -43,13 +43,18 @@ function parseToolsets(text: string): string[] {
 export class McpActivityReader {
   constructor(@inject(EventStoreProvider) private readonly store: EventStoreProvider) {}
 
-  sessions(options: { includeEnded: boolean; limit: number }): McpSessionView[] {
+  /**
+   * Sessions, most recently active first, from `offset` on. Without includeEnded, only sessions that
+   * recorded no end and whose process runs (a page may hold fewer than `limit`).
+   */
+  sessions(options: { includeEnded: boolean; limit: number; offset?: number }): McpSessionView[] {
+    const paged = options.offset !== undefined;
     const rows = this.store()
       .prepareRead(
         `SELECT * FROM mcp_sessions ${options.includeEnded ? '' : 'WHERE ended_at IS NULL'}
-         ORDER BY COALESCE(last_call_at, started_at) DESC LIMIT ?`,
+         ORDER BY COALESCE(last_call_at, started_at) DESC LIMIT ? OFFSET ?`,
       )
-      .all(options.includeEnded ? options.limit : options.limit * 4) as SessionRow[];
+      .all(options.includeEnded || paged ? options.limit : options.limit * 4, options.offset ?? 0) as SessionRow[];
     const views = rows.map((row) => ({
       session: row.session,
       client_name: row.client_name,
@@ -69,6 +74,15 @@ export class McpActivityReader {
       alive: row.ended_at === null && isProcessAlive(row.pid, row.pid_start),
     }));
     return (options.includeEnded ? views : views.filter((v) => v.alive)).slice(0, options.limit);
+  }
+
+  /** Sessions `sessions` pages through with an offset (without includeEnded: those with no recorded end). */
+  count(includeEnded: boolean): number {
+    return (
+      this.store()
+        .prepareRead(`SELECT COUNT(*) AS n FROM mcp_sessions ${includeEnded ? '' : 'WHERE ended_at IS NULL'}`)
+        .get() as { n: number }
+    ).n;
   }
 
   liveSessions(limit = 50): McpSessionView[] {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { DeviceInspector } from '../../../android/device-inspector.js';
 import { deviceSerialField } from '../../../android/device-tool-fields.js';
+import { omitNulls } from '../../../kernel/bounded-output.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
 import { DeviceSummarySchema } from './list-devices.tool.js';
 
@@ -22,29 +23,29 @@ export function createGetDeviceInfoTool(deps: { inspector: DeviceInspector }) {
         .describe('Selected build properties (getprop), values capped at 300 characters.'),
       screen: z
         .object({
-          physical: Size.nullable().describe('wm size physical size.'),
-          override: Size.nullable().describe('wm size override, when set; taps use this space.'),
-          density_dpi: z.number().int().nullable().describe('Physical density.'),
-          density_override_dpi: z.number().int().nullable().describe('Override density, when set.'),
+          physical: Size.optional().describe('wm size physical size.'),
+          override: Size.optional().describe('wm size override, when set; taps use this space.'),
+          density_dpi: z.number().int().optional().describe('Physical density.'),
+          density_override_dpi: z.number().int().optional().describe('Override density, when set.'),
         })
         .describe('Screen geometry.'),
       battery: z
         .object({
-          percent: z.number().int().nullable().describe('Charge in percent.'),
-          status: z.string().nullable().describe('charging, discharging, not_charging, full or unknown.'),
-          plugged: z.string().nullable().describe('ac, usb, wireless, dock, or null when on battery.'),
-          health: z.string().nullable().describe('Battery health.'),
-          temperature_c: z.number().nullable().describe('Degrees Celsius.'),
+          percent: z.number().int().optional().describe('Charge in percent.'),
+          status: z.string().optional().describe('charging, discharging, not_charging, full or unknown.'),
+          plugged: z.string().optional().describe('ac, usb, wireless, dock; absent on battery.'),
+          health: z.string().optional().describe('Battery health.'),
+          temperature_c: z.number().optional().describe('Degrees Celsius.'),
         })
-        .nullable()
-        .describe('dumpsys battery; null when the device has none.'),
+        .optional()
+        .describe('dumpsys battery; absent when the device has none.'),
       network: z
         .object({
-          wifi: z.boolean().nullable().describe('Wi-Fi enabled (global setting wifi_on).'),
-          mobile_data: z.boolean().nullable().describe('Mobile data enabled.'),
-          airplane_mode: z.boolean().nullable().describe('Airplane mode on.'),
+          wifi: z.boolean().optional().describe('Wi-Fi enabled (global setting wifi_on).'),
+          mobile_data: z.boolean().optional().describe('Mobile data enabled.'),
+          airplane_mode: z.boolean().optional().describe('Airplane mode on.'),
         })
-        .describe('Radio switches from global settings; null when the device does not report one.'),
+        .describe('Radio switches from global settings; a switch the device does not report is absent.'),
     }),
     async handler(args, ctx) {
       const { inspector } = deps;
@@ -52,7 +53,7 @@ export function createGetDeviceInfoTool(deps: { inspector: DeviceInspector }) {
       const info = await inspector.deviceInfo(serial, ctx.signal);
       const s = info.summary;
       return {
-        data: {
+        data: omitNulls({
           device: {
             serial: s.serial,
             state: s.state,
@@ -85,7 +86,7 @@ export function createGetDeviceInfoTool(deps: { inspector: DeviceInspector }) {
             mobile_data: info.network.mobileData,
             airplane_mode: info.network.airplaneMode,
           },
-        },
+        }),
         summary: `${serial}: ${s.model ?? 'unknown model'}, API ${s.apiLevel ?? '?'}${info.screen.physical ? `, ${info.screen.physical.width}x${info.screen.physical.height}` : ''}`,
       };
     },

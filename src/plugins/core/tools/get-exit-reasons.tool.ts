@@ -4,6 +4,7 @@ import type { DeviceInspector } from '../../../android/device-inspector.js';
 import { deviceSerialField } from '../../../android/device-tool-fields.js';
 import type { PackageScopeGuard } from '../../../android/package-scope-guard.js';
 import { ANR_REASON, CRASH_REASONS } from '../../../android/parsers/exit-info.js';
+import { clipStrings, decodeOffsetCursor, omitNulls, takeWithinBudget } from '../../../kernel/bounded-output.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
 import { validatePackageName } from '../../../kernel/validation.js';
 
@@ -34,84 +35,100 @@ export function createGetExitReasonsTool(deps: {
         .max(MAX_EXIT_RECORDS)
         .optional()
         .describe(`Most records to return (default 20, max ${MAX_EXIT_RECORDS}).`),
+      cursor: z.string().max(20).optional().describe('next_cursor of the previous page, to continue the list.'),
     }),
     output: z.object({
       device_serial: z.string().describe('The device that was read.'),
       package: z.string().describe('The application id.'),
       supported: z.boolean().describe('False below Android 11, where the device keeps no exit history.'),
-      api_level: z.number().int().nullable().describe('Device API level.'),
+      api_level: z.number().int().optional().describe('Device API level.'),
       total: z.number().int().describe('Records the device holds for the package.'),
+      has_more: z.boolean().describe('More records follow; pass next_cursor as cursor.'),
+      next_cursor: z.string().optional().describe('Cursor of the next page, when has_more.'),
       exits: z
         .array(
           z.object({
-            timestamp: z.string().nullable().describe('Device local time as printed.'),
-            process: z.string().nullable().describe('Process name (pkg or pkg:service).'),
-            pid: z.number().int().nullable().describe('Process id.'),
-            reason: z.string().nullable().describe('APP CRASH(EXCEPTION), ANR, LOW_MEMORY, USER REQUESTED, …'),
-            reason_code: z.number().int().nullable().describe('ApplicationExitInfo reason code.'),
-            subreason: z.string().nullable().describe('Sub-reason, when given.'),
-            status: z.number().int().nullable().describe('Exit status or signal number.'),
-            importance: z.number().int().nullable().describe('Process importance at death (100 = foreground).'),
-            pss_kb: z.number().int().nullable().describe('PSS at death in kB.'),
-            rss_kb: z.number().int().nullable().describe('RSS at death in kB.'),
+            timestamp: z.string().optional().describe('Device local time as printed.'),
+            process: z.string().optional().describe('Process name (pkg or pkg:service).'),
+            pid: z.number().int().optional().describe('Process id.'),
+            reason: z.string().optional().describe('APP CRASH(EXCEPTION), ANR, LOW_MEMORY, USER REQUESTED, …'),
+            reason_code: z.number().int().optional().describe('ApplicationExitInfo reason code.'),
+            subreason: z.string().optional().describe('Sub-reason, when given.'),
+            status: z.number().int().optional().describe('Exit status or signal number.'),
+            importance: z.number().int().optional().describe('Process importance at death (100 = foreground).'),
+            pss_kb: z.number().int().optional().describe('PSS at death in kB.'),
+            rss_kb: z.number().int().optional().describe('RSS at death in kB.'),
             description: z
               .string()
-              .nullable()
+              .optional()
               .describe('The framework description (ANR reason, kill reason…), capped at 1000 characters.'),
-            trace: z.string().nullable().describe('ANR trace file on the device, when recorded.'),
+            trace: z.string().optional().describe('ANR trace file on the device, when recorded.'),
           }),
         )
         .describe('Newest first.'),
-      hint: z.string().nullable().describe('Next step when crashes or ANRs are listed, or why nothing is available.'),
+      hint: z.string().optional().describe('Next step when crashes or ANRs are listed, or why nothing is available.'),
     }),
     async handler(args, ctx) {
       const pkg = validatePackageName(args.package ?? deps.scope.defaultPackage());
       const serial = await deps.devices.select(args.device_serial, ctx);
-      const result = await deps.apps.exitReasons(serial, pkg, args.limit ?? 20, ctx.signal);
+      const offset = decodeOffsetCursor(args.cursor);
+      const result = await deps.apps.exitReasons(serial, pkg, args.limit ?? 20, ctx.signal, offset);
       if (!result.supported) {
         return {
-          data: {
+          data: omitNulls({
             device_serial: serial,
             package: pkg,
             supported: false,
             api_level: result.apiLevel,
             total: 0,
+            has_more: false,
             exits: [],
             hint: result.reason,
-          },
+          }),
           summary: `exit history not supported on ${serial} (API ${result.apiLevel ?? '?'})`,
         };
       }
       const crashes = result.records.filter((r) => r.reasonCode !== null && CRASH_REASONS.has(r.reasonCode)).length;
       const anrs = result.records.filter((r) => r.reasonCode === ANR_REASON).length;
+      const { taken: exits } = takeWithinBudget(
+        result.records.map((r) =>
+          clipStrings(
+            omitNulls({
+              timestamp: r.timestamp,
+              process: r.process,
+              pid: r.pid,
+              reason: r.reason,
+              reason_code: r.reasonCode,
+              subreason: r.subreason,
+              status: r.status,
+              importance: r.importance,
+              pss_kb: r.pssKb,
+              rss_kb: r.rssKb,
+              description: r.description,
+              trace: r.trace,
+            }),
+            1000,
+          ),
+        ),
+      );
+      const hasMore = offset + exits.length < result.total;
       return {
-        data: {
+        data: omitNulls({
           device_serial: serial,
           package: pkg,
           supported: true,
           api_level: result.apiLevel,
           total: result.total,
-          exits: result.records.map((r) => ({
-            timestamp: r.timestamp,
-            process: r.process,
-            pid: r.pid,
-            reason: r.reason,
-            reason_code: r.reasonCode,
-            subreason: r.subreason,
-            status: r.status,
-            importance: r.importance,
-            pss_kb: r.pssKb,
-            rss_kb: r.rssKb,
-            description: r.description ? r.description.slice(0, 1000) : null,
-            trace: r.trace,
-          })),
+          exits,
+          has_more: hasMore,
+          ...(hasMore ? { next_cursor: String(offset + exits.length) } : {}),
           hint:
             crashes + anrs > 0
               ? `${crashes} crash(es) and ${anrs} ANR(s) listed: read their stack traces from logcat (crash tools) for the details.`
               : result.total === 0
                 ? `The device has no recorded exits for ${pkg}.`
                 : null,
-        },
+        }),
         summary: `${result.total} exit(s) for ${pkg} on ${serial}${crashes + anrs ? ` (${crashes} crash, ${anrs} ANR)` : ''}`,
       };
     },

@@ -3,16 +3,17 @@ import type { AppInspector } from '../../../android/app-inspector.js';
 import type { DeviceInspector } from '../../../android/device-inspector.js';
 import { defaultedPackageField, deviceSerialField } from '../../../android/device-tool-fields.js';
 import type { PackageScopeGuard } from '../../../android/package-scope-guard.js';
+import { omitNulls } from '../../../kernel/bounded-output.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
 import { validatePackageName } from '../../../kernel/validation.js';
 
 const Heap = z
   .object({
-    size_kb: z.number().int().nullable().describe('Heap size.'),
-    allocated_kb: z.number().int().nullable().describe('Allocated.'),
-    free_kb: z.number().int().nullable().describe('Free.'),
+    size_kb: z.number().int().optional().describe('Heap size.'),
+    allocated_kb: z.number().int().optional().describe('Allocated.'),
+    free_kb: z.number().int().optional().describe('Free.'),
   })
-  .nullable();
+  .optional();
 
 export function createGetMemoryInfoTool(deps: {
   devices: DeviceInspector;
@@ -31,10 +32,10 @@ export function createGetMemoryInfoTool(deps: {
       device_serial: z.string().describe('The device that was read.'),
       package: z.string().describe('The application id.'),
       running: z.boolean().describe('Whether the app had a process to measure.'),
-      pid: z.number().int().nullable().describe('The measured process.'),
-      total_pss_kb: z.number().int().nullable().describe('Proportional set size in kB.'),
-      total_rss_kb: z.number().int().nullable().describe('Resident set size in kB (newer releases only).'),
-      private_dirty_kb: z.number().int().nullable().describe('Private dirty memory in kB.'),
+      pid: z.number().int().optional().describe('The measured process.'),
+      total_pss_kb: z.number().int().optional().describe('Proportional set size in kB.'),
+      total_rss_kb: z.number().int().optional().describe('Resident set size in kB (newer releases only).'),
+      private_dirty_kb: z.number().int().optional().describe('Private dirty memory in kB.'),
       java_heap: Heap.describe('Dalvik/ART heap (size, allocated, free).'),
       native_heap: Heap.describe('Native heap (size, allocated, free).'),
       summary_kb: z
@@ -50,7 +51,7 @@ export function createGetMemoryInfoTool(deps: {
       const heap = (h: { sizeKb: number | null; allocatedKb: number | null; freeKb: number | null } | null) =>
         h ? { size_kb: h.sizeKb, allocated_kb: h.allocatedKb, free_kb: h.freeKb } : null;
       return {
-        data: {
+        data: omitNulls({
           device_serial: serial,
           package: pkg,
           running: m !== null,
@@ -62,7 +63,7 @@ export function createGetMemoryInfoTool(deps: {
           native_heap: heap(m?.nativeHeap ?? null),
           summary_kb: { ...(m?.summary ?? {}) },
           objects: { ...(m?.objects ?? {}) },
-        },
+        }),
         summary: m ? `${pkg} pid ${m.pid}: PSS ${m.totalPssKb ?? '?'} kB` : `${pkg} is not running on ${serial}`,
       };
     },

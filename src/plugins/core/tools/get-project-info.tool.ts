@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { clipStrings, omitNulls, takeWithinBudget } from '../../../kernel/bounded-output.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
 import type { ProjectSelection } from '../../../kernel/project-selection.js';
 import type { TrustService } from '../trust-service.js';
@@ -9,20 +10,23 @@ import type { ProjectInspector } from '../services/project-inspector.js';
 const ApplicationModuleSchema = z.object({
   path: z.string().describe('Gradle path of the module, e.g. ":app" (":" for a single-module project).'),
   dir: z.string().describe('Absolute directory of the module.'),
-  build_file: z.string().nullable().describe('The module build script that applies the Android application plugin.'),
+  build_file: z.string().optional().describe('The module build script that applies the Android application plugin.'),
   application_id: z
     .string()
-    .nullable()
-    .describe('applicationId when the build script states it literally; null when computed elsewhere.'),
-  namespace: z.string().nullable().describe('namespace when the build script states it literally.'),
+    .optional()
+    .describe('applicationId when the build script states it literally; absent when computed elsewhere.'),
+  namespace: z.string().optional().describe('namespace when the build script states it literally.'),
 });
 
 const LiveSessionSchema = z.object({
   session: z.string().describe('MCP session id.'),
-  client_name: z.string().nullable().describe('Client name from its initialize request.'),
+  client_name: z.string().optional().describe('Client name from its initialize request.'),
   pid: z.number().int().describe('Process id of that droidwright server.'),
   started_at: z.string().describe('When the session started (ISO 8601).'),
 });
+
+/** The application module list takes at most this much of the reply. */
+const MODULES_BUDGET_BYTES = 32 * 1024;
 
 /** `droidwright trust <root>`, with the path quoted only when a terminal would need it. */
 export function trustCommand(root: string): string {
@@ -45,13 +49,16 @@ export function createGetProjectInfoTool(deps: {
       'Describe the Android project this server works on: its root and how it was chosen, the modules that build apps (with their application ids when stated), whether a person has trusted it to run Gradle builds (and the command they run to grant that), where droidwright keeps its data, and which other agent sessions are live. Call this first.',
     input: z.object({}),
     output: z.object({
-      root: z.string().nullable().describe('Canonical project root, or null when no Gradle project was found.'),
+      root: z.string().optional().describe('Canonical project root; absent when no Gradle project was found.'),
       selected_by: z
         .enum(['flag', 'cwd', 'none'])
         .describe(
           'How the project was chosen: the --project flag, the nearest Gradle settings file above the working directory, or none.',
         ),
-      application_modules: z.array(ApplicationModuleSchema).describe('Modules that apply com.android.application.'),
+      application_modules: z
+        .array(ApplicationModuleSchema)
+        .describe('Modules that apply com.android.application (as many as fit 32 KiB).'),
+      application_module_total: z.number().int().describe('Application modules in all.'),
       trusted: z
         .boolean()
         .describe(
@@ -59,11 +66,11 @@ export function createGetProjectInfoTool(deps: {
         ),
       trust_hint: z
         .string()
-        .nullable()
+        .optional()
         .describe(
           'When not trusted: the exact command the user must run in their own terminal. Null when trusted or no project.',
         ),
-      hint: z.string().nullable().describe('What to do when no project was found.'),
+      hint: z.string().optional().describe('What to do when no project was found.'),
       data_dir: z.string().describe('droidwright data directory (event log, build logs).'),
       live_mcp_sessions: z
         .array(LiveSessionSchema)
@@ -73,14 +80,21 @@ export function createGetProjectInfoTool(deps: {
       const root = deps.project.root;
       const trusted = root !== null && deps.trust.isTrusted(root);
       const modules = root ? deps.inspector.applicationModules(root) : [];
+      // A project has a handful of app modules; a generated settings file may list hundreds.
+      const { taken: listedModules } = takeWithinBudget(
+        modules.map((m) => omitNulls(clipStrings(m, 500))),
+        MODULES_BUDGET_BYTES,
+      );
       let live: z.infer<typeof LiveSessionSchema>[] = [];
       try {
-        live = deps.activity.liveSessions(20).map((s) => ({
-          session: s.session,
-          client_name: s.client_name,
-          pid: s.pid,
-          started_at: new Date(s.started_at).toISOString(),
-        }));
+        live = deps.activity.liveSessions(20).map((s) =>
+          omitNulls({
+            session: s.session,
+            client_name: s.client_name?.slice(0, 300) ?? null,
+            pid: s.pid,
+            started_at: new Date(s.started_at).toISOString(),
+          }),
+        );
       } catch {
         // The log may be unavailable; project facts are still worth returning.
       }
@@ -89,10 +103,11 @@ export function createGetProjectInfoTool(deps: {
           ? `Ask the user to review the project and run \`${trustCommand(root)}\` in a terminal. Only a person can grant trust.`
           : null;
       return {
-        data: {
+        data: omitNulls({
           root,
           selected_by: deps.project.selectedBy,
-          application_modules: modules,
+          application_modules: listedModules,
+          application_module_total: modules.length,
           trusted,
           trust_hint: trustHint,
           hint: root
@@ -100,7 +115,7 @@ export function createGetProjectInfoTool(deps: {
             : 'No Gradle project found. Start droidwright mcp inside a project directory or pass --project <path>.',
           data_dir: deps.dataDir,
           live_mcp_sessions: live,
-        },
+        }),
         summary: root
           ? `${root} (${modules.length} app module${modules.length === 1 ? '' : 's'}, ${trusted ? 'trusted' : 'not trusted'})`
           : 'no Gradle project selected',

@@ -1,16 +1,15 @@
 import { z } from 'zod';
 import { EventQueryError } from '../../../events/event-query-error.js';
 import type { EventFilter } from '../../../events/event-store.js';
-import { InvalidArgumentsError } from '../../../kernel/errors.js';
 import type { EventStoreProvider } from '../../../kernel/event-store-provider.js';
+import { InvalidArgumentsError } from '../../../kernel/errors.js';
+import { decodeOffsetCursor, takeWithinBudget } from '../../../kernel/bounded-output.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
-import { parseTimeBound, presentEvent } from '../services/event-query.js';
-
-/** A page of events stays under this many bytes of JSON; has_more then says to page back with before_seq. */
-const MAX_PAGE_BYTES = 128 * 1024;
+import { compactEvent, parseTimeBound, presentEvent } from '../services/event-query.js';
 
 const TimeBound = z.union([z.string().max(40), z.number().int().nonnegative()]);
 const Subject = z.string().min(1).max(200);
+const TypeGlobs = z.array(z.string().min(1).max(100)).max(20);
 
 /** The tool argument each store filter comes from, so a refusal names what the agent passed. */
 const ARGUMENT_OF: Partial<Record<keyof EventFilter, string>> = {
@@ -35,13 +34,12 @@ export function createQueryEventsTool(deps: { store: EventStoreProvider }) {
     kind: 'R',
     title: 'Query events',
     description:
-      'Search the droidwright event log (builds, installs, crashes, device actions, agent tool calls, trust changes), newest first. Filter by type glob, time, device, package, agent session or correlation id; page back with before_seq. Large event data is cut and marked data_truncated.',
+      "Search the droidwright event log (builds, installs, crashes, device actions, agent tool calls, trust changes), newest first, one compact line per event; verbose: true adds each event's data. Filter by type glob (list_event_types names them), time, device, package, agent session or correlation id; page back with next_cursor.",
     input: z.object({
-      types: z
-        .array(z.string().min(1).max(100))
-        .max(20)
-        .optional()
-        .describe('Event type globs, e.g. ["build.*", "crash.detected"]. All types when omitted.'),
+      types: TypeGlobs.optional().describe(
+        'Event type globs, e.g. ["build.*", "app.installed"]. All types when omitted.',
+      ),
+      exclude_types: TypeGlobs.optional().describe('Leave out these types or globs, e.g. ["mcp.*"].'),
       since: TimeBound.optional().describe(
         'Only events at or after this time: ISO 8601, epoch milliseconds, or an age like "15m", "2h", "1d".',
       ),
@@ -49,18 +47,11 @@ export function createQueryEventsTool(deps: { store: EventStoreProvider }) {
       device: Subject.optional().describe('Only events about this device serial.'),
       package: Subject.optional().describe('Only events about this application id.'),
       session: Subject.optional().describe('Only events caused by this MCP session id (see list_mcp_sessions).'),
-      correlation: Subject.optional().describe(
-        'Only events with this correlation id (e.g. one build or debug session).',
-      ),
-      before_seq: z
-        .number()
-        .int()
-        .positive()
-        .optional()
-        .describe(
-          'Only events older than this sequence number; pass the smallest seq of the previous page to page back.',
-        ),
-      limit: z.number().int().min(1).max(500).default(50).describe('Maximum events to return (1-500, default 50).'),
+      correlation: Subject.optional().describe('Only events with this correlation id (e.g. "build:<id>").'),
+      verbose: z.boolean().default(false).describe('Include stream, correlation and data (large data is cut).'),
+      before_seq: z.number().int().positive().optional().describe('Only events older than this sequence number.'),
+      cursor: z.string().max(20).optional().describe('next_cursor of the previous page, to page back.'),
+      limit: z.number().int().min(1).max(500).default(50).describe('Most events to return (default 50, max 500).'),
     }),
     output: z.object({
       events: z
@@ -69,54 +60,66 @@ export function createQueryEventsTool(deps: { store: EventStoreProvider }) {
             seq: z.number().int().describe('Position in the log.'),
             at: z.string().describe('Time (ISO 8601, UTC).'),
             type: z.string().describe('Event type.'),
-            stream: z.string().describe('Stream, e.g. "build:42" or "mcp:<session>".'),
-            actor: z
-              .object({
-                kind: z.string().describe('agent, cli, tui or system.'),
-                session: z.string().nullable().describe('MCP session id for agents.'),
-                client: z.string().nullable().describe('MCP client name for agents.'),
-                pid: z.number().int().describe('Process id that appended the event.'),
-              })
-              .describe('Who caused it.'),
-            device: z.string().nullable().describe('Device serial the event is about.'),
-            package: z.string().nullable().describe('Application id the event is about.'),
-            correlation: z.string().nullable().describe('Correlation id.'),
-            data: z.unknown().describe('Event payload (a preview when data_truncated).'),
-            data_truncated: z.boolean().describe('True when data was too large and only a preview is returned.'),
+            actor: z.string().describe('Who caused it: kind, client, short session id, pid.'),
+            device: z.string().optional().describe('Device serial it is about.'),
+            package: z.string().optional().describe('Application id it is about.'),
+            summary: z.string().describe('Its main data fields, one line.'),
+            stream: z.string().optional().describe('Stream (verbose).'),
+            correlation: z.string().optional().describe('Correlation id (verbose).'),
+            session: z.string().optional().describe('Full MCP session id of the actor (verbose).'),
+            data: z.unknown().optional().describe('Payload (verbose; a preview when data_truncated).'),
+            data_truncated: z.boolean().optional().describe('True when data was cut (verbose).'),
           }),
         )
         .describe('Matching events, newest first.'),
-      count: z.number().int().describe('Number of events returned.'),
-      has_more: z.boolean().describe('More events match; page back with before_seq.'),
+      count: z.number().int().describe('Events returned.'),
+      has_more: z.boolean().describe('Older matching events exist; pass next_cursor as cursor.'),
+      next_cursor: z.string().optional().describe('Cursor of the next (older) page, when has_more.'),
       last_seq: z.number().int().describe('Newest sequence number in the whole log.'),
     }),
     async handler(args) {
+      if (args.cursor !== undefined && args.before_seq !== undefined)
+        throw new InvalidArgumentsError('Pass cursor or before_seq, not both.', 'INVALID_ARGUMENT', 'cursor');
+      const beforeSeq = args.cursor !== undefined ? decodeOffsetCursor(args.cursor) : args.before_seq;
       const store = deps.store();
       const rows = queryStore(store, {
         types: args.types,
+        excludeTypes: args.exclude_types,
         since: args.since !== undefined ? parseTimeBound(args.since, 'since') : undefined,
         until: args.until !== undefined ? parseTimeBound(args.until, 'until') : undefined,
         device: args.device,
         package: args.package,
         actorSession: args.session,
         correlation: args.correlation,
-        beforeSeq: args.before_seq,
+        beforeSeq,
         limit: args.limit + 1,
         order: 'desc',
       });
-      // Each event's data is capped; the whole page is capped too, so 500 large events cannot flood a reply.
-      const events: ReturnType<typeof presentEvent>[] = [];
-      let bytes = 0;
-      for (const row of rows.slice(0, args.limit)) {
-        const presented = presentEvent(row);
-        bytes += Buffer.byteLength(JSON.stringify(presented));
-        if (events.length > 0 && bytes > MAX_PAGE_BYTES) break;
-        events.push(presented);
-      }
+      const shown = rows.slice(0, args.limit).map((row) => {
+        const line = compactEvent(row);
+        if (!args.verbose) return line;
+        const full = presentEvent(row);
+        return {
+          ...line,
+          stream: full.stream,
+          ...(full.correlation !== null ? { correlation: full.correlation } : {}),
+          ...(full.actor.session !== null ? { session: full.actor.session } : {}),
+          data: full.data,
+          data_truncated: full.data_truncated,
+        };
+      });
+      const { taken: events } = takeWithinBudget(shown);
       const hasMore = rows.length > events.length;
+      const oldest = events.at(-1)?.seq;
       return {
-        data: { events, count: events.length, has_more: hasMore, last_seq: store.lastSeq() },
-        summary: `${events.length} event${events.length === 1 ? '' : 's'}${hasMore ? ' (more available)' : ''}`,
+        data: {
+          events,
+          count: events.length,
+          has_more: hasMore,
+          ...(hasMore && oldest !== undefined ? { next_cursor: String(oldest) } : {}),
+          last_seq: store.lastSeq(),
+        },
+        summary: `${events.length} event${events.length === 1 ? '' : 's'}${hasMore ? ' (more with next_cursor)' : ''}`,
       };
     },
   });

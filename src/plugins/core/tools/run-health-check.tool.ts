@@ -1,12 +1,13 @@
 import { z } from 'zod';
+import { omitNulls } from '../../../kernel/bounded-output.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
 import type { HealthChecker } from '../services/health-checker.js';
 
 const checkFields = {
   ok: z.boolean().describe('Whether this part is usable.'),
-  path: z.string().nullable().describe('Where it was found.'),
-  version: z.string().nullable().describe('Version reported by the tool or its package metadata.'),
-  hint: z.string().nullable().describe('What to do when it is not ok.'),
+  path: z.string().optional().describe('Where it was found.'),
+  version: z.string().optional().describe('Version reported by the tool or its package metadata.'),
+  hint: z.string().optional().describe('What to do when it is not ok.'),
 };
 const CheckSchema = z.object(checkFields);
 
@@ -21,14 +22,14 @@ export function createRunHealthCheckTool(deps: { checker: HealthChecker }) {
     input: z.object({}),
     output: z.object({
       java: CheckSchema.extend({
-        source: z.enum(['settings', 'JAVA_HOME', 'PATH']).nullable().describe('Where the JDK was found.'),
-        major_version: z.number().int().nullable().describe('Java major version, e.g. 17.'),
-        warning: z.string().nullable().describe('Set when the JDK is too old for the Android Gradle Plugin.'),
+        source: z.enum(['settings', 'JAVA_HOME', 'PATH']).optional().describe('Where the JDK was found.'),
+        major_version: z.number().int().optional().describe('Java major version, e.g. 17.'),
+        warning: z.string().optional().describe('Set when the JDK is too old for the Android Gradle Plugin.'),
       }).describe('The JDK Gradle builds use.'),
       android_sdk: CheckSchema.extend({
         source: z
           .enum(['settings', 'ANDROID_HOME', 'ANDROID_SDK_ROOT', 'local.properties'])
-          .nullable()
+          .optional()
           .describe(
             "Where the SDK location came from (a project's local.properties only counts when the project is trusted).",
           ),
@@ -38,7 +39,7 @@ export function createRunHealthCheckTool(deps: { checker: HealthChecker }) {
           .object({
             port: z.number().int().describe('adb server port (ANDROID_ADB_SERVER_PORT or 5037).'),
             reachable: z.boolean().describe('Whether an adb server answered host:version.'),
-            version: z.number().int().nullable().describe('adb server protocol version.'),
+            version: z.number().int().optional().describe('adb server protocol version.'),
           })
           .describe('The adb server, probed without starting it.'),
       }).describe('adb and its server.'),
@@ -50,7 +51,7 @@ export function createRunHealthCheckTool(deps: { checker: HealthChecker }) {
     async handler(_args, ctx) {
       const report = await deps.checker.run(ctx.signal);
       const failing = (['java', 'android_sdk', 'adb', 'gradle_wrapper'] as const).filter((k) => !report[k].ok);
-      return { data: report, summary: report.all_ok ? 'all checks ok' : `not ok: ${failing.join(', ')}` };
+      return { data: omitNulls(report), summary: report.all_ok ? 'all checks ok' : `not ok: ${failing.join(', ')}` };
     },
   });
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { DeviceInspector } from '../../../android/device-inspector.js';
 import { deviceSerialField, launchTimingFields, packageField } from '../../../android/device-tool-fields.js';
+import { omitNulls } from '../../../kernel/bounded-output.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
 import { validatePackageName } from '../../../kernel/validation.js';
 import { validateActivity, type AppController } from '../services/app-controller.js';
@@ -28,8 +29,8 @@ export function createLaunchAppTool(deps: { devices: DeviceInspector; apps: AppC
       package: z.string().describe('The application id.'),
       component: z
         .string()
-        .nullable()
-        .describe('The component started (pkg/.Activity); null when only the launcher intent was sent.'),
+        .optional()
+        .describe('The component started (pkg/.Activity); absent when only the launcher intent was sent.'),
       method: z
         .enum(['component', 'resolved_launcher', 'monkey'])
         .describe('How it was started; monkey reports no timings.'),
@@ -54,14 +55,14 @@ export function createLaunchAppTool(deps: { devices: DeviceInspector; apps: AppC
         package: pkg,
       });
       return {
-        data: {
+        data: omitNulls({
           device_serial: serial,
           package: pkg,
           component: out.component,
           method: out.method,
           ...timing,
           warnings: [...(out.am?.warnings ?? [])],
-        },
+        }),
         summary:
           timing.total_ms !== null
             ? `launched ${out.component ?? pkg} in ${timing.total_ms} ms${timing.launch_state ? ` (${timing.launch_state.toLowerCase()})` : ''}`

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { DeviceInspector } from '../../../android/device-inspector.js';
 import { deviceSerialField, packageField } from '../../../android/device-tool-fields.js';
+import { omitNulls } from '../../../kernel/bounded-output.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
 import { validatePackageName } from '../../../kernel/validation.js';
 import type { AppController } from '../services/app-controller.js';
@@ -17,7 +18,7 @@ export function createOpenAppSettingsTool(deps: { devices: DeviceInspector; apps
     output: z.object({
       device_serial: z.string().describe('The device.'),
       package: z.string().describe('The application id.'),
-      activity: z.string().nullable().describe('The settings activity that opened, when am reports it.'),
+      activity: z.string().optional().describe('The settings activity that opened, when am reports it.'),
     }),
     async handler(args, ctx) {
       const pkg = validatePackageName(args.package);
@@ -31,7 +32,7 @@ export function createOpenAppSettingsTool(deps: { devices: DeviceInspector; apps
         package: pkg,
       });
       return {
-        data: { device_serial: serial, package: pkg, activity: out.component },
+        data: omitNulls({ device_serial: serial, package: pkg, activity: out.component }),
         summary: `opened settings of ${pkg} on ${serial}`,
       };
     },

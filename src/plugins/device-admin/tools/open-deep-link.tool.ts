@@ -2,9 +2,16 @@ import { z } from 'zod';
 import { validateDeepLink } from '../../../android/deep-link.js';
 import type { DeviceInspector } from '../../../android/device-inspector.js';
 import { deviceSerialField, launchTimingFields } from '../../../android/device-tool-fields.js';
+import { omitNulls } from '../../../kernel/bounded-output.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
 import { validatePackageName } from '../../../kernel/validation.js';
 import type { AppController } from '../services/app-controller.js';
+
+/** `com.example/.Main` → `com.example`: the app that handled a link is the package the event concerns. */
+function packageOfComponent(component: string | null): string | null {
+  const pkg = component?.split('/')[0];
+  return pkg && /^[A-Za-z][\w]*(\.[A-Za-z][\w]*)+$/.test(pkg) ? pkg : null;
+}
 
 export function createOpenDeepLinkTool(deps: { devices: DeviceInspector; apps: AppController }) {
   return defineTool({
@@ -22,7 +29,7 @@ export function createOpenDeepLinkTool(deps: { devices: DeviceInspector; apps: A
     output: z.object({
       device_serial: z.string().describe('The device.'),
       uri: z.string().describe('The URI opened (trimmed).'),
-      activity: z.string().nullable().describe('The activity that handled it, when am reports it.'),
+      activity: z.string().optional().describe('The activity that handled it, when am reports it.'),
       ...launchTimingFields,
     }),
     async handler(args, ctx) {
@@ -40,10 +47,10 @@ export function createOpenDeepLinkTool(deps: { devices: DeviceInspector; apps: A
         data: { device_serial: serial, uri, scheme, package: pkg ?? null, activity: out.component },
         stream: `device:${serial}`,
         device: serial,
-        package: pkg ?? null,
+        package: pkg ?? packageOfComponent(out.component),
       });
       return {
-        data: { device_serial: serial, uri, activity: out.component, ...timing },
+        data: omitNulls({ device_serial: serial, uri, activity: out.component, ...timing }),
         summary: `opened ${scheme}: link on ${serial}${out.component ? ` in ${out.component}` : ''}`,
       };
     },

@@ -7,6 +7,7 @@ import {
   packageField,
 } from '../../../android/device-tool-fields.js';
 import { InvalidArgumentsError } from '../../../kernel/errors.js';
+import { omitNulls } from '../../../kernel/bounded-output.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
 import { validatePackageName } from '../../../kernel/validation.js';
 import { validateActivity, type AppController } from '../services/app-controller.js';
@@ -33,15 +34,17 @@ export function createRestartAppTool(deps: { devices: DeviceInspector; apps: App
     output: z.object({
       device_serial: z.string().describe('The device.'),
       package: z.string().describe('The application id.'),
-      component: z.string().nullable().describe('The component started.'),
+      component: z.string().optional().describe('The component started.'),
       was_running: z.boolean().describe('Whether it had a process before the restart.'),
       cleared_data: z.boolean().describe('Whether pm clear ran.'),
       ...launchTimingFields,
       display_ms: z
         .number()
         .int()
-        .nullable()
-        .describe("Time to first frame from the logcat 'Displayed' line for this package; null when none was logged."),
+        .optional()
+        .describe(
+          "Time to first frame from the logcat 'Displayed' line for this package; absent when none was logged.",
+        ),
     }),
     async handler(args, ctx) {
       const pkg = validatePackageName(args.package);
@@ -76,7 +79,7 @@ export function createRestartAppTool(deps: { devices: DeviceInspector; apps: App
         package: pkg,
       });
       return {
-        data: {
+        data: omitNulls({
           device_serial: serial,
           package: pkg,
           component: out.component,
@@ -84,7 +87,7 @@ export function createRestartAppTool(deps: { devices: DeviceInspector; apps: App
           cleared_data: clearData,
           ...timing,
           display_ms: out.displayMs,
-        },
+        }),
         summary: `restarted ${pkg} on ${serial}${clearData ? ' with data cleared' : ''}${out.displayMs !== null ? `, displayed in ${out.displayMs} ms` : ''}`,
       };
     },

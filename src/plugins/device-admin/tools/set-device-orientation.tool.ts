@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { DeviceInspector } from '../../../android/device-inspector.js';
 import { deviceSerialField } from '../../../android/device-tool-fields.js';
+import { omitNulls } from '../../../kernel/bounded-output.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
 import { ORIENTATIONS, type OrientationController } from '../services/orientation-controller.js';
 
@@ -21,7 +22,7 @@ export function createSetDeviceOrientationTool(deps: { devices: DeviceInspector;
     output: z.object({
       device_serial: z.string().describe('The device.'),
       orientation: z.enum(ORIENTATIONS).describe('The orientation now set.'),
-      previous: z.enum(ORIENTATIONS).nullable().describe('The orientation before; null when it could not be read.'),
+      previous: z.enum(ORIENTATIONS).optional().describe('The orientation before; absent when it could not be read.'),
     }),
     async handler(args, ctx) {
       const serial = await deps.devices.select(args.device_serial, ctx);
@@ -33,7 +34,7 @@ export function createSetDeviceOrientationTool(deps: { devices: DeviceInspector;
         device: serial,
       });
       return {
-        data: { device_serial: serial, orientation: args.orientation, previous },
+        data: omitNulls({ device_serial: serial, orientation: args.orientation, previous }),
         summary: `${serial}: ${previous ?? '?'} → ${args.orientation}`,
       };
     },

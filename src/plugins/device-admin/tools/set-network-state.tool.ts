@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import type { DeviceInspector, NetworkState } from '../../../android/device-inspector.js';
 import { deviceSerialField } from '../../../android/device-tool-fields.js';
+import { omitNulls } from '../../../kernel/bounded-output.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
 import { NetworkController } from '../services/network-controller.js';
 
 const State = z.object({
-  wifi: z.boolean().nullable().describe('Wi-Fi enabled; null when the device does not report it.'),
-  mobile_data: z.boolean().nullable().describe('Mobile data enabled; null when not reported.'),
-  airplane_mode: z.boolean().nullable().describe('Airplane mode on; null when not reported.'),
+  wifi: z.boolean().optional().describe('Wi-Fi enabled; absent when not reported.'),
+  mobile_data: z.boolean().optional().describe('Mobile data enabled; absent when not reported.'),
+  airplane_mode: z.boolean().optional().describe('Airplane mode on; absent when not reported.'),
 });
 
 function snake(s: NetworkState) {
@@ -54,7 +55,7 @@ export function createSetNetworkStateTool(deps: { devices: DeviceInspector; netw
         .filter(([, v]) => v !== null)
         .map(([k, v]) => `${k} ${v ? 'on' : 'off'}`);
       return {
-        data: { device_serial: serial, previous: snake(previous), current: snake(current) },
+        data: omitNulls({ device_serial: serial, previous: snake(previous), current: snake(current) }),
         summary: `${serial}: ${parts.join(', ')}`,
       };
     },

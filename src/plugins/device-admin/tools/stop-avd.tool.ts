@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AvdController } from '../../../android/avd-controller.js';
 import { requiredDeviceSerialField } from '../../../android/device-tool-fields.js';
+import { omitNulls } from '../../../kernel/bounded-output.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
 import { validateSerial } from '../../../kernel/validation.js';
 
@@ -15,7 +16,7 @@ export function createStopAvdTool(deps: { avds: AvdController }) {
     input: z.object({ device_serial: requiredDeviceSerialField.describe('Emulator serial, e.g. emulator-5554.') }),
     output: z.object({
       device_serial: z.string().describe('The emulator that stopped.'),
-      avd_name: z.string().nullable().describe('Its AVD, when known.'),
+      avd_name: z.string().optional().describe('Its AVD, when known.'),
       waited_ms: z.number().int().describe('How long it took to disappear from adb.'),
     }),
     async handler(args, ctx) {
@@ -28,7 +29,7 @@ export function createStopAvdTool(deps: { avds: AvdController }) {
         device: serial,
       });
       return {
-        data: { device_serial: serial, avd_name: stopped.avdName, waited_ms: stopped.waitedMs },
+        data: omitNulls({ device_serial: serial, avd_name: stopped.avdName, waited_ms: stopped.waitedMs }),
         summary: `stopped ${serial}${stopped.avdName ? ` (${stopped.avdName})` : ''}`,
       };
     },
