@@ -124,6 +124,9 @@ const R8_MISSING = /^\s*Missing class:? (\S+)(?: \(referenced from: .*\))?\s*$/;
 
 const TEST_FAILED = /^([A-Za-z_$][\w$.]*(?: > [^>]+?)*) > (.+?) FAILED\s*$/;
 const TEST_SHORT_FRAME = /^(.*?)\s+at (\S+?\.(?:kt|java|groovy|scala)):(\d+)\s*$/;
+/** Frames of test frameworks and the platform, skipped when looking for the project's frame. */
+const FRAMEWORK_FRAME =
+  /^(?:org\.junit\.|junit\.|java\.|javax\.|jdk\.|sun\.|com\.sun\.|kotlin\.|kotlinx\.coroutines\.|org\.gradle\.|com\.android\.|android\.|androidx\.test\.|dalvik\.|org\.robolectric\.|org\.mockito\.|io\.mockk\.|org\.hamcrest\.|org\.assertj\.|com\.google\.common\.truth\.|org\.opentest4j\.)/;
 const STACK_FRAME = /^\s*at (?:[\w.-]+\/)*([\w$.]+)\.([^.(\s]+)\(([^:()]+):(\d+)\)/;
 
 const DUPLICATE_CLASS = /Duplicate class (\S+) found in modules? (.+?)\s*$/;
@@ -485,23 +488,13 @@ export class GradleOutputParser {
     let exception = '';
     let file: string | null = null;
     let line: number | null = null;
-    const outer = p.className.split(' > ')[0]!;
-    const simple = outer.slice(outer.lastIndexOf('.') + 1);
-    let fallback: { file: string; line: number } | null = null;
     for (const text of p.lines) {
       const frame = STACK_FRAME.exec(text);
       if (frame) {
-        const cls = frame[1]!;
-        if (file === null && (cls === outer || cls.startsWith(`${outer}$`) || frame[3]!.startsWith(`${simple}.`))) {
+        // The first frame past the test frameworks' own is where the project's code failed.
+        if (file === null && !FRAMEWORK_FRAME.test(frame[1]!)) {
           file = frame[3]!;
           line = Number(frame[4]);
-        } else if (
-          !fallback &&
-          !/^(org\.junit|junit\.|java\.|javax\.|jdk\.|sun\.|kotlin\.|kotlinx\.|org\.gradle|com\.android\.|androidx\.test|org\.robolectric|org\.mockito|org\.hamcrest|org\.assertj|com\.google\.common\.truth)/.test(
-            cls,
-          )
-        ) {
-          fallback = { file: frame[3]!, line: Number(frame[4]) };
         }
         continue;
       }
@@ -517,10 +510,6 @@ export class GradleOutputParser {
       }
       if (exception === '') exception = text.trim();
       else if (exception.length < 400 && file === null) exception = `${exception} ${text.trim()}`;
-    }
-    if (file === null && fallback) {
-      file = fallback.file;
-      line = fallback.line;
     }
     this.add({
       severity: 'error',
