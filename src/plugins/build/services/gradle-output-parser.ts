@@ -70,7 +70,7 @@ const MAX_CONTINUATION_LINES = 60;
 /* Wrappers that prefix every line: ISO timestamps (GitHub Actions raw logs), `[stderr] `, Actions
  * workflow commands, Flutter's verbose `[  +12 ms] ` column. Stripped repeatedly, in any order. */
 const WRAPPER_PREFIX =
-  /^(?:\uFEFF|\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] )/;
+  /^(?:\uFEFF|\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?)/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes start with ESC.
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
 
@@ -94,7 +94,8 @@ const JAVAC_LEVEL = '(error|warning|错误|警告|エラー|Fehler|Warnung)';
 const JAVAC = new RegExp(`^(\\s*)(?:([ew]): )?(.+?\\.java):(\\d+): ${JAVAC_LEVEL}: ?(.*)$`);
 const JAVAC_BARE_WARNING = /^\s*warning: (\[[\w-]+\] .*)$/;
 const JAVAC_DETAIL = /^\s*(symbol|location|符号|位置|シンボル|場所|Symbol|Ort)\s*:\s*(.*)$/;
-const CARET = /^(\s*)\^\s*$/;
+/** javac's caret; on Windows consoles the next message sometimes follows it on the same line. */
+const CARET = /^(\s*)\^(?:\s*$|(\S.*)$)/;
 
 const LINT = /^\s*(.+?):(?:(\d+):)? (Error|Warning|Information|Hint|Fatal): (.*\[[A-Za-z0-9_]+\])\s*$/;
 /** AAPT2 through AGP: `<path>:12: AAPT: error: msg`, also `ERROR:<path>:105:5-114:25: AAPT: error:`. */
@@ -103,7 +104,7 @@ const AAPT_LOCATED =
 const AAPT_UNLOCATED = /^\s*(?:ERROR:\s*)?AAPT: (error|warn|warning): (.+)$/;
 /** AAPT2's own form: `com.example.app-main-7:/layout/a.xml:11: error: msg` (merged resource set), or a path. */
 const AAPT2_SET = /^\s*(?:ERROR:\s*)?([A-Za-z0-9_.-]+):\/(\S+?):(\d+): (error|warn|warning): (.*)$/;
-const AAPT2_XML = /^\s*(?:ERROR:\s*)?(.+?\.xml):(\d+)(?::(\d+))?: (error|warn|warning): (.*)$/;
+const AAPT2_XML = /^\s*(?:ERROR:\s*)?(.+?\.xml)(?::(\d+)(?::(\d+))?)?: (error|warn|warning): (.*)$/;
 const AAPT2_BARE = /^\s*(error|warning): (.*)$/;
 const AAPT2_BARE_FAILED = /^\s*error: (failed (?:linking|processing|compiling) .*)$/;
 const AAPT2_COMPILE =
@@ -216,8 +217,8 @@ interface BlockLine {
 interface PendingJavac {
   readonly severity: DiagnosticSeverity;
   readonly source: DiagnosticSource;
-  readonly file: string;
-  readonly line: number;
+  readonly file: string | null;
+  readonly line: number | null;
   readonly message: string;
   readonly task: string | null;
   readonly indent: number;
@@ -247,6 +248,7 @@ interface PendingTest {
 export class GradleOutputParser {
   private readonly diagnostics: BuildDiagnostic[] = [];
   private readonly seen = new Set<string>();
+  private readonly seenLocated = new Set<string>();
   private readonly projectRoot: string | null;
   private currentTask: string | null = null;
   private truncatedCount = 0;
@@ -269,6 +271,10 @@ export class GradleOutputParser {
   private r8Severity: DiagnosticSeverity = 'error';
   /** Set once kapt reported a javac error: its `e: ` lines that follow are kapt's too. */
   private kaptContext = false;
+  /** What followed a caret on its own line, to be read as the next line. */
+  private carriedLine: string | null = null;
+  /** The task of the last failure block, for the bare `error:` lines printed after it. */
+  private lastFailedTask: string | null = null;
 
   constructor(options: GradleOutputParserOptions = {}) {
     const root = options.projectRoot?.replace(/\\/g, '/').replace(/\/+$/, '');
@@ -277,7 +283,12 @@ export class GradleOutputParser {
 
   push(rawLine: string): void {
     const line = stripWrapperPrefixes(rawLine);
-    if (this.continuePending(line)) return;
+    if (this.continuePending(line)) {
+      const carried = this.carriedLine;
+      this.carriedLine = null;
+      if (carried !== null) this.push(carried);
+      return;
+    }
 
     const trimmed = line.trim();
     if (BLOCK_START.test(line)) {
@@ -344,7 +355,10 @@ export class GradleOutputParser {
 
   /** A path as the report shows it: decoded from a file URL and, inside the project, relative to it. */
   private reportPath(path: string): string {
-    const normalized = normalizePath(path.trim());
+    let normalized = normalizePath(path.trim().replace(/^\^/, ''));
+    // Text glued in front of a Windows path (a caret or another message without its line break).
+    const drive = /.*[^A-Za-z]([A-Za-z]:[\\/])/.exec(normalized);
+    if (drive) normalized = normalized.slice(drive[0].length - drive[1]!.length);
     if (!this.projectRoot) return normalized;
     const slashed = normalized.replace(/\\/g, '/');
     const root = this.projectRoot;
@@ -365,8 +379,12 @@ export class GradleOutputParser {
       file !== null
         ? `${diagnostic.severity}|${file}|${diagnostic.line}|${diagnostic.column}|${message}`
         : `${diagnostic.severity}|${diagnostic.source}|${message}`;
-    if (this.seen.has(key)) return true;
+    // A copy printed without its caret (cut short) is the same error as the one with a column.
+    const located = file !== null ? `${diagnostic.severity}|${file}|${diagnostic.line}|${message}` : null;
+    if (this.seen.has(key) || (located !== null && diagnostic.column === null && this.seenLocated.has(located)))
+      return true;
     this.seen.add(key);
+    if (located !== null) this.seenLocated.add(located);
     if (this.diagnostics.length >= MAX_DIAGNOSTICS) {
       this.truncatedCount++;
       return true;
@@ -407,6 +425,15 @@ export class GradleOutputParser {
   }
 
   private continueJavac(pending: PendingJavac, rawLine: string): boolean {
+    const joined = pending.sawCaret ? null : CARET.exec(rawLine);
+    if (joined?.[2]) {
+      // `    ^C:\path\B.java:6: error: …`: the caret, then the next message.
+      pending.sawCaret = true;
+      const column = indentOf(joined[1]!) - pending.indent + 1;
+      pending.column = column > 0 && pending.file !== null ? column : null;
+      this.carriedLine = joined[2];
+      return true;
+    }
     if (
       JAVAC.test(rawLine) ||
       KSP.test(rawLine) ||
@@ -431,7 +458,7 @@ export class GradleOutputParser {
     if (caret && !pending.sawCaret) {
       pending.sawCaret = true;
       const column = indentOf(caret[1]!) - pending.indent + 1;
-      pending.column = column > 0 ? column : null;
+      pending.column = column > 0 && pending.file !== null ? column : null;
       return true;
     }
     if (line.trim() === '') {
@@ -684,7 +711,7 @@ export class GradleOutputParser {
         severity: severityOf(m[4]!),
         source: 'aapt2',
         file: m[1]!,
-        line: Number(m[2]),
+        line: m[2] ? Number(m[2]) : null,
         column: m[3] ? Number(m[3]) : null,
         message: m[5]!,
         task,
@@ -704,6 +731,14 @@ export class GradleOutputParser {
       });
     }
     if (JAVAC_BARE_WARNING.test(line)) return this.addJavacBareWarning(line, task);
+    if (!inBlock && (m = /^(?:error:|Error:)?\s*(Manifest merger failed\b.*)$/.exec(trimmed))) {
+      this.pendingMultiline = {
+        base: { severity: 'error', source: 'manifest', file: null, line: null, column: null, message: m[1]!, task },
+        lines: [],
+      };
+      return true;
+    }
+    if (!inBlock && (m = /^error: (.+)$/.exec(line))) return this.addBareError(m[1]!, task);
     if ((m = DUPLICATE_CLASS.exec(line))) {
       return this.add({
         severity: 'error',
@@ -740,6 +775,33 @@ export class GradleOutputParser {
     return 'kotlin';
   }
 
+  /**
+   * `error: msg` with no location, outside a failure block: AAPT2's when it is about resources, else
+   * javac's (a compiler message whose path line was not printed or not pasted), kapt's after a kapt task.
+   */
+  private addBareError(message: string, task: string | null): boolean {
+    if (/^(resource |failed |attribute |style attribute |duplicate value |file failed )/.test(message))
+      return this.add({ severity: 'error', source: 'aapt2', file: null, line: null, column: null, message, task });
+    const kapt = this.kaptContext || /kapt/i.test(task ?? this.lastFailedTask ?? '');
+    this.pendingJavac = {
+      severity: 'error',
+      source: kapt ? 'kapt' : 'javac',
+      file: null,
+      line: null,
+      message: message.trim(),
+      task: task ?? this.lastFailedTask,
+      indent: 0,
+      kaptLetter: null,
+      details: [],
+      column: null,
+      linesBeforeCaret: 0,
+      blankLines: 0,
+      sawCaret: false,
+      kaptWrapped: false,
+    };
+    return true;
+  }
+
   private addJavacBareWarning(line: string, task: string | null): boolean {
     const m = JAVAC_BARE_WARNING.exec(line)!;
     return this.add({
@@ -771,6 +833,18 @@ export class GradleOutputParser {
       // `ERROR: AAPT: error: …` or `ERROR:<xml>:1: error:` — let the AAPT rules read it.
       return this.scanLine(message, false);
     }
+    // `[raw/x] <path> [raw/x] <path>: Resource and asset merger: Duplicate resources`
+    const duplicate = /^\[([^\]]+)\] (.+?) \[[^\]]+\] (.+?): (?:Resource and asset merger: )?(.+)$/.exec(message);
+    if (duplicate)
+      return this.add({
+        severity,
+        source,
+        file: duplicate[2]!,
+        line: null,
+        column: null,
+        message: `${duplicate[4]} (${duplicate[1]}): ${duplicate[2]} and ${duplicate[3]}`,
+        task,
+      });
     const base: Diagnostic = {
       severity,
       source,
@@ -812,7 +886,9 @@ export class GradleOutputParser {
     }
     const text = typeof record.text === 'string' ? record.text : '';
     const where = Array.isArray(record.sources) ? record.sources[0] : undefined;
-    const file = typeof where?.file === 'string' ? where.file : null;
+    const named = where?.file as unknown;
+    const described = named && typeof named === 'object' ? (named as { path?: unknown; description?: unknown }) : null;
+    const file = typeof named === 'string' ? named : typeof described?.path === 'string' ? described.path : null;
     const startLine = where?.position?.startLine;
     const startColumn = where?.position?.startColumn;
     return this.add({
@@ -821,7 +897,7 @@ export class GradleOutputParser {
       file,
       line: typeof startLine === 'number' ? startLine + 1 : null,
       column: typeof startColumn === 'number' ? startColumn + 1 : null,
-      message: text,
+      message: typeof described?.description === 'string' ? `${text} (${described.description})` : text,
       task,
     });
   }
@@ -968,6 +1044,7 @@ export class GradleOutputParser {
     }
     if (/^Configuration cache problems found/.test(header)) return;
     const task = this.blockTask(lines);
+    this.lastFailedTask = task;
     const headline = header.replace(/\.$/, '');
 
     interface Cause {
