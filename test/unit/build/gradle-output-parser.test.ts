@@ -160,6 +160,46 @@ describe('GradleOutputParser rules', () => {
     ]);
   });
 
+  it('reads JUnit 5 failures: a message over several lines, app// frames, method names with spaces', () => {
+    const out = parseGradleOutput(
+      [
+        '> Task :app:test FAILED',
+        '',
+        'AuthorNameNormalizerTest > returns single word name() FAILED',
+        '    org.opentest4j.AssertionFailedError: ',
+        '    expected: "Plato"',
+        '     but was: ""',
+        '        at app//org.junit.jupiter.api.AssertionUtils.fail(AssertionUtils.java:55)',
+        '        at app//AuthorNameNormalizerTest.returns single word name(AuthorNameNormalizerTest.kt:17)',
+        '',
+        'BoxTest > columnsTileTheBoxExactly() FAILED',
+        '    org.opentest4j.AssertionFailedError at BoxTest.java:76',
+        '',
+        '10 tests completed, 2 failed',
+      ].join('\n'),
+    );
+    expect(out).toEqual([
+      d(
+        'error',
+        'test',
+        'AuthorNameNormalizerTest.kt',
+        17,
+        null,
+        'AuthorNameNormalizerTest > returns single word name(): org.opentest4j.AssertionFailedError: expected: "Plato" but was: ""',
+        ':app:test',
+      ),
+      d(
+        'error',
+        'test',
+        'BoxTest.java',
+        76,
+        null,
+        'BoxTest > columnsTileTheBoxExactly(): org.opentest4j.AssertionFailedError',
+        ':app:test',
+      ),
+    ]);
+  });
+
   it('gives R8 continuation lines the severity of their block', () => {
     const out = parseGradleOutput(
       [

@@ -70,7 +70,7 @@ const MAX_CONTINUATION_LINES = 60;
 /* Wrappers that prefix every line: ISO timestamps (GitHub Actions raw logs), `[stderr] `, Actions
  * workflow commands, Flutter's verbose `[  +12 ms] ` column. Stripped repeatedly, in any order. */
 const WRAPPER_PREFIX =
-  /^(?:\uFEFF|\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?)/;
+  /^(?:\uFEFF|\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|(?:error|warning): (?=[ew]: ))/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes start with ESC.
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
 
@@ -84,7 +84,7 @@ const CONFIGURE_LINE = /^> Configure project /;
 const KOTLIN_K2 = /^\s*([ewi]): (.+?\.kts?):(\d+):(\d+):? (.*)$/;
 const KOTLIN_K1 = /^\s*([ewi]): (.+?\.kts?): \((\d+), (\d+)\): (.*)$/;
 const KOTLIN_BARE = /^\s*([ew]): (.+)$/;
-const KSP = /^\s*([ewi]): \[ksp\] (?:(.+?):(\d+)(?::(\d+))?: )?(.*)$/;
+const KSP = /^\s*([ewi]): \[ksp(?:\]|\*\*\*) (?:(.+?):(\d+)(?::(\d+))?: )?(.*)$/;
 const KAPT_TAGGED = /^\s*(?:([ew]): )?\[kapt\] (.*)$/;
 /** The summary kapt prints after the processor's own errors; it names no problem of its own. */
 const KAPT_SUMMARY = /failed to analyze: org\.jetbrains\.kotlin\.kapt3\.diagnostic\.KaptError/;
@@ -128,7 +128,7 @@ const TEST_SHORT_FRAME = /^(.*?)\s+at (\S+?\.(?:kt|java|groovy|scala)):(\d+)\s*$
 /** Frames of test frameworks and the platform, skipped when looking for the project's frame. */
 const FRAMEWORK_FRAME =
   /^(?:org\.junit\.|junit\.|java\.|javax\.|jdk\.|sun\.|com\.sun\.|kotlin\.|kotlinx\.coroutines\.|org\.gradle\.|com\.android\.|android\.|androidx\.test\.|dalvik\.|org\.robolectric\.|org\.mockito\.|io\.mockk\.|org\.hamcrest\.|org\.assertj\.|com\.google\.common\.truth\.|org\.opentest4j\.)/;
-const STACK_FRAME = /^\s*at (?:[\w.-]+\/)*([\w$.]+)\.([^.(\s]+)\(([^:()]+):(\d+)\)/;
+const STACK_FRAME = /^\s*at (?:[\w.-]*(?:@[\w.-]+)?\/+)*([\w$.]+?)\.([^.(]+)\(([^:()]+):(\d+)\)/;
 
 const DUPLICATE_CLASS = /Duplicate class (\S+) found in modules? (.+?)\s*$/;
 const AAR_HEADER = /issues? (?:was|were) found when checking AAR metadata/;
@@ -639,7 +639,7 @@ export class GradleOutputParser {
       if (KAPT_SUMMARY.test(m[2]!)) return true;
       return this.add({
         severity: severityOf(m[1]!),
-        source: this.kotlinSource(task),
+        source: this.kotlinSource(task, m[2]!),
         file: null,
         line: null,
         column: null,
@@ -769,8 +769,8 @@ export class GradleOutputParser {
     return false;
   }
 
-  private kotlinSource(task: string | null): DiagnosticSource {
-    if (task && /:ksp\w*$/.test(task)) return 'ksp';
+  private kotlinSource(task: string | null, message = ''): DiagnosticSource {
+    if ((task && /:ksp\w*$/.test(task)) || /\bKSP\b/.test(message)) return 'ksp';
     if ((task && /:kapt\w*$/.test(task)) || this.kaptContext) return 'kapt';
     return 'kotlin';
   }

@@ -54,7 +54,7 @@ const MAX_FAILURES_PER_SUITE = 500;
 const FRAMEWORK_FRAME =
   /^(?:org\.junit\.|junit\.|java\.|javax\.|jdk\.|sun\.|com\.sun\.|kotlin\.|kotlinx\.coroutines\.|org\.gradle\.|worker\.org\.gradle\.|com\.android\.|android\.|androidx\.test\.|dalvik\.|org\.robolectric\.|org\.mockito\.|io\.mockk\.|org\.hamcrest\.|org\.assertj\.|com\.google\.common\.truth\.|org\.opentest4j\.|org\.spekframework\.|io\.kotest\.|app\/\/|java\.base\/)/;
 const FRAME =
-  /^\s*at (?:[\w.-]*(?:@[\w.-]+)?\/+)*([\w$.]+)\.([^.(\s]+)\(([^:()]+\.(?:kt|java|groovy|scala|kts)):(\d+)\)/;
+  /^\s*at (?:[\w.-]*(?:@[\w.-]+)?\/+)*([\w$.]+?)\.([^.(]+)\(([^:()]+\.(?:kt|java|groovy|scala|kts)):(\d+)\)/;
 
 const xml = new XMLParser({
   ignoreAttributes: false,
