@@ -93,14 +93,15 @@ const KAPT_SUMMARY = /failed to analyze: org\.jetbrains\.kotlin\.kapt3\.diagnost
 const JAVAC_LEVEL = '(error|warning|错误|警告|エラー|Fehler|Warnung)';
 const JAVAC = new RegExp(`^(\\s*)(?:([ew]): )?(.+?\\.java):(\\d+): ${JAVAC_LEVEL}: ?(.*)$`);
 const JAVAC_BARE_WARNING = /^\s*warning: (\[[\w-]+\] .*)$/;
-const JAVAC_DETAIL = /^\s*(symbol|location|符号|位置|シンボル|場所|Symbol|Ort)\s*:\s*(.*)$/;
+const JAVAC_DETAIL =
+  /^\s*(symbol|location|required|found|reason|符号|位置|需要|找到|シンボル|場所|期待値|検出値|Symbol|Ort|Erforderlich|Ermittelt)\s*:\s*(.*)$/;
 /** javac's caret; on Windows consoles the next message sometimes follows it on the same line. */
 const CARET = /^(\s*)\^(?:\s*$|(\S.*)$)/;
 
 const LINT = /^\s*(.+?):(?:(\d+):)? (Error|Warning|Information|Hint|Fatal): (.*\[[A-Za-z0-9_]+\])\s*$/;
 /** AAPT2 through AGP: `<path>:12: AAPT: error: msg`, also `ERROR:<path>:105:5-114:25: AAPT: error:`. */
 const AAPT_LOCATED =
-  /^\s*(?:ERROR:\s*)?(.+?):(\d+)(?::(\d+)(?:-(\d+)(?::(\d+))?)?)?: AAPT: (error|warn|warning): (.*)$/;
+  /^\s*(?:ERROR:\s*)?(.+?)(?::(\d+)(?::(\d+)(?:-(\d+)(?::(\d+))?)?)?)?: AAPT: (error|warn|warning): (.*)$/;
 const AAPT_UNLOCATED = /^\s*(?:ERROR:\s*)?AAPT: (error|warn|warning): (.+)$/;
 /** AAPT2's own form: `com.example.app-main-7:/layout/a.xml:11: error: msg` (merged resource set), or a path. */
 const AAPT2_SET = /^\s*(?:ERROR:\s*)?([A-Za-z0-9_.-]+):\/(\S+?):(\d+): (error|warn|warning): (.*)$/;
@@ -138,7 +139,11 @@ const CC_HEADER = /^\d+ problems? (?:was|were) found (?:storing|reusing|loading|
 const CC_BULLET = /^- (.*)$/;
 const WHERE_BUILD_FILE = /^(?:Build|Settings|Script|Init script) file '(.+)' line: (\d+)$/;
 const BLOCK_START = /^\s*\*?\s*What went wrong:\s*$/;
-const IMPLICIT_BLOCK = /^\s*(?:Error:\s*)?(Execution failed for task '[^']+'\.?.*)$/;
+/** Failure headlines that start a block even when the `* What went wrong:` line was not printed or pasted. */
+const IMPLICIT_BLOCK =
+  /^\s*(?:Error:\s*)?((?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project|Could not resolve all (?:files|dependencies|artifacts|task dependencies) for configuration|Could not determine the dependencies of task) '[^']+'\.?.*)$/;
+/** A cause line (`> …`) with no headline before it. */
+const BARE_CAUSE = /^> (?!Task :|Configure project |Transform )\S/;
 
 function severityOf(word: string): DiagnosticSeverity {
   switch (word) {
@@ -330,7 +335,7 @@ export class GradleOutputParser {
       if (IMPLICIT_BLOCK.test(line) || TASK_LINE.test(trimmed)) this.section = 'none';
       else return;
     }
-    const implicit = IMPLICIT_BLOCK.exec(line);
+    const implicit = IMPLICIT_BLOCK.exec(line) ?? (BARE_CAUSE.test(line) ? [line, line] : null);
     if (implicit) {
       this.closeBlock();
       this.section = 'what-went-wrong';
@@ -653,7 +658,7 @@ export class GradleOutputParser {
           severity: severityOf(m[6]!),
           source: 'aapt2',
           file: m[1]!,
-          line: Number(m[2]),
+          line: m[2] ? Number(m[2]) : null,
           column: m[3] ? Number(m[3]) : null,
           message: m[7]!,
           task,
@@ -1037,7 +1042,7 @@ export class GradleOutputParser {
       if (!implicit && headerParts.length >= 3) break;
     }
     const header = headerParts.join(' ');
-    if (header === '') return;
+    if (header === '' && !lines.some((l) => /^\s*>/.test(l.text))) return;
     if (header.startsWith('Script compilation error')) {
       this.scriptErrors(lines.map((l) => l.text));
       return;
@@ -1106,7 +1111,7 @@ export class GradleOutputParser {
         file: position[3]!,
         line: Number(position[1]),
         column: Number(position[2]),
-        message: `${headline}: ${text}`,
+        message: headline ? `${headline}: ${text}` : text,
         task,
       });
     } else if (MANIFEST_FAILED.test(cause)) {
@@ -1118,7 +1123,7 @@ export class GradleOutputParser {
         file: this.where?.file ?? null,
         line: this.where?.line ?? null,
         column: null,
-        message: `${headline}: ${text}`,
+        message: headline ? `${headline}: ${text}` : text,
         task,
       });
     }
