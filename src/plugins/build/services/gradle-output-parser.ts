@@ -335,6 +335,8 @@ export class GradleOutputParser {
       if (IMPLICIT_BLOCK.test(line) || TASK_LINE.test(trimmed)) this.section = 'none';
       else return;
     }
+    // A quoted compiler line (`> e: [ksp] …` in a pasted log) is that diagnostic, not a failure cause.
+    if (BARE_CAUSE.test(line) && this.scanLine(line.slice(2), false)) return;
     const implicit = IMPLICIT_BLOCK.exec(line) ?? (BARE_CAUSE.test(line) ? [line, line] : null);
     if (implicit) {
       this.closeBlock();
