@@ -84,6 +84,8 @@ const CONFIGURE_LINE = /^> Configure project /;
 const KOTLIN_K2 = /^\s*([ewi]): (.+?\.kts?):(\d+):(\d+):? (.*)$/;
 const KOTLIN_K1 = /^\s*([ewi]): (.+?\.kts?): \((\d+), (\d+)\): (.*)$/;
 const KOTLIN_BARE = /^\s*([ew]): (.+)$/;
+/** A Kotlin location whose `e: ` was lost in copying: only the compiler prints `file://…kt:line:col message`. */
+const KOTLIN_URL_ONLY = /^\s*(file:\/\/\S+?\.kts?):(\d+):(\d+):? (.*)$/;
 const KSP = /^\s*([ewi]): \[ksp(?:\]|\*\*\*) (?:(.+?):(\d+)(?::(\d+))?: )?(.*)$/;
 const KAPT_TAGGED = /^\s*(?:([ew]): )?\[kapt\] (.*)$/;
 /** The summary kapt prints after the processor's own errors; it names no problem of its own. */
@@ -629,16 +631,20 @@ export class GradleOutputParser {
         task,
       });
     }
-    if ((m = KOTLIN_K2.exec(line)) || (m = KOTLIN_K1.exec(line))) {
-      if (m[1] === 'i') return true;
-      const file = m[2]!;
+    const kotlin = KOTLIN_K2.exec(line) ?? KOTLIN_K1.exec(line);
+    const urlOnly = kotlin ? null : KOTLIN_URL_ONLY.exec(line);
+    if (kotlin || urlOnly) {
+      const [letter, file, lineNo, column, message] = kotlin
+        ? [kotlin[1]!, kotlin[2]!, kotlin[3]!, kotlin[4]!, kotlin[5]!]
+        : ['e', urlOnly![1]!, urlOnly![2]!, urlOnly![3]!, urlOnly![4]!];
+      if (letter === 'i') return true;
       return this.add({
-        severity: severityOf(m[1]!),
+        severity: severityOf(letter),
         source: /\.gradle\.kts$/.test(file) ? 'script' : this.kotlinSource(task),
         file,
-        line: Number(m[3]),
-        column: Number(m[4]),
-        message: m[5]!,
+        line: Number(lineNo),
+        column: Number(column),
+        message,
         task,
       });
     }
