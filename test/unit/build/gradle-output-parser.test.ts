@@ -337,6 +337,11 @@ describe('GradleOutputParser rules', () => {
       `${'/p/A.java:1'.repeat(100_000)}: error`,
       ` ${'> '.repeat(200_000)}`,
       `AGPBI: {"kind":"error","text":"${'x'.repeat(500_000)}"`,
+      `com.A > ${'b > '.repeat(2_000)}c xFAILED`,
+      `    at ${'/'.repeat(8_000)}x`,
+      `${'a/'.repeat(4_000)}AndroidManifest.xml:1 Error:`,
+      `ERROR: Manifest merger failed : ${'a/b '.repeat(2_000)}`,
+      ...Array.from({ length: 60 }, () => `\t${'x/AndroidManifest.xml '.repeat(300)}`),
     ];
     const parser = new GradleOutputParser();
     const started = process.hrtime.bigint();

@@ -68,7 +68,8 @@ const MAX_LINE_CHARS = 8192;
 const MAX_CONTINUATION_LINES = 60;
 
 /* Wrappers that prefix every line: ISO timestamps (GitHub Actions raw logs), `[stderr] `, Actions
- * workflow commands, Flutter's verbose `[  +12 ms] ` column. Stripped repeatedly, in any order. */
+ * workflow commands, Flutter's verbose `[  +12 ms] ` column, the Titanium CLI's `[ERROR] [GRADLE] `, and
+ * the `error: ` Android Studio puts before a compiler's own `e: `. Stripped repeatedly, in any order. */
 const WRAPPER_PREFIX =
   /^(?:\uFEFF|\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|(?:error|warning): (?=[ew]: ))/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes start with ESC.
@@ -117,8 +118,6 @@ const AGPBI = /^\s*AGPBI: (\{.*\})\s*$/;
 /** Manifest merger: `<path>/AndroidManifest.xml:6:9-35 Error:` then tab-indented details. */
 const MANIFEST_LOCATED = /^\s*(.+?\.xml)(?::(\d+)(?::(\d+)(?:-\d+(?::\d+)?)?)?)? (Error|Warning):(?: (.*))?$/;
 const MANIFEST_FAILED = /^Manifest merger failed\b/;
-/** The first place in a merger message that is the project's own manifest (not `[lib] AndroidManifest.xml`). */
-const MANIFEST_POSITION = /(?:^|[^\]] )((?:[\w.-]+[\\/])*AndroidManifest\.xml):(\d+):(\d+)/;
 
 const AGP_ERROR = /^\s*(ERROR|WARNING|INFO):\s*(?:(\/\S+?|[A-Za-z]:[\\/]\S+?|file:\/\/\S+?):(\d+)(?::(\d+))?: )?(.*)$/;
 /** The JVM's own warnings on stderr (Unsafe, native access) are not build diagnostics. */
@@ -126,12 +125,14 @@ const JVM_NOISE =
   /^\s*WARNING: (A terminally deprecated method|sun\.misc\.Unsafe|A restricted method|Use --enable-native-access|Restricted methods will be blocked|Please consider reporting|An illegal reflective access|Illegal reflective access|All illegal access operations)/;
 const R8_MISSING = /^\s*Missing class:? (\S+)(?: \(referenced from: .*\))?\s*$/;
 
-const TEST_FAILED = /^([A-Za-z_$][\w$.]*(?: > [^>]+?)*) > (.+?) FAILED\s*$/;
+/** `com.x.FooTest > bar FAILED`; nested classes stay in the method part (`Outer > Inner > test()`). */
+const TEST_FAILED = /^([A-Za-z_$][\w$.]*) > (.+) FAILED\s*$/;
 const TEST_SHORT_FRAME = /^(.*?)\s+at (\S+?\.(?:kt|java|groovy|scala)):(\d+)\s*$/;
 /** Frames of test frameworks and the platform, skipped when looking for the project's frame. */
 const FRAMEWORK_FRAME =
   /^(?:org\.junit\.|junit\.|java\.|javax\.|jdk\.|sun\.|com\.sun\.|kotlin\.|kotlinx\.coroutines\.|org\.gradle\.|com\.android\.|android\.|androidx\.test\.|dalvik\.|org\.robolectric\.|org\.mockito\.|io\.mockk\.|org\.hamcrest\.|org\.assertj\.|com\.google\.common\.truth\.|org\.opentest4j\.)/;
-const STACK_FRAME = /^\s*at (?:[\w.-]*(?:@[\w.-]+)?\/+)*([\w$.]+?)\.([^.(]+)\(([^:()]+):(\d+)\)/;
+/** `at com.x.FooTest.bar(FooTest.kt:26)`, also with a module prefix (`app//…`, `java.base/…`) and spaced names. */
+const STACK_FRAME = /^\s*at (?:[\w.-]+(?:@[\w.-]+)?\/\/?)*([\w$.]+?)\.([^.(]+)\(([^:()]+):(\d+)\)/;
 
 const DUPLICATE_CLASS = /Duplicate class (\S+) found in modules? (.+?)\s*$/;
 const AAR_HEADER = /issues? (?:was|were) found when checking AAR metadata/;
@@ -366,7 +367,7 @@ export class GradleOutputParser {
   private reportPath(path: string): string {
     let normalized = normalizePath(path.trim().replace(/^\^/, ''));
     // Text glued in front of a Windows path (a caret or another message without its line break).
-    const drive = /.*[^A-Za-z]([A-Za-z]:[\\/])/.exec(normalized);
+    const drive = /^.*[^A-Za-z]([A-Za-z]:[\\/])/.exec(normalized);
     if (drive) normalized = normalized.slice(drive[0].length - drive[1]!.length);
     if (!this.projectRoot) return normalized;
     const slashed = normalized.replace(/\\/g, '/');
@@ -513,8 +514,20 @@ export class GradleOutputParser {
 
   /** The first position in a merger message that is the project's own manifest, for a message without a file. */
   private manifestLocation(message: string): Pick<BuildDiagnostic, 'file' | 'line' | 'column'> {
-    const m = MANIFEST_POSITION.exec(message);
-    return m ? { file: m[1]!, line: Number(m[2]), column: Number(m[3]) } : { file: null, line: null, column: null };
+    // Plain index scans: the message can be many joined lines, and a library's `[lib] AndroidManifest.xml` is skipped.
+    const name = 'AndroidManifest.xml:';
+    for (let at = message.indexOf(name); at >= 0 && at < 8192; at = message.indexOf(name, at + name.length)) {
+      const start = message.lastIndexOf(' ', at) + 1;
+      if (message.slice(Math.max(0, start - 2), start) === '] ') continue;
+      const position = /^(\d+):(\d+)/.exec(message.slice(at + name.length, at + name.length + 24));
+      if (!position) continue;
+      return {
+        file: message.slice(start, at + name.length - 1),
+        line: Number(position[1]),
+        column: Number(position[2]),
+      };
+    }
+    return { file: null, line: null, column: null };
   }
 
   private flushTest(): void {

@@ -54,7 +54,7 @@ const MAX_FAILURES_PER_SUITE = 500;
 const FRAMEWORK_FRAME =
   /^(?:org\.junit\.|junit\.|java\.|javax\.|jdk\.|sun\.|com\.sun\.|kotlin\.|kotlinx\.coroutines\.|org\.gradle\.|worker\.org\.gradle\.|com\.android\.|android\.|androidx\.test\.|dalvik\.|org\.robolectric\.|org\.mockito\.|io\.mockk\.|org\.hamcrest\.|org\.assertj\.|com\.google\.common\.truth\.|org\.opentest4j\.|org\.spekframework\.|io\.kotest\.|app\/\/|java\.base\/)/;
 const FRAME =
-  /^\s*at (?:[\w.-]*(?:@[\w.-]+)?\/+)*([\w$.]+?)\.([^.(]+)\(([^:()]+\.(?:kt|java|groovy|scala|kts)):(\d+)\)/;
+  /^\s*at (?:[\w.-]+(?:@[\w.-]+)?\/\/?)*([\w$.]+?)\.([^.(]+)\(([^:()]+\.(?:kt|java|groovy|scala|kts)):(\d+)\)/;
 
 const xml = new XMLParser({
   ignoreAttributes: false,
@@ -208,7 +208,7 @@ export function parseJUnitXml(report: string, options: JUnitParseOptions = {}): 
       const typeAttr = attr(node, 'type');
       const fromAttr = attr(node, 'message');
       // The message attribute is the exception's toString(); without it, the trace's first line is.
-      const headline = fromAttr ?? trace.split('\n')[0] ?? '';
+      const headline = (fromAttr ?? trace.split('\n', 1)[0] ?? '').slice(0, MAX_MESSAGE_CHARS * 4);
       const { type, message } = splitException(headline, typeAttr);
       const stackLines = trace.split('\n').slice(0, MAX_STACK_LINES);
       const stack = clip(stackLines.join('\n'), MAX_STACK_CHARS);
