@@ -9,7 +9,6 @@ import { EventQueryError } from './event-query-error.js';
 import type { NewEvent, Projection, StoreReader, StoreTable, StoredEvent } from './event-definition.js';
 import { hashCanonicalRow } from './event-hash.js';
 import {
-  APPEND_ONLY_TRIGGERS,
   GENESIS_HASH,
   LATEST_SCHEMA_VERSION,
   MIGRATIONS,

@@ -55,7 +55,21 @@ export type ApkRecord = z.infer<typeof ApkRecordSchema>;
 
 export const DiagnosticRecordSchema = z.object({
   severity: z.enum(['error', 'warning', 'info']),
-  source: z.enum(['kotlin', 'ksp', 'javac', 'lint', 'aapt2', 'r8', 'agp', 'gradle', 'config-cache', 'script']),
+  source: z.enum([
+    'kotlin',
+    'ksp',
+    'kapt',
+    'javac',
+    'lint',
+    'aapt2',
+    'manifest',
+    'r8',
+    'agp',
+    'test',
+    'gradle',
+    'config-cache',
+    'script',
+  ]),
   file: z.string().nullable(),
   line: z.number().int().nullable(),
   column: z.number().int().nullable(),

@@ -155,7 +155,7 @@ describe('build tools over MCP', () => {
     replayCapture(project.root, 'javac_errors.txt');
     const result = await call(a, 'run_gradle_task', { task: 'assembleDebug' });
     expect(result.isError).toBe(true);
-    expect(text(result)).toContain('JavaHelper.java:8: incompatible types: int cannot be converted to String');
+    expect(text(result)).toContain('JavaHelper.java:8:24: incompatible types: int cannot be converted to String');
     const errors = await call(a, 'get_build_errors', { severity: 'error' });
     expect(errors.structuredContent!.diagnostics[0]).not.toHaveProperty('column');
     expect(errors.structuredContent!.diagnostics.slice(0, 2)).toEqual([
@@ -163,6 +163,7 @@ describe('build tools over MCP', () => {
         source: 'javac',
         file: '/Users/dev/project/app/src/main/java/com/example/r18/JavaHelper.java',
         line: 8,
+        column: 24,
       }),
       expect.objectContaining({
         source: 'javac',

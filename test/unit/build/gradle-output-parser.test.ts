@@ -4,448 +4,18 @@ import {
   GradleOutputParser,
   MAX_DIAGNOSTICS,
   countBySeverity,
+  normalizePath,
   parseGradleOutput,
-  type BuildDiagnostic,
-  type DiagnosticSeverity,
-  type DiagnosticSource,
+  stripWrapperPrefixes,
 } from '../../../src/plugins/build/services/gradle-output-parser.js';
+import { EXPECTED, P, d } from './gradle-output-expected.js';
 
-/* Real Gradle 9.4 / AGP 9.2 output (see test/fixtures/gradle-output/PROVENANCE.md); every diagnostic spelled out. */
+/* Real Gradle output (test/fixtures/gradle-output/README.md says where each capture comes from). */
 const DIR = resolve('test/fixtures/gradle-output');
-const P = '/Users/dev/project';
 
-function d(
-  severity: DiagnosticSeverity,
-  source: DiagnosticSource,
-  file: string | null,
-  line: number | null,
-  column: number | null,
-  message: string,
-  task: string | null,
-): BuildDiagnostic {
-  return { severity, source, file, line, column, message, task };
+function fixture(name: string): string {
+  return readFileSync(join(DIR, name), 'utf8');
 }
-
-const EXPECTED: Record<string, BuildDiagnostic[]> = {
-  'aapt2_compile_invalid_value.txt': [
-    d(
-      'error',
-      'gradle',
-      null,
-      null,
-      null,
-      `Execution failed for task ':app:mergeDebugResources': Resource compilation failed (Failed to compile values resource file ${P}/app/build/intermediates/incremental/debug/mergeDebugResources/merged.dir/values/values.xml. Cause: java.lang.Exception: Unable to parse hex color '#GG0000'.). Check logs for more details.`,
-      ':app:mergeDebugResources',
-    ),
-    d(
-      'error',
-      'aapt2',
-      `${P}/app/build/intermediates/incremental/debug/mergeDebugResources/merged.dir/values/values.xml`,
-      null,
-      null,
-      "Unable to parse hex color '#GG0000'.",
-      ':app:mergeDebugResources',
-    ),
-  ],
-  'aapt2_link_errors.txt': [
-    d(
-      'error',
-      'aapt2',
-      'layout/activity_main.xml',
-      11,
-      null,
-      'resource color/does_not_exist (aka com.example.r18:color/does_not_exist) not found.',
-      ':app:processDebugResources',
-    ),
-    d(
-      'error',
-      'aapt2',
-      'layout/activity_main.xml',
-      11,
-      null,
-      'resource string/missing_label (aka com.example.r18:string/missing_label) not found.',
-      ':app:processDebugResources',
-    ),
-    d(
-      'error',
-      'aapt2',
-      'layout/activity_main.xml',
-      17,
-      null,
-      'resource drawable/nope (aka com.example.r18:drawable/nope) not found.',
-      ':app:processDebugResources',
-    ),
-    d(
-      'error',
-      'aapt2',
-      'layout/activity_main.xml',
-      17,
-      null,
-      'attribute android:bogusAttribute not found.',
-      ':app:processDebugResources',
-    ),
-    d('error', 'aapt2', null, null, null, 'failed linking file resources.', ':app:processDebugResources'),
-    d(
-      'error',
-      'gradle',
-      null,
-      null,
-      null,
-      "Execution failed for task ':app:processDebugResources': Android resource linking failed",
-      ':app:processDebugResources',
-    ),
-  ],
-  'configuration_cache_problems.txt': [
-    d(
-      'error',
-      'gradle',
-      null,
-      null,
-      null,
-      "Execution failed for task ':app:printStamp': Invocation of 'Task.project' by task ':app:printStamp' at execution time is unsupported with the configuration cache.",
-      ':app:printStamp',
-    ),
-    d(
-      'error',
-      'config-cache',
-      'app/build.gradle.kts',
-      null,
-      null,
-      "registration of listener on 'Gradle.buildFinished' is unsupported",
-      null,
-    ),
-    d(
-      'error',
-      'config-cache',
-      null,
-      null,
-      null,
-      ':app:printStamp: cannot serialize Gradle script object references as these are not supported with the configuration cache.',
-      ':app:printStamp',
-    ),
-    d(
-      'error',
-      'config-cache',
-      null,
-      null,
-      null,
-      ":app:printStamp: invocation of 'Task.project' at execution time is unsupported with the configuration cache.",
-      ':app:printStamp',
-    ),
-  ],
-  'configuration_cache_problems_warn.txt': [
-    d(
-      'warning',
-      'config-cache',
-      'app/build.gradle.kts',
-      null,
-      null,
-      "registration of listener on 'Gradle.buildFinished' is unsupported",
-      null,
-    ),
-  ],
-  'gradle_script_compile_error.txt': [
-    d('error', 'script', `${P}/app/build.gradle.kts`, 23, 23, "Unresolved reference 'io'.", null),
-  ],
-  'javac_errors.txt': [
-    d(
-      'error',
-      'javac',
-      `${P}/app/src/main/java/com/example/r18/JavaHelper.java`,
-      8,
-      null,
-      'incompatible types: int cannot be converted to String',
-      ':app:compileDebugJavaWithJavac',
-    ),
-    d(
-      'error',
-      'javac',
-      `${P}/app/src/main/java/com/example/r18/JavaHelper.java`,
-      9,
-      null,
-      'cannot find symbol (symbol: method missingCall(int); location: class JavaHelper)',
-      ':app:compileDebugJavaWithJavac',
-    ),
-    d(
-      'error',
-      'gradle',
-      null,
-      null,
-      null,
-      "Execution failed for task ':app:compileDebugJavaWithJavac': Compilation failed; see the compiler output below.",
-      ':app:compileDebugJavaWithJavac',
-    ),
-  ],
-  'kotlin_k2_errors.txt': [
-    d(
-      'error',
-      'kotlin',
-      `${P}/app/src/main/java/com/example/r18/Greeter.kt`,
-      4,
-      54,
-      "Unresolved reference 'missingExtension'.",
-      ':app:compileDebugKotlin',
-    ),
-    d(
-      'error',
-      'kotlin',
-      `${P}/app/src/main/java/com/example/r18/MainActivity.kt`,
-      10,
-      26,
-      "Initializer type mismatch: expected 'Int', actual 'String'.",
-      ':app:compileDebugKotlin',
-    ),
-    d(
-      'error',
-      'kotlin',
-      `${P}/app/src/main/java/com/example/r18/MainActivity.kt`,
-      11,
-      9,
-      "Unresolved reference 'undefinedFunction'.",
-      ':app:compileDebugKotlin',
-    ),
-    d(
-      'error',
-      'gradle',
-      null,
-      null,
-      null,
-      "Execution failed for task ':app:compileDebugKotlin': Compilation error. See log for more details",
-      ':app:compileDebugKotlin',
-    ),
-  ],
-  'kotlin_k2_warnings.txt': [
-    d(
-      'warning',
-      'kotlin',
-      `${P}/app/src/main/java/com/example/r18/MainActivity.kt`,
-      10,
-      32,
-      "'fun oldGreet(): String' is deprecated. Use greet(name) instead.",
-      ':app:compileDebugKotlin',
-    ),
-    d(
-      'warning',
-      'kotlin',
-      `${P}/app/src/main/java/com/example/r18/MainActivity.kt`,
-      11,
-      27,
-      'No cast needed.',
-      ':app:compileDebugKotlin',
-    ),
-  ],
-  'ksp_room_errors.txt': [
-    d(
-      'error',
-      'ksp',
-      `${P}/app/src/main/java/com/example/r18/data/Db.kt`,
-      10,
-      null,
-      'An entity must have at least 1 property annotated with @PrimaryKey',
-      ':app:kspDebugKotlin',
-    ),
-    d(
-      'error',
-      'ksp',
-      `${P}/app/src/main/java/com/example/r18/data/Db.kt`,
-      18,
-      null,
-      'There is a problem with the query: [SQLITE_ERROR] SQL error or missing database (no such table: missing_table)',
-      ':app:kspDebugKotlin',
-    ),
-    d(
-      'error',
-      'ksp',
-      `${P}/app/src/main/java/com/example/r18/data/Db.kt`,
-      18,
-      null,
-      "Not sure how to convert the query result to this function's return type (kotlin.collections.List<com.example.r18.`data`.Note>).",
-      ':app:kspDebugKotlin',
-    ),
-    d(
-      'warning',
-      'ksp',
-      `${P}/app/src/main/java/com/example/r18/data/Db.kt`,
-      22,
-      null,
-      "Schema export directory was not provided to the annotation processor so Room cannot export the schema. You can either provide `room.schemaLocation` annotation processor argument by applying the Room Gradle plugin (id 'androidx.room') OR set exportSchema to false.",
-      ':app:kspDebugKotlin',
-    ),
-    d(
-      'error',
-      'gradle',
-      null,
-      null,
-      null,
-      "Execution failed for task ':app:kspDebugKotlin': KSP failed with exit code: PROCESSING_ERROR",
-      ':app:kspDebugKotlin',
-    ),
-  ],
-  'lint_abort_on_error.txt': [
-    d(
-      'error',
-      'lint',
-      `${P}/app/src/main/java/com/example/r18/MainActivity.kt`,
-      11,
-      null,
-      'Call requires API level 33 (current min is 29): android.app.Activity#getOnBackInvokedDispatcher [NewApi]',
-      ':app:lintReportDebug',
-    ),
-    d(
-      'error',
-      'gradle',
-      null,
-      null,
-      null,
-      "Execution failed for task ':app:lintDebug': Lint found errors in the project; aborting build.",
-      ':app:lintDebug',
-    ),
-  ],
-  'lint_text_report.txt': [
-    d(
-      'error',
-      'lint',
-      `${P}/app/src/main/java/com/example/r18/MainActivity.kt`,
-      11,
-      null,
-      'Call requires API level 33 (current min is 29): android.app.Activity#getOnBackInvokedDispatcher [NewApi]',
-      null,
-    ),
-    d(
-      'error',
-      'lint',
-      `${P}/app/src/main/java/com/example/r18/MainActivity.kt`,
-      11,
-      null,
-      'Call requires API level 33 (current min is 29): android.window.OnBackInvokedDispatcher#registerOnBackInvokedCallback [NewApi]',
-      null,
-    ),
-    d(
-      'warning',
-      'lint',
-      `${P}/app/build.gradle.kts`,
-      13,
-      null,
-      'Not targeting the latest versions of Android; compatibility modes apply. Consider testing and updating this version. Consult the android.os.Build.VERSION_CODES javadoc for details. [OldTargetApi]',
-      null,
-    ),
-    d(
-      'warning',
-      'lint',
-      `${P}/app/build.gradle.kts`,
-      8,
-      null,
-      'A newer version of compileSdk than 36 is available: 37 [GradleDependency]',
-      null,
-    ),
-    d(
-      'warning',
-      'lint',
-      `${P}/app/build.gradle.kts`,
-      29,
-      null,
-      'A newer version of androidx.room:room-runtime than 2.8.4 is available: 2.8.5 [GradleDependency]',
-      null,
-    ),
-    d(
-      'warning',
-      'lint',
-      `${P}/app/build.gradle.kts`,
-      30,
-      null,
-      'A newer version of androidx.room:room-compiler than 2.8.4 is available: 2.8.5 [GradleDependency]',
-      null,
-    ),
-    d(
-      'warning',
-      'lint',
-      `${P}/app/src/main/AndroidManifest.xml`,
-      3,
-      null,
-      'Should explicitly set android:icon, there is no default [MissingApplicationIcon]',
-      null,
-    ),
-    d(
-      'warning',
-      'lint',
-      `${P}/app/src/main/res/layout/activity_main.xml`,
-      9,
-      null,
-      'Hardcoded string "Hello lint", should use @string resource [HardcodedText]',
-      null,
-    ),
-  ],
-  'r8_keep_rule_syntax.txt': [
-    d(
-      'error',
-      'r8',
-      `${P}/app/proguard-rules.pro`,
-      3,
-      19,
-      'Expected [!]interface|@interface|class|enum',
-      ':app:minifyReleaseWithR8',
-    ),
-    d(
-      'error',
-      'gradle',
-      `${P}/app/proguard-rules.pro`,
-      3,
-      19,
-      `Execution failed for task ':app:minifyReleaseWithR8': Compilation failed to complete, position: offset: 96, line: 3, column: 19, origin: ${P}/app/proguard-rules.pro`,
-      ':app:minifyReleaseWithR8',
-    ),
-  ],
-  'r8_missing_classes.txt': [
-    d(
-      'error',
-      'r8',
-      null,
-      null,
-      null,
-      `Missing classes detected while running R8. Please add the missing classes or apply additional keep rules that are generated in ${P}/app/build/outputs/mapping/release/missing_rules.txt.`,
-      ':app:minifyReleaseWithR8',
-    ),
-    d(
-      'error',
-      'r8',
-      null,
-      null,
-      null,
-      'Missing class com.example.stub.Analytics (referenced from: void com.example.lib.LibTracker.send(java.lang.String))',
-      ':app:minifyReleaseWithR8',
-    ),
-    d(
-      'error',
-      'r8',
-      null,
-      null,
-      null,
-      'Missing class com.example.stub.BaseTracker (referenced from: void com.example.lib.LibTracker.<init>() and 1 other context)',
-      ':app:minifyReleaseWithR8',
-    ),
-    d(
-      'error',
-      'gradle',
-      null,
-      null,
-      null,
-      "Execution failed for task ':app:minifyReleaseWithR8': Compilation failed to complete",
-      ':app:minifyReleaseWithR8',
-    ),
-  ],
-  'resource_merger_malformed_xml.txt': [
-    d(
-      'error',
-      'agp',
-      `${P}/app/src/main/res/values/colors.xml`,
-      6,
-      3,
-      'The element type "string" must be terminated by the matching end-tag "</string>".',
-      ':app:packageDebugResources',
-    ),
-  ],
-  'successful_build.txt': [],
-};
 
 describe('GradleOutputParser on the real captures', () => {
   const files = readdirSync(DIR)
@@ -454,16 +24,35 @@ describe('GradleOutputParser on the real captures', () => {
 
   it('has an expectation for every capture in the corpus', () => {
     expect(files).toEqual(Object.keys(EXPECTED).sort());
-    expect(files).toHaveLength(15);
+    expect(files.length).toBeGreaterThanOrEqual(68);
   });
 
   it.each(files)('%s', (file) => {
-    expect(parseGradleOutput(readFileSync(join(DIR, file), 'utf8'))).toEqual(EXPECTED[file]);
+    expect(parseGradleOutput(fixture(file))).toEqual(EXPECTED[file]);
   });
 
   it('gives the same result with CRLF line endings', () => {
-    const text = readFileSync(join(DIR, 'javac_errors.txt'), 'utf8');
-    expect(parseGradleOutput(text.replace(/\n/g, '\r\n'))).toEqual(EXPECTED['javac_errors.txt']);
+    for (const file of ['javac_errors.txt', 'manifest_located_errors_windows.txt', 'instrumented_tests_failed.txt'])
+      expect(parseGradleOutput(fixture(file).replace(/\n/g, '\r\n'))).toEqual(EXPECTED[file]);
+  });
+
+  it('gives the same result when a CI runner stamps every line', () => {
+    for (const file of [
+      'kapt_dagger_missing_provider.txt',
+      'aar_metadata_issues.txt',
+      'r8_missing_class_warning.txt',
+    ]) {
+      const stamped = fixture(file)
+        .split('\n')
+        .map((l, i) => `2024-03-0${(i % 9) + 1}T12:34:56.${String(i).padStart(7, '0')}Z ${l}`)
+        .join('\n');
+      expect(parseGradleOutput(stamped)).toEqual(EXPECTED[file]);
+      const wrapped = fixture(file)
+        .split('\n')
+        .map((l) => `[stderr] \u001b[31m${l}\u001b[0m`)
+        .join('\n');
+      expect(parseGradleOutput(wrapped)).toEqual(EXPECTED[file]);
+    }
   });
 });
 
@@ -483,20 +72,216 @@ describe('GradleOutputParser rules', () => {
     ]);
   });
 
-  it('decodes percent-encoded file URLs', () => {
+  it('keeps two Kotlin errors on the same line at different columns', () => {
+    const out = parseGradleOutput(
+      [
+        "e: file:///p/app/src/main/java/A.kt:7:13 Unresolved reference 'x'.",
+        "e: file:///p/app/src/main/java/A.kt:7:29 Unresolved reference 'x'.",
+        "e: file:///p/app/src/main/java/A.kt:7:13 Unresolved reference 'x'.",
+      ].join('\n'),
+    );
+    expect(out.map((x) => [x.line, x.column])).toEqual([
+      [7, 13],
+      [7, 29],
+    ]);
+  });
+
+  it('decodes percent-encoded file URLs and Windows drive URLs', () => {
     expect(parseGradleOutput('e: file:///home/me/My%20App/A.kt:3:1 Boom')[0]).toMatchObject({
       file: '/home/me/My App/A.kt',
       line: 3,
       column: 1,
     });
+    expect(normalizePath('file:///C:/work/app/B.kt')).toBe('C:/work/app/B.kt');
   });
 
-  it('ignores JVM warnings, indented javac echoes and stack frames', () => {
+  it('makes paths inside the project relative to it, whatever the separator or drive-letter case', () => {
+    const unix = parseGradleOutput(
+      `e: file://${P}/app/src/main/java/A.kt:3:1 Boom\ne: file:///elsewhere/B.kt:1:1 Bang`,
+      {
+        projectRoot: `${P}/`,
+      },
+    );
+    expect(unix.map((x) => x.file)).toEqual(['app/src/main/java/A.kt', '/elsewhere/B.kt']);
+    const windows = parseGradleOutput(
+      [
+        'C:\\Users\\me\\My App\\app\\src\\main\\java\\a\\B.java:4: error: cannot find symbol',
+        'e: file:///c:/Users/me/My%20App/app/src/main/java/a/C.kt:2:5 Boom',
+        'D:\\lib\\D.java:1: error: elsewhere',
+      ].join('\n'),
+      { projectRoot: 'C:\\Users\\me\\My App' },
+    );
+    expect(windows.map((x) => x.file)).toEqual([
+      'app/src/main/java/a/B.java',
+      'app/src/main/java/a/C.kt',
+      'D:\\lib\\D.java',
+    ]);
+  });
+
+  it('reads javac in other JDK locales, and the caret as the column', () => {
+    const out = parseGradleOutput(
+      [
+        '/p/A.java:12: エラー: シンボルを見つけられません',
+        '        Foo foo;',
+        '        ^',
+        '  シンボル:   クラス Foo',
+        '  場所: クラス A',
+        '/p/B.java:3: Fehler: Symbol nicht gefunden',
+        '    Bar.baz();',
+        '    ^',
+        '  Symbol: Variable Bar',
+        '  Ort: Klasse B',
+        '/p/C.java:9: 警告: [deprecation] D中的e()已过时',
+        '1 个错误',
+      ].join('\n'),
+    );
+    expect(out).toEqual([
+      d(
+        'error',
+        'javac',
+        '/p/A.java',
+        12,
+        9,
+        'シンボルを見つけられません (シンボル: クラス Foo; 場所: クラス A)',
+        null,
+      ),
+      d('error', 'javac', '/p/B.java', 3, 5, 'Symbol nicht gefunden (Symbol: Variable Bar; Ort: Klasse B)', null),
+      d('warning', 'javac', '/p/C.java', 9, null, '[deprecation] D中的e()已过时', null),
+    ]);
+  });
+
+  it('prints a javac error once when javac repeats it, and keeps distinct errors on one line', () => {
+    const error = ['/p/A.java:5: error: cannot find symbol', '    x();', '    ^', '  symbol:   method x()'];
+    const other = ['/p/A.java:5: error: cannot find symbol', '    x(y);', '      ^', '  symbol:   variable y'];
+    const out = parseGradleOutput([...error, ...other, ...error].join('\n'));
+    expect(out.map((x) => [x.line, x.column, x.message])).toEqual([
+      [5, 5, 'cannot find symbol (symbol: method x())'],
+      [5, 7, 'cannot find symbol (symbol: variable y)'],
+    ]);
+  });
+
+  it('reads JUnit 5 failures: a message over several lines, app// frames, method names with spaces', () => {
+    const out = parseGradleOutput(
+      [
+        '> Task :app:test FAILED',
+        '',
+        'AuthorNameNormalizerTest > returns single word name() FAILED',
+        '    org.opentest4j.AssertionFailedError: ',
+        '    expected: "Plato"',
+        '     but was: ""',
+        '        at app//org.junit.jupiter.api.AssertionUtils.fail(AssertionUtils.java:55)',
+        '        at app//AuthorNameNormalizerTest.returns single word name(AuthorNameNormalizerTest.kt:17)',
+        '',
+        'BoxTest > columnsTileTheBoxExactly() FAILED',
+        '    org.opentest4j.AssertionFailedError at BoxTest.java:76',
+        '',
+        '10 tests completed, 2 failed',
+      ].join('\n'),
+    );
+    expect(out).toEqual([
+      d(
+        'error',
+        'test',
+        'AuthorNameNormalizerTest.kt',
+        17,
+        null,
+        'AuthorNameNormalizerTest > returns single word name(): org.opentest4j.AssertionFailedError: expected: "Plato" but was: ""',
+        ':app:test',
+      ),
+      d(
+        'error',
+        'test',
+        'BoxTest.java',
+        76,
+        null,
+        'BoxTest > columnsTileTheBoxExactly(): org.opentest4j.AssertionFailedError',
+        ':app:test',
+      ),
+    ]);
+  });
+
+  it('gives R8 continuation lines the severity of their block', () => {
+    const out = parseGradleOutput(
+      [
+        '> Task :app:minifyReleaseWithR8',
+        'WARNING: R8: Missing class a.B (referenced from: c.D)',
+        'Missing class e.F (referenced from: g.H)',
+        '> Task :lib:minifyReleaseWithR8',
+        'ERROR:R8: Missing class i.J (referenced from: k.L)',
+        'Missing class m.N (referenced from: o.P)',
+      ].join('\n'),
+    );
+    expect(out.map((x) => [x.severity, x.source, x.message.slice(0, 15)])).toEqual([
+      ['warning', 'r8', 'Missing class a'],
+      ['warning', 'r8', 'Missing class e'],
+      ['error', 'r8', 'Missing class i'],
+      ['error', 'r8', 'Missing class m'],
+    ]);
+  });
+
+  it('strips what CI runners put in front of a line', () => {
+    expect(stripWrapperPrefixes('2023-11-02T10:11:12.1234567Z ##[error]e: file:///a/B.kt:1:2 X')).toBe(
+      'e: file:///a/B.kt:1:2 X',
+    );
+    expect(stripWrapperPrefixes('::error file=app/A.kt,line=3::e: boom')).toBe('e: boom');
+    expect(stripWrapperPrefixes('[  +12 ms] > Task :app:lint')).toBe('> Task :app:lint');
+    expect(stripWrapperPrefixes('\u001b[1m> Task :app:lint\u001b[m')).toBe('> Task :app:lint');
+  });
+
+  it('turns an unknown task into a diagnostic', () => {
+    const out = parseGradleOutput(
+      [
+        'FAILURE: Build failed with an exception.',
+        '',
+        '* What went wrong:',
+        "Task 'assembleDebg' not found in root project 'demo'. Did you mean 'assembleDebug'?",
+        '',
+        '* Try:',
+        '> Run gradlew tasks to get a list of available tasks.',
+      ].join('\n'),
+    );
+    expect(out).toEqual([
+      d(
+        'error',
+        'gradle',
+        null,
+        null,
+        null,
+        "Task 'assembleDebg' not found in root project 'demo'. Did you mean 'assembleDebug'?",
+        null,
+      ),
+    ]);
+  });
+
+  it('reports every missing dependency of a resolution failure, with who required it', () => {
+    const out = parseGradleOutput(
+      [
+        '* What went wrong:',
+        "Could not determine the dependencies of task ':app:compileDebugJavaWithJavac'.",
+        "> Could not resolve all task dependencies for configuration ':app:debugCompileClasspath'.",
+        '   > Could not find com.example:one:1.0.',
+        '     Searched in the following locations:',
+        '       - https://dl.google.com/dl/android/maven2/com/example/one/1.0/one-1.0.pom',
+        '     Required by:',
+        '         project :app',
+        '   > Could not find com.example:two:2.0.',
+        '     Required by:',
+        '         project :app > com.example:one:1.0',
+        '',
+        '* Try:',
+      ].join('\n'),
+    );
+    expect(out.map((x) => x.message)).toEqual([
+      "Could not determine the dependencies of task ':app:compileDebugJavaWithJavac': Could not find com.example:one:1.0. Required by: project :app",
+      "Could not determine the dependencies of task ':app:compileDebugJavaWithJavac': Could not find com.example:two:2.0. Required by: project :app > com.example:one:1.0",
+    ]);
+  });
+
+  it('ignores JVM warnings and stack frames', () => {
     const out = parseGradleOutput(
       [
         'WARNING: A terminally deprecated method in sun.misc.Unsafe has been called',
         "WARNING: The option setting 'android.foo=true' is experimental.",
-        '  /p/A.java:3: error: echoed inside a block',
         '\tat com.example.Foo.bar(Foo.java:1)',
       ].join('\n'),
     );
@@ -542,6 +327,28 @@ describe('GradleOutputParser rules', () => {
     expect(out).toHaveLength(MAX_DIAGNOSTICS);
     expect(parser.dropped).toBe(50);
     expect(out[0]!.message.length).toBeLessThanOrEqual(2001);
+  });
+
+  it('keeps pathological lines cheap: each is cut before any pattern runs', () => {
+    const hostile = [
+      `${'a:1:'.repeat(250_000)} AAPT: error`,
+      `e: ${'/x'.repeat(300_000)}.kt: (`,
+      `${'com.A > '.repeat(100_000)}m`,
+      `${'/p/A.java:1'.repeat(100_000)}: error`,
+      ` ${'> '.repeat(200_000)}`,
+      `AGPBI: {"kind":"error","text":"${'x'.repeat(500_000)}"`,
+      `com.A > ${'b > '.repeat(2_000)}c xFAILED`,
+      `    at ${'/'.repeat(8_000)}x`,
+      `${'a/'.repeat(4_000)}AndroidManifest.xml:1 Error:`,
+      `ERROR: Manifest merger failed : ${'a/b '.repeat(2_000)}`,
+      ...Array.from({ length: 60 }, () => `\t${'x/AndroidManifest.xml '.repeat(300)}`),
+    ];
+    const parser = new GradleOutputParser();
+    const started = process.hrtime.bigint();
+    for (let round = 0; round < 5; round++) for (const line of hostile) parser.push(line);
+    parser.finish();
+    // Not a speed target (those live in benchmarks): a guard against a catastrophic pattern, which takes minutes.
+    expect(Number(process.hrtime.bigint() - started) / 1e9).toBeLessThan(10);
   });
 
   it('counts by severity', () => {

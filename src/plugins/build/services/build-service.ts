@@ -3,7 +3,7 @@ import { existsSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, isAbsolute } from 'node:path';
 import { inject, injectable } from 'inversify';
 import { describeActor, type Actor } from '../../../shared/actor.js';
-import { InvalidArgumentsError, ToolError } from '../../../kernel/errors.js';
+import { ToolError } from '../../../kernel/errors.js';
 import { EventStoreProvider } from '../../../kernel/event-store-provider.js';
 import { buildLogsDir } from '../../../kernel/paths.js';
 import { ProcessRunner } from '../../../kernel/process-runner.js';

@@ -298,7 +298,7 @@ export class BuildWorker {
       return;
     }
 
-    const parser = new GradleOutputParser();
+    const parser = new GradleOutputParser({ projectRoot: build.root });
     let sawSuccess = false;
     let consoleTests: { total: number; failed: number; skipped: number } | null = null;
     let lastPublishedTask: string | null = null;

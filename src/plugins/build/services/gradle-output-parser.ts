@@ -1,21 +1,45 @@
 /*
  * Turns Gradle console output (`--console=plain`, stdout and stderr merged) into structured
  * diagnostics. It is fed line by line while the build runs, so memory is bounded by the number of
- * diagnostics kept, not by the size of the log.
+ * diagnostics kept and one failure block, not by the size of the log. Every line is cut to
+ * MAX_LINE_CHARS before any pattern runs, and every pattern is anchored, so the work per line is bounded.
+ *
+ * The shapes come from real logs (test/fixtures/gradle-output/README.md lists where each was seen):
+ * Kotlin K1/K2, javac in every JDK locale, kapt's `e: ` wrapping of javac, KSP, AAPT2, the manifest
+ * merger, lint, R8, unit and instrumented test failures, AGP's `AGPBI:` JSON, and Gradle's failure blocks.
  */
 
 export type DiagnosticSeverity = 'error' | 'warning' | 'info';
 export type DiagnosticSource =
   | 'kotlin'
   | 'ksp'
+  | 'kapt'
   | 'javac'
   | 'lint'
   | 'aapt2'
+  | 'manifest'
   | 'r8'
   | 'agp'
+  | 'test'
   | 'gradle'
   | 'config-cache'
   | 'script';
+
+export const DIAGNOSTIC_SOURCES: readonly DiagnosticSource[] = [
+  'kotlin',
+  'ksp',
+  'kapt',
+  'javac',
+  'lint',
+  'aapt2',
+  'manifest',
+  'r8',
+  'agp',
+  'test',
+  'gradle',
+  'config-cache',
+  'script',
+];
 
 export interface BuildDiagnostic {
   readonly severity: DiagnosticSeverity;
@@ -27,49 +51,137 @@ export interface BuildDiagnostic {
   readonly task: string | null;
 }
 
+export interface GradleOutputParserOptions {
+  /**
+   * Absolute path of the project Gradle ran in. Paths inside it are reported relative to it, with `/`
+   * separators, so diagnostics read the same on every machine; paths outside it are kept as printed.
+   */
+  readonly projectRoot?: string;
+}
+
 export const MAX_DIAGNOSTICS = 2000;
 const MAX_MESSAGE_CHARS = 2000;
 const MAX_BLOCK_LINES = 400;
+/** Longer lines are cut before matching: no diagnostic header is this long, and it bounds regex work. */
+const MAX_LINE_CHARS = 8192;
+/** Lines of a test failure or a manifest error kept before the rest is dropped. */
+const MAX_CONTINUATION_LINES = 60;
 
-const TASK_LINE = /^> Task (:\S*)(?: (?:FAILED|UP-TO-DATE|NO-SOURCE|SKIPPED|FROM-CACHE))?$/;
+/* Wrappers that prefix every line: ISO timestamps (GitHub Actions raw logs), `[stderr] `, Actions
+ * workflow commands, Flutter's verbose `[  +12 ms] ` column, the Titanium CLI's `[ERROR] [GRADLE] `, and
+ * the `error: ` Android Studio puts before a compiler's own `e: `. Stripped repeatedly, in any order. */
+const WRAPPER_PREFIX =
+  /^(?:\uFEFF|\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|(?:error|warning): (?=[ew]: ))/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes start with ESC.
+const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
+
+const TASK_LINE = /^> Task (:\S*)(?: (?:FAILED|UP-TO-DATE|NO-SOURCE|SKIPPED|FROM-CACHE))?\s*$/;
+/** Gradle before 5 printed tasks as `:app:compileDebugJavaWithJavac UP-TO-DATE`. */
+const OLD_TASK_LINE =
+  /^(:[\w.-]+(?::[\w.-]+)*)(?: (?:UP-TO-DATE|FAILED|SKIPPED|NO-SOURCE|FROM-CACHE|\(Thread\[.*|- .*))?\s*$/;
 const CONFIGURE_LINE = /^> Configure project /;
+
 /** Kotlin K2 `e: file:///p/A.kt:4:54 msg` (and `:23:23: msg` in scripts), K1 `e: /p/A.kt: (12, 5): msg`. */
-const KOTLIN_K2 = /^([ewi]): (file:\/\/\S+?|\/\S+?):(\d+):(\d+):? (.*)$/;
-const KOTLIN_K1 = /^([ewi]): (\S+?): \((\d+), (\d+)\): (.*)$/;
-const KOTLIN_BARE = /^([ew]): (?!\[ksp\])(.+)$/;
-const KSP = /^([ewi]): \[ksp\] (?:(\/\S+?|file:\/\/\S+?|[A-Za-z]:\\\S+?):(\d+)(?::(\d+))?: )?(.*)$/;
-/** javac prints its own lines unindented; the same lines reappear indented inside Gradle's failure block. */
-const JAVAC = /^(\/\S+?\.java|[A-Za-z]:\\\S+?\.java):(\d+): (error|warning): (.*)$/;
-const JAVAC_DETAIL = /^\s+(symbol|location):\s+(.*)$/;
-const LINT = /^(\S+?):(\d+): (Error|Warning|Information|Hint|Fatal): (.*\[[A-Za-z0-9_]+\])$/;
-/** `com.example.app-main-7:/layout/activity_main.xml:11: error: msg` and bare `error: msg` from AAPT2. */
-const AAPT2_LINK = /^\s*(?:([A-Za-z0-9_.-]+):\/(\S+?):(\d+): )?(error|warning): (.*)$/;
+const KOTLIN_K2 = /^\s*([ewi]): (.+?\.kts?):(\d+):(\d+):? (.*)$/;
+const KOTLIN_K1 = /^\s*([ewi]): (.+?\.kts?): \((\d+), (\d+)\): (.*)$/;
+const KOTLIN_BARE = /^\s*([ew]): (.+)$/;
+/** A Kotlin location whose `e: ` was lost in copying: only the compiler prints `file://…kt:line:col message`. */
+const KOTLIN_URL_ONLY = /^\s*(file:\/\/\S+?\.kts?):(\d+):(\d+):? (.*)$/;
+const KSP = /^\s*([ewi]): \[ksp(?:\]|\*\*\*) (?:(.+?):(\d+)(?::(\d+))?: )?(.*)$/;
+const KAPT_TAGGED = /^\s*(?:([ew]): )?\[kapt\] (.*)$/;
+/** The summary kapt prints after the processor's own errors; it names no problem of its own. */
+const KAPT_SUMMARY = /failed to analyze: org\.jetbrains\.kotlin\.kapt3\.diagnostic\.KaptError/;
+
+/** javac's `error:` / `warning:` in the JDK's locales: English, Chinese, Japanese, German. */
+const JAVAC_LEVEL = '(error|warning|错误|警告|エラー|Fehler|Warnung)';
+const JAVAC = new RegExp(`^(\\s*)(?:([ew]): )?(.+?\\.java):(\\d+): ${JAVAC_LEVEL}: ?(.*)$`);
+const JAVAC_BARE_WARNING = /^\s*warning: (\[[\w-]+\] .*)$/;
+const JAVAC_DETAIL =
+  /^\s*(symbol|location|required|found|reason|符号|位置|需要|找到|シンボル|場所|期待値|検出値|Symbol|Ort|Erforderlich|Ermittelt)\s*:\s*(.*)$/;
+/** javac's caret; on Windows consoles the next message sometimes follows it on the same line. */
+const CARET = /^(\s*)\^(?:\s*$|(\S.*)$)/;
+
+const LINT = /^\s*(.+?):(?:(\d+):)? (Error|Warning|Information|Hint|Fatal): (.*\[[A-Za-z0-9_]+\])\s*$/;
+/** AAPT2 through AGP: `<path>:12: AAPT: error: msg`, also `ERROR:<path>:105:5-114:25: AAPT: error:`. */
+const AAPT_LOCATED =
+  /^\s*(?:ERROR:\s*)?(.+?)(?::(\d+)(?::(\d+)(?:-(\d+)(?::(\d+))?)?)?)?: AAPT: (error|warn|warning): (.*)$/;
+const AAPT_UNLOCATED = /^\s*(?:ERROR:\s*)?AAPT: (error|warn|warning): (.+)$/;
+/** AAPT2's own form: `com.example.app-main-7:/layout/a.xml:11: error: msg` (merged resource set), or a path. */
+const AAPT2_SET = /^\s*(?:ERROR:\s*)?([A-Za-z0-9_.-]+):\/(\S+?):(\d+): (error|warn|warning): (.*)$/;
+const AAPT2_XML = /^\s*(?:ERROR:\s*)?(.+?\.xml)(?::(\d+)(?::(\d+))?)?: (error|warn|warning): (.*)$/;
+const AAPT2_BARE = /^\s*(error|warning): (.*)$/;
+const AAPT2_BARE_FAILED = /^\s*error: (failed (?:linking|processing|compiling) .*)$/;
 const AAPT2_COMPILE =
   /Resource compilation failed \(Failed to compile (?:\S+ )?resource file (\S+?)\. Cause: (?:[\w.$]+(?:Exception|Error): )?(.*)\)\.(?: Check logs for more details\.)?$/;
-const AGP_ERROR = /^(ERROR|WARNING|INFO):\s*(?:(\/\S+?|[A-Za-z]:\\\S+?|file:\/\/\S+?):(\d+)(?::(\d+))?: )?(.*)$/;
+const AGPBI = /^\s*AGPBI: (\{.*\})\s*$/;
+
+/** Manifest merger: `<path>/AndroidManifest.xml:6:9-35 Error:` then tab-indented details. */
+const MANIFEST_LOCATED = /^\s*(.+?\.xml)(?::(\d+)(?::(\d+)(?:-\d+(?::\d+)?)?)?)? (Error|Warning):(?: (.*))?$/;
+const MANIFEST_FAILED = /^Manifest merger failed\b/;
+
+const AGP_ERROR = /^\s*(ERROR|WARNING|INFO):\s*(?:(\/\S+?|[A-Za-z]:[\\/]\S+?|file:\/\/\S+?):(\d+)(?::(\d+))?: )?(.*)$/;
 /** The JVM's own warnings on stderr (Unsafe, native access) are not build diagnostics. */
 const JVM_NOISE =
-  /^WARNING: (A terminally deprecated method|sun\.misc\.Unsafe|A restricted method|Use --enable-native-access|Restricted methods will be blocked|Please consider reporting|An illegal reflective access|Illegal reflective access|All illegal access operations)/;
-const R8_MISSING = /^Missing class \S+ \(referenced from: .*\)$/;
+  /^\s*WARNING: (A terminally deprecated method|sun\.misc\.Unsafe|A restricted method|Use --enable-native-access|Restricted methods will be blocked|Please consider reporting|An illegal reflective access|Illegal reflective access|All illegal access operations)/;
+const R8_MISSING = /^\s*Missing class:? (\S+)(?: \(referenced from: .*\))?\s*$/;
+
+/** `com.x.FooTest > bar FAILED`; nested classes stay in the method part (`Outer > Inner > test()`). */
+const TEST_FAILED = /^([A-Za-z_$][\w$.]*) > (.+) FAILED\s*$/;
+const TEST_SHORT_FRAME = /^(.*?)\s+at (\S+?\.(?:kt|java|groovy|scala)):(\d+)\s*$/;
+/** Frames of test frameworks and the platform, skipped when looking for the project's frame. */
+const FRAMEWORK_FRAME =
+  /^(?:org\.junit\.|junit\.|java\.|javax\.|jdk\.|sun\.|com\.sun\.|kotlin\.|kotlinx\.coroutines\.|org\.gradle\.|com\.android\.|android\.|androidx\.test\.|dalvik\.|org\.robolectric\.|org\.mockito\.|io\.mockk\.|org\.hamcrest\.|org\.assertj\.|com\.google\.common\.truth\.|org\.opentest4j\.)/;
+/** `at com.x.FooTest.bar(FooTest.kt:26)`, also with a module prefix (`app//…`, `java.base/…`) and spaced names. */
+const STACK_FRAME = /^\s*at (?:[\w.-]+(?:@[\w.-]+)?\/\/?)*([\w$.]+?)\.([^.(]+)\(([^:()]+):(\d+)\)/;
+
+const DUPLICATE_CLASS = /Duplicate class (\S+) found in modules? (.+?)\s*$/;
+const AAR_HEADER = /issues? (?:was|were) found when checking AAR metadata/;
+const AAR_ITEM = /^\s*(\d+)\.\s+(\S.*)$/;
+
 const CC_HEADER = /^\d+ problems? (?:was|were) found (?:storing|reusing|loading|updating)?\s*the configuration cache/;
 const CC_BULLET = /^- (.*)$/;
 const WHERE_BUILD_FILE = /^(?:Build|Settings|Script|Init script) file '(.+)' line: (\d+)$/;
+const BLOCK_START = /^\s*\*?\s*What went wrong:\s*$/;
+/** Failure headlines that start a block even when the `* What went wrong:` line was not printed or pasted. */
+const IMPLICIT_BLOCK =
+  /^\s*(?:Error:\s*)?((?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project|Could not resolve all (?:files|dependencies|artifacts|task dependencies) for configuration|Could not determine the dependencies of task) '[^']+'\.?.*)$/;
+/** A cause line (`> …`) with no headline before it. */
+const BARE_CAUSE = /^> (?!Task :|Configure project |Transform )\S/;
 
-function severityOf(letter: string): DiagnosticSeverity {
-  if (letter === 'e' || letter === 'error' || letter === 'ERROR' || letter === 'Error' || letter === 'Fatal')
-    return 'error';
-  if (letter === 'w' || letter === 'warning' || letter === 'WARNING' || letter === 'Warning') return 'warning';
-  return 'info';
+function severityOf(word: string): DiagnosticSeverity {
+  switch (word) {
+    case 'e':
+    case 'error':
+    case 'ERROR':
+    case 'Error':
+    case 'Fatal':
+    case '错误':
+    case 'エラー':
+    case 'Fehler':
+      return 'error';
+    case 'w':
+    case 'warn':
+    case 'warning':
+    case 'WARNING':
+    case 'Warning':
+    case '警告':
+    case 'Warnung':
+      return 'warning';
+    default:
+      return 'info';
+  }
 }
 
-/** `file:///Users/dev/A.kt` → `/Users/dev/A.kt`; plain paths are returned as they are. */
+/** `file:///Users/dev/A.kt` → `/Users/dev/A.kt`, `file:///C:/a/B.kt` → `C:/a/B.kt`; plain paths as they are. */
 export function normalizePath(path: string): string {
   if (!path.startsWith('file:')) return path;
+  let decoded: string;
   try {
-    return decodeURIComponent(new URL(path).pathname);
+    decoded = decodeURIComponent(new URL(path).pathname);
   } catch {
-    return path.replace(/^file:\/\//, '');
+    decoded = path.replace(/^file:\/\//, '');
   }
+  return /^\/[A-Za-z]:\//.test(decoded) ? decoded.slice(1) : decoded;
 }
 
 function clip(message: string): string {
@@ -77,67 +189,172 @@ function clip(message: string): string {
   return trimmed.length > MAX_MESSAGE_CHARS ? `${trimmed.slice(0, MAX_MESSAGE_CHARS)}…` : trimmed;
 }
 
+/** Removes what CI runners and wrappers put in front of every line, and colour codes. */
+export function stripWrapperPrefixes(rawLine: string): string {
+  let line = rawLine.length > MAX_LINE_CHARS ? rawLine.slice(0, MAX_LINE_CHARS) : rawLine;
+  line = line.replace(/\r$/, '');
+  if (line.includes('\u001b')) line = line.replace(ANSI, '');
+  for (let i = 0; i < 4; i++) {
+    const m = WRAPPER_PREFIX.exec(line);
+    if (!m || m[0].length === 0) break;
+    line = line.slice(m[0].length);
+  }
+  return line;
+}
+
+/** `:feature:home:processDebugResources` → `feature/home` (the module's directory under the default layout). */
+function moduleDirOf(task: string | null): string | null {
+  if (!task) return null;
+  const parts = task.split(':').filter((p) => p !== '');
+  return parts.length >= 2 ? parts.slice(0, -1).join('/') : null;
+}
+
+function indentOf(line: string): number {
+  const m = /^\s*/.exec(line)![0];
+  return m.replace(/\t/g, ' ').length;
+}
+
 type Section = 'none' | 'what-went-wrong' | 'where' | 'other';
+type Diagnostic = Omit<BuildDiagnostic, 'message'> & { message: string };
+
+interface BlockLine {
+  readonly text: string;
+  consumed: boolean;
+}
+
+interface PendingJavac {
+  readonly severity: DiagnosticSeverity;
+  readonly source: DiagnosticSource;
+  readonly file: string | null;
+  readonly line: number | null;
+  readonly message: string;
+  readonly task: string | null;
+  readonly indent: number;
+  /** `e` or `w` when kapt wraps every line of javac's output in its own prefix. */
+  readonly kaptLetter: string | null;
+  readonly details: string[];
+  column: number | null;
+  linesBeforeCaret: number;
+  blankLines: number;
+  sawCaret: boolean;
+  /** kapt wrapped the lines after the message (it may print the first one bare). */
+  kaptWrapped: boolean;
+}
+
+interface PendingMultiline {
+  readonly base: Diagnostic;
+  readonly lines: string[];
+}
+
+interface PendingTest {
+  readonly className: string;
+  readonly method: string;
+  readonly task: string | null;
+  readonly lines: string[];
+}
 
 export class GradleOutputParser {
   private readonly diagnostics: BuildDiagnostic[] = [];
   private readonly seen = new Set<string>();
+  private readonly seenLocated = new Set<string>();
+  private readonly projectRoot: string | null;
   private currentTask: string | null = null;
   private truncatedCount = 0;
 
   private section: Section = 'none';
-  private block: string[] = [];
+  /** A failure block that began with `Execution failed for task` and no `* What went wrong:` header. */
+  private implicitBlock = false;
+  private block: BlockLine[] = [];
   private where: { file: string; line: number } | null = null;
+  /** AAR-metadata item being collected inside a failure block. */
+  private aarItem: { lines: string[] } | null = null;
+  private inAarList = false;
 
   /** True after a config-cache problem header until its bullet list ends. */
   private inCcList = false;
-  /** Index of the last javac diagnostic, so `symbol:` / `location:` lines can be appended to it. */
-  private lastJavac: { index: number; extra: string[] } | null = null;
+  private pendingJavac: PendingJavac | null = null;
+  private pendingMultiline: PendingMultiline | null = null;
+  private pendingTest: PendingTest | null = null;
+  /** Severity of the last `ERROR: R8:` / `WARNING: R8:` line; the `Missing class` lines after it share it. */
+  private r8Severity: DiagnosticSeverity = 'error';
+  /** Set once kapt reported a javac error: its `e: ` lines that follow are kapt's too. */
+  private kaptContext = false;
+  /** What followed a caret on its own line, to be read as the next line. */
+  private carriedLine: string | null = null;
+  /** The task of the last failure block, for the bare `error:` lines printed after it. */
+  private lastFailedTask: string | null = null;
+
+  constructor(options: GradleOutputParserOptions = {}) {
+    const root = options.projectRoot?.replace(/\\/g, '/').replace(/\/+$/, '');
+    this.projectRoot = root ? root : null;
+  }
 
   push(rawLine: string): void {
-    const line = rawLine.replace(/\r$/, '');
-    if (line.startsWith('* What went wrong:')) {
+    const line = stripWrapperPrefixes(rawLine);
+    if (this.continuePending(line)) {
+      const carried = this.carriedLine;
+      this.carriedLine = null;
+      if (carried !== null) this.push(carried);
+      return;
+    }
+
+    const trimmed = line.trim();
+    if (BLOCK_START.test(line)) {
       this.closeBlock();
       this.section = 'what-went-wrong';
       return;
     }
-    if (line.startsWith('* Where:')) {
+    if (trimmed.startsWith('* Where:')) {
       this.closeBlock();
       this.section = 'where';
       return;
     }
     if (
-      /^\* (Try|Exception is|Get more help|Query):?/.test(line) ||
-      /^={10,}$/.test(line) ||
-      /^BUILD (FAILED|SUCCESSFUL)/.test(line)
+      /^\* (Try|Exception is|Get more help|Query|Suggestions?):?/.test(trimmed) ||
+      /^={10,}$/.test(trimmed) ||
+      /^BUILD (FAILED|SUCCESSFUL)/.test(trimmed) ||
+      /^FAILURE: /.test(trimmed) ||
+      /^\d+: Task failed/.test(trimmed)
     ) {
       this.closeBlock();
-      this.section = 'other';
-      if (/^BUILD /.test(line)) this.section = 'none';
+      this.section = /^(\* (Try|Exception|Get more|Query|Sugg)|=)/.test(trimmed) ? 'other' : 'none';
       return;
     }
     if (this.section === 'where') {
-      const m = WHERE_BUILD_FILE.exec(line.trim());
+      const m = WHERE_BUILD_FILE.exec(trimmed);
       if (m) this.where = { file: m[1]!, line: Number(m[2]) };
       return;
     }
     if (this.section === 'what-went-wrong') {
-      if (this.block.length < MAX_BLOCK_LINES) this.block.push(line);
-      // AAPT2 link errors and config-cache bullets live inside the block, indented.
-      this.scanInsideBlock(line);
-      return;
+      if (this.implicitBlock && trimmed !== '' && !/^\s/.test(line) && !trimmed.startsWith('>')) {
+        this.closeBlock();
+        this.section = 'none';
+      } else {
+        this.pushBlockLine(line);
+        return;
+      }
     }
     if (this.section === 'other') {
-      if (/^(\d+: Task failed|FAILURE:)/.test(line)) this.section = 'none';
+      if (IMPLICIT_BLOCK.test(line) || TASK_LINE.test(trimmed)) this.section = 'none';
       else return;
     }
-    this.scanLine(line);
+    // A quoted compiler line (`> e: [ksp] …` in a pasted log) is that diagnostic, not a failure cause.
+    if (BARE_CAUSE.test(line) && this.scanLine(line.slice(2), false)) return;
+    const implicit = IMPLICIT_BLOCK.exec(line) ?? (BARE_CAUSE.test(line) ? [line, line] : null);
+    if (implicit) {
+      this.closeBlock();
+      this.section = 'what-went-wrong';
+      this.implicitBlock = true;
+      this.pushBlockLine(implicit[1]!);
+      return;
+    }
+    this.scanLine(line, false);
   }
 
   /** Ends the stream; returns every diagnostic (deduplicated, in order of appearance). */
   finish(): BuildDiagnostic[] {
+    this.flushPending();
     this.closeBlock();
-    this.flushJavac();
     return [...this.diagnostics];
   }
 
@@ -146,168 +363,580 @@ export class GradleOutputParser {
     return this.truncatedCount;
   }
 
-  private add(d: Omit<BuildDiagnostic, 'message'> & { message: string }): number {
-    const diagnostic: BuildDiagnostic = { ...d, message: clip(d.message) };
+  /** A path as the report shows it: decoded from a file URL and, inside the project, relative to it. */
+  private reportPath(path: string): string {
+    let normalized = normalizePath(path.trim().replace(/^\^/, ''));
+    // Text glued in front of a Windows path (a caret or another message without its line break).
+    const drive = /^.*[^A-Za-z]([A-Za-z]:[\\/])/.exec(normalized);
+    if (drive) normalized = normalized.slice(drive[0].length - drive[1]!.length);
+    if (!this.projectRoot) return normalized;
+    const slashed = normalized.replace(/\\/g, '/');
+    const root = this.projectRoot;
+    if (slashed.startsWith(`${root}/`)) return slashed.slice(root.length + 1);
+    // Windows drive letters are case-insensitive and tools print either case.
+    if (/^[A-Za-z]:\//.test(root) && slashed.toLowerCase().startsWith(`${root.toLowerCase()}/`))
+      return slashed.slice(root.length + 1);
+    return normalized;
+  }
+
+  private add(d: Diagnostic): boolean {
+    const file = d.file !== null ? this.reportPath(d.file) : null;
+    const message = clip(d.message);
+    if (message === '') return false;
+    const diagnostic: BuildDiagnostic = { ...d, file, message };
+    // One located problem reported by two tools (AGP and Gradle's failure block) is one diagnostic.
     const key =
-      diagnostic.file !== null
-        ? `${diagnostic.file}|${diagnostic.line}|${diagnostic.message}`
-        : `${diagnostic.source}|${diagnostic.message}`;
-    if (this.seen.has(key)) return -1;
+      file !== null
+        ? `${diagnostic.severity}|${file}|${diagnostic.line}|${diagnostic.column}|${message}`
+        : `${diagnostic.severity}|${diagnostic.source}|${message}`;
+    // A copy printed without its caret (cut short) is the same error as the one with a column.
+    const located = file !== null ? `${diagnostic.severity}|${file}|${diagnostic.line}|${message}` : null;
+    if (this.seen.has(key) || (located !== null && diagnostic.column === null && this.seenLocated.has(located)))
+      return true;
     this.seen.add(key);
+    if (located !== null) this.seenLocated.add(located);
     if (this.diagnostics.length >= MAX_DIAGNOSTICS) {
       this.truncatedCount++;
-      return -1;
+      return true;
     }
     this.diagnostics.push(diagnostic);
-    return this.diagnostics.length - 1;
+    return true;
+  }
+
+  // ---------------------------------------------------------------- multi-line diagnostics
+
+  /** Feeds a line to the diagnostic still collecting its continuation lines; true when it took the line. */
+  private continuePending(line: string): boolean {
+    if (this.pendingJavac) {
+      if (this.continueJavac(this.pendingJavac, line)) return true;
+      this.flushJavac();
+    }
+    if (this.pendingMultiline) {
+      if (/^\s+\S/.test(line) && this.pendingMultiline.lines.length < MAX_CONTINUATION_LINES) {
+        this.pendingMultiline.lines.push(line.trim());
+        return true;
+      }
+      this.flushMultiline();
+    }
+    if (this.pendingTest) {
+      if (/^\s+\S/.test(line) && !/^\s*> /.test(line)) {
+        if (this.pendingTest.lines.length < MAX_CONTINUATION_LINES) this.pendingTest.lines.push(line.trim());
+        return true;
+      }
+      this.flushTest();
+    }
+    return false;
+  }
+
+  private flushPending(): void {
+    this.flushJavac();
+    this.flushMultiline();
+    this.flushTest();
+  }
+
+  private continueJavac(pending: PendingJavac, rawLine: string): boolean {
+    const joined = pending.sawCaret ? null : CARET.exec(rawLine);
+    if (joined?.[2]) {
+      // `    ^C:\path\B.java:6: error: …`: the caret, then the next message.
+      pending.sawCaret = true;
+      const column = indentOf(joined[1]!) - pending.indent + 1;
+      pending.column = column > 0 && pending.file !== null ? column : null;
+      this.carriedLine = joined[2];
+      return true;
+    }
+    if (
+      JAVAC.test(rawLine) ||
+      KSP.test(rawLine) ||
+      KOTLIN_K2.test(rawLine) ||
+      KOTLIN_K1.test(rawLine) ||
+      KAPT_SUMMARY.test(rawLine)
+    )
+      return false;
+    let line = rawLine;
+    // kapt repeats its `e: ` in front of every line javac printed, echo and caret included.
+    const prefixed = /^\s*([ew]):(?: (.*))?$/.exec(line);
+    if (prefixed) {
+      line = prefixed[2] ?? '';
+      pending.kaptWrapped = true;
+    } else if (pending.kaptLetter !== null && line.trim() !== '') return false;
+    const detail = JAVAC_DETAIL.exec(line);
+    if (detail) {
+      pending.details.push(`${detail[1]}: ${detail[2]!.trim()}`);
+      return true;
+    }
+    const caret = CARET.exec(line);
+    if (caret && !pending.sawCaret) {
+      pending.sawCaret = true;
+      const column = indentOf(caret[1]!) - pending.indent + 1;
+      pending.column = column > 0 && pending.file !== null ? column : null;
+      return true;
+    }
+    if (line.trim() === '') {
+      // kapt prints an empty `e: ` and a blank line between javac's message and its echo.
+      if (pending.sawCaret || pending.blankLines >= 2) return false;
+      pending.blankLines++;
+      return true;
+    }
+    if (!pending.sawCaret) {
+      // The source line javac echoes before its caret.
+      if (pending.linesBeforeCaret >= 1 || /^(Note:|注:|\d+ |FAILURE|BUILD |\* |> |:\w)/.test(line)) return false;
+      pending.linesBeforeCaret++;
+      return true;
+    }
+    // Annotation processors (Dagger's binding trace) indent what follows the caret deeper than the message.
+    return indentOf(line) > pending.indent && !/^\s*(Note|注|注意|Hinweis):/.test(line);
   }
 
   private flushJavac(): void {
-    if (!this.lastJavac) return;
-    const { index, extra } = this.lastJavac;
-    this.lastJavac = null;
-    if (extra.length === 0 || index < 0) return;
-    const d = this.diagnostics[index]!;
-    const message = clip(`${d.message} (${extra.join('; ')})`);
-    this.seen.add(`${d.file}|${d.line}|${message}`);
-    this.diagnostics[index] = { ...d, message };
+    const p = this.pendingJavac;
+    if (!p) return;
+    this.pendingJavac = null;
+    if (p.kaptWrapped) this.kaptContext = true;
+    this.add({
+      severity: p.severity,
+      source: p.kaptWrapped ? 'kapt' : p.source,
+      file: p.file,
+      line: p.line,
+      column: p.column,
+      message: p.details.length > 0 ? `${p.message} (${p.details.join('; ')})` : p.message,
+      task: p.task,
+    });
   }
 
-  private scanLine(line: string): void {
-    if (this.lastJavac) {
-      const detail = JAVAC_DETAIL.exec(line);
-      if (detail) {
-        this.lastJavac.extra.push(`${detail[1]}: ${detail[2]!.trim()}`);
-        return;
-      }
-      // Source echo and caret lines sit between the error and its details.
-      if (/^\s+\S/.test(line) && !/^\s+at /.test(line)) return;
-      this.flushJavac();
-    }
+  private flushMultiline(): void {
+    const p = this.pendingMultiline;
+    if (!p) return;
+    this.pendingMultiline = null;
+    const message = [p.base.message, ...p.lines].filter((s) => s !== '').join(' ');
+    const located = p.base.source === 'manifest' && p.base.file === null ? this.manifestLocation(message) : {};
+    this.add({ ...p.base, ...located, message });
+  }
 
-    const task = TASK_LINE.exec(line);
-    if (task) {
-      this.currentTask = task[1]!;
-      this.inCcList = false;
-      return;
+  /** The first position in a merger message that is the project's own manifest, for a message without a file. */
+  private manifestLocation(message: string): Pick<BuildDiagnostic, 'file' | 'line' | 'column'> {
+    // Plain index scans: the message can be many joined lines, and a library's `[lib] AndroidManifest.xml` is skipped.
+    const name = 'AndroidManifest.xml:';
+    for (let at = message.indexOf(name); at >= 0 && at < 8192; at = message.indexOf(name, at + name.length)) {
+      const start = message.lastIndexOf(' ', at) + 1;
+      if (message.slice(Math.max(0, start - 2), start) === '] ') continue;
+      const position = /^(\d+):(\d+)/.exec(message.slice(at + name.length, at + name.length + 24));
+      if (!position) continue;
+      return {
+        file: message.slice(start, at + name.length - 1),
+        line: Number(position[1]),
+        column: Number(position[2]),
+      };
     }
-    if (CONFIGURE_LINE.test(line)) {
-      this.currentTask = null;
-      return;
+    return { file: null, line: null, column: null };
+  }
+
+  private flushTest(): void {
+    const p = this.pendingTest;
+    if (!p) return;
+    this.pendingTest = null;
+    let exception = '';
+    let file: string | null = null;
+    let line: number | null = null;
+    for (const text of p.lines) {
+      const frame = STACK_FRAME.exec(text);
+      if (frame) {
+        // The first frame past the test frameworks' own is where the project's code failed.
+        if (file === null && !FRAMEWORK_FRAME.test(frame[1]!)) {
+          file = frame[3]!;
+          line = Number(frame[4]);
+        }
+        continue;
+      }
+      if (/^\s*(at |\.\.\. \d+ more|Caused by:)/.test(text)) continue;
+      const short = TEST_SHORT_FRAME.exec(text);
+      if (short) {
+        if (exception === '') exception = short[1]!.trim();
+        if (file === null) {
+          file = short[2]!;
+          line = Number(short[3]);
+        }
+        continue;
+      }
+      if (exception === '') exception = text.trim();
+      else if (exception.length < 400 && file === null) exception = `${exception} ${text.trim()}`;
     }
-    if (this.scanConfigCache(line, 'warning')) return;
+    this.add({
+      severity: 'error',
+      source: 'test',
+      file,
+      line,
+      column: null,
+      message: exception ? `${p.className} > ${p.method}: ${exception}` : `${p.className} > ${p.method} failed`,
+      task: p.task,
+    });
+  }
+
+  // ---------------------------------------------------------------- single lines
+
+  /** Tries every line rule; true when the line produced (or belongs to) a diagnostic. */
+  private scanLine(line: string, inBlock: boolean): boolean {
+    const trimmed = line.trim();
+    if (trimmed === '') return false;
+
+    if (!inBlock) {
+      const task = TASK_LINE.exec(trimmed) ?? OLD_TASK_LINE.exec(trimmed) ?? /^Task (:\S+)\s*$/.exec(trimmed);
+      if (task) {
+        this.currentTask = task[1]!;
+        this.inCcList = false;
+        this.r8Severity = 'error';
+        this.kaptContext = false;
+        return false;
+      }
+      if (CONFIGURE_LINE.test(trimmed)) {
+        this.currentTask = null;
+        return false;
+      }
+      if (this.scanConfigCache(line, 'warning')) return true;
+    }
+    const task = inBlock ? (this.blockTask() ?? this.currentTask) : this.currentTask;
 
     let m: RegExpExecArray | null;
+    if (trimmed.startsWith('AGPBI:') && (m = AGPBI.exec(line))) return this.addAgpbi(m[1]!, task);
+
+    if (trimmed.includes('.java:') && (m = JAVAC.exec(line))) {
+      const file = m[3]!;
+      const kaptLetter = m[2] ?? null;
+      const kapt = kaptLetter !== null || /kapt/i.test(task ?? '') || /[\\/](?:kapt3?|tmp[\\/]kapt3)[\\/]/.test(file);
+      if (kapt) this.kaptContext = true;
+      this.pendingJavac = {
+        severity: severityOf(m[5]!),
+        source: kapt ? 'kapt' : 'javac',
+        file,
+        line: Number(m[4]),
+        message: m[6]!.trim(),
+        task,
+        indent: indentOf(m[1]!),
+        kaptLetter,
+        details: [],
+        column: null,
+        linesBeforeCaret: 0,
+        blankLines: 0,
+        sawCaret: false,
+        kaptWrapped: false,
+      };
+      return true;
+    }
     if ((m = KSP.exec(line))) {
-      this.add({
+      if (m[1] === 'i') return true;
+      return this.add({
         severity: severityOf(m[1]!),
         source: 'ksp',
-        file: m[2] ? normalizePath(m[2]) : null,
+        file: m[2] ?? null,
         line: m[3] ? Number(m[3]) : null,
         column: m[4] ? Number(m[4]) : null,
         message: m[5]!,
-        task: this.currentTask,
+        task,
       });
-      return;
     }
-    if ((m = KOTLIN_K2.exec(line)) || (m = KOTLIN_K1.exec(line))) {
-      const file = normalizePath(m[2]!);
-      this.add({
-        severity: severityOf(m[1]!),
-        source: /\.gradle\.kts$/.test(file) ? 'script' : 'kotlin',
-        file,
-        line: Number(m[3]),
-        column: Number(m[4]),
-        message: m[5]!,
-        task: this.currentTask,
-      });
-      return;
-    }
-    if ((m = KOTLIN_BARE.exec(line))) {
-      this.add({
-        severity: severityOf(m[1]!),
-        source: 'kotlin',
+    if (trimmed.includes('[kapt]') && (m = KAPT_TAGGED.exec(line))) {
+      return this.add({
+        severity: m[1] === 'w' ? 'warning' : 'error',
+        source: 'kapt',
         file: null,
         line: null,
         column: null,
         message: m[2]!,
-        task: this.currentTask,
+        task,
       });
-      return;
     }
-    if ((m = JAVAC.exec(line))) {
-      const index = this.add({
-        severity: severityOf(m[3]!),
-        source: 'javac',
-        file: m[1]!,
-        line: Number(m[2]),
+    const kotlin = KOTLIN_K2.exec(line) ?? KOTLIN_K1.exec(line);
+    const urlOnly = kotlin ? null : KOTLIN_URL_ONLY.exec(line);
+    if (kotlin || urlOnly) {
+      const [letter, file, lineNo, column, message] = kotlin
+        ? [kotlin[1]!, kotlin[2]!, kotlin[3]!, kotlin[4]!, kotlin[5]!]
+        : ['e', urlOnly![1]!, urlOnly![2]!, urlOnly![3]!, urlOnly![4]!];
+      if (letter === 'i') return true;
+      return this.add({
+        severity: severityOf(letter),
+        source: /\.gradle\.kts$/.test(file) ? 'script' : this.kotlinSource(task),
+        file,
+        line: Number(lineNo),
+        column: Number(column),
+        message,
+        task,
+      });
+    }
+    if ((m = KOTLIN_BARE.exec(line))) {
+      if (KAPT_SUMMARY.test(m[2]!)) return true;
+      return this.add({
+        severity: severityOf(m[1]!),
+        source: this.kotlinSource(task, m[2]!),
+        file: null,
+        line: null,
         column: null,
-        message: m[4]!,
-        task: this.currentTask,
+        message: m[2]!,
+        task,
       });
-      this.lastJavac = { index, extra: [] };
-      return;
     }
-    if ((m = LINT.exec(line))) {
-      this.add({
+    if (trimmed.includes('AAPT')) {
+      if ((m = AAPT_LOCATED.exec(line)))
+        return this.add({
+          severity: severityOf(m[6]!),
+          source: 'aapt2',
+          file: m[1]!,
+          line: m[2] ? Number(m[2]) : null,
+          column: m[3] ? Number(m[3]) : null,
+          message: m[7]!,
+          task,
+        });
+      if ((m = AAPT_UNLOCATED.exec(line)))
+        return this.add({
+          severity: severityOf(m[1]!),
+          source: 'aapt2',
+          file: null,
+          line: null,
+          column: null,
+          message: m[2]!,
+          task,
+        });
+    }
+    if ((m = MANIFEST_LOCATED.exec(line)) && !/\.xml:\d+: /.test(trimmed)) {
+      this.pendingMultiline = {
+        base: {
+          severity: severityOf(m[4]!),
+          source: 'manifest',
+          file: m[1]!,
+          line: m[2] ? Number(m[2]) : null,
+          column: m[3] ? Number(m[3]) : null,
+          message: m[5] ?? '',
+          task,
+        },
+        lines: [],
+      };
+      return true;
+    }
+    if (trimmed.endsWith(']') && (m = LINT.exec(line))) {
+      return this.add({
         severity: severityOf(m[3]!),
         source: 'lint',
-        file: normalizePath(m[1]!),
-        line: Number(m[2]),
+        file: m[1]!,
+        line: m[2] ? Number(m[2]) : null,
         column: null,
         message: m[4]!,
-        task: this.currentTask,
+        task,
       });
-      return;
     }
-    if ((m = AGP_ERROR.exec(line)) && !JVM_NOISE.test(line)) {
-      let message = m[5]!;
-      let source: DiagnosticSource = 'agp';
-      if (/^R8: /.test(message)) {
-        source = 'r8';
-        message = message.slice(4);
-      } else if (/\bR8\b/.test(message)) {
-        source = 'r8';
-      }
-      message = message.replace(/^Resource and asset merger: /, '');
-      if (message.trim() === '') return;
-      this.add({
-        severity: severityOf(m[1]!),
-        source,
-        file: m[2] ? normalizePath(m[2]) : null,
-        line: m[3] ? Number(m[3]) : null,
-        column: m[4] ? Number(m[4]) : null,
-        message,
-        task: this.currentTask,
+    if ((m = AAPT2_SET.exec(line))) {
+      return this.add({
+        severity: severityOf(m[4]!),
+        source: 'aapt2',
+        file: this.mergedResourcePath(m[1]!, m[2]!, task),
+        line: Number(m[3]),
+        column: null,
+        message: m[5]!,
+        task,
       });
-      return;
     }
-    if (R8_MISSING.test(line)) {
-      this.add({
+    if ((m = AAPT2_XML.exec(line))) {
+      return this.add({
+        severity: severityOf(m[4]!),
+        source: 'aapt2',
+        file: m[1]!,
+        line: m[2] ? Number(m[2]) : null,
+        column: m[3] ? Number(m[3]) : null,
+        message: m[5]!,
+        task,
+      });
+    }
+    if ((m = AAPT2_BARE_FAILED.exec(line)) || (inBlock && /^\s/.test(line) && (m = AAPT2_BARE.exec(line)))) {
+      if (JAVAC_BARE_WARNING.test(line)) return this.addJavacBareWarning(line, task);
+      const failed = m.length === 2;
+      return this.add({
+        severity: failed ? 'error' : severityOf(m[1]!),
+        source: 'aapt2',
+        file: null,
+        line: null,
+        column: null,
+        message: failed ? m[1]! : m[2]!,
+        task,
+      });
+    }
+    if (JAVAC_BARE_WARNING.test(line)) return this.addJavacBareWarning(line, task);
+    if (!inBlock && (m = /^(?:error:|Error:)?\s*(Manifest merger failed\b.*)$/.exec(trimmed))) {
+      this.pendingMultiline = {
+        base: { severity: 'error', source: 'manifest', file: null, line: null, column: null, message: m[1]!, task },
+        lines: [],
+      };
+      return true;
+    }
+    if (!inBlock && (m = /^error: (.+)$/.exec(line))) return this.addBareError(m[1]!, task);
+    if ((m = DUPLICATE_CLASS.exec(line))) {
+      return this.add({
         severity: 'error',
+        source: 'agp',
+        file: null,
+        line: null,
+        column: null,
+        message: `Duplicate class ${m[1]} found in modules ${m[2]}`,
+        task,
+      });
+    }
+    if ((m = AGP_ERROR.exec(line)) && !JVM_NOISE.test(line)) return this.addAgpLine(m, task);
+    if ((m = R8_MISSING.exec(line))) {
+      return this.add({
+        severity: this.r8Severity,
         source: 'r8',
         file: null,
         line: null,
         column: null,
-        message: line,
-        task: this.currentTask,
+        message: trimmed,
+        task,
       });
-      return;
     }
-    // AAPT2 outside Gradle's failure block (older AGP prints them right under the task).
-    if ((m = AAPT2_LINK.exec(line)) && m[1]) this.addAapt2(m);
+    if (!inBlock && trimmed.endsWith('FAILED') && !trimmed.startsWith('>') && (m = TEST_FAILED.exec(trimmed))) {
+      this.pendingTest = { className: m[1]!, method: m[2]!, task, lines: [] };
+      return true;
+    }
+    return false;
   }
 
-  private addAapt2(m: RegExpExecArray, task: string | null = this.currentTask): void {
-    this.add({
-      severity: severityOf(m[4]!),
-      source: 'aapt2',
-      file: m[2] ?? null,
-      line: m[3] ? Number(m[3]) : null,
+  private kotlinSource(task: string | null, message = ''): DiagnosticSource {
+    if ((task && /:ksp\w*$/.test(task)) || /\bKSP\b/.test(message)) return 'ksp';
+    if ((task && /:kapt\w*$/.test(task)) || this.kaptContext) return 'kapt';
+    return 'kotlin';
+  }
+
+  /**
+   * `error: msg` with no location, outside a failure block: AAPT2's when it is about resources, else
+   * javac's (a compiler message whose path line was not printed or not pasted), kapt's after a kapt task.
+   */
+  private addBareError(message: string, task: string | null): boolean {
+    if (/^(resource |failed |attribute |style attribute |duplicate value |file failed )/.test(message))
+      return this.add({ severity: 'error', source: 'aapt2', file: null, line: null, column: null, message, task });
+    const kapt = this.kaptContext || /kapt/i.test(task ?? this.lastFailedTask ?? '');
+    this.pendingJavac = {
+      severity: 'error',
+      source: kapt ? 'kapt' : 'javac',
+      file: null,
+      line: null,
+      message: message.trim(),
+      task: task ?? this.lastFailedTask,
+      indent: 0,
+      kaptLetter: null,
+      details: [],
       column: null,
-      message: m[5]!,
+      linesBeforeCaret: 0,
+      blankLines: 0,
+      sawCaret: false,
+      kaptWrapped: false,
+    };
+    return true;
+  }
+
+  private addJavacBareWarning(line: string, task: string | null): boolean {
+    const m = JAVAC_BARE_WARNING.exec(line)!;
+    return this.add({
+      severity: 'warning',
+      source: /kapt/i.test(task ?? '') ? 'kapt' : 'javac',
+      file: null,
+      line: null,
+      column: null,
+      message: m[1]!,
       task,
     });
+  }
+
+  private addAgpLine(m: RegExpExecArray, task: string | null): boolean {
+    const severity = severityOf(m[1]!);
+    let message = m[5]!.trim();
+    let source: DiagnosticSource = 'agp';
+    if (/^R8: /.test(message)) {
+      source = 'r8';
+      message = message.slice(4);
+      this.r8Severity = severity;
+    } else if (/\bR8\b/.test(message)) {
+      source = 'r8';
+      this.r8Severity = severity;
+    }
+    message = message.replace(/^Resource and asset merger: /, '');
+    if (message === '') return false;
+    if (/^(?:AAPT: )?(?:error|warn(?:ing)?): /.test(message)) {
+      // `ERROR: AAPT: error: …` or `ERROR:<xml>:1: error:` — let the AAPT rules read it.
+      return this.scanLine(message, false);
+    }
+    // `[raw/x] <path> [raw/x] <path>: Resource and asset merger: Duplicate resources`
+    const duplicate = /^\[([^\]]+)\] (.+?) \[[^\]]+\] (.+?): (?:Resource and asset merger: )?(.+)$/.exec(message);
+    if (duplicate)
+      return this.add({
+        severity,
+        source,
+        file: duplicate[2]!,
+        line: null,
+        column: null,
+        message: `${duplicate[4]} (${duplicate[1]}): ${duplicate[2]} and ${duplicate[3]}`,
+        task,
+      });
+    const base: Diagnostic = {
+      severity,
+      source,
+      file: m[2] ?? null,
+      line: m[3] ? Number(m[3]) : null,
+      column: m[4] ? Number(m[4]) : null,
+      message,
+      task,
+    };
+    if (MANIFEST_FAILED.test(message)) {
+      // The merger's reason continues on indented lines: `is also present at …`, `Suggestion: …`.
+      this.pendingMultiline = { base: { ...base, source: 'manifest' }, lines: [] };
+      return true;
+    }
+    return this.add(base);
+  }
+
+  /** `AGPBI: {json}`: AGP's machine-readable message; its `original` is the tool's own line. */
+  private addAgpbi(json: string, task: string | null): boolean {
+    let record: {
+      kind?: unknown;
+      text?: unknown;
+      original?: unknown;
+      tool?: unknown;
+      sources?: { file?: unknown; position?: { startLine?: unknown; startColumn?: unknown } }[];
+    };
+    try {
+      record = JSON.parse(json);
+    } catch {
+      return false;
+    }
+    const severity = severityOf(typeof record.kind === 'string' ? record.kind : '');
+    const tool = typeof record.tool === 'string' ? record.tool : '';
+    const source: DiagnosticSource = /aapt/i.test(tool) ? 'aapt2' : /^(R8|D8)$/i.test(tool) ? 'r8' : 'agp';
+    if (source === 'r8') this.r8Severity = severity;
+    if (typeof record.original === 'string') {
+      const first = record.original.split('\n').find((l) => l.trim() !== '');
+      if (first && this.scanLine(first, true)) return true;
+    }
+    const text = typeof record.text === 'string' ? record.text : '';
+    const where = Array.isArray(record.sources) ? record.sources[0] : undefined;
+    const named = where?.file as unknown;
+    const described = named && typeof named === 'object' ? (named as { path?: unknown; description?: unknown }) : null;
+    const file = typeof named === 'string' ? named : typeof described?.path === 'string' ? described.path : null;
+    const startLine = where?.position?.startLine;
+    const startColumn = where?.position?.startColumn;
+    return this.add({
+      severity,
+      source,
+      file,
+      line: typeof startLine === 'number' ? startLine + 1 : null,
+      column: typeof startColumn === 'number' ? startColumn + 1 : null,
+      message: typeof described?.description === 'string' ? `${text} (${described.description})` : text,
+      task,
+    });
+  }
+
+  /**
+   * AAPT2 names a merged resource by its resource set, `com.example.app-main-7:/layout/a.xml`: the
+   * source set (`main`) of the module whose task failed, so the file is that module's `src/main/res/…`.
+   */
+  private mergedResourcePath(set: string, relative: string, task: string | null): string {
+    const sourceSet = /-([A-Za-z][A-Za-z0-9]*)-\d+$/.exec(set)?.[1];
+    const module = moduleDirOf(task);
+    if (!sourceSet || !module) return relative;
+    return `${module}/src/${sourceSet}/res/${relative}`;
   }
 
   /** Handles the config-cache problem list; returns true when the line belonged to it. */
@@ -351,44 +980,141 @@ export class GradleOutputParser {
     return false;
   }
 
-  private blockTask(lines: readonly string[] = this.block): string | null {
-    const header = lines.find((l) => l.trim() !== '');
-    const m = header ? /^Execution failed for task '([^']+)'/.exec(header.trim()) : null;
+  // ---------------------------------------------------------------- Gradle's failure block
+
+  private blockTask(lines: readonly BlockLine[] = this.block): string | null {
+    const header = lines.find((l) => l.text.trim() !== '');
+    const m = header ? /^Execution failed for task '([^']+)'/.exec(header.text.trim()) : null;
     return m ? m[1]! : null;
   }
 
-  private scanInsideBlock(line: string): void {
-    if (this.scanConfigCache(line, 'error')) return;
-    const m = AAPT2_LINK.exec(line);
-    if (m && /^\s/.test(line)) {
-      this.addAapt2(m, this.blockTask() ?? this.currentTask);
+  private pushBlockLine(line: string): void {
+    if (this.block.length >= MAX_BLOCK_LINES) return;
+    const entry: BlockLine = { text: line, consumed: false };
+    this.block.push(entry);
+    entry.consumed = this.scanInsideBlock(line);
+  }
+
+  /** Lines inside the block that are diagnostics of their own; true when the line was used. */
+  private scanInsideBlock(line: string): boolean {
+    if (this.scanConfigCache(line, 'error')) return true;
+    const trimmed = line.trim();
+    if (/^\s*> /.test(line) || trimmed === '>') {
+      this.closeAarItem();
+      this.inAarList = AAR_HEADER.test(trimmed);
+      return false;
     }
+    if (this.inAarList) {
+      const item = AAR_ITEM.exec(line);
+      if (item) {
+        this.closeAarItem();
+        this.aarItem = { lines: [item[2]!.trim()] };
+        return true;
+      }
+      if (this.aarItem) {
+        if (trimmed !== '' && this.aarItem.lines.length < MAX_CONTINUATION_LINES) this.aarItem.lines.push(trimmed);
+        return true;
+      }
+    }
+    if (this.block.length <= 1) return false;
+    return this.scanLine(line, true);
+  }
+
+  private closeAarItem(): void {
+    const item = this.aarItem;
+    if (!item) return;
+    this.aarItem = null;
+    // The advice that follows is the same for every item; the first paragraphs say what is wrong.
+    const noteAt = item.lines.findIndex((l) => /^Note that /.test(l));
+    const lines = noteAt > 0 ? item.lines.slice(0, noteAt) : item.lines;
+    this.add({
+      severity: 'error',
+      source: 'agp',
+      file: null,
+      line: null,
+      column: null,
+      message: lines.join(' '),
+      task: this.blockTask() ?? this.currentTask,
+    });
   }
 
   private closeBlock(): void {
+    this.flushPending();
+    this.closeAarItem();
+    this.inAarList = false;
     this.inCcList = false;
+    const implicit = this.implicitBlock;
+    this.implicitBlock = false;
     if (this.section !== 'what-went-wrong' || this.block.length === 0) {
       this.block = [];
       return;
     }
     const lines = this.block;
     this.block = [];
-    const header = lines.find((l) => l.trim() !== '')?.trim();
-    if (!header) return;
-    if (header === 'Script compilation error:') {
-      this.scriptErrors(lines);
+    const first = lines.findIndex((l) => l.text.trim() !== '');
+    if (first < 0) return;
+    // The header runs to the first cause, indented line or blank line.
+    const headerParts: string[] = [];
+    let i = first;
+    for (; i < lines.length; i++) {
+      const text = lines[i]!.text;
+      if (text.trim() === '' || /^\s/.test(text) || text.startsWith('>')) break;
+      headerParts.push(text.trim());
+      if (!implicit && headerParts.length >= 3) break;
+    }
+    const header = headerParts.join(' ');
+    if (header === '' && !lines.some((l) => /^\s*>/.test(l.text))) return;
+    if (header.startsWith('Script compilation error')) {
+      this.scriptErrors(lines.map((l) => l.text));
       return;
     }
     if (/^Configuration cache problems found/.test(header)) return;
     const task = this.blockTask(lines);
-    const causes = lines.map((l) => /^\s*> (.*)$/.exec(l)?.[1]).filter((c): c is string => c !== undefined);
-    const cause = causes.length > 0 ? causes[causes.length - 1]!.trim() : null;
+    this.lastFailedTask = task;
     const headline = header.replace(/\.$/, '');
-    const located = cause
-      ? /^(\/\S+?|[A-Za-z]:\\\S+?):(\d+)(?::(\d+))?: (?:Error|error|ERROR): (.*)$/.exec(cause)
-      : null;
+
+    interface Cause {
+      depth: number;
+      text: string;
+      details: BlockLine[];
+    }
+    const causes: Cause[] = [];
+    for (const entry of lines) {
+      const cause = /^(\s*)>(?: (.*))?$/.exec(entry.text);
+      if (cause) causes.push({ depth: cause[1]!.length, text: (cause[2] ?? '').trim(), details: [] });
+      else if (causes.length > 0) causes[causes.length - 1]!.details.push(entry);
+    }
+    const leaves = causes.filter((c, k) => k === causes.length - 1 || causes[k + 1]!.depth <= c.depth);
+    if (leaves.length === 0) {
+      this.add({
+        severity: 'error',
+        source: 'gradle',
+        file: this.where?.file ?? null,
+        line: this.where?.line ?? null,
+        column: null,
+        message: headline,
+        task,
+      });
+    }
+    for (const leaf of leaves) this.addCause(headline, leaf.text, leaf.details, task);
+    this.where = null;
+  }
+
+  private addCause(headline: string, cause: string, details: readonly BlockLine[], task: string | null): void {
+    const free = details.map((d) => d.text.trim()).filter((t) => t !== '');
+    const anyConsumed = details.some((d) => d.consumed);
+    let text = cause;
+    if (/^Could not (find|resolve) /.test(cause)) {
+      const requiredAt = free.findIndex((t) => /^Required by:/.test(t));
+      if (requiredAt >= 0) text = `${cause} ${free.slice(requiredAt, requiredAt + 6).join(' ')}`;
+    } else if (MANIFEST_FAILED.test(cause) || (!anyConsumed && free.length > 0 && free.length <= 6)) {
+      text = [cause, ...free].filter((t) => t !== '').join(' ');
+    }
+    if (text === '') return;
+
+    const located = /^(\/\S+?|[A-Za-z]:\\\S+?):(\d+)(?::(\d+))?: (?:Error|error|ERROR): (.*)$/.exec(cause);
     // R8 names the position at the end of its cause: `…, position: offset: 96, line: 3, column: 19, origin: /p/rules.pro`.
-    const position = cause ? /\bline: (\d+), column: (\d+), origin: (\S+)$/.exec(cause) : null;
+    const position = /\bline: (\d+), column: (\d+), origin: (\S+)$/.exec(cause);
     if (located) {
       this.add({
         severity: 'error',
@@ -403,12 +1129,14 @@ export class GradleOutputParser {
       this.add({
         severity: 'error',
         source: 'gradle',
-        file: normalizePath(position[3]!),
+        file: position[3]!,
         line: Number(position[1]),
         column: Number(position[2]),
-        message: `${headline}: ${cause}`,
+        message: headline ? `${headline}: ${text}` : text,
         task,
       });
+    } else if (MANIFEST_FAILED.test(cause)) {
+      this.add({ severity: 'error', source: 'manifest', ...this.manifestLocation(text), message: text, task });
     } else {
       this.add({
         severity: 'error',
@@ -416,11 +1144,11 @@ export class GradleOutputParser {
         file: this.where?.file ?? null,
         line: this.where?.line ?? null,
         column: null,
-        message: cause ? `${headline}: ${cause}` : headline,
+        message: headline ? `${headline}: ${text}` : text,
         task,
       });
     }
-    const compile = cause ? AAPT2_COMPILE.exec(cause) : null;
+    const compile = AAPT2_COMPILE.exec(cause);
     if (compile)
       this.add({
         severity: 'error',
@@ -431,7 +1159,6 @@ export class GradleOutputParser {
         message: compile[2]!,
         task,
       });
-    this.where = null;
   }
 
   /** `Line 23: <code>` followed by a caret line `   ^ message`, located by the `* Where:` section. */
@@ -458,9 +1185,18 @@ export class GradleOutputParser {
 }
 
 /** Parses a whole output at once (tests, and re-reading a stored log). */
-export function parseGradleOutput(text: string): BuildDiagnostic[] {
-  const parser = new GradleOutputParser();
-  for (const line of text.split('\n')) parser.push(line);
+export function parseGradleOutput(text: string, options: GradleOutputParserOptions = {}): BuildDiagnostic[] {
+  const parser = new GradleOutputParser(options);
+  let start = 0;
+  while (start <= text.length) {
+    const end = text.indexOf('\n', start);
+    if (end < 0) {
+      parser.push(text.slice(start));
+      break;
+    }
+    parser.push(text.slice(start, end));
+    start = end + 1;
+  }
   return parser.finish();
 }
 

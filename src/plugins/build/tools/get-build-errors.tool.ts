@@ -14,7 +14,7 @@ export function createGetBuildErrorsTool(deps: { service: BuildService; history:
     kind: 'R',
     title: 'Get build errors',
     description:
-      'Structured diagnostics of a finished build (Kotlin, KSP, javac, lint, AAPT2, R8, AGP, Gradle, configuration cache, build scripts): severity, source, file, line, column, message, task. Errors first. Diagnostics without a location keep their message.',
+      'Structured diagnostics of a finished build (Kotlin, KSP, kapt, javac, lint, AAPT2, manifest merger, R8, AGP, failed tests, Gradle, configuration cache, build scripts): severity, source, file, line, column, message, task. Errors first. Files inside the project are relative to it. Diagnostics without a location keep their message.',
     input: z.object({
       build_id: z
         .string()
@@ -35,8 +35,15 @@ export function createGetBuildErrorsTool(deps: { service: BuildService; history:
         .array(
           z.object({
             severity: z.enum(['error', 'warning', 'info']).describe('error, warning or info.'),
-            source: z.string().describe('kotlin, ksp, javac, lint, aapt2, r8, agp, gradle, config-cache or script.'),
-            file: z.string().optional().describe('File path as the tool printed it.'),
+            source: z
+              .string()
+              .describe(
+                'kotlin, ksp, kapt, javac, lint, aapt2, manifest, r8, agp, test, gradle, config-cache or script.',
+              ),
+            file: z
+              .string()
+              .optional()
+              .describe('File path: relative to the project when inside it, else as the tool printed it.'),
             line: z.number().int().optional().describe('1-based line.'),
             column: z.number().int().optional().describe('1-based column.'),
             message: z.string().describe('The message.'),

@@ -1,0 +1,90 @@
+#!/usr/bin/env node
+/*
+ * Precision and recall of the Gradle output parser on the captures in test/fixtures/gradle-output/,
+ * against the expected diagnostics written out in test/unit/build/gradle-output-expected.ts.
+ *
+ *   node scripts/measure-gradle-parser.mjs [--parser <path to a gradle-output-parser.ts>] [--verbose]
+ *
+ * `--parser` measures another version of the parser (e.g. one taken from git history) on the same set.
+ * A found diagnostic counts as correct when severity, source, file name and line agree with an expected
+ * one and its message contains the expected message's first 40 characters (case and spacing aside):
+ * a reader acting on it would go to the same place for the same reason.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+
+const root = resolve(import.meta.dirname, '..');
+const args = process.argv.slice(2);
+const parserPath = resolve(
+  args.includes('--parser')
+    ? args[args.indexOf('--parser') + 1]
+    : join(root, 'src/plugins/build/services/gradle-output-parser.ts'),
+);
+const verbose = args.includes('--verbose');
+
+const out = mkdtempSync(join(tmpdir(), 'measure-parser-'));
+try {
+  await build({
+    entryPoints: { parser: parserPath, expected: join(root, 'test/unit/build/gradle-output-expected.ts') },
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    outdir: out,
+    outExtension: { '.js': '.mjs' },
+    logLevel: 'error',
+  });
+  const { parseGradleOutput } = await import(pathToFileURL(join(out, 'parser.mjs')).href);
+  const { EXPECTED } = await import(pathToFileURL(join(out, 'expected.mjs')).href);
+
+  const norm = (s) => s.toLowerCase().replace(/\s+/g, ' ').trim();
+  const base = (f) => (f === null ? null : f.split(/[\\/]/).pop());
+  const matches = (found, want) =>
+    found.severity === want.severity &&
+    found.source === want.source &&
+    base(found.file) === base(want.file) &&
+    found.line === want.line &&
+    norm(found.message).includes(norm(want.message).slice(0, 40));
+
+  const bySource = new Map();
+  const row = (source) => {
+    if (!bySource.has(source)) bySource.set(source, { expected: 0, found: 0, correct: 0 });
+    return bySource.get(source);
+  };
+  const dir = join(root, 'test/fixtures/gradle-output');
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.txt'))
+    .sort()) {
+    const want = EXPECTED[file] ?? [];
+    const found = parseGradleOutput(readFileSync(join(dir, file), 'utf8'));
+    const unmatched = [...want];
+    for (const w of want) row(w.source).expected++;
+    for (const f of found) {
+      row(f.source).found++;
+      const at = unmatched.findIndex((w) => matches(f, w));
+      if (at >= 0) {
+        row(f.source).correct++;
+        unmatched.splice(at, 1);
+      } else if (verbose) console.log(`${file}: unexpected ${JSON.stringify(f)}`);
+    }
+    if (verbose) for (const w of unmatched) console.log(`${file}: missed ${JSON.stringify(w)}`);
+  }
+
+  const pct = (a, b) => (b === 0 ? '   -  ' : `${((100 * a) / b).toFixed(1).padStart(5)}%`);
+  const total = { expected: 0, found: 0, correct: 0 };
+  console.log(`parser: ${parserPath}`);
+  console.log('source        expected  found  correct  recall  precision');
+  for (const [source, r] of [...bySource.entries()].sort()) {
+    for (const k of Object.keys(total)) total[k] += r[k];
+    console.log(
+      `${source.padEnd(13)} ${String(r.expected).padStart(8)} ${String(r.found).padStart(6)} ${String(r.correct).padStart(8)}  ${pct(r.correct, r.expected)}  ${pct(r.correct, r.found)}`,
+    );
+  }
+  console.log(
+    `${'all'.padEnd(13)} ${String(total.expected).padStart(8)} ${String(total.found).padStart(6)} ${String(total.correct).padStart(8)}  ${pct(total.correct, total.expected)}  ${pct(total.correct, total.found)}`,
+  );
+} finally {
+  rmSync(out, { recursive: true, force: true });
+}
