@@ -49,7 +49,7 @@ describe('host tools are never taken from the project', () => {
     };
     expect(existsSync(marker) ? readFileSync(marker, 'utf8') : '').toBe('');
     for (const path of [report.java.path, report.adb.path, report.emulator.path]) {
-      if (path === null) continue;
+      if (path == null) continue;
       expect(isAbsolute(path)).toBe(true);
       expect(path.startsWith(`${project}/`)).toBe(false);
     }
