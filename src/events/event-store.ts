@@ -6,7 +6,14 @@ import type { Actor } from '../kernel/actor.js';
 import { InvalidArgumentsError } from '../kernel/errors.js';
 import { CanonicalJsonError, canonicalJson } from './canonical-json.js';
 import { type EventCatalog, EventValidationError } from './event-catalog.js';
-import type { NewEvent, Projection, StoredEvent } from './event-definition.js';
+import type {
+  EventDefinition,
+  EventMeta,
+  NewEvent,
+  Projection,
+  ReadonlyData,
+  StoredEvent,
+} from './event-definition.js';
 import { computeEventHash, hashCanonicalRow } from './event-hash.js';
 import { APPEND_ONLY_TRIGGERS, GENESIS_HASH, LATEST_SCHEMA_VERSION, MIGRATIONS, STORE_TABLES } from './event-schema.js';
 import { isGlob, toSqlGlob, typeMatcher } from './glob.js';
@@ -317,11 +324,22 @@ export class EventStore {
 
   // ---------------------------------------------------------------- writing
 
-  append(event: NewEvent & { actor: Actor }): StoredEvent {
-    return this.appendMany([event])[0];
+  /**
+   * Appends one event of `definition`'s type: tsc checks `data` against the definition's schema, and the
+   * store validates it against the catalog again before writing.
+   */
+  append<D, In>(
+    definition: EventDefinition<D, In>,
+    data: NoInfer<ReadonlyData<In>>,
+    meta: EventMeta & { actor: Actor },
+  ): StoredEvent<D> {
+    return this.appendMany([{ ...meta, type: definition.type, data }])[0] as StoredEvent<D>;
   }
 
-  /** One transaction: all events are written (with their projections) or none is. */
+  /**
+   * One transaction: all events are written (with their projections) or none is. The untyped path, for
+   * batches and for tests of the store's own validation; code that records one event uses `append`.
+   */
   appendMany(events: readonly (NewEvent & { actor: Actor })[]): StoredEvent[] {
     this.assertWritable();
     if (!Array.isArray(events)) throw new EventValidationError('appendMany expects an array of events.');

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { inject, injectable } from 'inversify';
 import { describeActor, type Actor } from './actor.js';
 import { EventStoreProvider } from './event-store-provider.js';
+import { ProjectTrusted, ProjectUntrusted } from '../plugins/core/core.events.js';
 
 export interface TrustedProject {
   readonly root: string;
@@ -58,12 +59,11 @@ export class TrustService {
   trust(root: string, actor: Actor, evidence?: TrustEvidence): boolean {
     const canonical = canonicalProjectRoot(root);
     if (this.isTrusted(canonical)) return false;
-    this.store().append({
-      type: 'project.trusted',
-      stream: `project:${canonical}`,
-      data: { root: canonical, by: describeActor(actor), ...evidence },
-      actor,
-    });
+    this.store().append(
+      ProjectTrusted,
+      { root: canonical, by: describeActor(actor), ...evidence },
+      { stream: `project:${canonical}`, actor },
+    );
     return true;
   }
 
@@ -71,12 +71,11 @@ export class TrustService {
   untrust(root: string, actor: Actor): boolean {
     const canonical = canonicalProjectRoot(root);
     if (!this.isTrusted(canonical)) return false;
-    this.store().append({
-      type: 'project.untrusted',
-      stream: `project:${canonical}`,
-      data: { root: canonical, by: describeActor(actor) },
-      actor,
-    });
+    this.store().append(
+      ProjectUntrusted,
+      { root: canonical, by: describeActor(actor) },
+      { stream: `project:${canonical}`, actor },
+    );
     return true;
   }
 

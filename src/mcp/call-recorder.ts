@@ -1,8 +1,13 @@
-import type { NewEvent } from '../events/event-definition.js';
+import type { EventDefinition, EventMeta, ReadonlyData } from '../events/event-definition.js';
 import type { Actor } from '../kernel/actor.js';
 import type { EventStoreProvider } from '../kernel/event-store-provider.js';
 import type { Logger } from '../kernel/tool-definition.js';
-import type { ToolCallOutcome } from '../plugins/core/core.events.js';
+import {
+  type ToolCallOutcome,
+  McpSessionStarted,
+  McpToolCalled,
+  McpSessionEnded,
+} from '../plugins/core/core.events.js';
 import { redactArguments, truncateUtf8 } from './redaction.js';
 
 export const MAX_SUMMARY_BYTES = 120;
@@ -41,20 +46,22 @@ export class CallRecorder {
     private readonly logger: Logger,
   ) {}
 
-  private append(event: NewEvent & { actor: Actor }): void {
+  private append<D, In>(
+    definition: EventDefinition<D, In>,
+    data: NoInfer<ReadonlyData<In>>,
+    meta: EventMeta & { actor: Actor },
+  ): void {
     try {
-      this.store().append(event);
+      this.store().append(definition, data, meta);
     } catch (error) {
-      this.logger.error(`could not record ${event.type} in the event log: ${(error as Error).message}`);
+      this.logger.error(`could not record ${definition.type} in the event log: ${(error as Error).message}`);
     }
   }
 
   sessionStarted(actor: Actor, facts: SessionFacts): void {
-    this.append({
-      type: 'mcp.session_started',
-      stream: `mcp:${this.sessionId}`,
-      actor,
-      data: {
+    this.append(
+      McpSessionStarted,
+      {
         session: this.sessionId,
         client_name: facts.clientName,
         client_version: facts.clientVersion,
@@ -64,16 +71,15 @@ export class CallRecorder {
         read_only: facts.readOnly,
         project_root: facts.projectRoot,
       },
-    });
+      { stream: `mcp:${this.sessionId}`, actor },
+    );
   }
 
   toolCalled(actor: Actor, call: CallRecord): void {
     this.calls++;
-    this.append({
-      type: 'mcp.tool_called',
-      stream: `mcp:${this.sessionId}`,
-      actor,
-      data: {
+    this.append(
+      McpToolCalled,
+      {
         session: this.sessionId,
         tool: truncateUtf8(call.tool, 100),
         toolset: call.toolset,
@@ -84,15 +90,15 @@ export class CallRecorder {
         summary: truncateUtf8(call.summary.replace(/\s+/g, ' ').trim(), MAX_SUMMARY_BYTES),
         arguments: redactArguments(call.args, call.sensitive),
       },
-    });
+      { stream: `mcp:${this.sessionId}`, actor },
+    );
   }
 
   sessionEnded(actor: Actor, reason: string): void {
-    this.append({
-      type: 'mcp.session_ended',
-      stream: `mcp:${this.sessionId}`,
-      actor,
-      data: { session: this.sessionId, reason, calls: this.calls },
-    });
+    this.append(
+      McpSessionEnded,
+      { session: this.sessionId, reason, calls: this.calls },
+      { stream: `mcp:${this.sessionId}`, actor },
+    );
   }
 }

@@ -18,6 +18,7 @@ import { startAdbServer, type TestAdbServer } from '../../support/adb-server.js'
 import { startSimOnAdb } from '../../support/sim-device.js';
 import { createFakeGradleProject } from '../../support/temp-home.js';
 import { androidContainer } from './support.js';
+import { BuildFinished } from '../../../src/plugins/build/build.events.js';
 
 describe('installs linked to the builds that produced them', () => {
   let adb: TestAdbServer;
@@ -39,11 +40,9 @@ describe('installs linked to the builds that produced them', () => {
   });
 
   function buildFinished(buildId: string, apk: { path: string; sha256: string; size: number }) {
-    ctx.append({
-      type: 'build.finished',
-      stream: `build:${buildId}`,
-      correlation: `build:${buildId}`,
-      data: {
+    ctx.append(
+      BuildFinished,
+      {
         build_id: buildId,
         status: 'success',
         duration_ms: 1000,
@@ -70,7 +69,11 @@ describe('installs linked to the builds that produced them', () => {
         tests: null,
         log: { path: '/tmp/x.log', sha256: 'a'.repeat(64), bytes: 1, lines: 1, truncated_lines: 0 },
       },
-    });
+      {
+        stream: `build:${buildId}`,
+        correlation: `build:${buildId}`,
+      },
+    );
   }
 
   it('records the newest build that lists the APK hash, and the read model survives a rebuild', async () => {

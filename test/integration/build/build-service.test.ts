@@ -3,6 +3,7 @@ import { jest } from '@jest/globals';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
+import type { z } from 'zod';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import type { Container } from 'inversify';
@@ -24,6 +25,7 @@ import { failureError } from '../../../src/plugins/build/services/build-waiter.j
 import { BuildWorker } from '../../../src/plugins/build/services/build-worker.js';
 import { createTempHome } from '../../support/temp-home.js';
 import { copyFixtureProject, invocations, replayCapture, setScenario } from './fixture-project.js';
+import { BuildStarted } from '../../../src/plugins/build/build.events.js';
 
 const agent: Actor = { kind: 'agent', session: 'sess-int-1', client: 'jest-agent', pid: process.pid };
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
@@ -429,10 +431,10 @@ describe('build worker under failure', () => {
       throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
     });
     const append = store.append.bind(store);
-    jest.spyOn(store, 'append').mockImplementation((event) => {
-      if (event.type === 'build.finished')
+    jest.spyOn(store, 'append').mockImplementation((definition, data, meta) => {
+      if (definition.type === 'build.finished')
         throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
-      return append(event);
+      return append(definition, data, meta);
     });
     setScenario(h.root, 'success');
     const started = await h.call('run_gradle_task', { task: ':app:assembleDemoPlayDebug', wait: false });
@@ -447,14 +449,12 @@ describe('build worker under failure', () => {
     const [event] = store.query({ types: ['build.started'], stream: `build:${id}`, limit: 1 });
     const orphan = 'a0a0a0a0a0a0';
     const dead = spawnSync('true').pid!;
-    const data = event!.data as Record<string, unknown>;
-    append({
-      type: 'build.started',
-      stream: `build:${orphan}`,
-      correlation: orphan,
-      actor: agent,
-      data: { ...data, build_id: orphan, pid: dead, log_path: join(h.home, 'build-logs', `${orphan}.log`) },
-    });
+    const data = event!.data as z.input<typeof BuildStarted.schema>;
+    append(
+      BuildStarted,
+      { ...data, build_id: orphan, pid: dead, log_path: join(h.home, 'build-logs', `${orphan}.log`) },
+      { stream: `build:${orphan}`, correlation: orphan, actor: agent },
+    );
     writeFileSync(
       join(h.home, 'build-logs', `${orphan}.outcome.json`),
       readFileSync(outcomeFile, 'utf8').replace(id, orphan),
@@ -467,13 +467,11 @@ describe('build worker under failure', () => {
 
     // Without an outcome file: unknown, recorded as its starter, and the message says what to do.
     const lost = 'b0b0b0b0b0b0';
-    append({
-      type: 'build.started',
-      stream: `build:${lost}`,
-      correlation: lost,
-      actor: agent,
-      data: { ...data, build_id: lost, pid: dead, log_path: join(h.home, 'build-logs', `${lost}.log`) },
-    });
+    append(
+      BuildStarted,
+      { ...data, build_id: lost, pid: dead, log_path: join(h.home, 'build-logs', `${lost}.log`) },
+      { stream: `build:${lost}`, correlation: lost, actor: agent },
+    );
     const unknown = await h.call('get_build_status', { build_id: lost });
     expect(unknown.data.status).toBe('failed');
     expect(unknown.data.reason).toBe(

@@ -6,10 +6,10 @@ import { createEventStream } from '../../../src/events/event-stream.js';
 import type { StoredEvent } from '../../../src/events/event-definition.js';
 import { EventStore } from '../../../src/events/event-store.js';
 import {
+  appendThing,
   removeTempDirs,
   tempStorePath,
   testCatalog,
-  thing,
   thingsProjection,
 } from '../../support/event-store-fixtures.js';
 import { bundleWorker } from './bundle-worker.js';
@@ -157,7 +157,7 @@ it("events$ delivers own appends at once and another process's appends promptly;
       arrivedAt.set(e.seq, Date.now());
     });
 
-    const own = store.append(thing('own'));
+    const own = appendThing(store, 'own');
     expect(received.map((e) => e.seq)).toEqual([own.seq]);
 
     const burst = await finished(start('burst', path, '5'));
@@ -169,7 +169,7 @@ it("events$ delivers own appends at once and another process's appends promptly;
     expect(received.slice(1).every((e) => e.actor.kind === 'agent')).toBe(true);
     expect(Math.max(...[2, 3, 4, 5, 6].map((s) => arrivedAt.get(s)! - exitedAt))).toBeLessThan(2000);
 
-    store.append(thing('after'));
+    appendThing(store, 'after');
     expect(received.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     await new Promise((r) => setTimeout(r, 10));
     expect(unhandled).toHaveLength(7);

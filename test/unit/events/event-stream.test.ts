@@ -3,6 +3,7 @@ import type { StoredEvent } from '../../../src/events/event-definition.js';
 import { EventStore } from '../../../src/events/event-store.js';
 import { createEventStream, ofType, type EventStream } from '../../../src/events/event-stream.js';
 import {
+  appendThing,
   removed,
   removeTempDirs,
   tempStorePath,
@@ -45,7 +46,7 @@ describe('createEventStream', () => {
     const removals: StoredEvent<{ name: string }>[] = [];
     stream.events$.subscribe((e) => all.push(e));
     stream.events$.pipe(ofType<{ name: string }>('*.thing_removed')).subscribe((e) => removals.push(e));
-    store.append(thing('a'));
+    appendThing(store, 'a');
     store.appendMany([removed('a'), thing('b')]);
     expect(seqs(all)).toEqual([1, 2, 3]);
     expect(removals.map((e) => e.data.name)).toEqual(['a']);
@@ -57,9 +58,9 @@ describe('createEventStream', () => {
     stream.subscribe((e) => got.push(e));
     other.appendMany([thing('x1'), thing('x2')]);
     // Own append right after: the gap (1, 2) is read first, synchronously.
-    store.append(thing('own'));
+    appendThing(store, 'own');
     expect(seqs(got)).toEqual([1, 2, 3]);
-    other.append(thing('x3'));
+    appendThing(other, 'x3');
     await until(() => got.length === 4);
     await new Promise((r) => setTimeout(r, 120));
     expect(seqs(got)).toEqual([1, 2, 3, 4]);
@@ -73,7 +74,7 @@ describe('createEventStream', () => {
     cleanup.push(store, other, stream);
     const got: StoredEvent[] = [];
     stream.subscribe((e) => got.push(e));
-    other.append(thing('x'));
+    appendThing(other, 'x');
     await until(() => got.length === 1, 3000);
   });
 
@@ -82,7 +83,7 @@ describe('createEventStream', () => {
     const got: StoredEvent[] = [];
     stream.events$.subscribe((e) => got.push(e));
     await until(() => got.length === 2);
-    store.append(thing('new'));
+    appendThing(store, 'new');
     expect(seqs(got)).toEqual([2, 3, 4]);
   });
 
@@ -92,10 +93,10 @@ describe('createEventStream', () => {
     const second: number[] = [];
     stream.events$.subscribe((e) => {
       first.push(e.seq);
-      if (e.seq === 1) store.append(thing('from-subscriber'));
+      if (e.seq === 1) appendThing(store, 'from-subscriber');
     });
     stream.events$.subscribe((e) => second.push(e.seq));
-    store.append(thing('a'));
+    appendThing(store, 'a');
     expect(first).toEqual([1, 2]);
     expect(second).toEqual([1, 2]);
   });
@@ -126,9 +127,9 @@ describe('createEventStream', () => {
   it('completes on close and when its store closes', async () => {
     const { store, stream } = setup();
     const done = firstValueFrom(stream.events$.pipe(toArray()));
-    store.append(thing('a'));
+    appendThing(store, 'a');
     stream.close();
-    store.append(thing('b'));
+    appendThing(store, 'b');
     expect(seqs(await done)).toEqual([1]);
 
     const second = createEventStream(store, { pollMs: 20 });

@@ -5,6 +5,7 @@ import { deviceSerialField, launchTimingFields } from '../../../android/device-t
 import { defineTool } from '../../../kernel/tool-definition.js';
 import { validatePackageName } from '../../../kernel/validation.js';
 import type { AppController } from '../services/app-controller.js';
+import { DeepLinkOpened } from '../device-admin.events.js';
 
 export function createOpenDeepLinkTool(deps: { devices: DeviceInspector; apps: AppController }) {
   return defineTool({
@@ -35,13 +36,11 @@ export function createOpenDeepLinkTool(deps: { devices: DeviceInspector; apps: A
         wait_ms: out.am?.waitTimeMs ?? null,
         launch_state: out.am?.launchState ?? null,
       };
-      ctx.append({
-        type: 'deep_link.opened',
-        data: { device_serial: serial, uri, scheme, package: pkg ?? null, activity: out.component },
-        stream: `device:${serial}`,
-        device: serial,
-        package: pkg ?? null,
-      });
+      ctx.append(
+        DeepLinkOpened,
+        { device_serial: serial, uri, scheme, package: pkg ?? null, activity: out.component },
+        { stream: `device:${serial}`, device: serial, package: pkg ?? null },
+      );
       return {
         data: { device_serial: serial, uri, activity: out.component, ...timing },
         summary: `opened ${scheme}: link on ${serial}${out.component ? ` in ${out.component}` : ''}`,

@@ -11,6 +11,7 @@ import { InvalidArgumentsError } from '../../../kernel/errors.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
 import { validatePackageName } from '../../../kernel/validation.js';
 import { validateActivity, type AppController } from '../services/app-controller.js';
+import { AppRestarted } from '../device-admin.events.js';
 
 export function createRestartAppTool(deps: {
   devices: DeviceInspector;
@@ -66,9 +67,9 @@ export function createRestartAppTool(deps: {
         wait_ms: out.am?.waitTimeMs ?? null,
         launch_state: out.am?.launchState ?? null,
       };
-      ctx.append({
-        type: 'app.restarted',
-        data: {
+      ctx.append(
+        AppRestarted,
+        {
           device_serial: serial,
           package: pkg,
           activity: out.component,
@@ -76,10 +77,8 @@ export function createRestartAppTool(deps: {
           ...timing,
           display_ms: out.displayMs,
         },
-        stream: `device:${serial}`,
-        device: serial,
-        package: pkg,
-      });
+        { stream: `device:${serial}`, device: serial, package: pkg },
+      );
       return {
         data: {
           device_serial: serial,

@@ -3,6 +3,7 @@ import type { DeviceInspector } from '../../../android/device-inspector.js';
 import { deviceSerialField } from '../../../android/device-tool-fields.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
 import { ORIENTATIONS, type OrientationController } from '../services/orientation-controller.js';
+import { OrientationChanged } from '../device-admin.events.js';
 
 export function createSetDeviceOrientationTool(deps: { devices: DeviceInspector; orientation: OrientationController }) {
   return defineTool({
@@ -26,12 +27,11 @@ export function createSetDeviceOrientationTool(deps: { devices: DeviceInspector;
     async handler(args, ctx) {
       const serial = await deps.devices.select(args.device_serial, ctx);
       const { previous } = await deps.orientation.set(serial, args.orientation, ctx.signal);
-      ctx.append({
-        type: 'orientation.changed',
-        data: { device_serial: serial, orientation: args.orientation, previous },
-        stream: `device:${serial}`,
-        device: serial,
-      });
+      ctx.append(
+        OrientationChanged,
+        { device_serial: serial, orientation: args.orientation, previous },
+        { stream: `device:${serial}`, device: serial },
+      );
       return {
         data: { device_serial: serial, orientation: args.orientation, previous },
         summary: `${serial}: ${previous ?? '?'} → ${args.orientation}`,

@@ -3,6 +3,7 @@ import type { DeviceInspector, NetworkState } from '../../../android/device-insp
 import { deviceSerialField } from '../../../android/device-tool-fields.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
 import { NetworkController } from '../services/network-controller.js';
+import { NetworkChanged } from '../device-admin.events.js';
 
 const State = z.object({
   wifi: z.boolean().nullable().describe('Wi-Fi enabled; null when the device does not report it.'),
@@ -44,12 +45,11 @@ export function createSetNetworkStateTool(deps: { devices: DeviceInspector; netw
         mobile_data: args.mobile_data ?? null,
         airplane_mode: args.airplane_mode ?? null,
       };
-      ctx.append({
-        type: 'network.changed',
-        data: { device_serial: serial, requested, previous: snake(previous), current: snake(current) },
-        stream: `device:${serial}`,
-        device: serial,
-      });
+      ctx.append(
+        NetworkChanged,
+        { device_serial: serial, requested, previous: snake(previous), current: snake(current) },
+        { stream: `device:${serial}`, device: serial },
+      );
       const parts = Object.entries(requested)
         .filter(([, v]) => v !== null)
         .map(([k, v]) => `${k} ${v ? 'on' : 'off'}`);

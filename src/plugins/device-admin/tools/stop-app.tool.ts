@@ -5,6 +5,7 @@ import type { PackageScopeGuard } from '../../../android/package-scope-guard.js'
 import { defineTool } from '../../../kernel/tool-definition.js';
 import { validatePackageName } from '../../../kernel/validation.js';
 import type { AppController } from '../services/app-controller.js';
+import { AppStopped } from '../device-admin.events.js';
 
 export function createStopAppTool(deps: { devices: DeviceInspector; apps: AppController; scope: PackageScopeGuard }) {
   return defineTool({
@@ -29,13 +30,11 @@ export function createStopAppTool(deps: { devices: DeviceInspector; apps: AppCon
       deps.scope.require(pkg, args.allow_foreign_package);
       const serial = await deps.devices.select(args.device_serial, ctx);
       const { wasRunning } = await deps.apps.stop(serial, pkg, ctx.signal);
-      ctx.append({
-        type: 'app.stopped',
-        data: { device_serial: serial, package: pkg, was_running: wasRunning },
-        stream: `device:${serial}`,
-        device: serial,
-        package: pkg,
-      });
+      ctx.append(
+        AppStopped,
+        { device_serial: serial, package: pkg, was_running: wasRunning },
+        { stream: `device:${serial}`, device: serial, package: pkg },
+      );
       return {
         data: { device_serial: serial, package: pkg, was_running: wasRunning },
         summary: `stopped ${pkg} on ${serial}${wasRunning ? '' : ' (was not running)'}`,

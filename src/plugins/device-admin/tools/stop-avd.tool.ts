@@ -3,6 +3,7 @@ import type { AvdController } from '../../../android/avd-controller.js';
 import { requiredDeviceSerialField } from '../../../android/device-tool-fields.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
 import { validateSerial } from '../../../kernel/validation.js';
+import { AvdStopped } from '../device-admin.events.js';
 
 export function createStopAvdTool(deps: { avds: AvdController }) {
   return defineTool({
@@ -21,12 +22,11 @@ export function createStopAvdTool(deps: { avds: AvdController }) {
     async handler(args, ctx) {
       const serial = validateSerial(args.device_serial);
       const stopped = await deps.avds.stop(serial, ctx.signal);
-      ctx.append({
-        type: 'avd.stopped',
-        data: { device_serial: serial, avd_name: stopped.avdName, waited_ms: stopped.waitedMs },
-        stream: `device:${serial}`,
-        device: serial,
-      });
+      ctx.append(
+        AvdStopped,
+        { device_serial: serial, avd_name: stopped.avdName, waited_ms: stopped.waitedMs },
+        { stream: `device:${serial}`, device: serial },
+      );
       return {
         data: { device_serial: serial, avd_name: stopped.avdName, waited_ms: stopped.waitedMs },
         summary: `stopped ${serial}${stopped.avdName ? ` (${stopped.avdName})` : ''}`,
