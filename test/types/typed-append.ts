@@ -1,6 +1,6 @@
 // Compile-time checks, run by `npm run typecheck` (tsconfig includes test/**): each `@ts-expect-error`
 // line must fail to compile, or tsc reports the directive as unused. Jest never runs this file; the
-// jest test test/unit/events/typed-append-types.test.ts keeps these lines from being deleted silently.
+// jest test test/unit/type-tests.test.ts keeps these lines from being deleted silently.
 import type { EventAppender } from '../../src/events/event-definition.js';
 import type { EventStore } from '../../src/events/event-store.js';
 import type { Actor } from '../../src/kernel/actor.js';

@@ -45,6 +45,6 @@ export class CoreToolset implements ToolsetContribution {
       createQueryEventsTool({ store: this.store }),
       createListMcpSessionsTool({ activity: this.activity }),
       ...this.deviceTools.tools(),
-    ] as unknown as readonly AnyToolDefinition[];
+    ];
   }
 }

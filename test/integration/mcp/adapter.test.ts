@@ -67,7 +67,7 @@ const failing = (name: string, error: () => Error, output?: unknown) =>
       throw error();
     },
   });
-const tools = [
+const tools: AnyToolDefinition[] = [
   slowTask,
   secretTool,
   failing(
@@ -84,7 +84,7 @@ const tools = [
   ),
   failing('get_bug', () => new Error('boom')),
   failing('get_bad_output', () => new Error('unused'), { ok: 'yes' }),
-] as unknown as AnyToolDefinition[];
+];
 
 const testModule = new ContainerModule(({ bind }) => {
   bind<ToolsetContribution>(ToolsetContribution).toConstantValue({
