@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { agentEnvironmentMarkers } from '../../src/cli/trust-evidence.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { isAlive } from './wait.js';
 
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CLI = join(REPO_ROOT, 'dist', 'cli.js');
@@ -37,15 +38,6 @@ function defaultCwd(env: CliEnv): string {
     return statSync(env.home).isDirectory() ? env.home : tmpdir();
   } catch {
     return tmpdir();
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }
 

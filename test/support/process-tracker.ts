@@ -1,3 +1,5 @@
+import { isAlive } from './wait.js';
+
 /**
  * Every process a test spawns is registered here by PID so afterAll can kill whatever a failing test
  * left behind. Never kill by name: other engineers' tests run adb servers too.
@@ -10,15 +12,6 @@ export function trackPid(pid: number): void {
 
 export function untrackPid(pid: number): void {
   tracked.delete(pid);
-}
-
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** SIGKILLs every tracked process still alive; returns the PIDs it had to kill. */

@@ -24,6 +24,7 @@ import { BuildService } from '../../../src/plugins/build/services/build-service.
 import { failureError } from '../../../src/plugins/build/services/build-waiter.js';
 import { BuildWorker } from '../../../src/plugins/build/services/build-worker.js';
 import { createTempHome } from '../../support/temp-home.js';
+import { waitFor } from '../../support/wait.js';
 import { copyFixtureProject, invocations, replayCapture, setScenario } from './fixture-project.js';
 import { BuildStarted } from '../../../src/plugins/build/build.events.js';
 
@@ -404,14 +405,6 @@ describe('run_tests (Groovy fixture)', () => {
     expect((error as InvalidArgumentsError).code).toBe('TASK_BLOCKED');
   });
 });
-
-async function waitFor(predicate: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('build worker under failure', () => {
   let h: Harness;

@@ -1,6 +1,7 @@
 import { ToolError } from '../../../src/kernel/errors.js';
 import { ProcessRunner } from '../../../src/kernel/process-runner.js';
-import { isAlive, killTrackedProcesses, trackPid } from '../../support/process-tracker.js';
+import { killTrackedProcesses, trackPid } from '../../support/process-tracker.js';
+import { isAlive } from '../../support/wait.js';
 
 const runner = new ProcessRunner();
 

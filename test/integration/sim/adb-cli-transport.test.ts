@@ -8,12 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startAdbServer, type TestAdbServer } from '../../support/adb-server.js';
 import { killTrackedProcesses } from '../../support/process-tracker.js';
+import { sleep } from '../../support/wait.js';
 import { startSimOnAdb } from '../../support/sim-device.js';
 import type { RunningSimulatedDevice } from '../../../src/sim/start-simulated-device.js';
 import { TinyAndroid } from './tiny-android.js';
 import { openDeviceService } from './smart-socket.js';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function eventually(check: () => boolean, timeoutMs = 5000): Promise<void> {
   const until = Date.now() + timeoutMs;

@@ -11,6 +11,7 @@ import {
   testCatalog,
   thing,
 } from '../../support/event-store-fixtures.js';
+import { sleep, waitFor } from '../../support/wait.js';
 
 const cleanup: { close(): void }[] = [];
 afterEach(() => {
@@ -29,13 +30,7 @@ function setup(fromSeq?: number): { store: EventStore; other: EventStore; stream
   return { store, other, stream };
 }
 
-async function until(condition: () => boolean, ms = 2000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+const until = (condition: () => boolean, timeoutMs = 2000) => waitFor(condition, { timeoutMs, intervalMs: 10 });
 
 const seqs = (events: StoredEvent[]) => events.map((e) => e.seq);
 
@@ -62,7 +57,7 @@ describe('createEventStream', () => {
     expect(seqs(got)).toEqual([1, 2, 3]);
     appendThing(other, 'x3');
     await until(() => got.length === 4);
-    await new Promise((r) => setTimeout(r, 120));
+    await sleep(120);
     expect(seqs(got)).toEqual([1, 2, 3, 4]);
   });
 
