@@ -1,5 +1,4 @@
 import Database from 'better-sqlite3';
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,6 +27,10 @@ import {
   appInstalled,
   thingRemoved,
 } from '../../support/event-store-fixtures.js';
+import { itWhen, makeUnwritable, makeWritable, probeUnwritableDirectories } from '../../support/capabilities.js';
+
+// root ignores mode bits, so as root these tests need chattr +i; they skip, saying why, only where that is missing.
+const itWithUnwritableDirs = itWhen(probeUnwritableDirectories());
 
 const open: { close(): void }[] = [];
 function openStore(options: Partial<EventStoreOptions> = {}): EventStore {
@@ -453,17 +456,13 @@ describe('opening', () => {
     expect(() => openStore({ path: join(file, 'events.db') })).toThrow(/set DROIDWRIGHT_HOME to a writable directory/);
   });
 
-  it('throws StoreUnavailableError for a directory this user cannot write', () => {
+  itWithUnwritableDirs('throws StoreUnavailableError for a directory this user cannot write', () => {
     const dir = tempDir();
-    // root ignores mode bits; an immutable directory refuses even root.
-    const asRoot = process.getuid?.() === 0;
-    if (asRoot) execFileSync('chattr', ['+i', dir]);
-    else execFileSync('chmod', ['0500', dir]);
+    makeUnwritable(dir);
     try {
       expect(() => openStore({ path: join(dir, 'events.db') })).toThrow(/Cannot open the event log .* for writing/);
     } finally {
-      if (asRoot) execFileSync('chattr', ['-i', dir]);
-      else execFileSync('chmod', ['0700', dir]);
+      makeWritable(dir);
     }
   });
 
@@ -511,22 +510,21 @@ describe('opening', () => {
     expect(() => openStore({ path: copy, readonly: true })).toThrow(/no event log at/);
   });
 
-  it('opens read-only a copy on media where SQLite cannot create its -shm file', () => {
+  itWithUnwritableDirs('opens read-only a copy on media where SQLite cannot create its -shm file', () => {
     const writer = openStore();
     writer.appendMany([thing('a'), thing('b'), thing('c')]);
     writer.close();
     const dir = tempDir();
     const copy = join(dir, 'events.db');
     copyFileSync(writer.path, copy);
-    const asRoot = process.getuid?.() === 0;
-    execFileSync(asRoot ? 'chattr' : 'chmod', asRoot ? ['+i', dir] : ['0555', dir]);
+    makeUnwritable(dir, '0555');
     try {
       const reader = openStore({ path: copy, readonly: true });
       expect(reader.verify({ full: true })).toEqual({ ok: true, checked: 3, lastSeq: 3 });
       expect(reader.stats()).toMatchObject({ events: 3, schemaVersion: 1 });
       expect(() => appendThing(reader, 'd')).toThrow(StoreUnavailableError);
     } finally {
-      execFileSync(asRoot ? 'chattr' : 'chmod', asRoot ? ['-i', dir] : ['0700', dir]);
+      makeWritable(dir);
     }
   });
 
