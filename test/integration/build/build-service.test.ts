@@ -24,7 +24,7 @@ import { BuildService } from '../../../src/plugins/build/services/build-service.
 import { failureError } from '../../../src/plugins/build/services/build-waiter.js';
 import { BuildWorker } from '../../../src/plugins/build/services/build-worker.js';
 import { createTempHome } from '../../support/temp-home.js';
-import { waitFor } from '../../support/wait.js';
+import { sleep, waitFor } from '../../support/wait.js';
 import { copyFixtureProject, invocations, replayCapture, setScenario } from './fixture-project.js';
 import { BuildStarted } from '../../../src/plugins/build/build.events.js';
 
@@ -498,7 +498,7 @@ describe('build worker under failure', () => {
     expect(lock.handOver(handle.buildId, parked, currentProcess())).toBe(true);
     try {
       const run = worker.run(handle.buildId, { pid: process.pid, startTime: 'worker' });
-      await new Promise((r) => setTimeout(r, 200));
+      await sleep(200);
       worker.stopAll(systemActor(), 'shutdown');
       const record = await run;
       expect(record).toMatchObject({

@@ -13,6 +13,7 @@ import {
   thingsProjection,
 } from '../../support/event-store-fixtures.js';
 import { bundleWorker } from './bundle-worker.js';
+import { sleep } from '../../support/wait.js';
 
 let worker: string;
 beforeAll(async () => {
@@ -164,14 +165,14 @@ it("events$ delivers own appends at once and another process's appends promptly;
     expect(burst).toMatchObject({ code: 0, stderr: '' });
     const exitedAt = Date.now();
     const deadline = exitedAt + 2000;
-    while (received.length < 6 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    while (received.length < 6 && Date.now() < deadline) await sleep(20);
     expect(received.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(received.slice(1).every((e) => e.actor.kind === 'agent')).toBe(true);
     expect(Math.max(...[2, 3, 4, 5, 6].map((s) => arrivedAt.get(s)! - exitedAt))).toBeLessThan(2000);
 
     appendThing(store, 'after');
     expect(received.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6, 7]);
-    await new Promise((r) => setTimeout(r, 10));
+    await sleep(10);
     expect(unhandled).toHaveLength(7);
   } finally {
     config.onUnhandledError = previous;

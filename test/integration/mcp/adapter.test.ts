@@ -15,6 +15,7 @@ import { McpSession } from '../../../src/mcp/mcp-session.js';
 import { androidModule } from '../../../src/android/android.module.js';
 import { coreModule } from '../../../src/plugins/core/core.module.js';
 import { createTempHome } from '../../support/temp-home.js';
+import { sleep } from '../../support/wait.js';
 
 /** A throwaway "build" toolset exercising every path through the adapter. */
 const slowTask = defineTool({
@@ -163,7 +164,7 @@ async function until<T>(fn: () => T | undefined, ms = 5000): Promise<T> {
     const value = fn();
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
+    await sleep(20);
   }
 }
 

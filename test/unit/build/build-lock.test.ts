@@ -19,6 +19,7 @@ import {
   MAX_LOG_LINE_BYTES,
   pruneBuildLogs,
 } from '../../../src/plugins/build/services/build-log-writer.js';
+import { sleep } from '../../support/wait.js';
 
 const P1: ProcessIdentity = { pid: 111, startTime: '5000' };
 const P2: ProcessIdentity = { pid: 222, startTime: '6000' };
@@ -159,7 +160,7 @@ describe('process liveness', () => {
       let state: string | null = null;
       for (let i = 0; i < 100 && state !== 'Z'; i++) {
         state = parseProcStat(readFileSync(`/proc/${zombie}/stat`, 'utf8')).state;
-        if (state !== 'Z') await new Promise((r) => setTimeout(r, 20));
+        if (state !== 'Z') await sleep(20);
       }
       expect(state).toBe('Z');
       expect(isProcessAlive(zombie)).toBe(false);
