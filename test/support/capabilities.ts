@@ -1,7 +1,7 @@
 // Probes for what some tests need from the machine. A test skips, naming the reason, only when the probe
 // shows the capability is truly absent here; wherever it is present the test runs and asserts.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, watch, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -72,6 +72,13 @@ export function probeFileWatch(timeoutMs = 3000): Promise<Capability> {
       done({ available: false, reason: `fs.watch failed: ${(error as Error).message}` });
     }
   });
+}
+
+/** Whether this system has /proc/<pid>/stat, which process start times and zombie states are read from. */
+export function probeProcStat(): Capability {
+  return existsSync(`/proc/${process.pid}/stat`)
+    ? { available: true }
+    : { available: false, reason: `no /proc/<pid>/stat on ${process.platform}` };
 }
 
 /** `it`, or `it.skip` with the reason in the test's name when the capability is absent. */

@@ -19,7 +19,11 @@ import {
   MAX_LOG_LINE_BYTES,
   pruneBuildLogs,
 } from '../../../src/plugins/build/services/build-log-writer.js';
+import { itWhen, probeProcStat } from '../../support/capabilities.js';
 import { sleep } from '../../support/wait.js';
+
+// Start times and zombie states come from /proc; where there is none, those tests skip and say so.
+const itWithProcStat = itWhen(probeProcStat());
 
 const P1: ProcessIdentity = { pid: 111, startTime: '5000' };
 const P2: ProcessIdentity = { pid: 222, startTime: '6000' };
@@ -122,8 +126,7 @@ describe('process identity', () => {
     expect(isSameProcessAlive({ pid: 2 ** 22 + 12345, startTime: null })).toBe(false);
   });
 
-  it('tells a child from a later process with its pid by the start time', async () => {
-    if (process.platform !== 'linux') return;
+  itWithProcStat('tells a child from a later process with its pid by the start time', async () => {
     const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 10000)'], { stdio: 'ignore' });
     try {
       await new Promise((resolve) => child.once('spawn', resolve));
@@ -150,7 +153,7 @@ describe('process liveness', () => {
     });
   });
 
-  it('counts a zombie (exited, never reaped by its parent) as dead', async () => {
+  itWithProcStat('counts a zombie (exited, never reaped by its parent) as dead', async () => {
     // `true` exits at once; its parent becomes `sleep` through exec, which never waits for it.
     const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
     try {
