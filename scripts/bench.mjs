@@ -190,14 +190,13 @@ async function events() {
   const { EventCatalog } = await loadSource('src/events/event-catalog.ts');
   const { z } = await import('zod');
   const home = mkdtempSync(join(tmpdir(), 'droidwright-bench-events-'));
-  const catalog = new EventCatalog([
-    {
-      type: 'bench.thing_happened',
-      version: 1,
-      description: 'benchmark event',
-      schema: z.object({ n: z.number(), text: z.string() }),
-    },
-  ]);
+  const thingHappened = {
+    type: 'bench.thing_happened',
+    version: 1,
+    description: 'benchmark event',
+    schema: z.object({ n: z.number(), text: z.string() }),
+  };
+  const catalog = new EventCatalog([thingHappened]);
   const store = EventStore.open({ path: join(home, 'events.db'), catalog });
   const actor = { kind: 'system', pid: process.pid };
   const event = (n) => ({
@@ -213,7 +212,8 @@ async function events() {
     const single = [];
     for (let i = 0; i < 300; i++) {
       const t0 = performance.now();
-      store.append(event(i));
+      const { type: _type, data, ...meta } = event(i);
+      store.append(thingHappened, data, meta);
       single.push(performance.now() - t0);
     }
     rows.push({

@@ -2,6 +2,14 @@ import { inject, injectable } from 'inversify';
 import type { EventAppender } from '../events/event-definition.js';
 import { describeActor, systemActor, type Actor } from '../shared/actor.js';
 import { EventStoreProvider } from '../kernel/event-store-provider.js';
+import {
+  DeviceConnected,
+  type DeviceConnectedData,
+  DeviceDisconnected,
+  type DeviceDisconnectedData,
+  DeviceStateChanged,
+  type DeviceStateChangedData,
+} from './device.events.js';
 import type { DeviceKind } from './device-kind.js';
 import { readDevices, type DeviceRow } from './devices.projection.js';
 
@@ -17,13 +25,15 @@ export interface ObservedDevice {
   readonly avdName: string | null;
 }
 
-export interface DeviceChange {
-  readonly type: 'device.connected' | 'device.disconnected' | 'device.state_changed';
-  readonly serial: string;
-  readonly data: Record<string, unknown>;
-}
+/** One event to record, its data typed by the event it becomes. */
+export type DeviceChange =
+  | { readonly type: 'device.connected'; readonly serial: string; readonly data: DeviceConnectedData }
+  | { readonly type: 'device.disconnected'; readonly serial: string; readonly data: DeviceDisconnectedData }
+  | { readonly type: 'device.state_changed'; readonly serial: string; readonly data: DeviceStateChangedData };
 
-function details(d: ObservedDevice): Record<string, unknown> {
+type DeviceDetails = Pick<DeviceConnectedData, 'kind' | 'model' | 'manufacturer' | 'api_level' | 'abi' | 'avd_name'>;
+
+function details(d: ObservedDevice): DeviceDetails {
   return {
     kind: d.kind,
     model: d.model,
@@ -94,13 +104,14 @@ export class DeviceTracker {
     const changes = diffDevices(this.known(), observed);
     const observedBy = describeActor(observer.actor);
     for (const change of changes) {
-      observer.append({
-        type: change.type,
-        data: { ...change.data, observed_by: observedBy },
-        stream: `device:${change.serial}`,
-        device: change.serial,
-        actor: systemActor(),
-      });
+      const meta = { stream: `device:${change.serial}`, device: change.serial, actor: systemActor() };
+      if (change.type === 'device.connected') {
+        observer.append(DeviceConnected, { ...change.data, observed_by: observedBy }, meta);
+      } else if (change.type === 'device.disconnected') {
+        observer.append(DeviceDisconnected, { ...change.data, observed_by: observedBy }, meta);
+      } else {
+        observer.append(DeviceStateChanged, { ...change.data, observed_by: observedBy }, meta);
+      }
     }
     return changes;
   }

@@ -2,12 +2,15 @@ import type { z } from 'zod';
 import type Database from 'better-sqlite3';
 import type { Actor } from '../shared/actor.js';
 
-/** One event type, declared once: past-tense dotted name, version, zod schema of `data`. */
-export interface EventDefinition<D = unknown> {
+/**
+ * One event type, declared once: past-tense dotted name, version, zod schema of `data`. `D` is the
+ * data as stored (the schema's output), `In` what an appender may hand over (the schema's input).
+ */
+export interface EventDefinition<D = unknown, In = D> {
   readonly type: string;
   readonly version: number;
   readonly description: string;
-  readonly schema: z.ZodType<D>;
+  readonly schema: z.ZodType<D, In>;
 }
 
 export function defineEvent<S extends z.ZodType>(def: {
@@ -15,14 +18,12 @@ export function defineEvent<S extends z.ZodType>(def: {
   version: number;
   description: string;
   schema: S;
-}): EventDefinition<z.infer<S>> {
-  return def as EventDefinition<z.infer<S>>;
+}): EventDefinition<z.output<S>, z.input<S>> {
+  return def as EventDefinition<z.output<S>, z.input<S>>;
 }
 
-/** What a caller hands to `append`; the store fills in seq, id, at, v, hashes. */
-export interface NewEvent<D = unknown> {
-  readonly type: string;
-  readonly data: D;
+/** Where an appended event goes and who it is recorded as; the store fills in seq, id, at, v, hashes. */
+export interface EventMeta {
   /** e.g. `build:42`, `device:emulator-5554`, `mcp:<session>`. */
   readonly stream: string;
   readonly device?: string | null;
@@ -30,6 +31,12 @@ export interface NewEvent<D = unknown> {
   readonly correlation?: string | null;
   /** Defaults to the appender's actor. */
   readonly actor?: Actor;
+}
+
+/** An event with its type as a string: the store's untyped path (batches, and tests of its own validation). */
+export interface NewEvent<D = unknown> extends EventMeta {
+  readonly type: string;
+  readonly data: D;
 }
 
 export interface StoredEvent<D = unknown> {
@@ -49,8 +56,23 @@ export interface StoredEvent<D = unknown> {
   readonly hash: string;
 }
 
-/** Validates against the catalog, appends in one transaction with the inline projections. Throws on a bad event. */
-export type EventAppender = (event: NewEvent) => StoredEvent;
+/** `T` with every array and object read-only: an appender never changes the data it is handed. */
+export type ReadonlyData<T> = T extends readonly (infer U)[]
+  ? readonly ReadonlyData<U>[]
+  : T extends object
+    ? { readonly [K in keyof T]: ReadonlyData<T[K]> }
+    : T;
+
+/**
+ * Appends one event of `definition`'s type, so tsc rejects a misspelled definition or data of the wrong
+ * shape. The store still validates against the catalog and appends in one transaction with the inline
+ * projections; it throws on a bad event.
+ */
+export type EventAppender = <D, In>(
+  definition: EventDefinition<D, In>,
+  data: NoInfer<ReadonlyData<In>>,
+  meta: EventMeta,
+) => StoredEvent<D>;
 
 /**
  * A read model kept in the same transaction as the append. Bump `version` when `ddl` or `apply`

@@ -6,7 +6,16 @@ import type { Actor } from '../shared/actor.js';
 import { CanonicalJsonError, canonicalJson } from './canonical-json.js';
 import { type EventCatalog, EventValidationError } from './event-catalog.js';
 import { EventQueryError } from './event-query-error.js';
-import type { NewEvent, Projection, StoreReader, StoreTable, StoredEvent } from './event-definition.js';
+import type {
+  EventDefinition,
+  EventMeta,
+  NewEvent,
+  Projection,
+  ReadonlyData,
+  StoreReader,
+  StoreTable,
+  StoredEvent,
+} from './event-definition.js';
 import { hashCanonicalRow } from './event-hash.js';
 import {
   GENESIS_HASH,
@@ -341,11 +350,22 @@ export class EventStore implements StoreReader {
 
   // ---------------------------------------------------------------- writing
 
-  append(event: NewEvent & { actor: Actor }): StoredEvent {
-    return this.appendMany([event])[0];
+  /**
+   * Appends one event of `definition`'s type: tsc checks `data` against the definition's schema, and the
+   * store validates it against the catalog again before writing.
+   */
+  append<D, In>(
+    definition: EventDefinition<D, In>,
+    data: NoInfer<ReadonlyData<In>>,
+    meta: EventMeta & { actor: Actor },
+  ): StoredEvent<D> {
+    return this.appendMany([{ ...meta, type: definition.type, data }])[0] as StoredEvent<D>;
   }
 
-  /** One transaction: all events are written (with their projections) or none is. */
+  /**
+   * One transaction: all events are written (with their projections) or none is. The untyped path, for
+   * batches and for tests of the store's own validation; code that records one event uses `append`.
+   */
   appendMany(events: readonly (NewEvent & { actor: Actor })[]): StoredEvent[] {
     this.assertWritable();
     if (!Array.isArray(events)) throw new EventValidationError('appendMany expects an array of events.');
@@ -1051,7 +1071,12 @@ export class EventStore implements StoreReader {
    * event loop. Gives up after `maxWaitMs` (default: the store's busy timeout) with STORE_UNAVAILABLE
    * stating how long it actually waited.
    */
-  async appendAsync(event: NewEvent & { actor: Actor }, options: { maxWaitMs?: number } = {}): Promise<StoredEvent> {
+  async appendAsync<D, In>(
+    definition: EventDefinition<D, In>,
+    data: NoInfer<ReadonlyData<In>>,
+    meta: EventMeta & { actor: Actor },
+    options: { maxWaitMs?: number } = {},
+  ): Promise<StoredEvent<D>> {
     const attemptBusyMs = 20;
     const pauseMs = 50;
     this.assertWritable();
@@ -1060,7 +1085,7 @@ export class EventStore implements StoreReader {
         'EventStore.appendAsync was called inside an open transaction (for example from a projection). Projections must not append.',
       );
     }
-    const prepared = [this.prepareEvent(event)];
+    const prepared = [this.prepareEvent({ ...meta, type: definition.type, data })];
     const maxWaitMs = Math.max(0, options.maxWaitMs ?? this.busyTimeoutMs);
     const started = Date.now();
     for (;;) {
@@ -1080,7 +1105,7 @@ export class EventStore implements StoreReader {
         continue;
       }
       this.deliver(stored);
-      return stored[0]!;
+      return stored[0] as StoredEvent<D>;
     }
   }
 }

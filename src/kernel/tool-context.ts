@@ -1,4 +1,4 @@
-import type { NewEvent, StoredEvent } from '../events/event-definition.js';
+import type { EventAppender } from '../events/event-definition.js';
 import type { Actor } from '../shared/actor.js';
 import type { EventStoreProvider } from './event-store-provider.js';
 import type { Logger, ProgressUpdate, ToolContext } from './tool-definition.js';
@@ -16,7 +16,8 @@ export interface ToolContextInit {
  * tool handler directly (with their own actor and no progress channel).
  */
 export function createToolContext(init: ToolContextInit): ToolContext {
-  const append = (event: NewEvent): StoredEvent => init.store().append({ ...event, actor: event.actor ?? init.actor });
+  const append: EventAppender = (definition, data, meta) =>
+    init.store().append(definition, data, { ...meta, actor: meta.actor ?? init.actor });
   return {
     actor: init.actor,
     signal: init.signal ?? new AbortController().signal,

@@ -95,4 +95,12 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
   return def;
 }
 
-export type AnyToolDefinition = ToolDefinition<z.ZodObject, z.ZodObject>;
+/**
+ * A tool of any schemas, as toolsets list them and the registry holds them. Every `ToolDefinition<I, O>`
+ * is assignable to it without a cast because `handler` is declared with method syntax, whose parameter
+ * TypeScript checks bivariantly (test/types/tool-definitions.ts fails if it becomes a function property).
+ * That is sound as long as a handler is only handed arguments its own `input` schema parsed.
+ */
+export interface AnyToolDefinition extends Omit<ToolDefinition, 'handler'> {
+  handler(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult<Record<string, unknown>>>;
+}

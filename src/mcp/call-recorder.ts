@@ -1,9 +1,15 @@
-import type { NewEvent, StoredEvent } from '../events/event-definition.js';
+import type { EventDefinition, EventMeta, ReadonlyData, StoredEvent } from '../events/event-definition.js';
 import type { Actor } from '../shared/actor.js';
 import type { EventStoreProvider } from '../kernel/event-store-provider.js';
 import { processStartTime } from '../kernel/process-identity.js';
 import type { Logger } from '../kernel/tool-definition.js';
-import type { ToolCallOutcome } from '../plugins/core/core.events.js';
+import {
+  type ToolCallOutcome,
+  McpSessionStarted,
+  McpToolCallStarted,
+  McpToolCalled,
+  McpSessionEnded,
+} from '../plugins/core/core.events.js';
 import { redactArguments, truncateUtf8 } from './redaction.js';
 
 export const MAX_SUMMARY_BYTES = 120;
@@ -73,25 +79,32 @@ export class CallRecorder {
     private readonly maxWaitMs?: number,
   ) {}
 
-  private append(event: NewEvent & { actor: Actor }): void {
+  private append<D, In>(
+    definition: EventDefinition<D, In>,
+    data: NoInfer<ReadonlyData<In>>,
+    meta: EventMeta & { actor: Actor },
+  ): void {
     try {
-      this.store().append(event);
+      this.store().append(definition, data, meta);
     } catch (error) {
-      this.logger.error(`could not record ${event.type} in the event log: ${(error as Error).message}`);
+      this.logger.error(`could not record ${definition.type} in the event log: ${(error as Error).message}`);
     }
   }
 
-  private async appendAsync(event: NewEvent & { actor: Actor }): Promise<StoredEvent> {
-    return this.store().appendAsync(event, { maxWaitMs: this.maxWaitMs });
+  private async appendAsync<D, In>(
+    definition: EventDefinition<D, In>,
+    data: NoInfer<ReadonlyData<In>>,
+    meta: EventMeta & { actor: Actor },
+  ): Promise<StoredEvent<D>> {
+    return this.store().appendAsync(definition, data, meta, { maxWaitMs: this.maxWaitMs });
   }
 
   /** Records the handshake. Waits for a locked log on timers, never blocking other requests; never throws. */
   sessionStarted(actor: Actor, facts: SessionFacts): void {
-    const event = {
-      type: 'mcp.session_started',
-      stream: `mcp:${this.sessionId}`,
-      actor,
-      data: {
+    const meta = { stream: `mcp:${this.sessionId}`, actor };
+    this.appendAsync(
+      McpSessionStarted,
+      {
         session: this.sessionId,
         client_name: boundClientField(facts.clientName) ?? null,
         client_version: boundClientField(facts.clientVersion) ?? null,
@@ -102,65 +115,65 @@ export class CallRecorder {
         read_only: facts.readOnly,
         project_root: facts.projectRoot,
       },
-    };
-    this.appendAsync(event).catch((error: unknown) =>
-      this.logger.error(`could not record ${event.type} in the event log: ${(error as Error).message}`),
+      meta,
+    ).catch((error: unknown) =>
+      this.logger.error(`could not record ${McpSessionStarted.type} in the event log: ${(error as Error).message}`),
     );
   }
 
   /** Records what a call is about to do. Throws (StoreUnavailableError) when the log cannot take it. */
   async toolCallStarted(actor: Actor, intent: CallIntent): Promise<StoredEvent> {
-    return this.appendAsync({
-      type: 'mcp.tool_call_started',
-      stream: `mcp:${this.sessionId}`,
-      actor,
-      device: column(intent.args.device_serial),
-      package: column(intent.args.package),
-      data: {
+    return this.appendAsync(
+      McpToolCallStarted,
+      {
         session: this.sessionId,
         tool: intent.tool,
         toolset: intent.toolset,
         kind: intent.kind,
         arguments: redactArguments(intent.args, intent.sensitive),
       },
-    });
+      {
+        stream: `mcp:${this.sessionId}`,
+        actor,
+        device: column(intent.args.device_serial),
+        package: column(intent.args.package),
+      },
+    );
   }
 
   /** Records how a call ended. Never throws. */
   async toolCalled(actor: Actor, call: CallRecord): Promise<void> {
     this.calls++;
-    const event = {
-      type: 'mcp.tool_called',
+    const meta = {
       stream: `mcp:${this.sessionId}`,
       actor,
       device: column(call.device),
       package: column(call.package),
       correlation: call.intentId,
-      data: {
-        session: this.sessionId,
-        tool: truncateUtf8(call.tool, 100),
-        toolset: call.toolset,
-        kind: call.kind,
-        outcome: call.outcome,
-        error_code: call.errorCode,
-        duration_ms: Math.max(0, Math.round(call.durationMs)),
-        summary: truncateUtf8(call.summary.replace(/\s+/g, ' ').trim(), MAX_SUMMARY_BYTES),
-        arguments: redactArguments(call.args, call.sensitive),
-      },
+    };
+    const data = {
+      session: this.sessionId,
+      tool: truncateUtf8(call.tool, 100),
+      toolset: call.toolset,
+      kind: call.kind,
+      outcome: call.outcome,
+      error_code: call.errorCode,
+      duration_ms: Math.max(0, Math.round(call.durationMs)),
+      summary: truncateUtf8(call.summary.replace(/\s+/g, ' ').trim(), MAX_SUMMARY_BYTES),
+      arguments: redactArguments(call.args, call.sensitive),
     };
     try {
-      await this.appendAsync(event);
+      await this.appendAsync(McpToolCalled, data, meta);
     } catch (error) {
-      this.logger.error(`could not record ${event.type} in the event log: ${(error as Error).message}`);
+      this.logger.error(`could not record ${McpToolCalled.type} in the event log: ${(error as Error).message}`);
     }
   }
 
   sessionEnded(actor: Actor, reason: string): void {
-    this.append({
-      type: 'mcp.session_ended',
-      stream: `mcp:${this.sessionId}`,
-      actor,
-      data: { session: this.sessionId, reason, calls: this.calls },
-    });
+    this.append(
+      McpSessionEnded,
+      { session: this.sessionId, reason, calls: this.calls },
+      { stream: `mcp:${this.sessionId}`, actor },
+    );
   }
 }

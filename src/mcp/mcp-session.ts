@@ -554,7 +554,8 @@ export class McpSession {
     // A resource read runs its tool (the health check probes the host), so it is audited like a call.
     try {
       await checkToolCall(this.policies, { tool: def, args: {}, actor });
-      const result = await def.handler({}, ctx);
+      // A handler is only ever handed arguments its own input schema parsed (defaults applied).
+      const result = await def.handler(def.input.parse({}), ctx);
       const text = JSON.stringify(result.data);
       const contents = { contents: [{ uri, mimeType: 'application/json', text }] };
       const bytes = wireBytes(contents);

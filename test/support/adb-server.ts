@@ -5,7 +5,8 @@
 import { spawn } from 'node:child_process';
 import { adbHostRequest } from '../../src/android/adb-server-process.js';
 import { freePort } from './free-port.js';
-import { isAlive, trackPid, untrackPid } from './process-tracker.js';
+import { trackPid, untrackPid } from './process-tracker.js';
+import { isAlive, sleep } from './wait.js';
 
 export interface AdbResult {
   stdout: string;
@@ -25,8 +26,6 @@ export interface TestAdbServer {
   devices(): Promise<Map<string, string>>;
   stop(): Promise<void>;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Waits for `promise` at most `ms`, without leaving a timer behind to hold the test process open. */
 function within(promise: Promise<unknown>, ms: number): Promise<unknown> {

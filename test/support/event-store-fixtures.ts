@@ -7,7 +7,14 @@ import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import type { Actor } from '../../src/shared/actor.js';
 import { EventCatalog } from '../../src/events/event-catalog.js';
-import { defineEvent, type NewEvent, type Projection, type StoredEvent } from '../../src/events/event-definition.js';
+import {
+  defineEvent,
+  type EventMeta,
+  type NewEvent,
+  type Projection,
+  type StoredEvent,
+} from '../../src/events/event-definition.js';
+import type { EventStore } from '../../src/events/event-store.js';
 
 export const thingHappened = defineEvent({
   type: 'test.thing_happened',
@@ -39,6 +46,16 @@ export const agentActor: Actor = { kind: 'agent', session: 'sess-1', client: 'te
 
 export function thing(name: string, count = 1, extra: Partial<NewEvent> = {}): NewEvent & { actor: Actor } {
   return { type: 'test.thing_happened', stream: `thing:${name}`, data: { name, count }, actor: testActor, ...extra };
+}
+
+/** Appends one test.thing_happened through the store's typed `append`, with `thing`'s stream and actor. */
+export function appendThing(
+  store: Pick<EventStore, 'append'>,
+  name: string,
+  count = 1,
+  meta: Omit<EventMeta, 'stream'> = {},
+): StoredEvent {
+  return store.append(thingHappened, { name, count }, { stream: `thing:${name}`, actor: testActor, ...meta });
 }
 
 export function removed(name: string): NewEvent & { actor: Actor } {

@@ -5,8 +5,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { agentEnvironmentMarkers } from '../../src/cli/trust-evidence.js';
-import { isAlive } from './process-tracker.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { isAlive, sleep } from './wait.js';
 
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CLI = join(REPO_ROOT, 'dist', 'cli.js');
@@ -50,7 +50,7 @@ export async function stopPid(pid: number | null | undefined, graceMs = 3000): P
     return;
   }
   const deadline = Date.now() + graceMs;
-  while (Date.now() < deadline && isAlive(pid)) await new Promise((r) => setTimeout(r, 25));
+  while (Date.now() < deadline && isAlive(pid)) await sleep(25);
   if (isAlive(pid)) {
     try {
       process.kill(pid, 'SIGKILL');

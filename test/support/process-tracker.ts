@@ -1,4 +1,4 @@
-import { isProcessAlive } from '../../src/kernel/process-identity.js';
+import { isAlive } from './wait.js';
 
 /**
  * Every process a test spawns is registered here by PID so afterAll can kill whatever a failing test
@@ -12,11 +12,6 @@ export function trackPid(pid: number): void {
 
 export function untrackPid(pid: number): void {
   tracked.delete(pid);
-}
-
-/** Running (a zombie has nothing left to stop). The pid is one this test run started, so no start time is needed. */
-export function isAlive(pid: number): boolean {
-  return isProcessAlive(pid, null);
 }
 
 /** SIGKILLs every tracked process still alive; returns the PIDs it had to kill. */

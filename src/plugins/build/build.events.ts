@@ -120,6 +120,8 @@ export const BuildFinished = defineEvent({
   }),
 });
 
+export type BuildFinishedData = z.input<typeof BuildFinished.schema>;
+
 export const BuildCancelRequested = defineEvent({
   type: 'build.cancel_requested',
   version: 1,

@@ -42,6 +42,6 @@ export class BuildToolset implements ToolsetContribution {
       createRunTestsTool(deps),
       createGetBuildConfigTool(deps),
       createListBuildHistoryTool(deps),
-    ] as unknown as readonly AnyToolDefinition[];
+    ];
   }
 }

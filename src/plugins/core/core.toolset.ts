@@ -47,6 +47,6 @@ export class CoreToolset implements ToolsetContribution {
       createListEventTypesTool({ store: this.store }),
       createListMcpSessionsTool({ activity: this.activity }),
       ...this.deviceTools.tools(),
-    ] as unknown as readonly AnyToolDefinition[];
+    ];
   }
 }

@@ -60,12 +60,11 @@ export class TrustService implements ProjectTrust {
   trust(root: string, actor: Actor, evidence?: TrustEvidence): boolean {
     const canonical = canonicalProjectRoot(root);
     if (this.isTrusted(canonical)) return false;
-    this.store().append({
-      type: 'project.trusted',
-      stream: trustStream(canonical),
-      data: { root: canonical, by: describeActor(actor), ...evidence },
-      actor,
-    });
+    this.store().append(
+      ProjectTrusted,
+      { root: canonical, by: describeActor(actor), ...evidence },
+      { stream: trustStream(canonical), actor },
+    );
     return true;
   }
 
@@ -73,12 +72,11 @@ export class TrustService implements ProjectTrust {
   untrust(root: string, actor: Actor): boolean {
     const canonical = canonicalProjectRoot(root);
     if (!this.isTrusted(canonical)) return false;
-    this.store().append({
-      type: 'project.untrusted',
-      stream: trustStream(canonical),
-      data: { root: canonical, by: describeActor(actor) },
-      actor,
-    });
+    this.store().append(
+      ProjectUntrusted,
+      { root: canonical, by: describeActor(actor) },
+      { stream: trustStream(canonical), actor },
+    );
     return true;
   }
 

@@ -53,6 +53,6 @@ export class DeviceAdminToolset implements ToolsetContribution {
       createOpenAppSettingsTool({ devices, apps }),
       createLaunchAvdTool({ avds }),
       createStopAvdTool({ avds }),
-    ] as unknown as readonly AnyToolDefinition[];
+    ];
   }
 }

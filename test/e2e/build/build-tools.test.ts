@@ -9,6 +9,7 @@ import {
   replayCapture,
   setScenario,
 } from '../../integration/build/fixture-project.js';
+import { isAlive, waitFor } from '../../support/wait.js';
 
 /*
  * The build toolset through the built CLI and the SDK's real client: trust, policy, results,
@@ -52,25 +53,6 @@ async function refusal(p: Promise<ToolResult>): Promise<{ code: unknown; message
   const result = await p;
   if (!result.isError) throw new Error(`expected a refusal, got: ${text(result)}`);
   return { code: result._meta?.error_code, message: text(result) };
-}
-
-async function waitFor<T>(probe: () => Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function text(result: ToolResult): string {
@@ -216,7 +198,7 @@ describe('build tools over MCP', () => {
       origin: expect.stringContaining('agent-a'),
       cancelled_by: expect.stringContaining('agent-b'),
     });
-    await waitFor(async () => !alive(worker));
+    await waitFor(async () => !isAlive(worker));
   });
 
   it('stops a build at its time limit, Gradle included', async () => {
@@ -229,7 +211,9 @@ describe('build tools over MCP', () => {
       status: 'timed_out',
       reason: expect.stringContaining('Stopped after 1 s'),
     });
-    await waitFor(async () => gradlePids().every((pid) => !alive(pid)) && !alive(status.structuredContent!.owner_pid));
+    await waitFor(
+      async () => gradlePids().every((pid) => !isAlive(pid)) && !isAlive(status.structuredContent!.owner_pid),
+    );
   });
 
   it('finishes and records a build whose client disconnects with the SDK close() (stdin, then SIGTERM, then SIGKILL)', async () => {
@@ -252,8 +236,8 @@ describe('build tools over MCP', () => {
     // droidwright mcp left on its own when stdin closed: no SIGTERM or SIGKILL was needed.
     expect(server.exitCode).toBe(0);
     expect(server.signalCode).toBeNull();
-    expect(alive(c.pid)).toBe(false);
-    expect(alive(worker)).toBe(true);
+    expect(isAlive(c.pid)).toBe(false);
+    expect(isAlive(worker)).toBe(true);
 
     const done = await waitFor(async () => {
       const s = await call(b, 'get_build_status', { build_id: buildId, wait_ms: 5000 });
@@ -264,7 +248,7 @@ describe('build tools over MCP', () => {
       origin: expect.stringContaining('agent-c'),
       owner_pid: worker,
     });
-    await waitFor(async () => !alive(worker) && !alive(gradle), 20_000);
+    await waitFor(async () => !isAlive(worker) && !isAlive(gradle), 20_000);
   });
 
   it('finishes and records a build whose server is killed outright', async () => {
@@ -273,12 +257,12 @@ describe('build tools over MCP', () => {
     const started = await call(d, 'run_gradle_task', { task: ':app:assembleDemoPlayDebug', wait: false });
     const buildId = started.structuredContent!.build_id as string;
     process.kill(d.pid, 'SIGKILL');
-    await waitFor(async () => !alive(d.pid));
+    await waitFor(async () => !isAlive(d.pid));
     const b = clients.find((x) => x.client !== d.client && x.client !== a.client)!;
     const done = await call(b, 'get_build_status', { build_id: buildId, wait_ms: 10_000 });
     expect(done.structuredContent).toMatchObject({ status: 'success', origin: expect.stringContaining('agent-d') });
     expect(done.structuredContent!.apks).toHaveLength(1);
-    await waitFor(async () => !alive(started.structuredContent!.owner_pid), 20_000);
+    await waitFor(async () => !isAlive(started.structuredContent!.owner_pid), 20_000);
   });
 
   it('records a build whose worker was killed as failed and stops the Gradle it left behind', async () => {
@@ -289,8 +273,8 @@ describe('build tools over MCP', () => {
     await waitFor(async () => invocations(project.root).length > before);
     const gradle = invocations(project.root).at(-1)!.pid;
     process.kill(worker, 'SIGKILL');
-    await waitFor(async () => !alive(worker));
-    expect(alive(gradle)).toBe(true);
+    await waitFor(async () => !isAlive(worker));
+    expect(isAlive(gradle)).toBe(true);
     const status = await call(a, 'get_build_status', { build_id: started.structuredContent!.build_id });
     const buildId = started.structuredContent!.build_id as string;
     expect(status.structuredContent).toMatchObject({
@@ -302,7 +286,7 @@ describe('build tools over MCP', () => {
       `Start the build again; the worker's own output is in ${join(env.home, 'build-logs', `${buildId}.worker.log`)}.`,
     );
     expect(status.structuredContent!.reason).toContain(`process group (${gradle}) was stopped`);
-    await waitFor(async () => !alive(gradle));
+    await waitFor(async () => !isAlive(gradle));
     // The project is free again.
     setScenario(project.root, 'success');
     const next = await call(a, 'run_gradle_task', { task: ':app:assembleDemoPlayDebug' });
@@ -323,11 +307,11 @@ describe('build tools over MCP', () => {
       const result = await call(a, 'run_gradle_task', { task: 'assembleDebug', timeout_sec: 2 });
       holder = Number(readFileSync(holderFile, 'utf8'));
       workerPids.add(holder);
-      expect(alive(holder)).toBe(true);
+      expect(isAlive(holder)).toBe(true);
       expect(result.isError).toBe(true);
       const status = await call(a, 'get_build_status', {});
       expect(status.structuredContent).toMatchObject({ status: 'timed_out' });
-      await waitFor(async () => !alive(status.structuredContent!.owner_pid));
+      await waitFor(async () => !isAlive(status.structuredContent!.owner_pid));
     } finally {
       writeFileSync(gradlew, original);
       if (holder > 0) await stopPid(holder, 500);
@@ -337,7 +321,7 @@ describe('build tools over MCP', () => {
     expect(next.structuredContent!.status).toBe('success');
     // A worker that printed nothing leaves no empty worker log.
     const id = next.structuredContent!.build_id as string;
-    await waitFor(async () => !alive(next.structuredContent!.owner_pid));
+    await waitFor(async () => !isAlive(next.structuredContent!.owner_pid));
     expect(existsSync(join(env.home, 'build-logs', `${id}.log`))).toBe(true);
     expect(existsSync(join(env.home, 'build-logs', `${id}.worker.log`))).toBe(false);
   });
@@ -345,6 +329,6 @@ describe('build tools over MCP', () => {
   it('leaves a verifiable event log and no build process behind', async () => {
     const verify = await runCli(env, ['events', 'verify']);
     expect(verify.code).toBe(0);
-    await waitFor(async () => [...workerPids, ...gradlePids()].every((pid) => !alive(pid)), 20_000);
+    await waitFor(async () => [...workerPids, ...gradlePids()].every((pid) => !isAlive(pid)), 20_000);
   });
 });

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import type { StoredEvent } from '../../../src/events/event-definition.js';
 import { CLI, freePort, runCli, stopPid, type CliEnv } from '../../support/mcp-client.js';
 import { createFakeGradleProject, createTempHome } from '../../support/temp-home.js';
+import { sleep } from '../../support/wait.js';
 
 /** No stack traces for environment failures: one clear line. */
 function expectCleanFailure(stderr: string): void {
@@ -143,7 +144,7 @@ describe('droidwright CLI', () => {
         const deadline = Date.now() + 15_000;
         while (out.trim().split('\n').filter(Boolean).length < n) {
           if (Date.now() > deadline) throw new Error(`tail printed: ${out}`);
-          await new Promise((r) => setTimeout(r, 25));
+          await sleep(25);
         }
       };
       await waitForLines(1);

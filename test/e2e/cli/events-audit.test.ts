@@ -58,95 +58,103 @@ function seedLog(home: string, project: string): void {
         ...extra,
       },
     });
-    store.append(started(a, SESSION_A, 'claude-code'));
-    store.append({
-      type: 'build.started',
-      stream: 'build:b-1',
-      correlation: 'b-1',
-      actor: a,
-      data: {
-        build_id: 'b-1',
-        project_root: project,
-        kind: 'build',
-        tasks: [':app:assembleDebug'],
-        args: [],
-        module: ':app',
-        variant: 'debug',
-        pid: 4201,
-        timeout_sec: 600,
-        log_path: join(home, 'build-logs', 'b-1.log'),
-        provenance: {
-          git: { commit: '0123456789abcdef0123456789abcdef01234567', branch: 'main', dirty: true, changed_files: 2 },
-          build_files: [{ path: 'app/build.gradle.kts', sha256: GRADLE_SHA }],
-          gradle_version: '8.10',
-          jdk: { java_home: '/usr/lib/jvm/17', source: 'JAVA_HOME', version: '17.0.12' },
+    store.appendMany([started(a, SESSION_A, 'claude-code')])[0]!;
+    store.appendMany([
+      {
+        type: 'build.started',
+        stream: 'build:b-1',
+        correlation: 'b-1',
+        actor: a,
+        data: {
+          build_id: 'b-1',
+          project_root: project,
+          kind: 'build',
+          tasks: [':app:assembleDebug'],
+          args: [],
+          module: ':app',
+          variant: 'debug',
+          pid: 4201,
+          timeout_sec: 600,
+          log_path: join(home, 'build-logs', 'b-1.log'),
+          provenance: {
+            git: { commit: '0123456789abcdef0123456789abcdef01234567', branch: 'main', dirty: true, changed_files: 2 },
+            build_files: [{ path: 'app/build.gradle.kts', sha256: GRADLE_SHA }],
+            gradle_version: '8.10',
+            jdk: { java_home: '/usr/lib/jvm/17', source: 'JAVA_HOME', version: '17.0.12' },
+          },
         },
       },
-    });
-    store.append({
-      type: 'build.finished',
-      stream: 'build:b-1',
-      correlation: 'b-1',
-      actor: a,
-      data: {
-        build_id: 'b-1',
-        status: 'success',
-        duration_ms: 42_000,
-        exit_code: 0,
-        signal: null,
-        reason: null,
-        cancelled_by: null,
-        diagnostic_counts: { error: 0, warning: 1, info: 0 },
-        diagnostics: [],
-        diagnostics_total: 1,
-        apks: [
-          {
-            path: 'app/build/outputs/apk/debug/app-debug.apk',
-            module: ':app',
-            variant: 'debug',
-            sha256: APK_SHA,
-            size: 1000,
-            package: 'com.example.demo',
-            version_code: 7,
-            version_name: '1.7',
-          },
-        ],
-        mappings: [],
-        tests: null,
-        log: { path: join(home, 'build-logs', 'b-1.log'), sha256: APK_SHA, bytes: 10, lines: 1, truncated_lines: 0 },
+    ])[0]!;
+    store.appendMany([
+      {
+        type: 'build.finished',
+        stream: 'build:b-1',
+        correlation: 'b-1',
+        actor: a,
+        data: {
+          build_id: 'b-1',
+          status: 'success',
+          duration_ms: 42_000,
+          exit_code: 0,
+          signal: null,
+          reason: null,
+          cancelled_by: null,
+          diagnostic_counts: { error: 0, warning: 1, info: 0 },
+          diagnostics: [],
+          diagnostics_total: 1,
+          apks: [
+            {
+              path: 'app/build/outputs/apk/debug/app-debug.apk',
+              module: ':app',
+              variant: 'debug',
+              sha256: APK_SHA,
+              size: 1000,
+              package: 'com.example.demo',
+              version_code: 7,
+              version_name: '1.7',
+            },
+          ],
+          mappings: [],
+          tests: null,
+          log: { path: join(home, 'build-logs', 'b-1.log'), sha256: APK_SHA, bytes: 10, lines: 1, truncated_lines: 0 },
+        },
       },
-    });
-    store.append(called(a, SESSION_A, 'build_apk', 'build b-1 success'));
-    store.append({
-      type: 'app.installed',
-      stream: 'device:emulator-5554',
-      device: 'emulator-5554',
-      package: 'com.example.demo',
-      correlation: 'build:b-1',
-      actor: a,
-      data: {
-        device_serial: 'emulator-5554',
+    ])[0]!;
+    store.appendMany([called(a, SESSION_A, 'build_apk', 'build b-1 success')])[0]!;
+    store.appendMany([
+      {
+        type: 'app.installed',
+        stream: 'device:emulator-5554',
+        device: 'emulator-5554',
         package: 'com.example.demo',
-        apk_path: 'app/build/outputs/apk/debug/app-debug.apk',
-        apk_sha256: APK_SHA,
-        apk_size: 1000,
-        version_code: 7,
-        version_name: '1.7',
-        build_id: 'b-1',
-        module: ':app',
-        variant: 'debug',
-        duration_ms: 900,
+        correlation: 'build:b-1',
+        actor: a,
+        data: {
+          device_serial: 'emulator-5554',
+          package: 'com.example.demo',
+          apk_path: 'app/build/outputs/apk/debug/app-debug.apk',
+          apk_sha256: APK_SHA,
+          apk_size: 1000,
+          version_code: 7,
+          version_name: '1.7',
+          build_id: 'b-1',
+          module: ':app',
+          variant: 'debug',
+          duration_ms: 900,
+        },
       },
-    });
-    store.append(called(a, SESSION_A, 'install_apk', 'installed com.example.demo 1.7 (7) on emulator-5554'));
-    store.append(started(b, SESSION_B, 'cursor'));
-    store.append(called(b, SESSION_B, 'get_project_info', 'project demo', { kind: 'R' }));
-    store.append({
-      type: 'mcp.session_ended',
-      stream: `mcp:${SESSION_A}`,
-      actor: a,
-      data: { session: SESSION_A, reason: 'stdin closed', calls: 2 },
-    });
+    ])[0]!;
+    store.appendMany([called(a, SESSION_A, 'install_apk', 'installed com.example.demo 1.7 (7) on emulator-5554')])[0]!;
+    store.appendMany([started(b, SESSION_B, 'cursor')])[0]!;
+    store.appendMany([called(b, SESSION_B, 'get_project_info', 'project demo', { kind: 'R' })])[0]!;
+    store.appendMany([
+      {
+        type: 'mcp.session_ended',
+        stream: `mcp:${SESSION_A}`,
+        actor: a,
+        data: { session: SESSION_A, reason: 'stdin closed', calls: 2 },
+      },
+    ])[0]!;
   } finally {
     disposeContainer(container);
   }

@@ -3,15 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assertBuilt, CLI, stopPid } from '../../support/mcp-client.js';
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { isAlive } from '../../support/wait.js';
 
 describe('droidwright demo (the README main-job line)', () => {
   let home: string;

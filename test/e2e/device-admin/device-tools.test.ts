@@ -7,6 +7,7 @@ import { startMcpClient, type McpTestClient } from '../../support/mcp-client.js'
 import { startSimOnAdb } from '../../support/sim-device.js';
 import { createFakeGradleProject, createTempHome } from '../../support/temp-home.js';
 import { commandCount, commandsRun } from '../../integration/android/support.js';
+import { sleep } from '../../support/wait.js';
 
 /*
  * Every device tool through the built CLI and the SDK's real client, against a simulated phone behind a
@@ -448,8 +449,7 @@ describe('device selection', () => {
   it('reports an offline device and records the state change', async () => {
     await second.stop();
     const deadline = Date.now() + 10_000;
-    while ((await adb.devices()).get(second.serial) === 'device' && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 100));
+    while ((await adb.devices()).get(second.serial) === 'device' && Date.now() < deadline) await sleep(100);
     const state = (await adb.devices()).get(second.serial);
     const failure = await toolError('get_device_info', { device_serial: second.serial });
     expect(failure.code).toBe(state === undefined ? 'DEVICE_NOT_FOUND' : 'DEVICE_OFFLINE');

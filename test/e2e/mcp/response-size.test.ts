@@ -77,87 +77,93 @@ function seedLog(projectRoot: string, logPath: string): string {
     for (let b = 0; b < BUILDS; b++) {
       const id = `b${String(b).padStart(4, '0')}${'f'.repeat(20)}`;
       lastBuild = id;
-      store.append({
-        type: 'build.started',
-        stream: `build:${id}`,
-        correlation: id,
-        actor: agentActor,
-        data: {
-          build_id: id,
-          project_root: projectRoot,
-          kind: 'build',
-          tasks: Array.from({ length: 20 }, (_, t) => `:app:assembleD0f${t}D1f0D2f0Debug`),
-          args: [],
-          module: ':app',
-          variant: 'd0f0D1f0D2f0Debug',
-          pid: process.pid,
-          timeout_sec: 600,
-          log_path: logPath,
-          provenance: {
-            git: { commit: null, branch: null, dirty: null, changed_files: null },
-            build_files: [],
-            gradle_version: null,
-            jdk: { java_home: null, source: null, version: null },
+      store.appendMany([
+        {
+          type: 'build.started',
+          stream: `build:${id}`,
+          correlation: id,
+          actor: agentActor,
+          data: {
+            build_id: id,
+            project_root: projectRoot,
+            kind: 'build',
+            tasks: Array.from({ length: 20 }, (_, t) => `:app:assembleD0f${t}D1f0D2f0Debug`),
+            args: [],
+            module: ':app',
+            variant: 'd0f0D1f0D2f0Debug',
+            pid: process.pid,
+            timeout_sec: 600,
+            log_path: logPath,
+            provenance: {
+              git: { commit: null, branch: null, dirty: null, changed_files: null },
+              build_files: [],
+              gradle_version: null,
+              jdk: { java_home: null, source: null, version: null },
+            },
           },
         },
-      });
-      store.append({
-        type: 'build.finished',
-        stream: `build:${id}`,
-        correlation: id,
-        actor: agentActor,
-        data: {
-          build_id: id,
-          status: 'failed',
-          duration_ms: 1000,
-          exit_code: 1,
-          signal: null,
-          reason: long('Compilation failed', 3000),
-          cancelled_by: null,
-          diagnostic_counts: { error: DIAGNOSTICS, warning: 0, info: 0 },
-          diagnostics: Array.from({ length: b === BUILDS - 1 ? DIAGNOSTICS : 1 }, (_, d) => ({
-            severity: 'error',
-            source: 'kotlin',
-            file: `/project/app/src/main/kotlin/com/example/File${d}.kt`,
-            line: d + 1,
-            column: null,
-            message: long(`Unresolved reference "q${d}" \u0001`, 600),
-            task: ':app:compileKotlin',
-          })),
-          diagnostics_total: DIAGNOSTICS,
-          apks: Array.from({ length: 100 }, (_, a) => ({
-            path: `/project/app/build/outputs/apk/v${a}/app-v${a}.apk`,
-            module: ':app',
-            variant: `v${a}`,
-            sha256: 'a'.repeat(64),
-            size: 1000,
-            package: 'com.example.many',
-            version_code: 1,
-            version_name: '1.0',
-          })),
-          mappings: [],
-          tests: null,
-          log: { path: logPath, sha256: 'b'.repeat(64), bytes: 1, lines: 2000, truncated_lines: 0 },
+      ])[0]!;
+      store.appendMany([
+        {
+          type: 'build.finished',
+          stream: `build:${id}`,
+          correlation: id,
+          actor: agentActor,
+          data: {
+            build_id: id,
+            status: 'failed',
+            duration_ms: 1000,
+            exit_code: 1,
+            signal: null,
+            reason: long('Compilation failed', 3000),
+            cancelled_by: null,
+            diagnostic_counts: { error: DIAGNOSTICS, warning: 0, info: 0 },
+            diagnostics: Array.from({ length: b === BUILDS - 1 ? DIAGNOSTICS : 1 }, (_, d) => ({
+              severity: 'error',
+              source: 'kotlin',
+              file: `/project/app/src/main/kotlin/com/example/File${d}.kt`,
+              line: d + 1,
+              column: null,
+              message: long(`Unresolved reference "q${d}" \u0001`, 600),
+              task: ':app:compileKotlin',
+            })),
+            diagnostics_total: DIAGNOSTICS,
+            apks: Array.from({ length: 100 }, (_, a) => ({
+              path: `/project/app/build/outputs/apk/v${a}/app-v${a}.apk`,
+              module: ':app',
+              variant: `v${a}`,
+              sha256: 'a'.repeat(64),
+              size: 1000,
+              package: 'com.example.many',
+              version_code: 1,
+              version_name: '1.0',
+            })),
+            mappings: [],
+            tests: null,
+            log: { path: logPath, sha256: 'b'.repeat(64), bytes: 1, lines: 2000, truncated_lines: 0 },
+          },
         },
-      });
+      ])[0]!;
     }
     for (let s = 0; s < SESSIONS; s++) {
       const session = `session-${s}-${'e'.repeat(24)}`;
-      store.append({
-        type: 'mcp.session_started',
-        stream: `mcp:${session}`,
-        actor: { kind: 'agent', session, client: 'c', pid: 1 },
-        data: {
-          session,
-          client_name: long('client', 200),
-          client_version: '1.0',
-          protocol_version: '2025-11-25',
-          pid: 1,
-          toolsets: ['core', 'build', 'device-admin'],
-          read_only: false,
-          project_root: projectRoot,
+      store.appendMany([
+        {
+          type: 'mcp.session_started',
+          stream: `mcp:${session}`,
+          actor: { kind: 'agent', session, client: 'c', pid: 1 },
+          data: {
+            session,
+            client_name: long('client', 200),
+            client_version: '1.0',
+            protocol_version: '2025-11-25',
+            pid: 1,
+            toolsets: ['core', 'build', 'device-admin'],
+            read_only: false,
+            project_root: projectRoot,
+          },
         },
-      });
+      ])[0]!;
     }
     return lastBuild;
   } finally {

@@ -10,6 +10,7 @@ import {
   type McpTestClient,
 } from '../../support/mcp-client.js';
 import { createFakeGradleProject, createTempHome } from '../../support/temp-home.js';
+import { sleep } from '../../support/wait.js';
 
 const CORE_TOOLS = ['get_project_info', 'run_health_check', 'query_events', 'list_mcp_sessions'];
 
@@ -176,7 +177,7 @@ describe('droidwright mcp over stdio with the SDK client', () => {
       const deadline = Date.now() + 20_000;
       while (!stdout.split('\n').some((l) => l.includes(`"id":${id}`))) {
         if (Date.now() > deadline) throw new Error(`no reply to ${id}: ${stdout}`);
-        await new Promise((r) => setTimeout(r, 20));
+        await sleep(20);
       }
     };
     try {

@@ -5,6 +5,7 @@ import { AdbService } from '../../../src/android/adb-service.js';
 import { adbHostRequest } from '../../support/adb-server.js';
 import { freePort, isPortFree } from '../../support/free-port.js';
 import { androidContainer } from './support.js';
+import { sleep } from '../../support/wait.js';
 
 describe('adb server discovery and start', () => {
   it('starts the server on ANDROID_ADB_SERVER_PORT when it is down, then talks to it', async () => {
@@ -19,7 +20,7 @@ describe('adb server discovery and start', () => {
       // `adb start-server` daemonizes, so its pid is not ours to signal: ask the server itself to exit.
       await adbHostRequest(port, 'host:kill', 2000).catch(() => undefined);
       const deadline = Date.now() + 5000;
-      while (!(await isPortFree(port)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      while (!(await isPortFree(port)) && Date.now() < deadline) await sleep(50);
     }
     expect(await isPortFree(port)).toBe(true);
   });

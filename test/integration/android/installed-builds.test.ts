@@ -20,10 +20,12 @@ import type { SimulatedAndroidHandle } from '../../../src/sim/android/create-sim
 import type { RunningSimulatedDevice } from '../../../src/sim/start-simulated-device.js';
 import { buildTestApk } from '../../support/apk-builder.js';
 import { startAdbServer, type TestAdbServer } from '../../support/adb-server.js';
-import { isAlive, trackPid, untrackPid } from '../../support/process-tracker.js';
+import { trackPid, untrackPid } from '../../support/process-tracker.js';
+import { isAlive } from '../../support/wait.js';
 import { startSimOnAdb } from '../../support/sim-device.js';
 import { createFakeGradleProject } from '../../support/temp-home.js';
 import { androidContainer } from './support.js';
+import { BuildFinished, BuildStarted } from '../../../src/plugins/build/build.events.js';
 
 describe('installs linked to the builds that produced them', () => {
   let adb: TestAdbServer;
@@ -50,11 +52,9 @@ describe('installs linked to the builds that produced them', () => {
     variant = 'debug',
     project = root,
   ) {
-    ctx.append({
-      type: 'build.started',
-      stream: `build:${buildId}`,
-      correlation: `build:${buildId}`,
-      data: {
+    ctx.append(
+      BuildStarted,
+      {
         build_id: buildId,
         project_root: project,
         kind: 'build',
@@ -72,12 +72,11 @@ describe('installs linked to the builds that produced them', () => {
           jdk: { java_home: null, source: null, version: null },
         },
       },
-    });
-    ctx.append({
-      type: 'build.finished',
-      stream: `build:${buildId}`,
-      correlation: `build:${buildId}`,
-      data: {
+      { stream: `build:${buildId}`, correlation: `build:${buildId}` },
+    );
+    ctx.append(
+      BuildFinished,
+      {
         build_id: buildId,
         status: 'success',
         duration_ms: 1000,
@@ -104,7 +103,11 @@ describe('installs linked to the builds that produced them', () => {
         tests: null,
         log: { path: '/tmp/x.log', sha256: 'a'.repeat(64), bytes: 1, lines: 1, truncated_lines: 0 },
       },
-    });
+      {
+        stream: `build:${buildId}`,
+        correlation: `build:${buildId}`,
+      },
+    );
   }
 
   it('records the newest build that lists the APK hash, and the read model survives a rebuild', async () => {

@@ -3,7 +3,7 @@ import { Container } from 'inversify';
 import { androidModule } from '../../../src/android/android.module.js';
 import { EventCatalog } from '../../../src/events/event-catalog.js';
 import { EventStore } from '../../../src/events/event-store.js';
-import type { NewEvent, StoredEvent } from '../../../src/events/event-definition.js';
+import type { EventAppender } from '../../../src/events/event-definition.js';
 import { systemActor } from '../../../src/shared/actor.js';
 import { EventStoreProvider } from '../../../src/kernel/event-store-provider.js';
 import { ProcessRunner } from '../../../src/kernel/process-runner.js';
@@ -50,7 +50,8 @@ export function androidContainer(opts: {
   container.bind(EventStoreProvider).toConstantValue(() => store);
   if (!opts.withoutBuildLookup) container.bind(BuildArtifactLookup).to(BuildArtifactIndex).inSingletonScope();
   container.load(androidModule, deviceAdminModule);
-  const append = (event: NewEvent): StoredEvent => store.append({ ...event, actor: event.actor ?? systemActor() });
+  const append: EventAppender = (definition, data, meta) =>
+    store.append(definition, data, { ...meta, actor: meta.actor ?? systemActor() });
   return { container, store, append };
 }
 

@@ -3,6 +3,7 @@ import { jest } from '@jest/globals';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
+import type { z } from 'zod';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import type { Container } from 'inversify';
@@ -27,7 +28,9 @@ import { BuildService } from '../../../src/plugins/build/services/build-service.
 import { failureError } from '../../../src/plugins/build/services/build-waiter.js';
 import { BuildWorker } from '../../../src/plugins/build/services/build-worker.js';
 import { createTempHome } from '../../support/temp-home.js';
+import { sleep, waitFor } from '../../support/wait.js';
 import { copyFixtureProject, invocations, replayCapture, setScenario } from './fixture-project.js';
+import { BuildStarted } from '../../../src/plugins/build/build.events.js';
 
 const agent: Actor = { kind: 'agent', session: 'sess-int-1', client: 'jest-agent', pid: process.pid };
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
@@ -423,14 +426,6 @@ describe('run_tests (Groovy fixture)', () => {
   });
 });
 
-async function waitFor(predicate: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 describe('build worker under failure', () => {
   let h: Harness;
   beforeEach(() => {
@@ -449,10 +444,10 @@ describe('build worker under failure', () => {
       throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
     });
     const append = store.append.bind(store);
-    jest.spyOn(store, 'append').mockImplementation((event) => {
-      if (event.type === 'build.finished')
+    jest.spyOn(store, 'append').mockImplementation((definition, data, meta) => {
+      if (definition.type === 'build.finished')
         throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
-      return append(event);
+      return append(definition, data, meta);
     });
     setScenario(h.root, 'success');
     const started = await h.call('run_gradle_task', { task: ':app:assembleDemoPlayDebug', wait: false });
@@ -467,14 +462,12 @@ describe('build worker under failure', () => {
     const [event] = store.query({ types: ['build.started'], stream: `build:${id}`, limit: 1 });
     const orphan = 'a0a0a0a0a0a0';
     const dead = spawnSync('true').pid!;
-    const data = event!.data as Record<string, unknown>;
-    append({
-      type: 'build.started',
-      stream: `build:${orphan}`,
-      correlation: orphan,
-      actor: agent,
-      data: { ...data, build_id: orphan, pid: dead, log_path: join(h.home, 'build-logs', `${orphan}.log`) },
-    });
+    const data = event!.data as z.input<typeof BuildStarted.schema>;
+    append(
+      BuildStarted,
+      { ...data, build_id: orphan, pid: dead, log_path: join(h.home, 'build-logs', `${orphan}.log`) },
+      { stream: `build:${orphan}`, correlation: orphan, actor: agent },
+    );
     writeFileSync(
       join(h.home, 'build-logs', `${orphan}.outcome.json`),
       readFileSync(outcomeFile, 'utf8').replace(id, orphan),
@@ -487,13 +480,11 @@ describe('build worker under failure', () => {
 
     // Without an outcome file: unknown, recorded as its starter, and the message says what to do.
     const lost = 'b0b0b0b0b0b0';
-    append({
-      type: 'build.started',
-      stream: `build:${lost}`,
-      correlation: lost,
-      actor: agent,
-      data: { ...data, build_id: lost, pid: dead, log_path: join(h.home, 'build-logs', `${lost}.log`) },
-    });
+    append(
+      BuildStarted,
+      { ...data, build_id: lost, pid: dead, log_path: join(h.home, 'build-logs', `${lost}.log`) },
+      { stream: `build:${lost}`, correlation: lost, actor: agent },
+    );
     const unknown = await h.call('get_build_status', { build_id: lost });
     expect(unknown.data.status).toBe('failed');
     expect(unknown.data.reason).toBe(
@@ -527,7 +518,7 @@ describe('build worker under failure', () => {
     expect(lock.handOver(handle.buildId, parked, currentProcess())).toBe(true);
     try {
       const run = worker.run(handle.buildId, { pid: process.pid, startTime: 'worker' });
-      await new Promise((r) => setTimeout(r, 200));
+      await sleep(200);
       worker.stopAll(systemActor(), 'shutdown');
       const record = await run;
       expect(record).toMatchObject({

@@ -68,20 +68,24 @@ describe('MCP session liveness', () => {
     // A server that crashed without recording its end, whose pid the kernel then gave to the process
     // above: same pid, another start time.
     const crashedStart = String(Number(processStartTime(server.pid!)) - 1);
-    store.append({
-      type: 'mcp.session_started',
-      stream: 'mcp:crashed',
-      actor: { ...actor, session: 'crashed' },
-      data: { ...(started!.data as object), session: 'crashed', pid_start: crashedStart },
-    });
+    store.appendMany([
+      {
+        type: 'mcp.session_started',
+        stream: 'mcp:crashed',
+        actor: { ...actor, session: 'crashed' },
+        data: { ...(started!.data as object), session: 'crashed', pid_start: crashedStart },
+      },
+    ])[0]!;
     // Recorded before start times were: only the pid can be checked, as before.
     const { pid_start: _, ...legacy } = started!.data as Record<string, unknown>;
-    store.append({
-      type: 'mcp.session_started',
-      stream: 'mcp:legacy',
-      actor: { ...actor, session: 'legacy' },
-      data: { ...legacy, session: 'legacy' },
-    });
+    store.appendMany([
+      {
+        type: 'mcp.session_started',
+        stream: 'mcp:legacy',
+        actor: { ...actor, session: 'legacy' },
+        data: { ...legacy, session: 'legacy' },
+      },
+    ])[0]!;
 
     expect(alive()).toEqual({ live: true, crashed: false, legacy: true });
     expect(reader.liveSessions().map((s) => s.session)).not.toContain('crashed');

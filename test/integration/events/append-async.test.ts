@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { EventStore, StoreUnavailableError } from '../../../src/events/event-store.js';
 import { createTempHome } from '../../support/temp-home.js';
-import { testCatalog, thing } from '../../support/event-store-fixtures.js';
+import { appendThing, testActor, testCatalog, thingHappened } from '../../support/event-store-fixtures.js';
 
 /*
  * appendAsync waits for another connection's write lock on timers, not by blocking the event loop, and
@@ -16,7 +16,7 @@ describe('EventStore.appendAsync under another connection’s write lock', () =>
 
   beforeAll(() => {
     store = EventStore.open({ path, catalog: testCatalog() });
-    store.append(thing('first'));
+    appendThing(store, 'first');
     locker = new Database(path, { timeout: 0 });
   });
 
@@ -33,7 +33,14 @@ describe('EventStore.appendAsync under another connection’s write lock', () =>
     const ticker = setInterval(() => ticks++, 10);
     const started = Date.now();
     try {
-      const error = await store.appendAsync(thing('blocked'), { maxWaitMs: 600 }).catch((e: unknown) => e);
+      const error = await store
+        .appendAsync(
+          thingHappened,
+          { name: 'blocked', count: 1 },
+          { stream: 'thing:blocked', actor: testActor },
+          { maxWaitMs: 600 },
+        )
+        .catch((e: unknown) => e);
       const waited = Date.now() - started;
       expect(error).toBeInstanceOf(StoreUnavailableError);
       expect((error as Error).message).toMatch(/stayed locked by another process for more than (\d+) ms/);
@@ -53,9 +60,14 @@ describe('EventStore.appendAsync under another connection’s write lock', () =>
   test('succeeds as soon as the lock is released within the bound', async () => {
     locker.exec('BEGIN IMMEDIATE');
     setTimeout(() => locker.exec('COMMIT'), 200);
-    const stored = await store.appendAsync(thing('after-release'), { maxWaitMs: 5000 });
+    const stored = await store.appendAsync(
+      thingHappened,
+      { name: 'after-release', count: 1 },
+      { stream: 'thing:after-release', actor: testActor },
+      { maxWaitMs: 5000 },
+    );
     expect(stored.seq).toBe(2);
-    expect(store.append(thing('sync')).seq).toBe(3);
+    expect(appendThing(store, 'sync').seq).toBe(3);
     expect(store.verify().ok).toBe(true);
   });
 });

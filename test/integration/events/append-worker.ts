@@ -4,7 +4,7 @@
 //   burst <db> <count>                append <count> single events, then exit
 import { EventStore } from '../../../src/events/event-store.js';
 import { isBusyError } from '../../../src/events/store-unavailable-error.js';
-import { testCatalog, thing, thingsProjection } from '../../support/event-store-fixtures.js';
+import { appendThing, testCatalog, thing, thingsProjection } from '../../support/event-store-fixtures.js';
 
 const [mode, path, ...rest] = process.argv.slice(2);
 const store = EventStore.open({ path, catalog: testCatalog(), projections: [thingsProjection()] });
@@ -43,7 +43,7 @@ if (mode === 'concurrent') {
   }
 } else if (mode === 'burst') {
   const count = Number(rest[0]);
-  for (let i = 0; i < count; i++) store.append({ ...thing(`burst-${i}`, i), actor });
+  for (let i = 0; i < count; i++) appendThing(store, `burst-${i}`, i, { actor });
   store.close();
 } else {
   process.stderr.write(`unknown mode ${mode}\n`);

@@ -7,12 +7,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export async function bundleWorker(): Promise<string> {
+export async function bundleWorker(entry = 'append-worker.ts'): Promise<string> {
   const root = process.cwd();
   const sqlite = createRequire(join(root, 'package.json')).resolve('better-sqlite3');
-  const outfile = join(mkdtempSync(join(tmpdir(), 'droidwright-worker-')), 'append-worker.mjs');
+  const outfile = join(mkdtempSync(join(tmpdir(), 'droidwright-worker-')), entry.replace(/\.ts$/, '.mjs'));
   await build({
-    entryPoints: [join(root, 'test/integration/events/append-worker.ts')],
+    entryPoints: [join(root, 'test/integration/events', entry)],
     bundle: true,
     format: 'esm',
     platform: 'node',

@@ -6,13 +6,14 @@ import { createEventStream } from '../../../src/events/event-stream.js';
 import type { StoredEvent } from '../../../src/events/event-definition.js';
 import { EventStore } from '../../../src/events/event-store.js';
 import {
+  appendThing,
   removeTempDirs,
   tempStorePath,
   testCatalog,
-  thing,
   thingsProjection,
 } from '../../support/event-store-fixtures.js';
 import { bundleWorker } from './bundle-worker.js';
+import { sleep } from '../../support/wait.js';
 
 let worker: string;
 beforeAll(async () => {
@@ -157,21 +158,21 @@ it("events$ delivers own appends at once and another process's appends promptly;
       arrivedAt.set(e.seq, Date.now());
     });
 
-    const own = store.append(thing('own'));
+    const own = appendThing(store, 'own');
     expect(received.map((e) => e.seq)).toEqual([own.seq]);
 
     const burst = await finished(start('burst', path, '5'));
     expect(burst).toMatchObject({ code: 0, stderr: '' });
     const exitedAt = Date.now();
     const deadline = exitedAt + 2000;
-    while (received.length < 6 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    while (received.length < 6 && Date.now() < deadline) await sleep(20);
     expect(received.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(received.slice(1).every((e) => e.actor.kind === 'agent')).toBe(true);
     expect(Math.max(...[2, 3, 4, 5, 6].map((s) => arrivedAt.get(s)! - exitedAt))).toBeLessThan(2000);
 
-    store.append(thing('after'));
+    appendThing(store, 'after');
     expect(received.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6, 7]);
-    await new Promise((r) => setTimeout(r, 10));
+    await sleep(10);
     expect(unhandled).toHaveLength(7);
   } finally {
     config.onUnhandledError = previous;

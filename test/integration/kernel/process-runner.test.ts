@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ToolError } from '../../../src/kernel/errors.js';
 import { ProcessRunner } from '../../../src/kernel/process-runner.js';
-import { isAlive, killTrackedProcesses, trackPid } from '../../support/process-tracker.js';
+import { killTrackedProcesses, trackPid } from '../../support/process-tracker.js';
+import { isAlive, sleep } from '../../support/wait.js';
 
 const runner = new ProcessRunner();
 
@@ -15,7 +16,7 @@ async function waitDead(pid: number, ms = 3000): Promise<boolean> {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
     if (!isAlive(pid)) return true;
-    await new Promise((r) => setTimeout(r, 25));
+    await sleep(25);
   }
   return !isAlive(pid);
 }

@@ -12,6 +12,7 @@ import { ToolRegistry } from '../../../src/kernel/tool-registry.js';
 import { TrustService } from '../../../src/plugins/core/trust-service.js';
 import { pluginModules } from '../../../src/plugins/index.js';
 import { createFakeGradleProject, createTempHome } from '../../support/temp-home.js';
+import { McpSessionStarted, McpToolCalled } from '../../../src/plugins/core/core.events.js';
 
 describe('container, trust service and core read models on a real SQLite file', () => {
   const temp = createTempHome('trust');
@@ -43,11 +44,9 @@ describe('container, trust service and core read models on a real SQLite file', 
       ]);
 
       const agent: Actor = { kind: 'agent', session: 's1', client: 'c', pid: process.pid };
-      store.append({
-        type: 'mcp.session_started',
-        stream: 'mcp:s1',
-        actor: agent,
-        data: {
+      store.append(
+        McpSessionStarted,
+        {
           session: 's1',
           client_name: 'c',
           client_version: '1',
@@ -57,12 +56,11 @@ describe('container, trust service and core read models on a real SQLite file', 
           read_only: false,
           project_root: root,
         },
-      });
-      store.append({
-        type: 'mcp.tool_called',
-        stream: 'mcp:s1',
-        actor: agent,
-        data: {
+        { stream: 'mcp:s1', actor: agent },
+      );
+      store.append(
+        McpToolCalled,
+        {
           session: 's1',
           tool: 'get_x',
           toolset: 'core',
@@ -73,7 +71,8 @@ describe('container, trust service and core read models on a real SQLite file', 
           summary: 's',
           arguments: {},
         },
-      });
+        { stream: 'mcp:s1', actor: agent },
+      );
       expect(second.get(TrustService).untrust(root, cliActor())).toBe(true);
       expect(trust.isTrusted(root)).toBe(false);
 

@@ -15,6 +15,7 @@ import { McpSession } from '../../../src/mcp/mcp-session.js';
 import { androidModule } from '../../../src/android/android.module.js';
 import { coreModule } from '../../../src/plugins/core/core.module.js';
 import { createTempHome } from '../../support/temp-home.js';
+import { sleep } from '../../support/wait.js';
 
 /** A throwaway "build" toolset exercising every path through the adapter. */
 let slowTaskRuns = 0;
@@ -84,7 +85,7 @@ const echo = defineTool({
     return { data: { text: 'x'.repeat(args.size), items: [{ n: 1 }, { n: 2 }] }, summary: `${args.size} characters` };
   },
 });
-const tools = [
+const tools: AnyToolDefinition[] = [
   slowTask,
   echo,
   secretTool,
@@ -102,7 +103,7 @@ const tools = [
   ),
   failing('get_bug', () => new Error('boom')),
   failing('get_bad_output', () => new Error('unused'), { ok: 'yes' }),
-] as unknown as AnyToolDefinition[];
+];
 
 const testModule = new ContainerModule(({ bind }) => {
   bind<ToolsetContribution>(ToolsetContribution).toConstantValue({
@@ -185,7 +186,7 @@ async function until<T>(fn: () => T | undefined, ms = 5000): Promise<T> {
     const value = fn();
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
+    await sleep(20);
   }
 }
 

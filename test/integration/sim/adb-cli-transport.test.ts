@@ -8,12 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startAdbServer, type TestAdbServer } from '../../support/adb-server.js';
 import { killTrackedProcesses } from '../../support/process-tracker.js';
+import { sleep } from '../../support/wait.js';
 import { startSimOnAdb } from '../../support/sim-device.js';
 import type { RunningSimulatedDevice } from '../../../src/sim/start-simulated-device.js';
 import { TinyAndroid } from './tiny-android.js';
 import { openDeviceService } from './smart-socket.js';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function eventually(check: () => boolean, timeoutMs = 5000): Promise<void> {
   const until = Date.now() + timeoutMs;
@@ -153,8 +152,7 @@ describe('simulated device through the adb CLI', () => {
     // adb exec-in quotes each argument for the device shell.
     expect(android.received.at(-1)).toEqual({ commandLine: `sha256 '${payload.length}'`, mode: 'exec' });
     // adb exec-in exits once it has sent stdin; the device may still be hashing the last chunks.
-    for (const deadline = Date.now() + 5000; android.lastOutput === '' && Date.now() < deadline; )
-      await new Promise((r) => setTimeout(r, 20));
+    for (const deadline = Date.now() + 5000; android.lastOutput === '' && Date.now() < deadline; ) await sleep(20);
     expect(android.lastOutput).toBe(`${payload.length} ${createHash('sha256').update(payload).digest('hex')}\n`);
   });
 

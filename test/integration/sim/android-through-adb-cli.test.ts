@@ -11,11 +11,10 @@ import type { RunningSimulatedDevice } from '../../../src/sim/start-simulated-de
 import { startAdbServer, type TestAdbServer } from '../../support/adb-server.js';
 import { buildTestApk } from '../../support/apk-builder.js';
 import { killTrackedProcesses } from '../../support/process-tracker.js';
+import { sleep } from '../../support/wait.js';
 import { startSimOnAdb } from '../../support/sim-device.js';
 import { countingAndroid } from './counting-android.js';
 import { openDeviceService } from './smart-socket.js';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('simulated Android through the adb CLI', () => {
   let adb: TestAdbServer;
@@ -92,7 +91,12 @@ describe('simulated Android through the adb CLI', () => {
   it('dumps logcat, and a followed logcat stops producing once the reader closes', async () => {
     const dump = await run(['logcat', '-d', '-t', '20']);
     expect(dump.exitCode).toBe(0);
-    expect(dump.stdout.trim().split('\n').length).toBeGreaterThan(0);
+    // `-t 20`: the last 20 entries, each in threadtime format (buffer headers aside).
+    const entries = dump.stdout
+      .split('\n')
+      .filter((line) => /^\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}\s+\d+\s+\d+ [VDIWEF] /.test(line));
+    expect(entries.length).toBeGreaterThan(0);
+    expect(entries.length).toBeLessThanOrEqual(20);
 
     // What `adb logcat` sends: a legacy shell stream that runs logcat until the host closes it.
     const stream = await openDeviceService(adb.port, device.serial, `shell:export ANDROID_LOG_TAGS="''"; exec logcat`);

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { startAdbServer, type TestAdbServer } from '../../support/adb-server.js';
 import { freeOddEmulatorPort } from '../../support/free-port.js';
 import { killTrackedProcesses } from '../../support/process-tracker.js';
+import { sleep } from '../../support/wait.js';
 import { startSimOnAdb } from '../../support/sim-device.js';
 import { startSimulatedDevice, type RunningSimulatedDevice } from '../../../src/sim/start-simulated-device.js';
 import { runSimCommand } from '../../../src/sim/sim-command.js';
@@ -16,8 +17,6 @@ import { TinyAndroid } from './tiny-android.js';
 // adb reads the console token from $HOME, the simulated emulator writes it there: keep both off the real home.
 const home = mkdtempSync(join(tmpdir(), 'droidwright-sim-home-'));
 process.env.HOME = home;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function waitUntilGone(adb: TestAdbServer, serial: string, timeoutMs = 10000): Promise<void> {
   const until = Date.now() + timeoutMs;

@@ -1,5 +1,4 @@
 import Database from 'better-sqlite3';
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,6 +16,7 @@ import {
   type EventStoreOptions,
 } from '../../../src/events/event-store.js';
 import {
+  appendThing,
   agentActor,
   removed,
   tempDir,
@@ -26,7 +26,13 @@ import {
   thing,
   thingsProjection,
   removeTempDirs,
+  appInstalled,
+  thingRemoved,
 } from '../../support/event-store-fixtures.js';
+import { itWhen, makeUnwritable, makeWritable, probeUnwritableDirectories } from '../../support/capabilities.js';
+
+// root ignores mode bits, so as root these tests need chattr +i; they skip, saying why, only where that is missing.
+const itWithUnwritableDirs = itWhen(probeUnwritableDirectories());
 
 const open: { close(): void }[] = [];
 function openStore(options: Partial<EventStoreOptions> = {}): EventStore {
@@ -52,7 +58,7 @@ function tableContents(store: EventStore, table: string): unknown[] {
 describe('append and the hash chain', () => {
   it('assigns gapless seqs from 1 and links every hash to the previous one', () => {
     const store = openStore();
-    const first = store.append(thing('a', 2));
+    const first = appendThing(store, 'a', 2);
     const rest = store.appendMany([
       thing('b'),
       thing('c', 3, { device: 'emulator-5554', package: 'com.example', correlation: 'build:1' }),
@@ -73,7 +79,7 @@ describe('append and the hash chain', () => {
 
   it('stores the catalog version and the actor helper columns', () => {
     const store = openStore();
-    const e = store.append({ ...removed('x'), actor: agentActor });
+    const e = store.append(thingRemoved, { name: 'x' }, { stream: 'thing:x', actor: agentActor });
     expect(e.v).toBe(2);
     expect(store.prepareRead('SELECT actor_kind, actor_session FROM events WHERE seq = 1').get()).toEqual({
       actor_kind: 'agent',
@@ -83,16 +89,16 @@ describe('append and the hash chain', () => {
 
   it('writes nothing for an unknown type or malformed data, naming the type and field', () => {
     const store = openStore({ projections: [thingsProjection()] });
-    store.append(thing('a'));
-    expect(() => store.append({ ...thing('b'), type: 'test.never_declared' })).toThrow(
+    appendThing(store, 'a');
+    expect(() => store.appendMany([{ ...thing('b'), type: 'test.never_declared' }])).toThrow(
       /Unknown event type "test.never_declared"/,
     );
     expect(() => store.appendMany([thing('b'), { ...thing('c'), data: { name: 'c', count: 'many' } }])).toThrow(
       /test\.thing_happened.*data\.count/,
     );
-    expect(() => store.append({ ...thing('b'), stream: '' })).toThrow(EventValidationError);
-    expect(() => store.append({ ...thing('b'), actor: { kind: 'robot', pid: 1 } as never })).toThrow(/actor/);
-    expect(() => store.append({ ...thing('b'), device: 42 as never })).toThrow(/device/);
+    expect(() => store.appendMany([{ ...thing('b'), stream: '' }])).toThrow(EventValidationError);
+    expect(() => store.appendMany([{ ...thing('b'), actor: { kind: 'robot', pid: 1 } as never }])).toThrow(/actor/);
+    expect(() => store.appendMany([{ ...thing('b'), device: 42 as never }])).toThrow(/device/);
     expect(store.lastSeq()).toBe(1);
     expect(tableContents(store, 'test_things')).toEqual([{ name: 'a', total: 1, last_seq: 1 }]);
   });
@@ -108,23 +114,23 @@ describe('append and the hash chain', () => {
       if ((e.data as { name: string }).name === 'boom') throw new Error('cannot project boom');
     };
     const store = openStore({ projections: [thingsProjection(), failing] });
-    store.append(thing('a'));
+    appendThing(store, 'a');
     expect(() => store.appendMany([thing('b'), thing('boom')])).toThrow(ProjectionError);
-    expect(() => store.append(thing('boom'))).toThrow(/Projection "failing" failed on test.thing_happened \(seq 2\)/);
+    expect(() => appendThing(store, 'boom')).toThrow(/Projection "failing" failed on test.thing_happened \(seq 2\)/);
     expect(store.lastSeq()).toBe(1);
     expect(tableContents(store, 'test_things')).toEqual([{ name: 'a', total: 1, last_seq: 1 }]);
-    expect(store.append(thing('c')).seq).toBe(2);
+    expect(appendThing(store, 'c').seq).toBe(2);
   });
 
   it('refuses data over the size limit', () => {
     const store = openStore({ maxDataBytes: 100 });
-    expect(() => store.append(thing('x'.repeat(200)))).toThrow(/over the 100-byte limit/);
+    expect(() => store.appendMany([thing('x'.repeat(200))])).toThrow(/over the 100-byte limit/);
     expect(store.lastSeq()).toBe(0);
   });
 
   it('has triggers that refuse UPDATE and DELETE on events', () => {
     const store = openStore();
-    store.append(thing('a'));
+    appendThing(store, 'a');
     const raw = rawConnection(store.path);
     expect(() => raw.prepare(`UPDATE events SET data = '{}' WHERE seq = 1`).run()).toThrow(/events are append-only/);
     expect(() => raw.prepare('DELETE FROM events').run()).toThrow(/events are append-only/);
@@ -142,14 +148,8 @@ describe('query', () => {
     for (let i = 0; i < 60; i++)
       events.push(thing(`n${i}`, i, { device: i % 2 ? 'dev-odd' : 'dev-even', correlation: `c${i % 3}` }));
     store.appendMany(events);
-    store.append({ ...removed('n1'), actor: agentActor, package: 'com.example.app' });
-    store.append({
-      type: 'other.app_installed',
-      stream: 'device:x',
-      data: { apk: 'a.apk' },
-      actor: testActor,
-      package: 'com.example.app',
-    });
+    store.append(thingRemoved, { name: 'n1' }, { stream: 'thing:n1', actor: agentActor, package: 'com.example.app' });
+    store.append(appInstalled, { apk: 'a.apk' }, { stream: 'device:x', actor: testActor, package: 'com.example.app' });
   });
   afterAll(() => store.close());
 
@@ -267,7 +267,7 @@ describe('verify and digest', () => {
     store.appendMany(Array.from({ length: 10 }, (_, i) => thing(`t${i}`, i)));
     const digest = store.digest();
     expect(digest).toMatchObject({ seq: 10, hash: store.query({ limit: 1 })[0].hash });
-    store.append(thing('later'));
+    appendThing(store, 'later');
     expect(store.verify({ fromDigest: digest })).toEqual({ ok: true, checked: 11, lastSeq: 11, anchors: 1 });
     expect(store.verify({ fromDigest: { seq: 0, hash: GENESIS_HASH, at: 0 } }).ok).toBe(true);
 
@@ -297,7 +297,7 @@ describe('verify and digest', () => {
 
   it('fails a digest beyond the end of the log and refuses a malformed digest', () => {
     const store = openStore();
-    store.append(thing('a'));
+    appendThing(store, 'a');
     expect(store.verify({ fromDigest: { seq: 5, hash: 'a'.repeat(64), at: 0 } })).toMatchObject({
       ok: false,
       firstBadSeq: 5,
@@ -333,7 +333,7 @@ describe('projections', () => {
   it('keeps the read model in the append transaction, and a rebuild equals the live model', () => {
     const store = openStore({ projections: [thingsProjection()] });
     store.appendMany(mixed());
-    store.append(thing('d', 4));
+    appendThing(store, 'd', 4);
     const live = tableContents(store, 'test_things');
     expect(live).toEqual([
       { name: 'a', total: 5, last_seq: 3 },
@@ -370,12 +370,12 @@ describe('projections', () => {
     const withIt = openStore({ path, projections: [thingsProjection()] });
     const without = openStore({ path });
     without.appendMany([thing('a', 1), thing('b', 2)]);
-    withIt.append(thing('a', 10));
+    appendThing(withIt, 'a', 10);
     expect(tableContents(withIt, 'test_things')).toEqual([
       { name: 'a', total: 11, last_seq: 3 },
       { name: 'b', total: 2, last_seq: 2 },
     ]);
-    without.append(thing('c', 3));
+    appendThing(without, 'c', 3);
     withIt.close();
     const reopened = openStore({ path, projections: [thingsProjection()] });
     expect(tableContents(reopened, 'test_things')).toHaveLength(3);
@@ -386,7 +386,7 @@ describe('projections', () => {
     const path = tempStorePath();
     const old = openStore({ path, projections: [thingsProjection(1)] });
     openStore({ path, projections: [thingsProjection(2)] });
-    expect(() => old.append(thing('a'))).toThrow(/version 2, but this process runs version 1/);
+    expect(() => appendThing(old, 'a')).toThrow(/version 2, but this process runs version 1/);
     expect(old.lastSeq()).toBe(0);
   });
 
@@ -445,7 +445,7 @@ describe('side tables', () => {
 
   it("refuses, from SQLite's plan, any write outside the declared side tables", () => {
     const store = openStore({ projections: [thingsProjection()], tables: [counters()] });
-    store.append(thing('a'));
+    store.appendMany([thing('a')])[0]!;
     const refused = /may write only the declared side tables \(test_counters\)/;
     expect(() =>
       store.writeTables((t) =>
@@ -513,13 +513,13 @@ describe('onAppended', () => {
       // No transaction is open any more: a listener may write.
       expect(() => store.writeTables(() => undefined)).not.toThrow();
       seen.push(e.seq);
-      if (e.seq === 1) store.append(thing('nested'));
+      if (e.seq === 1) appendThing(store, 'nested');
     });
     const stop = store.onAppended((e) => other.push(e.seq));
-    expect(store.append(thing('a')).seq).toBe(1);
+    expect(appendThing(store, 'a').seq).toBe(1);
     store.appendMany([thing('b'), thing('c')]);
     stop();
-    store.append(thing('d'));
+    appendThing(store, 'd');
     expect(seen).toEqual([1, 2, 3, 4, 5]);
     expect(other).toEqual([1, 2, 3, 4]);
     expect(errors).toHaveLength(5);
@@ -562,17 +562,13 @@ describe('opening', () => {
     expect(() => openStore({ path: join(file, 'events.db') })).toThrow(/set DROIDWRIGHT_HOME to a writable directory/);
   });
 
-  it('throws StoreUnavailableError for a directory this user cannot write', () => {
+  itWithUnwritableDirs('throws StoreUnavailableError for a directory this user cannot write', () => {
     const dir = tempDir();
-    // root ignores mode bits; an immutable directory refuses even root.
-    const asRoot = process.getuid?.() === 0;
-    if (asRoot) execFileSync('chattr', ['+i', dir]);
-    else execFileSync('chmod', ['0500', dir]);
+    makeUnwritable(dir);
     try {
       expect(() => openStore({ path: join(dir, 'events.db') })).toThrow(/Cannot open the event log .* for writing/);
     } finally {
-      if (asRoot) execFileSync('chattr', ['-i', dir]);
-      else execFileSync('chmod', ['0700', dir]);
+      makeWritable(dir);
     }
   });
 
@@ -591,14 +587,14 @@ describe('opening', () => {
     holder.exec('BEGIN IMMEDIATE');
     let error: unknown;
     try {
-      store.append(thing('a'));
+      appendThing(store, 'a');
     } catch (e) {
       error = e;
     }
     expect(error).toBeInstanceOf(StoreUnavailableError);
     expect((error as { cause?: { code?: string } }).cause?.code).toMatch(/^SQLITE_BUSY/);
     holder.exec('ROLLBACK');
-    expect(store.append(thing('a')).seq).toBe(1);
+    expect(appendThing(store, 'a').seq).toBe(1);
   });
 
   it('opens a copy read-only without writing to it', () => {
@@ -612,7 +608,7 @@ describe('opening', () => {
     const reader = openStore({ path: copy, readonly: true, projections: [thingsProjection(2)] });
     expect(reader.verify()).toEqual({ ok: true, checked: 2, lastSeq: 2 });
     expect(reader.query().map((e) => e.seq)).toEqual([2, 1]);
-    expect(() => reader.append(thing('c'))).toThrow(/opened read-only/);
+    expect(() => appendThing(reader, 'c')).toThrow(/opened read-only/);
     expect(() => reader.rebuildProjections()).toThrow(StoreUnavailableError);
     reader.close();
     expect(createHash('sha256').update(readFileSync(copy)).digest('hex')).toBe(before);
@@ -636,29 +632,28 @@ describe('opening', () => {
     expect(openStore({ path: writer.path }).stats().schemaVersion).toBe(2);
   });
 
-  it('opens read-only a copy on media where SQLite cannot create its -shm file', () => {
+  itWithUnwritableDirs('opens read-only a copy on media where SQLite cannot create its -shm file', () => {
     const writer = openStore();
     writer.appendMany([thing('a'), thing('b'), thing('c')]);
     writer.close();
     const dir = tempDir();
     const copy = join(dir, 'events.db');
     copyFileSync(writer.path, copy);
-    const asRoot = process.getuid?.() === 0;
-    execFileSync(asRoot ? 'chattr' : 'chmod', asRoot ? ['+i', dir] : ['0555', dir]);
+    makeUnwritable(dir, '0555');
     try {
       const reader = openStore({ path: copy, readonly: true });
       expect(reader.verify({ full: true })).toEqual({ ok: true, checked: 3, lastSeq: 3 });
       expect(reader.stats()).toMatchObject({ events: 3, schemaVersion: 2 });
-      expect(() => reader.append(thing('d'))).toThrow(StoreUnavailableError);
+      expect(() => appendThing(reader, 'd')).toThrow(StoreUnavailableError);
     } finally {
-      execFileSync(asRoot ? 'chattr' : 'chmod', asRoot ? ['-i', dir] : ['0700', dir]);
+      makeWritable(dir);
     }
   });
 
   it('throws StoreUnavailableError after close', () => {
     const store = openStore();
     store.close();
-    expect(() => store.append(thing('a'))).toThrow(/was closed/);
+    expect(() => appendThing(store, 'a')).toThrow(/was closed/);
     expect(() => store.query()).toThrow(StoreUnavailableError);
   });
 });

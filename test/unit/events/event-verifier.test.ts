@@ -117,10 +117,10 @@ describe('verify with projections', () => {
   it('compares a projection left behind by another process at its own checkpoint', () => {
     const path = tempStorePath();
     const store = openStore({ path, projections: [thingsProjection()] });
-    store.append(thing('a', 1));
+    store.appendMany([thing('a', 1)])[0]!;
     // A process without the projection appends; the table and its checkpoint stay at seq 1.
     const bare = openStore({ path });
-    bare.append(thing('b', 2));
+    bare.appendMany([thing('b', 2)])[0]!;
     const reader = openStore({ path, projections: [thingsProjection()], readonly: true });
     expect(reader.verify({ projections: true })).toMatchObject({ ok: true, projections: ['test_things'] });
   });

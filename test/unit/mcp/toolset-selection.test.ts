@@ -17,7 +17,7 @@ function tool(name: string, toolset: ToolsetName, kind: 'R' | 'W' | 'O'): AnyToo
     input: z.object({}),
     output: z.object({ ok: z.boolean().describe('ok') }),
     handler: async () => ({ data: { ok: true }, summary: 'ok' }),
-  }) as unknown as AnyToolDefinition;
+  });
 }
 
 const registry = new ToolRegistry([

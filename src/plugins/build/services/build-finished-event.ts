@@ -3,7 +3,7 @@ import { closeSync, openSync, readFileSync, readSync, renameSync, writeFileSync 
 import { dirname, join } from 'node:path';
 import type { Actor } from '../../../shared/actor.js';
 import type { EventStore } from '../../../events/event-store.js';
-import type { FinalBuildStatus, TestCounts } from '../build.events.js';
+import { BuildFinished, type BuildFinishedData, type FinalBuildStatus, type TestCounts } from '../build.events.js';
 import type { BuildRecord } from './build-history.js';
 import { countBySeverity, type BuildDiagnostic } from './gradle-output-parser.js';
 
@@ -61,7 +61,7 @@ export function finishedEventData(
   buildId: string,
   f: FinishedFacts,
   budget = MAX_FINISHED_DATA_BYTES,
-): Record<string, unknown> {
+): BuildFinishedData {
   const base = {
     build_id: buildId,
     status: f.status,
@@ -106,7 +106,7 @@ export function finishedEventData(
 }
 
 /** What is left when even the bounded record is refused: the outcome, the counts and the log's hash. */
-export function minimalFinishedData(buildId: string, f: FinishedFacts): Record<string, unknown> {
+export function minimalFinishedData(buildId: string, f: FinishedFacts): BuildFinishedData {
   return {
     build_id: buildId,
     status: f.status,
@@ -147,12 +147,15 @@ export function writeOutcomeFallback(logPath: string, buildId: string, f: Finish
   }
 }
 
-/** The outcome a dead worker left behind, or null. The store validates it again when it is appended. */
-export function readOutcomeFallback(logPath: string, buildId: string): Record<string, unknown> | null {
+/**
+ * The outcome a dead worker left behind, or null. Typed as what the worker wrote; the store validates it
+ * again when it is appended, so a file edited since is refused there.
+ */
+export function readOutcomeFallback(logPath: string, buildId: string): BuildFinishedData | null {
   try {
     const data = JSON.parse(readFileSync(outcomeFallbackPath(logPath, buildId), 'utf8')) as Record<string, unknown>;
     return data !== null && typeof data === 'object' && data.build_id === buildId && typeof data.status === 'string'
-      ? data
+      ? (data as BuildFinishedData)
       : null;
   } catch {
     return null;
@@ -164,15 +167,9 @@ export function readOutcomeFallback(logPath: string, buildId: string): Record<st
  * Returns false only when neither could be written (the store is gone), after saying so on stderr.
  */
 export function appendFinished(store: EventStore, buildId: string, actor: Actor, f: FinishedFacts): boolean {
-  const event = (data: Record<string, unknown>) => ({
-    type: 'build.finished',
-    stream: `build:${buildId}`,
-    correlation: buildId,
-    actor,
-    data,
-  });
+  const meta = { stream: `build:${buildId}`, correlation: buildId, actor };
   try {
-    store.append(event(finishedEventData(buildId, f)));
+    store.append(BuildFinished, finishedEventData(buildId, f), meta);
     return true;
   } catch (error) {
     process.stderr.write(
@@ -180,7 +177,7 @@ export function appendFinished(store: EventStore, buildId: string, actor: Actor,
     );
   }
   try {
-    store.append(event(minimalFinishedData(buildId, f)));
+    store.append(BuildFinished, minimalFinishedData(buildId, f), meta);
     return true;
   } catch (error) {
     process.stderr.write(`droidwright: could not record build.finished for ${buildId}: ${(error as Error).message}\n`);

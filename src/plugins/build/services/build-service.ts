@@ -18,6 +18,7 @@ import { pruneBuildLogs } from './build-log-writer.js';
 import { currentProcess, isProcessAlive } from '../../../kernel/process-identity.js';
 import { BuildLock, killOrphanedGroup, type BuildLockHolder } from './build-lock.js';
 import { chooseJdk, collectProvenance } from './build-provenance.js';
+import { BuildStarted, BuildFinished, BuildCancelRequested } from '../build.events.js';
 
 export interface BuildRequest {
   readonly kind: 'build' | 'test';
@@ -147,12 +148,9 @@ export class BuildService {
       const jdk = chooseJdk(root, this.settings.get().javaHome, this.options.env);
       const provenance = await collectProvenance(this.runner, project, jdk, this.options.env);
       const worker = await this.launcher.launch(buildId, root);
-      this.store().append({
-        type: 'build.started',
-        stream: `build:${buildId}`,
-        actor,
-        correlation: buildId,
-        data: {
+      this.store().append(
+        BuildStarted,
+        {
           build_id: buildId,
           project_root: root,
           kind: request.kind,
@@ -165,7 +163,8 @@ export class BuildService {
           log_path: logPath,
           provenance,
         },
-      });
+        { stream: `build:${buildId}`, actor, correlation: buildId },
+      );
       startedRecorded = true;
       // The go signal for the worker: from here on it owns the build and the lock.
       if (!this.lock().handOver(buildId, me, worker)) {
@@ -234,13 +233,11 @@ export class BuildService {
     const left = readOutcomeFallback(record.logPath, record.id);
     if (left) {
       try {
-        this.store().append({
-          type: 'build.finished',
-          stream: `build:${record.id}`,
-          correlation: record.id,
-          actor,
-          data: { ...left, reaped_by: reapedBy },
-        });
+        this.store().append(
+          BuildFinished,
+          { ...left, reaped_by: reapedBy },
+          { stream: `build:${record.id}`, correlation: record.id, actor },
+        );
         this.clearLive(record.id);
         return;
       } catch (error) {
@@ -302,13 +299,11 @@ export class BuildService {
 
   /** Asks the build's worker to stop it; recorded as cancelled by `actor` via the request or cancel_build. */
   requestCancel(buildId: string, actor: Actor, via: 'request' | 'cancel_build'): void {
-    this.store().append({
-      type: 'build.cancel_requested',
-      stream: `build:${buildId}`,
-      correlation: buildId,
-      actor,
-      data: { build_id: buildId, requested_by: describeActor(actor), via },
-    });
+    this.store().append(
+      BuildCancelRequested,
+      { build_id: buildId, requested_by: describeActor(actor), via },
+      { stream: `build:${buildId}`, correlation: buildId, actor },
+    );
   }
 
   /**

@@ -8,7 +8,7 @@ import { RuntimeOptions } from '../../../kernel/runtime-options.js';
 import { Settings } from '../../../kernel/settings.js';
 import { ProjectTrust } from '../../../kernel/project-trust.js';
 import { loadGradleProject } from '../../../android/gradle-project-model.js';
-import type { FinalBuildStatus, TestCounts } from '../build.events.js';
+import { type FinalBuildStatus, type TestCounts, BuildCancelled } from '../build.events.js';
 import {
   collectApks,
   collectJUnitCounts,
@@ -177,13 +177,11 @@ export class BuildWorker {
 
   private recordCancelled(build: StartedBuild, by: Canceller): void {
     try {
-      this.store().append({
-        type: 'build.cancelled',
-        stream: `build:${build.id}`,
-        correlation: build.id,
-        actor: by.actor,
-        data: { build_id: build.id, cancelled_by: describeActor(by.actor), via: by.via },
-      });
+      this.store().append(
+        BuildCancelled,
+        { build_id: build.id, cancelled_by: describeActor(by.actor), via: by.via },
+        { stream: `build:${build.id}`, correlation: build.id, actor: by.actor },
+      );
     } catch (error) {
       process.stderr.write(
         `droidwright: could not record build.cancelled for ${build.id}: ${(error as Error).message}\n`,

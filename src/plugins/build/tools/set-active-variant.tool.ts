@@ -5,6 +5,7 @@ import { defineTool } from '../../../kernel/tool-definition.js';
 import type { BuildHistory } from '../services/build-history.js';
 import type { BuildService } from '../services/build-service.js';
 import { defaultApplicationModule, requireModule, requireVariant } from '../services/task-resolution.js';
+import { VariantSelected } from '../build.events.js';
 
 export function createSetActiveVariantTool(deps: { service: BuildService; history: BuildHistory }) {
   return defineTool({
@@ -36,11 +37,11 @@ export function createSetActiveVariantTool(deps: { service: BuildService; histor
       const variant = requireVariant(module, args.variant);
       const previous = deps.history.activeVariant(project.root, module.path);
       if (previous !== variant) {
-        ctx.append({
-          type: 'variant.selected',
-          stream: `project:${project.root}`,
-          data: { project_root: project.root, module: module.path, variant, selected_by: describeActor(ctx.actor) },
-        });
+        ctx.append(
+          VariantSelected,
+          { project_root: project.root, module: module.path, variant, selected_by: describeActor(ctx.actor) },
+          { stream: `project:${project.root}` },
+        );
       }
       return {
         data: { module: module.path, variant, ...(previous !== null ? { previous } : {}) },

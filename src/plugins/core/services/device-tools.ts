@@ -32,6 +32,6 @@ export class DeviceTools {
       createGetAppRuntimeStateTool({ devices, apps, scope }),
       createGetExitReasonsTool({ devices, apps, scope }),
       createListAvdsTool({ avds }),
-    ] as unknown as readonly AnyToolDefinition[];
+    ];
   }
 }

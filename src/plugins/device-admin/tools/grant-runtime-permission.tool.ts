@@ -4,6 +4,7 @@ import { allowForeignPackageField, deviceSerialField, packageField } from '../..
 import { defineTool } from '../../../kernel/tool-definition.js';
 import { validatePackageName, validatePermission } from '../../../kernel/validation.js';
 import type { AppController } from '../services/app-controller.js';
+import { PermissionGranted } from '../device-admin.events.js';
 
 export function createGrantRuntimePermissionTool(deps: { devices: DeviceInspector; apps: AppController }) {
   return defineTool({
@@ -31,13 +32,11 @@ export function createGrantRuntimePermissionTool(deps: { devices: DeviceInspecto
       const permission = validatePermission(args.permission);
       const serial = await deps.devices.select(args.device_serial, ctx);
       await deps.apps.setPermission(serial, pkg, permission, true, ctx.signal);
-      ctx.append({
-        type: 'permission.granted',
-        data: { device_serial: serial, package: pkg, permission },
-        stream: `device:${serial}`,
-        device: serial,
-        package: pkg,
-      });
+      ctx.append(
+        PermissionGranted,
+        { device_serial: serial, package: pkg, permission },
+        { stream: `device:${serial}`, device: serial, package: pkg },
+      );
       return {
         data: { device_serial: serial, package: pkg, permission, granted: true },
         summary: `granted ${permission} to ${pkg} on ${serial}`,

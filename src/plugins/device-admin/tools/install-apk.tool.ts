@@ -7,6 +7,7 @@ import { ToolError } from '../../../kernel/errors.js';
 import type { ProjectSelection } from '../../../kernel/project-selection.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
 import type { ApkInstaller } from '../services/apk-installer.js';
+import { AppInstalled } from '../device-admin.events.js';
 
 export function createInstallApkTool(deps: {
   project: ProjectSelection;
@@ -77,9 +78,7 @@ export function createInstallApkTool(deps: {
           variant: build?.variant ?? null,
           duration_ms: durationMs,
         };
-        ctx.append({
-          type: 'app.installed',
-          data,
+        ctx.append(AppInstalled, data, {
           stream: `device:${serial}`,
           device: serial,
           package: info.packageName,

@@ -5,6 +5,7 @@ import { omitNulls } from '../../../kernel/bounded-output.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
 import { validatePackageName } from '../../../kernel/validation.js';
 import { validateActivity, type AppController } from '../services/app-controller.js';
+import { AppLaunched } from '../device-admin.events.js';
 
 export function createLaunchAppTool(deps: { devices: DeviceInspector; apps: AppController }) {
   return defineTool({
@@ -47,13 +48,11 @@ export function createLaunchAppTool(deps: { devices: DeviceInspector; apps: AppC
         wait_ms: out.am?.waitTimeMs ?? null,
         launch_state: out.am?.launchState ?? null,
       };
-      ctx.append({
-        type: 'app.launched',
-        data: { device_serial: serial, package: pkg, activity: out.component, method: out.method, ...timing },
-        stream: `device:${serial}`,
-        device: serial,
-        package: pkg,
-      });
+      ctx.append(
+        AppLaunched,
+        { device_serial: serial, package: pkg, activity: out.component, method: out.method, ...timing },
+        { stream: `device:${serial}`, device: serial, package: pkg },
+      );
       return {
         data: omitNulls({
           device_serial: serial,

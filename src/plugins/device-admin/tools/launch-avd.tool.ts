@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AvdController } from '../../../android/avd-controller.js';
 import { LAUNCH_TIMEOUT_MS } from '../../../android/avd-controller.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
+import { AvdLaunched } from '../device-admin.events.js';
 
 export function createLaunchAvdTool(deps: { avds: AvdController }) {
   return defineTool({
@@ -19,18 +20,17 @@ export function createLaunchAvdTool(deps: { avds: AvdController }) {
     }),
     async handler(args, ctx) {
       const launch = await deps.avds.launch(args.name, ctx.signal);
-      ctx.append({
-        type: 'avd.launched',
-        data: {
+      ctx.append(
+        AvdLaunched,
+        {
           avd_name: launch.avdName,
           device_serial: launch.serial,
           already_running: launch.alreadyRunning,
           pid: launch.pid,
           waited_ms: launch.waitedMs,
         },
-        stream: `device:${launch.serial}`,
-        device: launch.serial,
-      });
+        { stream: `device:${launch.serial}`, device: launch.serial },
+      );
       return {
         data: {
           device_serial: launch.serial,

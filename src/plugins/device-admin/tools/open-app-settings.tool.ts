@@ -5,6 +5,7 @@ import { omitNulls } from '../../../kernel/bounded-output.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
 import { validatePackageName } from '../../../kernel/validation.js';
 import type { AppController } from '../services/app-controller.js';
+import { AppSettingsOpened } from '../device-admin.events.js';
 
 export function createOpenAppSettingsTool(deps: { devices: DeviceInspector; apps: AppController }) {
   return defineTool({
@@ -24,13 +25,11 @@ export function createOpenAppSettingsTool(deps: { devices: DeviceInspector; apps
       const pkg = validatePackageName(args.package);
       const serial = await deps.devices.select(args.device_serial, ctx);
       const out = await deps.apps.openAppSettings(serial, pkg, ctx.signal);
-      ctx.append({
-        type: 'app.settings_opened',
-        data: { device_serial: serial, package: pkg },
-        stream: `device:${serial}`,
-        device: serial,
-        package: pkg,
-      });
+      ctx.append(
+        AppSettingsOpened,
+        { device_serial: serial, package: pkg },
+        { stream: `device:${serial}`, device: serial, package: pkg },
+      );
       return {
         data: omitNulls({ device_serial: serial, package: pkg, activity: out.component }),
         summary: `opened settings of ${pkg} on ${serial}`,

@@ -6,6 +6,7 @@ import { omitNulls } from '../../../kernel/bounded-output.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
 import { validatePackageName } from '../../../kernel/validation.js';
 import type { AppController } from '../services/app-controller.js';
+import { DeepLinkOpened } from '../device-admin.events.js';
 
 /** `com.example/.Main` → `com.example`: the app that handled a link is the package the event concerns. */
 function packageOfComponent(component: string | null): string | null {
@@ -42,13 +43,11 @@ export function createOpenDeepLinkTool(deps: { devices: DeviceInspector; apps: A
         wait_ms: out.am?.waitTimeMs ?? null,
         launch_state: out.am?.launchState ?? null,
       };
-      ctx.append({
-        type: 'deep_link.opened',
-        data: { device_serial: serial, uri, scheme, package: pkg ?? null, activity: out.component },
-        stream: `device:${serial}`,
-        device: serial,
-        package: pkg ?? packageOfComponent(out.component),
-      });
+      ctx.append(
+        DeepLinkOpened,
+        { device_serial: serial, uri, scheme, package: pkg ?? null, activity: out.component },
+        { stream: `device:${serial}`, device: serial, package: pkg ?? packageOfComponent(out.component) },
+      );
       return {
         data: omitNulls({ device_serial: serial, uri, activity: out.component, ...timing }),
         summary: `opened ${scheme}: link on ${serial}${out.component ? ` in ${out.component}` : ''}`,

@@ -11,6 +11,7 @@ import { omitNulls } from '../../../kernel/bounded-output.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
 import { validatePackageName } from '../../../kernel/validation.js';
 import { validateActivity, type AppController } from '../services/app-controller.js';
+import { AppRestarted } from '../device-admin.events.js';
 
 export function createRestartAppTool(deps: { devices: DeviceInspector; apps: AppController }) {
   return defineTool({
@@ -64,9 +65,9 @@ export function createRestartAppTool(deps: { devices: DeviceInspector; apps: App
         wait_ms: out.am?.waitTimeMs ?? null,
         launch_state: out.am?.launchState ?? null,
       };
-      ctx.append({
-        type: 'app.restarted',
-        data: {
+      ctx.append(
+        AppRestarted,
+        {
           device_serial: serial,
           package: pkg,
           activity: out.component,
@@ -74,10 +75,8 @@ export function createRestartAppTool(deps: { devices: DeviceInspector; apps: App
           ...timing,
           display_ms: out.displayMs,
         },
-        stream: `device:${serial}`,
-        device: serial,
-        package: pkg,
-      });
+        { stream: `device:${serial}`, device: serial, package: pkg },
+      );
       return {
         data: omitNulls({
           device_serial: serial,

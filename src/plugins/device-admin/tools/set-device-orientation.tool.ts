@@ -4,6 +4,7 @@ import { deviceSerialField } from '../../../android/device-tool-fields.js';
 import { omitNulls } from '../../../kernel/bounded-output.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
 import { ORIENTATIONS, type OrientationController } from '../services/orientation-controller.js';
+import { OrientationChanged } from '../device-admin.events.js';
 
 export function createSetDeviceOrientationTool(deps: { devices: DeviceInspector; orientation: OrientationController }) {
   return defineTool({
@@ -27,12 +28,11 @@ export function createSetDeviceOrientationTool(deps: { devices: DeviceInspector;
     async handler(args, ctx) {
       const serial = await deps.devices.select(args.device_serial, ctx);
       const { previous } = await deps.orientation.set(serial, args.orientation, ctx.signal);
-      ctx.append({
-        type: 'orientation.changed',
-        data: { device_serial: serial, orientation: args.orientation, previous },
-        stream: `device:${serial}`,
-        device: serial,
-      });
+      ctx.append(
+        OrientationChanged,
+        { device_serial: serial, orientation: args.orientation, previous },
+        { stream: `device:${serial}`, device: serial },
+      );
       return {
         data: omitNulls({ device_serial: serial, orientation: args.orientation, previous }),
         summary: `${serial}: ${previous ?? '?'} → ${args.orientation}`,

@@ -4,6 +4,7 @@ import { deviceSerialField } from '../../../android/device-tool-fields.js';
 import { omitNulls } from '../../../kernel/bounded-output.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
 import { NetworkController } from '../services/network-controller.js';
+import { NetworkChanged } from '../device-admin.events.js';
 
 const State = z.object({
   wifi: z.boolean().optional().describe('Wi-Fi enabled; absent when not reported.'),
@@ -45,12 +46,11 @@ export function createSetNetworkStateTool(deps: { devices: DeviceInspector; netw
         mobile_data: args.mobile_data ?? null,
         airplane_mode: args.airplane_mode ?? null,
       };
-      ctx.append({
-        type: 'network.changed',
-        data: { device_serial: serial, requested, previous: snake(previous), current: snake(current) },
-        stream: `device:${serial}`,
-        device: serial,
-      });
+      ctx.append(
+        NetworkChanged,
+        { device_serial: serial, requested, previous: snake(previous), current: snake(current) },
+        { stream: `device:${serial}`, device: serial },
+      );
       const parts = Object.entries(requested)
         .filter(([, v]) => v !== null)
         .map(([k, v]) => `${k} ${v ? 'on' : 'off'}`);

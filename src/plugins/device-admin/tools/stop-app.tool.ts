@@ -4,6 +4,7 @@ import { allowForeignPackageField, deviceSerialField, packageField } from '../..
 import { defineTool } from '../../../kernel/tool-definition.js';
 import { validatePackageName } from '../../../kernel/validation.js';
 import type { AppController } from '../services/app-controller.js';
+import { AppStopped } from '../device-admin.events.js';
 
 export function createStopAppTool(deps: { devices: DeviceInspector; apps: AppController }) {
   return defineTool({
@@ -28,13 +29,11 @@ export function createStopAppTool(deps: { devices: DeviceInspector; apps: AppCon
       const pkg = validatePackageName(args.package);
       const serial = await deps.devices.select(args.device_serial, ctx);
       const { wasRunning } = await deps.apps.stop(serial, pkg, ctx.signal);
-      ctx.append({
-        type: 'app.stopped',
-        data: { device_serial: serial, package: pkg, was_running: wasRunning },
-        stream: `device:${serial}`,
-        device: serial,
-        package: pkg,
-      });
+      ctx.append(
+        AppStopped,
+        { device_serial: serial, package: pkg, was_running: wasRunning },
+        { stream: `device:${serial}`, device: serial, package: pkg },
+      );
       return {
         data: { device_serial: serial, package: pkg, was_running: wasRunning },
         summary: `stopped ${pkg} on ${serial}${wasRunning ? '' : ' (was not running)'}`,

@@ -4,6 +4,7 @@ import { requiredDeviceSerialField } from '../../../android/device-tool-fields.j
 import { omitNulls } from '../../../kernel/bounded-output.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
 import { validateSerial } from '../../../kernel/validation.js';
+import { AvdStopped } from '../device-admin.events.js';
 
 export function createStopAvdTool(deps: { avds: AvdController }) {
   return defineTool({
@@ -22,12 +23,11 @@ export function createStopAvdTool(deps: { avds: AvdController }) {
     async handler(args, ctx) {
       const serial = validateSerial(args.device_serial);
       const stopped = await deps.avds.stop(serial, ctx.signal);
-      ctx.append({
-        type: 'avd.stopped',
-        data: { device_serial: serial, avd_name: stopped.avdName, waited_ms: stopped.waitedMs },
-        stream: `device:${serial}`,
-        device: serial,
-      });
+      ctx.append(
+        AvdStopped,
+        { device_serial: serial, avd_name: stopped.avdName, waited_ms: stopped.waitedMs },
+        { stream: `device:${serial}`, device: serial },
+      );
       return {
         data: omitNulls({ device_serial: serial, avd_name: stopped.avdName, waited_ms: stopped.waitedMs }),
         summary: `stopped ${serial}${stopped.avdName ? ` (${stopped.avdName})` : ''}`,

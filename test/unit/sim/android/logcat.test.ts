@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type { EventEmitter } from 'node:events';
 import { memoryIO, fakeClock, newDevice, run } from './shell-io.js';
 import type { SimulatedAndroidHandle } from '../../../../src/sim/android/create-simulated-android.js';
+import { sleep } from '../../../support/wait.js';
 
 interface AdbkitEntry {
   date: Date;
@@ -114,10 +115,10 @@ describe('logcat', () => {
   it('follows new lines until the stream closes, and -c clears', async () => {
     const m = memoryIO();
     const done = android.exec('logcat -v brief -T 1 Alpha:I *:S', m.io, 'shell_v2');
-    await new Promise((r) => setTimeout(r, 10));
+    await sleep(10);
     android.state.log('main', 'I', 'Alpha', 'live one', 4321);
     android.state.log('main', 'I', 'Other', 'filtered out', 4321);
-    await new Promise((r) => setTimeout(r, 10));
+    await sleep(10);
     m.controller.abort();
     expect(await done).toBe(0);
     expect(m.stdout().toString()).toBe(
@@ -134,7 +135,7 @@ describe('logcat', () => {
     const make = () => newDevice({ seed: 7, backgroundLogRate: 200 });
     const a = make();
     const b = make();
-    await new Promise((r) => setTimeout(r, 80));
+    await sleep(80);
     a.dispose();
     b.dispose();
     const msgs = (d: SimulatedAndroidHandle) =>
@@ -143,7 +144,7 @@ describe('logcat', () => {
     expect(n).toBeGreaterThan(10);
     expect(msgs(a).slice(0, n)).toEqual(msgs(b).slice(0, n));
     const before = msgs(a).length;
-    await new Promise((r) => setTimeout(r, 30));
+    await sleep(30);
     expect(msgs(a).length).toBe(before);
   });
 });

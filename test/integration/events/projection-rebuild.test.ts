@@ -1,0 +1,324 @@
+import { spawnSync } from 'node:child_process';
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { DeviceConnected, DeviceDisconnected, DeviceStateChanged } from '../../../src/android/device.events.js';
+import type { Projection } from '../../../src/events/event-definition.js';
+import type { Actor } from '../../../src/shared/actor.js';
+import {
+  BuildCancelled,
+  BuildCancelRequested,
+  BuildFinished,
+  BuildStarted,
+  VariantSelected,
+} from '../../../src/plugins/build/build.events.js';
+import {
+  McpSessionEnded,
+  McpSessionStarted,
+  McpToolCalled,
+  ProjectTrusted,
+  ProjectUntrusted,
+} from '../../../src/plugins/core/core.events.js';
+import { AppInstalled } from '../../../src/plugins/device-admin/device-admin.events.js';
+import { removeTempDirs, tempDir } from '../../support/event-store-fixtures.js';
+import {
+  allProjections,
+  appendGiven,
+  type GivenEvent,
+  given,
+  openPluginStore,
+  pluginCatalog,
+  rowsAfter,
+  tableRows,
+} from '../../support/projection-spec.js';
+import { bundleWorker } from './bundle-worker.js';
+
+// Every projection: appends from this process and from a second one (a real child process on the same
+// file), then a rebuild from the log must give exactly the live read model.
+let writer: string;
+beforeAll(async () => {
+  writer = await bundleWorker('projection-writer.ts');
+});
+afterAll(() => {
+  rmSync(dirname(writer), { recursive: true, force: true });
+  removeTempDirs();
+});
+
+const agent: Actor = { kind: 'agent', session: 'sess-a', client: 'jest', pid: process.pid };
+const cli: Actor = { kind: 'cli', pid: process.pid };
+const system: Actor = { kind: 'system', pid: process.pid };
+const sha = (c: string) => c.repeat(64);
+const root = '/work/projects/notes';
+
+const session = (id: string) =>
+  given(
+    McpSessionStarted,
+    {
+      session: id,
+      client_name: 'jest',
+      client_version: '1',
+      protocol_version: '2025-11-25',
+      pid: 4242,
+      toolsets: ['core', 'build'],
+      read_only: false,
+      project_root: root,
+    },
+    { stream: `mcp:${id}`, actor: { ...agent, session: id } },
+  );
+const toolCall = (id: string, tool: string, outcome: 'ok' | 'error') =>
+  given(
+    McpToolCalled,
+    {
+      session: id,
+      tool,
+      toolset: 'core',
+      kind: 'R',
+      outcome,
+      error_code: outcome === 'error' ? 'NO_DEVICE' : null,
+      duration_ms: 12,
+      summary: `${tool} ${outcome}`,
+      arguments: { limit: 5 },
+    },
+    { stream: `mcp:${id}`, actor: { ...agent, session: id } },
+  );
+const buildStarted = (id: string) =>
+  given(
+    BuildStarted,
+    {
+      build_id: id,
+      project_root: root,
+      kind: 'build',
+      tasks: [':app:assembleDebug'],
+      args: [],
+      module: ':app',
+      variant: 'debug',
+      pid: 5151,
+      timeout_sec: 600,
+      log_path: `/tmp/build-logs/${id}.log`,
+      provenance: {
+        git: { commit: 'abc', branch: 'main', dirty: false, changed_files: 0 },
+        build_files: [{ path: 'app/build.gradle.kts', sha256: sha('a') }],
+        gradle_version: '8.9',
+        jdk: { java_home: '/usr/lib/jvm/17', source: 'JAVA_HOME', version: '17' },
+      },
+    },
+    { stream: `build:${id}`, correlation: id, actor: agent },
+  );
+const buildFinished = (id: string, status: 'success' | 'failed') =>
+  given(
+    BuildFinished,
+    {
+      build_id: id,
+      status,
+      duration_ms: 3000,
+      exit_code: status === 'success' ? 0 : 1,
+      signal: null,
+      reason: status === 'success' ? null : 'Compilation failed.',
+      cancelled_by: null,
+      diagnostic_counts: { error: status === 'success' ? 0 : 1, warning: 1, info: 0 },
+      diagnostics: [
+        {
+          severity: 'warning',
+          source: 'kotlin',
+          file: 'app/src/main/kotlin/Main.kt',
+          line: 3,
+          column: 7,
+          message: 'unused variable',
+          task: ':app:compileDebugKotlin',
+        },
+        ...(status === 'failed'
+          ? [
+              {
+                severity: 'error' as const,
+                source: 'kotlin' as const,
+                file: 'app/src/main/kotlin/Main.kt',
+                line: 9,
+                column: 1,
+                message: 'unresolved reference',
+                task: ':app:compileDebugKotlin',
+              },
+            ]
+          : []),
+      ],
+      diagnostics_total: status === 'success' ? 1 : 2,
+      apks:
+        status === 'success'
+          ? [
+              {
+                path: '/work/projects/notes/app/build/outputs/apk/debug/app-debug.apk',
+                module: ':app',
+                variant: 'debug',
+                sha256: sha('b'),
+                size: 1000,
+                package: 'com.example.notes',
+                version_code: 1,
+                version_name: '1.0',
+              },
+            ]
+          : [],
+      mappings: [],
+      tests: null,
+      log: { path: `/tmp/build-logs/${id}.log`, sha256: sha('c'), bytes: 10, lines: 2, truncated_lines: 0 },
+    },
+    { stream: `build:${id}`, correlation: id, actor: agent },
+  );
+const details = {
+  kind: 'emulator' as const,
+  model: 'sdk_gphone64',
+  manufacturer: 'Google',
+  api_level: 34,
+  abi: 'x86_64',
+  avd_name: 'Pixel_7',
+};
+const deviceMeta = (serial: string) => ({ stream: `device:${serial}`, device: serial, actor: system });
+const installed = (serial: string, versionCode: number, buildId: string | null) =>
+  given(
+    AppInstalled,
+    {
+      device_serial: serial,
+      package: 'com.example.notes',
+      apk_path: '/work/projects/notes/app/build/outputs/apk/debug/app-debug.apk',
+      apk_sha256: sha(versionCode === 1 ? 'b' : 'd'),
+      apk_size: 1000,
+      version_code: versionCode,
+      version_name: `${versionCode}.0`,
+      build_id: buildId,
+      module: buildId ? ':app' : null,
+      variant: buildId ? 'debug' : null,
+      duration_ms: 800,
+    },
+    { ...deviceMeta(serial), package: 'com.example.notes', actor: agent },
+  );
+
+interface Case {
+  readonly projection: Projection;
+  /** Appended by this process, then by the child process, then by this process again. */
+  readonly parts: readonly [GivenEvent[], GivenEvent[], GivenEvent[]];
+  /** Rows each table must hold afterwards, so an empty read model cannot pass. */
+  readonly rowCounts: Record<string, number>;
+}
+
+const cases: Case[] = [
+  {
+    projection: allProjections.find((p) => p.name === 'mcp_activity')!,
+    parts: [
+      [session('s1'), toolCall('s1', 'get_project_info', 'ok')],
+      [session('s2'), toolCall('s2', 'list_devices', 'error'), toolCall('s1', 'get_build_status', 'ok')],
+      [given(McpSessionEnded, { session: 's1', reason: 'stdin closed', calls: 2 }, { stream: 'mcp:s1', actor: agent })],
+    ],
+    rowCounts: { mcp_sessions: 2, mcp_tool_calls: 3 },
+  },
+  {
+    projection: allProjections.find((p) => p.name === 'trusted_projects')!,
+    parts: [
+      [given(ProjectTrusted, { root, by: 'cli', confirmed: 'flag' }, { stream: `project:${root}`, actor: cli })],
+      [
+        given(ProjectTrusted, { root: '/work/other', by: 'cli' }, { stream: 'project:/work/other', actor: cli }),
+        given(ProjectUntrusted, { root, by: 'cli' }, { stream: `project:${root}`, actor: cli }),
+      ],
+      [given(ProjectTrusted, { root, by: 'cli', confirmed: 'prompt' }, { stream: `project:${root}`, actor: cli })],
+    ],
+    rowCounts: { trusted_projects: 2 },
+  },
+  {
+    projection: allProjections.find((p) => p.name === 'build_history')!,
+    parts: [
+      [buildStarted('b1'), buildStarted('b2')],
+      [
+        buildFinished('b1', 'success'),
+        given(
+          BuildCancelRequested,
+          { build_id: 'b2', requested_by: 'jest', via: 'cancel_build' },
+          { stream: 'build:b2', correlation: 'b2', actor: agent },
+        ),
+        given(
+          BuildCancelled,
+          { build_id: 'b2', cancelled_by: 'jest', via: 'cancel_build' },
+          { stream: 'build:b2', correlation: 'b2', actor: agent },
+        ),
+        given(
+          VariantSelected,
+          { project_root: root, module: ':app', variant: 'release', selected_by: 'jest' },
+          { stream: `project:${root}`, actor: agent },
+        ),
+      ],
+      [buildStarted('b3'), buildFinished('b3', 'failed')],
+    ],
+    rowCounts: { builds: 3, build_diagnostics: 3, active_variants: 1 },
+  },
+  {
+    projection: allProjections.find((p) => p.name === 'devices')!,
+    parts: [
+      [
+        given(DeviceConnected, { serial: 'emulator-5554', state: 'device', ...details }, deviceMeta('emulator-5554')),
+        given(DeviceConnected, { serial: 'emulator-5556', state: 'offline', ...details }, deviceMeta('emulator-5556')),
+      ],
+      [
+        given(
+          DeviceStateChanged,
+          { serial: 'emulator-5556', from: 'offline', to: 'device', ...details, observed_by: 'jest' },
+          deviceMeta('emulator-5556'),
+        ),
+        given(DeviceDisconnected, { serial: 'emulator-5554', last_state: 'device' }, deviceMeta('emulator-5554')),
+      ],
+      [given(DeviceConnected, { serial: 'emulator-5554', state: 'device', ...details }, deviceMeta('emulator-5554'))],
+    ],
+    rowCounts: { devices: 2 },
+  },
+  {
+    projection: allProjections.find((p) => p.name === 'installed_builds')!,
+    parts: [
+      [installed('emulator-5554', 1, 'b1')],
+      [installed('emulator-5556', 1, null), installed('emulator-5554', 2, null)],
+      [installed('emulator-5556', 2, 'b3')],
+    ],
+    rowCounts: { installed_builds: 2 },
+  },
+];
+
+test('every projection in src has a case here', async () => {
+  const files = (readdirSync('src', { recursive: true }) as string[]).filter((f) => f.endsWith('.projection.ts'));
+  const exported: string[] = [];
+  for (const file of files) {
+    const module = (await import(join(process.cwd(), 'src', file))) as Record<string, unknown>;
+    for (const value of Object.values(module)) {
+      const p = value as Partial<Projection> | null;
+      if (p && typeof p === 'object' && typeof p.apply === 'function' && Array.isArray(p.tables))
+        exported.push(p.name!);
+    }
+  }
+  expect(exported.sort()).toEqual(allProjections.map((p) => p.name).sort());
+  expect(cases.map((c) => c.projection?.name).sort()).toEqual(allProjections.map((p) => p.name).sort());
+});
+
+describe.each(cases.map((c) => [c.projection.name, c] as const))('projection %s', (_name, c) => {
+  test('given its events, holds the expected rows', () => {
+    const rows = rowsAfter(c.projection, c.parts.flat());
+    expect(Object.fromEntries(Object.entries(rows).map(([table, r]) => [table, r.length]))).toEqual(c.rowCounts);
+  });
+
+  test('a rebuild from the log equals the live read model after appends from two processes', () => {
+    const dir = tempDir('droidwright-projection-');
+    const path = join(dir, 'events.db');
+    const store = openPluginStore(path);
+    try {
+      appendGiven(store, pluginCatalog(), c.parts[0]);
+      const eventsFile = join(dir, 'events.json');
+      writeFileSync(eventsFile, JSON.stringify(c.parts[1]));
+      const child = spawnSync(process.execPath, [writer, path, eventsFile], { encoding: 'utf8', timeout: 30_000 });
+      expect({ status: child.status, stderr: child.stderr, stdout: child.stdout }).toEqual({
+        status: 0,
+        stderr: '',
+        stdout: `appended ${c.parts[1].length}\n`,
+      });
+      appendGiven(store, pluginCatalog(), c.parts[2]);
+      expect(store.lastSeq()).toBe(c.parts.flat().length);
+
+      const live = tableRows(store, c.projection.tables);
+      expect(Object.fromEntries(Object.entries(live).map(([table, r]) => [table, r.length]))).toEqual(c.rowCounts);
+      expect(store.rebuildProjections([c.projection.name]).rebuilt).toEqual([c.projection.name]);
+      expect(tableRows(store, c.projection.tables)).toEqual(live);
+    } finally {
+      store.close();
+    }
+  });
+});
