@@ -243,7 +243,7 @@ const cases: Case[] = [
       ],
       [buildStarted('b3'), buildFinished('b3', 'failed')],
     ],
-    rowCounts: { builds: 3, build_diagnostics: 3, active_variants: 1 },
+    rowCounts: { builds: 3, build_diagnostics: 3, build_apks: 1, active_variants: 1 },
   },
   {
     projection: allProjections.find((p) => p.name === 'devices')!,
