@@ -229,7 +229,8 @@ async function events() {
     const witnessed = [];
     for (let i = 0; i < 300; i++) {
       const t0 = performance.now();
-      store.append(event(i));
+      const { type: _type, data, ...meta } = event(i);
+      store.append(thingHappened, data, meta);
       witnessed.push(performance.now() - t0);
     }
     witness.close();
