@@ -8,11 +8,13 @@ import { RuntimeOptions } from '../../../kernel/runtime-options.js';
 import { Settings } from '../../../kernel/settings.js';
 import { ProjectTrust } from '../../../kernel/project-trust.js';
 import { loadGradleProject } from '../../../android/gradle-project-model.js';
-import { type FinalBuildStatus, type TestCounts, BuildCancelled } from '../build.events.js';
+import { type FailedTestRecord, type FinalBuildStatus, type TestCounts, BuildCancelled } from '../build.events.js';
 import {
   collectApks,
   collectJUnitCounts,
   collectMappings,
+  collectTestFailures,
+  mergeTestDiagnostics,
   OutputTimes,
   parseTestSummaryLine,
 } from './build-artifacts.js';
@@ -300,6 +302,7 @@ export class BuildWorker {
     let sawSuccess = false;
     let consoleTests: { total: number; failed: number; skipped: number } | null = null;
     let lastPublishedTask: string | null = null;
+    const executedTasks = new Set<string>();
     const poll = setInterval(() => {
       try {
         if (run.currentTask !== lastPublishedTask) {
@@ -356,7 +359,10 @@ export class BuildWorker {
           }
           parser.push(line);
           const task = TASK_LINE.exec(line);
-          if (task) run.currentTask = task[1]!;
+          if (task) {
+            run.currentTask = task[1]!;
+            if (executedTasks.size < 10_000) executedTasks.add(task[1]!);
+          }
           if (/^BUILD SUCCESSFUL\b/.test(line)) sawSuccess = true;
           const tests = parseTestSummaryLine(line);
           if (tests) consoleTests = tests;
@@ -382,7 +388,16 @@ export class BuildWorker {
     const durationMs = Math.max(0, Date.now() - build.startedAt);
     let status: FinalBuildStatus;
     let reason: string | null = null;
-    const diagnostics = parser.finish();
+    let diagnostics = parser.finish();
+    // The JUnit reports name each failed test in full, with its message and the project frame it failed in.
+    let failedTests: FailedTestRecord[] = [];
+    try {
+      const reports = collectTestFailures(loadGradleProject(project.root), outputsBefore, [...executedTasks]);
+      diagnostics = mergeTestDiagnostics(diagnostics, reports.diagnostics);
+      failedTests = reports.failures;
+    } catch {
+      // Unreadable reports leave the console's view of the failures.
+    }
     // A cancel that lands after Gradle already exited does not rewrite the outcome.
     if (run.cancelledBy && result !== null && !result.cancelled) run.cancelledBy = null;
     const cancelledBy = run.cancelledBy;
@@ -448,6 +463,7 @@ export class BuildWorker {
       apks,
       mappings,
       tests,
+      failedTests,
       log: logInfo,
     });
   }
