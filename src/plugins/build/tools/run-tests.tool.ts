@@ -132,12 +132,13 @@ export function createRunTestsTool(deps: { service: BuildService; history: Build
       if (ended && (failedTests.length > 0 || (record.tests?.failed ?? 0) > 0)) {
         const secs = ((record.durationMs ?? 0) / 1000).toFixed(1);
         const failed = record.tests?.failed ?? failedTests.length;
-        const otherErrors = describeTopErrors(deps.history, record.id, 5, true);
+        // Without reports the console's test failures are the errors to show.
+        const otherErrors = describeTopErrors(deps.history, record.id, 5, failedTests.length > 0);
         const lines = [
           `Test run ${record.id} (${record.tasks.join(' ')}) ${record.status === 'success' ? 'ended' : 'failed'} after ${secs} s: ${failed} of ${record.tests?.total ?? failed} test(s) failed.`,
           ...(failedTests.length ? [`Failed tests (the first ${Math.min(failedTests.length, 8)} of ${failed}):`] : []),
           ...describeFailedTests(failedTests),
-          ...(otherErrors.length ? ['Other errors:', ...otherErrors] : []),
+          ...(otherErrors.length ? [failedTests.length ? 'Other errors:' : 'Errors:', ...otherErrors] : []),
           `Call get_build_errors (build_id "${record.id}") for every failed test and diagnostic, or get_build_log for the output.`,
         ];
         throw new ToolError('TESTS_FAILED', lines.join('\n'), {
