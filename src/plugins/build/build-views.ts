@@ -39,7 +39,9 @@ export const BuildViewSchema = z.object({
   reason: z.string().optional().describe('Why it failed, timed out or was cancelled.'),
   errors: z.number().int().describe('Error diagnostics.'),
   warnings: z.number().int().describe('Warning diagnostics.'),
-  apks: z.array(ApkViewSchema).describe(`APKs this build wrote (the first ${MAX_APKS_PER_VIEW}).`),
+  apks: z
+    .array(ApkViewSchema)
+    .describe(`APKs this build wrote (the first ${MAX_APKS_PER_VIEW}); pass a path to install_apk.`),
   apks_total: z.number().int().describe('APKs it wrote in all.'),
   tests: z
     .object({

@@ -28,7 +28,7 @@ export function createRunGradleTaskTool(deps: { service: BuildService; history: 
     kind: 'O',
     title: 'Run Gradle task',
     description:
-      "Run Gradle tasks through the project's wrapper (./gradlew --console=plain) and record the build: outcome, diagnostics, APKs written, log. Needs a project the user trusted with `droidwright trust`. Tasks that publish, upload, deploy, push, promote, release to a repository or uninstall are refused (abbreviations too). One build per project at a time across all agents. With wait=false it returns the build_id at once; poll get_build_status — use that when your client times requests out (a client-side timeout cancels the request, and so the build). Cancelling the request cancels the build; disconnecting does not.",
+      "Run Gradle tasks through the project's wrapper (./gradlew --console=plain) and record the build: outcome, diagnostics, APKs written, log. The result lists the APKs the build wrote (path, variant, package): install one from there, find_apk_path is not needed after a build. A failed build is an error listing its first diagnostics. Needs a project the user trusted with `droidwright trust`. Tasks that publish, upload, deploy, push, promote, release to a repository or uninstall are refused (abbreviations too). One build per project at a time across all agents. With wait=false it returns the build_id at once; poll get_build_status — use that when your client times requests out (a client-side timeout cancels the request, and so the build). Cancelling the request cancels the build; disconnecting does not.",
     input: z.object({
       task: z
         .string()
