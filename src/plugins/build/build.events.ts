@@ -38,6 +38,8 @@ export const BuildStarted = defineEvent({
     timeout_sec: z.number().int().positive(),
     log_path: z.string(),
     provenance: BuildProvenanceSchema,
+    /** The device connected tests run on: ANDROID_SERIAL in Gradle's environment. */
+    android_serial: z.string().min(1).max(128).optional(),
   }),
 });
 

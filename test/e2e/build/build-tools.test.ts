@@ -105,10 +105,13 @@ describe('build tools over MCP', () => {
       const error = await refusal(call(a, 'run_gradle_task', { task }));
       expect(error.code).toBe('TASK_BLOCKED');
     }
-    // Agents pass device_serial to run_tests and believe it was used: it is refused, by name.
-    const unknown = await refusal(call(a, 'run_tests', { device_serial: 'emulator-5554' }));
+    const unknown = await refusal(call(a, 'run_tests', { device: 'emulator-5554' }));
     expect(unknown.code).toBe('INVALID_ARGUMENT');
-    expect(unknown.message).toContain('unknown argument "device_serial"');
+    expect(unknown.message).toContain('unknown argument "device"');
+    // A device for JVM unit tests would be ignored: refused, by name.
+    const unit = await refusal(call(a, 'run_tests', { device_serial: 'emulator-5554' }));
+    expect(unit.code).toBe('INVALID_ARGUMENT');
+    expect(unit.message).toContain('device_serial chooses the device of connected tests');
     expect(invocations(project.root)).toEqual([]);
   });
 
@@ -256,6 +259,22 @@ describe('build tools over MCP', () => {
     const passing = await call(a, 'run_tests', { variant: 'demoPlayDebug' });
     expect(passing.isError).toBeFalsy();
     expect(passing.structuredContent).toMatchObject({ status: 'success', tests: { total: 4, failed: 0 } });
+  });
+
+  it('runs connected tests on the device device_serial names (ANDROID_SERIAL for Gradle)', async () => {
+    setScenario(project.root, 'success');
+    const result = await call(a, 'run_tests', {
+      kind: 'connected',
+      variant: 'demoPlayDebug',
+      device_serial: 'emulator-5556',
+    });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({
+      status: 'success',
+      tasks: [':app:connectedDemoPlayDebugAndroidTest'],
+      tests: { total: 2, passed: 2, failed: 0, source: 'junit-xml' },
+    });
+    expect(invocations(project.root).at(-1)).toMatchObject({ android_serial: 'emulator-5556' });
   });
 
   it('cancels the build a cancelled request started', async () => {

@@ -7,6 +7,7 @@ import { OUTPUT_DRAIN_MS, ProcessRunner, type RunResult } from '../../../kernel/
 import { RuntimeOptions } from '../../../kernel/runtime-options.js';
 import { Settings } from '../../../kernel/settings.js';
 import { ProjectTrust } from '../../../kernel/project-trust.js';
+import { validateSerial } from '../../../kernel/validation.js';
 import { loadGradleProject } from '../../../android/gradle-project-model.js';
 import { type FailedTestRecord, type FinalBuildStatus, type TestCounts, BuildCancelled } from '../build.events.js';
 import {
@@ -61,6 +62,7 @@ interface StartedBuild {
   readonly timeoutSec: number;
   readonly logPath: string;
   readonly startedAt: number;
+  readonly androidSerial: string | null;
 }
 
 interface ActiveRun {
@@ -200,6 +202,7 @@ export class BuildWorker {
       args: string[];
       timeout_sec: number;
       log_path: string;
+      android_serial?: string;
     };
     return {
       id: buildId,
@@ -210,6 +213,7 @@ export class BuildWorker {
       timeoutSec: d.timeout_sec,
       logPath: d.log_path,
       startedAt: event.at,
+      androidSerial: d.android_serial ?? null,
     };
   }
 
@@ -220,6 +224,7 @@ export class BuildWorker {
     try {
       checkTasks(build.tasks, this.settings.get().allowUnrestrictedGradle, 'tasks');
       checkArgs(build.args);
+      if (build.androidSerial !== null) validateSerial(build.androidSerial);
       this.gradlew(build.root);
     } catch (error) {
       return (error as Error).message;
@@ -331,7 +336,11 @@ export class BuildWorker {
       if (early) this.cancel(run, early.actor, early.via);
       const gradle = this.runner.run(gradlew, [...build.tasks, ...build.args, '--console=plain'], {
         cwd: build.root,
-        env: javaHome ? { JAVA_HOME: javaHome } : {},
+        env: {
+          ...(javaHome ? { JAVA_HOME: javaHome } : {}),
+          // Where AGP runs connected tests when several devices are online.
+          ...(build.androidSerial !== null ? { ANDROID_SERIAL: build.androidSerial } : {}),
+        },
         timeoutMs: build.timeoutSec * 1000,
         signal: run.controller.signal,
         processGroup: true,

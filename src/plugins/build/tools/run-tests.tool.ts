@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { InvalidArgumentsError, ToolError } from '../../../kernel/errors.js';
 import type { Settings } from '../../../kernel/settings.js';
+import { validateSerial } from '../../../kernel/validation.js';
+import { deviceSerialField } from '../../../android/device-tool-fields.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
 import {
   BuildViewSchema,
@@ -47,6 +49,9 @@ export function createRunTestsTool(deps: { service: BuildService; history: Build
         .string()
         .optional()
         .describe('Variant to test; defaults to the active variant (set_active_variant), else debug.'),
+      device_serial: deviceSerialField.describe(
+        'adb serial (from list_devices) of the device connected tests run on (ANDROID_SERIAL for Gradle); connected tests only. Without it they run on every online device.',
+      ),
       test_filter: z
         .string()
         .max(256)
@@ -109,9 +114,16 @@ export function createRunTestsTool(deps: { service: BuildService; history: Build
           'test_filter',
         );
       }
+      if (args.device_serial !== undefined && args.kind !== 'connected' && args.task === undefined)
+        throw new InvalidArgumentsError(
+          'device_serial chooses the device of connected tests; unit tests run on the JVM. Pass kind: "connected" (or a connected task) or leave device_serial out.',
+          'INVALID_ARGUMENT',
+          'device_serial',
+        );
+      const androidSerial = args.device_serial !== undefined ? validateSerial(args.device_serial) : undefined;
       const extra = checkArgs(args.test_filter !== undefined ? ['--tests', args.test_filter] : [], 'test_filter');
       const handle = await deps.service.start(
-        { kind: 'test', tasks, args: extra, module, variant, timeoutSec: args.timeout_sec },
+        { kind: 'test', tasks, args: extra, module, variant, timeoutSec: args.timeout_sec, androidSerial },
         ctx.actor,
       );
       if (!args.wait)
