@@ -17,6 +17,7 @@ export const ErrorCodes = {
   BUILD_IN_PROGRESS: 'Another build of this project is running.',
   BUILD_NOT_FOUND: 'No build with that id.',
   BUILD_FAILED: 'The build failed.',
+  TESTS_FAILED: 'Tests ran and some failed; the result names each with its message and location.',
   TASK_BLOCKED: 'The Gradle task is blocked by policy.',
   TOOL_DISABLED: 'The tool is not served by this session.',
   TIMEOUT: 'The operation timed out.',

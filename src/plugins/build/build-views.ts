@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { clip, omitNulls } from '../../kernel/bounded-output.js';
+import { clip, omitNulls, takeWithinBudget } from '../../kernel/bounded-output.js';
+import type { FailedTestRecord } from './build.events.js';
 import type { BuildRecord } from './services/build-history.js';
 
 /* Shared output shapes of the build tools (snake_case, bounded). */
@@ -38,7 +39,9 @@ export const BuildViewSchema = z.object({
   reason: z.string().optional().describe('Why it failed, timed out or was cancelled.'),
   errors: z.number().int().describe('Error diagnostics.'),
   warnings: z.number().int().describe('Warning diagnostics.'),
-  apks: z.array(ApkViewSchema).describe(`APKs this build wrote (the first ${MAX_APKS_PER_VIEW}).`),
+  apks: z
+    .array(ApkViewSchema)
+    .describe(`APKs this build wrote (the first ${MAX_APKS_PER_VIEW}); pass a path to install_apk.`),
   apks_total: z.number().int().describe('APKs it wrote in all.'),
   tests: z
     .object({
@@ -90,8 +93,12 @@ export function toBuildView(r: BuildRecord): BuildView {
   });
 }
 
-/** One line: `build 1a2b… failed in 12.3 s (3 errors): <reason>`. */
-export function buildSummaryLine(r: BuildRecord): string {
+/**
+ * One line: `Build 1a2b… (assembleDebug) failed after 12.3 s with 3 error(s): <reason>.` With
+ * `withReason: false` a failed build's line ends at the count (`…with 3 error(s):`), for a result that
+ * lists the errors next (the reason is the first of them).
+ */
+export function buildSummaryLine(r: BuildRecord, options: { withReason?: boolean } = {}): string {
   const secs = ((r.durationMs ?? Date.now() - r.startedAt) / 1000).toFixed(1);
   const what = r.tasks.join(' ');
   switch (r.status) {
@@ -104,6 +111,57 @@ export function buildSummaryLine(r: BuildRecord): string {
     case 'timed_out':
       return `Build ${r.id} (${what}) timed out after ${secs} s.`;
     case 'failed':
+      if (options.withReason === false)
+        return `Build ${r.id} (${what}) failed after ${secs} s with ${r.counts.error} error(s):`;
       return `Build ${r.id} (${what}) failed after ${secs} s with ${r.counts.error} error(s)${r.reason ? `: ${r.reason.slice(0, 300).replace(/[.!?]+$/, '')}` : ''}.`;
   }
+}
+
+/** Failed tests a run_tests result lists, and how many of them show their stack. */
+const MAX_LISTED_FAILED_TESTS = 8;
+const FAILED_TESTS_WITH_STACK = 2;
+const MAX_LISTED_STACK_LINES = 6;
+const MAX_LISTED_LINE_CHARS = 200;
+/** What the failed tests may take in an error's details (the adapter drops details over 16 KiB). */
+const FAILED_TESTS_DETAILS_BUDGET = 10 * 1024;
+
+function location(t: FailedTestRecord): string {
+  return t.file ? ` (${t.file}${t.line !== null ? `:${t.line}` : ''})` : '';
+}
+
+function what(t: FailedTestRecord): string {
+  return t.message ? (t.type ? `${t.type}: ${t.message}` : t.message) : (t.type ?? t.kind);
+}
+
+/**
+ * Lines naming the first failed tests: `- Class > method (file:line): Type: message`, the first few
+ * followed by their stack's first frames, each line clipped.
+ */
+export function describeFailedTests(failed: readonly FailedTestRecord[]): string[] {
+  const lines: string[] = [];
+  failed.slice(0, MAX_LISTED_FAILED_TESTS).forEach((t, i) => {
+    lines.push(clip(`- ${t.class_name} > ${t.method}${location(t)}: ${what(t)}`, 2 * MAX_LISTED_LINE_CHARS));
+    if (i >= FAILED_TESTS_WITH_STACK) return;
+    const frames = t.stack
+      .split('\n')
+      .filter((l) => /^\s*(at |Caused by:|\.\.\. \d+ more)/.test(l))
+      .slice(0, MAX_LISTED_STACK_LINES);
+    for (const frame of frames) lines.push(`    ${clip(frame.trim(), MAX_LISTED_LINE_CHARS)}`);
+  });
+  return lines;
+}
+
+/** The failed tests as compact records for an error's details, within their budget. */
+export function failedTestsDetails(failed: readonly FailedTestRecord[]): Record<string, unknown>[] {
+  const items = failed.map((t) =>
+    omitNulls({
+      class_name: clip(t.class_name, 300),
+      method: clip(t.method, 300),
+      message: clip(what(t), 500),
+      file: t.file,
+      line: t.line,
+      task: t.task,
+    }),
+  );
+  return takeWithinBudget(items, FAILED_TESTS_DETAILS_BUDGET).taken;
 }

@@ -38,6 +38,8 @@ export const BuildStarted = defineEvent({
     timeout_sec: z.number().int().positive(),
     log_path: z.string(),
     provenance: BuildProvenanceSchema,
+    /** The device connected tests run on: ANDROID_SERIAL in Gradle's environment. */
+    android_serial: z.string().min(1).max(128).optional(),
   }),
 });
 
@@ -86,6 +88,20 @@ export const TestCountsSchema = z.object({
 });
 export type TestCounts = z.infer<typeof TestCountsSchema>;
 
+/** A failed test from the JUnit XML reports, with the stack cut short (its diagnostic is in `diagnostics`). */
+export const FailedTestRecordSchema = z.object({
+  class_name: z.string(),
+  method: z.string(),
+  kind: z.enum(['failure', 'error']),
+  type: z.string().nullable(),
+  message: z.string(),
+  file: z.string().nullable(),
+  line: z.number().int().nullable(),
+  stack: z.string(),
+  task: z.string().nullable(),
+});
+export type FailedTestRecord = z.infer<typeof FailedTestRecordSchema>;
+
 export const BuildFinished = defineEvent({
   type: 'build.finished',
   version: 1,
@@ -113,6 +129,8 @@ export const BuildFinished = defineEvent({
       lines: z.number().int().nonnegative(),
       truncated_lines: z.number().int().nonnegative(),
     }),
+    /** The first failed tests of the JUnit reports, with their stacks; `tests.failed` counts them all. */
+    failed_tests: z.array(FailedTestRecordSchema).max(50).optional(),
     /** True when diagnostics, APK or mapping entries were left out to keep the event under the size limit. */
     truncated: z.boolean().optional(),
     /** The process that recorded the end of a build whose worker died. */

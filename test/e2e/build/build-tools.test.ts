@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createTempHome } from '../../support/temp-home.js';
 import { runCli, startMcpClient, stopPid, type McpTestClient } from '../../support/mcp-client.js';
@@ -105,10 +105,13 @@ describe('build tools over MCP', () => {
       const error = await refusal(call(a, 'run_gradle_task', { task }));
       expect(error.code).toBe('TASK_BLOCKED');
     }
-    // Agents pass device_serial to run_tests and believe it was used: it is refused, by name.
-    const unknown = await refusal(call(a, 'run_tests', { device_serial: 'emulator-5554' }));
+    const unknown = await refusal(call(a, 'run_tests', { device: 'emulator-5554' }));
     expect(unknown.code).toBe('INVALID_ARGUMENT');
-    expect(unknown.message).toContain('unknown argument "device_serial"');
+    expect(unknown.message).toContain('unknown argument "device"');
+    // A device for JVM unit tests would be ignored: refused, by name.
+    const unit = await refusal(call(a, 'run_tests', { device_serial: 'emulator-5554' }));
+    expect(unit.code).toBe('INVALID_ARGUMENT');
+    expect(unit.message).toContain('device_serial chooses the device of connected tests');
     expect(invocations(project.root)).toEqual([]);
   });
 
@@ -152,6 +155,126 @@ describe('build tools over MCP', () => {
         message: 'cannot find symbol (symbol: method missingCall(int); location: class JavaHelper)',
       }),
     ]);
+  });
+
+  it('fails an unknown task as Gradle does, the suggestion becomes a diagnostic, and abbreviations and module paths run', async () => {
+    setScenario(project.root, 'success');
+    const unknown = await call(a, 'run_gradle_task', { task: 'assembleDebg' });
+    expect(unknown.isError).toBe(true);
+    expect(unknown._meta?.error_code).toBe('BUILD_FAILED');
+    const cause = "Task 'assembleDebg' not found in root project 'FlavorSample'. Some candidates are: 'assembleDebug'";
+    const message = text(unknown);
+    // Said once (the summary no longer repeats the first error), and what to call next on its own line.
+    expect(message.split(cause)).toHaveLength(2);
+    expect(message).toMatch(/ with 1 error\(s\):\n- /);
+    expect(message).toMatch(/\nCall get_build_errors \(build_id "\w+"\)/);
+    const errors = await call(a, 'get_build_errors', {});
+    expect(errors.structuredContent!.diagnostics).toEqual([
+      expect.objectContaining({ severity: 'error', source: 'gradle', message: cause }),
+    ]);
+    for (const [task, variants] of [
+      ['aD', ['demoPlayDebug', 'fullPlayDebug']],
+      ['app:assembleDebug', ['demoPlayDebug', 'fullPlayDebug']],
+      [':app:aDPD', ['demoPlayDebug']],
+    ] as const) {
+      const built = await call(a, 'run_gradle_task', { task });
+      expect(built.structuredContent).toMatchObject({ status: 'success' });
+      expect(built.structuredContent!.apks.map((apk: { variant: string }) => apk.variant).sort()).toEqual(variants);
+    }
+  });
+
+  it('names a failing unit test with its message, file:line and stack in a TESTS_FAILED result', async () => {
+    setScenario(project.root, 'success');
+    const sources = join(project.root, 'app', 'src', 'test', 'kotlin', 'com', 'example', 'flavors');
+    mkdirSync(sources, { recursive: true });
+    writeFileSync(
+      join(sources, 'PriceCalculatorTest.kt'),
+      `package com.example.flavors\n\nimport org.junit.Assert.assertEquals\nimport org.junit.Test\n\nclass PriceCalculatorTest {\n    @Test\n    fun appliesTenPercentDiscount() {\n        assertEquals(90, PriceCalculator().discounted(100))\n    }\n}\n`,
+    );
+    const modelFile = join(project.root, 'stand-in.json');
+    const original = readFileSync(modelFile, 'utf8');
+    const model = JSON.parse(original);
+    model.modules[':app'].tests = {
+      total: 4,
+      failed: 1,
+      failures: [
+        {
+          class: 'com.example.flavors.PriceCalculatorTest',
+          method: 'appliesTenPercentDiscount',
+          message: 'expected:<90> but was:<100>',
+          file: 'PriceCalculatorTest.kt',
+          line: 9,
+        },
+      ],
+    };
+    writeFileSync(modelFile, JSON.stringify(model));
+    let result: ToolResult;
+    try {
+      result = await call(a, 'run_tests', { variant: 'demoPlayDebug' });
+    } finally {
+      writeFileSync(modelFile, original);
+    }
+    expect(result.isError).toBe(true);
+    expect(result._meta?.error_code).toBe('TESTS_FAILED');
+    const file = 'app/src/test/kotlin/com/example/flavors/PriceCalculatorTest.kt';
+    const message = text(result);
+    expect(message).toMatch(
+      /^Test run \w+ \(:app:testDemoPlayDebugUnitTest\) failed after [\d.]+ s: 1 of 4 test\(s\) failed\./,
+    );
+    expect(message).toContain(
+      `- com.example.flavors.PriceCalculatorTest > appliesTenPercentDiscount (${file}:9): java.lang.AssertionError: expected:<90> but was:<100>`,
+    );
+    expect(message).toContain(
+      '    at com.example.flavors.PriceCalculatorTest.appliesTenPercentDiscount(PriceCalculatorTest.kt:9)',
+    );
+    expect(message).toMatch(/\nCall get_build_errors \(build_id "\w+"\) for every failed test/);
+    expect(result._meta?.details).toMatchObject({
+      status: 'failed',
+      tests: { total: 4, passed: 3, failed: 1, skipped: 0, source: 'junit-xml' },
+      failed_tests: [
+        {
+          class_name: 'com.example.flavors.PriceCalculatorTest',
+          method: 'appliesTenPercentDiscount',
+          message: 'java.lang.AssertionError: expected:<90> but was:<100>',
+          file,
+          line: 9,
+          task: ':app:testDemoPlayDebugUnitTest',
+        },
+      ],
+    });
+    // The report's diagnostic replaces the console's `PriceCalculatorTest > appliesTenPercentDiscount FAILED`.
+    const errors = await call(a, 'get_build_errors', { severity: 'error' });
+    const tests = errors.structuredContent!.diagnostics.filter((d: { source: string }) => d.source === 'test');
+    expect(tests).toEqual([
+      {
+        severity: 'error',
+        source: 'test',
+        file,
+        line: 9,
+        message:
+          'com.example.flavors.PriceCalculatorTest > appliesTenPercentDiscount: java.lang.AssertionError: expected:<90> but was:<100>',
+        task: ':app:testDemoPlayDebugUnitTest',
+      },
+    ]);
+    const passing = await call(a, 'run_tests', { variant: 'demoPlayDebug' });
+    expect(passing.isError).toBeFalsy();
+    expect(passing.structuredContent).toMatchObject({ status: 'success', tests: { total: 4, failed: 0 } });
+  });
+
+  it('runs connected tests on the device device_serial names (ANDROID_SERIAL for Gradle)', async () => {
+    setScenario(project.root, 'success');
+    const result = await call(a, 'run_tests', {
+      kind: 'connected',
+      variant: 'demoPlayDebug',
+      device_serial: 'emulator-5556',
+    });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({
+      status: 'success',
+      tasks: [':app:connectedDemoPlayDebugAndroidTest'],
+      tests: { total: 2, passed: 2, failed: 0, source: 'junit-xml' },
+    });
+    expect(invocations(project.root).at(-1)).toMatchObject({ android_serial: 'emulator-5556' });
   });
 
   it('cancels the build a cancelled request started', async () => {

@@ -409,15 +409,30 @@ describe('run_tests (Groovy fixture)', () => {
     h.cleanup();
   });
 
-  it('reports failing unit tests as a result with counts from the JUnit reports', async () => {
-    const { data, summary } = await h.call('run_tests', { kind: 'unit', variant: 'freeDebug' });
-    expect(data).toMatchObject({
+  it('reports failing unit tests as a TESTS_FAILED error naming each, with counts from the JUnit reports', async () => {
+    const error = (await rejection(h.call('run_tests', { kind: 'unit', variant: 'freeDebug' }))) as ToolError;
+    expect(error).toBeInstanceOf(ToolError);
+    expect(error.code).toBe('TESTS_FAILED');
+    expect(error.message).toMatch(
+      /^Test run \w+ \(:app:testFreeDebugUnitTest\) failed after [\d.]+ s: 2 of 5 test\(s\) failed\./,
+    );
+    expect(error.message).toContain(
+      '- com.example.StandInTest > case0 (com/example/StandInTest.kt:12): java.lang.AssertionError: expected:<1> but was:<2>',
+    );
+    expect(error.message).toContain('- com.example.StandInTest > case1 (com/example/StandInTest.kt:13)');
+    expect(error.details).toMatchObject({
       status: 'failed',
-      kind: 'test',
-      tasks: [':app:testFreeDebugUnitTest'],
       tests: { total: 5, passed: 3, failed: 2, skipped: 0, source: 'junit-xml' },
     });
-    expect(summary).toContain('3 passed, 2 failed');
+    const status = await h.call('get_build_status', {});
+    expect(status.data).toMatchObject({ status: 'failed', kind: 'test', tasks: [':app:testFreeDebugUnitTest'] });
+    // build.finished records the failed tests with their stacks, and each as a diagnostic.
+    const store = h.container.get<EventStoreProvider>(EventStoreProvider)();
+    const [finished] = store.query({ types: ['build.finished'], stream: `build:${status.data.build_id}`, limit: 1 });
+    const data = finished!.data as { failed_tests: { stack: string }[]; diagnostics: { source: string }[] };
+    expect(data.failed_tests).toHaveLength(2);
+    expect(data.failed_tests[0]!.stack).toContain('at com.example.StandInTest.case0(StandInTest.kt:12)');
+    expect(data.diagnostics.filter((d) => d.source === 'test')).toHaveLength(2);
   });
 
   it('sends custom test tasks through the task policy', async () => {

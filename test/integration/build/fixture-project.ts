@@ -29,12 +29,12 @@ export function replayCapture(root: string, capture: string): void {
 }
 
 /** How many times the stand-in Gradle was started in this project. */
-export function invocations(root: string): { pid: number; args: string[] }[] {
+export function invocations(root: string): { pid: number; args: string[]; android_serial?: string }[] {
   try {
     return readFileSync(join(root, '.stand-in-gradle', 'invocations.log'), 'utf8')
       .split('\n')
       .filter((l) => l.trim() !== '')
-      .map((l) => JSON.parse(l) as { pid: number; args: string[] });
+      .map((l) => JSON.parse(l) as { pid: number; args: string[]; android_serial?: string });
   } catch {
     return [];
   }

@@ -1,8 +1,10 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import { readApkInfo } from '../../../android/apk-info.js';
 import { readBuildOutputs, type GradleProject } from '../../../android/gradle-project-model.js';
-import type { ApkRecord, TestCounts } from '../build.events.js';
+import type { ApkRecord, FailedTestRecord, TestCounts } from '../build.events.js';
+import type { BuildDiagnostic } from './gradle-output-parser.js';
+import { junitFailureToDiagnostic, moduleSourceRoots, parseJUnitXml } from './junit-report-parser.js';
 import { sha256Of } from './build-provenance.js';
 import { walkFiles } from '../../../kernel/walk-files.js';
 
@@ -159,4 +161,111 @@ export function parseTestSummaryLine(line: string): { total: number; failed: num
   const m = /^(\d+) tests? completed(?:, (\d+) failed)?(?:, (\d+) skipped)?/.exec(line.trim());
   if (!m) return null;
   return { total: Number(m[1]), failed: Number(m[2] ?? 0), skipped: Number(m[3] ?? 0) };
+}
+
+/** Failed tests read from the reports of one build: enough for an agent to fix them, bounded. */
+const MAX_FAILED_TESTS = 200;
+/** Reports with failures read in all; a suite's captured output is what makes reports big. */
+const MAX_FAILURE_REPORT_BYTES = 64 * 1024 * 1024;
+/** Stack lines and characters a failed test keeps in build.finished (the parser keeps more). */
+export const MAX_RECORDED_STACK_LINES = 12;
+const MAX_RECORDED_STACK_CHARS = 1500;
+
+function head(path: string, bytes: number): string {
+  let fd: number | null = null;
+  try {
+    fd = openSync(path, 'r');
+    const buffer = Buffer.alloc(bytes);
+    const n = readSync(fd, buffer, 0, bytes, 0);
+    return buffer.subarray(0, n).toString('utf8');
+  } catch {
+    return '';
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+}
+
+/** The Gradle task that wrote a report: the results directory names it for unit tests; connected tests take the one that ran. */
+function reportTask(modulePath: string, moduleDir: string, path: string, executed: readonly string[]): string | null {
+  const prefix = modulePath === ':' ? ':' : `${modulePath}:`;
+  const parts = relative(moduleDir, path).split(sep);
+  if (parts[0] === 'build' && parts[1] === 'test-results' && parts.length >= 4) return `${prefix}${parts[2]}`;
+  return executed.find((t) => t.startsWith(prefix) && /^connected\w*AndroidTest$/.test(t.slice(prefix.length))) ?? null;
+}
+
+/**
+ * The failed tests of the JUnit XML reports (unit and connected) written since the snapshot, as
+ * diagnostics (`source: 'test'`, first project frame as file:line) and as records with a bounded stack.
+ * Only reports whose suite counts a failure or an error are parsed.
+ */
+export function collectTestFailures(
+  project: GradleProject,
+  before: OutputTimes,
+  executedTasks: readonly string[] = [],
+): { diagnostics: BuildDiagnostic[]; failures: FailedTestRecord[]; total: number } {
+  const diagnostics: BuildDiagnostic[] = [];
+  const failures: FailedTestRecord[] = [];
+  let total = 0;
+  let files = 0;
+  let bytesRead = 0;
+  for (const module of project.modules) {
+    const options = { sourceRoots: moduleSourceRoots(module.dir), projectRoot: project.root };
+    const visit = (path: string, name: string): boolean => {
+      if (!/^TEST-.*\.xml$/.test(name) || !before.writtenSince(path)) return true;
+      if (++files > MAX_TEST_FILES) return false;
+      const suite = /<testsuite\b([^>]*)>/.exec(head(path, 4096))?.[1] ?? '';
+      const failed = (attribute: string) => Number(new RegExp(`\\b${attribute}="(\\d+)"`).exec(suite)?.[1] ?? 0);
+      if (failed('failures') + failed('errors') === 0) return true;
+      let report: string;
+      try {
+        report = readFileSync(path, 'utf8');
+      } catch {
+        return true;
+      }
+      bytesRead += report.length;
+      const task = reportTask(module.path, module.dir, path, executedTasks);
+      for (const s of parseJUnitXml(report, options))
+        for (const f of s.failed) {
+          total++;
+          if (diagnostics.length >= MAX_FAILED_TESTS) continue;
+          diagnostics.push(junitFailureToDiagnostic(f, task));
+          failures.push({
+            class_name: f.className,
+            method: f.method,
+            kind: f.kind,
+            type: f.type,
+            message: f.message,
+            file: f.file,
+            line: f.line,
+            stack: clipStack(f.stack),
+            task,
+          });
+        }
+      return bytesRead < MAX_FAILURE_REPORT_BYTES;
+    };
+    walkFiles(join(module.dir, 'build', 'test-results'), 6, visit);
+    walkFiles(join(module.dir, 'build', 'outputs', 'androidTest-results'), 6, visit);
+  }
+  return { diagnostics, failures, total };
+}
+
+function clipStack(stack: string): string {
+  const lines = stack.split('\n').slice(0, MAX_RECORDED_STACK_LINES).join('\n');
+  return lines.length > MAX_RECORDED_STACK_CHARS ? `${lines.slice(0, MAX_RECORDED_STACK_CHARS)}…` : lines;
+}
+
+/**
+ * The build's diagnostics with the test failures the reports give in place of those the console
+ * printed (`Class > method FAILED`): the reports name the class in full and carry the whole message.
+ * They take the place of the first console test failure, else go first.
+ */
+export function mergeTestDiagnostics(
+  parsed: readonly BuildDiagnostic[],
+  fromReports: readonly BuildDiagnostic[],
+): BuildDiagnostic[] {
+  if (fromReports.length === 0) return [...parsed];
+  const at = parsed.findIndex((d) => d.source === 'test');
+  const rest = parsed.filter((d) => d.source !== 'test');
+  const insertAt = at < 0 ? 0 : parsed.slice(0, at).filter((d) => d.source !== 'test').length;
+  return [...rest.slice(0, insertAt), ...fromReports, ...rest.slice(insertAt)];
 }

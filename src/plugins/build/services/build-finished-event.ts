@@ -3,7 +3,13 @@ import { closeSync, openSync, readFileSync, readSync, renameSync, writeFileSync 
 import { dirname, join } from 'node:path';
 import type { Actor } from '../../../shared/actor.js';
 import type { EventStore } from '../../../events/event-store.js';
-import { BuildFinished, type BuildFinishedData, type FinalBuildStatus, type TestCounts } from '../build.events.js';
+import {
+  BuildFinished,
+  type BuildFinishedData,
+  type FailedTestRecord,
+  type FinalBuildStatus,
+  type TestCounts,
+} from '../build.events.js';
 import type { BuildRecord } from './build-history.js';
 import { countBySeverity, type BuildDiagnostic } from './gradle-output-parser.js';
 
@@ -19,6 +25,8 @@ const MAX_EVENT_DIAGNOSTICS = 500;
 /** One diagnostic may not take a large part of the budget (a stack trace pasted as a message). */
 const MAX_MESSAGE_CHARS = 4000;
 const MAX_REASON_CHARS = 2000;
+/** Failed tests recorded with their stacks; their diagnostics (all of them, within the budget) say the rest. */
+export const MAX_EVENT_FAILED_TESTS = 20;
 
 export interface LogSummary {
   readonly path: string;
@@ -39,6 +47,8 @@ export interface FinishedFacts {
   readonly apks: BuildRecord['apks'];
   readonly mappings: BuildRecord['mappings'];
   readonly tests: TestCounts | null;
+  /** Failed tests read from the JUnit reports, when there were any. */
+  readonly failedTests?: readonly FailedTestRecord[];
   readonly log: LogSummary;
   /** Set when another process recorded the end of a build whose worker died. */
   readonly reapedBy?: string;
@@ -77,6 +87,7 @@ export function finishedEventData(
     mappings: f.mappings.slice(0, 100),
     tests: f.tests,
     log: f.log,
+    ...(f.failedTests?.length ? { failed_tests: f.failedTests.slice(0, MAX_EVENT_FAILED_TESTS) } : {}),
     ...(f.reapedBy ? { reaped_by: f.reapedBy } : {}),
   };
   let truncated = base.apks.length < f.apks.length || base.mappings.length < f.mappings.length;

@@ -2,7 +2,7 @@ import { inject, injectable } from 'inversify';
 import type { StoreReader } from '../../../events/event-definition.js';
 import type { Actor } from '../../../shared/actor.js';
 import { EventStoreProvider } from '../../../kernel/event-store-provider.js';
-import type { ApkRecord, BuildProvenance, BuildStatus, TestCounts } from '../build.events.js';
+import type { ApkRecord, BuildProvenance, BuildStatus, FailedTestRecord, TestCounts } from '../build.events.js';
 import type { BuildDiagnostic, DiagnosticSeverity } from './gradle-output-parser.js';
 
 export interface BuildRecord {
@@ -190,6 +190,12 @@ export class BuildHistory {
       message: r.message,
       task: r.task,
     }));
+  }
+
+  /** The failed tests build.finished recorded with their stacks (the first ones; `tests.failed` counts all). */
+  failedTests(buildId: string): FailedTestRecord[] {
+    const [event] = this.store().query({ types: ['build.finished'], stream: `build:${buildId}`, limit: 1 });
+    return ((event?.data as { failed_tests?: FailedTestRecord[] } | undefined)?.failed_tests ?? []).slice();
   }
 
   activeVariant(projectRoot: string, module: string): string | null {

@@ -30,6 +30,8 @@ export interface BuildRequest {
   readonly variant: string | null;
   /** Per-call limit in seconds; never above Settings.buildTimeoutSec. */
   readonly timeoutSec?: number;
+  /** adb serial connected tests run on (ANDROID_SERIAL), already validated. */
+  readonly androidSerial?: string;
 }
 
 export interface BuildHandle {
@@ -162,6 +164,7 @@ export class BuildService {
           timeout_sec: timeoutSec,
           log_path: logPath,
           provenance,
+          ...(request.androidSerial ? { android_serial: request.androidSerial } : {}),
         },
         { stream: `build:${buildId}`, actor, correlation: buildId },
       );

@@ -50,21 +50,31 @@ export async function awaitBuild(
   }
 }
 
-/** A failed, cancelled or timed-out build is an isError result the model can act on. */
-export function failureError(record: BuildRecord, summary: string, topErrors: string[]): ToolError {
+/**
+ * A failed, cancelled or timed-out build is an isError result the model can act on: the summary, the
+ * first errors one a line, then what to call next on a line of its own. A summary of a failed build
+ * with errors listed leaves out its reason (the first error), so nothing is said twice.
+ */
+export function failureError(
+  record: BuildRecord,
+  summary: string,
+  topErrors: string[],
+  details: Record<string, unknown> = {},
+): ToolError {
   const code = record.status === 'timed_out' ? 'TIMEOUT' : record.status === 'cancelled' ? 'CANCELLED' : 'BUILD_FAILED';
   const next =
     record.status === 'failed' && record.diagnosticsTotal > 0
-      ? ` Call get_build_errors (build_id "${record.id}") for every diagnostic, or get_build_log for the output.`
+      ? `Call get_build_errors (build_id "${record.id}") for every diagnostic, or get_build_log for the output.`
       : record.status === 'failed' && record.exitCode !== null
-        ? ` get_build_log (build_id "${record.id}") shows the output.`
+        ? `get_build_log (build_id "${record.id}") shows the output.`
         : record.status === 'timed_out'
-          ? ` Raise buildTimeoutSec in settings.json or timeout_sec if the build needs longer; get_build_log (build_id "${record.id}") shows where it stopped.`
+          ? `Raise buildTimeoutSec in settings.json or timeout_sec if the build needs longer; get_build_log (build_id "${record.id}") shows where it stopped.`
           : '';
   // A reason that ends a sentence itself must not get a second period from the summary.
   const text = summary.replace(/([.!?])\.$/, '$1');
-  return new ToolError(code, `${text}${topErrors.length ? `\n${topErrors.join('\n')}` : ''}${next}`, {
+  return new ToolError(code, [text, ...topErrors, ...(next ? [next] : [])].join('\n'), {
     build_id: record.id,
     status: record.status,
+    ...details,
   });
 }

@@ -7,12 +7,15 @@ import { OUTPUT_DRAIN_MS, ProcessRunner, type RunResult } from '../../../kernel/
 import { RuntimeOptions } from '../../../kernel/runtime-options.js';
 import { Settings } from '../../../kernel/settings.js';
 import { ProjectTrust } from '../../../kernel/project-trust.js';
+import { validateSerial } from '../../../kernel/validation.js';
 import { loadGradleProject } from '../../../android/gradle-project-model.js';
-import { type FinalBuildStatus, type TestCounts, BuildCancelled } from '../build.events.js';
+import { type FailedTestRecord, type FinalBuildStatus, type TestCounts, BuildCancelled } from '../build.events.js';
 import {
   collectApks,
   collectJUnitCounts,
   collectMappings,
+  collectTestFailures,
+  mergeTestDiagnostics,
   OutputTimes,
   parseTestSummaryLine,
 } from './build-artifacts.js';
@@ -59,6 +62,7 @@ interface StartedBuild {
   readonly timeoutSec: number;
   readonly logPath: string;
   readonly startedAt: number;
+  readonly androidSerial: string | null;
 }
 
 interface ActiveRun {
@@ -198,6 +202,7 @@ export class BuildWorker {
       args: string[];
       timeout_sec: number;
       log_path: string;
+      android_serial?: string;
     };
     return {
       id: buildId,
@@ -208,6 +213,7 @@ export class BuildWorker {
       timeoutSec: d.timeout_sec,
       logPath: d.log_path,
       startedAt: event.at,
+      androidSerial: d.android_serial ?? null,
     };
   }
 
@@ -218,6 +224,7 @@ export class BuildWorker {
     try {
       checkTasks(build.tasks, this.settings.get().allowUnrestrictedGradle, 'tasks');
       checkArgs(build.args);
+      if (build.androidSerial !== null) validateSerial(build.androidSerial);
       this.gradlew(build.root);
     } catch (error) {
       return (error as Error).message;
@@ -300,6 +307,7 @@ export class BuildWorker {
     let sawSuccess = false;
     let consoleTests: { total: number; failed: number; skipped: number } | null = null;
     let lastPublishedTask: string | null = null;
+    const executedTasks = new Set<string>();
     const poll = setInterval(() => {
       try {
         if (run.currentTask !== lastPublishedTask) {
@@ -328,7 +336,11 @@ export class BuildWorker {
       if (early) this.cancel(run, early.actor, early.via);
       const gradle = this.runner.run(gradlew, [...build.tasks, ...build.args, '--console=plain'], {
         cwd: build.root,
-        env: javaHome ? { JAVA_HOME: javaHome } : {},
+        env: {
+          ...(javaHome ? { JAVA_HOME: javaHome } : {}),
+          // Where AGP runs connected tests when several devices are online.
+          ...(build.androidSerial !== null ? { ANDROID_SERIAL: build.androidSerial } : {}),
+        },
         timeoutMs: build.timeoutSec * 1000,
         signal: run.controller.signal,
         processGroup: true,
@@ -356,7 +368,10 @@ export class BuildWorker {
           }
           parser.push(line);
           const task = TASK_LINE.exec(line);
-          if (task) run.currentTask = task[1]!;
+          if (task) {
+            run.currentTask = task[1]!;
+            if (executedTasks.size < 10_000) executedTasks.add(task[1]!);
+          }
           if (/^BUILD SUCCESSFUL\b/.test(line)) sawSuccess = true;
           const tests = parseTestSummaryLine(line);
           if (tests) consoleTests = tests;
@@ -382,7 +397,16 @@ export class BuildWorker {
     const durationMs = Math.max(0, Date.now() - build.startedAt);
     let status: FinalBuildStatus;
     let reason: string | null = null;
-    const diagnostics = parser.finish();
+    let diagnostics = parser.finish();
+    // The JUnit reports name each failed test in full, with its message and the project frame it failed in.
+    let failedTests: FailedTestRecord[] = [];
+    try {
+      const reports = collectTestFailures(loadGradleProject(project.root), outputsBefore, [...executedTasks]);
+      diagnostics = mergeTestDiagnostics(diagnostics, reports.diagnostics);
+      failedTests = reports.failures;
+    } catch {
+      // Unreadable reports leave the console's view of the failures.
+    }
     // A cancel that lands after Gradle already exited does not rewrite the outcome.
     if (run.cancelledBy && result !== null && !result.cancelled) run.cancelledBy = null;
     const cancelledBy = run.cancelledBy;
@@ -448,6 +472,7 @@ export class BuildWorker {
       apks,
       mappings,
       tests,
+      failedTests,
       log: logInfo,
     });
   }

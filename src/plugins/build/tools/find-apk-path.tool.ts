@@ -19,7 +19,7 @@ export function createFindApkPathTool(deps: { service: BuildService; history: Bu
     kind: 'R',
     title: 'Find APK path',
     description:
-      'Find the APK a build produced for a variant of an application module, matching the variant exactly through output-metadata.json. Defaults: the only application module and its active variant. Returns found: false with a reason when the module is ambiguous or zero or several APKs match; also names the recorded build that wrote it.',
+      'Find the APK a build produced for a variant of an application module, matching the variant exactly through output-metadata.json. Defaults: the only application module and its active variant. Returns found: false with a reason when the module is ambiguous or zero or several APKs match; also names the recorded build that wrote it. Right after run_gradle_task you do not need it: that result lists the APKs the build wrote.',
     input: z.object({
       variant: z
         .string()

@@ -9,9 +9,12 @@ import { awaitBuild, failureError } from '../services/build-waiter.js';
 import { checkArgs, checkTasks, MAX_ARGS, MAX_TASKS } from '../services/gradle-task-policy.js';
 import { resolveTasks } from '../services/task-resolution.js';
 
-export function describeTopErrors(history: BuildHistory, buildId: string, limit = 5): string[] {
+/** The first error diagnostics as `- file:line:col: message [source]` lines (test failures left out with `exceptTests`). */
+export function describeTopErrors(history: BuildHistory, buildId: string, limit = 5, exceptTests = false): string[] {
   return history
-    .diagnostics(buildId, 'error', limit)
+    .diagnostics(buildId, 'error', exceptTests ? limit + 200 : limit)
+    .filter((d) => !exceptTests || d.source !== 'test')
+    .slice(0, limit)
     .map(
       (d) =>
         `- ${d.file ? `${d.file}${d.line !== null ? `:${d.line}${d.column !== null ? `:${d.column}` : ''}` : ''}: ` : ''}${d.message.slice(0, 300)} [${d.source}]`,
@@ -25,7 +28,7 @@ export function createRunGradleTaskTool(deps: { service: BuildService; history: 
     kind: 'O',
     title: 'Run Gradle task',
     description:
-      "Run Gradle tasks through the project's wrapper (./gradlew --console=plain) and record the build: outcome, diagnostics, APKs written, log. Needs a project the user trusted with `droidwright trust`. Tasks that publish, upload, deploy, push, promote, release to a repository or uninstall are refused (abbreviations too). One build per project at a time across all agents. With wait=false it returns the build_id at once; poll get_build_status — use that when your client times requests out (a client-side timeout cancels the request, and so the build). Cancelling the request cancels the build; disconnecting does not.",
+      "Run Gradle tasks through the project's wrapper (./gradlew --console=plain) and record the build: outcome, diagnostics, APKs written, log. The result lists the APKs the build wrote (path, variant, package): install one from there, find_apk_path is not needed after a build. A failed build is an error listing its first diagnostics. Needs a project the user trusted with `droidwright trust`. Tasks that publish, upload, deploy, push, promote, release to a repository or uninstall are refused (abbreviations too). One build per project at a time across all agents. With wait=false it returns the build_id at once; poll get_build_status — use that when your client times requests out (a client-side timeout cancels the request, and so the build). Cancelling the request cancels the build; disconnecting does not.",
     input: z.object({
       task: z
         .string()
@@ -104,7 +107,8 @@ export function createRunGradleTaskTool(deps: { service: BuildService; history: 
       const record = outcome === 'detached' ? deps.history.get(handle.buildId)! : outcome;
       const summary = buildSummaryLine(record);
       const topErrors = describeTopErrors(deps.history, record.id);
-      if (record.status !== 'success' && record.status !== 'running') throw failureError(record, summary, topErrors);
+      if (record.status !== 'success' && record.status !== 'running')
+        throw failureError(record, buildSummaryLine(record, { withReason: topErrors.length === 0 }), topErrors);
       return {
         data: {
           ...toBuildView(record),

@@ -1,8 +1,16 @@
 import { z } from 'zod';
-import { InvalidArgumentsError } from '../../../kernel/errors.js';
+import { InvalidArgumentsError, ToolError } from '../../../kernel/errors.js';
 import type { Settings } from '../../../kernel/settings.js';
+import { validateSerial } from '../../../kernel/validation.js';
+import { deviceSerialField } from '../../../android/device-tool-fields.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
-import { BuildViewSchema, buildSummaryLine, toBuildView } from '../build-views.js';
+import {
+  BuildViewSchema,
+  buildSummaryLine,
+  describeFailedTests,
+  failedTestsDetails,
+  toBuildView,
+} from '../build-views.js';
 import type { BuildHistory } from '../services/build-history.js';
 import type { BuildService } from '../services/build-service.js';
 import { awaitBuild, failureError } from '../services/build-waiter.js';
@@ -26,7 +34,7 @@ export function createRunTestsTool(deps: { service: BuildService; history: Build
     kind: 'O',
     title: 'Run tests',
     description:
-      'Run unit tests (testXUnitTest) or instrumented tests on a connected device (connectedXAndroidTest) for a variant, or a custom test task through the same policy as run_gradle_task (trust, blocked tasks, one build per project). Returns pass/fail/skip counts from the JUnit reports. Progress and request cancellation work as for run_gradle_task.',
+      'Run unit tests (testXUnitTest) or instrumented tests on a connected device (connectedXAndroidTest) for a variant, or a custom test task through the same policy as run_gradle_task (trust, blocked tasks, one build per project). Returns pass/fail/skip counts from the JUnit reports. Failing tests make the result an error (TESTS_FAILED) that names each failed test with its assertion message, file:line in your sources and the first stack frames; get_build_errors has them all as diagnostics (source test). Progress and request cancellation work as for run_gradle_task.',
     input: z.object({
       kind: z
         .enum(['unit', 'connected'])
@@ -41,6 +49,9 @@ export function createRunTestsTool(deps: { service: BuildService; history: Build
         .string()
         .optional()
         .describe('Variant to test; defaults to the active variant (set_active_variant), else debug.'),
+      device_serial: deviceSerialField.describe(
+        'adb serial (from list_devices) of the device connected tests run on (ANDROID_SERIAL for Gradle); connected tests only. Without it they run on every online device.',
+      ),
       test_filter: z
         .string()
         .max(256)
@@ -103,9 +114,16 @@ export function createRunTestsTool(deps: { service: BuildService; history: Build
           'test_filter',
         );
       }
+      if (args.device_serial !== undefined && args.kind !== 'connected' && args.task === undefined)
+        throw new InvalidArgumentsError(
+          'device_serial chooses the device of connected tests; unit tests run on the JVM. Pass kind: "connected" (or a connected task) or leave device_serial out.',
+          'INVALID_ARGUMENT',
+          'device_serial',
+        );
+      const androidSerial = args.device_serial !== undefined ? validateSerial(args.device_serial) : undefined;
       const extra = checkArgs(args.test_filter !== undefined ? ['--tests', args.test_filter] : [], 'test_filter');
       const handle = await deps.service.start(
-        { kind: 'test', tasks, args: extra, module, variant, timeoutSec: args.timeout_sec },
+        { kind: 'test', tasks, args: extra, module, variant, timeoutSec: args.timeout_sec, androidSerial },
         ctx.actor,
       );
       if (!args.wait)
@@ -120,10 +138,34 @@ export function createRunTestsTool(deps: { service: BuildService; history: Build
         : '';
       const summary = `${buildSummaryLine(record)}${counts}`;
       const topErrors = describeTopErrors(deps.history, record.id);
-      // Failing tests are a result to read, not a tool failure; a run that could not test anything is.
-      const testsRan = record.tests !== null && record.tests.total > 0;
-      if (record.status !== 'success' && record.status !== 'running' && !(record.status === 'failed' && testsRan))
-        throw failureError(record, summary, topErrors);
+      const ended = record.status === 'failed' || record.status === 'success';
+      const failedTests = ended ? deps.history.failedTests(record.id) : [];
+      // Failed tests are an error to fix, like a failed compile, even when the build ignores them.
+      if (ended && (failedTests.length > 0 || (record.tests?.failed ?? 0) > 0)) {
+        const secs = ((record.durationMs ?? 0) / 1000).toFixed(1);
+        const failed = record.tests?.failed ?? failedTests.length;
+        // Without reports the console's test failures are the errors to show.
+        const otherErrors = describeTopErrors(deps.history, record.id, 5, failedTests.length > 0);
+        const lines = [
+          `Test run ${record.id} (${record.tasks.join(' ')}) ${record.status === 'success' ? 'ended' : 'failed'} after ${secs} s: ${failed} of ${record.tests?.total ?? failed} test(s) failed.`,
+          ...(failedTests.length ? [`Failed tests (the first ${Math.min(failedTests.length, 8)} of ${failed}):`] : []),
+          ...describeFailedTests(failedTests),
+          ...(otherErrors.length ? [failedTests.length ? 'Other errors:' : 'Errors:', ...otherErrors] : []),
+          `Call get_build_errors (build_id "${record.id}") for every failed test and diagnostic, or get_build_log for the output.`,
+        ];
+        throw new ToolError('TESTS_FAILED', lines.join('\n'), {
+          build_id: record.id,
+          status: record.status,
+          ...(record.tests ? { tests: record.tests } : {}),
+          failed_tests: failedTestsDetails(failedTests),
+        });
+      }
+      if (record.status !== 'success' && record.status !== 'running')
+        throw failureError(
+          record,
+          `${buildSummaryLine(record, { withReason: topErrors.length === 0 })}${counts}`,
+          topErrors,
+        );
       return { data: { ...toBuildView(record), top_errors: topErrors }, summary };
     },
   });
