@@ -90,8 +90,9 @@ const pathIndexes = new WeakMap<UiSnapshot, Map<string, UiNode>>();
 
 // XML 1.0 Char production: anything else makes a conforming parser stop. Lone surrogates come from apps
 // that cut a string in the middle of an emoji.
-const INVALID_XML_CHARS =
-  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are exactly the control characters XML 1.0 forbids.
+const INVALID_XML_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+const LONE_SURROGATES = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 // The same characters written as character references, which uiautomator's serializer emits for some.
 const INVALID_CHAR_REFERENCE = /&#(?:x0*([0-9a-fA-F]{1,6})|0*([0-9]{1,7}));/g;
 
@@ -118,10 +119,11 @@ export function sanitizeUiDumpXml(raw: string): { xml: string; removed: number }
   const endTag = raw.lastIndexOf('</hierarchy>');
   let xml = endTag >= 0 ? raw.slice(start, endTag + '</hierarchy>'.length) : raw.slice(start);
   let removed = 0;
-  xml = xml.replace(INVALID_XML_CHARS, () => {
+  const drop = (): string => {
     removed++;
     return '';
-  });
+  };
+  xml = xml.replace(INVALID_XML_CHARS, drop).replace(LONE_SURROGATES, drop);
   xml = xml.replace(
     INVALID_CHAR_REFERENCE,
     (reference: string, hex: string | undefined, decimal: string | undefined) => {

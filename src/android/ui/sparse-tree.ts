@@ -1,0 +1,156 @@
+/*
+ * The whole screen as a nested tree, IDE layout-inspector style, with everything a reader can assume left
+ * out: a node is `{ c, id?, t?, d?, h?, b?, f?, k? }` — class simple name, element id (see element-ids.ts),
+ * text, content-desc, hint, bounds `[l,t,r,b]`, flags (`click long scroll check checked edit password
+ * focused selected disabled`, space-separated, only those set) and children.
+ * Subtrees that are invisible or of zero size are pruned (counted in `pruned`). A subtree wholly outside the
+ * screen is folded to `{ c, b, folded: n }` with the number of nodes it holds. Layout wrappers that carry
+ * nothing (no id, text, flags) and have one child are skipped, their child taking their place.
+ * When the JSON is over `maxBytes`, the tree is cut at a smaller depth (deeper nodes folded likewise)
+ * until it fits, and `truncatedAtDepth` says where.
+ */
+import { elementIds } from './element-ids.js';
+import { simpleClassName } from './interactive-view.js';
+import { boundsArea, isActionable, isEditable, type UiBounds, type UiNode, type UiSnapshot } from './ui-dump-parser.js';
+
+export const SPARSE_TREE_DEFAULT_MAX_BYTES = 16 * 1024;
+
+export interface SparseNode {
+  c: string;
+  id?: string;
+  t?: string;
+  d?: string;
+  h?: string;
+  b?: [number, number, number, number];
+  f?: string;
+  k?: SparseNode[];
+  /** Set on a folded node: how many nodes its subtree holds (itself included). */
+  folded?: number;
+}
+
+export interface SparseTree {
+  readonly roots: SparseNode[];
+  /** Nodes removed with their invisible or zero-size subtrees. */
+  readonly pruned: number;
+  /** Nodes not shown because they are inside a folded node. */
+  readonly foldedNodes: number;
+  /** Depth at which the tree was cut to fit maxBytes, or null when it fit whole. */
+  readonly truncatedAtDepth: number | null;
+  readonly bytes: number;
+}
+
+export interface SparseTreeOptions {
+  /** JSON size the tree must fit (SPARSE_TREE_DEFAULT_MAX_BYTES by default). */
+  readonly maxBytes?: number;
+}
+
+interface TreeNode {
+  readonly node: UiNode;
+  readonly children: TreeNode[];
+  size: number;
+}
+
+function buildForest(snapshot: UiSnapshot): TreeNode[] {
+  const roots: TreeNode[] = [];
+  const stack: TreeNode[] = [];
+  for (const node of snapshot.nodes) {
+    const item: TreeNode = { node, children: [], size: 1 };
+    while (stack.length > node.depth) stack.pop();
+    if (stack.length === 0) roots.push(item);
+    else stack[stack.length - 1].children.push(item);
+    stack.push(item);
+  }
+  const sizeOf = (item: TreeNode): number => {
+    item.size = 1 + item.children.reduce((sum, child) => sum + sizeOf(child), 0);
+    return item.size;
+  };
+  for (const root of roots) sizeOf(root);
+  return roots;
+}
+
+function intersects(bounds: UiBounds | null, screen: UiBounds | null): boolean {
+  if (!bounds || !screen) return true;
+  return (
+    bounds.left < screen.right && bounds.right > screen.left && bounds.top < screen.bottom && bounds.bottom > screen.top
+  );
+}
+
+function flagString(node: UiNode): string {
+  const f = node.flags;
+  const out: string[] = [];
+  if (f.clickable) out.push('click');
+  if (f.longClickable) out.push('long');
+  if (f.scrollable) out.push('scroll');
+  if (f.checkable) out.push(f.checked ? 'checked' : 'check');
+  if (isEditable(node)) out.push('edit');
+  if (f.password) out.push('password');
+  if (f.focused) out.push('focused');
+  if (f.selected) out.push('selected');
+  if (!f.enabled) out.push('disabled');
+  return out.join(' ');
+}
+
+function carriesNothing(node: UiNode): boolean {
+  return (
+    !node.resourceId && !node.text && !node.contentDesc && !node.hint && !isActionable(node) && !node.flags.focused
+  );
+}
+
+export function buildSparseTree(snapshot: UiSnapshot, options: SparseTreeOptions = {}): SparseTree {
+  const maxBytes = options.maxBytes ?? SPARSE_TREE_DEFAULT_MAX_BYTES;
+  const ids = elementIds(snapshot).idOf;
+  const forest = buildForest(snapshot);
+  let pruned = 0;
+  let foldedNodes = 0;
+
+  const render = (item: TreeNode, depth: number, depthLimit: number): SparseNode | null => {
+    const { node } = item;
+    if (node.flags.visibleToUser === false || node.flags.displayed === false || boundsArea(node.bounds) === 0) {
+      pruned += item.size;
+      return null;
+    }
+    const b = node.bounds!;
+    const box: [number, number, number, number] = [b.left, b.top, b.right, b.bottom];
+    if (!intersects(node.bounds, snapshot.screen) || (depth >= depthLimit && item.children.length > 0)) {
+      foldedNodes += item.size - 1;
+      return { c: simpleClassName(node.className), b: box, folded: item.size };
+    }
+    if (carriesNothing(node) && item.children.length === 1) return render(item.children[0], depth + 1, depthLimit);
+    const out: SparseNode = { c: simpleClassName(node.className) };
+    if (node.resourceId || isActionable(node)) out.id = ids.get(node);
+    if (node.text) out.t = node.text;
+    if (node.contentDesc) out.d = node.contentDesc;
+    if (node.hint && node.hint !== node.text) out.h = node.hint;
+    out.b = box;
+    const flags = flagString(node);
+    if (flags) out.f = flags;
+    const kids: SparseNode[] = [];
+    for (const child of item.children) {
+      const rendered = render(child, depth + 1, depthLimit);
+      if (rendered) kids.push(rendered);
+    }
+    if (kids.length > 0) out.k = kids;
+    return out;
+  };
+
+  const attempt = (depthLimit: number): { roots: SparseNode[]; bytes: number } => {
+    pruned = 0;
+    foldedNodes = 0;
+    const roots = forest.map((root) => render(root, 0, depthLimit)).filter((n): n is SparseNode => n !== null);
+    return { roots, bytes: Buffer.byteLength(JSON.stringify(roots)) };
+  };
+
+  const maxDepth = snapshot.nodes.reduce((max, node) => Math.max(max, node.depth), 0);
+  let result = attempt(Number.POSITIVE_INFINITY);
+  if (result.bytes <= maxBytes) return { ...result, pruned, foldedNodes, truncatedAtDepth: null };
+  // Halve the depth until it fits, then walk back up to the deepest depth that still fits.
+  let high = maxDepth;
+  let low = 0;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (attempt(middle).bytes <= maxBytes) low = middle;
+    else high = middle - 1;
+  }
+  result = attempt(low);
+  return { ...result, pruned, foldedNodes, truncatedAtDepth: low };
+}
