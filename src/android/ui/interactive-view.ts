@@ -62,7 +62,8 @@ export function interactiveElements(snapshot: UiSnapshot): InteractiveElement[] 
   const ids = elementIds(snapshot).idOf;
   const elements: InteractiveElement[] = [];
   // Stack of actionable ancestors still open during the pre-order walk, with the texts they collect.
-  const open: { node: UiNode; texts: string[]; element: { label: string } }[] = [];
+  // A scroll container is open too, so text directly inside it is not given to an element around it.
+  const open: { node: UiNode; texts: string[]; element: { label: string }; absorbs: boolean }[] = [];
   const visibleDepthLimit: number[] = [];
   const finish = (entry: (typeof open)[number]): void => {
     if (!entry.element.label) entry.element.label = cut(entry.texts.join(' '));
@@ -82,10 +83,13 @@ export function interactiveElements(snapshot: UiSnapshot): InteractiveElement[] 
     if (isActionable(node)) {
       const element = { id: ids.get(node)!, node, label: cut(ownText), actionable: true };
       elements.push(element);
-      open.push({ node, texts: [], element });
+      const f = node.flags;
+      open.push({ node, texts: [], element, absorbs: f.clickable || f.longClickable || f.checkable });
     } else if (ownText) {
       const labelled = open.length > 0 ? open[open.length - 1] : null;
-      if (labelled && !labelled.element.label) labelled.texts.push(ownText);
+      if (labelled?.absorbs && !labelled.element.label) labelled.texts.push(ownText);
+      // The same words as the element's own label (a Button's content-desc over its TextView) add nothing.
+      else if (labelled?.absorbs && labelled.element.label === cut(ownText)) continue;
       else elements.push({ id: ids.get(node)!, node, label: cut(ownText), actionable: false });
     }
   }

@@ -158,13 +158,27 @@ const parser = new XMLParser({
   parseAttributeValue: false,
   parseTagValue: false,
   trimValues: false,
-  processEntities: true,
+  // Entities are decoded by decodeEntities in one pass: the parser's own sequential replacement would turn a
+  // double-escaped `&amp;#128266;` (text the app really shows) into an emoji.
+  processEntities: false,
   htmlEntities: false,
   // A dump is one element type with fixed attributes; no DOCTYPE or entity declarations are expected.
   allowBooleanAttributes: true,
 });
 
 type OrderedElement = Record<string, unknown> & { ':@'?: Record<string, string> };
+
+const ENTITY = /&(?:#[xX]([0-9a-fA-F]{1,6})|#([0-9]{1,7})|(amp|lt|gt|quot|apos));/g;
+const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+function decodeEntities(value: string): string {
+  if (!value.includes('&')) return value;
+  return value.replace(ENTITY, (reference: string, hex?: string, decimal?: string, name?: string) => {
+    if (name) return NAMED_ENTITIES[name];
+    const code = hex !== undefined ? Number.parseInt(hex, 16) : Number.parseInt(decimal ?? '', 10);
+    return isValidXmlCodePoint(code) ? String.fromCodePoint(code) : reference;
+  });
+}
 
 function flag(attributes: Record<string, string>, name: string): boolean {
   return attributes[name] === 'true';
@@ -173,6 +187,12 @@ function flag(attributes: Record<string, string>, name: string): boolean {
 function optionalFlag(attributes: Record<string, string>, name: string): boolean | null {
   const value = attributes[name];
   return value === undefined ? null : value === 'true';
+}
+
+function decodedAttributes(raw: Record<string, string> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (raw) for (const key of Object.keys(raw)) out[key] = decodeEntities(raw[key]);
+  return out;
 }
 
 /**
@@ -197,7 +217,7 @@ export function parseUiDump(raw: string): UiSnapshot {
     let childIndex = 0;
     for (const element of children) {
       if (!('node' in element)) continue;
-      const attributes = element[':@'] ?? {};
+      const attributes = decodedAttributes(element[':@']);
       const path = parentPath === null ? String(childIndex) : `${parentPath}.${childIndex}`;
       childIndex++;
       const elementChildren = (element.node as OrderedElement[]) ?? [];
