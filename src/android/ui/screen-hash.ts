@@ -23,7 +23,11 @@ export const SCREEN_HASH_LENGTH = 16;
 
 const TIME_OF_DAY = /^\s*\d{1,2}:\d{2}(?::\d{2})?\s*(?:[AaPp]\.?\s?[Mm]\.?)?\s*$/;
 
-function volatileFree(node: UiNode, value: string): string {
+/**
+ * The value as the hash sees it: '' for system UI text, `<time>` for a time of day, else unchanged. The diff
+ * uses it too, so what the hash ignores never shows up as a change.
+ */
+export function volatileFree(node: UiNode, value: string): string {
   if (SYSTEM_OVERLAY_PACKAGES.has(node.packageName)) return '';
   return TIME_OF_DAY.test(value) ? '<time>' : value;
 }

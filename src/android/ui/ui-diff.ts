@@ -4,8 +4,9 @@
  * inserted above it — the resource id when it is unique on both screens, else class + resource id + label,
  * with an ordinal among equals; a change of package (another app in the foreground) or of the activity the
  * caller read from the device is reported apart, since then the element lists are about different screens.
+ * Texts the screen hash ignores (system UI texts, times of day) are ignored here too.
  */
-import { computeScreenHash } from './screen-hash.js';
+import { computeScreenHash, volatileFree } from './screen-hash.js';
 import { formatInteractiveRow, type InteractiveElement, interactiveElements } from './interactive-view.js';
 import { isEditable, type UiSnapshot } from './ui-dump-parser.js';
 
@@ -70,7 +71,7 @@ function identities(
     let key: string;
     if (node.resourceId && uniqueIds.has(node.resourceId)) key = `rid:${node.resourceId}`;
     else {
-      const base = `${node.className}|${node.resourceId}|${element.actionable ? 'a' : 's'}|${element.actionable ? '' : element.label}`;
+      const base = `${node.className}|${node.resourceId}|${element.actionable ? 'a' : 's'}|${element.actionable ? '' : volatileFree(node, element.label)}`;
       const ordinal = seen.get(base) ?? 0;
       seen.set(base, ordinal + 1);
       key = `${base}#${ordinal}`;
@@ -110,7 +111,7 @@ export function diffUiCaptures(
       continue;
     }
     const fields: UiElementChange['fields'][number][] = [];
-    if (old.label !== element.label) fields.push('label');
+    if (volatileFree(old.node, old.label) !== volatileFree(element.node, element.label)) fields.push('label');
     if (old.node.hint !== element.node.hint) fields.push('hint');
     if (flagKey(old) !== flagKey(element)) fields.push('flags');
     if (old.node.center?.x !== element.node.center?.x || old.node.center?.y !== element.node.center?.y)

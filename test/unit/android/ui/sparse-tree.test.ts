@@ -1,0 +1,109 @@
+import { readdirSync } from 'node:fs';
+import {
+  SPARSE_TREE_DEFAULT_MAX_BYTES,
+  type SparseNode,
+  buildSparseTree,
+} from '../../../../src/android/ui/sparse-tree.js';
+import { parseUiDump } from '../../../../src/android/ui/ui-dump-parser.js';
+import { UI_FIXTURES, buildDump, loginScreen, longListScreen, uiFixture } from './ui-dump-builder.js';
+
+function walk(nodes: readonly SparseNode[], visit: (node: SparseNode) => void): void {
+  for (const node of nodes) {
+    visit(node);
+    if (node.k) walk(node.k, visit);
+  }
+}
+
+describe('buildSparseTree', () => {
+  it('omits defaults: only set flags, no empty strings, wrappers with one child skipped', () => {
+    const tree = buildSparseTree(parseUiDump(loginScreen()));
+    expect(tree.truncatedAtDepth).toBeNull();
+    const [app] = tree.roots;
+    expect(app).toEqual({
+      c: 'FrameLayout',
+      b: [0, 0, 1080, 2400],
+      k: [
+        { c: 'TextView', id: 'title', t: 'Welcome back', b: [100, 200, 980, 300] },
+        { c: 'EditText', id: 'email', h: 'Email', b: [100, 400, 980, 500], f: 'click edit' },
+        {
+          c: 'EditText',
+          id: 'password',
+          t: '[password]',
+          h: 'Password',
+          b: [100, 550, 980, 650],
+          f: 'click edit password',
+        },
+        { c: 'CheckBox', id: 'remember', t: 'Remember me', b: [100, 700, 600, 780], f: 'click check' },
+        { c: 'Button', id: 'sign_in', t: 'Sign in', b: [100, 850, 980, 950], f: 'click' },
+      ],
+    });
+    expect(tree.bytes).toBe(Buffer.byteLength(JSON.stringify(tree.roots)));
+  });
+
+  it('skips a chain of empty layout wrappers down to the node that carries something', () => {
+    const tree = buildSparseTree(
+      parseUiDump(
+        buildDump([
+          {
+            children: [{ children: [{ children: [{ class: 'android.widget.Button', text: 'Go', clickable: true }] }] }],
+          },
+        ]),
+      ),
+    );
+    expect(tree.roots).toEqual([{ c: 'Button', id: expect.any(String), t: 'Go', b: [0, 0, 1080, 2400], f: 'click' }]);
+  });
+
+  it('prunes invisible and zero-size subtrees and counts them', () => {
+    const tree = buildSparseTree(
+      parseUiDump(
+        buildDump([
+          {
+            children: [
+              { text: 'gone', visible: false, children: [{ text: 'a' }, { text: 'b' }] },
+              { text: 'zero', bounds: [5, 5, 5, 5] },
+              { text: 'kept', bounds: [0, 0, 100, 100] },
+            ],
+          },
+        ]),
+      ),
+    );
+    expect(tree.pruned).toBe(4);
+    expect(JSON.stringify(tree.roots)).not.toMatch(/gone|zero|"a"/);
+    expect(JSON.stringify(tree.roots)).toContain('kept');
+  });
+
+  it('folds rows below the screen into one node with their count', () => {
+    const tree = buildSparseTree(parseUiDump(longListScreen(20)));
+    const folded: SparseNode[] = [];
+    walk(tree.roots, (node) => {
+      if (node.folded) folded.push(node);
+    });
+    // Rows from y=2500 on are below the 2400 px screen: 20 rows of 200 px from y=100 leave 8 whole rows off screen.
+    const rows = folded.filter((node) => node.c === 'LinearLayout');
+    expect(rows).toHaveLength(8);
+    expect(rows.every((node) => node.folded === 3 && !node.k && !node.t)).toBe(true);
+    // Row 11's subtitle starts at the screen's bottom edge: folded alone.
+    expect(folded.filter((node) => node.c === 'TextView')).toEqual([
+      { c: 'TextView', b: [40, 2400, 1040, 2490], folded: 1 },
+    ]);
+    expect(tree.foldedNodes).toBe(rows.length * 2);
+  });
+
+  it('fits the byte bound on a 2,000-node screen by cutting depth, and says where', () => {
+    const snapshot = parseUiDump(longListScreen(700).replace(/\[0,(\d+)\]\[1080,(\d+)\]/g, '[0,0][1080,2400]'));
+    const tree = buildSparseTree(snapshot, { maxBytes: 4096 });
+    expect(tree.bytes).toBeLessThanOrEqual(4096);
+    expect(tree.truncatedAtDepth).not.toBeNull();
+    const defaultTree = buildSparseTree(snapshot);
+    expect(defaultTree.bytes).toBeLessThanOrEqual(SPARSE_TREE_DEFAULT_MAX_BYTES);
+  });
+
+  it('stays under the default bound on every real capture, keeping every actionable element of small ones', () => {
+    for (const name of readdirSync(UI_FIXTURES).filter((file) => file.endsWith('.xml'))) {
+      const snapshot = parseUiDump(uiFixture(name));
+      const tree = buildSparseTree(snapshot);
+      expect(tree.bytes).toBeLessThanOrEqual(SPARSE_TREE_DEFAULT_MAX_BYTES);
+      expect(tree.bytes).toBeLessThan(Buffer.byteLength(uiFixture(name)));
+    }
+  });
+});
