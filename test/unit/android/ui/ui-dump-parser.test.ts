@@ -202,6 +202,8 @@ describe('sanitizing and malformed input', () => {
     expect(snapshot.nodes).toEqual([]);
     expect(snapshot.screen).toBeNull();
     expect(snapshot.foregroundPackage).toBeNull();
+    expect(parseUiDump('<hierarchy/>').nodes).toEqual([]);
+    expect(parseUiDump('<hierarchy></hierarchy>').nodes).toEqual([]);
   });
 
   it('reads bounds, refusing malformed ones', () => {
