@@ -3,12 +3,13 @@
  *
  *   login_button Button "Sign in" @540,1210 click
  *   n3f0a EditText hint="Email" @540,880 edit focused
- *   n9kq1 TextView "Welcome back"
+ *   n9kq1 "Welcome back"
  *
  * Row: id, class simple name, label (text, else content-desc, else the texts of its non-actionable
  * descendants, which then get no row of their own), `hint=` for an empty field, the centre to tap, and
  * the flags that matter (click, long, scroll, check/checked, edit, focused, selected, disabled, password).
- * Static text rows carry no coordinates: an agent reads them, and targets their actionable ancestor.
+ * Static text rows carry no coordinates: an agent reads them, and targets their actionable ancestor; their
+ * class is left out when it is TextView (`n9kq1 "Welcome back"`).
  * Elements off screen, invisible or of zero size are left out.
  */
 import { elementIds } from './element-ids.js';
@@ -108,7 +109,9 @@ function quote(value: string): string {
 /** One element as a view row (see the module comment for the format). */
 export function formatInteractiveRow(element: InteractiveElement): string {
   const { node } = element;
-  const parts = [element.id, simpleClassName(node.className) || '?'];
+  const className = simpleClassName(node.className) || '?';
+  // A read-only text is a TextView unless the row says otherwise: the class is left out, as a default.
+  const parts = element.actionable || className !== 'TextView' ? [element.id, className] : [element.id];
   if (element.label) parts.push(quote(element.label));
   if (!node.text && node.hint) parts.push(`hint=${quote(cut(node.hint))}`);
   if (element.actionable && node.center) parts.push(`@${node.center.x},${node.center.y}`);

@@ -4,7 +4,8 @@
  * text, content-desc, hint, bounds `[l,t,r,b]`, flags (`click long scroll check checked edit password
  * focused selected disabled`, space-separated, only those set) and children.
  * Subtrees that are invisible or of zero size are pruned (counted in `pruned`). A subtree wholly outside the
- * screen is folded to `{ c, b, folded: n }` with the number of nodes it holds. Layout wrappers that carry
+ * screen is folded to `{ c, b, folded: n }` with the number of nodes it holds, and a run of such siblings (the
+ * rows of a long list below the fold) to one `{ c, b, folded, siblings }` with their union bounds. Layout wrappers that carry
  * nothing (no id, text, flags) and have one child are skipped, their child taking their place.
  * When the JSON is over `maxBytes`, the tree is cut at a smaller depth (deeper nodes folded likewise)
  * until it fits, and `truncatedAtDepth` says where.
@@ -26,6 +27,8 @@ export interface SparseNode {
   k?: SparseNode[];
   /** Set on a folded node: how many nodes its subtree holds (itself included). */
   folded?: number;
+  /** Set when several adjacent off-screen siblings were folded together: how many (`b` is their union). */
+  siblings?: number;
 }
 
 export interface SparseTree {
@@ -125,9 +128,21 @@ export function buildSparseTree(snapshot: UiSnapshot, options: SparseTreeOptions
     const flags = flagString(node);
     if (flags) out.f = flags;
     const kids: SparseNode[] = [];
+    let run: SparseNode | null = null;
     for (const child of item.children) {
       const rendered = render(child, depth + 1, depthLimit);
-      if (rendered) kids.push(rendered);
+      if (!rendered) continue;
+      const offscreen = rendered.folded !== undefined && !intersects(child.node.bounds, snapshot.screen);
+      if (offscreen && run) {
+        const [l, t, r, bottom] = run.b!;
+        const [cl, ct, cr, cb] = rendered.b!;
+        run.b = [Math.min(l, cl), Math.min(t, ct), Math.max(r, cr), Math.max(bottom, cb)];
+        run.folded! += rendered.folded!;
+        run.siblings = (run.siblings ?? 1) + 1;
+        continue;
+      }
+      kids.push(rendered);
+      run = offscreen ? rendered : null;
     }
     if (kids.length > 0) out.k = kids;
     return out;

@@ -16,12 +16,12 @@ describe('buildInteractiveView', () => {
     const snapshot = parseUiDump(loginScreen());
     const view = buildInteractiveView(snapshot);
     expect(view.rows).toEqual([
-      'title TextView "Welcome back"',
+      'title "Welcome back"',
       'email EditText hint="Email" @540,450 click edit',
       'password EditText "[password]" @540,600 click edit password',
       'remember CheckBox "Remember me" @350,740 click check',
       'sign_in Button "Sign in" @540,900 click',
-      'clock TextView "9:41"',
+      'clock "9:41"',
       'battery ImageView "87 percent"',
     ]);
     expect(view).toMatchObject({ total: 7, omitted: 0, package: 'com.example.app', rotation: 0 });

@@ -79,14 +79,22 @@ describe('buildSparseTree', () => {
       if (node.folded) folded.push(node);
     });
     // Rows from y=2500 on are below the 2400 px screen: 20 rows of 200 px from y=100 leave 8 whole rows off screen.
+    // Rows from y=2500 on are below the 2400 px screen: the 8 rows from row 12 fold into one entry.
     const rows = folded.filter((node) => node.c === 'LinearLayout');
-    expect(rows).toHaveLength(8);
-    expect(rows.every((node) => node.folded === 3 && !node.k && !node.t)).toBe(true);
+    expect(rows).toEqual([{ c: 'LinearLayout', b: [0, 2500, 1080, 4100], folded: 24, siblings: 8 }]);
     // Row 11's subtitle starts at the screen's bottom edge: folded alone.
     expect(folded.filter((node) => node.c === 'TextView')).toEqual([
       { c: 'TextView', b: [40, 2400, 1040, 2490], folded: 1 },
     ]);
-    expect(tree.foldedNodes).toBe(rows.length * 2);
+    expect(tree.foldedNodes).toBe(8 * 2);
+  });
+
+  it('keeps the visible rows of a 2,000-node list whole, folding the rest into one entry', () => {
+    const tree = buildSparseTree(parseUiDump(longListScreen(700)));
+    expect(tree.truncatedAtDepth).toBeNull();
+    expect(tree.bytes).toBeLessThanOrEqual(SPARSE_TREE_DEFAULT_MAX_BYTES);
+    expect(JSON.stringify(tree.roots)).toContain('Subtitle for item 10');
+    expect(JSON.stringify(tree.roots)).toContain('"siblings":688');
   });
 
   it('fits the byte bound on a 2,000-node screen by cutting depth, and says where', () => {

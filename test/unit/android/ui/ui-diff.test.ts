@@ -55,7 +55,7 @@ describe('diffUiCaptures', () => {
       '<node index="1" text="Wrong password" resource-id="com.example.app:id/error" class="android.widget.TextView" package="com.example.app" bounds="[100,320][980,380]" /><node index="2" text="" resource-id="com.example.app:id/email"',
     );
     const diff = diffUiCaptures(capture(before), capture(after));
-    expect(diff.added).toEqual(['error TextView "Wrong password"']);
+    expect(diff.added).toEqual(['error "Wrong password"']);
     expect(diff.removed).toEqual([]);
     expect(diff.changed).toEqual([]);
   });
