@@ -14,7 +14,7 @@
  */
 import { elementIds } from './element-ids.js';
 import { computeScreenHash } from './screen-hash.js';
-import { isActionable, isEditable, isOnScreen, type UiNode, type UiSnapshot } from './ui-dump-parser.js';
+import { isActionable, isEditable, isOnScreen, type UiBounds, type UiNode, type UiSnapshot } from './ui-dump-parser.js';
 
 export const INTERACTIVE_VIEW_DEFAULT_ROWS = 80;
 export const INTERACTIVE_VIEW_MAX_ROWS = 500;
@@ -74,9 +74,9 @@ export function interactiveElements(snapshot: UiSnapshot): InteractiveElement[] 
     while (visibleDepthLimit.length > 0 && node.depth <= visibleDepthLimit[visibleDepthLimit.length - 1]) {
       visibleDepthLimit.pop();
     }
-    // An invisible node hides its whole subtree.
+    // An invisible or off-screen node hides its whole subtree (a ScrollView's content below the fold).
     if (visibleDepthLimit.length > 0) continue;
-    if (!isOnScreen(node)) {
+    if (!isOnScreen(node) || !overlapsScreen(node.bounds, snapshot.screen)) {
       visibleDepthLimit.push(node.depth);
       continue;
     }
@@ -96,6 +96,14 @@ export function interactiveElements(snapshot: UiSnapshot): InteractiveElement[] 
   }
   while (open.length > 0) finish(open.pop()!);
   return elements;
+}
+
+/** Whether the bounds overlap the screen; unknown bounds or screen count as overlapping. */
+export function overlapsScreen(bounds: UiBounds | null, screen: UiBounds | null): boolean {
+  if (!bounds || !screen) return true;
+  return (
+    bounds.left < screen.right && bounds.right > screen.left && bounds.top < screen.bottom && bounds.bottom > screen.top
+  );
 }
 
 function isDescendant(node: UiNode, ancestor: UiNode): boolean {

@@ -11,8 +11,8 @@
  * until it fits, and `truncatedAtDepth` says where.
  */
 import { elementIds } from './element-ids.js';
-import { simpleClassName } from './interactive-view.js';
-import { boundsArea, isActionable, isEditable, type UiBounds, type UiNode, type UiSnapshot } from './ui-dump-parser.js';
+import { overlapsScreen as intersects, simpleClassName } from './interactive-view.js';
+import { boundsArea, isActionable, isEditable, type UiNode, type UiSnapshot } from './ui-dump-parser.js';
 
 export const SPARSE_TREE_DEFAULT_MAX_BYTES = 16 * 1024;
 
@@ -69,13 +69,6 @@ function buildForest(snapshot: UiSnapshot): TreeNode[] {
   };
   for (const root of roots) sizeOf(root);
   return roots;
-}
-
-function intersects(bounds: UiBounds | null, screen: UiBounds | null): boolean {
-  if (!bounds || !screen) return true;
-  return (
-    bounds.left < screen.right && bounds.right > screen.left && bounds.top < screen.bottom && bounds.bottom > screen.top
-  );
 }
 
 function flagString(node: UiNode): string {

@@ -122,8 +122,16 @@ describe('buildInteractiveView', () => {
     expect(label.endsWith('…')).toBe(true);
   });
 
+  it('leaves out elements below the screen (a ScrollView dump holds its whole content)', () => {
+    const view = buildInteractiveView(parseUiDump(longListScreen(20)));
+    // Rows 0-11 overlap the 2400 px screen (row 11 spans 2300-2500); rows 12-19 lie below it.
+    expect(view.total).toBe(13);
+    expect(view.rows.join('\n')).toContain('Item 11');
+    expect(view.rows.join('\n')).not.toContain('Item 12');
+  });
+
   it('keeps 80 rows by default, up to 500, and says how many were left out', () => {
-    const snapshot = parseUiDump(longListScreen(700));
+    const snapshot = parseUiDump(longListScreen(700, { rowHeight: 3 }));
     const byDefault = buildInteractiveView(snapshot);
     expect(byDefault.rows).toHaveLength(INTERACTIVE_VIEW_DEFAULT_ROWS);
     expect(byDefault.total).toBe(701);

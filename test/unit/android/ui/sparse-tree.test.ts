@@ -98,7 +98,7 @@ describe('buildSparseTree', () => {
   });
 
   it('fits the byte bound on a 2,000-node screen by cutting depth, and says where', () => {
-    const snapshot = parseUiDump(longListScreen(700).replace(/\[0,(\d+)\]\[1080,(\d+)\]/g, '[0,0][1080,2400]'));
+    const snapshot = parseUiDump(longListScreen(700, { rowHeight: 3 }));
     const tree = buildSparseTree(snapshot, { maxBytes: 4096 });
     expect(tree.bytes).toBeLessThanOrEqual(4096);
     expect(tree.truncatedAtDepth).not.toBeNull();

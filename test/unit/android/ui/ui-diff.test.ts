@@ -83,7 +83,7 @@ describe('diffUiCaptures', () => {
   });
 
   it('bounds the entries and says how many were left out', () => {
-    const diff = diffUiCaptures(capture(buildDump([{}])), capture(longListScreen(30)), 10);
+    const diff = diffUiCaptures(capture(buildDump([{}])), capture(longListScreen(30, { rowHeight: 60 })), 10);
     expect(diff.added.length + diff.removed.length + diff.changed.length).toBe(10);
     expect(diff.omitted).toBe(31 - 10);
   });

@@ -150,9 +150,15 @@ export function loginScreen(
   ]);
 }
 
-/** A long list: `rows` clickable rows with a title and a subtitle each, inside a RecyclerView. */
-export function longListScreen(rows: number, options: { firstRowTitle?: string } = {}): string {
-  const rowHeight = 200;
+/**
+ * A long list: `rows` clickable rows with a title and a subtitle each, inside a RecyclerView. Rows are 200 px
+ * high (most of a long list then lies below the 2400 px screen, as in a ScrollView's dump); with `rowHeight`
+ * set, title and subtitle split each row, and a small height puts thousands of elements on screen at once.
+ */
+export function longListScreen(rows: number, options: { firstRowTitle?: string; rowHeight?: number } = {}): string {
+  const rowHeight = options.rowHeight ?? 200;
+  const half = Math.floor(rowHeight / 2);
+  const box = (top: number, bottom: number): [number, number, number, number] => [40, top, 1040, bottom];
   return buildDump([
     {
       bounds: [0, 0, 1080, 2400],
@@ -172,13 +178,17 @@ export function longListScreen(rows: number, options: { firstRowTitle?: string }
                 class: 'android.widget.TextView',
                 id: 'com.example.app:id/row_title',
                 text: i === 0 && options.firstRowTitle ? options.firstRowTitle : `Item ${i}`,
-                bounds: [40, 110 + i * rowHeight, 1040, 190 + i * rowHeight] as [number, number, number, number],
+                bounds: options.rowHeight
+                  ? box(100 + i * rowHeight, 100 + i * rowHeight + half)
+                  : box(110 + i * rowHeight, 190 + i * rowHeight),
               },
               {
                 class: 'android.widget.TextView',
                 id: 'com.example.app:id/row_subtitle',
                 text: `Subtitle for item ${i}`,
-                bounds: [40, 200 + i * rowHeight, 1040, 290 + i * rowHeight] as [number, number, number, number],
+                bounds: options.rowHeight
+                  ? box(100 + i * rowHeight + half, 100 + (i + 1) * rowHeight)
+                  : box(200 + i * rowHeight, 290 + i * rowHeight),
               },
             ],
           })),
