@@ -6,9 +6,9 @@
  * what an action does (clickable, long-clickable, scrollable, checkable, checked, enabled, selected,
  * password), its text, content-desc and hint; plus the rotation.
  * Out of the hash, because they change while the screen an agent acts on does not:
- * - the text and content-desc of system UI nodes (`com.android.systemui`: status bar clock, battery level,
- *   signal, notification icons); their structure and bounds stay in, so an opened notification shade or a
- *   dialog over the status bar still changes the hash;
+ * - the system UI (`com.android.systemui`: status bar clock, battery level, signal, notification icons coming
+ *   and going) except its windows' root bounds and its actionable nodes, without their texts: an opened
+ *   notification shade or a system dialog still changes the hash, a new notification icon does not;
  * - a text or content-desc that is only a time of day (`9:41`, `09:41 AM`, `21:07:33`): in-app clocks;
  * - focus (`focused`, `focusable`) and visibility flags: tapping a field moves focus and nothing else;
  * - a password field's text, which the parser never keeps (its presence is in: the marker is hashed).
@@ -16,7 +16,7 @@
  * from content, and a wrong "changed" only costs the agent a re-read, while a wrong "same" taps the wrong thing.
  */
 import { createHash } from 'node:crypto';
-import { SYSTEM_OVERLAY_PACKAGES, type UiNode, type UiSnapshot } from './ui-dump-parser.js';
+import { SYSTEM_OVERLAY_PACKAGES, isActionable, type UiNode, type UiSnapshot } from './ui-dump-parser.js';
 
 /** Hex characters of the SHA-256 kept: 64 bits, short in every response and collision-free in practice. */
 export const SCREEN_HASH_LENGTH = 16;
@@ -61,6 +61,9 @@ function nodeFingerprint(node: UiNode): string {
 export function computeScreenHash(snapshot: UiSnapshot): string {
   const hash = createHash('sha256');
   hash.update(`rotation=${snapshot.rotation}\u001e`);
-  for (const node of snapshot.nodes) hash.update(`${nodeFingerprint(node)}\u001e`);
+  for (const node of snapshot.nodes) {
+    if (SYSTEM_OVERLAY_PACKAGES.has(node.packageName) && node.depth > 0 && !isActionable(node)) continue;
+    hash.update(`${nodeFingerprint(node)}\u001e`);
+  }
   return hash.digest('hex').slice(0, SCREEN_HASH_LENGTH);
 }

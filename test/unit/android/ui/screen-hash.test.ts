@@ -36,6 +36,25 @@ describe('computeScreenHash', () => {
     expect(appClock('21:07:33')).toBe(appClock('08:00:00'));
   });
 
+  it('ignores a notification icon appearing in the status bar', () => {
+    const withIcons = (icons: number) => {
+      const bar = statusBar('9:41', '87 percent');
+      const extra = Array.from({ length: icons }, (_, i) => ({
+        class: 'android.widget.ImageView',
+        pkg: 'com.android.systemui',
+        desc: `Notification ${i}`,
+        bounds: [150 + i * 50, 0, 190 + i * 50, 63] as [number, number, number, number],
+      }));
+      return hashOf(
+        buildDump([
+          { children: [{ class: 'android.widget.Button', text: 'Go', clickable: true }] },
+          { ...bar, children: [...extra, ...(bar.children ?? [])] },
+        ]),
+      );
+    };
+    expect(withIcons(2)).toBe(withIcons(0));
+  });
+
   it('ignores focus moving between fields', () => {
     const focused = (field: 'a' | 'b') =>
       hashOf(
