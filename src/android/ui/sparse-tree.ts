@@ -7,8 +7,9 @@
  * screen is folded to `{ c, b, folded: n }` with the number of nodes it holds, and a run of such siblings (the
  * rows of a long list below the fold) to one `{ c, b, folded, siblings }` with their union bounds. Layout wrappers that carry
  * nothing (no id, text, flags) and have one child are skipped, their child taking their place.
- * When the JSON is over `maxBytes`, the tree is cut at a smaller depth (deeper nodes folded likewise)
- * until it fits, and `truncatedAtDepth` says where.
+ * When the JSON is over `maxBytes`, each node first keeps fewer children (the rest folded into one
+ * `{ c: '…', folded, siblings }` entry) and, if that is not enough, the tree is cut at a smaller depth (deeper
+ * nodes folded likewise), until it fits; `childrenLimit` and `truncatedAtDepth` say how it was cut.
  */
 import { elementIds } from './element-ids.js';
 import { overlapsScreen as intersects, simpleClassName } from './interactive-view.js';
@@ -39,6 +40,8 @@ export interface SparseTree {
   readonly foldedNodes: number;
   /** Depth at which the tree was cut to fit maxBytes, or null when it fit whole. */
   readonly truncatedAtDepth: number | null;
+  /** Children each node kept to fit maxBytes, or null when none were cut for size. */
+  readonly childrenLimit: number | null;
   readonly bytes: number;
 }
 
@@ -99,7 +102,7 @@ export function buildSparseTree(snapshot: UiSnapshot, options: SparseTreeOptions
   let pruned = 0;
   let foldedNodes = 0;
 
-  const render = (item: TreeNode, depth: number, depthLimit: number): SparseNode | null => {
+  const render = (item: TreeNode, depth: number, depthLimit: number, childLimit: number): SparseNode | null => {
     const { node } = item;
     if (node.flags.visibleToUser === false || node.flags.displayed === false || boundsArea(node.bounds) === 0) {
       pruned += item.size;
@@ -111,7 +114,8 @@ export function buildSparseTree(snapshot: UiSnapshot, options: SparseTreeOptions
       foldedNodes += item.size - 1;
       return { c: simpleClassName(node.className), b: box, folded: item.size };
     }
-    if (carriesNothing(node) && item.children.length === 1) return render(item.children[0], depth + 1, depthLimit);
+    if (carriesNothing(node) && item.children.length === 1)
+      return render(item.children[0], depth + 1, depthLimit, childLimit);
     const out: SparseNode = { c: simpleClassName(node.className) };
     if (node.resourceId || isActionable(node)) out.id = ids.get(node);
     if (node.text) out.t = node.text;
@@ -122,8 +126,15 @@ export function buildSparseTree(snapshot: UiSnapshot, options: SparseTreeOptions
     if (flags) out.f = flags;
     const kids: SparseNode[] = [];
     let run: SparseNode | null = null;
+    const rest: SparseNode = { c: '…', folded: 0, siblings: 0 };
     for (const child of item.children) {
-      const rendered = render(child, depth + 1, depthLimit);
+      if (kids.length >= childLimit) {
+        rest.folded! += child.size;
+        rest.siblings! += 1;
+        foldedNodes += child.size;
+        continue;
+      }
+      const rendered = render(child, depth + 1, depthLimit, childLimit);
       if (!rendered) continue;
       const offscreen = rendered.folded !== undefined && !intersects(child.node.bounds, snapshot.screen);
       if (offscreen && run) {
@@ -137,28 +148,45 @@ export function buildSparseTree(snapshot: UiSnapshot, options: SparseTreeOptions
       kids.push(rendered);
       run = offscreen ? rendered : null;
     }
+    if (rest.siblings! > 0) kids.push(rest);
     if (kids.length > 0) out.k = kids;
     return out;
   };
 
-  const attempt = (depthLimit: number): { roots: SparseNode[]; bytes: number } => {
+  const attempt = (depthLimit: number, childLimit: number): { roots: SparseNode[]; bytes: number } => {
     pruned = 0;
     foldedNodes = 0;
-    const roots = forest.map((root) => render(root, 0, depthLimit)).filter((n): n is SparseNode => n !== null);
+    const roots = forest
+      .map((root) => render(root, 0, depthLimit, childLimit))
+      .filter((n): n is SparseNode => n !== null);
     return { roots, bytes: Buffer.byteLength(JSON.stringify(roots)) };
   };
+  const finish = (result: { roots: SparseNode[]; bytes: number }, depth: number | null, children: number | null) => ({
+    ...result,
+    pruned,
+    foldedNodes,
+    truncatedAtDepth: depth,
+    childrenLimit: children,
+  });
+  // The largest value in [low, high] for which `fits` holds, given that it holds for `low`.
+  const largest = (low: number, high: number, fits: (value: number) => boolean): number => {
+    while (low < high) {
+      const middle = Math.ceil((low + high) / 2);
+      if (fits(middle)) low = middle;
+      else high = middle - 1;
+    }
+    return low;
+  };
 
-  const maxDepth = snapshot.nodes.reduce((max, node) => Math.max(max, node.depth), 0);
-  let result = attempt(Number.POSITIVE_INFINITY);
-  if (result.bytes <= maxBytes) return { ...result, pruned, foldedNodes, truncatedAtDepth: null };
-  // Halve the depth until it fits, then walk back up to the deepest depth that still fits.
-  let high = maxDepth;
-  let low = 0;
-  while (low < high) {
-    const middle = Math.ceil((low + high) / 2);
-    if (attempt(middle).bytes <= maxBytes) low = middle;
-    else high = middle - 1;
+  const unlimited = Number.POSITIVE_INFINITY;
+  const whole = attempt(unlimited, unlimited);
+  if (whole.bytes <= maxBytes) return finish(whole, null, null);
+  const widest = forest.length + snapshot.nodes.reduce((max, node) => Math.max(max, node.childCount), 0);
+  if (attempt(unlimited, 1).bytes <= maxBytes) {
+    const children = largest(1, widest, (limit) => attempt(unlimited, limit).bytes <= maxBytes);
+    return finish(attempt(unlimited, children), null, children);
   }
-  result = attempt(low);
-  return { ...result, pruned, foldedNodes, truncatedAtDepth: low };
+  const maxDepth = snapshot.nodes.reduce((max, node) => Math.max(max, node.depth), 0);
+  const depth = largest(0, maxDepth, (limit) => attempt(limit, 1).bytes <= maxBytes);
+  return finish(attempt(depth, 1), depth, 1);
 }

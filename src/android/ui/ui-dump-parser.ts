@@ -151,6 +151,9 @@ export function boundsArea(bounds: UiBounds | null): number {
   return Math.max(0, bounds.right - bounds.left) * Math.max(0, bounds.bottom - bounds.top);
 }
 
+/** Deepest nesting a dump may have (`<hierarchy>` included); deeper dumps are refused as not XML. */
+export const MAX_DUMP_DEPTH = 1000;
+
 // Not `preserveOrder`: a dump's elements hold only `<node>` children, whose order an array keeps, and the
 // ordered output costs about twice the time on a 2,000-node dump.
 const parser = new XMLParser({
@@ -165,6 +168,9 @@ const parser = new XMLParser({
   // double-escaped `&amp;#128266;` (text the app really shows) into an emoji.
   processEntities: false,
   htmlEntities: false,
+  // Compose and WebView trees nest past the parser's default of 100; the bound still stops a hostile dump
+  // before the recursive walks below could exhaust the stack.
+  maxNestedTags: MAX_DUMP_DEPTH,
   // A dump is one element type with fixed attributes; no DOCTYPE or entity declarations are expected.
   allowBooleanAttributes: true,
 });

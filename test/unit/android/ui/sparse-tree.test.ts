@@ -18,6 +18,7 @@ describe('buildSparseTree', () => {
   it('omits defaults: only set flags, no empty strings, wrappers with one child skipped', () => {
     const tree = buildSparseTree(parseUiDump(loginScreen()));
     expect(tree.truncatedAtDepth).toBeNull();
+    expect(tree.childrenLimit).toBeNull();
     const [app] = tree.roots;
     expect(app).toEqual({
       c: 'FrameLayout',
@@ -97,13 +98,26 @@ describe('buildSparseTree', () => {
     expect(JSON.stringify(tree.roots)).toContain('"siblings":688');
   });
 
-  it('fits the byte bound on a 2,000-node screen by cutting depth, and says where', () => {
+  it('fits the byte bound on a 2,000-node screen by keeping fewer children, and says how', () => {
     const snapshot = parseUiDump(longListScreen(700, { rowHeight: 3 }));
-    const tree = buildSparseTree(snapshot, { maxBytes: 4096 });
-    expect(tree.bytes).toBeLessThanOrEqual(4096);
-    expect(tree.truncatedAtDepth).not.toBeNull();
-    const defaultTree = buildSparseTree(snapshot);
-    expect(defaultTree.bytes).toBeLessThanOrEqual(SPARSE_TREE_DEFAULT_MAX_BYTES);
+    const tree = buildSparseTree(snapshot);
+    expect(tree.bytes).toBeLessThanOrEqual(SPARSE_TREE_DEFAULT_MAX_BYTES);
+    expect(tree.bytes).toBeGreaterThan(SPARSE_TREE_DEFAULT_MAX_BYTES / 2);
+    expect(tree.truncatedAtDepth).toBeNull();
+    expect(tree.childrenLimit).toBeGreaterThan(10);
+    const rest = tree.roots[0].k!.at(-1)!;
+    expect(rest).toEqual({ c: '…', folded: (700 - tree.childrenLimit!) * 3, siblings: 700 - tree.childrenLimit! });
+    expect(JSON.stringify(tree.roots)).toContain('Item 0');
+  });
+
+  it('cuts depth too when one child per node is still too big', () => {
+    const deep = (level: number): object =>
+      level === 0 ? { text: 'leaf' } : { id: `x:id/l${level}`, children: [deep(level - 1)] };
+    const snapshot = parseUiDump(buildDump([deep(300) as never]));
+    const tree = buildSparseTree(snapshot, { maxBytes: 2048 });
+    expect(tree.bytes).toBeLessThanOrEqual(2048);
+    expect(tree.childrenLimit).toBe(1);
+    expect(tree.truncatedAtDepth).toBeGreaterThan(5);
   });
 
   it('stays under the default bound on every real capture, keeping every actionable element of small ones', () => {

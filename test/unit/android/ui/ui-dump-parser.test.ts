@@ -1,5 +1,6 @@
 import { readdirSync } from 'node:fs';
 import {
+  MAX_DUMP_DEPTH,
   REDACTED_PASSWORD_TEXT,
   UiDumpParseError,
   indexByPath,
@@ -195,6 +196,13 @@ describe('sanitizing and malformed input', () => {
   it('refuses a truncated dump as not XML', () => {
     const truncated = buildDump([{ text: 'a', children: [{ text: 'b' }] }]).slice(0, -40);
     expect(() => parseUiDump(truncated)).toThrow(/not XML/);
+  });
+
+  it('reads trees nested 500 deep, and refuses one nested past MAX_DUMP_DEPTH', () => {
+    const nested = (depth: number) =>
+      `<hierarchy rotation="0">${'<node class="V" bounds="[0,0][1,1]">'.repeat(depth)}${'</node>'.repeat(depth)}</hierarchy>`;
+    expect(parseUiDump(nested(500)).nodes).toHaveLength(500);
+    expect(() => parseUiDump(nested(MAX_DUMP_DEPTH + 1))).toThrow(/not XML: Maximum nested tags/);
   });
 
   it('parses an empty hierarchy (a secure window) to no nodes', () => {
