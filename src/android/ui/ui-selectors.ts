@@ -7,8 +7,8 @@
  * missing, ambiguous or disabled target with a reason the agent can act on.
  */
 import { nodeByElementId, resourceEntryName } from './element-ids.js';
-import { simpleClassName } from './interactive-view.js';
-import { indexByPath, isActionable, type UiNode, type UiSnapshot } from './ui-dump-parser.js';
+import { overlapsScreen, simpleClassName } from './interactive-view.js';
+import { indexByPath, isActionable, isOnScreen, type UiNode, type UiSnapshot } from './ui-dump-parser.js';
 
 export const FIND_DEFAULT_MAX = 20;
 export const FIND_MAX = 100;
@@ -95,7 +95,7 @@ export function findElements(snapshot: UiSnapshot, selector: UiSelector, max = F
 /** A target for an action: an element id or tree path from a view, or a selector. */
 export type UiTarget = { readonly element: string } | { readonly selector: UiSelector };
 
-export type TargetRefusal = 'not_found' | 'ambiguous' | 'disabled';
+export type TargetRefusal = 'not_found' | 'ambiguous' | 'disabled' | 'not_visible';
 
 export type TargetResolution =
   | { readonly ok: true; readonly node: UiNode }
@@ -120,14 +120,17 @@ function describe(target: UiTarget): string {
 
 /**
  * The one node a target names, or why there is not exactly one usable node. With `requireEnabled` (the
- * default, for acting tools), a disabled target is refused rather than tapped to no effect.
+ * default, for acting tools), a disabled target is refused rather than tapped to no effect; with
+ * `requireVisible` (the default too), so is one that is invisible, of zero size or off the screen, whose
+ * centre a tap would miss.
  */
 export function resolveSingleTarget(
   snapshot: UiSnapshot,
   target: UiTarget,
-  options: { readonly requireEnabled?: boolean } = {},
+  options: { readonly requireEnabled?: boolean; readonly requireVisible?: boolean } = {},
 ): TargetResolution {
   const requireEnabled = options.requireEnabled ?? true;
+  const requireVisible = options.requireVisible ?? true;
   let candidates: readonly UiNode[];
   let total: number;
   if ('element' in target) {
@@ -162,6 +165,14 @@ export function resolveSingleTarget(
       ok: false,
       reason: 'disabled',
       message: `the element ${describe(target)} (path ${node.path}) is disabled; acting on it would do nothing. Wait for it to become enabled or complete what enables it`,
+      candidates: [node],
+    };
+  }
+  if (requireVisible && (!isOnScreen(node) || !overlapsScreen(node.bounds, snapshot.screen))) {
+    return {
+      ok: false,
+      reason: 'not_visible',
+      message: `the element ${describe(target)} (path ${node.path}) is not on the screen (invisible, of zero size or scrolled out); scroll it into view first`,
       candidates: [node],
     };
   }

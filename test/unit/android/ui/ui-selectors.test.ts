@@ -96,6 +96,17 @@ describe('resolveSingleTarget', () => {
   });
 });
 
+describe('resolveSingleTarget and visibility', () => {
+  it('refuses a target below the screen or invisible, and allows it for reading', () => {
+    const scrolled = parseUiDump(longListScreen(20));
+    const below = resolveSingleTarget(scrolled, { selector: { text: 'Item 15' } });
+    expect(below).toMatchObject({ ok: false, reason: 'not_visible' });
+    expect(!below.ok && below.message).toMatch(/scroll it into view first/);
+    expect(resolveSingleTarget(scrolled, { selector: { text: 'Item 15' } }, { requireVisible: false }).ok).toBe(true);
+    expect(resolveSingleTarget(scrolled, { selector: { text: 'Item 3' } }).ok).toBe(true);
+  });
+});
+
 describe('findParent and findActionableAncestor', () => {
   it('gives the parent of a node, and null for a root or an unknown path', () => {
     expect(findParent(list, '0.0.3.1')!.path).toBe('0.0.3');
