@@ -14,7 +14,14 @@
  */
 import { elementIds } from './element-ids.js';
 import { computeScreenHash } from './screen-hash.js';
-import { isActionable, isEditable, isOnScreen, type UiBounds, type UiNode, type UiSnapshot } from './ui-dump-parser.js';
+import {
+  isActionable,
+  isEditable,
+  isOnScreen,
+  overlapsScreen,
+  type UiNode,
+  type UiSnapshot,
+} from './ui-dump-parser.js';
 
 export const INTERACTIVE_VIEW_DEFAULT_ROWS = 80;
 export const INTERACTIVE_VIEW_MAX_ROWS = 500;
@@ -96,14 +103,6 @@ export function interactiveElements(snapshot: UiSnapshot): InteractiveElement[] 
   }
   while (open.length > 0) finish(open.pop()!);
   return elements;
-}
-
-/** Whether the bounds overlap the screen; unknown bounds or screen count as overlapping. */
-export function overlapsScreen(bounds: UiBounds | null, screen: UiBounds | null): boolean {
-  if (!bounds || !screen) return true;
-  return (
-    bounds.left < screen.right && bounds.right > screen.left && bounds.top < screen.bottom && bounds.bottom > screen.top
-  );
 }
 
 function isDescendant(node: UiNode, ancestor: UiNode): boolean {

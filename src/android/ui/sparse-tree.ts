@@ -12,8 +12,15 @@
  * nodes folded likewise), until it fits; `childrenLimit` and `truncatedAtDepth` say how it was cut.
  */
 import { elementIds } from './element-ids.js';
-import { overlapsScreen as intersects, simpleClassName } from './interactive-view.js';
-import { boundsArea, isActionable, isEditable, type UiNode, type UiSnapshot } from './ui-dump-parser.js';
+import { simpleClassName } from './interactive-view.js';
+import {
+  boundsArea,
+  isActionable,
+  isEditable,
+  overlapsScreen as intersects,
+  type UiNode,
+  type UiSnapshot,
+} from './ui-dump-parser.js';
 
 export const SPARSE_TREE_DEFAULT_MAX_BYTES = 16 * 1024;
 

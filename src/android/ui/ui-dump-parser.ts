@@ -327,6 +327,14 @@ export function isOnScreen(node: UiNode): boolean {
   return node.flags.visibleToUser !== false && node.flags.displayed !== false && boundsArea(node.bounds) > 0;
 }
 
+/** Whether the bounds overlap the screen; unknown bounds or screen count as overlapping. */
+export function overlapsScreen(bounds: UiBounds | null, screen: UiBounds | null): boolean {
+  if (!bounds || !screen) return true;
+  return (
+    bounds.left < screen.right && bounds.right > screen.left && bounds.top < screen.bottom && bounds.bottom > screen.top
+  );
+}
+
 /** Classes an agent types into (the dump has no `editable` attribute; these are the platform's and Compose's). */
 export function isEditable(node: UiNode): boolean {
   return /EditText|AutoCompleteTextView|SearchView\$SearchAutoComplete/.test(node.className);

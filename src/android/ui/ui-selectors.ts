@@ -7,8 +7,15 @@
  * missing, ambiguous or disabled target with a reason the agent can act on.
  */
 import { nodeByElementId, resourceEntryName } from './element-ids.js';
-import { overlapsScreen, simpleClassName } from './interactive-view.js';
-import { indexByPath, isActionable, isOnScreen, type UiNode, type UiSnapshot } from './ui-dump-parser.js';
+import { simpleClassName } from './interactive-view.js';
+import {
+  indexByPath,
+  isActionable,
+  isOnScreen,
+  overlapsScreen,
+  type UiNode,
+  type UiSnapshot,
+} from './ui-dump-parser.js';
 
 export const FIND_DEFAULT_MAX = 20;
 export const FIND_MAX = 100;
