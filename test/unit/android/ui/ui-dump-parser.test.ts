@@ -47,11 +47,7 @@ describe('parseUiDump on real captures', () => {
     expect(snapshot.screen).toEqual({ left: 0, top: 0, right: 720, bottom: 1280 });
   });
 
-  it('decodes entities: a `&#10;` line break in content-desc, a numeric reference to an emoji becomes the emoji', () => {
-    const flutter = parseUiDump(uiFixture('termux_flutter_ide_flutter_editor.xml'));
-    expect(flutter.nodes.map((node) => node.contentDesc)).toContain('Explorer\nTab 1 of 3');
-    const explorer = flutter.nodes.find((node) => node.contentDesc.startsWith('Explorer'))!;
-    expect(explorer.flags.selected).toBe(true);
+  it('decodes entities: a numeric reference to an emoji becomes the emoji', () => {
     const nku = parseUiDump(uiFixture('nku_compose_form_edittext_entities.xml'));
     expect(nku.nodes.some((node) => node.text === '\u{1F50A} Listen')).toBe(true);
     // Decoding is one pass: an escaped reference stays the text the app shows.
@@ -64,9 +60,6 @@ describe('parseUiDump on real captures', () => {
     const field = nku.nodes.find((node) => node.className === 'android.widget.EditText')!;
     expect(field.flags).toMatchObject({ focused: true, clickable: true, longClickable: true, enabled: true });
     expect(isActionable(field)).toBe(true);
-    const nora = parseUiDump(uiFixture('nora_localagent_compose.xml'));
-    expect(nora.nodes.every((node) => node.hint === '')).toBe(true);
-    expect(nora.nodes.some((node) => node.text === 'Select a model to load')).toBe(true);
   });
 
   it('reads the indented CRLF format of API 17 and the reformatted YouTube dump', () => {
