@@ -1,3 +1,4 @@
+import { encodeLogcatBinaryEntry } from '../../../android/logcat/logcat-binary-decoder.js';
 import { PRIORITY_LETTERS, type LogBufferName, type LogEntry } from './log-buffers.js';
 
 export const LOG_FORMATS = ['brief', 'process', 'tag', 'thread', 'raw', 'time', 'threadtime', 'long'] as const;
@@ -71,26 +72,21 @@ export function bufferHeader(buffer: LogBufferName): string {
 }
 
 const LOG_IDS: Record<LogBufferName, number> = { main: 0, radio: 1, events: 2, system: 3, crash: 4, kernel: 7 };
-/** logd's LOGGER_ENTRY_MAX_PAYLOAD: longer messages are truncated by the logger. */
-const MAX_PAYLOAD = 4068;
-/** struct logger_entry (v4): len, hdr_size, pid, tid, sec, nsec, lid, uid. */
-export const BINARY_HEADER_SIZE = 28;
 
-/** One entry as `logcat -B` writes it (struct logger_entry followed by prio, tag\0, message\0). */
-export function encodeBinaryEntry(e: LogEntry): Buffer {
-  const tag = Buffer.from(`${e.tag}\0`);
-  let message = Buffer.from(e.message);
-  const room = MAX_PAYLOAD - 1 - tag.length - 1;
-  if (message.length > room) message = message.subarray(0, room);
-  const payload = Buffer.concat([Buffer.from([e.priority]), tag, message, Buffer.from([0])]);
-  const header = Buffer.alloc(BINARY_HEADER_SIZE);
-  header.writeUInt16LE(payload.length, 0);
-  header.writeUInt16LE(BINARY_HEADER_SIZE, 2);
-  header.writeInt32LE(e.pid, 4);
-  header.writeUInt32LE(e.tid, 8);
-  header.writeUInt32LE(Math.floor(e.timeMs / 1000), 12);
-  header.writeUInt32LE((e.timeMs % 1000) * 1_000_000, 16);
-  header.writeUInt32LE(LOG_IDS[e.buffer], 20);
-  header.writeUInt32LE(e.uid, 24);
-  return Buffer.concat([header, payload]);
+/** One entry as `logcat -B` writes it: a v4 `logger_entry` (28-byte header with log id and uid), as logd sends. */
+export function encodeBinaryEntry(e: LogEntry): Uint8Array {
+  return encodeLogcatBinaryEntry(
+    {
+      pid: e.pid,
+      tid: e.tid,
+      sec: Math.floor(e.timeMs / 1000),
+      nsec: (e.timeMs % 1000) * 1_000_000,
+      lid: LOG_IDS[e.buffer],
+      uid: e.uid,
+      priority: e.priority,
+      tag: e.tag,
+      message: e.message,
+    },
+    4,
+  );
 }
