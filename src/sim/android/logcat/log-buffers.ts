@@ -99,10 +99,14 @@ export class LogBuffers {
     const list = this.buffers.get(entry.buffer)!;
     list.push(entry);
     let used = this.bytes.get(entry.buffer)! + entrySize(entry);
-    // Prune in one splice: shifting one entry at a time is quadratic once the buffer holds many small lines.
-    let drop = 0;
-    while (used > this.capacityBytes && drop < list.length - 1) used -= entrySize(list[drop++]!);
-    if (drop) list.splice(0, drop);
+    if (used > this.capacityBytes) {
+      // logd prunes a tenth of the buffer at a time; one splice per prune keeps a flood from moving the whole
+      // array on every append.
+      const target = this.capacityBytes - Math.floor(this.capacityBytes / 10);
+      let drop = 0;
+      while (used > target && drop < list.length - 1) used -= entrySize(list[drop++]!);
+      list.splice(0, drop);
+    }
     this.bytes.set(entry.buffer, used);
     for (const listener of this.listeners) {
       try {
