@@ -1,7 +1,8 @@
 // Measures what the simulated device's flood (`droidwright sim --log-rate N`) delivers through the real adb server:
 // the sim runs in its own process, `adb exec-out logcat -B` reads it as a logcat worker would, and this script
 // decodes the entries and counts lines by their sequence numbers (gaps are lines lost on the way).
-// Run: node scripts/measure-sim-flood.mjs [rate=100000] [seconds=10]
+// Run: node scripts/measure-sim-flood.mjs [rate=100000] [seconds=10] [binary|text]
+// (`text` reads `adb logcat -v threadtime` with the shared text parser instead of `exec-out logcat -B`.)
 import { build } from 'esbuild';
 import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
@@ -12,8 +13,9 @@ import { freePort } from './bench-support.mjs';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const rate = Number(process.argv[2] ?? 100_000);
 const seconds = Number(process.argv[3] ?? 10);
-if (!Number.isInteger(rate) || rate < 1 || !(seconds > 0)) {
-  console.error('usage: node scripts/measure-sim-flood.mjs [lines-per-second] [seconds]');
+const mode = process.argv[4] ?? 'binary';
+if (!Number.isInteger(rate) || rate < 1 || !(seconds > 0) || !['binary', 'text'].includes(mode)) {
+  console.error('usage: node scripts/measure-sim-flood.mjs [lines-per-second] [seconds] [binary|text]');
   process.exit(2);
 }
 
@@ -24,7 +26,8 @@ async function bundle() {
     stdin: {
       contents:
         "export { startSimulatedDevice } from './src/sim/start-simulated-device.ts';\n" +
-        "export { LogcatBinaryDecoder } from './src/android/logcat/logcat-binary-decoder.ts';\n",
+        "export { LogcatBinaryDecoder } from './src/android/logcat/logcat-binary-decoder.ts';\n" +
+        "export { LogcatTextParser } from './src/android/logcat/logcat-text-parser.ts';\n",
       resolveDir: root,
       loader: 'ts',
     },
@@ -75,7 +78,7 @@ function stopAll() {
 
 async function main() {
   const outfile = await bundle();
-  const { LogcatBinaryDecoder } = await import(pathToFileURL(outfile).href);
+  const { LogcatBinaryDecoder, LogcatTextParser } = await import(pathToFileURL(outfile).href);
   const adbPort = await freePort();
   start('adb', ['-P', String(adbPort), 'nodaemon', 'server'], { stdio: 'ignore' });
   for (let i = 0; ; i++) {
@@ -105,10 +108,13 @@ async function main() {
     await sleep(100);
   }
 
-  const reader = start('adb', ['-P', String(adbPort), '-s', serial, 'exec-out', 'logcat', '-B'], {
+  const command = mode === 'binary' ? ['exec-out', 'logcat', '-B'] : ['logcat', '-v', 'threadtime'];
+  const reader = start('adb', ['-P', String(adbPort), '-s', serial, ...command], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const decoder = new LogcatBinaryDecoder();
+  const text = new LogcatTextParser({ format: 'threadtime' });
+  if (mode === 'text') reader.stdout.setEncoding('utf8');
   let first = null;
   let last = null;
   let lines = 0;
@@ -116,7 +122,7 @@ async function main() {
   let missing = 0;
   let firstAt = 0;
   reader.stdout.on('data', (chunk) => {
-    for (const e of decoder.push(chunk)) {
+    for (const e of mode === 'binary' ? decoder.push(chunk) : text.push(chunk)) {
       if (e.tag !== 'LogFlood') continue;
       const seq = Number(e.message.slice(4, e.message.indexOf(' ')));
       if (first === null) {
@@ -133,12 +139,12 @@ async function main() {
   const began = performance.now();
   await sleep(seconds * 1000);
   const elapsed = (performance.now() - Math.max(began, firstAt)) / 1000;
-  const rss = reader.pid;
-  process.kill(rss, 'SIGTERM');
+  process.kill(reader.pid, 'SIGTERM');
   const delivered = Math.round(lines / elapsed);
   console.log(
     JSON.stringify(
       {
+        mode,
         requested_lines_per_second: rate,
         seconds: Number(elapsed.toFixed(2)),
         lines_read: lines,
@@ -148,6 +154,7 @@ async function main() {
         first_seq: first,
         last_seq: last,
         skipped_bytes: decoder.stats.skippedBytes,
+        unparsed_text_lines: text.stats.unparsed,
       },
       null,
       2,
