@@ -116,15 +116,16 @@ describe('logcat and ps through the real adb server', () => {
     const out = (await run(['exec-out', 'logcat', '-B', '-d', '-b', 'all'])).stdoutBuffer;
     expect(out.readUInt16LE(2)).toBe(28);
     const entries = decodeBinary(out);
-    // Event entries are typed binary payloads, which this device does not write.
+    // An event entry is a typed payload under its event-log-tags number (70000 is screen_toggled).
     expect(entries.map((e) => [e.buffer, e.uid, key(e)])).toEqual([
       ['main', '10200', '4321/4323 I Alpha: first line'],
       ['system', '1000', '587/587 W BetaService: second\nwith two lines'],
       ['crash', '10200', '4321/4321 E AndroidRuntime: FATAL EXCEPTION: main\nProcess: com.example.notes, PID: 4321'],
+      ['events', '1000', '587/587 I 70000: 1'],
       ['main', '10200', '4321/4321 E Alpha: third'],
     ]);
     expect(entries.map((e) => e.timeMs)).toEqual(
-      android.state.logs.read(['main', 'system', 'crash']).map((e) => e.timeMs),
+      android.state.logs.read(['main', 'system', 'crash', 'events']).map((e) => e.timeMs),
     );
   });
 

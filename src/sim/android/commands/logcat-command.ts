@@ -4,6 +4,7 @@ import {
   LOG_FORMATS,
   bufferHeader,
   encodeBinaryEntry,
+  encodeEventEntry,
   formatEntry,
   type FormatOptions,
   type LogFormat,
@@ -302,8 +303,7 @@ export const logcatCommand: CommandHandler = async ({ argv, io, device, env, cwd
   let last: LogBufferName | null = null;
   let printed = 0;
   const render = (e: LogEntry): Uint8Array | string => {
-    // Event entries are typed binary payloads keyed by event-log-tags numbers, which this device does not keep.
-    if (o.binary) return e.buffer === 'events' ? EMPTY : encodeBinaryEntry(e);
+    if (o.binary) return e.buffer === 'events' ? (encodeEventEntry(e) ?? EMPTY) : encodeBinaryEntry(e);
     let head = '';
     if (!seen.has(e.buffer)) {
       seen.add(e.buffer);
