@@ -7,6 +7,8 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { adbHostRequest } from '../android/adb-server-process.js';
 import { UsageError } from '../kernel/usage-error.js';
+import { LogcatReplayError } from './android/logcat/logcat-replay.js';
+import type { SimulatedDevice } from './android/simulated-device.js';
 import {
   startSimulatedDevice,
   type RunningSimulatedDevice,
@@ -151,10 +153,28 @@ export async function runSimCommand(argv: string[]): Promise<number> {
     return 0;
   }
   const out = (line: string) => process.stdout.write(`${line}\n`);
-  const device = await startSimulatedDevice(options);
+  let device: RunningSimulatedDevice;
+  try {
+    device = await startSimulatedDevice(options);
+  } catch (error) {
+    if (error instanceof LogcatReplayError) throw new UsageError(`--logcat-replay: ${error.message}`);
+    throw error;
+  }
   out(
     `simulated device ${device.serial} is up (adb port ${device.port}${device.consolePort !== undefined ? `, console port ${device.consolePort}` : ''})`,
   );
+  const replayed = (device.android as { state?: { replayed?: SimulatedDevice['replayed'] } }).state?.replayed;
+  if (replayed) {
+    out(
+      `replayed ${replayed.entries} log ${replayed.entries === 1 ? 'entry' : 'entries'} (${replayed.format} format), ` +
+        `${replayed.processes} ${replayed.processes === 1 ? 'process' : 'processes'} running at their pids` +
+        (replayed.unparsed ? `; ${replayed.unparsed} lines read as no logcat format were left out` : ''),
+    );
+  }
+  const logRate = options.androidOptions?.logRate;
+  if (typeof logRate === 'number' && logRate > 0) {
+    out(`flooding the main buffer at ${logRate} lines/s from com.droidwright.logflood (tag LogFlood, seq=<n>)`);
+  }
   if (adbPort !== null) await announce(device, adbPort, out);
   out(`try: adb -s ${device.serial} shell getprop ro.product.model`);
   out(

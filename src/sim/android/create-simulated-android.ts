@@ -1,7 +1,7 @@
 import type { ShellIO, ShellMode, SimulatedAndroid } from '../simulated-android.js';
 import { readFileSync } from 'node:fs';
 import { COMMANDS } from './commands/command-table.js';
-import { readLogcatReplay } from './logcat/logcat-replay.js';
+import { LogcatReplayError, readLogcatReplay } from './logcat/logcat-replay.js';
 import { loadScenario } from './scenario/load-scenario.js';
 import type { Scenario, ScenarioInput } from './scenario/scenario-schema.js';
 import type { ExecutedCommand } from './shell/command.js';
@@ -40,7 +40,7 @@ function readReplayFile(path: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
-    throw new Error(`cannot read the logcat capture to replay, ${path}: ${(error as Error).message}`);
+    throw new LogcatReplayError(`cannot read the logcat capture to replay, ${path}: ${(error as Error).message}`);
   }
 }
 

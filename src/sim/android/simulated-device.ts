@@ -145,6 +145,8 @@ export class SimulatedDevice {
   private dueTimer: NodeJS.Timeout | null = null;
   private backgroundTimer: NodeJS.Timeout | null = null;
   private flood: { stop(): void } | null = null;
+  /** What `--logcat-replay` loaded, for the sim's start-up report. */
+  replayed: { format: string; entries: number; processes: number; unparsed: number } | null = null;
   private disposed = false;
   private readonly bgRng: SeededRandom;
 
@@ -392,6 +394,12 @@ export class SimulatedDevice {
     const needed = Math.max(0, ...bytes.values());
     if (needed > BUFFER_CAPACITY_BYTES) this.logs.setCapacity(Math.ceil((needed * 1.25) / 1024) * 1024);
     for (const e of replay.entries) this.logs.append({ ...e, uid: this.processes.get(e.pid)?.uid ?? 0 });
+    this.replayed = {
+      format: replay.format,
+      entries: replay.entries.length,
+      processes: replay.processes.size,
+      unparsed: replay.unparsed,
+    };
   }
 
   private startBackgroundLogs(rate: number): void {

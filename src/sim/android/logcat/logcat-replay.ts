@@ -15,6 +15,11 @@ export interface LogcatReplay {
   readonly unparsed: number;
 }
 
+/** A capture that cannot be replayed (unreadable, or no line in a logcat format): the user's input, not a bug. */
+export class LogcatReplayError extends Error {
+  override readonly name = 'LogcatReplayError';
+}
+
 /** Where the log reveals which process a pid is. Each pattern captures the pid and the name. */
 const PROCESS_PATTERNS: readonly [RegExp, 'pid-name' | 'name-pid'][] = [
   // AndroidRuntime: `Process: com.example, PID: 1234`
@@ -56,7 +61,7 @@ export function readLogcatReplay(
 ): LogcatReplay {
   const parsed = parseLogcatText(text, { year: options.year });
   if (parsed.format === null || parsed.entries.length === 0) {
-    throw new Error(
+    throw new LogcatReplayError(
       `${options.source}: no line reads as logcat output (threadtime, brief, time, long or Android Studio's copy ` +
         'formats). Give a file captured with `adb logcat -d` or copied from Android Studio.',
     );
