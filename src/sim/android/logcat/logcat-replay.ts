@@ -36,6 +36,7 @@ const PROCESS_PATTERNS: readonly [RegExp, 'pid-name' | 'name-pid'][] = [
   [/^Killing (\d+):([\w.:-]+)\//, 'pid-name'],
 ];
 const ANR_IN = /^ANR in ([\w.:-]+)/;
+const SYSTEM_SERVER_TAGS = new Set(['ActivityManager', 'ActivityTaskManager']);
 const ANR_PID = /^\s*PID: (\d+)/;
 
 /** Tags whose lines go to the crash buffer on a device: the runtime's fatal exception and debuggerd's dump. */
@@ -87,6 +88,10 @@ export function readLogcatReplay(
         if (order === 'pid-name') name(Number(m[1]), m[2]);
         else name(Number(m[2]), m[1]);
       }
+    }
+    // Only system_server reports ANRs and starts processes; a pid the log names otherwise keeps that name.
+    if (SYSTEM_SERVER_TAGS.has(e.tag) && (ANR_IN.test(e.message) || e.message.startsWith('Start proc '))) {
+      if (processes.get(e.pid) === undefined) name(e.pid, 'system_server');
     }
     const anr = ANR_IN.exec(e.message);
     if (anr) pendingAnr = anr[1]!;

@@ -32,7 +32,7 @@ describe('logcat replay', () => {
     ]);
     expect(replay.entries[0]!.timeMs).toBe(Date.UTC(2024, 4, 26, 12, 13, 28, 270));
     expect([...replay.processes].sort((a, b) => a[0] - b[0])).toEqual([
-      [1200, undefined],
+      [1200, 'system_server'],
       [3000, 'com.other'],
       [4000, 'com.native'],
       [4500, 'com.slow'],
