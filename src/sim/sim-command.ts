@@ -2,9 +2,13 @@
  * `droidwright sim`: runs a simulated Android device the real adb server can use, for demos, CI and
  * trying the tools without a phone. Stays up until SIGINT/SIGTERM or `adb emu kill`.
  */
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { adbHostRequest } from '../android/adb-server-process.js';
 import { UsageError } from '../kernel/usage-error.js';
+import { LogcatReplayError } from './android/logcat/logcat-replay.js';
+import type { SimulatedDevice } from './android/simulated-device.js';
 import {
   startSimulatedDevice,
   type RunningSimulatedDevice,
@@ -24,6 +28,12 @@ Runs a simulated Android device that adb and every droidwright tool can use like
   --locked            start with the keyguard up
   --screen-off        start with the display off
   --seed N            seed for reproducible pids, timings and log traffic
+  --log-rate N        flood for benchmarks: log N lines a second (paced in 5 ms batches) from the app
+                      com.droidwright.logflood, tag LogFlood, main buffer; each message starts \`seq=<n>\`
+                      counting 1, 2, 3… with no gaps, so a reader counts the lines it lost
+  --logcat-replay F   load captured log F (threadtime, brief, time, long or Android Studio's copy formats) into
+                      the log buffers with its pids, tids, levels, tags and times (crash lines in the crash buffer),
+                      and run a process for every pid it names, under the package the log reveals
   --trace             log every adb packet to stderr
   --adb-port N        adb server to announce the device to (default $ANDROID_ADB_SERVER_PORT or 5037)
   --no-connect        do not announce the device to an adb server
@@ -59,6 +69,8 @@ export function parseSimArguments(
         locked: { type: 'boolean' },
         'screen-off': { type: 'boolean' },
         seed: { type: 'string' },
+        'log-rate': { type: 'string' },
+        'logcat-replay': { type: 'string' },
         trace: { type: 'boolean' },
         'adb-port': { type: 'string' },
         'no-connect': { type: 'boolean' },
@@ -90,6 +102,15 @@ export function parseSimArguments(
   if (values['screen-off']) androidOptions.screenOff = true;
   const seed = integer('seed', values.seed, 0, 2 ** 31 - 1);
   if (seed !== undefined) androidOptions.seed = seed;
+  const logRate = integer('log-rate', values['log-rate'], 0, 1_000_000);
+  if (logRate !== undefined) androidOptions.logRate = logRate;
+  const replay = values['logcat-replay'];
+  if (replay !== undefined) {
+    if (!existsSync(replay) || !statSync(replay).isFile()) {
+      throw new UsageError(`--logcat-replay: no file at "${replay}". Give the path of a captured log (adb logcat -d).`);
+    }
+    androidOptions.logcatReplay = resolve(replay);
+  }
 
   const adbPort = values['no-connect']
     ? null
@@ -132,10 +153,28 @@ export async function runSimCommand(argv: string[]): Promise<number> {
     return 0;
   }
   const out = (line: string) => process.stdout.write(`${line}\n`);
-  const device = await startSimulatedDevice(options);
+  let device: RunningSimulatedDevice;
+  try {
+    device = await startSimulatedDevice(options);
+  } catch (error) {
+    if (error instanceof LogcatReplayError) throw new UsageError(`--logcat-replay: ${error.message}`);
+    throw error;
+  }
   out(
     `simulated device ${device.serial} is up (adb port ${device.port}${device.consolePort !== undefined ? `, console port ${device.consolePort}` : ''})`,
   );
+  const replayed = (device.android as { state?: { replayed?: SimulatedDevice['replayed'] } }).state?.replayed;
+  if (replayed) {
+    out(
+      `replayed ${replayed.entries} log ${replayed.entries === 1 ? 'entry' : 'entries'} (${replayed.format} format), ` +
+        `${replayed.processes} ${replayed.processes === 1 ? 'process' : 'processes'} running at their pids` +
+        (replayed.unparsed ? `; ${replayed.unparsed} lines read as no logcat format were left out` : ''),
+    );
+  }
+  const logRate = options.androidOptions?.logRate;
+  if (typeof logRate === 'number' && logRate > 0) {
+    out(`flooding the main buffer at ${logRate} lines/s from com.droidwright.logflood (tag LogFlood, seq=<n>)`);
+  }
   if (adbPort !== null) await announce(device, adbPort, out);
   out(`try: adb -s ${device.serial} shell getprop ro.product.model`);
   out(

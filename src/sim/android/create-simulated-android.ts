@@ -1,5 +1,7 @@
 import type { ShellIO, ShellMode, SimulatedAndroid } from '../simulated-android.js';
+import { readFileSync } from 'node:fs';
 import { COMMANDS } from './commands/command-table.js';
+import { LogcatReplayError, readLogcatReplay } from './logcat/logcat-replay.js';
 import { loadScenario } from './scenario/load-scenario.js';
 import type { Scenario, ScenarioInput } from './scenario/scenario-schema.js';
 import type { ExecutedCommand } from './shell/command.js';
@@ -21,6 +23,10 @@ export interface SimulatedAndroidOptions {
   seed?: number;
   /** Background logcat lines per second (0 disables). */
   backgroundLogRate?: number;
+  /** Flood for benchmarks: this many lines a second from com.droidwright.logflood, each `seq=<n> …` (0 disables). */
+  logRate?: number;
+  /** A captured log (file path) loaded into the buffers, with processes for the pids it names. */
+  logcatReplay?: string;
   width?: number;
   height?: number;
   density?: number;
@@ -28,6 +34,14 @@ export interface SimulatedAndroidOptions {
   clock?: () => number;
   /** adb features advertised in the CNXN banner. */
   features?: readonly string[];
+}
+
+function readReplayFile(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new LogcatReplayError(`cannot read the logcat capture to replay, ${path}: ${(error as Error).message}`);
+  }
 }
 
 /** The device state, for tests that need to look behind the shell. */
@@ -51,6 +65,15 @@ export const DEFAULT_FEATURES = [
 
 export function createSimulatedAndroid(options: SimulatedAndroidOptions = {}): SimulatedAndroidHandle {
   const scenario = loadScenario(options.scenario);
+  const clock = options.clock ?? Date.now;
+  const logcatReplay =
+    options.logcatReplay === undefined
+      ? undefined
+      : readLogcatReplay(readReplayFile(options.logcatReplay), {
+          year: new Date(clock()).getUTCFullYear(),
+          fallbackTimeMs: clock(),
+          source: options.logcatReplay,
+        });
   const abi = options.abi ?? (options.avd !== undefined ? 'x86_64' : 'arm64-v8a');
   const device = new SimulatedDevice({
     avd: options.avd,
@@ -63,10 +86,12 @@ export function createSimulatedAndroid(options: SimulatedAndroidOptions = {}): S
     screenOff: options.screenOff ?? false,
     seed: options.seed ?? 1,
     backgroundLogRate: options.backgroundLogRate ?? 2,
+    floodLogRate: options.logRate ?? 0,
+    ...(logcatReplay ? { logcatReplay } : {}),
     width: options.width ?? 1080,
     height: options.height ?? 2400,
     density: options.density ?? 420,
-    clock: options.clock ?? Date.now,
+    clock,
   });
   device.registerCommands([...COMMANDS.keys(), 'sh']);
   const shell = new Shell(device, COMMANDS);

@@ -100,6 +100,29 @@ export class ProcessTable {
     return proc;
   }
 
+  /**
+   * A process a replayed log names, at the pid the log gives it. A name the log reveals replaces what the table
+   * held at that pid; a pid the log does not name keeps a booted process, or becomes `pid-<n>` (no package).
+   */
+  adopt(pid: number, name: string | undefined, uid: number): DeviceProcess {
+    const existing = this.procs.get(pid);
+    if (existing && (name === undefined || existing.name === name)) return existing;
+    const isPackage = name !== undefined && /^[A-Za-z][\w]*(\.[A-Za-z_][\w]*)+(:[\w.]+)?$/.test(name);
+    const proc: DeviceProcess = {
+      pid,
+      ppid: isPackage ? ZYGOTE_PID : 1,
+      uid: isPackage ? uid : 0,
+      name: name ?? `pid-${pid}`,
+      ...(isPackage ? { packageName: name.split(':')[0]! } : {}),
+      startTimeMs: this.clock(),
+      vszKb: isPackage ? 14_000_000 + this.rng.int(0, 900_000) : 0,
+      rssKb: isPackage ? this.rng.int(95_000, 160_000) : 0,
+      wchan: 'do_epoll_wait',
+    };
+    this.procs.set(pid, proc);
+    return proc;
+  }
+
   get(pid: number): DeviceProcess | undefined {
     return this.procs.get(pid);
   }

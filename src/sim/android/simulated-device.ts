@@ -1,7 +1,15 @@
 import { ActivityManager, GENERIC_SCREEN, type AppRuntime } from './activity-manager.js';
 import { ExitInfoStore } from './exit-info.js';
 import { KEY, keyChar } from './keycodes.js';
-import { LogBuffers, PRIORITY, type LogBufferName, type PriorityLetter } from './logcat/log-buffers.js';
+import {
+  BUFFER_CAPACITY_BYTES,
+  LogBuffers,
+  PRIORITY,
+  type LogBufferName,
+  type PriorityLetter,
+} from './logcat/log-buffers.js';
+import { FLOOD_PACKAGE, startLogFlood } from './logcat/log-flood.js';
+import type { LogcatReplay } from './logcat/logcat-replay.js';
 import { PackageManager } from './package-manager.js';
 import { ProcessTable, SYSTEM_SERVER_PID, ZYGOTE_PID } from './process-table.js';
 import { SeededRandom } from './random.js';
@@ -27,6 +35,10 @@ export interface DeviceConfig {
   readonly screenOff: boolean;
   readonly seed: number;
   readonly backgroundLogRate: number;
+  /** `--log-rate`: flood lines per second (0: none). */
+  readonly floodLogRate: number;
+  /** `--logcat-replay`: a captured log loaded into the buffers at boot. */
+  readonly logcatReplay?: LogcatReplay;
   readonly width: number;
   readonly height: number;
   readonly density: number;
@@ -132,6 +144,9 @@ export class SimulatedDevice {
   private timeOverride: number | null = null;
   private dueTimer: NodeJS.Timeout | null = null;
   private backgroundTimer: NodeJS.Timeout | null = null;
+  private flood: { stop(): void } | null = null;
+  /** What `--logcat-replay` loaded, for the sim's start-up report. */
+  replayed: { format: string; entries: number; processes: number; unparsed: number } | null = null;
   private disposed = false;
   private readonly bgRng: SeededRandom;
 
@@ -161,7 +176,17 @@ export class SimulatedDevice {
       this.fs.mkdirs(pkg.codePath, 'system', 0o755);
     }
     this.bootLogs();
+    if (config.logcatReplay) this.replayLogcat(config.logcatReplay);
     if (config.backgroundLogRate > 0) this.startBackgroundLogs(config.backgroundLogRate);
+    if (config.floodLogRate > 0) {
+      const proc = this.processes.startApp(FLOOD_PACKAGE, 10_999);
+      this.flood = startLogFlood(this.logs, {
+        rate: config.floodLogRate,
+        pid: proc.pid,
+        uid: proc.uid,
+        clock: this.clock,
+      });
+    }
   }
 
   private initProps(c: DeviceConfig): void {
@@ -349,6 +374,34 @@ export class SimulatedDevice {
     at(15000, () => this.log('main', 'I', 'adbd', 'adbd started', 392, 2000));
   }
 
+  /** Loads a captured log as if this device had logged it: its processes first, so `ps` resolves every pid. */
+  private replayLogcat(replay: LogcatReplay): void {
+    const packageUids = new Map<string, number>();
+    for (const [pid, name] of replay.processes) {
+      const pkg = name?.split(':')[0];
+      let uid = pkg ? packageUids.get(pkg) : undefined;
+      if (pkg && uid === undefined) {
+        uid = this.packages.get(pkg)?.uid ?? 10_500 + packageUids.size;
+        packageUids.set(pkg, uid);
+      }
+      this.processes.adopt(pid, name, uid ?? 0);
+    }
+    // logd is sized to hold the whole capture, as `logcat -G` would be before reproducing a field log.
+    const bytes = new Map<LogBufferName, number>();
+    for (const e of replay.entries) {
+      bytes.set(e.buffer, (bytes.get(e.buffer) ?? 0) + 32 + Buffer.byteLength(e.tag) + Buffer.byteLength(e.message));
+    }
+    const needed = Math.max(0, ...bytes.values());
+    if (needed > BUFFER_CAPACITY_BYTES) this.logs.setCapacity(Math.ceil((needed * 1.25) / 1024) * 1024);
+    for (const e of replay.entries) this.logs.append({ ...e, uid: this.processes.get(e.pid)?.uid ?? 0 });
+    this.replayed = {
+      format: replay.format,
+      entries: replay.entries.length,
+      processes: replay.processes.size,
+      unparsed: replay.unparsed,
+    };
+  }
+
   private startBackgroundLogs(rate: number): void {
     const interval = Math.max(5, Math.round(1000 / rate));
     this.backgroundTimer = setInterval(() => {
@@ -417,6 +470,8 @@ export class SimulatedDevice {
     this.disposed = true;
     if (this.dueTimer) clearTimeout(this.dueTimer);
     if (this.backgroundTimer) clearInterval(this.backgroundTimer);
+    this.flood?.stop();
+    this.flood = null;
     this.dueTimer = null;
     this.backgroundTimer = null;
   }

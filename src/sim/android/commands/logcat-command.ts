@@ -1,15 +1,10 @@
 import type { CommandHandler } from '../shell/command.js';
-import {
-  LOG_BUFFERS,
-  BUFFER_CAPACITY_BYTES,
-  PRIORITY,
-  type LogBufferName,
-  type LogEntry,
-} from '../logcat/log-buffers.js';
+import { LOG_BUFFERS, MAX_PAYLOAD_BYTES, PRIORITY, type LogBufferName, type LogEntry } from '../logcat/log-buffers.js';
 import {
   LOG_FORMATS,
   bufferHeader,
   encodeBinaryEntry,
+  encodeEventEntry,
   formatEntry,
   type FormatOptions,
   type LogFormat,
@@ -17,6 +12,11 @@ import {
 import { normalizePath } from '../sim-file-system.js';
 
 const DEFAULT_BUFFERS: LogBufferName[] = ['main', 'system', 'crash'];
+/** Entries rendered into one write: large enough to fill adb packets, small enough to keep memory flat. */
+const WRITE_BATCH = 2048;
+/** Lines a follower may lag behind before the oldest are dropped (logd prunes past a slow reader). */
+const MAX_PENDING_ENTRIES = 1 << 20;
+const EMPTY = new Uint8Array(0);
 
 interface LogcatOptions {
   buffers: LogBufferName[];
@@ -25,6 +25,8 @@ interface LogcatOptions {
   clear: boolean;
   binary: boolean;
   sizes: boolean;
+  /** `-G <size>`: new ring buffer size in bytes. */
+  setSize: number | null;
   tail: { count?: number; sinceMs?: number } | null;
   follow: boolean;
   pid: number | null;
@@ -73,6 +75,7 @@ function parseArgs(args: readonly string[], nowMs: number): LogcatOptions | stri
     clear: false,
     binary: false,
     sizes: false,
+    setSize: null,
     tail: null,
     follow: true,
     pid: null,
@@ -112,7 +115,7 @@ function parseArgs(args: readonly string[], nowMs: number): LogcatOptions | stri
       opt = a[1];
       inline = a.length > 2 ? a.slice(2) : undefined;
       // Bundled flags without values (-dv is not valid, but -vthreadtime / -bmain / -T5 are).
-      if (inline !== undefined && !'vbtTfemrn'.includes(opt)) {
+      if (inline !== undefined && !'vbtTfemrnG'.includes(opt)) {
         for (const f of a.slice(1)) if (!'cdBDsg'.includes(f)) return `invalid option -- '${f}'`;
         for (const f of a.slice(1)) applyFlag(o, f);
         continue;
@@ -178,6 +181,14 @@ function parseArgs(args: readonly string[], nowMs: number): LogcatOptions | stri
       case 'f':
         o.file = value;
         break;
+      case 'G': {
+        const size = /^(\d+)([KkMm]?)$/.exec(value);
+        const bytes = size ? Number(size[1]) * (size[2] ? (/[Kk]/.test(size[2]) ? 1024 : 1024 * 1024) : 1) : 0;
+        // logd's bounds: 64 KiB to 256 MiB.
+        if (bytes < 64 * 1024 || bytes > 256 * 1024 * 1024) return `failed to set the log size to "${value}"`;
+        o.setSize = bytes;
+        break;
+      }
       case 'r':
       case 'n':
         break;
@@ -233,6 +244,7 @@ General options:
   -t <count>                  Print only the most recent <count> lines (implies -d).
   -T <count>                  Print only the most recent <count> lines (does not imply -d).
   -g, --buffer-size           Get the size of the ring buffers within logd.
+  -G <size>                   Set size of a ring buffer in logd. May suffix with K or M.
   -B, --binary                Output the log in binary.
   -v, --format=<format>       Sets log print format verb and adverbs, where <format> is one of:
                                 brief long process raw tag thread threadtime time
@@ -258,10 +270,14 @@ export const logcatCommand: CommandHandler = async ({ argv, io, device, env, cwd
     device.logs.clear(o.buffers);
     return 0;
   }
+  if (o.setSize !== null) {
+    device.logs.setCapacity(o.setSize);
+    return 0;
+  }
   if (o.sizes) {
     const lines = o.buffers.map(
       (b) =>
-        `${b}: ring buffer is ${BUFFER_CAPACITY_BYTES / 1024} KiB (${Math.ceil(device.logs.consumedBytes(b) / 1024)} KiB consumed), max entry is 5120 B, max payload is 4068 B`,
+        `${b}: ring buffer is ${device.logs.capacity / 1024} KiB (${Math.ceil(device.logs.consumedBytes(b) / 1024)} KiB consumed), max entry is 5120 B, max payload is ${MAX_PAYLOAD_BYTES} B`,
     );
     await io.stdout(`${lines.join('\n')}\n`);
     if (!o.dump && o.tail === null) return 0;
@@ -286,8 +302,8 @@ export const logcatCommand: CommandHandler = async ({ argv, io, device, env, cwd
   const seen = new Set<LogBufferName>();
   let last: LogBufferName | null = null;
   let printed = 0;
-  const render = (e: LogEntry): Buffer | string => {
-    if (o.binary) return e.buffer === 'events' ? '' : encodeBinaryEntry(e);
+  const render = (e: LogEntry): Uint8Array | string => {
+    if (o.binary) return e.buffer === 'events' ? (encodeEventEntry(e) ?? EMPTY) : encodeBinaryEntry(e);
     let head = '';
     if (!seen.has(e.buffer)) {
       seen.add(e.buffer);
@@ -296,36 +312,42 @@ export const logcatCommand: CommandHandler = async ({ argv, io, device, env, cwd
     last = e.buffer;
     return head + formatEntry(e, o.format);
   };
-  const wanted = (e: LogEntry) => o.buffers.includes(e.buffer) && filter(e);
+  const wanted = (e: LogEntry) => o.buffers.includes(e.buffer) && (o.pid === null || e.pid === o.pid) && filter(e);
+  const flush = (parts: (Uint8Array | string)[]) =>
+    write(o.binary ? Buffer.concat(parts as Uint8Array[]) : (parts as string[]).join(''));
   const done = () => o.maxCount !== null && printed >= o.maxCount;
 
   // Subscribe before reading the backlog so no entry falls between the two.
-  const queue: LogEntry[] = [];
+  let queue: LogEntry[] = [];
   let wake: (() => void) | null = null;
   const unsubscribe = o.follow
     ? device.logs.subscribe((e) => {
         if (!wanted(e)) return;
         queue.push(e);
+        // A reader further behind than logd keeps loses the oldest lines, as on a phone (the flood counts them).
+        if (queue.length > MAX_PENDING_ENTRIES) queue = queue.slice(queue.length - MAX_PENDING_ENTRIES / 2);
         const w = wake;
         wake = null;
         w?.();
       })
     : () => undefined;
   try {
-    let backlog = device.logs.read(o.buffers).filter(filter);
+    // logd applies the tail (count or time) and --pid; tag specs and -e are the logcat client's, so
+    // `-t 5 Tag:* *:S` prints the matching lines among the last 5, as on a phone.
+    let backlog = device.logs.read(o.buffers);
+    if (o.pid !== null) backlog = backlog.filter((e) => e.pid === o.pid);
     if (o.tail?.count !== undefined) backlog = backlog.slice(Math.max(0, backlog.length - o.tail.count));
     if (o.tail?.sinceMs !== undefined) backlog = backlog.filter((e) => e.timeMs >= o.tail!.sinceMs!);
+    backlog = backlog.filter(filter);
     const lastBacklogId = backlog.length ? backlog[backlog.length - 1].id : 0;
-    const chunk: (Buffer | string)[] = [];
+    const chunk: (Uint8Array | string)[] = [];
     for (const e of backlog) {
       if (done()) break;
       chunk.push(render(e));
       printed++;
+      if (chunk.length >= WRITE_BATCH) await flush(chunk.splice(0));
     }
-    if (chunk.length)
-      await write(
-        o.binary ? Buffer.concat(chunk.map((c) => (typeof c === 'string' ? Buffer.from(c) : c))) : chunk.join(''),
-      );
+    if (chunk.length) await flush(chunk);
     if (!o.follow || done()) return 0;
     const onAbort = () => {
       const w = wake;
@@ -339,17 +361,15 @@ export const logcatCommand: CommandHandler = async ({ argv, io, device, env, cwd
           await new Promise<void>((resolve) => (wake = resolve));
           continue;
         }
-        const batch = queue.splice(0, queue.length).filter((e) => e.id > lastBacklogId);
-        const out: (Buffer | string)[] = [];
+        const batch = queue.length > WRITE_BATCH ? queue.splice(0, WRITE_BATCH) : queue.splice(0);
+        const out: (Uint8Array | string)[] = [];
         for (const e of batch) {
           if (done()) break;
+          if (e.id <= lastBacklogId) continue;
           out.push(render(e));
           printed++;
         }
-        if (out.length)
-          await write(
-            o.binary ? Buffer.concat(out.map((c) => (typeof c === 'string' ? Buffer.from(c) : c))) : out.join(''),
-          );
+        if (out.length) await flush(out);
       }
     } finally {
       io.signal.removeEventListener('abort', onAbort);

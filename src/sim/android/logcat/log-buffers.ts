@@ -40,6 +40,16 @@ export type NewLogEntry = Omit<LogEntry, 'id' | 'timeMs' | 'tid' | 'uid'> & {
 /** Per-buffer capacity in bytes, as `logcat -g` reports it (the defaults of a userdebug emulator). */
 export const BUFFER_CAPACITY_BYTES = 256 * 1024;
 const ENTRY_OVERHEAD = 28;
+/** liblog's LOGGER_ENTRY_MAX_PAYLOAD: priority, tag, NUL, message and NUL; longer messages are cut when written. */
+export const MAX_PAYLOAD_BYTES = 4068;
+
+/** Cuts a message the way liblog does, on a character boundary so the stored text stays valid UTF-8. */
+function truncateMessage(tag: string, message: string): string {
+  const room = MAX_PAYLOAD_BYTES - 3 - Buffer.byteLength(tag);
+  if (message.length <= room / 3 || Buffer.byteLength(message) <= room) return message;
+  const cut = Buffer.from(message).subarray(0, Math.max(0, room)).toString('utf8');
+  return cut.endsWith('\uFFFD') ? cut.slice(0, -1) : cut;
+}
 
 export class LogBuffers {
   private readonly buffers = new Map<LogBufferName, LogEntry[]>(LOG_BUFFERS.map((b) => [b, []]));
@@ -47,7 +57,32 @@ export class LogBuffers {
   private readonly listeners = new Set<(entry: LogEntry) => void>();
   private nextId = 1;
 
-  constructor(private readonly clock: () => number) {}
+  /** `capacityBytes` per buffer: logd's default unless the device was given more (`logcat -G`, a large replay). */
+  constructor(
+    private readonly clock: () => number,
+    private capacityBytes = BUFFER_CAPACITY_BYTES,
+  ) {}
+
+  get capacity(): number {
+    return this.capacityBytes;
+  }
+
+  /** `logcat -G`: a smaller size prunes the oldest entries at once, as logd does. */
+  setCapacity(bytes: number): void {
+    this.capacityBytes = bytes;
+    for (const [name, list] of this.buffers) {
+      let used = this.bytes.get(name)!;
+      let drop = 0;
+      while (used > bytes && drop < list.length - 1) used -= entrySize(list[drop++]!);
+      if (drop) list.splice(0, drop);
+      this.bytes.set(name, used);
+    }
+  }
+
+  /** Open `logcat` readers (followers), so tests can see a closed stream stop its reader. */
+  get readers(): number {
+    return this.listeners.size;
+  }
 
   append(e: NewLogEntry): LogEntry {
     const entry: LogEntry = {
@@ -59,12 +94,19 @@ export class LogBuffers {
       uid: e.uid ?? 0,
       priority: e.priority,
       tag: e.tag,
-      message: e.message,
+      message: truncateMessage(e.tag, e.message),
     };
     const list = this.buffers.get(entry.buffer)!;
     list.push(entry);
     let used = this.bytes.get(entry.buffer)! + entrySize(entry);
-    while (used > BUFFER_CAPACITY_BYTES && list.length > 1) used -= entrySize(list.shift()!);
+    if (used > this.capacityBytes) {
+      // logd prunes a tenth of the buffer at a time; one splice per prune keeps a flood from moving the whole
+      // array on every append.
+      const target = this.capacityBytes - Math.floor(this.capacityBytes / 10);
+      let drop = 0;
+      while (used > target && drop < list.length - 1) used -= entrySize(list[drop++]!);
+      list.splice(0, drop);
+    }
     this.bytes.set(entry.buffer, used);
     for (const listener of this.listeners) {
       try {

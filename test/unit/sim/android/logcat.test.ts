@@ -3,6 +3,7 @@ import type { EventEmitter } from 'node:events';
 import { memoryIO, fakeClock, newDevice, run } from './shell-io.js';
 import type { SimulatedAndroidHandle } from '../../../../src/sim/android/create-simulated-android.js';
 import { sleep } from '../../../support/wait.js';
+import { LogcatBinaryDecoder } from '../../../../src/android/logcat/logcat-binary-decoder.js';
 
 interface AdbkitEntry {
   date: Date;
@@ -110,6 +111,20 @@ describe('logcat', () => {
       [4321, 4321, 6, 'Alpha', 'third'],
     ]);
     expect(entries[0].date.getTime()).toBe(Date.UTC(2024, 4, 17, 10, 30, 0, 123));
+  });
+
+  it('writes -B event entries as typed payloads under their event-log-tags numbers', async () => {
+    await run(android, 'logcat -c -b events');
+    android.state.log('events', 'I', 'battery_level', '[100,5000,250]', 587);
+    android.state.log('events', 'I', 'am_proc_start', '[0,4321,10200,com.example,activity,{com.example/.Main}]', 587);
+    android.state.log('events', 'I', 'boot_progress_enable_screen', '12345678901', 587);
+    android.state.log('events', 'I', 'no_such_event_tag', '1', 587);
+    const entries = new LogcatBinaryDecoder().push((await run(android, 'logcat -B -d -b events')).out);
+    expect(entries.map((e) => [e.buffer, e.tag, e.message])).toEqual([
+      ['events', '2722', '[100,5000,250]'],
+      ['events', '30014', '[0,4321,10200,com.example,activity,{com.example/.Main}]'],
+      ['events', '3050', '12345678901'],
+    ]);
   });
 
   it('follows new lines until the stream closes, and -c clears', async () => {
