@@ -2261,4 +2261,133 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       ':app:testDebugUnitTest',
     ),
   ],
+  'aapt2_error_prefix_drive_windows.txt': [42, 58]
+    .map((line) =>
+      d(
+        'error',
+        'aapt2',
+        'D:\\AndroidProjects\\NutritionApp\\app\\src\\main\\res\\layout\\activity_login.xml',
+        line,
+        null,
+        'resource color/yellow (aka com.example.nutritionapp:color/yellow) not found.',
+        null,
+      ),
+    )
+    .concat(
+      [71, 86, 101, 116, 131].map((line) =>
+        d(
+          'error',
+          'aapt2',
+          'D:\\AndroidProjects\\NutritionApp\\app\\src\\main\\res\\layout\\activity_otp.xml',
+          line,
+          null,
+          'resource color/yellow (aka com.example.nutritionapp:color/yellow) not found.',
+          null,
+        ),
+      ),
+    ),
+  'aapt2_style_attribute_gradle_cache_tilde.txt': [
+    d(
+      'error',
+      'aapt2',
+      '~/aches/transforms-2/files-2.1/904bacf923e9f350c3dc4cbb320aa0f8/jetified-tools/res/values/values.xml',
+      1908,
+      5,
+      "style attribute 'attr/fab_colorNormal (aka com.app.acompletions:attr/fab_colorNormal)' not found.",
+      null,
+    ),
+  ],
+  'manifest_merger_error_colon_no_space.txt': [
+    d(
+      'error',
+      'manifest',
+      'AndroidManifest.xml',
+      8,
+      5,
+      'Manifest merger failed : Attribute application@appComponentFactory value=(android.support.v4.app.CoreComponentFactory) from [com.android.support:support-compat:28.0.0] AndroidManifest.xml:22:18-91 is also present at [androidx.core:core:1.0.0] AndroidManifest.xml:22:18-86 value=(androidx.core.app.CoreComponentFactory). Suggestion: add \'tools:replace="android:appComponentFactory"\' to <application> element at AndroidManifest.xml:8:5-24:19 to override.',
+      null,
+    ),
+  ],
+  'manifest_merger_unindented_details.txt': [
+    d(
+      'error',
+      'manifest',
+      'AndroidManifest.xml',
+      8,
+      5,
+      'Manifest merger failed : Attribute application@appComponentFactory value=(android.support.v4.app.CoreComponentFactory) from [com.android.support:support-compat:28.0.0] AndroidManifest.xml:22:18-91 is also present at [androidx.core:core:1.0.0] AndroidManifest.xml:22:18-86 value=(androidx.core.app.CoreComponentFactory). Suggestion: add \'tools:replace="android:appComponentFactory"\' to element at AndroidManifest.xml:8:5-25:19 to override.',
+      null,
+    ),
+  ],
+  'manifest_merger_runtime_exception_stack.txt': [
+    d(
+      'error',
+      'manifest',
+      'AndroidManifest.xml',
+      8,
+      3,
+      'Manifest merger failed : Attribute application@appComponentFactory value=(android.support.v4.app.CoreComponentFactory) from [com.android.support:support-compat:28.0.0] AndroidManifest.xml:22:18-91 is also present at [androidx.core:core:1.0.0] AndroidManifest.xml:22:18-86 value=(androidx.core.app.CoreComponentFactory). Suggestion: add \'tools:replace="android:appComponentFactory"\' to <application> element at AndroidManifest.xml:8:3-141:17 to override.',
+      null,
+    ),
+  ],
+  'kotlin_elided_path_no_prefix.txt': [
+    ...(
+      [
+        ['.../MobileScanner.kt', 30, 40, 'MobileScannerCallback'],
+        ['.../MobileScanner.kt', 31, 45, 'MobileScannerErrorCallback'],
+        ['...MobileScanner.kt', 83, 52, 'data'],
+        ['.../MobileScanner.kt', 86, 48, 'data'],
+        ['.../MobileScanner.kt', 179, 29, 'TorchStateCallback'],
+        ['.../MobileScanner.kt', 180, 33, 'ZoomScaleStateCallback'],
+        ['.../MobileScanner.kt', 181, 39, 'MobileScannerStartedCallback'],
+        ['.../MobileScanner.kt', 307, 52, 'AnalyzerCallback'],
+        ['.../MobileScanner.kt', 312, 68, 'data'],
+      ] as const
+    ).map(([file, line, column, name]) =>
+      d('error', 'kotlin', file, line, column, `Unresolved reference: ${name}`, null),
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':mobile_scanner:compileReleaseKotlin': A failure occurred while executing org.jetbrains.kotlin.compilerRunner.GradleCompilerRunnerWithWorkers$GradleKotlinCompilerWorkAction",
+      ':mobile_scanner:compileReleaseKotlin',
+    ),
+  ],
+  'kotlin_k1_windows_code_fence_glued.txt': (
+    [
+      ['uiViews\\ErrorView.kt', 47, 49, 'string'],
+      ['uiViews\\ErrorView.kt', 62, 49, 'string'],
+      ['ui\\chaptersList\\ChaptersViewModel.kt', 156, 37, 'R'],
+      ['ui\\chaptersList\\ChaptersViewModel.kt', 174, 49, 'R'],
+      ['ui\\databaseSearch\\DatabaseSearchActivity.kt', 42, 53, 'colorAttrRes'],
+      ['ui\\main\\LibraryPageFragment.kt', 67, 27, 'updatePadding'],
+      ['ui\\main\\MainActivity.kt', 24, 33, 'setupWithNavController'],
+      ['ui\\reader\\ReaderActivity.kt', 53, 31, 'fadeIn'],
+    ] as const
+  ).map(([file, line, column, name]) =>
+    d(
+      'error',
+      'kotlin',
+      `C:\\Users\\adnan\\AndroidStudioProjects\\webnovels\\app\\src\\main\\java\\my\\webnovel\\${file}`,
+      line,
+      column,
+      `Unresolved reference: ${name}`,
+      ':app:compileDebugKotlin',
+    ),
+  ),
+  'd8_stack_only_no_diagnostic.txt': [],
+  'd8_nest_mates_caused_by.txt': [
+    d(
+      'error',
+      'r8',
+      null,
+      null,
+      null,
+      'Compilation of classes com.lb.fast_scroller_and_recycler_view_fixes_library.FastScrollerEx, com.lb.fast_scroller_and_recycler_view_fixes_library.FastScrollerEx$AnimatorUpdater, com.lb.fast_scroller_and_recycler_view_fixes_library.FastScrollerEx$AnimatorListener, com.lb.fast_scroller_and_recycler_view_fixes_library.FastScrollerEx$1 requires its nest mates com.lb.fast_scroller_and_recycler_view_fixes_library.FastScrollerEx$AnimationState, com.lb.fast_scroller_and_recycler_view_fixes_library.FastScrollerEx$DragState, com.lb.fast_scroller_and_recycler_view_fixes_library.FastScrollerEx$State (unavailable) to be on program or class path.',
+      null,
+    ),
+  ],
 };

@@ -64,14 +64,16 @@ const MAX_MESSAGE_CHARS = 2000;
 const MAX_BLOCK_LINES = 400;
 /** Longer lines are cut before matching: no diagnostic header is this long, and it bounds regex work. */
 const MAX_LINE_CHARS = 8192;
+const MAX_INDENT_CHARS = 64;
 /** Lines of a test failure or a manifest error kept before the rest is dropped. */
 const MAX_CONTINUATION_LINES = 60;
 
 /* Wrappers that prefix every line: ISO timestamps (GitHub Actions raw logs), `[stderr] `, Actions
  * workflow commands, Flutter's verbose `[  +12 ms] ` column, the Titanium CLI's `[ERROR] [GRADLE] `, and
- * the `error: ` Android Studio puts before a compiler's own `e: `. Stripped repeatedly, in any order. */
+ * the `error: ` Android Studio puts before a compiler's own `e: `, and a markdown code fence glued to the first
+ * line of a log pasted into an issue. Stripped repeatedly, in any order. */
 const WRAPPER_PREFIX =
-  /^(?:\uFEFF|\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|(?:error|warning): (?=[ew]: ))/;
+  /^(?:\uFEFF|\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|(?:error|warning): (?=[ew]: )|```(?:[\w-]+(?= |$))? ?)/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes start with ESC.
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
 
@@ -85,8 +87,12 @@ const CONFIGURE_LINE = /^> Configure project /;
 const KOTLIN_K2 = /^\s*([ewi]): (.+?\.kts?):(\d+):(\d+):? (.*)$/;
 const KOTLIN_K1 = /^\s*([ewi]): (.+?\.kts?): \((\d+), (\d+)\): (.*)$/;
 const KOTLIN_BARE = /^\s*([ew]): (.+)$/;
-/** A Kotlin location whose `e: ` was lost in copying: only the compiler prints `file://…kt:line:col message`. */
-const KOTLIN_URL_ONLY = /^\s*(file:\/\/\S+?\.kts?):(\d+):(\d+):? (.*)$/;
+/**
+ * A Kotlin location whose `e: ` was lost in copying (Flutter and Android Studio print it so, reporters elide the
+ * path as `.../A.kt`): only the compiler prints `<path>.kt:line:col message` at the start of a line.
+ */
+const KOTLIN_URL_ONLY =
+  /^\s*(file:\/\/\S+?\.kts?|(?:\.{2,3}\/?|~?\/)[^\s:]*?\.kts?|[A-Za-z]:[\\/][^:]*?\.kts?):(\d+):(\d+):? (\S.*)$/;
 const KSP = /^\s*([ewi]): \[ksp(?:\]|\*\*\*) (?:(.+?):(\d+)(?::(\d+))?: )?(.*)$/;
 const KAPT_TAGGED = /^\s*(?:([ew]): )?\[kapt\] (.*)$/;
 /** The summary kapt prints after the processor's own errors; it names no problem of its own. */
@@ -118,6 +124,9 @@ const AGPBI = /^\s*AGPBI: (\{.*\})\s*$/;
 /** Manifest merger: `<path>/AndroidManifest.xml:6:9-35 Error:` then tab-indented details. */
 const MANIFEST_LOCATED = /^\s*(.+?\.xml)(?::(\d+)(?::(\d+)(?:-\d+(?::\d+)?)?)?)? (Error|Warning):(?: (.*))?$/;
 const MANIFEST_FAILED = /^Manifest merger failed\b/;
+const MANIFEST_DETAIL = /^(?:is also present at |Suggestion: |See https?:\/\/developer\.android\.com\/)/;
+/** D8/R8's own exception named as a cause: its message is the dexing problem (the generic ones say nothing). */
+const D8_CAUSE = /^\s*Caused by: com\.android\.tools\.r8\.[\w.$]+: (?!Compilation failed to complete)(.+)$/;
 
 const AGP_ERROR = /^\s*(ERROR|WARNING|INFO):\s*(?:(\/\S+?|[A-Za-z]:[\\/]\S+?|file:\/\/\S+?):(\d+)(?::(\d+))?: )?(.*)$/;
 /** The JVM's own warnings on stderr (Unsafe, native access) are not build diagnostics. */
@@ -200,6 +209,17 @@ export function stripWrapperPrefixes(rawLine: string): string {
     line = line.slice(m[0].length);
   }
   return line;
+}
+
+/**
+ * Patterns start `^\s*(.+?)…`, so every character of indentation is one more place the path group can begin:
+ * a line of thousands of spaces costs that squared. No real indentation is this deep except a caret under a
+ * long source line, which keeps its column (only the pending javac message reads it, with linear patterns).
+ */
+function capIndent(line: string, caretExpected: boolean): string {
+  const indent = line.length - line.trimStart().length;
+  if (indent <= MAX_INDENT_CHARS || (caretExpected && CARET.test(line))) return line;
+  return line.slice(indent - MAX_INDENT_CHARS);
 }
 
 /** `:feature:home:processDebugResources` → `feature/home` (the module's directory under the default layout). */
@@ -290,7 +310,7 @@ export class GradleOutputParser {
   }
 
   push(rawLine: string): void {
-    const line = stripWrapperPrefixes(rawLine);
+    const line = capIndent(stripWrapperPrefixes(rawLine), this.pendingJavac !== null);
     if (this.continuePending(line)) {
       const carried = this.carriedLine;
       this.carriedLine = null;
@@ -412,7 +432,14 @@ export class GradleOutputParser {
       this.flushJavac();
     }
     if (this.pendingMultiline) {
-      if (/^\s+\S/.test(line) && this.pendingMultiline.lines.length < MAX_CONTINUATION_LINES) {
+      // The merger's detail lines are tab-indented, but pasted logs often lose the tabs; a stack frame ends them.
+      const detail =
+        /^\s+\S/.test(line) || (this.pendingMultiline.base.source === 'manifest' && MANIFEST_DETAIL.test(line));
+      if (
+        detail &&
+        !/^\s*(at |\.\.\. \d+ more)/.test(line) &&
+        this.pendingMultiline.lines.length < MAX_CONTINUATION_LINES
+      ) {
         this.pendingMultiline.lines.push(line.trim());
         return true;
       }
@@ -757,7 +784,12 @@ export class GradleOutputParser {
       });
     }
     if (JAVAC_BARE_WARNING.test(line)) return this.addJavacBareWarning(line, task);
-    if (!inBlock && (m = /^(?:error:|Error:)?\s*(Manifest merger failed\b.*)$/.exec(trimmed))) {
+    if (
+      !inBlock &&
+      (m = /^(?:error:|Error:|(?:Caused by: )?java\.lang\.RuntimeException:)?\s*(Manifest merger failed\b.*)$/.exec(
+        trimmed,
+      ))
+    ) {
       this.pendingMultiline = {
         base: { severity: 'error', source: 'manifest', file: null, line: null, column: null, message: m[1]!, task },
         lines: [],
@@ -777,6 +809,8 @@ export class GradleOutputParser {
       });
     }
     if ((m = AGP_ERROR.exec(line)) && !JVM_NOISE.test(line)) return this.addAgpLine(m, task);
+    if (trimmed.startsWith('Caused by: com.android.tools.r8.') && (m = D8_CAUSE.exec(line)))
+      return this.add({ severity: 'error', source: 'r8', file: null, line: null, column: null, message: m[1]!, task });
     if ((m = R8_MISSING.exec(line))) {
       return this.add({
         severity: this.r8Severity,
