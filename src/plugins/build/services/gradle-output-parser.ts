@@ -149,13 +149,29 @@ const AAR_ITEM = /^\s*(\d+)\.\s+(\S.*)$/;
 
 const CC_HEADER = /^\d+ problems? (?:was|were) found (?:storing|reusing|loading|updating)?\s*the configuration cache/;
 const CC_BULLET = /^- (.*)$/;
-const WHERE_BUILD_FILE = /^(?:Build|Settings|Script|Init script) file '(.+)' line: (\d+)$/;
+/** `Build file '/p/build.gradle' line: 12`, `Script '/p/x.gradle' line: 51`, or a file without a line (Groovy's startup failures). */
+const WHERE_BUILD_FILE = /^(?:(?:Build|Settings|Script|Init script) file|Script|Init script) '(.+?)'(?: line: (\d+))?$/;
 const BLOCK_START = /^\s*\*?\s*What went wrong:\s*$/;
 /** Failure headlines that start a block even when the `* What went wrong:` line was not printed or pasted. */
 const IMPLICIT_BLOCK =
-  /^\s*(?:Error:\s*)?((?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project|Could not resolve all (?:files|dependencies|artifacts|task dependencies) for configuration|Could not determine the dependencies of task) '[^']+'\.?.*)$/;
+  /^\s*(?:Error:\s*(?:Gradle:\s*)?)?((?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project|Could not resolve all (?:files|dependencies|artifacts|task dependencies) for configuration|Could not determine the dependencies of task) '[^']+'\.?.*)$/;
 /** A cause line (`> …`) with no headline before it. */
 const BARE_CAUSE = /^> (?!Task :|Configure project |Transform )\S/;
+/** Lines that start with `> ` only because the log was quoted in markdown: Gradle prints none of these after `> `. */
+const MARKDOWN_QUOTED =
+  /^> ?(?:> |\* (?:What went wrong|Where|Try|Exception is|Get more help)|FAILURE: |BUILD (?:FAILED|SUCCESSFUL)|Error:(?!\s))/;
+/** Android Studio's Messages view: `Error:(12, 0) msg`, `Error:(34, 24) Kotlin: msg`, `Error:(8) msg`, `Error:msg`. */
+const STUDIO_LOCATED = /^(Error|Warning):\((\d+)(?:, ?(\d+))?\) (?:(Kotlin|Java|Gradle|error|warning): )?(.+)$/;
+const STUDIO_UNLOCATED = /^(Error|Warning):(?:Gradle: )?(?!\s*(?:\(|Execution failed|A problem occurred))(\S.*)$/;
+const STUDIO_OPEN_FILE = /^<a href="openFile:([^"]+)">/;
+/** clang through CMake or ndk-build: `src/main/cpp/a.cpp:73:10: error: msg` (then an echo and a caret). */
+const CLANG =
+  /^\s*((?:[A-Za-z]:)?[^:\s][^:]*?\.(?:c|cc|cpp|cxx|c\+\+|h|hh|hpp|hxx|m|mm|inl|ipp)):(\d+):(\d+): (error|warning|fatal error): (.*)$/;
+const NINJA_ERROR = /^\s*(ninja: error: .+|FAILED: \S.*)$/;
+const CMAKE_ERROR = /^\s*CMake (Error|Warning)(?: \(dev\))? at (.+?):(\d+) \((\w+)\):\s*$/;
+/** Failures Gradle and AGP print as one sentence, seen pasted on their own without the failure block around them. */
+const KNOWN_FAILURE =
+  /^\s*(?:Caused by: [\w.$]+(?:Exception|Error): )?((?:SDK location not found|Unsupported class file major version|General error during (?:conversion|semantic analysis): |Could not find method \S+ for arguments|Keystore file .* not found for signing config|Failed to find (?:target with hash string|Build Tools revision)|No toolchains found in the NDK|NDK (?:not configured|is not installed)|Minimum supported Gradle version is|The project is using an incompatible version).*)$/;
 
 function severityOf(word: string): DiagnosticSeverity {
   switch (word) {
@@ -208,6 +224,8 @@ export function stripWrapperPrefixes(rawLine: string): string {
     if (!m || m[0].length === 0) break;
     line = line.slice(m[0].length);
   }
+  // A single log line pasted as markdown inline code: `` `Caused by: …` ``.
+  if (line.length > 2 && line.startsWith('`') && line.endsWith('`') && !line.startsWith('``')) line = line.slice(1, -1);
   return line;
 }
 
@@ -220,6 +238,17 @@ function capIndent(line: string, caretExpected: boolean): string {
   const indent = line.length - line.trimStart().length;
   if (indent <= MAX_INDENT_CHARS || (caretExpected && CARET.test(line))) return line;
   return line.slice(indent - MAX_INDENT_CHARS);
+}
+
+/** A failure block printed (or pasted) with every line indented: its lines with the common indentation removed. */
+function dedent(lines: BlockLine[]): BlockLine[] {
+  let common = Number.POSITIVE_INFINITY;
+  for (const l of lines) if (l.text.trim() !== '') common = Math.min(common, l.text.length - l.text.trimStart().length);
+  if (common === 0 || common === Number.POSITIVE_INFINITY) return lines;
+  return lines.map((l) => ({
+    text: l.text.slice(Math.min(common, l.text.length - l.text.trimStart().length)),
+    consumed: l.consumed,
+  }));
 }
 
 /** `:feature:home:processDebugResources` → `feature/home` (the module's directory under the default layout). */
@@ -285,11 +314,15 @@ export class GradleOutputParser {
   /** A failure block that began with `Execution failed for task` and no `* What went wrong:` header. */
   private implicitBlock = false;
   private block: BlockLine[] = [];
-  private where: { file: string; line: number } | null = null;
+  private where: { file: string; line: number | null } | null = null;
   /** AAR-metadata item being collected inside a failure block. */
   private aarItem: { lines: string[] } | null = null;
   private inAarList = false;
 
+  /** Inside a log quoted in markdown, every line of which starts with `> `. */
+  private markdownQuote = false;
+  /** Android Studio's `Error:(12, 0) msg`, waiting for the `<a href="openFile:…">` line that names its file. */
+  private pendingStudio: Diagnostic | null = null;
   /** True after a config-cache problem header until its bullet list ends. */
   private inCcList = false;
   private pendingJavac: PendingJavac | null = null;
@@ -310,7 +343,23 @@ export class GradleOutputParser {
   }
 
   push(rawLine: string): void {
-    const line = capIndent(stripWrapperPrefixes(rawLine), this.pendingJavac !== null);
+    let line = capIndent(stripWrapperPrefixes(rawLine), this.pendingJavac !== null);
+    // A log pasted into an issue as a markdown quote has `> ` on every line: from the first line that only a
+    // quote explains (`> FAILURE:`, `> > Task :`), one level is removed until the quote ends.
+    if (this.markdownQuote) {
+      if (line.startsWith('>')) line = line.replace(/^> ?/, '');
+      else if (line.trim() !== '') this.markdownQuote = false;
+    } else if (line.startsWith('> ') && MARKDOWN_QUOTED.test(line)) {
+      this.markdownQuote = true;
+      line = line.slice(2);
+    }
+    if (this.pendingStudio) {
+      const link = STUDIO_OPEN_FILE.exec(line);
+      const studio = this.pendingStudio;
+      this.pendingStudio = null;
+      this.add(link ? { ...studio, file: link[1]! } : studio);
+      if (link) return;
+    }
     if (this.continuePending(line)) {
       const carried = this.carriedLine;
       this.carriedLine = null;
@@ -342,10 +391,15 @@ export class GradleOutputParser {
     }
     if (this.section === 'where') {
       const m = WHERE_BUILD_FILE.exec(trimmed);
-      if (m) this.where = { file: m[1]!, line: Number(m[2]) };
+      if (m) this.where = { file: m[1]!, line: m[2] ? Number(m[2]) : null };
       return;
     }
     if (this.section === 'what-went-wrong') {
+      if (this.implicitBlock && trimmed !== '' && this.causeLostItsMarker(line)) {
+        // `Error:Execution failed for task …`, a blank line, then the cause pasted without its `> `.
+        this.pushBlockLine(`> ${trimmed}`);
+        return;
+      }
       if (this.implicitBlock && trimmed !== '' && !/^\s/.test(line) && !trimmed.startsWith('>')) {
         this.closeBlock();
         this.section = 'none';
@@ -359,7 +413,7 @@ export class GradleOutputParser {
       else return;
     }
     // A quoted compiler line (`> e: [ksp] …` in a pasted log) is that diagnostic, not a failure cause.
-    if (BARE_CAUSE.test(line) && this.scanLine(line.slice(2), false)) return;
+    if (BARE_CAUSE.test(line) && this.scanLine(line.slice(2), false, true)) return;
     const implicit = IMPLICIT_BLOCK.exec(line) ?? (BARE_CAUSE.test(line) ? [line, line] : null);
     if (implicit) {
       this.closeBlock();
@@ -371,8 +425,21 @@ export class GradleOutputParser {
     this.scanLine(line, false);
   }
 
+  /** An unindented line after a headline-only block and a blank line: the cause whose `> ` was lost in pasting. */
+  private causeLostItsMarker(line: string): boolean {
+    if (this.block.length < 2 || this.block.length > 8) return false;
+    const texts = this.block.map((l) => l.text.trim());
+    if (texts.length < 2 || texts[texts.length - 1] !== '' || texts.slice(1).some((t) => t !== '')) return false;
+    return (
+      !/^(\s|>|\*|Information:|BUILD |FAILURE|Task |[ew]: |:\w|\S+:\d+)/.test(line) &&
+      !/: (?:error|warning): /.test(line)
+    );
+  }
+
   /** Ends the stream; returns every diagnostic (deduplicated, in order of appearance). */
   finish(): BuildDiagnostic[] {
+    if (this.pendingStudio) this.add(this.pendingStudio);
+    this.pendingStudio = null;
     this.flushPending();
     this.closeBlock();
     return [...this.diagnostics];
@@ -601,7 +668,7 @@ export class GradleOutputParser {
   // ---------------------------------------------------------------- single lines
 
   /** Tries every line rule; true when the line produced (or belongs to) a diagnostic. */
-  private scanLine(line: string, inBlock: boolean): boolean {
+  private scanLine(line: string, inBlock: boolean, quotedCause = false): boolean {
     const trimmed = line.trim();
     if (trimmed === '') return false;
 
@@ -623,6 +690,68 @@ export class GradleOutputParser {
     const task = inBlock ? (this.blockTask() ?? this.currentTask) : this.currentTask;
 
     let m: RegExpExecArray | null;
+    if (!inBlock && (trimmed.startsWith('Error:') || trimmed.startsWith('Warning:'))) {
+      if ((m = STUDIO_LOCATED.exec(trimmed))) {
+        const tool = m[4] ?? '';
+        this.pendingStudio = {
+          severity: severityOf(m[1]!),
+          source:
+            tool === 'Kotlin'
+              ? 'kotlin'
+              : tool === 'Java' || tool === 'error' || tool === 'warning'
+                ? 'javac'
+                : 'gradle',
+          file: null,
+          line: Number(m[2]),
+          // Studio prints column 0 when the tool gave none.
+          column: m[3] && m[3] !== '0' ? Number(m[3]) : null,
+          message: m[5]!,
+          task,
+        };
+        return true;
+      }
+      if (line === trimmed && (m = STUDIO_UNLOCATED.exec(trimmed)) && !/^(?:Warning:\s*$|Error:\s*$)/.test(trimmed)) {
+        const known = KNOWN_FAILURE.exec(m[2]!);
+        if (m[1] === 'Error' || known)
+          return this.add({
+            severity: severityOf(m[1]!),
+            source: 'gradle',
+            file: null,
+            line: null,
+            column: null,
+            message: m[2]!,
+            task,
+          });
+      }
+    }
+    if ((m = CLANG.exec(line))) {
+      return this.add({
+        severity: m[4] === 'warning' ? 'warning' : 'error',
+        source: 'agp',
+        file: m[1]!,
+        line: Number(m[2]),
+        column: Number(m[3]),
+        message: m[5]!,
+        task,
+      });
+    }
+    if ((m = NINJA_ERROR.exec(line)))
+      return this.add({ severity: 'error', source: 'agp', file: null, line: null, column: null, message: m[1]!, task });
+    if ((m = CMAKE_ERROR.exec(line))) {
+      this.pendingMultiline = {
+        base: {
+          severity: severityOf(m[1]!),
+          source: 'agp',
+          file: m[2]!,
+          line: Number(m[3]),
+          column: null,
+          message: `${m[4]}:`,
+          task,
+        },
+        lines: [],
+      };
+      return true;
+    }
     if (trimmed.startsWith('AGPBI:') && (m = AGPBI.exec(line))) return this.addAgpbi(m[1]!, task);
 
     if (trimmed.includes('.java:') && (m = JAVAC.exec(line))) {
@@ -822,6 +951,17 @@ export class GradleOutputParser {
         task,
       });
     }
+    // Behind `> ` the sentence is a failure cause, and the block it starts reports it.
+    if (!inBlock && !quotedCause && (m = KNOWN_FAILURE.exec(line)))
+      return this.add({
+        severity: 'error',
+        source: 'gradle',
+        file: null,
+        line: null,
+        column: null,
+        message: m[1]!,
+        task,
+      });
     if (!inBlock && trimmed.endsWith('FAILED') && !trimmed.startsWith('>') && (m = TEST_FAILED.exec(trimmed))) {
       this.pendingTest = { className: m[1]!, method: m[2]!, task, lines: [] };
       return true;
@@ -1083,7 +1223,7 @@ export class GradleOutputParser {
       this.block = [];
       return;
     }
-    const lines = this.block;
+    const lines = dedent(this.block);
     this.block = [];
     const first = lines.findIndex((l) => l.text.trim() !== '');
     if (first < 0) return;
@@ -1143,6 +1283,15 @@ export class GradleOutputParser {
       if (requiredAt >= 0) text = `${cause} ${free.slice(requiredAt, requiredAt + 6).join(' ')}`;
     } else if (MANIFEST_FAILED.test(cause) || (!anyConsumed && free.length > 0 && free.length <= 6)) {
       text = [cause, ...free].filter((t) => t !== '').join(' ');
+    } else if (!anyConsumed && cause.endsWith(':')) {
+      // `> startup failed:` then the compiler's message, a blank line and the exception's stack: the first paragraph.
+      const paragraph: string[] = [];
+      for (const d of details) {
+        const t = d.text.trim();
+        if (t === '' || /^(at |\.\.\. \d+ more)/.test(t) || paragraph.length >= 6) break;
+        paragraph.push(t);
+      }
+      text = [cause, ...paragraph].join(' ');
     }
     if (text === '') return;
 
