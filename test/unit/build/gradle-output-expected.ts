@@ -2522,4 +2522,112 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
+  'jetifier_transform_quadruple_fence.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Failed to transform '/home/utkarsh/Projects/Rocket.Chat.Android/app/libs/core-95d8a89.jar' using Jetifier. Reason: null. (Run with --stacktrace for more details.) To disable Jetifier, set android.enableJetifier=false in your gradle.properties file.",
+      null,
+    ),
+  ],
+  'jetifier_nested_causes_windows.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:javaPreCompileDebug': Failed to transform 'E:\\workspace\\tensorflow-lite-examples-master\\lite\\examples\\image_classification\\xunfeidemo\\app\\libs\\Msc.jar' using Jetifier. Reason: Error processing 'com\\iflytek\\cloud\\thirdparty\\a.class' bytecode.. (Run with --stacktrace for more details.)",
+      ':app:javaPreCompileDebug',
+    ),
+  ],
+  'jetifier_ambiguous_string_wrapped.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:checkDevelopmentDebugDuplicateClasses': Failed to transform 'C:\\Users\\XolaKetsiwe\\.gradle\\caches\\modules-2\\files-2.1\\com.android.tools\\common\\31.1.1\\71050720fc42680f95e9751305b80cfd84a46755\\common-31.1.1.jar' using Jetifier. Reason: AmbiguousStringJetifierE xception, message: The given artifact contains a string literal with a package reference 'android.support.design.widget' that cannot be safely rewritten. Libraries using reflection such as annotation processors need to be updated manually to add support for androidx.. (Run with --stacktrace for more details.) This is a known exception, and Jetifier won't be able to jetify this library. Suggestions:",
+      ':app:checkDevelopmentDebugDuplicateClasses',
+    ),
+  ],
+  'jetifier_studio_sync_errors.txt': ['debug', 'debugAndroidTest', 'debugUnitTest'].map((variant) =>
+    d(
+      'error',
+      'agp',
+      null,
+      null,
+      null,
+      `Unable to resolve dependency for ':app@${variant}/compileClasspath': Failed to transform file 'prefser-rx2-2.2.1.aar' to match attributes {artifactType=processed-aar} using transform JetifyTransform`,
+      null,
+    ),
+  ),
+  'jetifier_jenkins_time_prefix.txt': [
+    d('error', 'agp', null, null, null, "[TAG] Failed to resolve variable '${project.groupId}'", null),
+    d('error', 'agp', null, null, null, "[TAG] Failed to resolve variable '${project.version}'", null),
+  ],
+  'maven_style_javac_inline_code.txt': (
+    [
+      [160, 'MEDIA_ERROR_UNSUPPORTED'],
+      [167, 'MEDIA_ERROR_IO'],
+      [174, 'MEDIA_ERROR_MALFORMED'],
+      [181, 'MEDIA_ERROR_TIMED_OUT'],
+    ] as const
+  ).map(([line, symbol]) =>
+    d(
+      'error',
+      'javac',
+      '/Users/nodje/Documents/project/ext/owncloud/android/src/com/owncloud/android/media/MediaService.java',
+      line,
+      40,
+      `cannot find symbol (symbol: variable ${symbol}; location: class android.media.MediaPlayer)`,
+      null,
+    ),
+  ),
+  'maven_style_javac_error_word_summary.txt': [
+    d(
+      'error',
+      'javac',
+      '/root/examples-master/ctakes-web-client/src/main/java/org/apache/ctakes/web/client/servlet/Pipeline.java',
+      42,
+      41,
+      'cannot find symbol',
+      null,
+    ),
+  ],
+  'compose_compiler_kotlin_version_block.txt': [
+    d(
+      'error',
+      'kotlin',
+      null,
+      null,
+      null,
+      "This version (1.0.0-beta07) of the Compose Compiler requires Kotlin version 1.4.32 but you appear to be using Kotlin version 1.5.21 which is not known to be compatible.  Please fix your configuration (or `suppressKotlinVersionCompatibilityCheck` but don't say I didn't warn you!).",
+      null,
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':androidApp:compileDebugKotlin'",
+      ':androidApp:compileDebugKotlin',
+    ),
+  ],
+  'compose_compiler_bare_no_prefix.txt': [
+    d(
+      'error',
+      'kotlin',
+      null,
+      null,
+      null,
+      "This version (1.0.0-alpha13) of the Compose Compiler requires Kotlin version 1.4.30 but you appear to be using Kotlin version 1.6.0 which is not known to be compatible.  Please fix your configuration (or `suppressKotlinVersionCompatibilityCheck` but don't say I didn't warn you!).",
+      null,
+    ),
+  ],
 };

@@ -68,12 +68,12 @@ const MAX_INDENT_CHARS = 64;
 /** Lines of a test failure or a manifest error kept before the rest is dropped. */
 const MAX_CONTINUATION_LINES = 60;
 
-/* Wrappers that prefix every line: ISO timestamps (GitHub Actions raw logs), `[stderr] `, Actions
+/* Wrappers that prefix every line: ISO timestamps (GitHub Actions raw logs) or a time of day (Jenkins), `[stderr] `, Actions
  * workflow commands, Flutter's verbose `[  +12 ms] ` column, the Titanium CLI's `[ERROR] [GRADLE] `, and
  * the `error: ` Android Studio puts before a compiler's own `e: `, and a markdown code fence glued to the first
  * line of a log pasted into an issue. Stripped repeatedly, in any order. */
 const WRAPPER_PREFIX =
-  /^(?:\uFEFF|\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|(?:error|warning): (?=[ew]: )|```(?:[\w-]+(?= |$))? ?)/;
+  /^(?:\uFEFF|(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|(?:error|warning): (?=[ew]: )|```(?:[\w-]+(?= |$))? ?)/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes start with ESC.
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
 
@@ -164,6 +164,11 @@ const MARKDOWN_QUOTED =
 const STUDIO_LOCATED = /^(Error|Warning):\((\d+)(?:, ?(\d+))?\) (?:(Kotlin|Java|Gradle|error|warning): )?(.+)$/;
 const STUDIO_UNLOCATED = /^(Error|Warning):(?:Gradle: )?(?!\s*(?:\(|Execution failed|A problem occurred))(\S.*)$/;
 const STUDIO_OPEN_FILE = /^<a href="openFile:([^"]+)">/;
+const LOG_LEVEL_PREFIX = /^\[(ERROR|WARNING|WARN|INFO|DEBUG|LIFECYCLE|QUIET)\] (?:\[[\w$]+(?:\.[\w$]+)+\] )?/;
+/** javac through Maven: `/p/A.java:[160,40] cannot find symbol` (older plugins keep javac's `error: `). */
+const MAVEN_LOCATED = /^\s*(.+?\.java):\[(\d+),(\d+)\] (?:(error|warning): )?(.*)$/;
+/** The Compose compiler plugin's version check, also seen pasted without Kotlin's `e: `. */
+const COMPOSE_VERSION = /^\s*(This version \(\S+\) of the Compose Compiler requires Kotlin version .*)$/;
 /** clang through CMake or ndk-build: `src/main/cpp/a.cpp:73:10: error: msg` (then an echo and a caret). */
 const CLANG =
   /^\s*((?:[A-Za-z]:)?[^:\s][^:]*?\.(?:c|cc|cpp|cxx|c\+\+|h|hh|hpp|hxx|m|mm|inl|ipp)):(\d+):(\d+): (error|warning|fatal error): (.*)$/;
@@ -319,6 +324,8 @@ export class GradleOutputParser {
   private aarItem: { lines: string[] } | null = null;
   private inAarList = false;
 
+  /** The level a Maven or Gradle `--debug` log gave the current line (`ERROR`, `WARNING`), or null. */
+  private lineLevel: string | null = null;
   /** Inside a log quoted in markdown, every line of which starts with `> `. */
   private markdownQuote = false;
   /** Android Studio's `Error:(12, 0) msg`, waiting for the `<a href="openFile:…">` line that names its file. */
@@ -353,6 +360,10 @@ export class GradleOutputParser {
       this.markdownQuote = true;
       line = line.slice(2);
     }
+    // Maven's `[ERROR] ` (the Android Maven plugin) and Gradle's `--debug` `[ERROR] [org.gradle.…] ` before every line.
+    const level = LOG_LEVEL_PREFIX.exec(line);
+    this.lineLevel = level ? level[1]! : null;
+    if (level) line = line.slice(level[0].length);
     if (this.pendingStudio) {
       const link = STUDIO_OPEN_FILE.exec(line);
       const studio = this.pendingStudio;
@@ -724,6 +735,37 @@ export class GradleOutputParser {
           });
       }
     }
+    if (trimmed.includes('.java:[') && (m = MAVEN_LOCATED.exec(line))) {
+      const severity = m[4] ? severityOf(m[4]) : this.lineLevel?.startsWith('WARN') ? 'warning' : 'error';
+      this.pendingJavac = {
+        severity,
+        source: 'javac',
+        file: m[1]!,
+        line: Number(m[2]),
+        message: m[5]!.trim(),
+        task,
+        indent: indentOf(line),
+        kaptLetter: null,
+        details: [],
+        column: Number(m[3]),
+        linesBeforeCaret: 0,
+        blankLines: 0,
+        // Maven gives the column itself and prints no source echo or caret.
+        sawCaret: true,
+        kaptWrapped: false,
+      };
+      return true;
+    }
+    if ((m = COMPOSE_VERSION.exec(line)))
+      return this.add({
+        severity: 'error',
+        source: 'kotlin',
+        file: null,
+        line: null,
+        column: null,
+        message: m[1]!,
+        task,
+      });
     if ((m = CLANG.exec(line))) {
       return this.add({
         severity: m[4] === 'warning' ? 'warning' : 'error',
