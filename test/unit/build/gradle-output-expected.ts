@@ -2630,4 +2630,188 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
+  'aapt2_agpbi_empty_original_merged_values.txt': [
+    d(
+      'error',
+      'aapt2',
+      '/Users/kumaku4/Developer/Android/PTP/android-prj-thebex/thebe/src/main/res/values/dimen.xml',
+      null,
+      null,
+      'resource android:attr/ttcIndex not found.',
+      null,
+    ),
+    d(
+      'error',
+      'aapt2',
+      '/Users/kumaku4/Developer/Android/PTP/android-prj-thebex/thebe/build/intermediates/incremental/mergeSitDebugResources/merged.dir/values/values.xml',
+      972,
+      null,
+      'resource android:attr/fontVariationSettings not found.',
+      null,
+    ),
+    d(
+      'error',
+      'aapt2',
+      '/Users/kumaku4/Developer/Android/PTP/android-prj-thebex/thebe/build/intermediates/incremental/mergeSitDebugResources/merged.dir/values/values.xml',
+      972,
+      null,
+      'resource android:attr/ttcIndex not found.',
+      null,
+    ),
+  ],
+  'aapt2_studio_messages_grouped_by_file.txt': (
+    [
+      [
+        'design-27.0.1.aar\\2609d08221b55d3c670f82da34939204\\res\\values-v26\\values-v26.xml',
+        3,
+        5,
+        "style attribute 'android:attr/keyboardNavigationCluster' not found.",
+      ],
+      [
+        'appcompat-v7-27.0.1.aar\\0a0cdf826e5f18c37293193437afa365\\res\\values-v26\\values-v26.xml',
+        9,
+        5,
+        'resource android:attr/colorError not found.',
+      ],
+      [
+        'appcompat-v7-27.0.1.aar\\0a0cdf826e5f18c37293193437afa365\\res\\values-v26\\values-v26.xml',
+        13,
+        5,
+        'resource android:attr/colorError not found.',
+      ],
+      [
+        'appcompat-v7-27.0.1.aar\\0a0cdf826e5f18c37293193437afa365\\res\\values-v26\\values-v26.xml',
+        17,
+        5,
+        "style attribute 'android:attr/keyboardNavigationCluster' not found.",
+      ],
+      [
+        'appcompat-v7-27.0.1.aar\\0a0cdf826e5f18c37293193437afa365\\res\\values\\values.xml',
+        252,
+        5,
+        'resource android:attr/keyboardNavigationCluster not found.',
+      ],
+      [
+        'appcompat-v7-27.0.1.aar\\0a0cdf826e5f18c37293193437afa365\\res\\values\\values.xml',
+        252,
+        5,
+        'resource android:attr/fontStyle not found.',
+      ],
+      [
+        'appcompat-v7-27.0.1.aar\\0a0cdf826e5f18c37293193437afa365\\res\\values\\values.xml',
+        252,
+        5,
+        'resource android:attr/font not found.',
+      ],
+      [
+        'appcompat-v7-27.0.1.aar\\0a0cdf826e5f18c37293193437afa365\\res\\values\\values.xml',
+        252,
+        5,
+        'resource android:attr/fontWeight not found.',
+      ],
+    ] as const
+  )
+    .map(([file, line, column, message]) =>
+      d(
+        'error',
+        'aapt2',
+        `C:\\Users\\fabio.filho\\.gradle\\caches\\transforms-1\\files-1.1\\${file}`,
+        line,
+        column,
+        message,
+        null,
+      ),
+    )
+    .concat(
+      [7, 11].map((line) =>
+        d(
+          'error',
+          'aapt2',
+          'C:\\Users\\fabio.filho\\Documents\\Docs\\Repositories\\MyProject\\app\\build\\intermediates\\incremental\\mergeDebugResources\\merged.dir\\values-v26\\values-v26.xml',
+          line,
+          null,
+          'resource android:attr/colorError not found.',
+          null,
+        ),
+      ),
+    ),
+  'aapt2_studio_messages_exceptions.txt': [
+    d('error', 'aapt2', null, 1588, null, "style attribute '@android:attr/progressDrawable' not found.", null),
+    d('error', 'aapt2', null, null, null, 'failed linking references.', null),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:processDebugResources': Failed to execute aapt",
+      ':app:processDebugResources',
+    ),
+  ],
+  'manifest_minsdk_inline_code_wrapped.txt': [
+    d(
+      'error',
+      'manifest',
+      null,
+      null,
+      null,
+      'Manifest merger failed : uses-sdk:minSdkVersion 16 cannot be smaller than version 21 declared in library [com.reddit:indicator-fast-scroll:1.2.1] indicator-fast-scroll-1.2.1/AndroidManifest.xml as the library might be using APIs not available in 16 Suggestion: use a compatible library with a minSdk of at most 16, or increase this project\'s minSdk version to at least 21, or use tools:overrideLibrary="com.reddit.indicatorfastscroll" to force usage (may lead to runtime failures)',
+      null,
+    ),
+  ],
+  'manifest_minsdk_suggestion_own_marker.txt': [
+    d(
+      'error',
+      'manifest',
+      null,
+      null,
+      null,
+      'Manifest merger failed : uses-sdk:minSdkVersion 14 cannot be smaller than version 16 declared in library [com.github.markzhai:databinding-rv-adapter:1.0.0] D:\\Android\\Demo\\GankDBinding\\app\\build\\intermediates\\exploded-aar\\com.github.markzhai\\databinding-rv-adapter\\1.0.0\\AndroidManifest.xml Suggestion: use tools:overrideLibrary="com.github.markzhai.recyclerview" to force usage',
+      ':app:processDebugManifest',
+    ),
+  ],
+  'manifest_exported_located_then_block.txt': [
+    d(
+      'error',
+      'manifest',
+      'C:\\Users\\powerpat\\AndroidStudioProjects\\EmbyWeb\\app\\src\\main\\AndroidManifest.xml',
+      13,
+      9,
+      'android:exported needs to be explicitly specified for element <activity#com.example.embyweb.SplashActivity>. Apps targeting Android 12 and higher are required to specify an explicit value for `android:exported` when the corresponding component has an intent filter defined. See https://developer.android.com/guide/topics/manifest/activity-element#exported for details.',
+      ':app:processDebugMainManifest',
+    ),
+  ],
+  'manifest_exported_bare_error_header.txt': [
+    d(
+      'error',
+      'manifest',
+      null,
+      null,
+      null,
+      'android:exported needs to be explicitly specified for <activity>. Apps targeting Android 12 and higher are required to specify an explicit value for `android:exported` when the corresponding component has an intent filter defined. See https://developer.android.com/guide/topics/manifest/activity-element#exported for details.',
+      null,
+    ),
+  ],
+  'd8_invoke_customs_message_kind.txt': [
+    d(
+      'error',
+      'r8',
+      null,
+      null,
+      null,
+      'Invoke-customs are only supported starting with Android O (--min-api 26)',
+      null,
+    ),
+  ],
+  'd8_invoke_customs_stack_trace.txt': [
+    d(
+      'error',
+      'r8',
+      null,
+      null,
+      null,
+      'Invoke-customs are only supported starting with Android O (--min-api 26)',
+      null,
+    ),
+  ],
 };

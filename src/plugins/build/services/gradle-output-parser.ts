@@ -124,9 +124,10 @@ const AGPBI = /^\s*AGPBI: (\{.*\})\s*$/;
 /** Manifest merger: `<path>/AndroidManifest.xml:6:9-35 Error:` then tab-indented details. */
 const MANIFEST_LOCATED = /^\s*(.+?\.xml)(?::(\d+)(?::(\d+)(?:-\d+(?::\d+)?)?)?)? (Error|Warning):(?: (.*))?$/;
 const MANIFEST_FAILED = /^Manifest merger failed\b/;
-const MANIFEST_DETAIL = /^(?:is also present at |Suggestion: |See https?:\/\/developer\.android\.com\/)/;
+const MANIFEST_DETAIL =
+  /^(?:is also present at |Suggestion: |See https?:\/\/developer\.android\.com\/|\S*AndroidManifest\.xml as the library )/;
 /** D8/R8's own exception named as a cause: its message is the dexing problem (the generic ones say nothing). */
-const D8_CAUSE = /^\s*Caused by: com\.android\.tools\.r8\.[\w.$]+: (?!Compilation failed to complete)(.+)$/;
+const D8_CAUSE = /^\s*(?:Caused by: )?com\.android\.tools\.r8\.[\w.$]+: (?!Compilation failed to complete)(.+)$/;
 
 const AGP_ERROR = /^\s*(ERROR|WARNING|INFO):\s*(?:(\/\S+?|[A-Za-z]:[\\/]\S+?|file:\/\/\S+?):(\d+)(?::(\d+))?: )?(.*)$/;
 /** The JVM's own warnings on stderr (Unsafe, native access) are not build diagnostics. */
@@ -164,6 +165,16 @@ const MARKDOWN_QUOTED =
 const STUDIO_LOCATED = /^(Error|Warning):\((\d+)(?:, ?(\d+))?\) (?:(Kotlin|Java|Gradle|error|warning): )?(.+)$/;
 const STUDIO_UNLOCATED = /^(Error|Warning):(?:Gradle: )?(?!\s*(?:\(|Execution failed|A problem occurred))(\S.*)$/;
 const STUDIO_OPEN_FILE = /^<a href="openFile:([^"]+)">/;
+/** Studio's Messages view groups located messages under a line that is only the file's absolute path. */
+const STUDIO_FILE_LINE = /^(?:[A-Za-z]:[\\/]|\/)[^:*?"<>|]*\.[A-Za-z]{1,6}$/;
+/** An exception's class and message, which Studio also shows as `Error:java.util…Exception: …`: a trace, not a problem. */
+const STUDIO_EXCEPTION = /^[\w$]+(?:\.[\w$]+)+(?:Exception|Error)\b/;
+/** AAPT2's own messages, recognisable without a path. */
+const AAPT_MESSAGE =
+  /^(?:error: )?(?:resource \S+ (?:\(aka \S+\) )?not found|style attribute '[^']*' not found|attribute \S+ (?:\(aka \S+\) )?not found|failed linking (?:references|file resources)|failed processing manifest|duplicate value for resource|file failed to compile)/;
+/** D8/R8's desugaring limits, printed bare, after `Error: `, or as an exception's message. */
+const D8_MESSAGE =
+  /^\s*(?:Error: |ERROR: |D8: |com\.android\.tools\.r8\.[\w.$]+: )?((?:Invoke-customs|Default interface methods|Static interface methods|Private interface methods|MethodHandle\.invoke and MethodHandle\.invokeExact|Invoke-polymorphic|Constant-dynamic) (?:are|is) only supported starting with Android \S+ \(--min-api \d+\).*)$/;
 const LOG_LEVEL_PREFIX = /^\[(ERROR|WARNING|WARN|INFO|DEBUG|LIFECYCLE|QUIET)\] (?:\[[\w$]+(?:\.[\w$]+)+\] )?/;
 /** javac through Maven: `/p/A.java:[160,40] cannot find symbol` (older plugins keep javac's `error: `). */
 const MAVEN_LOCATED = /^\s*(.+?\.java):\[(\d+),(\d+)\] (?:(error|warning): )?(.*)$/;
@@ -231,6 +242,11 @@ export function stripWrapperPrefixes(rawLine: string): string {
   }
   // A single log line pasted as markdown inline code: `` `Caused by: …` ``.
   if (line.length > 2 && line.startsWith('`') && line.endsWith('`') && !line.startsWith('``')) line = line.slice(1, -1);
+  else if (line.includes('`') && !line.includes('``') && line.split('`').length % 2 === 0) {
+    // An inline-code span opened on this line and closed on another: its one unmatched backtick.
+    if (line.startsWith('`')) line = line.slice(1);
+    else if (line.endsWith('`')) line = line.slice(0, -1);
+  }
   return line;
 }
 
@@ -243,6 +259,15 @@ function capIndent(line: string, caretExpected: boolean): string {
   const indent = line.length - line.trimStart().length;
   if (indent <= MAX_INDENT_CHARS || (caretExpected && CARET.test(line))) return line;
   return line.slice(indent - MAX_INDENT_CHARS);
+}
+
+/** The tool behind a Studio `Error:(l, c)` message: named by Studio, else told by the file or by the message. */
+function studioSource(tool: string, file: string | null, message: string): DiagnosticSource {
+  if (tool === 'Kotlin' || (file !== null && /\.kts?$/.test(file))) return 'kotlin';
+  if ((file !== null && /\.xml$/.test(file)) || AAPT_MESSAGE.test(message)) return 'aapt2';
+  if (tool === 'Java' || tool === 'error' || tool === 'warning' || (file !== null && /\.java$/.test(file)))
+    return 'javac';
+  return 'gradle';
 }
 
 /** A failure block printed (or pasted) with every line indented: its lines with the common indentation removed. */
@@ -326,6 +351,10 @@ export class GradleOutputParser {
 
   /** The level a Maven or Gradle `--debug` log gave the current line (`ERROR`, `WARNING`), or null. */
   private lineLevel: string | null = null;
+  /** The file Studio's Messages view named on its own line above the `Error:(l, c)` lines that follow. */
+  private studioFile: string | null = null;
+  /** Tasks whose manifest merger errors were reported with their location: the failure block repeats them. */
+  private readonly manifestLocatedTasks = new Set<string | null>();
   /** Inside a log quoted in markdown, every line of which starts with `> `. */
   private markdownQuote = false;
   /** Android Studio's `Error:(12, 0) msg`, waiting for the `<a href="openFile:…">` line that names its file. */
@@ -364,11 +393,17 @@ export class GradleOutputParser {
     const level = LOG_LEVEL_PREFIX.exec(line);
     this.lineLevel = level ? level[1]! : null;
     if (level) line = line.slice(level[0].length);
+    if (this.section === 'none' && !this.pendingJavac && !this.pendingMultiline && STUDIO_FILE_LINE.test(line)) {
+      this.studioFile = line;
+      return;
+    }
+    if (!line.startsWith('Error:(') && !line.startsWith('Warning:(')) this.studioFile = null;
     if (this.pendingStudio) {
       const link = STUDIO_OPEN_FILE.exec(line);
       const studio = this.pendingStudio;
       this.pendingStudio = null;
-      this.add(link ? { ...studio, file: link[1]! } : studio);
+      const message = studio.source === 'aapt2' ? studio.message.replace(/^error: /, '') : studio.message;
+      this.add(link ? { ...studio, message, file: link[1]! } : { ...studio, message });
       if (link) return;
     }
     if (this.continuePending(line)) {
@@ -449,7 +484,14 @@ export class GradleOutputParser {
 
   /** Ends the stream; returns every diagnostic (deduplicated, in order of appearance). */
   finish(): BuildDiagnostic[] {
-    if (this.pendingStudio) this.add(this.pendingStudio);
+    if (this.pendingStudio)
+      this.add({
+        ...this.pendingStudio,
+        message:
+          this.pendingStudio.source === 'aapt2'
+            ? this.pendingStudio.message.replace(/^error: /, '')
+            : this.pendingStudio.message,
+      });
     this.pendingStudio = null;
     this.flushPending();
     this.closeBlock();
@@ -614,6 +656,7 @@ export class GradleOutputParser {
     this.pendingMultiline = null;
     const message = [p.base.message, ...p.lines].filter((s) => s !== '').join(' ');
     const located = p.base.source === 'manifest' && p.base.file === null ? this.manifestLocation(message) : {};
+    if (p.base.source === 'manifest' && p.base.file !== null) this.manifestLocatedTasks.add(p.base.task);
     this.add({ ...p.base, ...located, message });
   }
 
@@ -703,30 +746,39 @@ export class GradleOutputParser {
     let m: RegExpExecArray | null;
     if (!inBlock && (trimmed.startsWith('Error:') || trimmed.startsWith('Warning:'))) {
       if ((m = STUDIO_LOCATED.exec(trimmed))) {
-        const tool = m[4] ?? '';
+        const file = this.studioFile;
+        const message = m[5]!;
         this.pendingStudio = {
           severity: severityOf(m[1]!),
-          source:
-            tool === 'Kotlin'
-              ? 'kotlin'
-              : tool === 'Java' || tool === 'error' || tool === 'warning'
-                ? 'javac'
-                : 'gradle',
-          file: null,
+          source: studioSource(m[4] ?? '', file, message),
+          file,
           line: Number(m[2]),
           // Studio prints column 0 when the tool gave none.
           column: m[3] && m[3] !== '0' ? Number(m[3]) : null,
-          message: m[5]!,
+          message,
           task,
         };
         return true;
       }
-      if (line === trimmed && (m = STUDIO_UNLOCATED.exec(trimmed)) && !/^(?:Warning:\s*$|Error:\s*$)/.test(trimmed)) {
+      if (/^Error:\s*$/.test(line)) {
+        // The merger's located error with no file to name: `Error:` and its tab-indented details.
+        this.pendingMultiline = {
+          base: { severity: 'error', source: 'manifest', file: null, line: null, column: null, message: '', task },
+          lines: [],
+        };
+        return true;
+      }
+      if (
+        line === trimmed &&
+        (m = STUDIO_UNLOCATED.exec(trimmed)) &&
+        !/^Warning:\s*$/.test(trimmed) &&
+        !STUDIO_EXCEPTION.test(m[2]!)
+      ) {
         const known = KNOWN_FAILURE.exec(m[2]!);
         if (m[1] === 'Error' || known)
           return this.add({
             severity: severityOf(m[1]!),
-            source: 'gradle',
+            source: AAPT_MESSAGE.test(m[2]!) ? 'aapt2' : 'gradle',
             file: null,
             line: null,
             column: null,
@@ -980,7 +1032,10 @@ export class GradleOutputParser {
       });
     }
     if ((m = AGP_ERROR.exec(line)) && !JVM_NOISE.test(line)) return this.addAgpLine(m, task);
-    if (trimmed.startsWith('Caused by: com.android.tools.r8.') && (m = D8_CAUSE.exec(line)))
+    if ((m = D8_MESSAGE.exec(line)))
+      return this.add({ severity: 'error', source: 'r8', file: null, line: null, column: null, message: m[1]!, task });
+    if (trimmed.startsWith('Message{kind=')) return this.addToolMessage(trimmed, task);
+    if (/^(?:Caused by: )?com\.android\.tools\.r8\./.test(trimmed) && (m = D8_CAUSE.exec(line)))
       return this.add({ severity: 'error', source: 'r8', file: null, line: null, column: null, message: m[1]!, task });
     if ((m = R8_MISSING.exec(line))) {
       return this.add({
@@ -1042,6 +1097,23 @@ export class GradleOutputParser {
       kaptWrapped: false,
     };
     return true;
+  }
+
+  /** AGP 3's `Message{kind=ERROR, text=…, sources=[…], tool name=Optional.of(D8)}`, read with index scans. */
+  private addToolMessage(trimmed: string, task: string | null): boolean {
+    const kind = /^Message\{kind=(\w+), text=/.exec(trimmed);
+    const end = trimmed.lastIndexOf(', sources=[');
+    if (!kind || end < 0) return false;
+    const tool = /tool name=Optional\.of\((\w+)\)\}$/.exec(trimmed.slice(-64))?.[1] ?? '';
+    return this.add({
+      severity: severityOf(kind[1]!),
+      source: /^(D8|R8)$/.test(tool) ? 'r8' : /aapt/i.test(tool) ? 'aapt2' : 'agp',
+      file: null,
+      line: null,
+      column: null,
+      message: trimmed.slice(kind[0].length, end),
+      task,
+    });
   }
 
   private addJavacBareWarning(line: string, task: string | null): boolean {
@@ -1126,7 +1198,8 @@ export class GradleOutputParser {
       const first = record.original.split('\n').find((l) => l.trim() !== '');
       if (first && this.scanLine(first, true)) return true;
     }
-    const text = typeof record.text === 'string' ? record.text : '';
+    // AAPT2's text keeps its own `error: ` when AGP had no `original` line to give.
+    const text = typeof record.text === 'string' ? record.text.replace(/^(?:error|warning): /, '') : '';
     const where = Array.isArray(record.sources) ? record.sources[0] : undefined;
     const named = where?.file as unknown;
     const described = named && typeof named === 'object' ? (named as { path?: unknown; description?: unknown }) : null;
@@ -1297,7 +1370,11 @@ export class GradleOutputParser {
     const causes: Cause[] = [];
     for (const entry of lines) {
       const cause = /^(\s*)>(?: (.*))?$/.exec(entry.text);
-      if (cause) causes.push({ depth: cause[1]!.length, text: (cause[2] ?? '').trim(), details: [] });
+      const text = (cause?.[2] ?? '').trim();
+      // `> Suggestion: …` pasted with its own marker is the merger's detail line, not a cause of its own.
+      if (cause && causes.length > 0 && /^(?:Suggestion: |is also present at )/.test(text))
+        causes[causes.length - 1]!.details.push({ text, consumed: false });
+      else if (cause) causes.push({ depth: cause[1]!.length, text, details: [] });
       else if (causes.length > 0) causes[causes.length - 1]!.details.push(entry);
     }
     const leaves = causes.filter((c, k) => k === causes.length - 1 || causes[k + 1]!.depth <= c.depth);
@@ -1361,6 +1438,8 @@ export class GradleOutputParser {
         task,
       });
     } else if (MANIFEST_FAILED.test(cause)) {
+      // The located errors printed before the block already say this, with file and line.
+      if (this.manifestLocatedTasks.has(task)) return;
       this.add({ severity: 'error', source: 'manifest', ...this.manifestLocation(text), message: text, task });
     } else {
       this.add({
