@@ -124,6 +124,11 @@ const AGPBI = /^\s*AGPBI: (\{.*\})\s*$/;
 /** Manifest merger: `<path>/AndroidManifest.xml:6:9-35 Error:` then tab-indented details. */
 const MANIFEST_LOCATED = /^\s*(.+?\.xml)(?::(\d+)(?::(\d+)(?:-\d+(?::\d+)?)?)?)? (Error|Warning):(?: (.*))?$/;
 const MANIFEST_FAILED = /^Manifest merger failed\b/;
+/** The resource merger: `[raw/x] <path> [raw/x] <path>: Resource and asset merger: Duplicate resources` (tab or space between). */
+const DUPLICATE_RESOURCES =
+  /^(?:Caused by: )?\[([^\]]+)\] (.+?)\s+\[[^\]]+\] (.+?):\s*(?:Resource and asset merger: |Error: )?(Duplicate resources)\s*$/;
+/** AGP 7+'s in-process resource compiler. */
+const AAPT_COMPILER_DUPLICATE = /^\s*(Duplicate value for resource '[^']+' with config '[^']*'.*)$/;
 const MANIFEST_DETAIL =
   /^(?:is also present at |Suggestion: |See https?:\/\/developer\.android\.com\/|\S*AndroidManifest\.xml as the library )/;
 /** D8/R8's own exception named as a cause: its message is the dexing problem (the generic ones say nothing). */
@@ -152,6 +157,7 @@ const CC_HEADER = /^\d+ problems? (?:was|were) found (?:storing|reusing|loading|
 const CC_BULLET = /^- (.*)$/;
 /** `Build file '/p/build.gradle' line: 12`, `Script '/p/x.gradle' line: 51`, or a file without a line (Groovy's startup failures). */
 const WHERE_BUILD_FILE = /^(?:(?:Build|Settings|Script|Init script) file|Script|Init script) '(.+?)'(?: line: (\d+))?$/;
+const GRADLE_SECTION = /^\* (?:What went wrong|Where|Try|Exception is|Get more help|Query|Suggestions?)\b/;
 const BLOCK_START = /^\s*\*?\s*What went wrong:\s*$/;
 /** Failure headlines that start a block even when the `* What went wrong:` line was not printed or pasted. */
 const IMPLICIT_BLOCK =
@@ -398,6 +404,8 @@ export class GradleOutputParser {
       return;
     }
     if (!line.startsWith('Error:(') && !line.startsWith('Warning:(')) this.studioFile = null;
+    // A markdown bullet in front of a pasted diagnostic (`* res/values/values.xml:33:5-494: AAPT: error: …`).
+    if (this.section === 'none' && line.startsWith('* ') && !GRADLE_SECTION.test(line)) line = line.slice(2);
     if (this.pendingStudio) {
       const link = STUDIO_OPEN_FILE.exec(line);
       const studio = this.pendingStudio;
@@ -446,6 +454,10 @@ export class GradleOutputParser {
         this.pushBlockLine(`> ${trimmed}`);
         return;
       }
+      if (this.implicitBlock && this.continuesDuplicateResources(trimmed)) {
+        this.pushBlockLine(`  ${trimmed}`);
+        return;
+      }
       if (this.implicitBlock && trimmed !== '' && !/^\s/.test(line) && !trimmed.startsWith('>')) {
         this.closeBlock();
         this.section = 'none';
@@ -469,6 +481,13 @@ export class GradleOutputParser {
       return;
     }
     this.scanLine(line, false);
+  }
+
+  /** Studio prints the merger's duplicate as `> [res] <path>`, `[res] <path>: ` and `Error: Duplicate resources`. */
+  private continuesDuplicateResources(trimmed: string): boolean {
+    const previous = this.block[this.block.length - 1]?.text.trim() ?? '';
+    if (!/^(?:> )?\[[^\]\s]+\] /.test(previous)) return false;
+    return /^\[[^\]\s]+\] /.test(trimmed) || trimmed === 'Error: Duplicate resources';
   }
 
   /** An unindented line after a headline-only block and a blank line: the cause whose `> ` was lost in pasting. */
@@ -523,6 +542,10 @@ export class GradleOutputParser {
     const file = d.file !== null ? this.reportPath(d.file) : null;
     const message = clip(d.message);
     if (message === '') return false;
+    // AAPT2's note on where a duplicated value was first defined belongs to the error just reported.
+    const last = this.diagnostics[this.diagnostics.length - 1];
+    if (d.source === 'aapt2' && last?.source === 'aapt2' && /^resource previously defined here\.?$/.test(message))
+      return true;
     const diagnostic: BuildDiagnostic = { ...d, file, message };
     // One located problem reported by two tools (AGP and Gradle's failure block) is one diagnostic.
     const key =
@@ -727,7 +750,10 @@ export class GradleOutputParser {
     if (trimmed === '') return false;
 
     if (!inBlock) {
-      const task = TASK_LINE.exec(trimmed) ?? OLD_TASK_LINE.exec(trimmed) ?? /^Task (:\S+)\s*$/.exec(trimmed);
+      const task =
+        TASK_LINE.exec(trimmed) ??
+        OLD_TASK_LINE.exec(trimmed) ??
+        /^Task (:\S+)(?: (?:FAILED|UP-TO-DATE|NO-SOURCE|SKIPPED|FROM-CACHE))?\s*$/.exec(trimmed);
       if (task) {
         this.currentTask = task[1]!;
         this.inCcList = false;
@@ -808,6 +834,18 @@ export class GradleOutputParser {
       };
       return true;
     }
+    if (trimmed.endsWith('Duplicate resources') && (m = DUPLICATE_RESOURCES.exec(trimmed)))
+      return this.addDuplicate(m, 'error', 'agp', task);
+    if ((m = AAPT_COMPILER_DUPLICATE.exec(line)))
+      return this.add({
+        severity: 'error',
+        source: 'aapt2',
+        file: null,
+        line: null,
+        column: null,
+        message: m[1]!,
+        task,
+      });
     if ((m = COMPOSE_VERSION.exec(line)))
       return this.add({
         severity: 'error',
@@ -1099,6 +1137,23 @@ export class GradleOutputParser {
     return true;
   }
 
+  private addDuplicate(
+    m: RegExpExecArray,
+    severity: DiagnosticSeverity,
+    source: DiagnosticSource,
+    task: string | null,
+  ): boolean {
+    return this.add({
+      severity,
+      source,
+      file: m[2]!,
+      line: null,
+      column: null,
+      message: `${m[4]} (${m[1]}): ${m[2]} and ${m[3]}`,
+      task,
+    });
+  }
+
   /** AGP 3's `Message{kind=ERROR, text=…, sources=[…], tool name=Optional.of(D8)}`, read with index scans. */
   private addToolMessage(trimmed: string, task: string | null): boolean {
     const kind = /^Message\{kind=(\w+), text=/.exec(trimmed);
@@ -1148,17 +1203,8 @@ export class GradleOutputParser {
       return this.scanLine(message, false);
     }
     // `[raw/x] <path> [raw/x] <path>: Resource and asset merger: Duplicate resources`
-    const duplicate = /^\[([^\]]+)\] (.+?) \[[^\]]+\] (.+?): (?:Resource and asset merger: )?(.+)$/.exec(message);
-    if (duplicate)
-      return this.add({
-        severity,
-        source,
-        file: duplicate[2]!,
-        line: null,
-        column: null,
-        message: `${duplicate[4]} (${duplicate[1]}): ${duplicate[2]} and ${duplicate[3]}`,
-        task,
-      });
+    const duplicate = DUPLICATE_RESOURCES.exec(message);
+    if (duplicate) return this.addDuplicate(duplicate, severity, source, task);
     const base: Diagnostic = {
       severity,
       source,
@@ -1414,6 +1460,12 @@ export class GradleOutputParser {
     }
     if (text === '') return;
 
+    // Studio's form of the merger's error: the two resources and `Error: Duplicate resources` on three lines.
+    const duplicate = DUPLICATE_RESOURCES.exec([cause, ...free].join(' '));
+    if (duplicate) {
+      this.addDuplicate(duplicate, 'error', 'agp', task);
+      return;
+    }
     const located = /^(\/\S+?|[A-Za-z]:\\\S+?):(\d+)(?::(\d+))?: (?:Error|error|ERROR): (.*)$/.exec(cause);
     // R8 names the position at the end of its cause: `…, position: offset: 96, line: 3, column: 19, origin: /p/rules.pro`.
     const position = /\bline: (\d+), column: (\d+), origin: (\S+)$/.exec(cause);
