@@ -124,9 +124,32 @@ const AGPBI = /^\s*AGPBI: (\{.*\})\s*$/;
 /** Manifest merger: `<path>/AndroidManifest.xml:6:9-35 Error:` then tab-indented details. */
 const MANIFEST_LOCATED = /^\s*(.+?\.xml)(?::(\d+)(?::(\d+)(?:-\d+(?::\d+)?)?)?)? (Error|Warning):(?: (.*))?$/;
 const MANIFEST_FAILED = /^Manifest merger failed\b/;
-/** The resource merger: `[raw/x] <path> [raw/x] <path>: Resource and asset merger: Duplicate resources` (tab or space between). */
-const DUPLICATE_RESOURCES =
-  /^(?:Caused by: )?\[([^\]]+)\] (.+?)\s+\[[^\]]+\] (.+?):\s*(?:Resource and asset merger: |Error: )?(Duplicate resources)\s*$/;
+/**
+ * The resource merger: `[raw/x] <path> [raw/x] <path>: Resource and asset merger: Duplicate resources` (tab or
+ * space between, `Caused by: ` or `Error: ` around it). Read with index scans: the paths are free text.
+ */
+interface DuplicateResources {
+  readonly resource: string;
+  readonly first: string;
+  readonly other: string;
+  readonly problem: string;
+}
+
+function parseDuplicateResources(text: string): DuplicateResources | null {
+  const body = text.startsWith('Caused by: ') ? text.slice(11) : text;
+  const cut = Math.max(0, body.length - 80);
+  const tail = /:\s*(?:Resource and asset merger: |Error: )?(Duplicate resources)\s*$/.exec(body.slice(cut));
+  if (!body.startsWith('[') || !tail) return null;
+  const close = body.indexOf('] ');
+  if (close < 2) return null;
+  const resource = body.slice(1, close);
+  const second = body.indexOf(`[${resource}] `, close + 2);
+  if (second < 0) return null;
+  const first = body.slice(close + 2, second).trim();
+  const other = body.slice(second + resource.length + 3, cut + tail.index).trim();
+  if (first === '' || other === '') return null;
+  return { resource, first, other, problem: tail[1]! };
+}
 /** AGP 7+'s in-process resource compiler. */
 const AAPT_COMPILER_DUPLICATE = /^\s*(Duplicate value for resource '[^']+' with config '[^']*'.*)$/;
 const MANIFEST_DETAIL =
@@ -834,8 +857,8 @@ export class GradleOutputParser {
       };
       return true;
     }
-    if (trimmed.endsWith('Duplicate resources') && (m = DUPLICATE_RESOURCES.exec(trimmed)))
-      return this.addDuplicate(m, 'error', 'agp', task);
+    const duplicate = trimmed.endsWith('Duplicate resources') ? parseDuplicateResources(trimmed) : null;
+    if (duplicate) return this.addDuplicate(duplicate, 'error', 'agp', task);
     if ((m = AAPT_COMPILER_DUPLICATE.exec(line)))
       return this.add({
         severity: 'error',
@@ -1138,7 +1161,7 @@ export class GradleOutputParser {
   }
 
   private addDuplicate(
-    m: RegExpExecArray,
+    d: DuplicateResources,
     severity: DiagnosticSeverity,
     source: DiagnosticSource,
     task: string | null,
@@ -1146,10 +1169,10 @@ export class GradleOutputParser {
     return this.add({
       severity,
       source,
-      file: m[2]!,
+      file: d.first,
       line: null,
       column: null,
-      message: `${m[4]} (${m[1]}): ${m[2]} and ${m[3]}`,
+      message: `${d.problem} (${d.resource}): ${d.first} and ${d.other}`,
       task,
     });
   }
@@ -1203,7 +1226,7 @@ export class GradleOutputParser {
       return this.scanLine(message, false);
     }
     // `[raw/x] <path> [raw/x] <path>: Resource and asset merger: Duplicate resources`
-    const duplicate = DUPLICATE_RESOURCES.exec(message);
+    const duplicate = parseDuplicateResources(message);
     if (duplicate) return this.addDuplicate(duplicate, severity, source, task);
     const base: Diagnostic = {
       severity,
@@ -1461,7 +1484,7 @@ export class GradleOutputParser {
     if (text === '') return;
 
     // Studio's form of the merger's error: the two resources and `Error: Duplicate resources` on three lines.
-    const duplicate = DUPLICATE_RESOURCES.exec([cause, ...free].join(' '));
+    const duplicate = parseDuplicateResources([cause, ...free].join(' '));
     if (duplicate) {
       this.addDuplicate(duplicate, 'error', 'agp', task);
       return;
