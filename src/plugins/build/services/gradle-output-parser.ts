@@ -6,7 +6,9 @@
  *
  * The shapes come from real logs (test/fixtures/gradle-output/README.md lists where each was seen):
  * Kotlin K1/K2, javac in every JDK locale, kapt's `e: ` wrapping of javac, KSP, AAPT2, the manifest
- * merger, lint, R8, unit and instrumented test failures, AGP's `AGPBI:` JSON, and Gradle's failure blocks.
+ * merger, lint, R8/D8, unit and instrumented test failures, AGP's `AGPBI:` JSON, Gradle's failure blocks,
+ * clang/ninja/CMake under externalNativeBuild, Android Studio's Messages view (`Error:(12, 5) …`), and
+ * logs as people paste them: quoted in markdown, in code fences or inline code, behind Maven or CI prefixes.
  */
 
 export type DiagnosticSeverity = 'error' | 'warning' | 'info';
