@@ -502,7 +502,10 @@ export class GradleOutputParser {
       this.closeBlock();
       this.section = 'what-went-wrong';
       this.implicitBlock = true;
-      this.pushBlockLine(implicit[1]!);
+      // A block squashed onto one line (`Execution failed for task ':x'. > cause    > cause`): one line per cause.
+      const squashed = implicit[1]!.split(/\s+> (?=\S)/);
+      this.pushBlockLine(squashed[0]!);
+      for (let k = 1; k < squashed.length && k < 16; k++) this.pushBlockLine(`${'   '.repeat(k - 1)}> ${squashed[k]}`);
       return;
     }
     this.scanLine(line, false);
@@ -549,7 +552,8 @@ export class GradleOutputParser {
 
   /** A path as the report shows it: decoded from a file URL and, inside the project, relative to it. */
   private reportPath(path: string): string {
-    let normalized = normalizePath(path.trim().replace(/^\^/, ''));
+    // `^` glued from a caret line; AGP 3.2's `Output:  ` in front of AAPT2's first line.
+    let normalized = normalizePath(path.trim().replace(/^(?:\^|Output:\s+)/, ''));
     // Text glued in front of a Windows path (a caret or another message without its line break).
     const drive = /^.*[^A-Za-z]([A-Za-z]:[\\/])/.exec(normalized);
     if (drive) normalized = normalized.slice(drive[0].length - drive[1]!.length);
