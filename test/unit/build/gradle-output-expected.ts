@@ -3005,4 +3005,26 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       ':app:processDebugResources',
     ),
   ],
+  'kapt_internal_error_gradle8_try_markers.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:kaptGenerateStubsDebugKotlin': Internal compiler error. See log for more details",
+      ':app:kaptGenerateStubsDebugKotlin',
+    ),
+  ],
+  'kotlin_compilation_error_see_log_block.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:compileDebugKotlin': Compilation error. See log for more details",
+      ':app:compileDebugKotlin',
+    ),
+  ],
 };
