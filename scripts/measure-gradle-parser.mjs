@@ -3,9 +3,10 @@
  * Precision and recall of the Gradle output parser on the captures in test/fixtures/gradle-output/,
  * against the expected diagnostics written out in test/unit/build/gradle-output-expected.ts.
  *
- *   node scripts/measure-gradle-parser.mjs [--parser <path to a gradle-output-parser.ts>] [--verbose]
+ *   node scripts/measure-gradle-parser.mjs [--parser <path to a gradle-output-parser.ts>] [--only a.txt,b.txt] [--verbose]
  *
  * `--parser` measures another version of the parser (e.g. one taken from git history) on the same set.
+ * `--only` measures a named batch of captures (e.g. the ones just added, before the parser learns them).
  * A found diagnostic counts as correct when severity, source, file name and line agree with an expected
  * one and its message contains the expected message's first 40 characters (case and spacing aside):
  * a reader acting on it would go to the same place for the same reason.
@@ -24,6 +25,7 @@ const parserPath = resolve(
     : join(root, 'src/plugins/build/services/gradle-output-parser.ts'),
 );
 const verbose = args.includes('--verbose');
+const only = args.includes('--only') ? new Set(args[args.indexOf('--only') + 1].split(',')) : null;
 
 const out = mkdtempSync(join(tmpdir(), 'measure-parser-'));
 try {
@@ -55,7 +57,7 @@ try {
   };
   const dir = join(root, 'test/fixtures/gradle-output');
   for (const file of readdirSync(dir)
-    .filter((f) => f.endsWith('.txt'))
+    .filter((f) => f.endsWith('.txt') && (only === null || only.has(f)))
     .sort()) {
     const want = EXPECTED[file] ?? [];
     const found = parseGradleOutput(readFileSync(join(dir, file), 'utf8'));

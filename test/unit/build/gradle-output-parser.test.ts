@@ -342,6 +342,18 @@ describe('GradleOutputParser rules', () => {
       `${'a/'.repeat(4_000)}AndroidManifest.xml:1 Error:`,
       `ERROR: Manifest merger failed : ${'a/b '.repeat(2_000)}`,
       ...Array.from({ length: 60 }, () => `\t${'x/AndroidManifest.xml '.repeat(300)}`),
+      `${'\t'.repeat(8_000)}x`,
+      `A.java:1: error: x`,
+      `${' '.repeat(8_000)}^ y`,
+      `${'[a] b '.repeat(1_300)}Duplicate resources`,
+      `${'.../a.kt:1:'.repeat(700)}`,
+      `${'a.cpp:1'.repeat(1_100)}`,
+      `${'a.java:['.repeat(1_000)}`,
+      `Message{kind=ERROR, text=${', sources=['.repeat(700)}`,
+      `Error:(1) ${'Error:('.repeat(1_100)}`,
+      `[ERROR] [${'a.'.repeat(4_000)} x`,
+      `\`${' '.repeat(8_000)}\``,
+      `${'> '.repeat(4_000)}FAILURE: `,
     ];
     const parser = new GradleOutputParser();
     const started = process.hrtime.bigint();

@@ -6,7 +6,9 @@
  *
  * The shapes come from real logs (test/fixtures/gradle-output/README.md lists where each was seen):
  * Kotlin K1/K2, javac in every JDK locale, kapt's `e: ` wrapping of javac, KSP, AAPT2, the manifest
- * merger, lint, R8, unit and instrumented test failures, AGP's `AGPBI:` JSON, and Gradle's failure blocks.
+ * merger, lint, R8/D8, unit and instrumented test failures, AGP's `AGPBI:` JSON, Gradle's failure blocks,
+ * clang/ninja/CMake under externalNativeBuild, Android Studio's Messages view (`Error:(12, 5) …`), and
+ * logs as people paste them: quoted in markdown, in code fences or inline code, behind Maven or CI prefixes.
  */
 
 export type DiagnosticSeverity = 'error' | 'warning' | 'info';
@@ -64,14 +66,16 @@ const MAX_MESSAGE_CHARS = 2000;
 const MAX_BLOCK_LINES = 400;
 /** Longer lines are cut before matching: no diagnostic header is this long, and it bounds regex work. */
 const MAX_LINE_CHARS = 8192;
+const MAX_INDENT_CHARS = 64;
 /** Lines of a test failure or a manifest error kept before the rest is dropped. */
 const MAX_CONTINUATION_LINES = 60;
 
-/* Wrappers that prefix every line: ISO timestamps (GitHub Actions raw logs), `[stderr] `, Actions
+/* Wrappers that prefix every line: ISO timestamps (GitHub Actions raw logs) or a time of day (Jenkins), `[stderr] `, Actions
  * workflow commands, Flutter's verbose `[  +12 ms] ` column, the Titanium CLI's `[ERROR] [GRADLE] `, and
- * the `error: ` Android Studio puts before a compiler's own `e: `. Stripped repeatedly, in any order. */
+ * the `error: ` Android Studio puts before a compiler's own `e: `, and a markdown code fence glued to the first
+ * line of a log pasted into an issue. Stripped repeatedly, in any order. */
 const WRAPPER_PREFIX =
-  /^(?:\uFEFF|\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|(?:error|warning): (?=[ew]: ))/;
+  /^(?:\uFEFF|(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|(?:error|warning): (?=[ew]: )|```(?:[\w-]+(?= |$))? ?)/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes start with ESC.
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
 
@@ -85,8 +89,12 @@ const CONFIGURE_LINE = /^> Configure project /;
 const KOTLIN_K2 = /^\s*([ewi]): (.+?\.kts?):(\d+):(\d+):? (.*)$/;
 const KOTLIN_K1 = /^\s*([ewi]): (.+?\.kts?): \((\d+), (\d+)\): (.*)$/;
 const KOTLIN_BARE = /^\s*([ew]): (.+)$/;
-/** A Kotlin location whose `e: ` was lost in copying: only the compiler prints `file://…kt:line:col message`. */
-const KOTLIN_URL_ONLY = /^\s*(file:\/\/\S+?\.kts?):(\d+):(\d+):? (.*)$/;
+/**
+ * A Kotlin location whose `e: ` was lost in copying (Flutter and Android Studio print it so, reporters elide the
+ * path as `.../A.kt`): only the compiler prints `<path>.kt:line:col message` at the start of a line.
+ */
+const KOTLIN_URL_ONLY =
+  /^\s*(file:\/\/\S+?\.kts?|(?:\.{2,3}\/?|~?\/)[^\s:]*?\.kts?|[A-Za-z]:[\\/][^:]*?\.kts?):(\d+):(\d+):? (\S.*)$/;
 const KSP = /^\s*([ewi]): \[ksp(?:\]|\*\*\*) (?:(.+?):(\d+)(?::(\d+))?: )?(.*)$/;
 const KAPT_TAGGED = /^\s*(?:([ew]): )?\[kapt\] (.*)$/;
 /** The summary kapt prints after the processor's own errors; it names no problem of its own. */
@@ -118,6 +126,38 @@ const AGPBI = /^\s*AGPBI: (\{.*\})\s*$/;
 /** Manifest merger: `<path>/AndroidManifest.xml:6:9-35 Error:` then tab-indented details. */
 const MANIFEST_LOCATED = /^\s*(.+?\.xml)(?::(\d+)(?::(\d+)(?:-\d+(?::\d+)?)?)?)? (Error|Warning):(?: (.*))?$/;
 const MANIFEST_FAILED = /^Manifest merger failed\b/;
+/**
+ * The resource merger: `[raw/x] <path> [raw/x] <path>: Resource and asset merger: Duplicate resources` (tab or
+ * space between, `Caused by: ` or `Error: ` around it). Read with index scans: the paths are free text.
+ */
+interface DuplicateResources {
+  readonly resource: string;
+  readonly first: string;
+  readonly other: string;
+  readonly problem: string;
+}
+
+function parseDuplicateResources(text: string): DuplicateResources | null {
+  const body = text.startsWith('Caused by: ') ? text.slice(11) : text;
+  const cut = Math.max(0, body.length - 80);
+  const tail = /:\s*(?:Resource and asset merger: |Error: )?(Duplicate resources)\s*$/.exec(body.slice(cut));
+  if (!body.startsWith('[') || !tail) return null;
+  const close = body.indexOf('] ');
+  if (close < 2) return null;
+  const resource = body.slice(1, close);
+  const second = body.indexOf(`[${resource}] `, close + 2);
+  if (second < 0) return null;
+  const first = body.slice(close + 2, second).trim();
+  const other = body.slice(second + resource.length + 3, cut + tail.index).trim();
+  if (first === '' || other === '') return null;
+  return { resource, first, other, problem: tail[1]! };
+}
+/** AGP 7+'s in-process resource compiler. */
+const AAPT_COMPILER_DUPLICATE = /^\s*(Duplicate value for resource '[^']+' with config '[^']*'.*)$/;
+const MANIFEST_DETAIL =
+  /^(?:is also present at |Suggestion: |See https?:\/\/developer\.android\.com\/|\S*AndroidManifest\.xml as the library )/;
+/** D8/R8's own exception named as a cause: its message is the dexing problem (the generic ones say nothing). */
+const D8_CAUSE = /^\s*(?:Caused by: )?com\.android\.tools\.r8\.[\w.$]+: (?!Compilation failed to complete)(.+)$/;
 
 const AGP_ERROR = /^\s*(ERROR|WARNING|INFO):\s*(?:(\/\S+?|[A-Za-z]:[\\/]\S+?|file:\/\/\S+?):(\d+)(?::(\d+))?: )?(.*)$/;
 /** The JVM's own warnings on stderr (Unsafe, native access) are not build diagnostics. */
@@ -140,13 +180,45 @@ const AAR_ITEM = /^\s*(\d+)\.\s+(\S.*)$/;
 
 const CC_HEADER = /^\d+ problems? (?:was|were) found (?:storing|reusing|loading|updating)?\s*the configuration cache/;
 const CC_BULLET = /^- (.*)$/;
-const WHERE_BUILD_FILE = /^(?:Build|Settings|Script|Init script) file '(.+)' line: (\d+)$/;
+/** `Build file '/p/build.gradle' line: 12`, `Script '/p/x.gradle' line: 51`, or a file without a line (Groovy's startup failures). */
+const WHERE_BUILD_FILE = /^(?:(?:Build|Settings|Script|Init script) file|Script|Init script) '(.+?)'(?: line: (\d+))?$/;
+const GRADLE_SECTION = /^\* (?:What went wrong|Where|Try|Exception is|Get more help|Query|Suggestions?)\b/;
 const BLOCK_START = /^\s*\*?\s*What went wrong:\s*$/;
 /** Failure headlines that start a block even when the `* What went wrong:` line was not printed or pasted. */
 const IMPLICIT_BLOCK =
-  /^\s*(?:Error:\s*)?((?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project|Could not resolve all (?:files|dependencies|artifacts|task dependencies) for configuration|Could not determine the dependencies of task) '[^']+'\.?.*)$/;
+  /^\s*(?:Error:\s*(?:Gradle:\s*)?)?((?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project|Could not resolve all (?:files|dependencies|artifacts|task dependencies) for configuration|Could not determine the dependencies of task) '[^']+'\.?.*)$/;
 /** A cause line (`> …`) with no headline before it. */
 const BARE_CAUSE = /^> (?!Task :|Configure project |Transform )\S/;
+/** Lines that start with `> ` only because the log was quoted in markdown: Gradle prints none of these after `> `. */
+const MARKDOWN_QUOTED =
+  /^> ?(?:> |\* (?:What went wrong|Where|Try|Exception is|Get more help)|FAILURE: |BUILD (?:FAILED|SUCCESSFUL)|Error:(?!\s))/;
+/** Android Studio's Messages view: `Error:(12, 0) msg`, `Error:(34, 24) Kotlin: msg`, `Error:(8) msg`, `Error:msg`. */
+const STUDIO_LOCATED = /^(Error|Warning):\((\d+)(?:, ?(\d+))?\) (?:(Kotlin|Java|Gradle|error|warning): )?(.+)$/;
+const STUDIO_UNLOCATED = /^(Error|Warning):(?:Gradle: )?(?!\s*(?:\(|Execution failed|A problem occurred))(\S.*)$/;
+const STUDIO_OPEN_FILE = /^<a href="openFile:([^"]+)">/;
+/** Studio's Messages view groups located messages under a line that is only the file's absolute path. */
+const STUDIO_FILE_LINE = /^(?:[A-Za-z]:[\\/]|\/)[^:*?"<>|]*\.[A-Za-z]{1,6}$/;
+/** An exception's class and message, which Studio also shows as `Error:java.util…Exception: …`: a trace, not a problem. */
+const STUDIO_EXCEPTION = /^[\w$]+(?:\.[\w$]+)+(?:Exception|Error)\b/;
+/** AAPT2's own messages, recognisable without a path. */
+const AAPT_MESSAGE =
+  /^(?:error: )?(?:resource \S+ (?:\(aka \S+\) )?not found|style attribute '[^']*' not found|attribute \S+ (?:\(aka \S+\) )?not found|failed linking (?:references|file resources)|failed processing manifest|duplicate value for resource|file failed to compile)/;
+/** D8/R8's desugaring limits, printed bare, after `Error: `, or as an exception's message. */
+const D8_MESSAGE =
+  /^\s*(?:Error: |ERROR: |D8: |com\.android\.tools\.r8\.[\w.$]+: )?((?:Invoke-customs|Default interface methods|Static interface methods|Private interface methods|MethodHandle\.invoke and MethodHandle\.invokeExact|Invoke-polymorphic|Constant-dynamic) (?:are|is) only supported starting with Android \S+ \(--min-api \d+\).*)$/;
+const LOG_LEVEL_PREFIX = /^\[(ERROR|WARNING|WARN|INFO|DEBUG|LIFECYCLE|QUIET)\] (?:\[[\w$]+(?:\.[\w$]+)+\] )?/;
+/** javac through Maven: `/p/A.java:[160,40] cannot find symbol` (older plugins keep javac's `error: `). */
+const MAVEN_LOCATED = /^\s*(.+?\.java):\[(\d+),(\d+)\] (?:(error|warning): )?(.*)$/;
+/** The Compose compiler plugin's version check, also seen pasted without Kotlin's `e: `. */
+const COMPOSE_VERSION = /^\s*(This version \(\S+\) of the Compose Compiler requires Kotlin version .*)$/;
+/** clang through CMake or ndk-build: `src/main/cpp/a.cpp:73:10: error: msg` (then an echo and a caret). */
+const CLANG =
+  /^\s*((?:[A-Za-z]:)?[^:\s][^:]*?\.(?:c|cc|cpp|cxx|c\+\+|h|hh|hpp|hxx|m|mm|inl|ipp)):(\d+):(\d+): (error|warning|fatal error): (.*)$/;
+const NINJA_ERROR = /^\s*(ninja: error: .+|FAILED: \S.*)$/;
+const CMAKE_ERROR = /^\s*CMake (Error|Warning)(?: \(dev\))? at (.+?):(\d+) \((\w+)\):\s*$/;
+/** Failures Gradle and AGP print as one sentence, seen pasted on their own without the failure block around them. */
+const KNOWN_FAILURE =
+  /^\s*(?:Caused by: [\w.$]+(?:Exception|Error): )?((?:SDK location not found|Unsupported class file major version|General error during (?:conversion|semantic analysis): |Could not find method \S+ for arguments|Keystore file .* not found for signing config|Failed to find (?:target with hash string|Build Tools revision)|No toolchains found in the NDK|NDK (?:not configured|is not installed)|Minimum supported Gradle version is|The project is using an incompatible version).*)$/;
 
 function severityOf(word: string): DiagnosticSeverity {
   switch (word) {
@@ -199,7 +271,45 @@ export function stripWrapperPrefixes(rawLine: string): string {
     if (!m || m[0].length === 0) break;
     line = line.slice(m[0].length);
   }
+  // A single log line pasted as markdown inline code: `` `Caused by: …` ``.
+  if (line.length > 2 && line.startsWith('`') && line.endsWith('`') && !line.startsWith('``')) line = line.slice(1, -1);
+  else if (line.includes('`') && !line.includes('``') && line.split('`').length % 2 === 0) {
+    // An inline-code span opened on this line and closed on another: its one unmatched backtick.
+    if (line.startsWith('`')) line = line.slice(1);
+    else if (line.endsWith('`')) line = line.slice(0, -1);
+  }
   return line;
+}
+
+/**
+ * Patterns start `^\s*(.+?)…`, so every character of indentation is one more place the path group can begin:
+ * a line of thousands of spaces costs that squared. No real indentation is this deep except a caret under a
+ * long source line, which keeps its column (only the pending javac message reads it, with linear patterns).
+ */
+function capIndent(line: string, caretExpected: boolean): string {
+  const indent = line.length - line.trimStart().length;
+  if (indent <= MAX_INDENT_CHARS || (caretExpected && CARET.test(line))) return line;
+  return line.slice(indent - MAX_INDENT_CHARS);
+}
+
+/** The tool behind a Studio `Error:(l, c)` message: named by Studio, else told by the file or by the message. */
+function studioSource(tool: string, file: string | null, message: string): DiagnosticSource {
+  if (tool === 'Kotlin' || (file !== null && /\.kts?$/.test(file))) return 'kotlin';
+  if ((file !== null && /\.xml$/.test(file)) || AAPT_MESSAGE.test(message)) return 'aapt2';
+  if (tool === 'Java' || tool === 'error' || tool === 'warning' || (file !== null && /\.java$/.test(file)))
+    return 'javac';
+  return 'gradle';
+}
+
+/** A failure block printed (or pasted) with every line indented: its lines with the common indentation removed. */
+function dedent(lines: BlockLine[]): BlockLine[] {
+  let common = Number.POSITIVE_INFINITY;
+  for (const l of lines) if (l.text.trim() !== '') common = Math.min(common, l.text.length - l.text.trimStart().length);
+  if (common === 0 || common === Number.POSITIVE_INFINITY) return lines;
+  return lines.map((l) => ({
+    text: l.text.slice(Math.min(common, l.text.length - l.text.trimStart().length)),
+    consumed: l.consumed,
+  }));
 }
 
 /** `:feature:home:processDebugResources` → `feature/home` (the module's directory under the default layout). */
@@ -265,11 +375,21 @@ export class GradleOutputParser {
   /** A failure block that began with `Execution failed for task` and no `* What went wrong:` header. */
   private implicitBlock = false;
   private block: BlockLine[] = [];
-  private where: { file: string; line: number } | null = null;
+  private where: { file: string; line: number | null } | null = null;
   /** AAR-metadata item being collected inside a failure block. */
   private aarItem: { lines: string[] } | null = null;
   private inAarList = false;
 
+  /** The level a Maven or Gradle `--debug` log gave the current line (`ERROR`, `WARNING`), or null. */
+  private lineLevel: string | null = null;
+  /** The file Studio's Messages view named on its own line above the `Error:(l, c)` lines that follow. */
+  private studioFile: string | null = null;
+  /** Tasks whose manifest merger errors were reported with their location: the failure block repeats them. */
+  private readonly manifestLocatedTasks = new Set<string | null>();
+  /** Inside a log quoted in markdown, every line of which starts with `> `. */
+  private markdownQuote = false;
+  /** Android Studio's `Error:(12, 0) msg`, waiting for the `<a href="openFile:…">` line that names its file. */
+  private pendingStudio: Diagnostic | null = null;
   /** True after a config-cache problem header until its bullet list ends. */
   private inCcList = false;
   private pendingJavac: PendingJavac | null = null;
@@ -290,7 +410,35 @@ export class GradleOutputParser {
   }
 
   push(rawLine: string): void {
-    const line = stripWrapperPrefixes(rawLine);
+    let line = capIndent(stripWrapperPrefixes(rawLine), this.pendingJavac !== null);
+    // A log pasted into an issue as a markdown quote has `> ` on every line: from the first line that only a
+    // quote explains (`> FAILURE:`, `> > Task :`), one level is removed until the quote ends.
+    if (this.markdownQuote) {
+      if (line.startsWith('>')) line = line.replace(/^> ?/, '');
+      else if (line.trim() !== '') this.markdownQuote = false;
+    } else if (line.startsWith('> ') && MARKDOWN_QUOTED.test(line)) {
+      this.markdownQuote = true;
+      line = line.slice(2);
+    }
+    // Maven's `[ERROR] ` (the Android Maven plugin) and Gradle's `--debug` `[ERROR] [org.gradle.…] ` before every line.
+    const level = LOG_LEVEL_PREFIX.exec(line);
+    this.lineLevel = level ? level[1]! : null;
+    if (level) line = line.slice(level[0].length);
+    if (this.section === 'none' && !this.pendingJavac && !this.pendingMultiline && STUDIO_FILE_LINE.test(line)) {
+      this.studioFile = line;
+      return;
+    }
+    if (!line.startsWith('Error:(') && !line.startsWith('Warning:(')) this.studioFile = null;
+    // A markdown bullet in front of a pasted diagnostic (`* res/values/values.xml:33:5-494: AAPT: error: …`).
+    if (this.section === 'none' && line.startsWith('* ') && !GRADLE_SECTION.test(line)) line = line.slice(2);
+    if (this.pendingStudio) {
+      const link = STUDIO_OPEN_FILE.exec(line);
+      const studio = this.pendingStudio;
+      this.pendingStudio = null;
+      const message = studio.source === 'aapt2' ? studio.message.replace(/^error: /, '') : studio.message;
+      this.add(link ? { ...studio, message, file: link[1]! } : { ...studio, message });
+      if (link) return;
+    }
     if (this.continuePending(line)) {
       const carried = this.carriedLine;
       this.carriedLine = null;
@@ -322,10 +470,19 @@ export class GradleOutputParser {
     }
     if (this.section === 'where') {
       const m = WHERE_BUILD_FILE.exec(trimmed);
-      if (m) this.where = { file: m[1]!, line: Number(m[2]) };
+      if (m) this.where = { file: m[1]!, line: m[2] ? Number(m[2]) : null };
       return;
     }
     if (this.section === 'what-went-wrong') {
+      if (this.implicitBlock && trimmed !== '' && this.causeLostItsMarker(line)) {
+        // `Error:Execution failed for task …`, a blank line, then the cause pasted without its `> `.
+        this.pushBlockLine(`> ${trimmed}`);
+        return;
+      }
+      if (this.implicitBlock && this.continuesDuplicateResources(trimmed)) {
+        this.pushBlockLine(`  ${trimmed}`);
+        return;
+      }
       if (this.implicitBlock && trimmed !== '' && !/^\s/.test(line) && !trimmed.startsWith('>')) {
         this.closeBlock();
         this.section = 'none';
@@ -339,20 +496,50 @@ export class GradleOutputParser {
       else return;
     }
     // A quoted compiler line (`> e: [ksp] …` in a pasted log) is that diagnostic, not a failure cause.
-    if (BARE_CAUSE.test(line) && this.scanLine(line.slice(2), false)) return;
+    if (BARE_CAUSE.test(line) && this.scanLine(line.slice(2), false, true)) return;
     const implicit = IMPLICIT_BLOCK.exec(line) ?? (BARE_CAUSE.test(line) ? [line, line] : null);
     if (implicit) {
       this.closeBlock();
       this.section = 'what-went-wrong';
       this.implicitBlock = true;
-      this.pushBlockLine(implicit[1]!);
+      // A block squashed onto one line (`Execution failed for task ':x'. > cause    > cause`): one line per cause.
+      const squashed = implicit[1]!.split(/\s+> (?=\S)/);
+      this.pushBlockLine(squashed[0]!);
+      for (let k = 1; k < squashed.length && k < 16; k++) this.pushBlockLine(`${'   '.repeat(k - 1)}> ${squashed[k]}`);
       return;
     }
     this.scanLine(line, false);
   }
 
+  /** Studio prints the merger's duplicate as `> [res] <path>`, `[res] <path>: ` and `Error: Duplicate resources`. */
+  private continuesDuplicateResources(trimmed: string): boolean {
+    const previous = this.block[this.block.length - 1]?.text.trim() ?? '';
+    if (!/^(?:> )?\[[^\]\s]+\] /.test(previous)) return false;
+    return /^\[[^\]\s]+\] /.test(trimmed) || trimmed === 'Error: Duplicate resources';
+  }
+
+  /** An unindented line after a headline-only block and a blank line: the cause whose `> ` was lost in pasting. */
+  private causeLostItsMarker(line: string): boolean {
+    if (this.block.length < 2 || this.block.length > 8) return false;
+    const texts = this.block.map((l) => l.text.trim());
+    if (texts.length < 2 || texts[texts.length - 1] !== '' || texts.slice(1).some((t) => t !== '')) return false;
+    return (
+      !/^(\s|>|\*|Information:|BUILD |FAILURE|Task |[ew]: |:\w|\S+:\d+)/.test(line) &&
+      !/: (?:error|warning): /.test(line)
+    );
+  }
+
   /** Ends the stream; returns every diagnostic (deduplicated, in order of appearance). */
   finish(): BuildDiagnostic[] {
+    if (this.pendingStudio)
+      this.add({
+        ...this.pendingStudio,
+        message:
+          this.pendingStudio.source === 'aapt2'
+            ? this.pendingStudio.message.replace(/^error: /, '')
+            : this.pendingStudio.message,
+      });
+    this.pendingStudio = null;
     this.flushPending();
     this.closeBlock();
     return [...this.diagnostics];
@@ -365,7 +552,8 @@ export class GradleOutputParser {
 
   /** A path as the report shows it: decoded from a file URL and, inside the project, relative to it. */
   private reportPath(path: string): string {
-    let normalized = normalizePath(path.trim().replace(/^\^/, ''));
+    // `^` glued from a caret line; AGP 3.2's `Output:  ` in front of AAPT2's first line.
+    let normalized = normalizePath(path.trim().replace(/^(?:\^|Output:\s+)/, ''));
     // Text glued in front of a Windows path (a caret or another message without its line break).
     const drive = /^.*[^A-Za-z]([A-Za-z]:[\\/])/.exec(normalized);
     if (drive) normalized = normalized.slice(drive[0].length - drive[1]!.length);
@@ -383,6 +571,10 @@ export class GradleOutputParser {
     const file = d.file !== null ? this.reportPath(d.file) : null;
     const message = clip(d.message);
     if (message === '') return false;
+    // AAPT2's note on where a duplicated value was first defined belongs to the error just reported.
+    const last = this.diagnostics[this.diagnostics.length - 1];
+    if (d.source === 'aapt2' && last?.source === 'aapt2' && /^resource previously defined here\.?$/.test(message))
+      return true;
     const diagnostic: BuildDiagnostic = { ...d, file, message };
     // One located problem reported by two tools (AGP and Gradle's failure block) is one diagnostic.
     const key =
@@ -412,7 +604,14 @@ export class GradleOutputParser {
       this.flushJavac();
     }
     if (this.pendingMultiline) {
-      if (/^\s+\S/.test(line) && this.pendingMultiline.lines.length < MAX_CONTINUATION_LINES) {
+      // The merger's detail lines are tab-indented, but pasted logs often lose the tabs; a stack frame ends them.
+      const detail =
+        /^\s+\S/.test(line) || (this.pendingMultiline.base.source === 'manifest' && MANIFEST_DETAIL.test(line));
+      if (
+        detail &&
+        !/^\s*(at |\.\.\. \d+ more)/.test(line) &&
+        this.pendingMultiline.lines.length < MAX_CONTINUATION_LINES
+      ) {
         this.pendingMultiline.lines.push(line.trim());
         return true;
       }
@@ -509,6 +708,7 @@ export class GradleOutputParser {
     this.pendingMultiline = null;
     const message = [p.base.message, ...p.lines].filter((s) => s !== '').join(' ');
     const located = p.base.source === 'manifest' && p.base.file === null ? this.manifestLocation(message) : {};
+    if (p.base.source === 'manifest' && p.base.file !== null) this.manifestLocatedTasks.add(p.base.task);
     this.add({ ...p.base, ...located, message });
   }
 
@@ -574,12 +774,15 @@ export class GradleOutputParser {
   // ---------------------------------------------------------------- single lines
 
   /** Tries every line rule; true when the line produced (or belongs to) a diagnostic. */
-  private scanLine(line: string, inBlock: boolean): boolean {
+  private scanLine(line: string, inBlock: boolean, quotedCause = false): boolean {
     const trimmed = line.trim();
     if (trimmed === '') return false;
 
     if (!inBlock) {
-      const task = TASK_LINE.exec(trimmed) ?? OLD_TASK_LINE.exec(trimmed) ?? /^Task (:\S+)\s*$/.exec(trimmed);
+      const task =
+        TASK_LINE.exec(trimmed) ??
+        OLD_TASK_LINE.exec(trimmed) ??
+        /^Task (:\S+)(?: (?:FAILED|UP-TO-DATE|NO-SOURCE|SKIPPED|FROM-CACHE))?\s*$/.exec(trimmed);
       if (task) {
         this.currentTask = task[1]!;
         this.inCcList = false;
@@ -596,6 +799,120 @@ export class GradleOutputParser {
     const task = inBlock ? (this.blockTask() ?? this.currentTask) : this.currentTask;
 
     let m: RegExpExecArray | null;
+    if (!inBlock && (trimmed.startsWith('Error:') || trimmed.startsWith('Warning:'))) {
+      if ((m = STUDIO_LOCATED.exec(trimmed))) {
+        const file = this.studioFile;
+        const message = m[5]!;
+        this.pendingStudio = {
+          severity: severityOf(m[1]!),
+          source: studioSource(m[4] ?? '', file, message),
+          file,
+          line: Number(m[2]),
+          // Studio prints column 0 when the tool gave none.
+          column: m[3] && m[3] !== '0' ? Number(m[3]) : null,
+          message,
+          task,
+        };
+        return true;
+      }
+      if (/^Error:\s*$/.test(line)) {
+        // The merger's located error with no file to name: `Error:` and its tab-indented details.
+        this.pendingMultiline = {
+          base: { severity: 'error', source: 'manifest', file: null, line: null, column: null, message: '', task },
+          lines: [],
+        };
+        return true;
+      }
+      if (
+        line === trimmed &&
+        (m = STUDIO_UNLOCATED.exec(trimmed)) &&
+        !/^Warning:\s*$/.test(trimmed) &&
+        !STUDIO_EXCEPTION.test(m[2]!)
+      ) {
+        const known = KNOWN_FAILURE.exec(m[2]!);
+        if (m[1] === 'Error' || known)
+          return this.add({
+            severity: severityOf(m[1]!),
+            source: AAPT_MESSAGE.test(m[2]!) ? 'aapt2' : 'gradle',
+            file: null,
+            line: null,
+            column: null,
+            message: m[2]!,
+            task,
+          });
+      }
+    }
+    if (trimmed.includes('.java:[') && (m = MAVEN_LOCATED.exec(line))) {
+      const severity = m[4] ? severityOf(m[4]) : this.lineLevel?.startsWith('WARN') ? 'warning' : 'error';
+      this.pendingJavac = {
+        severity,
+        source: 'javac',
+        file: m[1]!,
+        line: Number(m[2]),
+        message: m[5]!.trim(),
+        task,
+        indent: indentOf(line),
+        kaptLetter: null,
+        details: [],
+        column: Number(m[3]),
+        linesBeforeCaret: 0,
+        blankLines: 0,
+        // Maven gives the column itself and prints no source echo or caret.
+        sawCaret: true,
+        kaptWrapped: false,
+      };
+      return true;
+    }
+    const duplicate = trimmed.endsWith('Duplicate resources') ? parseDuplicateResources(trimmed) : null;
+    if (duplicate) return this.addDuplicate(duplicate, 'error', 'agp', task);
+    if ((m = AAPT_COMPILER_DUPLICATE.exec(line)))
+      return this.add({
+        severity: 'error',
+        source: 'aapt2',
+        file: null,
+        line: null,
+        column: null,
+        message: m[1]!,
+        task,
+      });
+    if ((m = COMPOSE_VERSION.exec(line)))
+      return this.add({
+        severity: 'error',
+        source: 'kotlin',
+        file: null,
+        line: null,
+        column: null,
+        message: m[1]!,
+        task,
+      });
+    if ((m = CLANG.exec(line))) {
+      return this.add({
+        severity: m[4] === 'warning' ? 'warning' : 'error',
+        source: 'agp',
+        file: m[1]!,
+        line: Number(m[2]),
+        column: Number(m[3]),
+        message: m[5]!,
+        task,
+      });
+    }
+    if ((m = NINJA_ERROR.exec(line)))
+      return this.add({ severity: 'error', source: 'agp', file: null, line: null, column: null, message: m[1]!, task });
+    if ((m = CMAKE_ERROR.exec(line))) {
+      this.pendingMultiline = {
+        base: {
+          severity: severityOf(m[1]!),
+          source: 'agp',
+          file: m[2]!,
+          line: Number(m[3]),
+          column: null,
+          message: `${m[4]}:`,
+          task,
+        },
+        lines: [],
+      };
+      return true;
+    }
     if (trimmed.startsWith('AGPBI:') && (m = AGPBI.exec(line))) return this.addAgpbi(m[1]!, task);
 
     if (trimmed.includes('.java:') && (m = JAVAC.exec(line))) {
@@ -757,7 +1074,12 @@ export class GradleOutputParser {
       });
     }
     if (JAVAC_BARE_WARNING.test(line)) return this.addJavacBareWarning(line, task);
-    if (!inBlock && (m = /^(?:error:|Error:)?\s*(Manifest merger failed\b.*)$/.exec(trimmed))) {
+    if (
+      !inBlock &&
+      (m = /^(?:error:|Error:|(?:Caused by: )?java\.lang\.RuntimeException:)?\s*(Manifest merger failed\b.*)$/.exec(
+        trimmed,
+      ))
+    ) {
       this.pendingMultiline = {
         base: { severity: 'error', source: 'manifest', file: null, line: null, column: null, message: m[1]!, task },
         lines: [],
@@ -777,6 +1099,11 @@ export class GradleOutputParser {
       });
     }
     if ((m = AGP_ERROR.exec(line)) && !JVM_NOISE.test(line)) return this.addAgpLine(m, task);
+    if ((m = D8_MESSAGE.exec(line)))
+      return this.add({ severity: 'error', source: 'r8', file: null, line: null, column: null, message: m[1]!, task });
+    if (trimmed.startsWith('Message{kind=')) return this.addToolMessage(trimmed, task);
+    if (/^(?:Caused by: )?com\.android\.tools\.r8\./.test(trimmed) && (m = D8_CAUSE.exec(line)))
+      return this.add({ severity: 'error', source: 'r8', file: null, line: null, column: null, message: m[1]!, task });
     if ((m = R8_MISSING.exec(line))) {
       return this.add({
         severity: this.r8Severity,
@@ -788,6 +1115,17 @@ export class GradleOutputParser {
         task,
       });
     }
+    // Behind `> ` the sentence is a failure cause, and the block it starts reports it.
+    if (!inBlock && !quotedCause && (m = KNOWN_FAILURE.exec(line)))
+      return this.add({
+        severity: 'error',
+        source: 'gradle',
+        file: null,
+        line: null,
+        column: null,
+        message: m[1]!,
+        task,
+      });
     if (!inBlock && trimmed.endsWith('FAILED') && !trimmed.startsWith('>') && (m = TEST_FAILED.exec(trimmed))) {
       this.pendingTest = { className: m[1]!, method: m[2]!, task, lines: [] };
       return true;
@@ -828,6 +1166,40 @@ export class GradleOutputParser {
     return true;
   }
 
+  private addDuplicate(
+    d: DuplicateResources,
+    severity: DiagnosticSeverity,
+    source: DiagnosticSource,
+    task: string | null,
+  ): boolean {
+    return this.add({
+      severity,
+      source,
+      file: d.first,
+      line: null,
+      column: null,
+      message: `${d.problem} (${d.resource}): ${d.first} and ${d.other}`,
+      task,
+    });
+  }
+
+  /** AGP 3's `Message{kind=ERROR, text=…, sources=[…], tool name=Optional.of(D8)}`, read with index scans. */
+  private addToolMessage(trimmed: string, task: string | null): boolean {
+    const kind = /^Message\{kind=(\w+), text=/.exec(trimmed);
+    const end = trimmed.lastIndexOf(', sources=[');
+    if (!kind || end < 0) return false;
+    const tool = /tool name=Optional\.of\((\w+)\)\}$/.exec(trimmed.slice(-64))?.[1] ?? '';
+    return this.add({
+      severity: severityOf(kind[1]!),
+      source: /^(D8|R8)$/.test(tool) ? 'r8' : /aapt/i.test(tool) ? 'aapt2' : 'agp',
+      file: null,
+      line: null,
+      column: null,
+      message: trimmed.slice(kind[0].length, end),
+      task,
+    });
+  }
+
   private addJavacBareWarning(line: string, task: string | null): boolean {
     const m = JAVAC_BARE_WARNING.exec(line)!;
     return this.add({
@@ -860,17 +1232,8 @@ export class GradleOutputParser {
       return this.scanLine(message, false);
     }
     // `[raw/x] <path> [raw/x] <path>: Resource and asset merger: Duplicate resources`
-    const duplicate = /^\[([^\]]+)\] (.+?) \[[^\]]+\] (.+?): (?:Resource and asset merger: )?(.+)$/.exec(message);
-    if (duplicate)
-      return this.add({
-        severity,
-        source,
-        file: duplicate[2]!,
-        line: null,
-        column: null,
-        message: `${duplicate[4]} (${duplicate[1]}): ${duplicate[2]} and ${duplicate[3]}`,
-        task,
-      });
+    const duplicate = parseDuplicateResources(message);
+    if (duplicate) return this.addDuplicate(duplicate, severity, source, task);
     const base: Diagnostic = {
       severity,
       source,
@@ -910,7 +1273,8 @@ export class GradleOutputParser {
       const first = record.original.split('\n').find((l) => l.trim() !== '');
       if (first && this.scanLine(first, true)) return true;
     }
-    const text = typeof record.text === 'string' ? record.text : '';
+    // AAPT2's text keeps its own `error: ` when AGP had no `original` line to give.
+    const text = typeof record.text === 'string' ? record.text.replace(/^(?:error|warning): /, '') : '';
     const where = Array.isArray(record.sources) ? record.sources[0] : undefined;
     const named = where?.file as unknown;
     const described = named && typeof named === 'object' ? (named as { path?: unknown; description?: unknown }) : null;
@@ -1049,7 +1413,7 @@ export class GradleOutputParser {
       this.block = [];
       return;
     }
-    const lines = this.block;
+    const lines = dedent(this.block);
     this.block = [];
     const first = lines.findIndex((l) => l.text.trim() !== '');
     if (first < 0) return;
@@ -1081,7 +1445,11 @@ export class GradleOutputParser {
     const causes: Cause[] = [];
     for (const entry of lines) {
       const cause = /^(\s*)>(?: (.*))?$/.exec(entry.text);
-      if (cause) causes.push({ depth: cause[1]!.length, text: (cause[2] ?? '').trim(), details: [] });
+      const text = (cause?.[2] ?? '').trim();
+      // `> Suggestion: …` pasted with its own marker is the merger's detail line, not a cause of its own.
+      if (cause && causes.length > 0 && /^(?:Suggestion: |is also present at )/.test(text))
+        causes[causes.length - 1]!.details.push({ text, consumed: false });
+      else if (cause) causes.push({ depth: cause[1]!.length, text, details: [] });
       else if (causes.length > 0) causes[causes.length - 1]!.details.push(entry);
     }
     const leaves = causes.filter((c, k) => k === causes.length - 1 || causes[k + 1]!.depth <= c.depth);
@@ -1109,9 +1477,24 @@ export class GradleOutputParser {
       if (requiredAt >= 0) text = `${cause} ${free.slice(requiredAt, requiredAt + 6).join(' ')}`;
     } else if (MANIFEST_FAILED.test(cause) || (!anyConsumed && free.length > 0 && free.length <= 6)) {
       text = [cause, ...free].filter((t) => t !== '').join(' ');
+    } else if (!anyConsumed && cause.endsWith(':')) {
+      // `> startup failed:` then the compiler's message, a blank line and the exception's stack: the first paragraph.
+      const paragraph: string[] = [];
+      for (const d of details) {
+        const t = d.text.trim();
+        if (t === '' || /^(at |\.\.\. \d+ more)/.test(t) || paragraph.length >= 6) break;
+        paragraph.push(t);
+      }
+      text = [cause, ...paragraph].join(' ');
     }
     if (text === '') return;
 
+    // Studio's form of the merger's error: the two resources and `Error: Duplicate resources` on three lines.
+    const duplicate = parseDuplicateResources([cause, ...free].join(' '));
+    if (duplicate) {
+      this.addDuplicate(duplicate, 'error', 'agp', task);
+      return;
+    }
     const located = /^(\/\S+?|[A-Za-z]:\\\S+?):(\d+)(?::(\d+))?: (?:Error|error|ERROR): (.*)$/.exec(cause);
     // R8 names the position at the end of its cause: `…, position: offset: 96, line: 3, column: 19, origin: /p/rules.pro`.
     const position = /\bline: (\d+), column: (\d+), origin: (\S+)$/.exec(cause);
@@ -1136,6 +1519,8 @@ export class GradleOutputParser {
         task,
       });
     } else if (MANIFEST_FAILED.test(cause)) {
+      // The located errors printed before the block already say this, with file and line.
+      if (this.manifestLocatedTasks.has(task)) return;
       this.add({ severity: 'error', source: 'manifest', ...this.manifestLocation(text), message: text, task });
     } else {
       this.add({
