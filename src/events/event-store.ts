@@ -24,7 +24,13 @@ import {
   OLDEST_READABLE_SCHEMA_VERSION,
   STORE_TABLES,
 } from './event-schema.js';
-import { type ChainAnchor, type VerifyResult, verifyChain, verifyProjections } from './event-verifier.js';
+import {
+  type ChainAnchor,
+  type EventRow,
+  type VerifyResult,
+  verifyChain,
+  verifyProjections,
+} from './event-verifier.js';
 import { isGlob, toSqlGlob, typeMatcher } from './glob.js';
 import { StoreUnavailableError, errorCode, isBusyError, storeFailure } from './store-unavailable-error.js';
 
@@ -118,24 +124,6 @@ const MAX_CACHED_STATEMENTS = 256;
 const OPFLAG_P2ISREG = 0x10;
 const ACTOR_KINDS = new Set(['agent', 'cli', 'tui', 'system']);
 const SQL_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-interface EventRow {
-  seq: number;
-  id: string;
-  at: number;
-  type: string;
-  v: number;
-  stream: string;
-  actor: string;
-  actor_session: string | null;
-  actor_kind: string;
-  device: string | null;
-  package: string | null;
-  correlation: string | null;
-  data: string;
-  prev_hash: string;
-  hash: string;
-}
 
 interface CheckpointRow {
   name: string;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEvent } from '../../events/event-definition.js';
+import { DIAGNOSTIC_SOURCES } from './services/gradle-output-parser.js';
 
 export const BUILD_STATUSES = ['running', 'success', 'failed', 'cancelled', 'timed_out'] as const;
 export type BuildStatus = (typeof BUILD_STATUSES)[number];
@@ -57,21 +58,7 @@ export type ApkRecord = z.infer<typeof ApkRecordSchema>;
 
 export const DiagnosticRecordSchema = z.object({
   severity: z.enum(['error', 'warning', 'info']),
-  source: z.enum([
-    'kotlin',
-    'ksp',
-    'kapt',
-    'javac',
-    'lint',
-    'aapt2',
-    'manifest',
-    'r8',
-    'agp',
-    'test',
-    'gradle',
-    'config-cache',
-    'script',
-  ]),
+  source: z.enum(DIAGNOSTIC_SOURCES),
   file: z.string().nullable(),
   line: z.number().int().nullable(),
   column: z.number().int().nullable(),

@@ -12,22 +12,8 @@
  */
 
 export type DiagnosticSeverity = 'error' | 'warning' | 'info';
-export type DiagnosticSource =
-  | 'kotlin'
-  | 'ksp'
-  | 'kapt'
-  | 'javac'
-  | 'lint'
-  | 'aapt2'
-  | 'manifest'
-  | 'r8'
-  | 'agp'
-  | 'test'
-  | 'gradle'
-  | 'config-cache'
-  | 'script';
 
-export const DIAGNOSTIC_SOURCES: readonly DiagnosticSource[] = [
+export const DIAGNOSTIC_SOURCES = [
   'kotlin',
   'ksp',
   'kapt',
@@ -41,7 +27,8 @@ export const DIAGNOSTIC_SOURCES: readonly DiagnosticSource[] = [
   'gradle',
   'config-cache',
   'script',
-];
+] as const;
+export type DiagnosticSource = (typeof DIAGNOSTIC_SOURCES)[number];
 
 export interface BuildDiagnostic {
   readonly severity: DiagnosticSeverity;
