@@ -90,6 +90,8 @@ const KAPT_SUMMARY = /failed to analyze: org\.jetbrains\.kotlin\.kapt3\.diagnost
 /** javac's `error:` / `warning:` in the JDK's locales: English, Chinese, Japanese, German. */
 const JAVAC_LEVEL = '(error|warning|错误|警告|エラー|Fehler|Warnung)';
 const JAVAC = new RegExp(`^(\\s*)(?:([ew]): )?(.+?\\.java):(\\d+): ${JAVAC_LEVEL}: ?(.*)$`);
+/** An unanchored, linear pre-check for JAVAC: its `(.+?\.java)` retries at every `.java:` of a line that has many. */
+const JAVAC_HINT = /\.java:\d+: /;
 const JAVAC_BARE_WARNING = /^\s*warning: (\[[\w-]+\] .*)$/;
 const JAVAC_DETAIL =
   /^\s*(symbol|location|required|found|reason|符号|位置|需要|找到|シンボル|場所|期待値|検出値|Symbol|Ort|Erforderlich|Ermittelt)\s*:\s*(.*)$/;
@@ -248,12 +250,19 @@ function clip(message: string): string {
   return trimmed.length > MAX_MESSAGE_CHARS ? `${trimmed.slice(0, MAX_MESSAGE_CHARS)}…` : trimmed;
 }
 
+/** False when the line's first character cannot begin any WRAPPER_PREFIX alternative (most lines): skips the regex. */
+function mayStartWrapperPrefix(line: string): boolean {
+  const c = line.charCodeAt(0);
+  // BOM, a digit (timestamps), `[`, `#`, `:`, `e`/`w` (`error: `/`warning: `), a backtick (code fence).
+  return c === 0xfeff || (c >= 48 && c <= 57) || c === 91 || c === 35 || c === 58 || c === 101 || c === 119 || c === 96;
+}
+
 /** Removes what CI runners and wrappers put in front of every line, and colour codes. */
 export function stripWrapperPrefixes(rawLine: string): string {
   let line = rawLine.length > MAX_LINE_CHARS ? rawLine.slice(0, MAX_LINE_CHARS) : rawLine;
-  line = line.replace(/\r$/, '');
+  if (line.endsWith('\r')) line = line.slice(0, -1);
   if (line.includes('\u001b')) line = line.replace(ANSI, '');
-  for (let i = 0; i < 4; i++) {
+  for (let i = 0; i < 4 && mayStartWrapperPrefix(line); i++) {
     const m = WRAPPER_PREFIX.exec(line);
     if (!m || m[0].length === 0) break;
     line = line.slice(m[0].length);
@@ -274,6 +283,9 @@ export function stripWrapperPrefixes(rawLine: string): string {
  * long source line, which keeps its column (only the pending javac message reads it, with linear patterns).
  */
 function capIndent(line: string, caretExpected: boolean): string {
+  if (line.length <= MAX_INDENT_CHARS) return line;
+  const c = line.charCodeAt(0);
+  if (c > 32 && c < 127) return line;
   const indent = line.length - line.trimStart().length;
   if (indent <= MAX_INDENT_CHARS || (caretExpected && CARET.test(line))) return line;
   return line.slice(indent - MAX_INDENT_CHARS);
@@ -631,10 +643,9 @@ export class GradleOutputParser {
       return true;
     }
     if (
-      JAVAC.test(rawLine) ||
-      KSP.test(rawLine) ||
-      KOTLIN_K2.test(rawLine) ||
-      KOTLIN_K1.test(rawLine) ||
+      (JAVAC_HINT.test(rawLine) && JAVAC.test(rawLine)) ||
+      (rawLine.includes('[ksp') && KSP.test(rawLine)) ||
+      (rawLine.includes('.kt') && (KOTLIN_K2.test(rawLine) || KOTLIN_K1.test(rawLine))) ||
       KAPT_SUMMARY.test(rawLine)
     )
       return false;
@@ -852,7 +863,7 @@ export class GradleOutputParser {
     }
     const duplicate = trimmed.endsWith('Duplicate resources') ? parseDuplicateResources(trimmed) : null;
     if (duplicate) return this.addDuplicate(duplicate, 'error', 'agp', task);
-    if ((m = AAPT_COMPILER_DUPLICATE.exec(line)))
+    if (line.includes('Duplicate value for resource') && (m = AAPT_COMPILER_DUPLICATE.exec(line)))
       return this.add({
         severity: 'error',
         source: 'aapt2',
@@ -862,7 +873,7 @@ export class GradleOutputParser {
         message: m[1]!,
         task,
       });
-    if ((m = COMPOSE_VERSION.exec(line)))
+    if (line.includes('This version (') && (m = COMPOSE_VERSION.exec(line)))
       return this.add({
         severity: 'error',
         source: 'kotlin',
@@ -872,7 +883,7 @@ export class GradleOutputParser {
         message: m[1]!,
         task,
       });
-    if ((m = CLANG.exec(line))) {
+    if ((line.includes('error: ') || line.includes('warning: ')) && (m = CLANG.exec(line))) {
       return this.add({
         severity: m[4] === 'warning' ? 'warning' : 'error',
         source: 'agp',
@@ -883,9 +894,9 @@ export class GradleOutputParser {
         task,
       });
     }
-    if ((m = NINJA_ERROR.exec(line)))
+    if ((line.includes('ninja: error: ') || line.includes('FAILED: ')) && (m = NINJA_ERROR.exec(line)))
       return this.add({ severity: 'error', source: 'agp', file: null, line: null, column: null, message: m[1]!, task });
-    if ((m = CMAKE_ERROR.exec(line))) {
+    if (line.includes('CMake ') && (m = CMAKE_ERROR.exec(line))) {
       this.pendingMultiline = {
         base: {
           severity: severityOf(m[1]!),
@@ -902,7 +913,7 @@ export class GradleOutputParser {
     }
     if (trimmed.startsWith('AGPBI:') && (m = AGPBI.exec(line))) return this.addAgpbi(m[1]!, task);
 
-    if (trimmed.includes('.java:') && (m = JAVAC.exec(line))) {
+    if (trimmed.includes('.java:') && JAVAC_HINT.test(line) && (m = JAVAC.exec(line))) {
       const file = m[3]!;
       const kaptLetter = m[2] ?? null;
       const kapt = kaptLetter !== null || /kapt/i.test(task ?? '') || /[\\/](?:kapt3?|tmp[\\/]kapt3)[\\/]/.test(file);
@@ -925,7 +936,7 @@ export class GradleOutputParser {
       };
       return true;
     }
-    if ((m = KSP.exec(line))) {
+    if (line.includes('[ksp') && (m = KSP.exec(line))) {
       if (m[1] === 'i') return true;
       return this.add({
         severity: severityOf(m[1]!),
@@ -948,8 +959,10 @@ export class GradleOutputParser {
         task,
       });
     }
-    const kotlin = KOTLIN_K2.exec(line) ?? KOTLIN_K1.exec(line);
-    const urlOnly = kotlin ? null : KOTLIN_URL_ONLY.exec(line);
+    // Every Kotlin location names a `.kt` or `.kts` file.
+    const hasKt = line.includes('.kt');
+    const kotlin = hasKt ? (KOTLIN_K2.exec(line) ?? KOTLIN_K1.exec(line)) : null;
+    const urlOnly = kotlin || !hasKt ? null : KOTLIN_URL_ONLY.exec(line);
     if (kotlin || urlOnly) {
       const [letter, file, lineNo, column, message] = kotlin
         ? [kotlin[1]!, kotlin[2]!, kotlin[3]!, kotlin[4]!, kotlin[5]!]
@@ -977,6 +990,7 @@ export class GradleOutputParser {
         task,
       });
     }
+    const hasXml = line.includes('.xml');
     if (trimmed.includes('AAPT')) {
       if ((m = AAPT_LOCATED.exec(line)))
         return this.add({
@@ -999,7 +1013,12 @@ export class GradleOutputParser {
           task,
         });
     }
-    if ((m = MANIFEST_LOCATED.exec(line)) && !/\.xml:\d+: /.test(trimmed)) {
+    if (
+      hasXml &&
+      (line.includes(' Error:') || line.includes(' Warning:')) &&
+      (m = MANIFEST_LOCATED.exec(line)) &&
+      !/\.xml:\d+: /.test(trimmed)
+    ) {
       this.pendingMultiline = {
         base: {
           severity: severityOf(m[4]!),
@@ -1025,7 +1044,7 @@ export class GradleOutputParser {
         task,
       });
     }
-    if ((m = AAPT2_SET.exec(line))) {
+    if (line.includes(':/') && (m = AAPT2_SET.exec(line))) {
       return this.add({
         severity: severityOf(m[4]!),
         source: 'aapt2',
@@ -1036,7 +1055,7 @@ export class GradleOutputParser {
         task,
       });
     }
-    if ((m = AAPT2_XML.exec(line))) {
+    if (hasXml && (line.includes(': error: ') || line.includes(': warn')) && (m = AAPT2_XML.exec(line))) {
       return this.add({
         severity: severityOf(m[4]!),
         source: 'aapt2',
@@ -1047,7 +1066,10 @@ export class GradleOutputParser {
         task,
       });
     }
-    if ((m = AAPT2_BARE_FAILED.exec(line)) || (inBlock && /^\s/.test(line) && (m = AAPT2_BARE.exec(line)))) {
+    if (
+      (line.includes('error: failed ') && (m = AAPT2_BARE_FAILED.exec(line))) ||
+      (inBlock && /^\s/.test(line) && (m = AAPT2_BARE.exec(line)))
+    ) {
       if (JAVAC_BARE_WARNING.test(line)) return this.addJavacBareWarning(line, task);
       const failed = m.length === 2;
       return this.add({
@@ -1060,9 +1082,10 @@ export class GradleOutputParser {
         task,
       });
     }
-    if (JAVAC_BARE_WARNING.test(line)) return this.addJavacBareWarning(line, task);
+    if (line.includes('warning: [') && JAVAC_BARE_WARNING.test(line)) return this.addJavacBareWarning(line, task);
     if (
       !inBlock &&
+      trimmed.includes('Manifest merger failed') &&
       (m = /^(?:error:|Error:|(?:Caused by: )?java\.lang\.RuntimeException:)?\s*(Manifest merger failed\b.*)$/.exec(
         trimmed,
       ))
@@ -1085,13 +1108,18 @@ export class GradleOutputParser {
         task,
       });
     }
-    if ((m = AGP_ERROR.exec(line)) && !JVM_NOISE.test(line)) return this.addAgpLine(m, task);
-    if ((m = D8_MESSAGE.exec(line)))
+    if (
+      (trimmed.startsWith('ERROR:') || trimmed.startsWith('WARNING:') || trimmed.startsWith('INFO:')) &&
+      (m = AGP_ERROR.exec(line)) &&
+      !JVM_NOISE.test(line)
+    )
+      return this.addAgpLine(m, task);
+    if (line.includes(' only supported starting with Android ') && (m = D8_MESSAGE.exec(line)))
       return this.add({ severity: 'error', source: 'r8', file: null, line: null, column: null, message: m[1]!, task });
     if (trimmed.startsWith('Message{kind=')) return this.addToolMessage(trimmed, task);
     if (/^(?:Caused by: )?com\.android\.tools\.r8\./.test(trimmed) && (m = D8_CAUSE.exec(line)))
       return this.add({ severity: 'error', source: 'r8', file: null, line: null, column: null, message: m[1]!, task });
-    if ((m = R8_MISSING.exec(line))) {
+    if (line.includes('Missing class') && (m = R8_MISSING.exec(line))) {
       return this.add({
         severity: this.r8Severity,
         source: 'r8',
