@@ -456,12 +456,15 @@ export class GradleOutputParser {
       this.section = 'where';
       return;
     }
+    // Every section end starts with `*`, `=`, `B`, `F` or a digit.
+    const first = trimmed.charCodeAt(0);
     if (
-      /^\* (Try|Exception is|Get more help|Query|Suggestions?):?/.test(trimmed) ||
-      /^={10,}$/.test(trimmed) ||
-      /^BUILD (FAILED|SUCCESSFUL)/.test(trimmed) ||
-      /^FAILURE: /.test(trimmed) ||
-      /^\d+: Task failed/.test(trimmed)
+      (first === 42 || first === 61 || first === 66 || first === 70 || (first >= 48 && first <= 57)) &&
+      (/^\* (Try|Exception is|Get more help|Query|Suggestions?):?/.test(trimmed) ||
+        /^={10,}$/.test(trimmed) ||
+        /^BUILD (FAILED|SUCCESSFUL)/.test(trimmed) ||
+        /^FAILURE: /.test(trimmed) ||
+        /^\d+: Task failed/.test(trimmed))
     ) {
       this.closeBlock();
       this.section = /^(\* (Try|Exception|Get more|Query|Sugg)|=)/.test(trimmed) ? 'other' : 'none';
@@ -554,7 +557,8 @@ export class GradleOutputParser {
     // `^` glued from a caret line; AGP 3.2's `Output:  ` in front of AAPT2's first line.
     let normalized = normalizePath(path.trim().replace(/^(?:\^|Output:\s+)/, ''));
     // Text glued in front of a Windows path (a caret or another message without its line break).
-    const drive = /^.*[^A-Za-z]([A-Za-z]:[\\/])/.exec(normalized);
+    const drive =
+      normalized.includes(':\\') || normalized.includes(':/') ? /^.*[^A-Za-z]([A-Za-z]:[\\/])/.exec(normalized) : null;
     if (drive) normalized = normalized.slice(drive[0].length - drive[1]!.length);
     if (!this.projectRoot) return normalized;
     const slashed = normalized.replace(/\\/g, '/');
@@ -574,23 +578,20 @@ export class GradleOutputParser {
     const last = this.diagnostics[this.diagnostics.length - 1];
     if (d.source === 'aapt2' && last?.source === 'aapt2' && /^resource previously defined here\.?$/.test(message))
       return true;
-    const diagnostic: BuildDiagnostic = { ...d, file, message };
     // One located problem reported by two tools (AGP and Gradle's failure block) is one diagnostic.
     const key =
-      file !== null
-        ? `${diagnostic.severity}|${file}|${diagnostic.line}|${diagnostic.column}|${message}`
-        : `${diagnostic.severity}|${diagnostic.source}|${message}`;
+      file !== null ? `${d.severity}|${file}|${d.line}|${d.column}|${message}` : `${d.severity}|${d.source}|${message}`;
+    if (this.seen.has(key)) return true;
     // A copy printed without its caret (cut short) is the same error as the one with a column.
-    const located = file !== null ? `${diagnostic.severity}|${file}|${diagnostic.line}|${message}` : null;
-    if (this.seen.has(key) || (located !== null && diagnostic.column === null && this.seenLocated.has(located)))
-      return true;
+    const located = file !== null ? `${d.severity}|${file}|${d.line}|${message}` : null;
+    if (located !== null && d.column === null && this.seenLocated.has(located)) return true;
     this.seen.add(key);
     if (located !== null) this.seenLocated.add(located);
     if (this.diagnostics.length >= MAX_DIAGNOSTICS) {
       this.truncatedCount++;
       return true;
     }
-    this.diagnostics.push(diagnostic);
+    this.diagnostics.push({ ...d, file, message });
     return true;
   }
 
