@@ -128,6 +128,7 @@ interface DuplicateResources {
 
 function parseDuplicateResources(text: string): DuplicateResources | null {
   const body = text.startsWith('Caused by: ') ? text.slice(11) : text;
+  if (!body.startsWith('[')) return null;
   const cut = Math.max(0, body.length - 80);
   const tail = /:\s*(?:Resource and asset merger: |Error: )?(Duplicate resources)\s*$/.exec(body.slice(cut));
   if (!body.startsWith('[') || !tail) return null;
@@ -420,7 +421,7 @@ export class GradleOutputParser {
       line = line.slice(2);
     }
     // Maven's `[ERROR] ` (the Android Maven plugin) and Gradle's `--debug` `[ERROR] [org.gradle.…] ` before every line.
-    const level = LOG_LEVEL_PREFIX.exec(line);
+    const level = line.startsWith('[') ? LOG_LEVEL_PREFIX.exec(line) : null;
     this.lineLevel = level ? level[1]! : null;
     if (level) line = line.slice(level[0].length);
     if (this.section === 'none' && !this.pendingJavac && !this.pendingMultiline && STUDIO_FILE_LINE.test(line)) {
@@ -446,7 +447,7 @@ export class GradleOutputParser {
     }
 
     const trimmed = line.trim();
-    if (BLOCK_START.test(line)) {
+    if (line.includes('What went wrong:') && BLOCK_START.test(line)) {
       this.closeBlock();
       this.section = 'what-went-wrong';
       return;
@@ -494,12 +495,14 @@ export class GradleOutputParser {
       }
     }
     if (this.section === 'other') {
-      if (IMPLICIT_BLOCK.test(line) || TASK_LINE.test(trimmed)) this.section = 'none';
+      if ((line.includes("'") && IMPLICIT_BLOCK.test(line)) || TASK_LINE.test(trimmed)) this.section = 'none';
       else return;
     }
     // A quoted compiler line (`> e: [ksp] …` in a pasted log) is that diagnostic, not a failure cause.
     if (BARE_CAUSE.test(line) && this.scanLine(line.slice(2), false, true)) return;
-    const implicit = IMPLICIT_BLOCK.exec(line) ?? (BARE_CAUSE.test(line) ? [line, line] : null);
+    // Every headline IMPLICIT_BLOCK knows quotes a task, project or configuration name.
+    const implicit =
+      (line.includes("'") ? IMPLICIT_BLOCK.exec(line) : null) ?? (BARE_CAUSE.test(line) ? [line, line] : null);
     if (implicit) {
       this.closeBlock();
       this.section = 'what-went-wrong';
@@ -1098,7 +1101,7 @@ export class GradleOutputParser {
       return true;
     }
     if (!inBlock && (m = /^error: (.+)$/.exec(line))) return this.addBareError(m[1]!, task);
-    if ((m = DUPLICATE_CLASS.exec(line))) {
+    if (line.includes('Duplicate class ') && (m = DUPLICATE_CLASS.exec(line))) {
       return this.add({
         severity: 'error',
         source: 'agp',
@@ -1513,7 +1516,7 @@ export class GradleOutputParser {
     }
     const located = /^(\/\S+?|[A-Za-z]:\\\S+?):(\d+)(?::(\d+))?: (?:Error|error|ERROR): (.*)$/.exec(cause);
     // R8 names the position at the end of its cause: `…, position: offset: 96, line: 3, column: 19, origin: /p/rules.pro`.
-    const position = /\bline: (\d+), column: (\d+), origin: (\S+)$/.exec(cause);
+    const position = cause.includes(', origin: ') ? /\bline: (\d+), column: (\d+), origin: (\S+)$/.exec(cause) : null;
     if (located) {
       this.add({
         severity: 'error',
@@ -1549,7 +1552,7 @@ export class GradleOutputParser {
         task,
       });
     }
-    const compile = AAPT2_COMPILE.exec(cause);
+    const compile = cause.includes('Resource compilation failed') ? AAPT2_COMPILE.exec(cause) : null;
     if (compile)
       this.add({
         severity: 'error',
