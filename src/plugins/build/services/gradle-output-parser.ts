@@ -781,10 +781,14 @@ export class GradleOutputParser {
     if (trimmed === '') return false;
 
     if (!inBlock) {
+      // Task lines start `> Task :`, `:` (Gradle before 5) or `Task :`.
+      const first = trimmed.charCodeAt(0);
       const task =
-        TASK_LINE.exec(trimmed) ??
-        OLD_TASK_LINE.exec(trimmed) ??
-        /^Task (:\S+)(?: (?:FAILED|UP-TO-DATE|NO-SOURCE|SKIPPED|FROM-CACHE))?\s*$/.exec(trimmed);
+        first === 62 || first === 58 || first === 84
+          ? (TASK_LINE.exec(trimmed) ??
+            OLD_TASK_LINE.exec(trimmed) ??
+            /^Task (:\S+)(?: (?:FAILED|UP-TO-DATE|NO-SOURCE|SKIPPED|FROM-CACHE))?\s*$/.exec(trimmed))
+          : null;
       if (task) {
         this.currentTask = task[1]!;
         this.inCcList = false;
@@ -1324,7 +1328,7 @@ export class GradleOutputParser {
 
   /** Handles the config-cache problem list; returns true when the line belonged to it. */
   private scanConfigCache(line: string, severity: DiagnosticSeverity): boolean {
-    if (CC_HEADER.test(line.trim())) {
+    if (line.includes('the configuration cache') && CC_HEADER.test(line.trim())) {
       this.inCcList = true;
       return true;
     }
