@@ -90,6 +90,8 @@ const KAPT_SUMMARY = /failed to analyze: org\.jetbrains\.kotlin\.kapt3\.diagnost
 /** javac's `error:` / `warning:` in the JDK's locales: English, Chinese, Japanese, German. */
 const JAVAC_LEVEL = '(error|warning|错误|警告|エラー|Fehler|Warnung)';
 const JAVAC = new RegExp(`^(\\s*)(?:([ew]): )?(.+?\\.java):(\\d+): ${JAVAC_LEVEL}: ?(.*)$`);
+/** An unanchored, linear pre-check for JAVAC: its `(.+?\.java)` retries at every `.java:` of a line that has many. */
+const JAVAC_HINT = /\.java:\d+: /;
 const JAVAC_BARE_WARNING = /^\s*warning: (\[[\w-]+\] .*)$/;
 const JAVAC_DETAIL =
   /^\s*(symbol|location|required|found|reason|符号|位置|需要|找到|シンボル|場所|期待値|検出値|Symbol|Ort|Erforderlich|Ermittelt)\s*:\s*(.*)$/;
@@ -126,6 +128,7 @@ interface DuplicateResources {
 
 function parseDuplicateResources(text: string): DuplicateResources | null {
   const body = text.startsWith('Caused by: ') ? text.slice(11) : text;
+  if (!body.startsWith('[')) return null;
   const cut = Math.max(0, body.length - 80);
   const tail = /:\s*(?:Resource and asset merger: |Error: )?(Duplicate resources)\s*$/.exec(body.slice(cut));
   if (!body.startsWith('[') || !tail) return null;
@@ -248,12 +251,19 @@ function clip(message: string): string {
   return trimmed.length > MAX_MESSAGE_CHARS ? `${trimmed.slice(0, MAX_MESSAGE_CHARS)}…` : trimmed;
 }
 
+/** False when the line's first character cannot begin any WRAPPER_PREFIX alternative (most lines): skips the regex. */
+function mayStartWrapperPrefix(line: string): boolean {
+  const c = line.charCodeAt(0);
+  // BOM, a digit (timestamps), `[`, `#`, `:`, `e`/`w` (`error: `/`warning: `), a backtick (code fence).
+  return c === 0xfeff || (c >= 48 && c <= 57) || c === 91 || c === 35 || c === 58 || c === 101 || c === 119 || c === 96;
+}
+
 /** Removes what CI runners and wrappers put in front of every line, and colour codes. */
 export function stripWrapperPrefixes(rawLine: string): string {
   let line = rawLine.length > MAX_LINE_CHARS ? rawLine.slice(0, MAX_LINE_CHARS) : rawLine;
-  line = line.replace(/\r$/, '');
+  if (line.endsWith('\r')) line = line.slice(0, -1);
   if (line.includes('\u001b')) line = line.replace(ANSI, '');
-  for (let i = 0; i < 4; i++) {
+  for (let i = 0; i < 4 && mayStartWrapperPrefix(line); i++) {
     const m = WRAPPER_PREFIX.exec(line);
     if (!m || m[0].length === 0) break;
     line = line.slice(m[0].length);
@@ -274,6 +284,9 @@ export function stripWrapperPrefixes(rawLine: string): string {
  * long source line, which keeps its column (only the pending javac message reads it, with linear patterns).
  */
 function capIndent(line: string, caretExpected: boolean): string {
+  if (line.length <= MAX_INDENT_CHARS) return line;
+  const c = line.charCodeAt(0);
+  if (c > 32 && c < 127) return line;
   const indent = line.length - line.trimStart().length;
   if (indent <= MAX_INDENT_CHARS || (caretExpected && CARET.test(line))) return line;
   return line.slice(indent - MAX_INDENT_CHARS);
@@ -408,7 +421,7 @@ export class GradleOutputParser {
       line = line.slice(2);
     }
     // Maven's `[ERROR] ` (the Android Maven plugin) and Gradle's `--debug` `[ERROR] [org.gradle.…] ` before every line.
-    const level = LOG_LEVEL_PREFIX.exec(line);
+    const level = line.startsWith('[') ? LOG_LEVEL_PREFIX.exec(line) : null;
     this.lineLevel = level ? level[1]! : null;
     if (level) line = line.slice(level[0].length);
     if (this.section === 'none' && !this.pendingJavac && !this.pendingMultiline && STUDIO_FILE_LINE.test(line)) {
@@ -434,7 +447,7 @@ export class GradleOutputParser {
     }
 
     const trimmed = line.trim();
-    if (BLOCK_START.test(line)) {
+    if (line.includes('What went wrong:') && BLOCK_START.test(line)) {
       this.closeBlock();
       this.section = 'what-went-wrong';
       return;
@@ -444,12 +457,15 @@ export class GradleOutputParser {
       this.section = 'where';
       return;
     }
+    // Every section end starts with `*`, `=`, `B`, `F` or a digit.
+    const first = trimmed.charCodeAt(0);
     if (
-      /^\* (Try|Exception is|Get more help|Query|Suggestions?):?/.test(trimmed) ||
-      /^={10,}$/.test(trimmed) ||
-      /^BUILD (FAILED|SUCCESSFUL)/.test(trimmed) ||
-      /^FAILURE: /.test(trimmed) ||
-      /^\d+: Task failed/.test(trimmed)
+      (first === 42 || first === 61 || first === 66 || first === 70 || (first >= 48 && first <= 57)) &&
+      (/^\* (Try|Exception is|Get more help|Query|Suggestions?):?/.test(trimmed) ||
+        /^={10,}$/.test(trimmed) ||
+        /^BUILD (FAILED|SUCCESSFUL)/.test(trimmed) ||
+        /^FAILURE: /.test(trimmed) ||
+        /^\d+: Task failed/.test(trimmed))
     ) {
       this.closeBlock();
       this.section = /^(\* (Try|Exception|Get more|Query|Sugg)|=)/.test(trimmed) ? 'other' : 'none';
@@ -479,12 +495,14 @@ export class GradleOutputParser {
       }
     }
     if (this.section === 'other') {
-      if (IMPLICIT_BLOCK.test(line) || TASK_LINE.test(trimmed)) this.section = 'none';
+      if ((line.includes("'") && IMPLICIT_BLOCK.test(line)) || TASK_LINE.test(trimmed)) this.section = 'none';
       else return;
     }
     // A quoted compiler line (`> e: [ksp] …` in a pasted log) is that diagnostic, not a failure cause.
     if (BARE_CAUSE.test(line) && this.scanLine(line.slice(2), false, true)) return;
-    const implicit = IMPLICIT_BLOCK.exec(line) ?? (BARE_CAUSE.test(line) ? [line, line] : null);
+    // Every headline IMPLICIT_BLOCK knows quotes a task, project or configuration name.
+    const implicit =
+      (line.includes("'") ? IMPLICIT_BLOCK.exec(line) : null) ?? (BARE_CAUSE.test(line) ? [line, line] : null);
     if (implicit) {
       this.closeBlock();
       this.section = 'what-went-wrong';
@@ -542,7 +560,8 @@ export class GradleOutputParser {
     // `^` glued from a caret line; AGP 3.2's `Output:  ` in front of AAPT2's first line.
     let normalized = normalizePath(path.trim().replace(/^(?:\^|Output:\s+)/, ''));
     // Text glued in front of a Windows path (a caret or another message without its line break).
-    const drive = /^.*[^A-Za-z]([A-Za-z]:[\\/])/.exec(normalized);
+    const drive =
+      normalized.includes(':\\') || normalized.includes(':/') ? /^.*[^A-Za-z]([A-Za-z]:[\\/])/.exec(normalized) : null;
     if (drive) normalized = normalized.slice(drive[0].length - drive[1]!.length);
     if (!this.projectRoot) return normalized;
     const slashed = normalized.replace(/\\/g, '/');
@@ -562,23 +581,20 @@ export class GradleOutputParser {
     const last = this.diagnostics[this.diagnostics.length - 1];
     if (d.source === 'aapt2' && last?.source === 'aapt2' && /^resource previously defined here\.?$/.test(message))
       return true;
-    const diagnostic: BuildDiagnostic = { ...d, file, message };
     // One located problem reported by two tools (AGP and Gradle's failure block) is one diagnostic.
     const key =
-      file !== null
-        ? `${diagnostic.severity}|${file}|${diagnostic.line}|${diagnostic.column}|${message}`
-        : `${diagnostic.severity}|${diagnostic.source}|${message}`;
+      file !== null ? `${d.severity}|${file}|${d.line}|${d.column}|${message}` : `${d.severity}|${d.source}|${message}`;
+    if (this.seen.has(key)) return true;
     // A copy printed without its caret (cut short) is the same error as the one with a column.
-    const located = file !== null ? `${diagnostic.severity}|${file}|${diagnostic.line}|${message}` : null;
-    if (this.seen.has(key) || (located !== null && diagnostic.column === null && this.seenLocated.has(located)))
-      return true;
+    const located = file !== null ? `${d.severity}|${file}|${d.line}|${message}` : null;
+    if (located !== null && d.column === null && this.seenLocated.has(located)) return true;
     this.seen.add(key);
     if (located !== null) this.seenLocated.add(located);
     if (this.diagnostics.length >= MAX_DIAGNOSTICS) {
       this.truncatedCount++;
       return true;
     }
-    this.diagnostics.push(diagnostic);
+    this.diagnostics.push({ ...d, file, message });
     return true;
   }
 
@@ -631,10 +647,9 @@ export class GradleOutputParser {
       return true;
     }
     if (
-      JAVAC.test(rawLine) ||
-      KSP.test(rawLine) ||
-      KOTLIN_K2.test(rawLine) ||
-      KOTLIN_K1.test(rawLine) ||
+      (JAVAC_HINT.test(rawLine) && JAVAC.test(rawLine)) ||
+      (rawLine.includes('[ksp') && KSP.test(rawLine)) ||
+      (rawLine.includes('.kt') && (KOTLIN_K2.test(rawLine) || KOTLIN_K1.test(rawLine))) ||
       KAPT_SUMMARY.test(rawLine)
     )
       return false;
@@ -766,10 +781,14 @@ export class GradleOutputParser {
     if (trimmed === '') return false;
 
     if (!inBlock) {
+      // Task lines start `> Task :`, `:` (Gradle before 5) or `Task :`.
+      const first = trimmed.charCodeAt(0);
       const task =
-        TASK_LINE.exec(trimmed) ??
-        OLD_TASK_LINE.exec(trimmed) ??
-        /^Task (:\S+)(?: (?:FAILED|UP-TO-DATE|NO-SOURCE|SKIPPED|FROM-CACHE))?\s*$/.exec(trimmed);
+        first === 62 || first === 58 || first === 84
+          ? (TASK_LINE.exec(trimmed) ??
+            OLD_TASK_LINE.exec(trimmed) ??
+            /^Task (:\S+)(?: (?:FAILED|UP-TO-DATE|NO-SOURCE|SKIPPED|FROM-CACHE))?\s*$/.exec(trimmed))
+          : null;
       if (task) {
         this.currentTask = task[1]!;
         this.inCcList = false;
@@ -852,7 +871,7 @@ export class GradleOutputParser {
     }
     const duplicate = trimmed.endsWith('Duplicate resources') ? parseDuplicateResources(trimmed) : null;
     if (duplicate) return this.addDuplicate(duplicate, 'error', 'agp', task);
-    if ((m = AAPT_COMPILER_DUPLICATE.exec(line)))
+    if (line.includes('Duplicate value for resource') && (m = AAPT_COMPILER_DUPLICATE.exec(line)))
       return this.add({
         severity: 'error',
         source: 'aapt2',
@@ -862,7 +881,7 @@ export class GradleOutputParser {
         message: m[1]!,
         task,
       });
-    if ((m = COMPOSE_VERSION.exec(line)))
+    if (line.includes('This version (') && (m = COMPOSE_VERSION.exec(line)))
       return this.add({
         severity: 'error',
         source: 'kotlin',
@@ -872,7 +891,7 @@ export class GradleOutputParser {
         message: m[1]!,
         task,
       });
-    if ((m = CLANG.exec(line))) {
+    if ((line.includes('error: ') || line.includes('warning: ')) && (m = CLANG.exec(line))) {
       return this.add({
         severity: m[4] === 'warning' ? 'warning' : 'error',
         source: 'agp',
@@ -883,9 +902,9 @@ export class GradleOutputParser {
         task,
       });
     }
-    if ((m = NINJA_ERROR.exec(line)))
+    if ((line.includes('ninja: error: ') || line.includes('FAILED: ')) && (m = NINJA_ERROR.exec(line)))
       return this.add({ severity: 'error', source: 'agp', file: null, line: null, column: null, message: m[1]!, task });
-    if ((m = CMAKE_ERROR.exec(line))) {
+    if (line.includes('CMake ') && (m = CMAKE_ERROR.exec(line))) {
       this.pendingMultiline = {
         base: {
           severity: severityOf(m[1]!),
@@ -902,7 +921,7 @@ export class GradleOutputParser {
     }
     if (trimmed.startsWith('AGPBI:') && (m = AGPBI.exec(line))) return this.addAgpbi(m[1]!, task);
 
-    if (trimmed.includes('.java:') && (m = JAVAC.exec(line))) {
+    if (trimmed.includes('.java:') && JAVAC_HINT.test(line) && (m = JAVAC.exec(line))) {
       const file = m[3]!;
       const kaptLetter = m[2] ?? null;
       const kapt = kaptLetter !== null || /kapt/i.test(task ?? '') || /[\\/](?:kapt3?|tmp[\\/]kapt3)[\\/]/.test(file);
@@ -925,7 +944,7 @@ export class GradleOutputParser {
       };
       return true;
     }
-    if ((m = KSP.exec(line))) {
+    if (line.includes('[ksp') && (m = KSP.exec(line))) {
       if (m[1] === 'i') return true;
       return this.add({
         severity: severityOf(m[1]!),
@@ -948,8 +967,10 @@ export class GradleOutputParser {
         task,
       });
     }
-    const kotlin = KOTLIN_K2.exec(line) ?? KOTLIN_K1.exec(line);
-    const urlOnly = kotlin ? null : KOTLIN_URL_ONLY.exec(line);
+    // Every Kotlin location names a `.kt` or `.kts` file.
+    const hasKt = line.includes('.kt');
+    const kotlin = hasKt ? (KOTLIN_K2.exec(line) ?? KOTLIN_K1.exec(line)) : null;
+    const urlOnly = kotlin || !hasKt ? null : KOTLIN_URL_ONLY.exec(line);
     if (kotlin || urlOnly) {
       const [letter, file, lineNo, column, message] = kotlin
         ? [kotlin[1]!, kotlin[2]!, kotlin[3]!, kotlin[4]!, kotlin[5]!]
@@ -977,6 +998,7 @@ export class GradleOutputParser {
         task,
       });
     }
+    const hasXml = line.includes('.xml');
     if (trimmed.includes('AAPT')) {
       if ((m = AAPT_LOCATED.exec(line)))
         return this.add({
@@ -999,7 +1021,12 @@ export class GradleOutputParser {
           task,
         });
     }
-    if ((m = MANIFEST_LOCATED.exec(line)) && !/\.xml:\d+: /.test(trimmed)) {
+    if (
+      hasXml &&
+      (line.includes(' Error:') || line.includes(' Warning:')) &&
+      (m = MANIFEST_LOCATED.exec(line)) &&
+      !/\.xml:\d+: /.test(trimmed)
+    ) {
       this.pendingMultiline = {
         base: {
           severity: severityOf(m[4]!),
@@ -1025,7 +1052,7 @@ export class GradleOutputParser {
         task,
       });
     }
-    if ((m = AAPT2_SET.exec(line))) {
+    if (line.includes(':/') && (m = AAPT2_SET.exec(line))) {
       return this.add({
         severity: severityOf(m[4]!),
         source: 'aapt2',
@@ -1036,7 +1063,7 @@ export class GradleOutputParser {
         task,
       });
     }
-    if ((m = AAPT2_XML.exec(line))) {
+    if (hasXml && (line.includes(': error: ') || line.includes(': warn')) && (m = AAPT2_XML.exec(line))) {
       return this.add({
         severity: severityOf(m[4]!),
         source: 'aapt2',
@@ -1047,7 +1074,10 @@ export class GradleOutputParser {
         task,
       });
     }
-    if ((m = AAPT2_BARE_FAILED.exec(line)) || (inBlock && /^\s/.test(line) && (m = AAPT2_BARE.exec(line)))) {
+    if (
+      (line.includes('error: failed ') && (m = AAPT2_BARE_FAILED.exec(line))) ||
+      (inBlock && /^\s/.test(line) && (m = AAPT2_BARE.exec(line)))
+    ) {
       if (JAVAC_BARE_WARNING.test(line)) return this.addJavacBareWarning(line, task);
       const failed = m.length === 2;
       return this.add({
@@ -1060,9 +1090,10 @@ export class GradleOutputParser {
         task,
       });
     }
-    if (JAVAC_BARE_WARNING.test(line)) return this.addJavacBareWarning(line, task);
+    if (line.includes('warning: [') && JAVAC_BARE_WARNING.test(line)) return this.addJavacBareWarning(line, task);
     if (
       !inBlock &&
+      trimmed.includes('Manifest merger failed') &&
       (m = /^(?:error:|Error:|(?:Caused by: )?java\.lang\.RuntimeException:)?\s*(Manifest merger failed\b.*)$/.exec(
         trimmed,
       ))
@@ -1074,7 +1105,7 @@ export class GradleOutputParser {
       return true;
     }
     if (!inBlock && (m = /^error: (.+)$/.exec(line))) return this.addBareError(m[1]!, task);
-    if ((m = DUPLICATE_CLASS.exec(line))) {
+    if (line.includes('Duplicate class ') && (m = DUPLICATE_CLASS.exec(line))) {
       return this.add({
         severity: 'error',
         source: 'agp',
@@ -1085,13 +1116,18 @@ export class GradleOutputParser {
         task,
       });
     }
-    if ((m = AGP_ERROR.exec(line)) && !JVM_NOISE.test(line)) return this.addAgpLine(m, task);
-    if ((m = D8_MESSAGE.exec(line)))
+    if (
+      (trimmed.startsWith('ERROR:') || trimmed.startsWith('WARNING:') || trimmed.startsWith('INFO:')) &&
+      (m = AGP_ERROR.exec(line)) &&
+      !JVM_NOISE.test(line)
+    )
+      return this.addAgpLine(m, task);
+    if (line.includes(' only supported starting with Android ') && (m = D8_MESSAGE.exec(line)))
       return this.add({ severity: 'error', source: 'r8', file: null, line: null, column: null, message: m[1]!, task });
     if (trimmed.startsWith('Message{kind=')) return this.addToolMessage(trimmed, task);
     if (/^(?:Caused by: )?com\.android\.tools\.r8\./.test(trimmed) && (m = D8_CAUSE.exec(line)))
       return this.add({ severity: 'error', source: 'r8', file: null, line: null, column: null, message: m[1]!, task });
-    if ((m = R8_MISSING.exec(line))) {
+    if (line.includes('Missing class') && (m = R8_MISSING.exec(line))) {
       return this.add({
         severity: this.r8Severity,
         source: 'r8',
@@ -1292,7 +1328,7 @@ export class GradleOutputParser {
 
   /** Handles the config-cache problem list; returns true when the line belonged to it. */
   private scanConfigCache(line: string, severity: DiagnosticSeverity): boolean {
-    if (CC_HEADER.test(line.trim())) {
+    if (line.includes('the configuration cache') && CC_HEADER.test(line.trim())) {
       this.inCcList = true;
       return true;
     }
@@ -1484,7 +1520,7 @@ export class GradleOutputParser {
     }
     const located = /^(\/\S+?|[A-Za-z]:\\\S+?):(\d+)(?::(\d+))?: (?:Error|error|ERROR): (.*)$/.exec(cause);
     // R8 names the position at the end of its cause: `…, position: offset: 96, line: 3, column: 19, origin: /p/rules.pro`.
-    const position = /\bline: (\d+), column: (\d+), origin: (\S+)$/.exec(cause);
+    const position = cause.includes(', origin: ') ? /\bline: (\d+), column: (\d+), origin: (\S+)$/.exec(cause) : null;
     if (located) {
       this.add({
         severity: 'error',
@@ -1520,7 +1556,7 @@ export class GradleOutputParser {
         task,
       });
     }
-    const compile = AAPT2_COMPILE.exec(cause);
+    const compile = cause.includes('Resource compilation failed') ? AAPT2_COMPILE.exec(cause) : null;
     if (compile)
       this.add({
         severity: 'error',
