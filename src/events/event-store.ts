@@ -27,6 +27,7 @@ import {
 import {
   type ChainAnchor,
   type EventRow,
+  rowToEvent,
   type VerifyResult,
   verifyChain,
   verifyProjections,
@@ -1190,24 +1191,6 @@ function handlesType(p: Projection, type: string): boolean {
     matcherCache.set(p, match);
   }
   return match(type);
-}
-
-function rowToEvent(row: EventRow): StoredEvent {
-  return {
-    seq: row.seq,
-    id: row.id,
-    at: row.at,
-    type: row.type,
-    v: row.v,
-    stream: row.stream,
-    actor: JSON.parse(row.actor) as Actor,
-    device: row.device,
-    package: row.package,
-    correlation: row.correlation,
-    data: JSON.parse(row.data),
-    prevHash: row.prev_hash,
-    hash: row.hash,
-  };
 }
 
 function optionalField(value: unknown, field: string, type: string): string | null {

@@ -377,7 +377,7 @@ export function verifyProjections(
         let event: StoredEvent | undefined;
         for (const m of matchers) {
           if (row.seq > m.upTo || !m.handles(row.type)) continue;
-          event ??= storedEvent(row);
+          event ??= rowToEvent(row);
           m.p.apply(memory, event);
         }
       }
@@ -401,7 +401,8 @@ export function verifyProjections(
   }
 }
 
-function storedEvent(row: EventRow): StoredEvent {
+/** A stored row as the event it holds. */
+export function rowToEvent(row: EventRow): StoredEvent {
   return {
     seq: row.seq,
     id: row.id,

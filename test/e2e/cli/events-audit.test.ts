@@ -58,7 +58,7 @@ function seedLog(home: string, project: string): void {
         ...extra,
       },
     });
-    store.appendMany([started(a, SESSION_A, 'claude-code')])[0]!;
+    store.appendMany([started(a, SESSION_A, 'claude-code')]);
     store.appendMany([
       {
         type: 'build.started',
@@ -84,7 +84,7 @@ function seedLog(home: string, project: string): void {
           },
         },
       },
-    ])[0]!;
+    ]);
     store.appendMany([
       {
         type: 'build.finished',
@@ -119,8 +119,8 @@ function seedLog(home: string, project: string): void {
           log: { path: join(home, 'build-logs', 'b-1.log'), sha256: APK_SHA, bytes: 10, lines: 1, truncated_lines: 0 },
         },
       },
-    ])[0]!;
-    store.appendMany([called(a, SESSION_A, 'build_apk', 'build b-1 success')])[0]!;
+    ]);
+    store.appendMany([called(a, SESSION_A, 'build_apk', 'build b-1 success')]);
     store.appendMany([
       {
         type: 'app.installed',
@@ -143,10 +143,10 @@ function seedLog(home: string, project: string): void {
           duration_ms: 900,
         },
       },
-    ])[0]!;
-    store.appendMany([called(a, SESSION_A, 'install_apk', 'installed com.example.demo 1.7 (7) on emulator-5554')])[0]!;
-    store.appendMany([started(b, SESSION_B, 'cursor')])[0]!;
-    store.appendMany([called(b, SESSION_B, 'get_project_info', 'project demo', { kind: 'R' })])[0]!;
+    ]);
+    store.appendMany([called(a, SESSION_A, 'install_apk', 'installed com.example.demo 1.7 (7) on emulator-5554')]);
+    store.appendMany([started(b, SESSION_B, 'cursor')]);
+    store.appendMany([called(b, SESSION_B, 'get_project_info', 'project demo', { kind: 'R' })]);
     store.appendMany([
       {
         type: 'mcp.session_ended',
@@ -154,7 +154,7 @@ function seedLog(home: string, project: string): void {
         actor: a,
         data: { session: SESSION_A, reason: 'stdin closed', calls: 2 },
       },
-    ])[0]!;
+    ]);
   } finally {
     disposeContainer(container);
   }

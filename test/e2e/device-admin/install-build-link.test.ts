@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { systemActor } from '../../../src/shared/actor.js';
 import { createContainer, disposeContainer } from '../../../src/kernel/composition-root.js';
 import { EventStoreProvider } from '../../../src/kernel/event-store-provider.js';
+import { BuildFinished, BuildStarted } from '../../../src/plugins/build/build.events.js';
 import { pluginModules } from '../../../src/plugins/index.js';
+import { assembleStartedData, successfulBuildData } from '../../support/build-events.js';
 import type { RunningSimulatedDevice } from '../../../src/sim/start-simulated-device.js';
 import { startAdbServer, type TestAdbServer } from '../../support/adb-server.js';
 import { buildTestApk } from '../../support/apk-builder.js';
@@ -45,66 +47,25 @@ describe('install_apk with only the device-admin toolset served', () => {
     );
     try {
       const store = container.get<EventStoreProvider>(EventStoreProvider)();
-      const actor = systemActor();
-      store.appendMany([
-        {
-          type: 'build.started',
-          stream: 'build:b-1',
-          actor,
-          data: {
-            build_id: 'b-1',
-            project_root: project,
-            kind: 'build',
-            tasks: [':app:assembleDebug'],
-            args: [],
-            module: ':app',
-            variant: 'debug',
-            pid: process.pid,
-            timeout_sec: 600,
-            log_path: join(home.home, 'b-1.log'),
-            provenance: {
-              git: { commit: null, branch: null, dirty: null, changed_files: null },
-              build_files: [],
-              gradle_version: null,
-              jdk: { java_home: null, source: null, version: null },
-            },
-          },
-        },
-      ])[0]!;
-      store.appendMany([
-        {
-          type: 'build.finished',
-          stream: 'build:b-1',
-          actor,
-          data: {
-            build_id: 'b-1',
-            status: 'success',
-            duration_ms: 1000,
-            exit_code: 0,
-            signal: null,
-            reason: null,
-            cancelled_by: null,
-            diagnostic_counts: { error: 0, warning: 0, info: 0 },
-            diagnostics: [],
-            diagnostics_total: 0,
-            apks: [
-              {
-                path: apk.path,
-                module: ':app',
-                variant: 'debug',
-                sha256: apk.sha256,
-                size: apk.size,
-                package: 'com.example.notes',
-                version_code: 30,
-                version_name: null,
-              },
-            ],
-            mappings: [],
-            tests: null,
-            log: { path: join(home.home, 'b-1.log'), sha256: 'a'.repeat(64), bytes: 1, lines: 1, truncated_lines: 0 },
-          },
-        },
-      ])[0]!;
+      const meta = { stream: 'build:b-1', actor: systemActor() };
+      const logPath = join(home.home, 'b-1.log');
+      store.append(
+        BuildStarted,
+        assembleStartedData({ buildId: 'b-1', projectRoot: project, variant: 'debug', logPath }),
+        meta,
+      );
+      const { path, sha256, size } = apk;
+      const record = {
+        path,
+        sha256,
+        size,
+        module: ':app',
+        variant: 'debug',
+        package: 'com.example.notes',
+        version_code: 30,
+        version_name: null,
+      };
+      store.append(BuildFinished, successfulBuildData({ buildId: 'b-1', apks: [record], logPath }), meta);
     } finally {
       disposeContainer(container);
     }

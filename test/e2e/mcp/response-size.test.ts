@@ -102,7 +102,7 @@ function seedLog(projectRoot: string, logPath: string): string {
             },
           },
         },
-      ])[0]!;
+      ]);
       store.appendMany([
         {
           type: 'build.finished',
@@ -143,7 +143,7 @@ function seedLog(projectRoot: string, logPath: string): string {
             log: { path: logPath, sha256: 'b'.repeat(64), bytes: 1, lines: 2000, truncated_lines: 0 },
           },
         },
-      ])[0]!;
+      ]);
     }
     for (let s = 0; s < SESSIONS; s++) {
       const session = `session-${s}-${'e'.repeat(24)}`;
@@ -163,7 +163,7 @@ function seedLog(projectRoot: string, logPath: string): string {
             project_root: projectRoot,
           },
         },
-      ])[0]!;
+      ]);
     }
     return lastBuild;
   } finally {

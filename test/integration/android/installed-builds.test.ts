@@ -26,6 +26,7 @@ import { startSimOnAdb } from '../../support/sim-device.js';
 import { createFakeGradleProject } from '../../support/temp-home.js';
 import { androidContainer } from './support.js';
 import { BuildFinished, BuildStarted } from '../../../src/plugins/build/build.events.js';
+import { assembleStartedData, successfulBuildData } from '../../support/build-events.js';
 
 describe('installs linked to the builds that produced them', () => {
   let adb: TestAdbServer;
@@ -52,62 +53,24 @@ describe('installs linked to the builds that produced them', () => {
     variant = 'debug',
     project = root,
   ) {
+    const meta = { stream: `build:${buildId}`, correlation: `build:${buildId}` };
     ctx.append(
       BuildStarted,
-      {
-        build_id: buildId,
-        project_root: project,
-        kind: 'build',
-        tasks: [`:app:assemble${variant}`],
-        args: [],
-        module: ':app',
-        variant,
-        pid: process.pid,
-        timeout_sec: 600,
-        log_path: '/tmp/x.log',
-        provenance: {
-          git: { commit: null, branch: null, dirty: null, changed_files: null },
-          build_files: [],
-          gradle_version: null,
-          jdk: { java_home: null, source: null, version: null },
-        },
-      },
-      { stream: `build:${buildId}`, correlation: `build:${buildId}` },
+      assembleStartedData({ buildId, projectRoot: project, variant, logPath: '/tmp/x.log' }),
+      meta,
     );
-    ctx.append(
-      BuildFinished,
-      {
-        build_id: buildId,
-        status: 'success',
-        duration_ms: 1000,
-        exit_code: 0,
-        signal: null,
-        reason: null,
-        cancelled_by: null,
-        diagnostic_counts: { error: 0, warning: 0, info: 0 },
-        diagnostics: [],
-        diagnostics_total: 0,
-        apks: [
-          {
-            path: apk.path,
-            module: ':app',
-            variant,
-            sha256: apk.sha256,
-            size: apk.size,
-            package: 'com.example.notes',
-            version_code: 20,
-            version_name: '2.0',
-          },
-        ],
-        mappings: [],
-        tests: null,
-        log: { path: '/tmp/x.log', sha256: 'a'.repeat(64), bytes: 1, lines: 1, truncated_lines: 0 },
-      },
-      {
-        stream: `build:${buildId}`,
-        correlation: `build:${buildId}`,
-      },
-    );
+    const { path, sha256, size } = apk;
+    const record = {
+      path,
+      sha256,
+      size,
+      module: ':app',
+      variant,
+      package: 'com.example.notes',
+      version_code: 20,
+      version_name: '2.0',
+    };
+    ctx.append(BuildFinished, successfulBuildData({ buildId, apks: [record], logPath: '/tmp/x.log' }), meta);
   }
 
   it('records the newest build that lists the APK hash, and the read model survives a rebuild', async () => {

@@ -75,7 +75,7 @@ describe('MCP session liveness', () => {
         actor: { ...actor, session: 'crashed' },
         data: { ...(started!.data as object), session: 'crashed', pid_start: crashedStart },
       },
-    ])[0]!;
+    ]);
     // Recorded before start times were: only the pid can be checked, as before.
     const { pid_start: _, ...legacy } = started!.data as Record<string, unknown>;
     store.appendMany([
@@ -85,7 +85,7 @@ describe('MCP session liveness', () => {
         actor: { ...actor, session: 'legacy' },
         data: { ...legacy, session: 'legacy' },
       },
-    ])[0]!;
+    ]);
 
     expect(alive()).toEqual({ live: true, crashed: false, legacy: true });
     expect(reader.liveSessions().map((s) => s.session)).not.toContain('crashed');

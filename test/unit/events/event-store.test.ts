@@ -445,7 +445,7 @@ describe('side tables', () => {
 
   it("refuses, from SQLite's plan, any write outside the declared side tables", () => {
     const store = openStore({ projections: [thingsProjection()], tables: [counters()] });
-    store.appendMany([thing('a')])[0]!;
+    appendThing(store, 'a');
     const refused = /may write only the declared side tables \(test_counters\)/;
     expect(() =>
       store.writeTables((t) =>

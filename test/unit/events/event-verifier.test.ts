@@ -6,6 +6,7 @@ import {
   removed,
   tempStorePath,
   testCatalog,
+  appendThing,
   thing,
   thingsProjection,
 } from '../../support/event-store-fixtures.js';
@@ -117,10 +118,10 @@ describe('verify with projections', () => {
   it('compares a projection left behind by another process at its own checkpoint', () => {
     const path = tempStorePath();
     const store = openStore({ path, projections: [thingsProjection()] });
-    store.appendMany([thing('a', 1)])[0]!;
+    appendThing(store, 'a', 1);
     // A process without the projection appends; the table and its checkpoint stay at seq 1.
     const bare = openStore({ path });
-    bare.appendMany([thing('b', 2)])[0]!;
+    appendThing(bare, 'b', 2);
     const reader = openStore({ path, projections: [thingsProjection()], readonly: true });
     expect(reader.verify({ projections: true })).toMatchObject({ ok: true, projections: ['test_things'] });
   });

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EventStore } from '../../../src/events/event-store.js';
 import { EventWitness, ROTATED_WITNESS_FILE, WITNESS_FILE, readWitness } from '../../../src/events/event-witness.js';
-import { removeTempDirs, tempDir, testCatalog, thing } from '../../support/event-store-fixtures.js';
+import { appendThing, removeTempDirs, tempDir, testCatalog, thing } from '../../support/event-store-fixtures.js';
 import { rechainLog, truncateLog } from '../../support/log-tampering.js';
 
 const closers: { close(): void }[] = [];
@@ -29,7 +29,7 @@ function lines(path: string): { seq: number; hash: string; pid: number }[] {
 describe('EventWitness', () => {
   it('writes the head soon after the first append, then at most once per interval, and on close', async () => {
     const { store, witness, path } = setUp();
-    store.appendMany([thing('a')])[0]!;
+    appendThing(store, 'a');
     // Not written on the append's own path.
     expect(existsSync(path)).toBe(false);
     await new Promise((r) => setTimeout(r, 20));
@@ -46,7 +46,7 @@ describe('EventWitness', () => {
   it('rotates a large file once and reads both, newest head included', () => {
     const { store, witness, path, dir } = setUp({ maxBytes: 400 });
     for (let i = 0; i < 8; i++) {
-      store.appendMany([thing(`t${i}`)])[0]!;
+      appendThing(store, `t${i}`);
       witness.flush();
     }
     expect(existsSync(join(dir, ROTATED_WITNESS_FILE))).toBe(true);
@@ -69,9 +69,9 @@ describe('EventWitness', () => {
       onError: (e) => errors.push(e),
     });
     closers.push(store, broken);
-    store.appendMany([thing('a')])[0]!;
+    appendThing(store, 'a');
     broken.flush();
-    store.appendMany([thing('b')])[0]!;
+    appendThing(store, 'b');
     broken.flush();
     expect(errors).toHaveLength(1);
     expect(store.lastSeq()).toBe(2);
