@@ -34,6 +34,11 @@ const commands: Record<string, Command> = {
     summary: 'Revoke trust in a project: untrust [path]',
     load: async () => (await import('./cli/trust-command.js')).runUntrustCommand,
   },
+  tui: {
+    summary:
+      "Live dashboard of agents' tool calls, builds, devices and crashes; trust, cancel a build: tui [--project P]",
+    load: async () => (await import('./tui/tui-command.js')).runTuiCommand,
+  },
   docs: {
     summary: 'Print the tool reference (Markdown) generated from the tool registry',
     load: async () => (await import('./cli/docs-command.js')).runDocsCommand,

@@ -9,8 +9,8 @@ export const ProjectTrusted = defineEvent({
   schema: z.object({
     root: z.string().min(1),
     by: z.string(),
-    /** How it was confirmed: "yes" at a terminal prompt, --yes, or the demo's own project. */
-    confirmed: z.enum(['prompt', 'flag', 'demo']).optional(),
+    /** How it was confirmed: "yes" at a terminal prompt, --yes, the demo's own project, or `y` in droidwright tui. */
+    confirmed: z.enum(['prompt', 'flag', 'demo', 'tui']).optional(),
     /** The program that ran droidwright, without its arguments. */
     parent_command: z.string().max(200).nullable().optional(),
     agent_env: z.array(z.string().max(100)).max(20).optional(),

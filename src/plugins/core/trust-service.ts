@@ -18,9 +18,9 @@ export interface TrustedProject {
 export interface TrustEvidence {
   /**
    * `prompt`: "yes" was typed at a terminal (a tool can fake a terminal with `script`, so this is evidence,
-   * not proof); `flag`: --yes; `demo`: droidwright demo's own project.
+   * not proof); `flag`: --yes; `demo`: droidwright demo's own project; `tui`: confirmed in droidwright tui.
    */
-  readonly confirmed: 'prompt' | 'flag' | 'demo';
+  readonly confirmed: 'prompt' | 'flag' | 'demo' | 'tui';
   /** The name of the program that ran droidwright (Linux /proc), never its arguments. */
   readonly parent_command: string | null;
   /** Names (never values) of environment variables that AI coding tools set in the shells they run. */

@@ -1,0 +1,503 @@
+import type { StoredLogLine } from '../plugins/logcat/services/log-line-store.js';
+import type {
+  ActivityRow,
+  BuildRow,
+  CrashGroup,
+  DashboardSnapshot,
+  DeviceRow,
+  DiagnosticRow,
+  SessionRow,
+  ToolKind,
+} from './dashboard-model.js';
+import { ago, clock, duration, type Line, pad, padStart, type Segment } from './screen-text.js';
+
+export const PANELS = ['activity', 'builds', 'devices', 'crashes', 'sessions', 'logcat'] as const;
+export type PanelId = (typeof PANELS)[number];
+export const PANEL_TITLES: Record<PanelId, string> = {
+  activity: 'Activity',
+  builds: 'Builds',
+  devices: 'Devices',
+  crashes: 'Crashes',
+  sessions: 'Sessions',
+  logcat: 'Logcat',
+};
+
+/** A selectable row of a panel, and what Enter shows for it. */
+export interface PanelItem {
+  readonly key: string;
+  readonly line: Line;
+  detail(): Line[];
+  /** What the row is about, for the panel's keys (c cancels a running build, l toggles a device's logcat). */
+  readonly build?: BuildRow;
+  readonly device?: DeviceRow;
+}
+
+export interface PanelView {
+  /** Column titles or a status line above the rows. */
+  readonly heading: Line[];
+  readonly items: PanelItem[];
+  /** Shown when there are no items. */
+  readonly empty: string;
+}
+
+export interface PanelContext {
+  readonly snapshot: DashboardSnapshot;
+  readonly filter: string;
+  readonly width: number;
+  diagnostics(buildId: string): DiagnosticRow[];
+  readonly logcat: LogcatPanelState;
+}
+
+export interface LogcatPanelState {
+  /** False when no line store was wired in. */
+  readonly available: boolean;
+  readonly deviceSerial: string | null;
+  readonly lines: readonly StoredLogLine[];
+  readonly running: boolean | null;
+  readonly error: string | null;
+}
+
+const KIND_COLORS: Record<ToolKind, string> = { R: 'cyan', W: 'yellow', D: 'red', O: 'magenta' };
+const OUTCOME_COLORS: Record<string, string> = {
+  ok: 'green',
+  error: 'red',
+  refused: 'red',
+  cancelled: 'yellow',
+  running: 'blue',
+};
+const STATUS_COLORS: Record<string, string> = {
+  running: 'blue',
+  succeeded: 'green',
+  failed: 'red',
+  cancelled: 'yellow',
+  timed_out: 'red',
+};
+const LEVEL_COLORS: Record<string, string> = {
+  V: 'gray',
+  D: 'cyan',
+  I: 'green',
+  W: 'yellow',
+  E: 'red',
+  F: 'red',
+  A: 'red',
+};
+
+export function panelView(panel: PanelId, ctx: PanelContext): PanelView {
+  switch (panel) {
+    case 'activity':
+      return activityPanel(ctx);
+    case 'builds':
+      return buildsPanel(ctx);
+    case 'devices':
+      return devicesPanel(ctx);
+    case 'crashes':
+      return crashesPanel(ctx);
+    case 'sessions':
+      return sessionsPanel(ctx);
+    case 'logcat':
+      return logcatPanel(ctx);
+  }
+}
+
+// ------------------------------------------------------------------ filter
+
+/**
+ * `/` filters: `client:x`, `tool:x`, `outcome:x` (also `kind:`, `level:`, `pkg:`) match that field by
+ * substring; bare words must appear somewhere in the row. Case-insensitive; all terms must match.
+ */
+export function matchesFilter(filter: string, fields: Record<string, string | null | undefined>): boolean {
+  const terms = filter.toLowerCase().split(/\s+/).filter(Boolean);
+  if (terms.length === 0) return true;
+  const all = Object.values(fields)
+    .map((v) => (v ?? '').toLowerCase())
+    .join(' ');
+  return terms.every((term) => {
+    const colon = term.indexOf(':');
+    if (colon > 0) {
+      const key = term.slice(0, colon);
+      if (key in fields) return (fields[key] ?? '').toLowerCase().includes(term.slice(colon + 1));
+    }
+    return all.includes(term);
+  });
+}
+
+// ------------------------------------------------------------------ activity
+
+function activityPanel(ctx: PanelContext): PanelView {
+  const wide = ctx.width >= 100;
+  const clientWidth = wide ? 14 : 10;
+  const toolWidth = wide ? 24 : 18;
+  const rows = ctx.snapshot.activity.filter((row) =>
+    matchesFilter(ctx.filter, {
+      client: row.client,
+      tool: row.tool,
+      outcome: row.outcome,
+      kind: row.kind,
+      code: row.errorCode,
+      summary: row.summary,
+    }),
+  );
+  return {
+    heading: [
+      [
+        {
+          text: `${pad('time', 9)}${pad('client', clientWidth + 1)}${pad('tool', toolWidth + 1)}K ${pad('outcome', 9)}${padStart('took', 6)} summary`,
+          dim: true,
+        },
+      ],
+    ],
+    empty: ctx.filter
+      ? `No tool call matches "${ctx.filter}".`
+      : 'No tool calls yet: they appear here as agents make them.',
+    items: rows.map((row) => ({
+      key: `call:${row.seq}`,
+      line: activityLine(row, clientWidth, toolWidth),
+      detail: () => activityDetail(row),
+    })),
+  };
+}
+
+function activityLine(row: ActivityRow, clientWidth: number, toolWidth: number): Line {
+  const refused = row.outcome === 'refused';
+  const outcome: Segment = refused
+    ? { text: pad('REFUSED', 8), color: 'red', bold: true, inverse: true }
+    : { text: pad(row.outcome, 8), color: OUTCOME_COLORS[row.outcome] };
+  return [
+    { text: `${clock(row.at)} `, dim: true },
+    { text: `${pad(row.client, clientWidth)} ` },
+    { text: `${pad(row.tool, toolWidth)} `, bold: refused },
+    row.kind ? { text: row.kind, color: KIND_COLORS[row.kind], bold: true } : { text: '?', dim: true },
+    { text: ' ' },
+    outcome,
+    { text: ` ${padStart(row.outcome === 'running' ? '…' : duration(row.durationMs), 6)} ` },
+    {
+      text: row.errorCode ? `${row.errorCode}: ${row.summary}` : row.summary,
+      color: refused || row.outcome === 'error' ? 'red' : undefined,
+    },
+  ];
+}
+
+function activityDetail(row: ActivityRow): Line[] {
+  return [
+    [{ text: `${row.tool}`, bold: true }, { text: `  (${row.kind ?? '?'})  seq ${row.seq}` }],
+    [{ text: `client   ${row.client}  session ${row.session}` }],
+    [{ text: `at       ${new Date(row.at).toISOString()}` }],
+    [
+      { text: 'outcome  ' },
+      { text: row.outcome, color: OUTCOME_COLORS[row.outcome], bold: true },
+      { text: row.errorCode ? `  ${row.errorCode}` : '' },
+      { text: row.durationMs !== null ? `  in ${duration(row.durationMs)}` : '' },
+    ],
+    [],
+    ...wrap(row.summary || '(no summary)', 200).map((text) => [{ text }]),
+  ];
+}
+
+// ------------------------------------------------------------------ builds
+
+function buildsPanel(ctx: PanelContext): PanelView {
+  const { now, builds } = ctx.snapshot;
+  const running = builds.filter((b) => b.status === 'running');
+  const heading: Line[] = running.length
+    ? running.map((b) => [
+        { text: '▶ ', color: 'blue', bold: true },
+        { text: `${b.id} `, bold: true },
+        { text: `${b.tasks}  ` },
+        { text: b.currentTask ? `> ${b.currentTask}` : '> (starting)', color: 'cyan' },
+        { text: `  ${duration(now - b.startedAt)}  by ${b.startedBy}`, dim: true },
+      ])
+    : [[{ text: 'No build running.', dim: true }]];
+  const rows = builds.filter((b) =>
+    matchesFilter(ctx.filter, { id: b.id, status: b.status, tasks: b.tasks, by: b.startedBy, kind: b.kind }),
+  );
+  return {
+    heading: [
+      ...heading,
+      [{ text: `${pad('started', 9)}${pad('status', 10)}${padStart('took', 7)}  E/W    tasks · by`, dim: true }],
+    ],
+    empty: ctx.filter ? `No build matches "${ctx.filter}".` : 'No builds of this project yet.',
+    items: rows.map((b) => ({
+      key: `build:${b.id}`,
+      build: b,
+      line: [
+        { text: `${clock(b.startedAt)} `, dim: true },
+        { text: pad(b.status, 10), color: STATUS_COLORS[b.status], bold: b.status !== 'succeeded' },
+        {
+          text: `${padStart(b.status === 'running' ? duration(now - b.startedAt) : duration(b.durationMs), 7)}  `,
+        },
+        { text: pad(`${b.errors}/${b.warnings}`, 6), color: b.errors > 0 ? 'red' : undefined },
+        { text: ` ${b.tasks}` },
+        { text: ` · ${b.startedBy}`, dim: true },
+      ],
+      detail: () => buildDetail(b, ctx),
+    })),
+  };
+}
+
+function buildDetail(b: BuildRow, ctx: PanelContext): Line[] {
+  const lines: Line[] = [
+    [
+      { text: `Build ${b.id}`, bold: true },
+      { text: `  ${b.kind}  ` },
+      { text: b.status, color: STATUS_COLORS[b.status], bold: true },
+    ],
+    [{ text: `tasks    ${b.tasks}` }],
+    [{ text: `started  ${new Date(b.startedAt).toISOString()} by ${b.startedBy}` }],
+  ];
+  if (b.status === 'running') {
+    lines.push([{ text: 'now      ' }, { text: b.currentTask ? `> ${b.currentTask}` : '(starting)', color: 'cyan' }]);
+    lines.push([{ text: `elapsed  ${duration(ctx.snapshot.now - b.startedAt)}   (c: cancel this build)` }]);
+  } else lines.push([{ text: `took     ${duration(b.durationMs)}` }]);
+  if (b.reason) lines.push([{ text: `reason   ${b.reason}` }]);
+  if (b.cancelledBy) lines.push([{ text: `cancelled by ${b.cancelledBy}` }]);
+  const diagnostics = b.errors + b.warnings > 0 ? ctx.diagnostics(b.id) : [];
+  if (diagnostics.length > 0) {
+    lines.push([], [{ text: `Diagnostics (${b.errors} errors, ${b.warnings} warnings)`, bold: true }]);
+    for (const d of diagnostics) {
+      const where = d.file ? `${d.file}${d.line !== null ? `:${d.line}` : ''}${d.col !== null ? `:${d.col}` : ''}` : '';
+      lines.push([
+        {
+          text: `${d.severity === 'error' ? 'e' : d.severity === 'warning' ? 'w' : 'i'} `,
+          color: d.severity === 'error' ? 'red' : 'yellow',
+          bold: true,
+        },
+        { text: where ? `${where}  ` : '', color: 'cyan' },
+        { text: d.message },
+      ]);
+    }
+  }
+  return lines;
+}
+
+// ------------------------------------------------------------------ devices
+
+function devicesPanel(ctx: PanelContext): PanelView {
+  const items: PanelItem[] = [];
+  for (const device of ctx.snapshot.devices) {
+    const installed = device.installed.filter((i) =>
+      matchesFilter(ctx.filter, { pkg: i.package, serial: device.serial, by: i.installedBy }),
+    );
+    if (
+      ctx.filter &&
+      installed.length === 0 &&
+      !matchesFilter(ctx.filter, { serial: device.serial, model: device.model })
+    )
+      continue;
+    const running = ctx.logcat.deviceSerial === device.serial ? ctx.logcat.running : null;
+    items.push({
+      key: `device:${device.serial}`,
+      device,
+      line: [
+        { text: device.connected ? '● ' : '○ ', color: device.connected ? 'green' : 'gray' },
+        { text: `${pad(device.serial, 20)} `, bold: true },
+        { text: pad(device.state, 13), color: device.state === 'device' ? 'green' : 'yellow' },
+        { text: `${pad(device.model ?? '', 18)} API ${device.apiLevel ?? '?'}` },
+        { text: device.lastLaunched ? `  ▸ ${device.lastLaunched}` : '', color: 'cyan' },
+        { text: running === true ? '  logcat on' : '', dim: true },
+      ],
+      detail: () => deviceDetail(device),
+    });
+    for (const app of installed) {
+      items.push({
+        key: `installed:${device.serial}:${app.package}`,
+        device,
+        line: [
+          { text: '    ' },
+          { text: `${pad(app.package, 30)} ` },
+          { text: pad(app.versionName ?? String(app.versionCode), 10), dim: true },
+          {
+            text: app.buildId
+              ? ` build ${app.buildId}${app.variant ? ` (${app.variant})` : ''}`
+              : ' (not from a build here)',
+          },
+          { text: ` · ${app.installedBy} ${clock(app.installedAt)}`, dim: true },
+        ],
+        detail: () => deviceDetail(device),
+      });
+    }
+  }
+  return {
+    heading: [
+      [{ text: 'Devices as the log last saw them (list_devices records changes); ▸ last launched app', dim: true }],
+    ],
+    empty: ctx.filter ? `No device or app matches "${ctx.filter}".` : 'No devices recorded yet.',
+    items,
+  };
+}
+
+function deviceDetail(device: DeviceRow): Line[] {
+  return [
+    [
+      { text: device.serial, bold: true },
+      { text: `  ${device.state}  ${device.model ?? ''}  API ${device.apiLevel ?? '?'}` },
+    ],
+    [{ text: `last launched: ${device.lastLaunched ?? '-'}` }],
+    [],
+    [{ text: 'Installed builds', bold: true }],
+    ...(device.installed.length === 0
+      ? [[{ text: '(none recorded)', dim: true }]]
+      : device.installed.map((app) => [
+          { text: `${app.package} ${app.versionName ?? ''} (${app.versionCode})` },
+          { text: app.buildId ? `  build ${app.buildId} ${app.variant ?? ''}` : '  (no build of ours)' },
+          { text: `  by ${app.installedBy} at ${new Date(app.installedAt).toISOString()}`, dim: true },
+        ])),
+  ];
+}
+
+// ------------------------------------------------------------------ crashes
+
+const CRASH_LABEL: Record<CrashGroup['type'], string> = {
+  'app.crashed': 'JAVA',
+  'app.native_crashed': 'NATIVE',
+  'app.not_responding': 'ANR',
+};
+
+function crashesPanel(ctx: PanelContext): PanelView {
+  const groups = ctx.snapshot.crashes.filter((g) =>
+    matchesFilter(ctx.filter, { pkg: g.package, title: g.title, type: CRASH_LABEL[g.type] }),
+  );
+  return {
+    heading: [[{ text: `${padStart('n', 4)} ${pad('type', 7)}${pad('package', 24)} last      what`, dim: true }]],
+    empty: ctx.filter ? `No crash group matches "${ctx.filter}".` : 'No crashes recorded.',
+    items: groups.map((g) => ({
+      key: `crash:${g.type}:${g.signatureHash}`,
+      line: [
+        { text: `${padStart(String(g.count), 4)} `, bold: true },
+        { text: pad(CRASH_LABEL[g.type], 7), color: g.type === 'app.not_responding' ? 'yellow' : 'red', bold: true },
+        { text: pad(g.package ?? '?', 24) },
+        { text: ` ${clock(g.lastAt)}  `, dim: true },
+        { text: g.title },
+      ],
+      detail: () => [
+        [
+          { text: `${CRASH_LABEL[g.type]} ${g.package ?? ''}`, bold: true },
+          { text: `  ×${g.count}  signature ${g.signatureHash}` },
+        ],
+        [
+          {
+            text: `first ${new Date(g.firstAt).toISOString()}  last ${new Date(g.lastAt).toISOString()} (seq ${g.lastSeq})`,
+          },
+        ],
+        [{ text: `devices ${g.devices.join(', ')}` }],
+        [{ text: g.title, color: 'red' }],
+        [],
+        ...g.lines.map((text) => [{ text }]),
+      ],
+    })),
+  };
+}
+
+// ------------------------------------------------------------------ sessions
+
+function sessionsPanel(ctx: PanelContext): PanelView {
+  const { sessions, now, activity } = ctx.snapshot;
+  const rows = sessions.filter((s) => matchesFilter(ctx.filter, { client: s.client, session: s.session }));
+  return {
+    heading: [
+      [{ text: 'MCP sessions connected now. Debug sessions: none recorded (no debugger toolset yet).', dim: true }],
+      [
+        {
+          text: `${pad('client', 26)}${padStart('pid', 8)} ${padStart('calls', 6)} ${padStart('err', 4)} ${padStart('ref', 4)}  last call`,
+          dim: true,
+        },
+      ],
+    ],
+    empty: ctx.filter ? `No session matches "${ctx.filter}".` : 'No MCP session connected.',
+    items: rows.map((s) => ({
+      key: `session:${s.session}`,
+      line: sessionLine(s, now),
+      detail: () => [
+        [
+          { text: `${s.client} ${s.clientVersion ?? ''}`, bold: true },
+          { text: `  session ${s.session}  pid ${s.pid}` },
+        ],
+        [
+          {
+            text: `started ${new Date(s.startedAt).toISOString()}; ${s.calls} calls, ${s.errors} errors, ${s.refused} refused`,
+          },
+        ],
+        [],
+        [{ text: 'Recent calls', bold: true }],
+        ...activity
+          .filter((row) => row.session === s.session)
+          .slice(0, 40)
+          .map((row) => activityLine(row, 10, 18)),
+      ],
+    })),
+  };
+}
+
+function sessionLine(s: SessionRow, now: number): Line {
+  return [
+    { text: pad(`${s.client} ${s.clientVersion ?? ''}`, 26), bold: true },
+    { text: `${padStart(String(s.pid), 8)} ${padStart(String(s.calls), 6)} ` },
+    { text: padStart(String(s.errors), 4), color: s.errors ? 'red' : undefined },
+    { text: ` ${padStart(String(s.refused), 4)}`, color: s.refused ? 'red' : undefined },
+    { text: `  ${ago(now, s.lastCallAt) || 'no calls yet'}`, dim: true },
+  ];
+}
+
+// ------------------------------------------------------------------ logcat
+
+function logcatPanel(ctx: PanelContext): PanelView {
+  const state = ctx.logcat;
+  if (!state.available) {
+    return {
+      heading: [
+        [
+          {
+            text: 'logcat store not available in this build: the device log appears here once it is wired in.',
+            color: 'yellow',
+          },
+        ],
+      ],
+      empty: '',
+      items: [],
+    };
+  }
+  const heading: Line[] = [
+    [
+      { text: `device ${state.deviceSerial ?? '(none connected)'}`, bold: true },
+      {
+        text: state.running === null ? '' : state.running ? '  streaming' : '  not streaming (l starts it)',
+        dim: true,
+      },
+      { text: ctx.filter ? `  filter "${ctx.filter}"` : '', color: 'cyan' },
+    ],
+  ];
+  if (state.error) heading.push([{ text: state.error, color: 'red' }]);
+  return {
+    heading,
+    empty: state.deviceSerial ? 'No log lines stored for this device.' : 'No device connected.',
+    items: state.lines.map((l) => ({
+      key: `line:${l.deviceSerial}:${l.seq}`,
+      line: [
+        { text: l.timeMs !== null ? `${clock(l.timeMs)} ` : '         ', dim: true },
+        {
+          text: ` ${l.level} `,
+          color: LEVEL_COLORS[l.level],
+          inverse: l.level === 'E' || l.level === 'F' || l.level === 'A',
+        },
+        { text: ` ${pad(l.tag, 18)} `, color: LEVEL_COLORS[l.level] },
+        { text: l.message },
+      ],
+      detail: () => [
+        [
+          {
+            text: `${l.package ?? '?'}  pid ${l.pid}${l.tid !== null ? ` tid ${l.tid}` : ''}  ${l.level}/${l.tag}`,
+            bold: true,
+          },
+        ],
+        ...wrap(l.message, 200).map((text) => [{ text }]),
+      ],
+    })),
+  };
+}
+
+function wrap(text: string, width: number): string[] {
+  const out: string[] = [];
+  for (const paragraph of text.split('\n')) {
+    for (let i = 0; i < paragraph.length || i === 0; i += width) out.push(paragraph.slice(i, i + width));
+  }
+  return out;
+}

@@ -1,0 +1,128 @@
+import type { Container } from 'inversify';
+import { collectTrustEvidence, agentEnvironmentMarkers } from '../cli/trust-evidence.js';
+import { parseCommandLine, runtimeOptions, withContainer } from '../cli/cli-support.js';
+import { createEventStream } from '../events/event-stream.js';
+import { ToolError } from '../kernel/errors.js';
+import { EventStoreProvider } from '../kernel/event-store-provider.js';
+import { SelectedProject } from '../kernel/project-selection.js';
+import { UsageError } from '../kernel/usage-error.js';
+import { BuildService } from '../plugins/build/services/build-service.js';
+import { TrustService } from '../plugins/core/trust-service.js';
+import { LogcatStreams } from '../plugins/logcat/services/logcat-streams.js';
+import type { Actor } from '../shared/actor.js';
+import type { DashboardActions, DashboardSources, LogcatControl, LogLineSource } from './dashboard-sources.js';
+
+export const TUI_HELP = `Usage: droidwright tui [--project PATH]
+
+A live dashboard of what agents do through droidwright: tool calls, builds, devices, crashes, sessions.
+You can trust or untrust the project, cancel a build and start or stop logcat there; each is recorded
+in the event log with you as the actor. Keys: Tab/1-6 panels, arrows or j/k, Enter, Esc, / filter, ? help, q quit.
+
+  --project PATH   The Gradle project (default: nearest settings.gradle[.kts] above the working directory)`;
+
+/** The person at the dashboard. */
+export function tuiActor(): Actor {
+  return { kind: 'tui', pid: process.pid };
+}
+
+export interface TuiCommandExtras {
+  /** The device log, for whoever wires the logcat line store in; without it the Logcat panel says so. */
+  readonly lines?: LogLineSource;
+}
+
+export async function runTuiCommand(argv: string[], extras: TuiCommandExtras = {}): Promise<number> {
+  const { values, positionals } = parseCommandLine(
+    argv,
+    { project: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    false,
+  );
+  if (values.help) {
+    process.stderr.write(`${TUI_HELP}\n`);
+    return 0;
+  }
+  if (positionals.length > 0) throw new UsageError(`tui takes no arguments (got ${positionals.join(' ')}).`);
+  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+    process.stderr.write(
+      'droidwright tui is an interactive dashboard: run it in a terminal (stdin and stdout must be a TTY).\nFor scripts, use `droidwright events tail` instead.\n',
+    );
+    return 2;
+  }
+  return withContainer(runtimeOptions({ projectPath: values.project }), async (container) => {
+    const store = container.get<EventStoreProvider>(EventStoreProvider)();
+    const stream = createEventStream(store);
+    const projectRoot = container.get<SelectedProject>(SelectedProject).root;
+    const trust = container.get(TrustService);
+    const sources: DashboardSources = {
+      store,
+      stream,
+      projectRoot,
+      isTrusted: () => (projectRoot ? trust.isTrusted(projectRoot) : false),
+      actions: dashboardActions(container, projectRoot),
+      ...(extras.lines ? { lines: extras.lines } : {}),
+    };
+    try {
+      const { runDashboard } = await import('./run-dashboard.js');
+      await runDashboard(sources);
+    } finally {
+      stream.close();
+    }
+    return 0;
+  });
+}
+
+/** The actions, through the same services the CLI and the tools use; each records an event with the TUI as actor. */
+export function dashboardActions(container: Container, projectRoot: string | null): DashboardActions {
+  const trust = container.get(TrustService);
+  const requireRoot = (): string => {
+    if (!projectRoot) throw new Error('no Gradle project selected (start droidwright tui in one, or pass --project)');
+    return projectRoot;
+  };
+  const actions: DashboardActions = {
+    async trust() {
+      const root = requireRoot();
+      // As `droidwright trust`: an AI coding tool's own shell is the one place trust must not come from.
+      const markers = agentEnvironmentMarkers(process.env);
+      if (markers.length > 0)
+        return `Not trusted: this terminal is an AI coding tool's shell (${markers.join(', ')} set). Trust is your decision: run the dashboard in a terminal of your own.`;
+      return trust.trust(root, tuiActor(), collectTrustEvidence('tui'))
+        ? `Trusted ${root}.`
+        : `${root} is already trusted.`;
+    },
+    async untrust() {
+      const root = requireRoot();
+      return trust.untrust(root, tuiActor()) ? `Revoked trust in ${root}.` : `${root} was not trusted.`;
+    },
+    async cancelBuild(buildId) {
+      requireRoot();
+      try {
+        // waitMs 0: ask and return; the build's end arrives through the stream like any other event.
+        const { record, wasRunning } = await container.get(BuildService).cancel(buildId, tuiActor(), 0);
+        return wasRunning
+          ? `Cancellation of build ${record.id} requested; its worker stops it within a second.`
+          : `Build ${record.id} had already ended (${record.status}).`;
+      } catch (error) {
+        if (error instanceof ToolError) return error.message;
+        throw error;
+      }
+    },
+  };
+  if (container.isBound(LogcatStreams)) {
+    const streams = container.get<LogcatStreams>(LogcatStreams);
+    const logcat: LogcatControl = {
+      async start(serial) {
+        const { pid, alreadyRunning } = await streams.ensure(serial, tuiActor());
+        return alreadyRunning
+          ? `logcat for ${serial} was already running (pid ${pid}).`
+          : `logcat for ${serial} started (pid ${pid}).`;
+      },
+      async stop(serial) {
+        return (await streams.stop(serial, tuiActor()))
+          ? `logcat for ${serial} stopped.`
+          : `logcat for ${serial} was not running.`;
+      },
+      running: (serial) => streams.state(serial).state === 'running',
+    };
+    return { ...actions, logcat };
+  }
+  return actions;
+}
