@@ -1,5 +1,5 @@
 import { Box, Text, useApp, useInput, useStdout } from 'ink';
-import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState, useSyncExternalStore } from 'react';
 import type { DashboardModel, DashboardSnapshot } from './dashboard-model.js';
 import {
   type LogcatPanelState,
@@ -10,7 +10,7 @@ import {
   panelView,
 } from './dashboard-panels.js';
 import type { DashboardSources } from './dashboard-sources.js';
-import { clean, fitLine, type Line, lineText, type Segment } from './screen-text.js';
+import { clean, fitLine, type Line, lineText, type Segment, wrapText } from './screen-text.js';
 
 export interface DashboardAppProps {
   readonly model: DashboardModel;
@@ -24,6 +24,34 @@ export interface DashboardAppProps {
 interface Confirm {
   readonly question: string;
   run(): Promise<string>;
+}
+
+interface UiState {
+  readonly panel: PanelId;
+  readonly selected: Partial<Record<PanelId, number>>;
+  readonly detail: { panel: PanelId; key: string; scroll: number } | null;
+  readonly filters: Partial<Record<PanelId, string>>;
+  /** The filter being typed after `/`, null when not typing. */
+  readonly editingFilter: string | null;
+  readonly help: boolean;
+  readonly confirm: Confirm | null;
+  /** The last action's result. */
+  readonly status: string;
+}
+
+const INITIAL_UI: UiState = {
+  panel: 'activity',
+  selected: {},
+  detail: null,
+  filters: {},
+  editingFilter: null,
+  help: false,
+  confirm: null,
+  status: '',
+};
+
+function clampIndex(index: number, length: number): number {
+  return Math.max(0, Math.min(index, length - 1));
 }
 
 const LOGCAT_POLL_MS = 500;
@@ -51,150 +79,163 @@ export function DashboardApp({ model, sources, color, size, onExit }: DashboardA
   );
   const { columns, rows } = useTerminalSize(size);
   const { exit } = useApp();
-  const [panel, setPanel] = useState<PanelId>('activity');
-  const [selected, setSelected] = useState<Partial<Record<PanelId, number>>>({});
-  const [detail, setDetail] = useState<{ panel: PanelId; key: string; scroll: number } | null>(null);
-  const [filters, setFilters] = useState<Partial<Record<PanelId, string>>>({});
-  const [editingFilter, setEditingFilter] = useState<string | null>(null);
-  const [help, setHelp] = useState(false);
-  const [confirm, setConfirm] = useState<Confirm | null>(null);
-  const [status, setStatus] = useState<string>('');
+  // Keys can arrive faster than React renders (a paste, a held key, a test): the handler works on the
+  // latest state in a ref, not on the values of the last render, so no keystroke is lost.
+  const ui = useRef<UiState>(INITIAL_UI);
+  const [, redraw] = useReducer((n: number) => n + 1, 0);
+  const update = (patch: Partial<UiState>) => {
+    ui.current = { ...ui.current, ...patch };
+    redraw();
+  };
+  const { panel, selected, detail, filters, editingFilter, help, confirm, status } = ui.current;
   const logcat = useLogcat(sources, snapshot, panel, filters.logcat ?? '');
 
-  const filter = editingFilter ?? filters[panel] ?? '';
   const view = panelView(panel, {
     snapshot,
-    filter,
+    filter: editingFilter ?? filters[panel] ?? '',
     width: columns,
     diagnostics: (id) => model.diagnostics(id),
     logcat,
   });
-  const index = Math.min(selected[panel] ?? 0, Math.max(0, view.items.length - 1));
-  const current: PanelItem | undefined = view.items[index];
+  const rendered = useRef({ view, snapshot, logcat });
+  rendered.current = { view, snapshot, logcat };
+  const index = clampIndex(selected[panel] ?? 0, view.items.length);
   const detailItem = detail && detail.panel === panel ? view.items.find((item) => item.key === detail.key) : undefined;
 
-  const quit = () => {
-    onExit?.();
-    exit();
-  };
-  const move = (delta: number) =>
-    setSelected((s) => ({ ...s, [panel]: Math.max(0, Math.min(view.items.length - 1, index + delta)) }));
-  const switchPanel = (next: PanelId) => {
-    setPanel(next);
-    setDetail(null);
-  };
-  const act = (what: Promise<string>) =>
-    what.then(
-      (message) => setStatus(message),
-      (error: unknown) => setStatus(`failed: ${error instanceof Error ? error.message : String(error)}`),
-    );
-
   useInput((input, key) => {
-    if (confirm) {
+    const s = ui.current;
+    const { view, snapshot, logcat } = rendered.current;
+    const at = clampIndex(s.selected[s.panel] ?? 0, view.items.length);
+    const current: PanelItem | undefined = view.items[at];
+    const open =
+      s.detail && s.detail.panel === s.panel ? view.items.find((item) => item.key === s.detail!.key) : undefined;
+    const act = (what: Promise<string>) =>
+      what.then(
+        (message) => update({ status: message }),
+        (error: unknown) => update({ status: `failed: ${error instanceof Error ? error.message : String(error)}` }),
+      );
+    const move = (delta: number) =>
+      update({ selected: { ...s.selected, [s.panel]: clampIndex(at + delta, view.items.length) } });
+    const switchPanel = (next: PanelId) => update({ panel: next, detail: null });
+
+    if (s.confirm) {
       if (input === 'y' || input === 'Y') {
-        setConfirm(null);
-        setStatus('…');
-        act(confirm.run());
+        update({ confirm: null, status: '…' });
+        act(s.confirm.run());
       } else if (input === 'n' || input === 'N' || key.escape || input === 'q') {
-        setConfirm(null);
-        setStatus('Nothing done.');
+        update({ confirm: null, status: 'Nothing done.' });
       }
       return;
     }
-    if (editingFilter !== null) {
-      if (key.return) {
-        setFilters((f) => ({ ...f, [panel]: editingFilter.trim() }));
-        setEditingFilter(null);
-      } else if (key.escape) {
-        setEditingFilter(null);
-      } else if (key.backspace || key.delete) {
-        setEditingFilter(editingFilter.slice(0, -1));
-      } else if (input && !key.ctrl && !key.meta) {
-        setEditingFilter(clean(editingFilter + input).slice(0, 200));
-      }
+    if (s.editingFilter !== null) {
+      if (key.return)
+        update({
+          filters: { ...s.filters, [s.panel]: s.editingFilter.trim() },
+          editingFilter: null,
+          selected: { ...s.selected, [s.panel]: 0 },
+        });
+      else if (key.escape) update({ editingFilter: null });
+      else if (key.backspace || key.delete) update({ editingFilter: s.editingFilter.slice(0, -1) });
+      else if (input && !key.ctrl && !key.meta) update({ editingFilter: clean(s.editingFilter + input).slice(0, 200) });
       return;
     }
-    if (help) {
-      setHelp(false);
+    if (s.help) {
+      update({ help: false });
       if (input !== 'q') return;
     }
-    if (input === 'q') return quit();
-    if (input === '?') return setHelp(true);
+    if (input === 'q') {
+      onExit?.();
+      exit();
+      return;
+    }
+    if (input === '?') return update({ help: true });
     if (key.tab) {
-      const at = PANELS.indexOf(panel);
-      return switchPanel(PANELS[(at + (key.shift ? PANELS.length - 1 : 1)) % PANELS.length]!);
+      const from = PANELS.indexOf(s.panel);
+      return switchPanel(PANELS[(from + (key.shift ? PANELS.length - 1 : 1)) % PANELS.length]!);
     }
     if (/^[1-6]$/.test(input)) return switchPanel(PANELS[Number(input) - 1]!);
     if (key.escape) {
-      if (detail) return setDetail(null);
-      if (filters[panel]) return setFilters((f) => ({ ...f, [panel]: '' }));
+      if (s.detail) return update({ detail: null });
+      if (s.filters[s.panel]) return update({ filters: { ...s.filters, [s.panel]: '' } });
       return;
     }
-    if (detail && detailItem) {
-      if (key.downArrow || input === 'j') return setDetail({ ...detail, scroll: detail.scroll + 1 });
-      if (key.upArrow || input === 'k') return setDetail({ ...detail, scroll: Math.max(0, detail.scroll - 1) });
+    if (s.detail && open) {
+      if (key.downArrow || input === 'j') return update({ detail: { ...s.detail, scroll: s.detail.scroll + 1 } });
+      if (key.upArrow || input === 'k')
+        return update({ detail: { ...s.detail, scroll: Math.max(0, s.detail.scroll - 1) } });
     } else {
       if (key.downArrow || input === 'j') return move(1);
       if (key.upArrow || input === 'k') return move(-1);
       if (key.pageDown) return move(bodyHeight(rows) - 2);
       if (key.pageUp) return move(-(bodyHeight(rows) - 2));
-      if (input === 'g') return move(-index);
+      if (input === 'g') return move(-at);
       if (input === 'G') return move(view.items.length);
-      if (key.return && current) return setDetail({ panel, key: current.key, scroll: 0 });
+      if (key.return && current) return update({ detail: { panel: s.panel, key: current.key, scroll: 0 } });
     }
-    if (input === '/') return setEditingFilter(filters[panel] ?? '');
+    if (input === '/') return update({ editingFilter: s.filters[s.panel] ?? '' });
     if (input === 'v') {
-      setStatus('Verifying the event log…');
+      update({ status: 'Verifying the event log…' });
       setTimeout(() => {
         model.verifyChain();
-        setStatus('');
+        update({ status: '' });
       }, 0);
       return;
     }
     if (input === 't') {
-      if (!sources.projectRoot)
-        return setStatus('No Gradle project selected: start droidwright tui in one, or pass --project.');
       const root = sources.projectRoot;
-      return setConfirm(
-        snapshot.trusted
+      if (!root)
+        return update({ status: 'No Gradle project selected: start droidwright tui in one, or pass --project.' });
+      return update({
+        confirm: snapshot.trusted
           ? {
-              question: `Revoke trust in ${root}? Agents will no longer run its Gradle build. [y/N]`,
+              question: `Revoke trust in ${root}? Agents will no longer run its Gradle build.`,
               run: () => sources.actions.untrust(),
             }
           : {
-              question: `Trust ${root}? Agents using droidwright will be able to run its Gradle build, which executes the project's build scripts with your permissions. [y/N]`,
+              question: `Trust ${root}? Agents using droidwright will be able to run its Gradle build, which executes the project's build scripts with your permissions.`,
               run: () => sources.actions.trust(),
             },
-      );
-    }
-    if (input === 'c' && panel === 'builds') {
-      const build = (detailItem ?? current)?.build ?? snapshot.builds.find((b) => b.status === 'running');
-      if (!build || build.status !== 'running') return setStatus('No running build selected.');
-      return setConfirm({
-        question: `Cancel build ${build.id} (${build.tasks}, started by ${build.startedBy})? [y/N]`,
-        run: () => sources.actions.cancelBuild(build.id),
       });
     }
-    if (input === 'l' && (panel === 'devices' || panel === 'logcat')) {
+    if (input === 'c' && s.panel === 'builds') {
+      const selectedBuild = (open ?? current)?.build;
+      const build =
+        selectedBuild?.status === 'running' ? selectedBuild : snapshot.builds.find((b) => b.status === 'running');
+      if (!build) return update({ status: 'No build is running.' });
+      return update({
+        confirm: {
+          question: `Cancel build ${build.id} (${build.tasks}, started by ${build.startedBy})?`,
+          run: () => sources.actions.cancelBuild(build.id),
+        },
+      });
+    }
+    if (input === 'l' && (s.panel === 'devices' || s.panel === 'logcat')) {
       const control = sources.actions.logcat;
-      if (!control) return setStatus('Starting logcat is not available in this build.');
-      const serial = panel === 'devices' ? current?.device?.serial : logcat.deviceSerial;
-      if (!serial) return setStatus('Select a device first.');
-      if (control.running(serial)) act(control.stop(serial));
-      else act(control.start(serial));
+      if (!control) return update({ status: 'Starting logcat is not available in this build.' });
+      const serial = s.panel === 'devices' ? current?.device?.serial : logcat.deviceSerial;
+      if (!serial) return update({ status: 'Select a device first.' });
+      act(control.running(serial) ? control.stop(serial) : control.start(serial));
     }
   });
 
   const width = columns;
   const height = bodyHeight(rows);
-  const body: Line[] = help
-    ? HELP
-    : detailItem
-      ? detailItem.detail().slice(detail!.scroll)
-      : renderList(view.heading, view.items, index, height, view.empty);
+  const body: Line[] = confirm
+    ? [
+        [],
+        ...wrapText(confirm.question, width - 4).map((text) => [{ text: `  ${text}`, color: 'yellow', bold: true }]),
+        [],
+        [{ text: '  y  yes, do it      n / Esc  no', bold: true }],
+        [{ text: '  It is recorded in the event log with you (the TUI) as the actor.', dim: true }],
+      ]
+    : help
+      ? HELP
+      : detailItem
+        ? detailItem.detail().slice(detail!.scroll)
+        : renderList(view.heading, view.items, index, height, view.empty);
 
   const footer: Line = confirm
-    ? [{ text: confirm.question, color: 'yellow', bold: true }]
+    ? [{ text: 'Confirm: y yes · n no', color: 'yellow', bold: true }]
     : editingFilter !== null
       ? [
           { text: `filter ${PANEL_TITLES[panel]}: `, bold: true },

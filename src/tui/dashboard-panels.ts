@@ -67,7 +67,7 @@ const OUTCOME_COLORS: Record<string, string> = {
 };
 const STATUS_COLORS: Record<string, string> = {
   running: 'blue',
-  succeeded: 'green',
+  success: 'green',
   failed: 'red',
   cancelled: 'yellow',
   timed_out: 'red',
@@ -221,7 +221,7 @@ function buildsPanel(ctx: PanelContext): PanelView {
       build: b,
       line: [
         { text: `${clock(b.startedAt)} `, dim: true },
-        { text: pad(b.status, 10), color: STATUS_COLORS[b.status], bold: b.status !== 'succeeded' },
+        { text: pad(b.status, 10), color: STATUS_COLORS[b.status], bold: b.status !== 'success' },
         {
           text: `${padStart(b.status === 'running' ? duration(now - b.startedAt) : duration(b.durationMs), 7)}  `,
         },

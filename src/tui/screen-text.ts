@@ -75,3 +75,21 @@ export function ago(now: number, at: number | null): string {
   if (at === null) return '';
   return `${duration(Math.max(0, now - at))} ago`;
 }
+
+/** Word-wraps plain text to `width` columns (words longer than a line are cut). */
+export function wrapText(text: string, width: number): string[] {
+  const w = Math.max(10, width);
+  const lines: string[] = [];
+  let current = '';
+  for (const word of clean(text).split(' ')) {
+    for (let piece = word; piece.length > 0; piece = piece.slice(w)) {
+      const chunk = piece.slice(0, w);
+      if (current && current.length + 1 + chunk.length > w) {
+        lines.push(current);
+        current = chunk;
+      } else current = current ? `${current} ${chunk}` : chunk;
+    }
+  }
+  if (current) lines.push(current);
+  return lines;
+}

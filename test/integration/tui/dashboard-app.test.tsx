@@ -1,0 +1,258 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import type { Container } from 'inversify';
+import { render } from 'ink-testing-library';
+import { createEventStream, type EventStream } from '../../../src/events/event-stream.js';
+import type { EventStore } from '../../../src/events/event-store.js';
+import { createContainer, disposeContainer } from '../../../src/kernel/composition-root.js';
+import { EventStoreProvider } from '../../../src/kernel/event-store-provider.js';
+import { pluginModules } from '../../../src/plugins/index.js';
+import type { StoredLogLine } from '../../../src/plugins/logcat/services/log-line-store.js';
+import { DashboardApp } from '../../../src/tui/dashboard-app.js';
+import { DashboardModel, FRAME_MS } from '../../../src/tui/dashboard-model.js';
+import type { DashboardSources, LogLineSource } from '../../../src/tui/dashboard-sources.js';
+import { dashboardActions } from '../../../src/tui/tui-command.js';
+import { bundleScript } from '../../support/bundle-script.js';
+import { trackPid, untrackPid } from '../../support/process-tracker.js';
+import { createFakeGradleProject, createTempHome } from '../../support/temp-home.js';
+import { waitFor } from '../../support/wait.js';
+
+const KEY = { enter: '\r', escape: '\u001b', tab: '\t', down: '\u001b[B', up: '\u001b[A' };
+
+let appender: { path: string; remove(): void };
+let temp: { home: string; cleanup(): void };
+let project: string;
+let container: Container;
+let store: EventStore;
+let stream: EventStream;
+let child: ChildProcess;
+let childOutput = '';
+const cleanups: (() => void)[] = [];
+
+beforeAll(async () => {
+  appender = await bundleScript('test/support/tui-event-appender.ts');
+  temp = createTempHome('tui');
+  project = createFakeGradleProject(temp.home);
+  child = spawn(process.execPath, [appender.path, 'scenario', project], {
+    env: { ...process.env, DROIDWRIGHT_HOME: temp.home },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  trackPid(child.pid!);
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (childOutput += chunk));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (childOutput += chunk));
+  await waitFor(() => childOutput.includes('ready'), { what: `the appender (${childOutput})` });
+  container = createContainer(
+    { home: temp.home, cwd: project, readOnly: false, env: process.env, projectPath: project },
+    pluginModules,
+  );
+  store = container.get<EventStoreProvider>(EventStoreProvider)();
+}, 60_000);
+
+afterAll(() => {
+  child?.stdin?.end();
+  if (child?.pid) {
+    child.kill('SIGKILL');
+    untrackPid(child.pid);
+  }
+  if (container) disposeContainer(container);
+  appender?.remove();
+  temp?.cleanup();
+});
+
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0).reverse()) cleanup();
+});
+
+function sourcesWith(extra: Partial<DashboardSources> = {}): DashboardSources {
+  stream = createEventStream(store, { pollMs: 50 });
+  const trust = dashboardActions(container, project);
+  return {
+    store,
+    stream,
+    projectRoot: project,
+    isTrusted: () =>
+      store.query({ stream: `project:${project}`, types: ['project.trusted', 'project.untrusted'], limit: 1 })[0]
+        ?.type === 'project.trusted',
+    actions: trust,
+    ...extra,
+  };
+}
+
+function mount(extra: Partial<DashboardSources> = {}, size = { columns: 110, rows: 30 }) {
+  const sources = sourcesWith(extra);
+  const model = new DashboardModel(sources);
+  model.start();
+  const app = render(<DashboardApp model={model} sources={sources} color={false} size={size} />);
+  cleanups.push(() => {
+    app.unmount();
+    model.close();
+    sources.stream.close();
+  });
+  const frame = () => app.lastFrame() ?? '';
+  const until = (text: string | RegExp, what = String(text)) =>
+    waitFor(() => (typeof text === 'string' ? frame().includes(text) : text.test(frame())), {
+      timeoutMs: 10_000,
+      what: `${what} on screen; last frame:\n${frame()}`,
+    });
+  const press = async (...keys: string[]) => {
+    for (const key of keys) {
+      app.stdin.write(key);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+    }
+  };
+  return { app, model, frame, until, press };
+}
+
+it('shows the header, live tool calls with refusals standing out, and filters them', async () => {
+  const ui = mount();
+  await ui.until('test-agent 1.2.3');
+  await ui.until('REFUSED');
+  expect(ui.frame()).toContain('untrusted');
+  expect(ui.frame()).toContain('1 device online');
+  await ui.until(/log ✓ verified #\d+/);
+  expect(ui.frame()).toMatch(/run_gradle_task\s+O REFUSED .*PROJECT_NOT_TRUSTED/);
+  expect(ui.frame()).toMatch(/install_apk\s+W error/);
+
+  // A call appended by the other process appears without any key pressed.
+  child.stdin!.write('call launch_app ok\n');
+  await ui.until('launch_app');
+  await ui.until(`verified #${store.lastSeq()}`);
+
+  await ui.press('/', ...'outcome:refused', KEY.enter);
+  await ui.until('Activity*');
+  expect(ui.frame()).toContain('run_gradle_task');
+  expect(ui.frame()).not.toContain('launch_app');
+  await ui.press(KEY.escape);
+  await ui.until('launch_app');
+
+  await ui.press(KEY.enter);
+  await ui.until('client   test-agent');
+  await ui.press(KEY.escape, '?');
+  await ui.until('this help');
+  await ui.press('x');
+  await ui.until('launch_app');
+});
+
+it('shows the running build with its current task, and the failed build diagnostics on Enter', async () => {
+  const ui = mount();
+  await ui.press('2');
+  await ui.until('> :app:compileReleaseKotlin');
+  expect(ui.frame()).toContain('▶ b-running');
+  expect(ui.frame()).toMatch(/failed\s+1\.0s\s+1\/1/);
+  await ui.press(KEY.down, KEY.enter);
+  await ui.until('Diagnostics (1 errors, 1 warnings)');
+  expect(ui.frame()).toContain('app/src/main/java/com/example/demo/Main.kt:12:5  Unresolved reference: fooBar');
+  await ui.press(KEY.escape);
+  await ui.until('E/W');
+});
+
+it('shows devices with installed builds and who installed them, crash groups and sessions', async () => {
+  const ui = mount();
+  await ui.press('3');
+  await ui.until('emulator-5554');
+  expect(ui.frame()).toMatch(/com\.example\.demo\s+1\.0\.7\s+build b-ok \(debug\) · agent test-agent/);
+  expect(ui.frame()).toContain('API 34');
+  await ui.press(KEY.tab);
+  await ui.until('JAVA');
+  expect(ui.frame()).toMatch(/2 JAVA\s+com\.example\.demo .*java\.lang\.IllegalStateException: boom/);
+  expect(ui.frame()).toMatch(/1 ANR/);
+  await ui.press(KEY.enter);
+  await ui.until('FATAL EXCEPTION: main');
+  await ui.press(KEY.escape, '5');
+  await ui.until('Debug sessions');
+  expect(ui.frame()).toMatch(/test-agent 1\.2\.3\s+\d+\s+\d+/);
+  await ui.press('6');
+  await ui.until('logcat store not available');
+});
+
+it('trusts the project after a confirmation, recorded with the TUI as actor', async () => {
+  const ui = mount();
+  await ui.until('untrusted');
+  await ui.press('t');
+  await ui.until('y  yes, do it');
+  expect(ui.frame()).toContain(`Trust ${project}?`);
+  await ui.press('n');
+  await ui.until('Nothing done.');
+  await ui.press('t', 'y');
+  await ui.until(' TRUSTED');
+  const [grant] = store.query({ types: ['project.trusted'], limit: 1 });
+  expect(grant!.actor.kind).toBe('tui');
+  expect(grant!.actor.pid).toBe(process.pid);
+  expect(grant!.data).toMatchObject({ root: project, confirmed: 'tui' });
+});
+
+it('cancels the running build after a confirmation, recorded with the TUI as actor', async () => {
+  const ui = mount();
+  await ui.press('2');
+  await ui.until('▶ b-running');
+  await ui.press('c');
+  await ui.until('Cancel build b-running');
+  await ui.press('y');
+  await ui.until('Cancellation of build b-running requested');
+  const [request] = store.query({ types: ['build.cancel_requested'], limit: 1 });
+  expect(request!.actor.kind).toBe('tui');
+  expect(request!.data).toMatchObject({ build_id: 'b-running', via: 'cancel_build' });
+});
+
+it('tails the device log from a line source when one is wired in, newest first, filtered with /', async () => {
+  const lines: StoredLogLine[] = [
+    line(1, 'I', 'ActivityManager', 'Start proc 4242:com.example.demo'),
+    line(2, 'E', 'AndroidRuntime', 'FATAL EXCEPTION: main'),
+  ];
+  const source: LogLineSource = {
+    query: (filter) => {
+      const matching = lines.filter(
+        (l) => l.deviceSerial === filter.deviceSerial && (!filter.text || l.message.includes(filter.text)),
+      );
+      return { lines: [...matching].reverse(), more: 0, moreIsLowerBound: false, nextBeforeSeq: null };
+    },
+  };
+  const ui = mount({ lines: source });
+  await ui.press('6');
+  await ui.until('FATAL EXCEPTION: main');
+  expect(ui.frame()).toMatch(/E\s+AndroidRuntime\s+FATAL EXCEPTION: main[\s\S]*I\s+ActivityManager/);
+  await ui.press('/', ...'Start', KEY.enter);
+  await waitFor(() => !ui.frame().includes('FATAL'), { what: 'the filter applied' });
+  expect(ui.frame()).toContain('Start proc 4242');
+});
+
+it('redraws at most once per frame however fast another process appends', async () => {
+  const sources = sourcesWith();
+  const model = new DashboardModel(sources);
+  model.start({ verify: false });
+  cleanups.push(() => {
+    model.close();
+    sources.stream.close();
+  });
+  let frames = 0;
+  model.subscribe(() => frames++);
+  const flood = spawn(process.execPath, [appender.path, 'flood', '2000', '2'], {
+    env: { ...process.env, DROIDWRIGHT_HOME: temp.home },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  trackPid(flood.pid!);
+  const started = Date.now();
+  let out = '';
+  flood.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  await new Promise((resolve) => flood.on('exit', resolve));
+  untrackPid(flood.pid!);
+  const last = Number(/done (\d+)/.exec(out)?.[1]);
+  await waitFor(() => model.stats().appliedSeq >= last, { what: `the model reaching seq ${last}` });
+  const elapsed = Date.now() - started;
+  expect(model.snapshot().activity.length).toBeGreaterThanOrEqual(500);
+  expect(frames).toBeLessThanOrEqual(Math.ceil(elapsed / FRAME_MS) + 2);
+});
+
+function line(seq: number, level: StoredLogLine['level'], tag: string, message: string): StoredLogLine {
+  return {
+    seq,
+    deviceSerial: 'emulator-5554',
+    timeMs: Date.now(),
+    pid: 4242,
+    tid: 4242,
+    level,
+    tag,
+    package: 'com.example.demo',
+    buffer: 'main',
+    message,
+  };
+}
