@@ -1,0 +1,145 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { CLI, type CliEnv, freePort, type McpTestClient, runCli, startMcpClient } from '../../support/mcp-client.js';
+import { createFakeGradleProject, createTempHome } from '../../support/temp-home.js';
+import { TmuxSession } from '../../support/tmux-session.js';
+import { waitFor } from '../../support/wait.js';
+
+const ESC = String.fromCharCode(27);
+/** Any SGR sequence (bold and inverse stay without colors), and one that sets a foreground color (30–38, 90–97). */
+const SGR = new RegExp(`${ESC}\\[[0-9;]*m`);
+const COLOR_SGR = new RegExp(`${ESC}\\[([0-9;]*;)?(3[0-8]|9[0-7])[;m]`);
+
+describe('droidwright tui in a terminal (tmux)', () => {
+  const temp = createTempHome('e2e-tui');
+  let env: CliEnv;
+  let project: string;
+  let tmux: TmuxSession | undefined;
+  let mcp: McpTestClient | undefined;
+
+  const tuiEnv = (extra: Record<string, string> = {}) => ({
+    DROIDWRIGHT_HOME: env.home,
+    ANDROID_ADB_SERVER_PORT: String(env.adbPort),
+    TERM: 'xterm-256color',
+    ...extra,
+  });
+
+  beforeAll(async () => {
+    env = { home: join(temp.home, 'data'), adbPort: await freePort() };
+    project = createFakeGradleProject(temp.home, 'demo');
+  });
+  afterEach(async () => {
+    await mcp?.close();
+    mcp = undefined;
+    tmux?.stop();
+    tmux = undefined;
+  });
+  afterAll(() => temp.cleanup());
+
+  test('without a terminal it says to run it in one and exits 2', async () => {
+    const result = await runCli(env, ['tui'], { cwd: project });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/run it in a terminal/);
+    expect(result.stdout).toBe('');
+  });
+
+  test('a person trusts the project from the dashboard and an MCP session sees it; keys, resize and quit', async () => {
+    tmux = TmuxSession.start({ command: [process.execPath, CLI, 'tui'], cwd: project, env: tuiEnv() });
+    await tmux.waitForText(/droidwright .*demo untrusted/);
+    await tmux.waitForText(/log ✓ verified #\d+/);
+    let screen = tmux.capture();
+    const lines = screen.split('\n');
+    // 80×24: everything fits, nothing wraps.
+    expect(lines.every((line) => line.length <= 80)).toBe(true);
+    expect(screen).toContain(' 1 Activity ');
+    expect(screen).toContain('No tool calls yet');
+
+    mcp = await startMcpClient(env, [], { cwd: project, clientName: 'e2e-agent' });
+    await tmux.waitForText('MCP 1: e2e-agent 1.2.3');
+    const before = await mcp.client.callTool({ name: 'get_project_info', arguments: {} });
+    expect((before.structuredContent as { trusted: boolean }).trusted).toBe(false);
+    await tmux.waitForText(/get_project_info\s+R ok/);
+    const refused = await mcp.client.callTool({ name: 'run_gradle_task', arguments: { task: 'assembleDebug' } });
+    expect(refused.isError).toBe(true);
+    await tmux.waitForText(/run_gradle_task\s+O REFUSED/);
+
+    tmux.send('t');
+    await tmux.waitForText('y  yes, do it');
+    tmux.send('y');
+    await tmux.waitForText(/demo TRUSTED/);
+    await tmux.waitForText('Trusted ');
+    const after = await mcp.client.callTool({ name: 'get_project_info', arguments: {} });
+    expect((after.structuredContent as { trusted: boolean }).trusted).toBe(true);
+
+    const db = new Database(join(env.home, 'events.db'), { readonly: true });
+    try {
+      const grant = db.prepare("SELECT actor, data FROM events WHERE type = 'project.trusted'").get() as {
+        actor: string;
+        data: string;
+      };
+      expect(JSON.parse(grant.actor)).toMatchObject({ kind: 'tui', pid: expect.any(Number) });
+      expect(JSON.parse(grant.data)).toMatchObject({ root: project, confirmed: 'tui' });
+    } finally {
+      db.close();
+    }
+
+    // Panels by number, Tab and Shift-Tab; a filter; Enter and Esc; help.
+    tmux.send('2');
+    await tmux.waitForText('No build running.');
+    tmux.send('Tab');
+    await tmux.waitForText('No devices recorded yet.');
+    tmux.send('BTab');
+    await tmux.waitForText('No build running.');
+    tmux.send('1');
+    tmux.send('/');
+    tmux.send('outcome:refused', true);
+    tmux.send('Enter');
+    await tmux.waitForText('Activity*');
+    screen = tmux.capture();
+    expect(screen).toMatch(/run_gradle_task/);
+    expect(screen).not.toMatch(/get_project_info/);
+    tmux.send('Enter');
+    await tmux.waitForText('outcome  refused  PROJECT_NOT_TRUSTED');
+    tmux.send('Escape');
+    tmux.send('Escape');
+    await tmux.waitForText(/get_project_info\s+R ok/);
+    tmux.send('?');
+    await tmux.waitForText('this help');
+    tmux.send('Escape');
+    await tmux.waitForText(/get_project_info\s+R ok/);
+
+    tmux.resize(120, 30);
+    await waitFor(() => tmux!.capture().split('\n')[28]?.includes('q quit'), {
+      what: 'the footer on line 29 after resizing to 120×30',
+    });
+    tmux.resize(80, 24);
+    await waitFor(() => tmux!.capture().split('\n')[22]?.includes('q quit'), {
+      what: 'the footer back on line 23 at 80×24',
+    });
+
+    const pid = tmux.panePid();
+    tmux.send('q');
+    await waitFor(() => tmux!.paneDead(), { what: 'droidwright tui exiting on q' });
+    expect(tmux.tmux('display-message', '-p', '-t', '0', '#{pane_dead_status}').trim()).toBe('0');
+    expect(() => process.kill(pid, 0)).toThrow();
+  });
+
+  test('NO_COLOR turns colors off, FORCE_COLOR keeps them', async () => {
+    tmux = TmuxSession.start({ command: [process.execPath, CLI, 'tui'], cwd: project, env: tuiEnv({ NO_COLOR: '1' }) });
+    await tmux.waitForText(/log ✓ verified/);
+    const styled = tmux.capture(true);
+    expect(styled).toMatch(SGR);
+    expect(styled).not.toMatch(COLOR_SGR);
+    tmux.send('q');
+    await waitFor(() => tmux!.paneDead(), { what: 'quit' });
+    tmux.stop();
+
+    tmux = TmuxSession.start({
+      command: [process.execPath, CLI, 'tui'],
+      cwd: project,
+      env: tuiEnv({ NO_COLOR: '1', FORCE_COLOR: '1' }),
+    });
+    await tmux.waitForText(/log ✓ verified/);
+    expect(tmux.capture(true)).toMatch(COLOR_SGR);
+  });
+});
