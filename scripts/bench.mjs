@@ -1,8 +1,8 @@
 // droidwright benchmarks (not tests: numbers depend on the machine). Run with `npm run bench`.
 // Each benchmark is a named async function returning table rows; add yours to `benchmarks` below.
 // `node scripts/bench.mjs startup` runs only the named ones.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -318,11 +318,135 @@ async function sim() {
   return runSimBenchmarks();
 }
 
+// ---------------------------------------------------------------- tui (owner: droidwright tui)
+/** CPU ticks (user + system) a process has used, from /proc/<pid>/stat; 100 per second on Linux. */
+function cpuTicks(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+/**
+ * `droidwright tui` in a private tmux server while another process appends 1,000 events/s for 10 s: the
+ * dashboard's CPU (idle, then under the flood), how far behind the log its screen is (the newest seq the
+ * header shows, against when that event was appended), and how long it takes to show the last one.
+ */
+async function tui() {
+  const { build: esbuild } = await import('esbuild');
+  const { default: Database } = await import('better-sqlite3');
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const cache = join(root, 'node_modules', '.cache');
+  mkdirSync(cache, { recursive: true });
+  const scratch = mkdtempSync(join(cache, 'droidwright-bench-tui-'));
+  const appender = join(scratch, 'appender.mjs');
+  await esbuild({
+    entryPoints: [join(root, 'test/support/tui-event-appender.ts')],
+    bundle: true,
+    packages: 'external',
+    format: 'esm',
+    platform: 'node',
+    outfile: appender,
+    logLevel: 'silent',
+  });
+  const home = mkdtempSync(join(tmpdir(), 'droidwright-bench-tui-'));
+  const socket = `dw-bench-tui-${process.pid}`;
+  const tmux = (...args) => execFileSync('/usr/bin/tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  const newestShown = () => {
+    const header = tmux('capture-pane', '-p', '-t', '0').split('\n')[0] ?? '';
+    const seqs = [...header.matchAll(/#(\d+)/g)].map((m) => Number(m[1]));
+    return seqs.length ? Math.max(...seqs) : 0;
+  };
+  let db;
+  try {
+    tmux(
+      '-f',
+      '/dev/null',
+      'new-session',
+      '-d',
+      '-x',
+      '120',
+      '-y',
+      '30',
+      `exec env DROIDWRIGHT_HOME=${home} TERM=xterm-256color ${process.execPath} ${CLI} tui`,
+    );
+    const pid = Number(tmux('display-message', '-p', '-t', '0', '#{pane_pid}').trim());
+    for (let i = 0; !tmux('capture-pane', '-p', '-t', '0').includes('log ✓'); i++) {
+      if (i > 200) throw new Error(`droidwright tui did not start:\n${tmux('capture-pane', '-p', '-t', '0')}`);
+      await sleep(100);
+    }
+    // V8 keeps compiling in the background for a few seconds after start-up; idle means after that.
+    await sleep(8000);
+    const idle0 = cpuTicks(pid);
+    await sleep(10_000);
+    const idleCpu = (cpuTicks(pid) - idle0) / 10; // ticks per second of 100 = percent of one core
+    const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
+    const idleRss = rssMb();
+
+    const rate = 1000;
+    const seconds = 10;
+    const flood = spawn(process.execPath, [appender, 'flood', String(rate), String(seconds)], {
+      env: { ...process.env, DROIDWRIGHT_HOME: home },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    flood.stdout.on('data', (chunk) => (out += chunk));
+    const exited = new Promise((resolve) => flood.once('exit', resolve));
+    const busy0 = cpuTicks(pid);
+    const floodStart = performance.now();
+    db = new Database(join(home, 'events.db'), { readonly: true });
+    const atOf = db.prepare('SELECT at FROM events WHERE seq = ?');
+    const lags = [];
+    let running = true;
+    exited.then(() => (running = false));
+    while (running) {
+      await sleep(250);
+      const seq = newestShown();
+      const row = atOf.get(seq);
+      if (row && seq > 1) lags.push(Date.now() - row.at);
+    }
+    const floodMs = performance.now() - floodStart;
+    const busyCpu = (cpuTicks(pid) - busy0) / (floodMs / 1000);
+    const [, last, sent, appendMs] = /done (\d+) (\d+) (\d+)/.exec(out) ?? [];
+    const caughtUp0 = performance.now();
+    while (newestShown() < Number(last)) {
+      if (performance.now() - caughtUp0 > 30_000) throw new Error(`the TUI never showed seq ${last}`);
+      await sleep(20);
+    }
+    const catchUp = performance.now() - caughtUp0;
+    return [
+      { name: 'tui CPU % idle (10 s, quiet log)', runs: 1, median: idleCpu },
+      { name: `tui CPU % at ${rate} events/s (${seconds} s)`, runs: 1, median: busyCpu },
+      { name: 'events/s another process appended', runs: 1, median: Number(sent) / (Number(appendMs) / 1000) },
+      {
+        name: 'screen lag ms (append → header seq)',
+        runs: lags.length,
+        median: median(lags),
+        p90: percentile(lags, 90),
+        min: Math.min(...lags),
+      },
+      { name: 'ms to show the last event after flood', runs: 1, median: catchUp },
+      { name: 'tui RSS MB idle', runs: 1, median: idleRss },
+      { name: 'tui RSS MB after the flood', runs: 1, median: rssMb() },
+    ];
+  } finally {
+    db?.close();
+    try {
+      tmux('kill-server');
+    } catch {
+      // Already gone.
+    }
+    rmSync(scratch, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
 const benchmarks = {
   startup,
   events,
   build,
   sim,
+  tui,
 };
 
 function printTable(title, rows) {

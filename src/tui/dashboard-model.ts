@@ -150,7 +150,12 @@ interface SessionTableRow {
  */
 export class DashboardModel {
   private readonly store: DashboardStore;
-  private activity: ActivityRow[] = [];
+  /** Finished calls, newest first, as of the last frame; the panel shows the running ones above them. */
+  private finished: ActivityRow[] = [];
+  /** Calls that ended since the last frame, oldest first: merged once per frame, not once per event. */
+  private incoming: ActivityRow[] = [];
+  private activity: readonly ActivityRow[] = [];
+  private activityDirty = false;
   private readonly running = new Map<string, ActivityRow>();
   private readonly clients = new Map<string, string>();
   private sessions: SessionRow[] = [];
@@ -187,7 +192,13 @@ export class DashboardModel {
     for (const what of ['sessions', 'builds', 'devices', 'trust'] as const) this.dirty.add(what);
     this.refresh();
     this.unsubscribe = this.sources.stream.subscribe((event) => this.onEvent(event));
-    this.sessionTimer = setInterval(() => this.markDirty('sessions'), SESSION_CHECK_MS);
+    // A server that dies records no end: look again now and then, but redraw only when the list changed.
+    this.sessionTimer = setInterval(() => {
+      const now = this.readSessions();
+      if (sessionKey(now) === sessionKey(this.sessions)) return;
+      this.sessions = now;
+      this.changed();
+    }, SESSION_CHECK_MS);
     this.sessionTimer.unref();
     if (options.verify !== false) {
       this.verifyTimer = setTimeout(() => this.verifyChain(), 50);
@@ -364,7 +375,7 @@ export class DashboardModel {
       durationMs: null,
       summary: '',
     });
-    this.rebuildActivity();
+    this.activityDirty = true;
   }
 
   private callEnded(event: StoredEvent): void {
@@ -378,7 +389,7 @@ export class DashboardModel {
       summary: string;
     };
     if (event.correlation) this.running.delete(event.correlation);
-    this.activity.unshift({
+    this.incoming.push({
       seq: event.seq,
       at: event.at,
       session: d.session,
@@ -390,13 +401,15 @@ export class DashboardModel {
       durationMs: d.duration_ms,
       summary: d.summary,
     });
-    this.rebuildActivity();
+    this.activityDirty = true;
   }
 
   /** In-flight calls on top, then finished ones, newest first; a fresh array so React sees the change. */
   private rebuildActivity(): void {
-    const finished = this.activity.filter((row) => row.outcome !== 'running').slice(0, ACTIVITY_LIMIT);
-    this.activity = [...[...this.running.values()].reverse(), ...finished];
+    const fresh = this.incoming.splice(0, this.incoming.length).slice(-ACTIVITY_LIMIT).reverse();
+    this.finished = fresh.concat(this.finished.slice(0, ACTIVITY_LIMIT - fresh.length));
+    this.activity = [...this.running.values()].reverse().concat(this.finished);
+    this.activityDirty = false;
   }
 
   private clientOf(session: string, fromActor: string | undefined): string {
@@ -464,7 +477,7 @@ export class DashboardModel {
         }[],
       [],
     );
-    this.activity = rows.map((r) => ({
+    this.finished = rows.map((r) => ({
       seq: r.seq,
       at: r.at,
       session: r.session,
@@ -488,6 +501,7 @@ export class DashboardModel {
   }
 
   private refresh(): void {
+    if (this.activityDirty || this.activity.length === 0) this.rebuildActivity();
     if (this.dirty.delete('sessions')) this.sessions = this.readSessions();
     if (this.dirty.delete('builds')) this.builds = this.readBuilds();
     if (this.dirty.delete('devices')) this.devices = this.readDevices();
@@ -690,4 +704,8 @@ function parseTasks(text: string): string {
   } catch {
     return text;
   }
+}
+
+function sessionKey(sessions: readonly SessionRow[]): string {
+  return sessions.map((s) => `${s.session}:${s.calls}`).join(',');
 }

@@ -3,7 +3,7 @@
 //   scenario <project-root>   a session, tool calls (one refused), devices, builds (one failed, one running),
 //                             an install and crashes; prints "ready <seq>", then reads commands from stdin:
 //                               call <tool> <outcome>   one more tool call; prints "seq <seq>"
-//   flood <rate> <seconds>    mcp.tool_called at <rate> events/s (a batch every 20 ms); prints "done <seq>"
+//   flood <rate> <seconds>    mcp.tool_called at <rate> events/s (a batch every 20 ms); prints "done <seq> <sent> <ms>"
 // Its agent session is this process, so it counts as connected while the process runs.
 import { createInterface } from 'node:readline';
 import { resolveHome } from '../../src/kernel/paths.js';
@@ -217,7 +217,7 @@ async function flood(rate: number, seconds: number): Promise<void> {
     }
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  process.stdout.write(`done ${store.lastSeq()} ${sent}\n`);
+  process.stdout.write(`done ${store.lastSeq()} ${sent} ${Date.now() - started}\n`);
   finish(store);
 }
 
