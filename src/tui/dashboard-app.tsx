@@ -18,7 +18,6 @@ export interface DashboardAppProps {
   readonly color: boolean;
   /** Terminal size when stdout does not report one (tests). */
   readonly size?: { columns: number; rows: number };
-  readonly onExit?: () => void;
 }
 
 interface Confirm {
@@ -57,22 +56,25 @@ function clampIndex(index: number, length: number): number {
 const LOGCAT_POLL_MS = 500;
 const LOGCAT_LINES = 200;
 
-const HELP: Line[] = [
-  [{ text: 'Keys', bold: true }],
-  [{ text: '  Tab / Shift-Tab, 1–6   switch panel' }],
-  [{ text: '  ↑ ↓  j k  PgUp PgDn     move; g / G first / last' }],
-  [{ text: '  Enter                  details of the selected row;  Esc  back' }],
-  [{ text: '  /                      filter: words, or client: tool: outcome: kind: pkg: …' }],
-  [{ text: '  t                      trust or untrust this project (asks first)' }],
-  [{ text: '  c                      cancel the selected running build (Builds, asks first)' }],
-  [{ text: '  l                      start or stop logcat for the selected device (when available)' }],
-  [{ text: '  v                      verify the whole event log again' }],
-  [{ text: '  ?                      this help;  q  quit' }],
-  [],
-  [{ text: 'Every action is recorded in the event log with you (the TUI) as the actor.', dim: true }],
-];
+/** The keys; `l` only where the logcat worker can be started from here. */
+function helpLines(withLogcat: boolean): Line[] {
+  return [
+    [{ text: 'Keys', bold: true }],
+    [{ text: '  Tab / Shift-Tab, 1–6   switch panel' }],
+    [{ text: '  ↑ ↓  j k  PgUp PgDn     move; g / G first / last' }],
+    [{ text: '  Enter                  details of the selected row;  Esc  back' }],
+    [{ text: '  /                      filter: words, or client: tool: outcome: kind: pkg: …' }],
+    [{ text: '  t                      trust or untrust this project (asks first)' }],
+    [{ text: '  c                      cancel the selected running build (Builds, asks first)' }],
+    ...(withLogcat ? [[{ text: '  l                      start or stop logcat for the selected device' }]] : []),
+    [{ text: '  v                      verify the whole event log again' }],
+    [{ text: '  ?                      this help;  q  quit' }],
+    [],
+    [{ text: 'Every action is recorded in the event log with you (the TUI) as the actor.', dim: true }],
+  ];
+}
 
-export function DashboardApp({ model, sources, color, size, onExit }: DashboardAppProps) {
+export function DashboardApp({ model, sources, color, size }: DashboardAppProps) {
   const snapshot = useSyncExternalStore(
     useCallback((listener) => model.subscribe(listener), [model]),
     () => model.snapshot(),
@@ -144,7 +146,6 @@ export function DashboardApp({ model, sources, color, size, onExit }: DashboardA
       if (input !== 'q') return;
     }
     if (input === 'q') {
-      onExit?.();
       exit();
       return;
     }
@@ -229,7 +230,7 @@ export function DashboardApp({ model, sources, color, size, onExit }: DashboardA
         [{ text: '  It is recorded in the event log with you (the TUI) as the actor.', dim: true }],
       ]
     : help
-      ? HELP
+      ? helpLines(Boolean(sources.actions.logcat))
       : detailItem
         ? detailItem.detail().slice(detail!.scroll)
         : renderList(view.heading, view.items, index, height, view.empty);

@@ -61,6 +61,9 @@ export async function runTuiCommand(argv: string[], extras: TuiCommandExtras = {
       ...(extras.lines ? { lines: extras.lines } : {}),
     };
     try {
+      // React's development build checks and records every render, several times the work per frame; a
+      // dashboard that redraws ten times a second under a busy log runs the production one unless asked.
+      process.env.NODE_ENV ??= 'production';
       const { runDashboard } = await import('./run-dashboard.js');
       await runDashboard(sources);
     } finally {

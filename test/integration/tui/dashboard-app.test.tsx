@@ -215,6 +215,41 @@ it('tails the device log from a line source when one is wired in, newest first, 
   expect(ui.frame()).toContain('Start proc 4242');
 });
 
+it('starts and stops logcat for the selected device through LogcatStreams when it is bound, and hides it otherwise', async () => {
+  const calls: string[] = [];
+  let running = false;
+  // LogcatStreams lands on another branch; this is the seam the command wires it through (dashboardActions).
+  const logcat = {
+    start: async (serial: string) => {
+      calls.push(`start ${serial}`);
+      running = true;
+      return `logcat for ${serial} started (pid 1).`;
+    },
+    stop: async (serial: string) => {
+      calls.push(`stop ${serial}`);
+      running = false;
+      return `logcat for ${serial} stopped.`;
+    },
+    running: () => running,
+  };
+  const ui = mount({ actions: { ...dashboardActions(container, project), logcat } });
+  await ui.press('3');
+  await ui.until('l logcat on/off');
+  await ui.press('l');
+  await ui.until('logcat for emulator-5554 started');
+  await ui.press('l');
+  await ui.until('logcat for emulator-5554 stopped');
+  expect(calls).toEqual(['start emulator-5554', 'stop emulator-5554']);
+
+  const without = mount();
+  await without.press('3');
+  await without.until('emulator-5554');
+  expect(without.frame()).not.toContain('logcat on/off');
+  await without.press('?');
+  await without.until('this help');
+  expect(without.frame()).not.toMatch(/^\s+l\s/m);
+});
+
 it('redraws at most once per frame however fast another process appends', async () => {
   const sources = sourcesWith();
   const model = new DashboardModel(sources);
