@@ -149,7 +149,7 @@ async function main() {
       if (Date.now() > deadline) throw new Error('the demo did not finish within 5 minutes');
       const frame = tmux('capture-pane', '-p', '-e', '-t', 'tui');
       // Once a refusal is on screen, keep to frames that show it: that is what the dashboard is for.
-    if (frame.includes('MCP 1:') && (frame.includes('REFUSED') || !ansi.includes('REFUSED'))) ansi = frame;
+      if (frame.includes('MCP 1:') && (frame.includes('REFUSED') || !ansi.includes('REFUSED'))) ansi = frame;
       await sleep(150);
     }
     if (!ansi) ansi = tmux('capture-pane', '-p', '-e', '-t', 'tui');
