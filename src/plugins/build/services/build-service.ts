@@ -12,6 +12,7 @@ import { RuntimeOptions } from '../../../kernel/runtime-options.js';
 import { Settings } from '../../../kernel/settings.js';
 import { loadGradleProject, type GradleProject } from '../../../android/gradle-project-model.js';
 import { appendFinished, readOutcomeFallback, summarizeLogFile } from './build-finished-event.js';
+import { type BuildComparison, compareBuilds } from './build-comparison.js';
 import { BuildHistory, type BuildRecord } from './build-history.js';
 import { BuildLauncher } from './build-launcher.js';
 import { pruneBuildLogs } from './build-log-writer.js';
@@ -373,6 +374,24 @@ export class BuildService {
         'This project has no recorded builds yet. Start one with run_gradle_task.',
       );
     return this.reapIfOrphaned(latest);
+  }
+
+  /**
+   * What differs between two builds of this project: `buildId` (default: the latest) against `baseId`
+   * (default: the build that started before it).
+   */
+  async compare(
+    buildId: string | undefined,
+    baseId: string | undefined,
+  ): Promise<{ base: BuildRecord; build: BuildRecord; comparison: BuildComparison }> {
+    const build = this.resolveBuild(buildId);
+    const base = baseId ? this.resolveBuild(baseId) : this.history.previous(build);
+    if (!base)
+      throw new ToolError(
+        'BUILD_NOT_FOUND',
+        `Build ${build.id} is the first recorded build of this project, so there is nothing before it to compare with. Pass base_build_id, or run another build first.`,
+      );
+    return { base, build, comparison: await compareBuilds(this.runner, base, build, this.options.env) };
   }
 
   /** Is there a log file we wrote for this build? */
