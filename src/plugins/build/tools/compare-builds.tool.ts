@@ -37,11 +37,16 @@ export function createCompareBuildsTool(deps: { service: BuildService }) {
       ...pageInput(100, 500, 'changed files'),
     }),
     output: z.object({
-      base: SideSchema,
-      build: SideSchema,
+      base: SideSchema.describe('The earlier build.'),
+      build: SideSchema.describe('The later build.'),
       basis: z.enum(['git', 'source-hashes', 'none']).describe('How files were compared.'),
       files: z
-        .array(z.object({ path: z.string(), change: z.enum(['added', 'removed', 'modified']) }))
+        .array(
+          z.object({
+            path: z.string().describe('Relative to the project root.'),
+            change: z.enum(['added', 'removed', 'modified']).describe('From the base build to the later one.'),
+          }),
+        )
         .describe('Files whose content differs, relative to the project.'),
       total: z.number().int().describe('Changed files in all.'),
       has_more: z.boolean().describe('More files; pass next_cursor.'),
@@ -49,7 +54,13 @@ export function createCompareBuildsTool(deps: { service: BuildService }) {
       complete: z.boolean().describe('False when some files could not be compared (see notes).'),
       notes: z.array(z.string()).optional().describe('Why the comparison is partial.'),
       versions: z
-        .array(z.object({ name: z.string(), base: z.string().optional(), build: z.string().optional() }))
+        .array(
+          z.object({
+            name: z.enum(['gradle', 'agp', 'jdk']).describe('Which version.'),
+            base: z.string().optional().describe('In the base build (absent: unknown).'),
+            build: z.string().optional().describe('In the later build.'),
+          }),
+        )
         .describe('Gradle, AGP and JDK versions that differ.'),
     }),
     async handler(args) {
