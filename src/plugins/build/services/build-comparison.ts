@@ -188,9 +188,9 @@ export async function compareBuilds(
       const ha = fa.get(path);
       const hb = fb.get(path);
       if (ha === hb) continue;
-      // A path past one build's listing bound is unknown there, not absent.
-      const beyondA = ha === undefined && pa.sources.files_omitted > 0;
-      const beyondB = hb === undefined && pb.sources.files_omitted > 0;
+      // The listings are path-ordered prefixes: a path past one build's last listed path is unknown there, not absent.
+      const beyondA = ha === undefined && pa.sources.files_omitted > 0 && path > (pa.sources.files.at(-1)?.path ?? '');
+      const beyondB = hb === undefined && pb.sources.files_omitted > 0 && path > (pb.sources.files.at(-1)?.path ?? '');
       if (beyondA || beyondB) continue;
       changes.set(path, ha === undefined ? 'added' : hb === undefined ? 'removed' : 'modified');
     }

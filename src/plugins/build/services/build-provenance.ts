@@ -5,7 +5,7 @@ import type { ProcessRunner } from '../../../kernel/process-runner.js';
 import { resolveHostExecutable } from '../../../kernel/host-executable.js';
 import { BUILD_FILE_NAMES, SETTINGS_FILE_NAMES, type GradleProject } from '../../../android/gradle-project-model.js';
 import type { BuildProvenance } from '../build.events.js';
-import { hashFiles, MAX_LISTED_SOURCE_FILES, snapshotSourceSets } from './source-snapshot.js';
+import { hashFiles, MAX_LISTED_SOURCE_FILES, snapshotSourceSets, withinListingBudget } from './source-snapshot.js';
 
 const GIT_TIMEOUT_MS = 5000;
 const MAX_HASHED_FILE_BYTES = 8 * 1024 * 1024;
@@ -160,10 +160,12 @@ export async function gitState(
     });
     listed.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     const { hashes } = await hashFiles(listed.filter((f) => f.change !== 'deleted').map((f) => join(root, f.path)));
-    const files = listed.map((f) => {
-      const h = hashes.get(join(root, f.path));
-      return { ...f, sha256: h?.sha256 ?? null, ...(h ? { git_blob: h.gitBlob } : {}) };
-    });
+    const files = withinListingBudget(
+      listed.map((f) => {
+        const h = hashes.get(join(root, f.path));
+        return { ...f, sha256: h?.sha256 ?? null, ...(h ? { git_blob: h.gitBlob } : {}) };
+      }),
+    );
     return {
       commit: commit!.trim() || null,
       branch: branch.exitCode === 0 ? branch.stdout.trim() || null : null,

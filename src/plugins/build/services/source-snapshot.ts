@@ -6,6 +6,24 @@ import type { GradleProject } from '../../../android/gradle-project-model.js';
 
 /** Files listed by name in a build's provenance; the rest are counted (`files_omitted`). */
 export const MAX_LISTED_SOURCE_FILES = 500;
+/**
+ * UTF-8 bytes the listed files may take in build.started (the store refuses events over 256 KiB): long
+ * paths list fewer files, the rest are counted as omitted.
+ */
+export const MAX_LISTED_BYTES = 96 * 1024;
+
+/** The longest prefix of `items` whose JSON fits in MAX_LISTED_BYTES (and MAX_LISTED_SOURCE_FILES). */
+export function withinListingBudget<T>(items: readonly T[]): T[] {
+  let bytes = 2;
+  const taken: T[] = [];
+  for (const item of items.slice(0, MAX_LISTED_SOURCE_FILES)) {
+    bytes += Buffer.byteLength(JSON.stringify(item)) + 1;
+    if (bytes > MAX_LISTED_BYTES) break;
+    taken.push(item);
+  }
+  return taken;
+}
+
 /** Source-set files looked at in a project without git; beyond this they are counted as unhashed. */
 const MAX_WALKED_FILES = 20_000;
 /** Bytes read for hashing per build start: the bound that keeps a large tree from delaying the build. */
@@ -179,10 +197,11 @@ export async function snapshotSourceSets(project: GradleProject): Promise<Source
     combined.update(`${rel}\0${h.sha256}\n`);
     hashed.push({ path: rel, sha256: h.sha256 });
   }
+  const listed = withinListingBudget(hashed);
   return {
-    files: hashed.slice(0, MAX_LISTED_SOURCE_FILES),
+    files: listed,
     files_total: files.length + overflow,
-    files_omitted: Math.max(0, hashed.length - MAX_LISTED_SOURCE_FILES),
+    files_omitted: hashed.length - listed.length,
     unhashed: files.length - hashed.length + overflow,
     sha256: combined.digest('hex'),
   };
