@@ -93,7 +93,8 @@ describe('build provenance over MCP', () => {
     write(root, 'app/src/main/java/com/example/Greeter.kt', 'class Greeter(val name: String)\n');
     const first = await call(c, 'run_gradle_task', { task: ':app:assembleDemoPlayDebug' });
     expect(first.isError).toBeFalsy();
-    expect(first.structuredContent!.sources).toMatchObject({
+    const firstStatus = await call(c, 'get_build_status', {});
+    expect(firstStatus.structuredContent!.sources).toMatchObject({
       commit,
       branch: 'main',
       changed_files: 1,
@@ -108,18 +109,13 @@ describe('build provenance over MCP', () => {
 
     const compared = await call(c, 'compare_builds', {});
     expect(compared.isError).toBeFalsy();
-    expect(compared.structuredContent).toMatchObject({
-      base: { build_id: first.structuredContent!.build_id, commit, changed_files: 1 },
-      build: { build_id: second.structuredContent!.build_id, commit, changed_files: 2 },
-      basis: 'git',
-      files: [
-        { path: 'app/src/main/java/com/example/Farewell.kt', change: 'added' },
-        { path: 'app/src/main/java/com/example/Greeter.kt', change: 'modified' },
-      ],
+    expect(compared.structuredContent).toEqual({
+      base_build_id: first.structuredContent!.build_id,
+      build_id: second.structuredContent!.build_id,
+      commits: commit,
+      files: ['A app/src/main/java/com/example/Farewell.kt', 'M app/src/main/java/com/example/Greeter.kt'],
       total: 2,
       has_more: false,
-      complete: true,
-      versions: [],
     });
     expect(text(compared)).toContain('2 file(s) changed (1 added, 0 removed, 1 modified)');
 
@@ -140,22 +136,20 @@ describe('build provenance over MCP', () => {
     const c = await open(root);
     const first = await call(c, 'run_gradle_task', { task: ':app:assembleFreeDebug' });
     expect(first.isError).toBeFalsy();
-    expect(first.structuredContent!.sources.commit).toBeUndefined();
-    expect(first.structuredContent!.sources.source_sets_sha256).toMatch(/^[0-9a-f]{64}$/);
+    const before = (await call(c, 'get_build_status', {})).structuredContent!.sources;
+    expect(before.commit).toBeUndefined();
+    expect(before.source_sets_sha256).toMatch(/^[0-9a-f]{64}$/);
     write(root, 'app/src/main/java/org/sample/Main.kt', 'class Main { fun go() = Unit }\n');
     const second = await call(c, 'run_gradle_task', { task: ':app:assembleFreeDebug' });
-    expect(second.structuredContent!.sources.source_sets_sha256).not.toBe(
-      first.structuredContent!.sources.source_sets_sha256,
-    );
+    const after = (await call(c, 'get_build_status', {})).structuredContent!.sources;
+    expect(after.source_sets_sha256).not.toBe(before.source_sets_sha256);
     const compared = await call(c, 'compare_builds', {
       build_id: second.structuredContent!.build_id,
       base_build_id: first.structuredContent!.build_id,
     });
-    expect(compared.structuredContent).toMatchObject({
-      basis: 'source-hashes',
-      files: [{ path: 'app/src/main/java/org/sample/Main.kt', change: 'modified' }],
-      complete: true,
-    });
+    expect(compared.structuredContent).toMatchObject({ files: ['M app/src/main/java/org/sample/Main.kt'], total: 1 });
+    expect(compared.structuredContent).not.toHaveProperty('partial');
+    expect(compared.structuredContent).not.toHaveProperty('commits');
   }, 120_000);
 
   it('installs the built APK on the phone with installDemoPlayDebug, and fails as AGP does with no device', async () => {

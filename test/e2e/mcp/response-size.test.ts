@@ -301,7 +301,7 @@ describe('every tool answers within 128 KiB on the wire', () => {
     for (const [name, args] of calls) await call(mcp, name, args);
     // Two builds listing hundreds of long changed paths each: a page within budget, then the cursor.
     const compared = structured(await call(mcp, 'compare_builds', { limit: 500 }));
-    expect(compared).toMatchObject({ basis: 'git', has_more: true, complete: false });
+    expect(compared).toMatchObject({ has_more: true, partial: expect.any(Array) });
     expect(compared.total).toBeGreaterThan(compared.files.length);
     const { tools } = await mcp.client.listTools();
     expect([...sizes.keys()].sort()).toEqual(tools.map((t) => t.name).sort());

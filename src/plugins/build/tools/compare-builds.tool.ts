@@ -1,27 +1,10 @@
 import { z } from 'zod';
-import { clip, decodeOffsetCursor, omitNulls, pageInput, pageOf, pageInfo } from '../../../kernel/bounded-output.js';
+import { clip, decodeOffsetCursor, omitNulls, pageInfo, pageOf } from '../../../kernel/bounded-output.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
-import type { BuildRecord } from '../services/build-history.js';
 import type { BuildService } from '../services/build-service.js';
 
-const SideSchema = z.object({
-  build_id: z.string().describe('Build id.'),
-  status: z.string().describe('Its outcome.'),
-  commit: z.string().optional().describe('git commit it was built from.'),
-  branch: z.string().optional().describe('git branch.'),
-  changed_files: z.number().int().optional().describe('Files git listed as changed or untracked then.'),
-});
-
-function side(r: BuildRecord) {
-  const git = r.provenance.git;
-  return omitNulls({
-    build_id: r.id,
-    status: r.status,
-    commit: git.commit,
-    branch: git.branch,
-    changed_files: git.changed_files,
-  });
-}
+/** git's name-status letters, which agents read at a glance. */
+const CHANGE_LETTER = { added: 'A', removed: 'D', modified: 'M' } as const;
 
 export function createCompareBuildsTool(deps: { service: BuildService }) {
   return defineTool({
@@ -30,38 +13,28 @@ export function createCompareBuildsTool(deps: { service: BuildService }) {
     kind: 'R',
     title: 'Compare builds',
     description:
-      'What changed between two builds of this project: commits, files added/removed/modified (by content hash, git or not), Gradle/AGP/JDK versions. Default: the latest build against the one before it.',
+      'Files added/removed/modified (by content hash, git or not), commits and Gradle/AGP/JDK versions between 2 builds.',
     input: z.object({
-      build_id: z.string().max(64).optional().describe('The later build (default: the latest).'),
-      base_build_id: z.string().max(64).optional().describe('The build to compare against (default: the one before).'),
-      ...pageInput(100, 500, 'changed files'),
+      build_id: z.string().max(64).optional().describe('Later build (default: latest).'),
+      base_build_id: z.string().max(64).optional().describe('Earlier build (default: the one before).'),
+      limit: z.number().int().min(1).max(500).default(100).describe('Most files (max 500).'),
+      cursor: z.string().max(20).optional().describe('next_cursor of the last page.'),
     }),
     output: z.object({
-      base: SideSchema.describe('The earlier build.'),
-      build: SideSchema.describe('The later build.'),
-      basis: z.enum(['git', 'source-hashes', 'none']).describe('How files were compared.'),
+      base_build_id: z.string().describe('The earlier build.'),
+      build_id: z.string().describe('The later build.'),
+      commits: z.string().optional().describe('git commits `<earlier> → <later>`, or the one both were built from.'),
       files: z
-        .array(
-          z.object({
-            path: z.string().describe('Relative to the project root.'),
-            change: z.enum(['added', 'removed', 'modified']).describe('From the base build to the later one.'),
-          }),
-        )
-        .describe('Files whose content differs, relative to the project.'),
+        .array(z.string())
+        .describe('Changed files as `A|D|M <path>` (added, removed, modified; project-relative), by path.'),
       total: z.number().int().describe('Changed files in all.'),
       has_more: z.boolean().describe('More files; pass next_cursor.'),
       next_cursor: z.string().optional().describe('Cursor of the next page.'),
-      complete: z.boolean().describe('False when some files could not be compared (see notes).'),
-      notes: z.array(z.string()).optional().describe('Why the comparison is partial.'),
-      versions: z
-        .array(
-          z.object({
-            name: z.enum(['gradle', 'agp', 'jdk']).describe('Which version.'),
-            base: z.string().optional().describe('In the base build (absent: unknown).'),
-            build: z.string().optional().describe('In the later build.'),
-          }),
-        )
-        .describe('Gradle, AGP and JDK versions that differ.'),
+      partial: z
+        .array(z.string())
+        .optional()
+        .describe('Why some files may be missing from the list; absent when complete.'),
+      versions: z.array(z.string()).optional().describe('Versions that differ, e.g. `gradle 8.9 → 8.12`.'),
     }),
     async handler(args) {
       decodeOffsetCursor(args.cursor); // A bad cursor is refused before git runs.
@@ -69,33 +42,30 @@ export function createCompareBuildsTool(deps: { service: BuildService }) {
       const page = pageOf(comparison.files, args);
       const counts = { added: 0, removed: 0, modified: 0 };
       for (const f of comparison.files) counts[f.change]++;
+      const short = (commit: string | null) => commit?.slice(0, 12) ?? '?';
       const commits =
-        comparison.sameCommit === false
-          ? `commit ${base.provenance.git.commit!.slice(0, 12)} → ${build.provenance.git.commit!.slice(0, 12)}`
+        comparison.sameCommit === null
+          ? ''
           : comparison.sameCommit
-            ? `same commit ${build.provenance.git.commit!.slice(0, 12)}`
-            : null;
-      const summary = [
-        `${base.id} → ${build.id}:`,
-        commits ? `${commits};` : '',
-        `${comparison.files.length} file(s) changed (${counts.added} added, ${counts.removed} removed, ${counts.modified} modified)`,
-        comparison.versions.length ? `; ${comparison.versions.map((v) => `${v.name} ${v.a} → ${v.b}`).join(', ')}` : '',
-        comparison.complete ? '.' : ' (partial, see notes).',
-      ]
-        .filter(Boolean)
-        .join(' ')
-        .replace(' ;', ';');
+            ? ` at commit ${short(build.provenance.git.commit)}`
+            : ` (commit ${short(base.provenance.git.commit)} → ${short(build.provenance.git.commit)})`;
+      const versions = comparison.versions.map((v) => clip(`${v.name} ${v.a ?? '?'} → ${v.b ?? '?'}`, 300));
+      const summary = `${base.id} → ${build.id}${commits}: ${comparison.files.length} file(s) changed (${counts.added} added, ${counts.removed} removed, ${counts.modified} modified)${versions.length ? `; ${versions.join(', ')}` : ''}${comparison.complete ? '.' : '; partial, see notes.'}`;
       return {
-        data: {
-          base: side(base),
-          build: side(build),
-          basis: comparison.basis,
-          files: page.items.map((f) => ({ path: clip(f.path, 500), change: f.change })),
+        data: omitNulls({
+          base_build_id: base.id,
+          build_id: build.id,
+          commits:
+            comparison.sameCommit === null
+              ? null
+              : comparison.sameCommit
+                ? build.provenance.git.commit
+                : `${base.provenance.git.commit} → ${build.provenance.git.commit}`,
+          files: page.items.map((f) => `${CHANGE_LETTER[f.change]} ${clip(f.path, 500)}`),
           ...pageInfo(page),
-          complete: comparison.complete,
-          ...(comparison.notes.length ? { notes: comparison.notes.slice(0, 5).map((n) => clip(n, 400)) } : {}),
-          versions: comparison.versions.map((v) => omitNulls({ name: v.name, base: v.a, build: v.b })),
-        },
+          partial: comparison.complete ? null : comparison.notes.slice(0, 5).map((n) => clip(n, 400)),
+          versions: versions.length ? versions : null,
+        }),
         summary,
       };
     },
