@@ -149,8 +149,12 @@ export class BuildService {
     try {
       const project = loadGradleProject(root);
       const jdk = chooseJdk(root, this.settings.get().javaHome, this.options.env);
-      const provenance = await collectProvenance(this.runner, project, jdk, this.options.env);
-      const worker = await this.launcher.launch(buildId, root);
+      // The worker boots (node, the bundle) while the sources are hashed: provenance costs the build only
+      // what it takes beyond that. A worker whose build is never handed over finds no lock and exits.
+      const [provenance, worker] = await Promise.all([
+        collectProvenance(this.runner, project, jdk, this.options.env),
+        this.launcher.launch(buildId, root),
+      ]);
       this.store().append(
         BuildStarted,
         {
