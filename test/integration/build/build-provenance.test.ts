@@ -271,6 +271,25 @@ describe('compareBuilds with git', () => {
     expect(comparison.versions).toEqual([{ name: 'gradle', a: '8.9', b: '8.12' }]);
   });
 
+  it('compares a build recorded before files were listed by what it has, and says so', async () => {
+    const now = await provenance();
+    const old: BuildProvenance = {
+      git: { commit: now.git.commit, branch: 'master', dirty: false, changed_files: 0 },
+      build_files: now.build_files,
+      gradle_version: '8.9',
+      jdk: { java_home: null, source: null, version: null },
+    };
+    writeFileSync(join(fixture.root, 'settings.gradle'), "include ':app', ':lib'\n");
+    const comparison = await compareBuilds(
+      runner,
+      record('old', fixture.root, old),
+      record('new', fixture.root, await provenance()),
+    );
+    expect(comparison.files).toEqual([{ path: 'settings.gradle', change: 'modified' }]);
+    expect(comparison.complete).toBe(false);
+    expect(comparison.notes[0]).toMatch(/Build old was recorded before droidwright listed changed files/);
+  });
+
   it('says the comparison is partial when a commit is gone', async () => {
     const a = await provenance();
     const b = await provenance();
