@@ -441,10 +441,17 @@ async function tui() {
   }
 }
 
+/** What recording a build's sources (git state and file hashes, or source-set hashes) adds to its start. */
+async function provenance() {
+  const { runProvenanceBenchmarks } = await import('./bench-provenance.mjs');
+  return runProvenanceBenchmarks(loadSource);
+}
+
 const benchmarks = {
   startup,
   events,
   build,
+  provenance,
   sim,
   tui,
 };

@@ -57,6 +57,33 @@ export const BuildViewSchema = z.object({
 });
 export type BuildView = z.infer<typeof BuildViewSchema>;
 
+/** What a build was built from, in the views that show a build's record (status, history). */
+export const BuildSourcesSchema = z
+  .object({
+    commit: z.string().optional().describe('git commit built.'),
+    branch: z.string().optional().describe('git branch.'),
+    changed_files: z.number().int().optional().describe('Files git listed as changed or untracked.'),
+    source_sets_sha256: z.string().optional().describe('Hash of the source sets, without git.'),
+    gradle: z.string().optional().describe('Gradle version (wrapper).'),
+    agp: z.string().optional().describe('Android Gradle plugin version.'),
+    jdk: z.string().optional().describe('JDK version.'),
+  })
+  .describe('What it was built from; compare_builds lists the files that differ between two builds.');
+
+export const BuildWithSourcesSchema = BuildViewSchema.extend({ sources: BuildSourcesSchema });
+
+export function buildSources(r: BuildRecord): z.infer<typeof BuildSourcesSchema> {
+  return omitNulls({
+    commit: r.provenance.git.commit,
+    branch: r.provenance.git.branch,
+    changed_files: r.provenance.git.changed_files,
+    source_sets_sha256: r.provenance.sources?.sha256 ?? null,
+    gradle: r.provenance.gradle_version,
+    agp: r.provenance.agp_version ?? null,
+    jdk: r.provenance.jdk.version,
+  });
+}
+
 export function toBuildView(r: BuildRecord): BuildView {
   const end = r.finishedAt ?? Date.now();
   return omitNulls({

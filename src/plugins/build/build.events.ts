@@ -9,16 +9,49 @@ export type FinalBuildStatus = (typeof FINAL_STATUSES)[number];
 
 const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 
+const GitBlob = z.string().regex(/^[0-9a-f]{40}$/);
+
+/** A file `git status` lists under the project, with what its content was when the build started. */
+export const ChangedFileSchema = z.object({
+  /** Relative to the project root, `/`-separated. */
+  path: z.string(),
+  change: z.enum(['modified', 'added', 'deleted', 'untracked']),
+  /** Null when deleted, or not hashed (over the size, byte or time bound of a build start). */
+  sha256: Sha256.nullable(),
+  /** git's object id of the same bytes, so a later commit's tree can be compared with it. */
+  git_blob: GitBlob.optional(),
+});
+
+/** Without git: the modules' source sets (`<module>/src/<set>/`) by content. */
+export const SourceSetsSchema = z.object({
+  files: z.array(z.object({ path: z.string(), sha256: Sha256 })).max(500),
+  files_total: z.number().int().nonnegative(),
+  files_omitted: z.number().int().nonnegative(),
+  unhashed: z.number().int().nonnegative(),
+  sha256: Sha256,
+});
+
+/**
+ * What a build was built from. Fields after `jdk` were added later and are optional, so builds recorded
+ * before them still validate (read as unknown).
+ */
 export const BuildProvenanceSchema = z.object({
   git: z.object({
     commit: z.string().nullable(),
     branch: z.string().nullable(),
     dirty: z.boolean().nullable(),
     changed_files: z.number().int().nonnegative().nullable(),
+    /** The changed and untracked files (the first 500 by path); `changed_files` counts them all. */
+    files: z.array(ChangedFileSchema).max(500).optional(),
+    files_omitted: z.number().int().nonnegative().optional(),
   }),
   build_files: z.array(z.object({ path: z.string(), sha256: Sha256 })).max(2000),
   gradle_version: z.string().nullable(),
   jdk: z.object({ java_home: z.string().nullable(), source: z.string().nullable(), version: z.string().nullable() }),
+  /** The Android Gradle plugin version the build files or version catalog name. */
+  agp_version: z.string().nullable().optional(),
+  /** Only for a project outside git (no commit to name the sources). */
+  sources: SourceSetsSchema.optional(),
 });
 export type BuildProvenance = z.infer<typeof BuildProvenanceSchema>;
 

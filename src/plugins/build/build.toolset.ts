@@ -5,6 +5,7 @@ import type { ToolsetContribution } from '../../kernel/toolset-contribution.js';
 import { BuildHistory } from './services/build-history.js';
 import { BuildService } from './services/build-service.js';
 import { createCancelBuildTool } from './tools/cancel-build.tool.js';
+import { createCompareBuildsTool } from './tools/compare-builds.tool.js';
 import { createFindApkPathTool } from './tools/find-apk-path.tool.js';
 import { createGetBuildConfigTool } from './tools/get-build-config.tool.js';
 import { createGetBuildErrorsTool } from './tools/get-build-errors.tool.js';
@@ -42,6 +43,7 @@ export class BuildToolset implements ToolsetContribution {
       createRunTestsTool(deps),
       createGetBuildConfigTool(deps),
       createListBuildHistoryTool(deps),
+      createCompareBuildsTool(deps),
     ];
   }
 }

@@ -13,6 +13,7 @@ import { createContainer, disposeContainer } from '../../../src/kernel/compositi
 import { EventStoreProvider } from '../../../src/kernel/event-store-provider.js';
 import { WIRE_LIMIT_BYTES } from '../../../src/kernel/bounded-output.js';
 import { pluginModules } from '../../../src/plugins/index.js';
+import { withinListingBudget } from '../../../src/plugins/build/services/source-snapshot.js';
 import type { RunningSimulatedDevice } from '../../../src/sim/start-simulated-device.js';
 
 /*
@@ -94,11 +95,27 @@ function seedLog(projectRoot: string, logPath: string): string {
             pid: process.pid,
             timeout_sec: 600,
             log_path: logPath,
+            // As many changed files as build.started may list, each build's different: compare_builds at its largest.
             provenance: {
-              git: { commit: null, branch: null, dirty: null, changed_files: null },
+              git: {
+                commit: 'c'.repeat(40),
+                branch: long('feature/branch', 200),
+                dirty: true,
+                changed_files: 5000,
+                files: withinListingBudget(
+                  Array.from({ length: 500 }, (_, f) => ({
+                    path: `app/src/main/kotlin/b${b}/${long(`File${f}`, 150)}.kt`,
+                    change: 'modified' as const,
+                    sha256: 'd'.repeat(64),
+                    git_blob: 'e'.repeat(40),
+                  })),
+                ),
+                files_omitted: 4500,
+              },
               build_files: [],
-              gradle_version: null,
-              jdk: { java_home: null, source: null, version: null },
+              gradle_version: long('8.9', 100),
+              agp_version: long('8.5.0', 100),
+              jdk: { java_home: null, source: null, version: long('17', 100) },
             },
           },
         },
@@ -261,6 +278,7 @@ describe('every tool answers within 128 KiB on the wire', () => {
       ['get_build_config', { limit: 100 }],
       ['find_apk_path', {}],
       ['list_build_history', { limit: 100 }],
+      ['compare_builds', { limit: 500 }],
       ['get_build_status', {}],
       ['get_build_errors', { limit: 500 }],
       ['get_build_log', { lines: 2000 }],
@@ -281,6 +299,10 @@ describe('every tool answers within 128 KiB on the wire', () => {
       ['stop_avd', { device_serial: 'emulator-5554' }],
     ];
     for (const [name, args] of calls) await call(mcp, name, args);
+    // Two builds listing hundreds of long changed paths each: a page within budget, then the cursor.
+    const compared = structured(await call(mcp, 'compare_builds', { limit: 500 }));
+    expect(compared).toMatchObject({ has_more: true, partial: expect.any(Array) });
+    expect(compared.total).toBeGreaterThan(compared.files.length);
     const { tools } = await mcp.client.listTools();
     expect([...sizes.keys()].sort()).toEqual(tools.map((t) => t.name).sort());
     const over = [...sizes].filter(([, bytes]) => bytes > WIRE_LIMIT_BYTES);

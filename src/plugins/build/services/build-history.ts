@@ -126,6 +126,17 @@ export class BuildHistory {
     return row ? toRecord(row) : null;
   }
 
+  /** The build of the same project that started just before `record`. */
+  previous(record: BuildRecord): BuildRecord | null {
+    const row = this.db()
+      .prepareRead(
+        `SELECT * FROM builds WHERE project_root = ? AND id != ? AND (started_at < ? OR (started_at = ? AND rowid < (SELECT rowid FROM builds WHERE id = ?)))
+         ORDER BY started_at DESC, rowid DESC LIMIT 1`,
+      )
+      .get(record.projectRoot, record.id, record.startedAt, record.startedAt, record.id) as BuildRow | undefined;
+    return row ? toRecord(row) : null;
+  }
+
   running(projectRoot: string): BuildRecord[] {
     const rows = this.db()
       .prepareRead(`SELECT * FROM builds WHERE project_root = ? AND status = 'running' ORDER BY started_at DESC`)

@@ -12,6 +12,7 @@ import { RuntimeOptions } from '../../../kernel/runtime-options.js';
 import { Settings } from '../../../kernel/settings.js';
 import { loadGradleProject, type GradleProject } from '../../../android/gradle-project-model.js';
 import { appendFinished, readOutcomeFallback, summarizeLogFile } from './build-finished-event.js';
+import { type BuildComparison, compareBuilds } from './build-comparison.js';
 import { BuildHistory, type BuildRecord } from './build-history.js';
 import { BuildLauncher } from './build-launcher.js';
 import { pruneBuildLogs } from './build-log-writer.js';
@@ -148,8 +149,12 @@ export class BuildService {
     try {
       const project = loadGradleProject(root);
       const jdk = chooseJdk(root, this.settings.get().javaHome, this.options.env);
-      const provenance = await collectProvenance(this.runner, project, jdk, this.options.env);
-      const worker = await this.launcher.launch(buildId, root);
+      // The worker boots (node, the bundle) while the sources are hashed: provenance costs the build only
+      // what it takes beyond that. A worker whose build is never handed over finds no lock and exits.
+      const [provenance, worker] = await Promise.all([
+        collectProvenance(this.runner, project, jdk, this.options.env),
+        this.launcher.launch(buildId, root),
+      ]);
       this.store().append(
         BuildStarted,
         {
@@ -373,6 +378,24 @@ export class BuildService {
         'This project has no recorded builds yet. Start one with run_gradle_task.',
       );
     return this.reapIfOrphaned(latest);
+  }
+
+  /**
+   * What differs between two builds of this project: `buildId` (default: the latest) against `baseId`
+   * (default: the build that started before it).
+   */
+  async compare(
+    buildId: string | undefined,
+    baseId: string | undefined,
+  ): Promise<{ base: BuildRecord; build: BuildRecord; comparison: BuildComparison }> {
+    const build = this.resolveBuild(buildId);
+    const base = baseId ? this.resolveBuild(baseId) : this.history.previous(build);
+    if (!base)
+      throw new ToolError(
+        'BUILD_NOT_FOUND',
+        `Build ${build.id} is the first recorded build of this project, so there is nothing before it to compare with. Pass base_build_id, or run another build first.`,
+      );
+    return { base, build, comparison: await compareBuilds(this.runner, base, build, this.options.env) };
   }
 
   /** Is there a log file we wrote for this build? */

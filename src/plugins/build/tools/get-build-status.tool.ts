@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool-definition.js';
-import { BuildViewSchema, buildSummaryLine, toBuildView } from '../build-views.js';
+import { BuildWithSourcesSchema, buildSources, buildSummaryLine, toBuildView } from '../build-views.js';
 import type { BuildService } from '../services/build-service.js';
 
 export const MAX_WAIT_MS = 10_000;
@@ -27,7 +27,7 @@ export function createGetBuildStatusTool(deps: { service: BuildService }) {
         .default(0)
         .describe('Wait up to this long (max 10000 ms) for a running build to end.'),
     }),
-    output: BuildViewSchema.extend({
+    output: BuildWithSourcesSchema.extend({
       summary: z.string().describe('One line describing the build.'),
       current_task: z.string().optional().describe('The `> Task` running now, while running.'),
     }),
@@ -39,6 +39,7 @@ export function createGetBuildStatusTool(deps: { service: BuildService }) {
       return {
         data: {
           ...toBuildView(record),
+          sources: buildSources(record),
           summary,
           current_task: (record.status === 'running' ? deps.service.currentTask(record.id) : null) ?? undefined,
         },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { pageFrom, pageInfo, pageInput, pageOutput } from '../../../kernel/bounded-output.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
-import { BuildViewSchema, toBuildView } from '../build-views.js';
+import { BuildWithSourcesSchema, buildSources, toBuildView } from '../build-views.js';
 import type { BuildHistory } from '../services/build-history.js';
 import type { BuildService } from '../services/build-service.js';
 
@@ -14,7 +14,7 @@ export function createListBuildHistoryTool(deps: { service: BuildService; histor
     description:
       'Recent builds and test runs of this project, newest first, by every agent and process: outcome, duration, who started (and cancelled) them, APKs. Paged.',
     input: z.object(pageInput(20, 100, 'builds')),
-    output: z.object({ builds: z.array(BuildViewSchema).describe('Builds, newest first.'), ...pageOutput }),
+    output: z.object({ builds: z.array(BuildWithSourcesSchema).describe('Builds, newest first.'), ...pageOutput }),
     async handler(args) {
       const root = deps.service.requireRoot();
       const page = pageFrom(
@@ -22,7 +22,7 @@ export function createListBuildHistoryTool(deps: { service: BuildService; histor
           deps.history
             .list(root, limit, offset)
             .map((r) => deps.service.reapIfOrphaned(r))
-            .map(toBuildView),
+            .map((r) => ({ ...toBuildView(r), sources: buildSources(r) })),
         deps.history.count(root),
         args,
       );
