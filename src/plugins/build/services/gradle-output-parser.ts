@@ -56,6 +56,8 @@ const MAX_LINE_CHARS = 8192;
 const MAX_INDENT_CHARS = 64;
 /** Lines of a test failure or a manifest error kept before the rest is dropped. */
 const MAX_CONTINUATION_LINES = 60;
+/** Unindented lines taken as the rest of a message that ended with `:` (kotlinc's candidate lists, AGP's SDK problems). */
+const MAX_UNINDENTED_LINES = 12;
 
 /* Wrappers that prefix every line: ISO timestamps (GitHub Actions raw logs) or a time of day (Jenkins), `[stderr] `, Actions
  * workflow commands, Flutter's verbose `[  +12 ms] ` column, the Titanium CLI's `[ERROR] [GRADLE] `, and
@@ -71,6 +73,8 @@ const TASK_LINE = /^> Task (:\S*)(?: (?:FAILED|UP-TO-DATE|NO-SOURCE|SKIPPED|FROM
 const OLD_TASK_LINE =
   /^(:[\w.-]+(?::[\w.-]+)*)(?: (?:UP-TO-DATE|FAILED|SKIPPED|NO-SOURCE|FROM-CACHE|\(Thread\[.*|- .*))?\s*$/;
 const CONFIGURE_LINE = /^> Configure project /;
+/** An old-style task name with the task's first output line, an absolute path and a line number, glued to it. */
+const GLUED_TASK = /^(:[A-Za-z][\w-]*(?::[A-Za-z][\w-]*)*)(\/[^\s:][^:]*:\d+:? .*)$/;
 
 /** Kotlin K2 `e: file:///p/A.kt:4:54 msg` (and `:23:23: msg` in scripts), K1 `e: /p/A.kt: (12, 5): msg`. */
 const KOTLIN_K2 = /^\s*([ewi]): (.+?\.kts?):(\d+):(\d+):? (.*)$/;
@@ -82,6 +86,11 @@ const KOTLIN_BARE = /^\s*([ew]): (.+)$/;
  */
 const KOTLIN_URL_ONLY =
   /^\s*(file:\/\/\S+?\.kts?|(?:\.{2,3}\/?|~?\/)[^\s:]*?\.kts?|[A-Za-z]:[\\/][^:]*?\.kts?):(\d+):(\d+):? (\S.*)$/;
+/** K1's `<path>.kt: (12, 5): msg` with its `e: ` lost: the `: (line, column): ` form is only the compiler's. */
+const KOTLIN_K1_BARE = /^\s*((?:[A-Za-z]:)?[^\s:][^:]*?\.kts?): \((\d+), (\d+)\): (\S.*)$/;
+/** Lines that start something of their own, so they cannot continue the message before them. */
+const NEW_ENTRY =
+  /^\s*(?:[ewiv]: |> |\* |FAILURE|BUILD |(?:ERROR|WARNING|INFO|Error|Warning):|Task :|:[\w-]+|\d+ (?:errors?|warnings?)\b|at |Caused by: )|\.(?:kts?|java|xml):\d+/;
 const KSP = /^\s*([ewi]): \[ksp(?:\]|\*\*\*) (?:(.+?):(\d+)(?::(\d+))?: )?(.*)$/;
 const KAPT_TAGGED = /^\s*(?:([ew]): )?\[kapt\] (.*)$/;
 /** The summary kapt prints after the processor's own errors; it names no problem of its own. */
@@ -182,9 +191,13 @@ const BARE_CAUSE = /^> (?!Task :|Configure project |Transform )\S/;
 /** Lines that start with `> ` only because the log was quoted in markdown: Gradle prints none of these after `> `. */
 const MARKDOWN_QUOTED =
   /^> ?(?:> |\* (?:What went wrong|Where|Try|Exception is|Get more help)|FAILURE: |BUILD (?:FAILED|SUCCESSFUL)|Error:(?!\s))/;
+/** A failure headline behind `> ` where no failure block is open: Gradle never prints one as a cause, a markdown quote does. */
+const QUOTED_HEADLINE =
+  /^> (?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project) '[^']+'\.\s*$/;
 /** Android Studio's Messages view: `Error:(12, 0) msg`, `Error:(34, 24) Kotlin: msg`, `Error:(8) msg`, `Error:msg`. */
 const STUDIO_LOCATED = /^(Error|Warning):\((\d+)(?:, ?(\d+))?\) (?:(Kotlin|Java|Gradle|error|warning): )?(.+)$/;
-const STUDIO_UNLOCATED = /^(Error|Warning):(?:Gradle: )?(?!\s*(?:\(|Execution failed|A problem occurred))(\S.*)$/;
+const STUDIO_UNLOCATED =
+  /^(Error|Warning):(?:Gradle: )?(?!\s*(?:\(|Execution failed|A problem occurred|FAILURE: |BUILD (?:FAILED|SUCCESSFUL)))(\S.*)$/;
 const STUDIO_OPEN_FILE = /^<a href="openFile:([^"]+)">/;
 /** Studio's Messages view groups located messages under a line that is only the file's absolute path. */
 const STUDIO_FILE_LINE = /^(?:[A-Za-z]:[\\/]|\/)[^:*?"<>|]*\.[A-Za-z]{1,6}$/;
@@ -208,7 +221,12 @@ const NINJA_ERROR = /^\s*(ninja: error: .+|FAILED: \S.*)$/;
 const CMAKE_ERROR = /^\s*CMake (Error|Warning)(?: \(dev\))? at (.+?):(\d+) \((\w+)\):\s*$/;
 /** Failures Gradle and AGP print as one sentence, seen pasted on their own without the failure block around them. */
 const KNOWN_FAILURE =
-  /^\s*(?:Caused by: [\w.$]+(?:Exception|Error): )?((?:SDK location not found|Unsupported class file major version|General error during (?:conversion|semantic analysis): |Could not find method \S+ for arguments|Keystore file .* not found for signing config|Failed to find (?:target with hash string|Build Tools revision)|No toolchains found in the NDK|NDK (?:not configured|is not installed)|Minimum supported Gradle version is|The project is using an incompatible version).*)$/;
+  /^\s*(?:Caused by: [\w.$]+(?:Exception|Error): )?((?:SDK location not found|Unsupported class file major version|General error during (?:conversion|semantic analysis): |Could not find method \S+ for arguments|Keystore file .* not found for signing config|Failed to find (?:target with hash string|Build Tools revision)|No toolchains found in the NDK|NDK (?:not configured|is not installed)|Minimum supported Gradle version is|The project is using an incompatible version|Android Gradle plugin requires Java \d+ to run\.).*)$/;
+/** AGP reports every configuration problem it finds as an EvalIssueException: its message is the problem. */
+const EVAL_ISSUE = /^\s*(?:Caused by: )?com\.android\.builder\.errors\.EvalIssueException: (\S.*)$/;
+/** Warnings AGP prints as plain lines (no `WARNING:`), recognisable by their wording. */
+const AGP_PLAIN_WARNING =
+  /^\s*(Java compiler version \d+ has deprecated support for compiling with source\/target version \d+\.?)\s*$/;
 
 function severityOf(word: string): DiagnosticSeverity {
   switch (word) {
@@ -354,6 +372,8 @@ interface PendingJavac {
 interface PendingMultiline {
   readonly base: Diagnostic;
   readonly lines: string[];
+  /** The message announced its continuation with a closing `:`, and the tool prints it unindented. */
+  readonly unindented?: boolean;
 }
 
 interface PendingTest {
@@ -416,7 +436,10 @@ export class GradleOutputParser {
     if (this.markdownQuote) {
       if (line.startsWith('>')) line = line.replace(/^> ?/, '');
       else if (line.trim() !== '') this.markdownQuote = false;
-    } else if (line.startsWith('> ') && MARKDOWN_QUOTED.test(line)) {
+    } else if (
+      line.startsWith('> ') &&
+      (MARKDOWN_QUOTED.test(line) || (this.section === 'none' && QUOTED_HEADLINE.test(line)))
+    ) {
       this.markdownQuote = true;
       line = line.slice(2);
     }
@@ -495,8 +518,23 @@ export class GradleOutputParser {
       }
     }
     if (this.section === 'other') {
+      // `* Try:` advice and `* Exception is:` stacks have no blank line inside; one ends them.
+      if (trimmed === '') {
+        this.section = 'none';
+        return;
+      }
       if ((line.includes("'") && IMPLICIT_BLOCK.test(line)) || TASK_LINE.test(trimmed)) this.section = 'none';
       else return;
+    }
+    // Android Studio prints the `* Where:` location without its marker, above the headline.
+    if (trimmed.endsWith("'") || trimmed.includes("' line: ")) {
+      const where = /^(?:Build|Settings|Script|Init script) file '/.test(trimmed)
+        ? WHERE_BUILD_FILE.exec(trimmed)
+        : null;
+      if (where) {
+        this.where = { file: where[1]!, line: where[2] ? Number(where[2]) : null };
+        return;
+      }
     }
     // A quoted compiler line (`> e: [ksp] …` in a pasted log) is that diagnostic, not a failure cause.
     if (BARE_CAUSE.test(line) && this.scanLine(line.slice(2), false, true)) return;
@@ -547,7 +585,12 @@ export class GradleOutputParser {
     this.pendingStudio = null;
     this.flushPending();
     this.closeBlock();
-    return [...this.diagnostics];
+    // A message printed once without a location (a summary line, Studio's one-line copy) and once with one is
+    // one problem: the located copy says more.
+    const located = new Set<string>();
+    for (const d of this.diagnostics) if (d.file !== null) located.add(`${d.severity}|${d.message}`);
+    if (located.size === 0) return [...this.diagnostics];
+    return this.diagnostics.filter((d) => d.file !== null || !located.has(`${d.severity}|${d.message}`));
   }
 
   /** Diagnostics dropped because MAX_DIAGNOSTICS was reached. */
@@ -608,8 +651,14 @@ export class GradleOutputParser {
     }
     if (this.pendingMultiline) {
       // The merger's detail lines are tab-indented, but pasted logs often lose the tabs; a stack frame ends them.
+      const pending = this.pendingMultiline;
       const detail =
-        /^\s+\S/.test(line) || (this.pendingMultiline.base.source === 'manifest' && MANIFEST_DETAIL.test(line));
+        /^\s+\S/.test(line) ||
+        (pending.base.source === 'manifest' && MANIFEST_DETAIL.test(line)) ||
+        (pending.unindented === true &&
+          pending.lines.length < MAX_UNINDENTED_LINES &&
+          line.trim() !== '' &&
+          !NEW_ENTRY.test(line));
       if (
         detail &&
         !/^\s*(at |\.\.\. \d+ more)/.test(line) &&
@@ -796,6 +845,13 @@ export class GradleOutputParser {
         this.kaptContext = false;
         return false;
       }
+      // Gradle before 5 printed the task name with no line break before the task's first output line:
+      // `:app:lintVitalRelease/home/p/app/src/main/res/values/array.xml:3: Error: …`.
+      const glued = first === 58 && trimmed.includes('/') ? GLUED_TASK.exec(trimmed) : null;
+      if (glued) {
+        this.currentTask = glued[1]!;
+        return this.scanLine(glued[2]!, false, quotedCause);
+      }
       if (CONFIGURE_LINE.test(trimmed)) {
         this.currentTask = null;
         return false;
@@ -970,13 +1026,16 @@ export class GradleOutputParser {
     // Every Kotlin location names a `.kt` or `.kts` file.
     const hasKt = line.includes('.kt');
     const kotlin = hasKt ? (KOTLIN_K2.exec(line) ?? KOTLIN_K1.exec(line)) : null;
-    const urlOnly = kotlin || !hasKt ? null : KOTLIN_URL_ONLY.exec(line);
+    const urlOnly =
+      kotlin || !hasKt
+        ? null
+        : (KOTLIN_URL_ONLY.exec(line) ?? (line.includes(': (') ? KOTLIN_K1_BARE.exec(line) : null));
     if (kotlin || urlOnly) {
       const [letter, file, lineNo, column, message] = kotlin
         ? [kotlin[1]!, kotlin[2]!, kotlin[3]!, kotlin[4]!, kotlin[5]!]
         : ['e', urlOnly![1]!, urlOnly![2]!, urlOnly![3]!, urlOnly![4]!];
       if (letter === 'i') return true;
-      return this.add({
+      const diagnostic: Diagnostic = {
         severity: severityOf(letter),
         source: /\.gradle\.kts$/.test(file) ? 'script' : this.kotlinSource(task),
         file,
@@ -984,7 +1043,13 @@ export class GradleOutputParser {
         column: Number(column),
         message,
         task,
-      });
+      };
+      // kotlinc prints a multi-line message (`None of the following candidates is applicable:`) with raw line breaks.
+      if (message.endsWith(':')) {
+        this.pendingMultiline = { base: diagnostic, lines: [], unindented: true };
+        return true;
+      }
+      return this.add(diagnostic);
     }
     if ((m = KOTLIN_BARE.exec(line))) {
       if (KAPT_SUMMARY.test(m[2]!)) return true;
@@ -1138,11 +1203,23 @@ export class GradleOutputParser {
         task,
       });
     }
-    // Behind `> ` the sentence is a failure cause, and the block it starts reports it.
-    if (!inBlock && !quotedCause && (m = KNOWN_FAILURE.exec(line)))
+    // Behind `> ` the sentence is a failure cause, and the block it starts reports it. AGP indents the advice that
+    // follows it (`You can try some of the following options:`), which belongs to the message.
+    if (
+      !inBlock &&
+      !quotedCause &&
+      ((line.includes('EvalIssueException') && (m = EVAL_ISSUE.exec(line))) || (m = KNOWN_FAILURE.exec(line)))
+    ) {
+      this.pendingMultiline = {
+        base: { severity: 'error', source: 'gradle', file: null, line: null, column: null, message: m[1]!, task },
+        lines: [],
+      };
+      return true;
+    }
+    if (line.includes('Java compiler version') && (m = AGP_PLAIN_WARNING.exec(line)))
       return this.add({
-        severity: 'error',
-        source: 'gradle',
+        severity: 'warning',
+        source: 'agp',
         file: null,
         line: null,
         column: null,
@@ -1271,6 +1348,11 @@ export class GradleOutputParser {
       this.pendingMultiline = { base: { ...base, source: 'manifest' }, lines: [] };
       return true;
     }
+    // `WARNING: The following problems were found when resolving the SDK location:` and the problems under it.
+    if (message.endsWith(':')) {
+      this.pendingMultiline = { base, lines: [], unindented: true };
+      return true;
+    }
     return this.add(base);
   }
 
@@ -1389,6 +1471,8 @@ export class GradleOutputParser {
     if (/^\s*> /.test(line) || trimmed === '>') {
       this.closeAarItem();
       this.inAarList = AAR_HEADER.test(trimmed);
+      // Reported where it appears, ahead of the duplicates indented under it (the block's close finds it known).
+      if (line.includes('Duplicate class ')) this.scanLine(trimmed.slice(2), true);
       return false;
     }
     if (this.inAarList) {
@@ -1456,6 +1540,9 @@ export class GradleOutputParser {
       return;
     }
     if (/^Configuration cache problems found/.test(header)) return;
+    // A headline cut off by the start of another report (`A problem occurFAILURE: Build failed …`) is two pastes
+    // spliced together: the copy that follows reports the failure whole.
+    if (header.includes('FAILURE: Build failed')) return;
     const task = this.blockTask(lines);
     this.lastFailedTask = task;
     const headline = header.replace(/\.$/, '');
@@ -1516,6 +1603,20 @@ export class GradleOutputParser {
     const duplicate = parseDuplicateResources([cause, ...free].join(' '));
     if (duplicate) {
       this.addDuplicate(duplicate, 'error', 'agp', task);
+      return;
+    }
+    // `> Duplicate class …` as the leaf cause: the duplicate itself (its siblings are the indented lines under it).
+    const duplicateClass = cause.includes('Duplicate class ') ? DUPLICATE_CLASS.exec(cause) : null;
+    if (duplicateClass) {
+      this.add({
+        severity: 'error',
+        source: 'agp',
+        file: null,
+        line: null,
+        column: null,
+        message: `Duplicate class ${duplicateClass[1]} found in modules ${duplicateClass[2]}`,
+        task,
+      });
       return;
     }
     const located = /^(\/\S+?|[A-Za-z]:\\\S+?):(\d+)(?::(\d+))?: (?:Error|error|ERROR): (.*)$/.exec(cause);
