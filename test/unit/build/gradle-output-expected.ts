@@ -4186,7 +4186,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       'javac',
       'node_modules/react-native-applovin-max/android/src/main/java/com/applovin/reactnative/AppLovinMAXModule.java',
       2467,
-      null,
+      86,
       'incompatible types: int cannot be converted to String',
       null,
     ),

@@ -74,6 +74,7 @@ const OLD_TASK_LINE =
   /^(:[\w.-]+(?::[\w.-]+)*)(?: (?:UP-TO-DATE|FAILED|SKIPPED|NO-SOURCE|FROM-CACHE|\(Thread\[.*|- .*))?\s*$/;
 const CONFIGURE_LINE = /^> Configure project /;
 /** An old-style task name with the task's first output line, an absolute path and a line number, glued to it. */
+const TASK_GLUED_MESSAGE = /^> Task (:[^\s:]+(?::[^\s:]+)*?)([ewi]: \S.*)$/;
 const GLUED_TASK = /^(:[A-Za-z][\w-]*(?::[A-Za-z][\w-]*)*)(\/[^\s:][^:]*:\d+:? .*)$/;
 
 /** Kotlin K2 `e: file:///p/A.kt:4:54 msg` (and `:23:23: msg` in scripts), K1 `e: /p/A.kt: (12, 5): msg`. */
@@ -88,6 +89,12 @@ const KOTLIN_URL_ONLY =
   /^\s*(file:\/\/\S+?\.kts?|(?:\.{2,3}\/?|~?\/)[^\s:]*?\.kts?|[A-Za-z]:[\\/][^:]*?\.kts?):(\d+):(\d+):? (\S.*)$/;
 /** K1's `<path>.kt: (12, 5): msg` with its `e: ` lost: the `: (line, column): ` form is only the compiler's. */
 const KOTLIN_K1_BARE = /^\s*((?:[A-Za-z]:)?[^\s:][^:]*?\.kts?): \((\d+), (\d+)\): (\S.*)$/;
+const ANY_TEXT = /\S/;
+/** How AGP's multi-line notices (DeprecationReporter, SyncIssue) go on after their first line. */
+const AGP_CONTINUATION =
+  /^(?:It will be removed|It has been replaced|For more information|To determine what is calling|Affected Modules:|More information: |Recommendation: |Suggestion: |To suppress this warning)/;
+/** D8's size limit names the counts on the next line. */
+const D8_COUNTS = /^# (?:methods|fields|types): /;
 /** Lines that start something of their own, so they cannot continue the message before them. */
 const NEW_ENTRY =
   /^\s*(?:[ewiv]: |> |\* |FAILURE|BUILD |(?:ERROR|WARNING|INFO|Error|Warning):|Task :|:[\w-]+|\d+ (?:errors?|warnings?)\b|at |Caused by: )|\.(?:kts?|java|xml):\d+/;
@@ -158,7 +165,8 @@ const MANIFEST_DETAIL =
 /** D8/R8's own exception named as a cause: its message is the dexing problem (the generic ones say nothing). */
 const D8_CAUSE = /^\s*(?:Caused by: )?com\.android\.tools\.r8\.[\w.$]+: (?!Compilation failed to complete)(.+)$/;
 
-const AGP_ERROR = /^\s*(ERROR|WARNING|INFO):\s*(?:(\/\S+?|[A-Za-z]:[\\/]\S+?|file:\/\/\S+?):(\d+)(?::(\d+))?: )?(.*)$/;
+const AGP_ERROR =
+  /^\s*(ERROR|WARNING|INFO)::?\s*(?:(\/\S+?|[A-Za-z]:[\\/]\S+?|file:\/\/\S+?):(\d+)(?::(\d+))?: )?(.*)$/;
 /** The JVM's own warnings on stderr (Unsafe, native access) are not build diagnostics. */
 const JVM_NOISE =
   /^\s*WARNING: (A terminally deprecated method|sun\.misc\.Unsafe|A restricted method|Use --enable-native-access|Restricted methods will be blocked|Please consider reporting|An illegal reflective access|Illegal reflective access|All illegal access operations)/;
@@ -207,6 +215,12 @@ const STUDIO_EXCEPTION = /^[\w$]+(?:\.[\w$]+)+(?:Exception|Error)\b/;
 const AAPT_MESSAGE =
   /^(?:error: )?(?:resource \S+ (?:\(aka \S+\) )?not found|style attribute '[^']*' not found|attribute \S+ (?:\(aka \S+\) )?not found|failed linking (?:references|file resources)|failed processing manifest|duplicate value for resource|file failed to compile)/;
 /** D8/R8's desugaring limits, printed bare, after `Error: `, or as an exception's message. */
+/** D8's dex size limit, bare or behind `D8: ` (its counts follow on the next line in the older form). */
+const D8_DEX_LIMIT =
+  /^\s*(?:D8: |Error: )?(Cannot fit requested classes in (?:a single dex file|the main-dex file).*)$/;
+/** The merger's own messages, recognisable without `Manifest merger failed :` or a location before them. */
+const MANIFEST_MESSAGE =
+  /^\s*(?:Error: )?((?:uses-sdk:minSdkVersion \d+ cannot be smaller than version \d+ declared in library|android:exported needs to be explicitly specified for|Attribute [\w:.@-]+ value=\(.*\) from .* is also present at)\b.*)$/;
 const D8_MESSAGE =
   /^\s*(?:Error: |ERROR: |D8: |com\.android\.tools\.r8\.[\w.$]+: )?((?:Invoke-customs|Default interface methods|Static interface methods|Private interface methods|MethodHandle\.invoke and MethodHandle\.invokeExact|Invoke-polymorphic|Constant-dynamic) (?:are|is) only supported starting with Android \S+ \(--min-api \d+\).*)$/;
 const LOG_LEVEL_PREFIX = /^\[(ERROR|WARNING|WARN|INFO|DEBUG|LIFECYCLE|QUIET)\] (?:\[[\w$]+(?:\.[\w$]+)+\] )?/;
@@ -221,7 +235,7 @@ const NINJA_ERROR = /^\s*(ninja: error: .+|FAILED: \S.*)$/;
 const CMAKE_ERROR = /^\s*CMake (Error|Warning)(?: \(dev\))? at (.+?):(\d+) \((\w+)\):\s*$/;
 /** Failures Gradle and AGP print as one sentence, seen pasted on their own without the failure block around them. */
 const KNOWN_FAILURE =
-  /^\s*(?:Caused by: [\w.$]+(?:Exception|Error): )?((?:SDK location not found|Unsupported class file major version|General error during (?:conversion|semantic analysis): |Could not find method \S+ for arguments|Keystore file .* not found for signing config|Failed to find (?:target with hash string|Build Tools revision)|No toolchains found in the NDK|NDK (?:not configured|is not installed)|Minimum supported Gradle version is|The project is using an incompatible version|Android Gradle plugin requires Java \d+ to run\.).*)$/;
+  /^\s*(?:Caused by: [\w.$]+(?:Exception|Error): )?((?:SDK location not found|Unsupported class file major version|General error during (?:conversion|semantic analysis): |Could not find method \S+ for arguments|Keystore file .* not found for signing config|Failed to find (?:target with hash string|Build Tools revision)|No toolchains found in the NDK|NDK (?:not configured|is not installed)|Minimum supported Gradle version is|The project is using an incompatible version|Android Gradle plugin requires Java \d+ to run\.|Namespace not specified\. ).*)$/;
 /** AGP reports every configuration problem it finds as an EvalIssueException: its message is the problem. */
 const EVAL_ISSUE = /^\s*(?:Caused by: )?com\.android\.builder\.errors\.EvalIssueException: (\S.*)$/;
 /** Warnings AGP prints as plain lines (no `WARNING:`), recognisable by their wording. */
@@ -265,7 +279,8 @@ export function normalizePath(path: string): string {
 }
 
 function clip(message: string): string {
-  const trimmed = message.trim();
+  // A tool's own line breaks (AGPBI's `text`, a message continued on the next line) read as spaces.
+  const trimmed = (message.includes('\n') ? message.replace(/\s*\r?\n\s*/g, ' ') : message).trim();
   return trimmed.length > MAX_MESSAGE_CHARS ? `${trimmed.slice(0, MAX_MESSAGE_CHARS)}…` : trimmed;
 }
 
@@ -372,8 +387,10 @@ interface PendingJavac {
 interface PendingMultiline {
   readonly base: Diagnostic;
   readonly lines: string[];
-  /** The message announced its continuation with a closing `:`, and the tool prints it unindented. */
-  readonly unindented?: boolean;
+  /** Unindented lines that continue the message (the tool prints its message's line breaks raw). */
+  readonly unindented?: RegExp;
+  /** False when indented lines after it are something else (the stack of the exception AGP logged with it). */
+  readonly indented?: boolean;
 }
 
 interface PendingTest {
@@ -653,11 +670,11 @@ export class GradleOutputParser {
       // The merger's detail lines are tab-indented, but pasted logs often lose the tabs; a stack frame ends them.
       const pending = this.pendingMultiline;
       const detail =
-        /^\s+\S/.test(line) ||
+        (pending.indented !== false && /^\s+\S/.test(line)) ||
         (pending.base.source === 'manifest' && MANIFEST_DETAIL.test(line)) ||
-        (pending.unindented === true &&
+        (pending.unindented !== undefined &&
           pending.lines.length < MAX_UNINDENTED_LINES &&
-          line.trim() !== '' &&
+          pending.unindented.test(line) &&
           !NEW_ENTRY.test(line));
       if (
         detail &&
@@ -828,6 +845,8 @@ export class GradleOutputParser {
   private scanLine(line: string, inBlock: boolean, quotedCause = false): boolean {
     const trimmed = line.trim();
     if (trimmed === '') return false;
+    // A stack frame (`at com.x.Foo.bar(Foo.kt:12)`) is never a diagnostic of its own, and stacks are long.
+    if (trimmed.startsWith('at ') && trimmed.endsWith(')')) return false;
 
     if (!inBlock) {
       // Task lines start `> Task :`, `:` (Gradle before 5) or `Task :`.
@@ -847,7 +866,13 @@ export class GradleOutputParser {
       }
       // Gradle before 5 printed the task name with no line break before the task's first output line:
       // `:app:lintVitalRelease/home/p/app/src/main/res/values/array.xml:3: Error: …`.
-      const glued = first === 58 && trimmed.includes('/') ? GLUED_TASK.exec(trimmed) : null;
+      // Android Studio glues a compiler's first line to the task line: `> Task :app:kspDebugKotline: [ksp] …`.
+      const glued =
+        first === 58 && trimmed.includes('/')
+          ? GLUED_TASK.exec(trimmed)
+          : first === 62 && trimmed.includes(': ')
+            ? TASK_GLUED_MESSAGE.exec(trimmed)
+            : null;
       if (glued) {
         this.currentTask = glued[1]!;
         return this.scanLine(glued[2]!, false, quotedCause);
@@ -1046,7 +1071,7 @@ export class GradleOutputParser {
       };
       // kotlinc prints a multi-line message (`None of the following candidates is applicable:`) with raw line breaks.
       if (message.endsWith(':')) {
-        this.pendingMultiline = { base: diagnostic, lines: [], unindented: true };
+        this.pendingMultiline = { base: diagnostic, lines: [], unindented: ANY_TEXT };
         return true;
       }
       return this.add(diagnostic);
@@ -1187,6 +1212,26 @@ export class GradleOutputParser {
       !JVM_NOISE.test(line)
     )
       return this.addAgpLine(m, task);
+    if (line.includes('Cannot fit requested classes') && (m = D8_DEX_LIMIT.exec(line))) {
+      this.pendingMultiline = {
+        base: { severity: 'error', source: 'r8', file: null, line: null, column: null, message: m[1]!, task },
+        lines: [],
+        unindented: D8_COUNTS,
+        indented: false,
+      };
+      return true;
+    }
+    if (
+      !inBlock &&
+      (line.includes('minSdkVersion') || line.includes('android:exported') || line.includes(' is also present at ')) &&
+      (m = MANIFEST_MESSAGE.exec(line))
+    ) {
+      this.pendingMultiline = {
+        base: { severity: 'error', source: 'manifest', file: null, line: null, column: null, message: m[1]!, task },
+        lines: [],
+      };
+      return true;
+    }
     if (line.includes(' only supported starting with Android ') && (m = D8_MESSAGE.exec(line)))
       return this.add({ severity: 'error', source: 'r8', file: null, line: null, column: null, message: m[1]!, task });
     if (trimmed.startsWith('Message{kind=')) return this.addToolMessage(trimmed, task);
@@ -1317,7 +1362,7 @@ export class GradleOutputParser {
     const severity = severityOf(m[1]!);
     let message = m[5]!.trim();
     let source: DiagnosticSource = 'agp';
-    if (/^R8: /.test(message)) {
+    if (/^[RD]8: /.test(message)) {
       source = 'r8';
       message = message.slice(4);
       this.r8Severity = severity;
@@ -1348,12 +1393,15 @@ export class GradleOutputParser {
       this.pendingMultiline = { base: { ...base, source: 'manifest' }, lines: [] };
       return true;
     }
-    // `WARNING: The following problems were found when resolving the SDK location:` and the problems under it.
-    if (message.endsWith(':')) {
-      this.pendingMultiline = { base, lines: [], unindented: true };
-      return true;
-    }
-    return this.add(base);
+    // `WARNING: The following problems were found when resolving the SDK location:` and the problems under it;
+    // AGP's deprecation notices go on over lines of their own (`It will be removed …`, `For more information, see …`).
+    this.pendingMultiline = {
+      base,
+      lines: [],
+      unindented: message.endsWith(':') ? ANY_TEXT : AGP_CONTINUATION,
+      indented: message.endsWith(':'),
+    };
+    return true;
   }
 
   /** `AGPBI: {json}`: AGP's machine-readable message; its `original` is the tool's own line. */
@@ -1564,13 +1612,21 @@ export class GradleOutputParser {
     }
     const leaves = causes.filter((c, k) => k === causes.length - 1 || causes[k + 1]!.depth <= c.depth);
     if (leaves.length === 0) {
+      // Causes pasted with their `> ` lost are the indented lines under the headline.
+      const indented: string[] = [];
+      for (const l of lines.slice(i)) {
+        const t = l.text.trim();
+        if (t === '') continue;
+        if (!/^\s/.test(l.text) || l.consumed || /^(at |\.\.\. \d+ more)/.test(t) || indented.length >= 6) break;
+        indented.push(t);
+      }
       this.add({
         severity: 'error',
         source: 'gradle',
         file: this.where?.file ?? null,
         line: this.where?.line ?? null,
         column: null,
-        message: headline,
+        message: indented.length > 0 ? `${headline}: ${indented.join(' ')}` : headline,
         task,
       });
     }
