@@ -1463,7 +1463,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       null,
-      '[Hilt*** Class java.lang.Object is not annotated with @AssistedFactory.',
+      '[Hilt*** Class java.lang.Object is not annotated with @AssistedFactory. [Hilt*** Processing did not complete. See error above for details.',
       ':app:kspDebugKotlin',
     ),
     d(
@@ -1472,7 +1472,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       null,
-      '[Hilt*** Expected @AndroidEntryPoint to have a value. Did you forget to apply the Gradle Plugin? (com.google.dagger.hilt.android)',
+      '[Hilt*** Expected @AndroidEntryPoint to have a value. Did you forget to apply the Gradle Plugin? (com.google.dagger.hilt.android) See https://dagger.dev/hilt/gradle-setup.html [Hilt*** Processing did not complete. See error above for details.',
       ':app:kspDebugKotlin',
     ),
     d(
@@ -1481,7 +1481,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       null,
-      '[Hilt*** Expected @HiltAndroidApp to have a value. Did you forget to apply the Gradle Plugin? (com.google.dagger.hilt.android)',
+      '[Hilt*** Expected @HiltAndroidApp to have a value. Did you forget to apply the Gradle Plugin? (com.google.dagger.hilt.android) See https://dagger.dev/hilt/gradle-setup.html',
       ':app:kspDebugKotlin',
     ),
   ],
@@ -4798,12 +4798,21 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
   'lint_block_windows_paths_terminal_wrapped.txt': [
     d(
       'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':permission_handler:lint': Lint found errors in the project; aborting build.",
+      ':permission_handler:lint',
+    ),
+    d(
+      'error',
       'lint',
       'C:\\Users\\joshm\\AppData\\Local\\Pub\\Cache\\hosted\\pub.dartlang.org\\permission_handler-8.1.4+2\\android\\src\\main\\java\\com\\baseflow\\permissionhandler\\ServiceManager.java',
       153,
       null,
       'Missing permissions required by BluetoothAdapter.isEnabled: android.permission.BLUETOOTH [MissingPermission]',
-      ':permission_handler:lint',
+      null,
     ),
     d(
       'error',
@@ -4812,16 +4821,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       58,
       null,
       'Call requires API level R (current min is 16): android.os.Environment#isExternalStorageManager [NewApi]',
-      ':permission_handler:lint',
-    ),
-    d(
-      'error',
-      'gradle',
       null,
-      null,
-      null,
-      "Execution failed for task ':permission_handler:lint': Lint found errors in the project; aborting build.",
-      ':permission_handler:lint',
     ),
   ],
   'lint_error_dotdot_relative_chromium.txt': [
@@ -4864,7 +4864,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       null,
-      "A problem occurred configuring root project 'android-project': No matching variant of com.android.tools.build:gradle:8.1.1 was found. The consumer was configured to find a library for use during runtime, compatible with Java 8, packaged as a jar, and its dependencies declared externally, as well as attribute 'org.gradle.plugin.api-version' with value '8.1.1' but:",
+      "A problem occurred configuring root project 'android-project': No matching variant of com.android.tools.build:gradle:8.1.1 was found. The consumer was configured to find a library for use during runtime, compatible with Java 8, packaged as a jar, and its dependencies declared externally, as well as attribute 'org.gradle.plugin.api-version' with value '8.1.1' but: - Variant 'apiElements' capability com.android.tools.build:gradle:8.1.1 declares a library, packaged as a jar, and its dependencies declared externally: - Incompatible because this component declares a component for use during compile-time, compatible with Java 11 and the consumer needed a component for use during runtime, compatible with Java 8 - Other compatible attribute: - Doesn't say anything about org.gradle.plugin.api-version (required '8.1.1')",
       null,
     ),
   ],
@@ -4875,7 +4875,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       null,
-      "A problem occurred configuring root project 'droidVNC-NG' Could not resolve all files for configuration ':classpath'. Could not resolve com.android.tools.build:gradle:8.1.1: Required by: project : No matching variant of com.android.tools.build:gradle:8.1.1 was found. The consumer was configured to find a library for use during runtime, compatible with Java 8, packaged as a jar, and its dependencies declared externally, as well as attribute 'org.gradle.plugin.api-version' with value '8.0' but: - Variant 'apiElements' capability com.android.tools.build:gradle:8.1.1 declares a library, packaged as a jar, and its dependencies declared externally: - Incompatible because this component declares a component for use during compile-time, compatible with Java 11 and the consumer needed a component for use during runtime, compatible with Java 8 - Other compatible attribute:",
+      "A problem occurred configuring root project 'droidVNC-NG'. Could not resolve all files for configuration ':classpath'. Could not resolve com.android.tools.build:gradle:8.1.1: Required by: project : No matching variant of com.android.tools.build:gradle:8.1.1 was found. The consumer was configured to find a library for use during runtime, compatible with Java 8, packaged as a jar, and its dependencies declared externally, as well as attribute 'org.gradle.plugin.api-version' with value '8.0' but: - Variant 'apiElements' capability com.android.tools.build:gradle:8.1.1 declares a library, packaged as a jar, and its dependencies declared externally: - Incompatible because this component declares a component for use during compile-time, compatible with Java 11 and the consumer needed a component for use during runtime, compatible with Java 8 - Other compatible attribute:",
       null,
     ),
   ],
@@ -4902,7 +4902,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
     ),
   ],
   'task_not_found_empty_name_no_header.txt': [
-    d('error', 'gradle', null, null, null, "Task '' not found in project ':librealsense'", null),
+    d('error', 'gradle', null, null, null, "Task '' not found in project ':librealsense'.", null),
   ],
   'task_not_found_root_single_line.txt': [
     d(
@@ -4911,7 +4911,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       null,
-      "Task 'assemble' not found in root project 'MagicPrint-ECommerce-App-Android-master'",
+      "Task 'assemble' not found in root project 'MagicPrint-ECommerce-App-Android-master'.",
       null,
     ),
   ],

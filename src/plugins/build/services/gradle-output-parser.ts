@@ -64,7 +64,7 @@ const MAX_UNINDENTED_LINES = 12;
  * the `error: ` Android Studio puts before a compiler's own `e: `, and a markdown code fence glued to the first
  * line of a log pasted into an issue. Stripped repeatedly, in any order. */
 const WRAPPER_PREFIX =
-  /^(?:\uFEFF|(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|(?:error|warning): (?=[ew]: )|```(?:[\w-]+(?= |$))? ?)/;
+  /^(?:\uFEFF|(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|(?:error|warning): (?=[ew]: )|```(?:[\w-]+(?= |$))? ?|\d{1,6}\.(?:\t|\s(?=[ew]: )))/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes start with ESC.
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
 
@@ -88,7 +88,7 @@ const KOTLIN_BARE = /^\s*([ew]): (.+)$/;
 const KOTLIN_URL_ONLY =
   /^\s*(file:\/\/\S+?\.kts?|(?:\.{2,3}\/?|~?\/)[^\s:]*?\.kts?|[A-Za-z]:[\\/][^:]*?\.kts?):(\d+):(\d+):? (\S.*)$/;
 /** K1's `<path>.kt: (12, 5): msg` with its `e: ` lost: the `: (line, column): ` form is only the compiler's. */
-const KOTLIN_K1_BARE = /^\s*((?:[A-Za-z]:)?[^\s:][^:]*?\.kts?): \((\d+), (\d+)\): (\S.*)$/;
+const KOTLIN_K1_BARE = /^\s*((?:[A-Za-z]:)?[^\s:][^:]*?\.kts?): \((\d+), (\d+)\):? (\S.*)$/;
 const ANY_TEXT = /\S/;
 /** How AGP's multi-line notices (DeprecationReporter, SyncIssue) go on after their first line. */
 const AGP_CONTINUATION =
@@ -108,7 +108,8 @@ const JAVAC_LEVEL = '(error|warning|错误|警告|エラー|Fehler|Warnung)';
 const JAVAC = new RegExp(`^(\\s*)(?:([ew]): )?(.+?\\.java):(\\d+): ${JAVAC_LEVEL}: ?(.*)$`);
 /** An unanchored, linear pre-check for JAVAC: its `(.+?\.java)` retries at every `.java:` of a line that has many. */
 const JAVAC_HINT = /\.java:\d+: /;
-const JAVAC_BARE_WARNING = /^\s*warning: (\[[\w-]+\] .*)$/;
+/** javac's unlocated warnings: `warning: [options] …`, `warning: The following options were not recognized …`. */
+const JAVAC_BARE_WARNING = /^\s*warning: (\S.*)$/;
 const JAVAC_DETAIL =
   /^\s*(symbol|location|required|found|reason|符号|位置|需要|找到|シンボル|場所|期待値|検出値|Symbol|Ort|Erforderlich|Ermittelt)\s*:\s*(.*)$/;
 /** javac's caret; on Windows consoles the next message sometimes follows it on the same line. */
@@ -126,6 +127,8 @@ const AAPT2_BARE = /^\s*(error|warning): (.*)$/;
 const AAPT2_BARE_FAILED = /^\s*error: (failed (?:linking|processing|compiling) .*)$/;
 const AAPT2_COMPILE =
   /Resource compilation failed \(Failed to compile (?:\S+ )?resource file (\S+?)\. Cause: (?:[\w.$]+(?:Exception|Error): )?(.*)\)\.(?: Check logs for more details\.)?$/;
+/** AAPT 1 through AGP: `AAPT err(Facade for 123) : No Delegate set : lost message:<path> ERROR: msg`, or a bare message. */
+const AAPT1 = /^\s*AAPT err\(Facade for \d+\)\s*: (?:No Delegate set : lost message:)?(.*)$/;
 const AGPBI = /^\s*AGPBI: (\{.*\})\s*$/;
 
 /** Manifest merger: `<path>/AndroidManifest.xml:6:9-35 Error:` then tab-indented details. */
@@ -235,7 +238,7 @@ const NINJA_ERROR = /^\s*(ninja: error: .+|FAILED: \S.*)$/;
 const CMAKE_ERROR = /^\s*CMake (Error|Warning)(?: \(dev\))? at (.+?):(\d+) \((\w+)\):\s*$/;
 /** Failures Gradle and AGP print as one sentence, seen pasted on their own without the failure block around them. */
 const KNOWN_FAILURE =
-  /^\s*(?:Caused by: [\w.$]+(?:Exception|Error): )?((?:SDK location not found|Unsupported class file major version|General error during (?:conversion|semantic analysis): |Could not find method \S+ for arguments|Keystore file .* not found for signing config|Failed to find (?:target with hash string|Build Tools revision)|No toolchains found in the NDK|NDK (?:not configured|is not installed)|Minimum supported Gradle version is|The project is using an incompatible version|Android Gradle plugin requires Java \d+ to run\.|Namespace not specified\. ).*)$/;
+  /^\s*(?:Caused by: [\w.$]+(?:Exception|Error): )?((?:SDK location not found|Unsupported class file major version|General error during (?:conversion|semantic analysis): |Could not find method \S+ for arguments|Keystore file .* not found for signing config|Failed to find (?:target with hash string|Build Tools revision)|No toolchains found in the NDK|NDK (?:not configured|is not installed)|Minimum supported Gradle version is|The project is using an incompatible version|Android Gradle plugin requires Java \d+ to run\.|Namespace not specified\. |Task '[^']*' not found in (?:root )?project '[^']+'\.).*)$/;
 /** AGP reports every configuration problem it finds as an EvalIssueException: its message is the problem. */
 const EVAL_ISSUE = /^\s*(?:Caused by: )?com\.android\.builder\.errors\.EvalIssueException: (\S.*)$/;
 /** Warnings AGP prints as plain lines (no `WARNING:`), recognisable by their wording. */
@@ -301,6 +304,8 @@ export function stripWrapperPrefixes(rawLine: string): string {
     if (!m || m[0].length === 0) break;
     line = line.slice(m[0].length);
   }
+  // A closing fence glued to the end of a log line (```e: …```).
+  if (line.length > 3 && line.endsWith('```')) line = line.slice(0, -3);
   // A single log line pasted as markdown inline code: `` `Caused by: …` ``.
   if (line.length > 2 && line.startsWith('`') && line.endsWith('`') && !line.startsWith('``')) line = line.slice(1, -1);
   else if (line.includes('`') && !line.includes('``') && line.split('`').length % 2 === 0) {
@@ -438,6 +443,11 @@ export class GradleOutputParser {
   private kaptContext = false;
   /** What followed a caret on its own line, to be read as the next line. */
   private carriedLine: string | null = null;
+  /** The line before this one, for a path the terminal wrapped onto two lines. */
+  private previousLine: string | null = null;
+  private currentLine: string | null = null;
+  /** Set by Studio's bare `Build file '…' line: N`: the next line is a failure headline. */
+  private headlineExpected = false;
   /** The task of the last failure block, for the bare `error:` lines printed after it. */
   private lastFailedTask: string | null = null;
 
@@ -460,6 +470,8 @@ export class GradleOutputParser {
       this.markdownQuote = true;
       line = line.slice(2);
     }
+    this.previousLine = this.currentLine;
+    this.currentLine = line;
     // Maven's `[ERROR] ` (the Android Maven plugin) and Gradle's `--debug` `[ERROR] [org.gradle.…] ` before every line.
     const level = line.startsWith('[') ? LOG_LEVEL_PREFIX.exec(line) : null;
     this.lineLevel = level ? level[1]! : null;
@@ -550,6 +562,18 @@ export class GradleOutputParser {
         : null;
       if (where) {
         this.where = { file: where[1]!, line: where[2] ? Number(where[2]) : null };
+        this.headlineExpected = true;
+        return;
+      }
+    }
+    // After Studio's bare location line, the next line is the failure's headline, whatever its wording.
+    if (this.headlineExpected && trimmed !== '') {
+      this.headlineExpected = false;
+      if (!/^[*>]/.test(trimmed) && !(line.includes("'") && IMPLICIT_BLOCK.test(line))) {
+        this.closeBlock();
+        this.section = 'what-went-wrong';
+        this.implicitBlock = true;
+        this.pushBlockLine(trimmed);
         return;
       }
     }
@@ -643,7 +667,9 @@ export class GradleOutputParser {
       return true;
     // One located problem reported by two tools (AGP and Gradle's failure block) is one diagnostic.
     const key =
-      file !== null ? `${d.severity}|${file}|${d.line}|${d.column}|${message}` : `${d.severity}|${d.source}|${message}`;
+      file !== null
+        ? `${d.severity}|${file}|${d.line}|${d.column}|${message}`
+        : `${d.severity}|${d.source}|${d.line}|${d.column}|${message}`;
     if (this.seen.has(key)) return true;
     // A copy printed without its caret (cut short) is the same error as the one with a column.
     const located = file !== null ? `${d.severity}|${file}|${d.line}|${message}` : null;
@@ -746,7 +772,11 @@ export class GradleOutputParser {
     }
     if (!pending.sawCaret) {
       // The source line javac echoes before its caret.
-      if (pending.linesBeforeCaret >= 1 || /^(Note:|注:|\d+ |FAILURE|BUILD |\* |> |:\w)/.test(line)) return false;
+      if (
+        pending.linesBeforeCaret >= 1 ||
+        /^(Note:|注:|\d+ |FAILURE|BUILD |\* |> |:\w|\s*(?:error|warning|错误|警告): )/.test(line)
+      )
+        return false;
       pending.linesBeforeCaret++;
       return true;
     }
@@ -1001,6 +1031,20 @@ export class GradleOutputParser {
       return true;
     }
     if (trimmed.startsWith('AGPBI:') && (m = AGPBI.exec(line))) return this.addAgpbi(m[1]!, task);
+    if (trimmed.startsWith('AAPT err(') && (m = AAPT1.exec(line))) {
+      const rest = m[1]!.trim();
+      const at = rest.indexOf(' ERROR: ');
+      return this.add({
+        severity: 'error',
+        source: 'aapt2',
+        // Windows' long-path prefix `\\?\` before the drive.
+        file: at > 0 ? rest.slice(0, at).replace(/^\\\\\?\\/, '') : null,
+        line: null,
+        column: null,
+        message: at > 0 ? rest.slice(at + 8) : rest,
+        task,
+      });
+    }
 
     if (trimmed.includes('.java:') && JAVAC_HINT.test(line) && (m = JAVAC.exec(line))) {
       const file = m[3]!;
@@ -1027,15 +1071,22 @@ export class GradleOutputParser {
     }
     if (line.includes('[ksp') && (m = KSP.exec(line))) {
       if (m[1] === 'i') return true;
-      return this.add({
-        severity: severityOf(m[1]!),
-        source: 'ksp',
-        file: m[2] ?? null,
-        line: m[3] ? Number(m[3]) : null,
-        column: m[4] ? Number(m[4]) : null,
-        message: m[5]!,
-        task,
-      });
+      // A processor's message keeps its own line breaks (Room's constructor candidates, Hilt's advice lines).
+      this.pendingMultiline = {
+        base: {
+          severity: severityOf(m[1]!),
+          source: 'ksp',
+          file: m[2] ?? null,
+          line: m[3] ? Number(m[3]) : null,
+          column: m[4] ? Number(m[4]) : null,
+          message: m[5]!,
+          task,
+        },
+        lines: [],
+        unindented: ANY_TEXT,
+        indented: false,
+      };
+      return true;
     }
     if (trimmed.includes('[kapt]') && (m = KAPT_TAGGED.exec(line))) {
       return this.add({
@@ -1058,7 +1109,7 @@ export class GradleOutputParser {
     if (kotlin || urlOnly) {
       const [letter, file, lineNo, column, message] = kotlin
         ? [kotlin[1]!, kotlin[2]!, kotlin[3]!, kotlin[4]!, kotlin[5]!]
-        : ['e', urlOnly![1]!, urlOnly![2]!, urlOnly![3]!, urlOnly![4]!];
+        : [this.lineLevel?.startsWith('WARN') ? 'w' : 'e', urlOnly![1]!, urlOnly![2]!, urlOnly![3]!, urlOnly![4]!];
       if (letter === 'i') return true;
       const diagnostic: Diagnostic = {
         severity: severityOf(letter),
@@ -1135,7 +1186,7 @@ export class GradleOutputParser {
       return this.add({
         severity: severityOf(m[3]!),
         source: 'lint',
-        file: m[1]!,
+        file: this.unwrapPath(m[1]!),
         line: m[2] ? Number(m[2]) : null,
         column: null,
         message: m[4]!,
@@ -1180,7 +1231,8 @@ export class GradleOutputParser {
         task,
       });
     }
-    if (line.includes('warning: [') && JAVAC_BARE_WARNING.test(line)) return this.addJavacBareWarning(line, task);
+    if (!inBlock && line.includes('warning: ') && JAVAC_BARE_WARNING.test(line))
+      return this.addJavacBareWarning(line, task);
     if (
       !inBlock &&
       trimmed.includes('Manifest merger failed') &&
@@ -1278,6 +1330,16 @@ export class GradleOutputParser {
     return false;
   }
 
+  /**
+   * A file name with no directory, right after a line that is only a directory path without its last name's end:
+   * the terminal wrapped the path (`…\\permissionhandler\\ServiceMana` / `ger.java:153: Error: …`).
+   */
+  private unwrapPath(file: string): string {
+    if (file.includes('/') || file.includes('\\') || this.previousLine === null) return file;
+    const previous = this.previousLine.trim();
+    return /^(?:[A-Za-z]:)?[\\/]?[^\s:]*[\\/][^\\/\s:.]+$/.test(previous) ? previous + file : file;
+  }
+
   private kotlinSource(task: string | null, message = ''): DiagnosticSource {
     if ((task && /:ksp\w*$/.test(task)) || /\bKSP\b/.test(message)) return 'ksp';
     if ((task && /:kapt\w*$/.test(task)) || this.kaptContext) return 'kapt';
@@ -1349,7 +1411,7 @@ export class GradleOutputParser {
     const m = JAVAC_BARE_WARNING.exec(line)!;
     return this.add({
       severity: 'warning',
-      source: /kapt/i.test(task ?? '') ? 'kapt' : 'javac',
+      source: /kapt/i.test(task ?? '') || this.kaptContext ? 'kapt' : 'javac',
       file: null,
       line: null,
       column: null,
@@ -1577,9 +1639,10 @@ export class GradleOutputParser {
     let i = first;
     for (; i < lines.length; i++) {
       const text = lines[i]!.text;
-      if (text.trim() === '' || /^\s/.test(text) || text.startsWith('>')) break;
-      headerParts.push(text.trim());
+      // A `- …` list under the headline (the plugin sources searched) is detail, not more headline.
+      if (text.trim() === '' || /^\s/.test(text) || text.startsWith('>') || text.startsWith('- ')) break;
       if (!implicit && headerParts.length >= 3) break;
+      headerParts.push(text.trim());
     }
     const header = headerParts.join(' ');
     if (header === '' && !lines.some((l) => /^\s*>/.test(l.text))) return;
