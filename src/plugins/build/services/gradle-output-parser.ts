@@ -98,6 +98,7 @@ const D8_COUNTS = /^# (?:methods|fields|types): /;
 /** Lines that start something of their own, so they cannot continue the message before them. */
 const NEW_ENTRY =
   /^\s*(?:[ewiv]: |> |\* |FAILURE|BUILD |(?:ERROR|WARNING|INFO|Error|Warning):|Task :|:[\w-]+|\d+ (?:errors?|warnings?)\b|at |Caused by: )|\.(?:kts?|java|xml):\d+/;
+const KOTLIN_BINARY_LOCATION = /^((?:[A-Za-z]:)?[^\s:]*?\.(?:kotlin_module|jar|klib|class)(?:!\/[^\s:]*)?): (\S.*)$/;
 const KSP = /^\s*([ewi]): \[ksp(?:\]|\*\*\*) (?:(.+?):(\d+)(?::(\d+))?: )?(.*)$/;
 const KAPT_TAGGED = /^\s*(?:([ew]): )?\[kapt\] (.*)$/;
 /** The summary kapt prints after the processor's own errors; it names no problem of its own. */
@@ -303,6 +304,11 @@ export function stripWrapperPrefixes(rawLine: string): string {
     const m = WRAPPER_PREFIX.exec(line);
     if (!m || m[0].length === 0) break;
     line = line.slice(m[0].length);
+  }
+  // A log pasted in markdown italics: `_> cause` at its start, `…found._` at its end.
+  if (line.includes('_')) {
+    if (/^\s*_> /.test(line)) line = line.slice(line.indexOf('_') + 1);
+    if (line.endsWith('._')) line = line.slice(0, -1);
   }
   // A closing fence glued to the end of a log line (```e: …```).
   if (line.length > 3 && line.endsWith('```')) line = line.slice(0, -3);
@@ -1127,15 +1133,24 @@ export class GradleOutputParser {
       }
       return this.add(diagnostic);
     }
-    if ((m = KOTLIN_BARE.exec(line))) {
-      if (KAPT_SUMMARY.test(m[2]!)) return true;
+    // kotlinc names a binary without a position: `e: /p/x.jar!/META-INF/x.kotlin_module: Module was compiled …`,
+    // also pasted without its `e: ` (then only with the compiler's metadata wording).
+    const kotlinBare = KOTLIN_BARE.exec(line);
+    const binary = kotlinBare
+      ? KOTLIN_BINARY_LOCATION.exec(kotlinBare[2]!)
+      : line.includes('incompatible version of Kotlin')
+        ? KOTLIN_BINARY_LOCATION.exec(trimmed)
+        : null;
+    if (kotlinBare || binary) {
+      const message = kotlinBare ? kotlinBare[2]! : trimmed;
+      if (KAPT_SUMMARY.test(message)) return true;
       return this.add({
-        severity: severityOf(m[1]!),
-        source: this.kotlinSource(task, m[2]!),
-        file: null,
+        severity: severityOf(kotlinBare ? kotlinBare[1]! : 'e'),
+        source: this.kotlinSource(task, message),
+        file: binary ? binary[1]! : null,
         line: null,
         column: null,
-        message: m[2]!,
+        message: binary ? binary[2]! : message,
         task,
       });
     }
@@ -1246,6 +1261,9 @@ export class GradleOutputParser {
       };
       return true;
     }
+    // AGP 3.2 prints its Message{…} record after the tool's own text: the record says where.
+    if (line.includes(' Message{kind='))
+      return this.addToolMessage(trimmed.slice(trimmed.indexOf('Message{kind=')), task);
     if (!inBlock && (m = /^error: (.+)$/.exec(line))) return this.addBareError(m[1]!, task);
     if (line.includes('Duplicate class ') && (m = DUPLICATE_CLASS.exec(line))) {
       return this.add({
@@ -1396,13 +1414,19 @@ export class GradleOutputParser {
     const end = trimmed.lastIndexOf(', sources=[');
     if (!kind || end < 0) return false;
     const tool = /tool name=Optional\.of\((\w+)\)\}$/.exec(trimmed.slice(-64))?.[1] ?? '';
+    // `sources=[C:\…\values-v28.xml:9:5-12:13]`: the first source's file and position.
+    const close = trimmed.indexOf(']', end);
+    const where =
+      close > end
+        ? /^(.+?):(\d+)(?::(\d+))?(?:-\d+(?::\d+)?)?$/.exec(trimmed.slice(end + 11, close).split(', ')[0]!)
+        : null;
     return this.add({
       severity: severityOf(kind[1]!),
       source: /^(D8|R8)$/.test(tool) ? 'r8' : /aapt/i.test(tool) ? 'aapt2' : 'agp',
-      file: null,
-      line: null,
-      column: null,
-      message: trimmed.slice(kind[0].length, end),
+      file: where ? where[1]! : null,
+      line: where ? Number(where[2]) : null,
+      column: where?.[3] ? Number(where[3]) : null,
+      message: trimmed.slice(kind[0].length, end).replace(/^(?:error|warning): /, ''),
       task,
     });
   }
@@ -1693,7 +1717,17 @@ export class GradleOutputParser {
         task,
       });
     }
-    for (const leaf of leaves) this.addCause(headline, leaf.text, leaf.details, task);
+    // A dependency failing in several repositories ends in one `Could not get resource` / `Could not GET` per
+    // attempt at the same URL: one problem.
+    const urls = new Set<string>();
+    for (const leaf of leaves) {
+      const url = /^Could not (?:get resource|GET|HEAD) '([^']+)'/.exec(leaf.text)?.[1];
+      if (url !== undefined) {
+        if (urls.has(url)) continue;
+        urls.add(url);
+      }
+      this.addCause(headline, leaf.text, leaf.details, task);
+    }
     this.where = null;
   }
 
