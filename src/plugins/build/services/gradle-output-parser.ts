@@ -306,10 +306,9 @@ export function stripWrapperPrefixes(rawLine: string): string {
     line = line.slice(m[0].length);
   }
   // A log pasted in markdown italics: `_> cause` at its start, `…found._` at its end.
-  if (line.includes('_')) {
-    if (/^\s*_> /.test(line)) line = line.slice(line.indexOf('_') + 1);
-    if (line.endsWith('._')) line = line.slice(0, -1);
-  }
+  const head = line.charCodeAt(0);
+  if ((head === 95 || head === 32) && /^ *_> /.test(line)) line = line.slice(line.indexOf('_') + 1);
+  if (line.endsWith('._')) line = line.slice(0, -1);
   // A closing fence glued to the end of a log line (```e: …```).
   if (line.length > 3 && line.endsWith('```')) line = line.slice(0, -3);
   // A single log line pasted as markdown inline code: `` `Caused by: …` ``.
@@ -562,7 +561,12 @@ export class GradleOutputParser {
       else return;
     }
     // Android Studio prints the `* Where:` location without its marker, above the headline.
-    if (trimmed.endsWith("'") || trimmed.includes("' line: ")) {
+    const initial = trimmed.charCodeAt(0);
+    // Only `Build file`, `Settings file`, `Script` and `Init script` lines (B, S, I) can name the location.
+    if (
+      (initial === 66 || initial === 83 || initial === 73) &&
+      (trimmed.endsWith("'") || trimmed.includes("' line: "))
+    ) {
       const where = /^(?:Build|Settings|Script|Init script) file '/.test(trimmed)
         ? WHERE_BUILD_FILE.exec(trimmed)
         : null;
@@ -1138,7 +1142,7 @@ export class GradleOutputParser {
     const kotlinBare = KOTLIN_BARE.exec(line);
     const binary = kotlinBare
       ? KOTLIN_BINARY_LOCATION.exec(kotlinBare[2]!)
-      : line.includes('incompatible version of Kotlin')
+      : line.includes('.kotlin_module')
         ? KOTLIN_BINARY_LOCATION.exec(trimmed)
         : null;
     if (kotlinBare || binary) {
@@ -1262,7 +1266,7 @@ export class GradleOutputParser {
       return true;
     }
     // AGP 3.2 prints its Message{…} record after the tool's own text: the record says where.
-    if (line.includes(' Message{kind='))
+    if (trimmed.endsWith(')}') && line.includes(' Message{kind='))
       return this.addToolMessage(trimmed.slice(trimmed.indexOf('Message{kind=')), task);
     if (!inBlock && (m = /^error: (.+)$/.exec(line))) return this.addBareError(m[1]!, task);
     if (line.includes('Duplicate class ') && (m = DUPLICATE_CLASS.exec(line))) {
