@@ -3,13 +3,15 @@
  * Precision and recall of the Gradle output parser on the captures in test/fixtures/gradle-output/,
  * against the expected diagnostics written out in test/unit/build/gradle-output-expected.ts.
  *
- *   node scripts/measure-gradle-parser.mjs [--parser <path to a gradle-output-parser.ts>] [--only a.txt,b.txt] [--verbose]
+ *   node scripts/measure-gradle-parser.mjs [--parser <path to a gradle-output-parser.ts>] [--only a.txt,b.txt] [--verbose] [--speed]
  *
  * `--parser` measures another version of the parser (e.g. one taken from git history) on the same set.
  * `--only` measures a named batch of captures (e.g. the ones just added, before the parser learns them).
  * A found diagnostic counts as correct when severity, source, file name and line agree with an expected
  * one and its message contains the expected message's first 40 characters (case and spacing aside):
  * a reader acting on it would go to the same place for the same reason.
+ * `--speed` also times the parser on all the captures repeated to 200k lines (median of 7 runs), so two
+ * versions of the parser can be compared on the same input.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,6 +27,7 @@ const parserPath = resolve(
     : join(root, 'src/plugins/build/services/gradle-output-parser.ts'),
 );
 const verbose = args.includes('--verbose');
+const speed = args.includes('--speed');
 const only = args.includes('--only') ? new Set(args[args.indexOf('--only') + 1].split(',')) : null;
 
 const out = mkdtempSync(join(tmpdir(), 'measure-parser-'));
@@ -87,6 +90,34 @@ try {
   console.log(
     `${'all'.padEnd(13)} ${String(total.expected).padStart(8)} ${String(total.found).padStart(6)} ${String(total.correct).padStart(8)}  ${pct(total.correct, total.expected)}  ${pct(total.correct, total.found)}`,
   );
+
+  if (speed) {
+    const all = readdirSync(dir)
+      .filter((f) => f.endsWith('.txt'))
+      .sort()
+      .flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n'));
+    const lines = [];
+    while (lines.length < 200_000) lines.push(...all);
+    const { GradleOutputParser } = await import(pathToFileURL(join(out, 'parser.mjs')).href);
+    // CPU time as well as wall time: on a shared machine the wall time mostly measures the other processes.
+    const ms = [];
+    const cpu = [];
+    for (let i = 0; i < 7; i++) {
+      const t0 = performance.now();
+      const c0 = process.cpuUsage();
+      const parser = new GradleOutputParser();
+      for (const line of lines) parser.push(line);
+      parser.finish();
+      const c = process.cpuUsage(c0);
+      cpu.push((c.user + c.system) / 1000);
+      ms.push(performance.now() - t0);
+    }
+    ms.sort((a, b) => a - b);
+    cpu.sort((a, b) => a - b);
+    console.log(
+      `speed: ${lines.length} lines, wall median ${ms[3].toFixed(0)} ms (min ${ms[0].toFixed(0)}), CPU median ${cpu[3].toFixed(0)} ms (min ${cpu[0].toFixed(0)})`,
+    );
+  }
 } finally {
   rmSync(out, { recursive: true, force: true });
 }

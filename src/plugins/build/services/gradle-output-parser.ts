@@ -56,13 +56,15 @@ const MAX_LINE_CHARS = 8192;
 const MAX_INDENT_CHARS = 64;
 /** Lines of a test failure or a manifest error kept before the rest is dropped. */
 const MAX_CONTINUATION_LINES = 60;
+/** Unindented lines taken as the rest of a message that ended with `:` (kotlinc's candidate lists, AGP's SDK problems). */
+const MAX_UNINDENTED_LINES = 12;
 
 /* Wrappers that prefix every line: ISO timestamps (GitHub Actions raw logs) or a time of day (Jenkins), `[stderr] `, Actions
  * workflow commands, Flutter's verbose `[  +12 ms] ` column, the Titanium CLI's `[ERROR] [GRADLE] `, and
  * the `error: ` Android Studio puts before a compiler's own `e: `, and a markdown code fence glued to the first
  * line of a log pasted into an issue. Stripped repeatedly, in any order. */
 const WRAPPER_PREFIX =
-  /^(?:\uFEFF|(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|(?:error|warning): (?=[ew]: )|```(?:[\w-]+(?= |$))? ?)/;
+  /^(?:\uFEFF|(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|(?:error|warning): (?=[ew]: )|```(?:[\w-]+(?= |$))? ?|\d{1,6}\.(?:\t|\s(?=[ew]: )))/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes start with ESC.
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
 
@@ -71,6 +73,9 @@ const TASK_LINE = /^> Task (:\S*)(?: (?:FAILED|UP-TO-DATE|NO-SOURCE|SKIPPED|FROM
 const OLD_TASK_LINE =
   /^(:[\w.-]+(?::[\w.-]+)*)(?: (?:UP-TO-DATE|FAILED|SKIPPED|NO-SOURCE|FROM-CACHE|\(Thread\[.*|- .*))?\s*$/;
 const CONFIGURE_LINE = /^> Configure project /;
+/** An old-style task name with the task's first output line, an absolute path and a line number, glued to it. */
+const TASK_GLUED_MESSAGE = /^> Task (:[^\s:]+(?::[^\s:]+)*?)([ewi]: \S.*)$/;
+const GLUED_TASK = /^(:[A-Za-z][\w-]*(?::[A-Za-z][\w-]*)*)(\/[^\s:][^:]*:\d+:? .*)$/;
 
 /** Kotlin K2 `e: file:///p/A.kt:4:54 msg` (and `:23:23: msg` in scripts), K1 `e: /p/A.kt: (12, 5): msg`. */
 const KOTLIN_K2 = /^\s*([ewi]): (.+?\.kts?):(\d+):(\d+):? (.*)$/;
@@ -82,6 +87,18 @@ const KOTLIN_BARE = /^\s*([ew]): (.+)$/;
  */
 const KOTLIN_URL_ONLY =
   /^\s*(file:\/\/\S+?\.kts?|(?:\.{2,3}\/?|~?\/)[^\s:]*?\.kts?|[A-Za-z]:[\\/][^:]*?\.kts?):(\d+):(\d+):? (\S.*)$/;
+/** K1's `<path>.kt: (12, 5): msg` with its `e: ` lost: the `: (line, column): ` form is only the compiler's. */
+const KOTLIN_K1_BARE = /^\s*((?:[A-Za-z]:)?[^\s:][^:]*?\.kts?): \((\d+), (\d+)\):? (\S.*)$/;
+const ANY_TEXT = /\S/;
+/** How AGP's multi-line notices (DeprecationReporter, SyncIssue) go on after their first line. */
+const AGP_CONTINUATION =
+  /^(?:It will be removed|It has been replaced|For more information|To determine what is calling|Affected Modules:|More information: |Recommendation: |Suggestion: |To suppress this warning)/;
+/** D8's size limit names the counts on the next line. */
+const D8_COUNTS = /^# (?:methods|fields|types): /;
+/** Lines that start something of their own, so they cannot continue the message before them. */
+const NEW_ENTRY =
+  /^\s*(?:[ewiv]: |> |\* |FAILURE|BUILD |(?:ERROR|WARNING|INFO|Error|Warning):|Task :|:[\w-]+|\d+ (?:errors?|warnings?)\b|at |Caused by: )|\.(?:kts?|java|xml):\d+/;
+const KOTLIN_BINARY_LOCATION = /^((?:[A-Za-z]:)?[^\s:]*?\.(?:kotlin_module|jar|klib|class)(?:!\/[^\s:]*)?): (\S.*)$/;
 const KSP = /^\s*([ewi]): \[ksp(?:\]|\*\*\*) (?:(.+?):(\d+)(?::(\d+))?: )?(.*)$/;
 const KAPT_TAGGED = /^\s*(?:([ew]): )?\[kapt\] (.*)$/;
 /** The summary kapt prints after the processor's own errors; it names no problem of its own. */
@@ -92,7 +109,8 @@ const JAVAC_LEVEL = '(error|warning|错误|警告|エラー|Fehler|Warnung)';
 const JAVAC = new RegExp(`^(\\s*)(?:([ew]): )?(.+?\\.java):(\\d+): ${JAVAC_LEVEL}: ?(.*)$`);
 /** An unanchored, linear pre-check for JAVAC: its `(.+?\.java)` retries at every `.java:` of a line that has many. */
 const JAVAC_HINT = /\.java:\d+: /;
-const JAVAC_BARE_WARNING = /^\s*warning: (\[[\w-]+\] .*)$/;
+/** javac's unlocated warnings: `warning: [options] …`, `warning: The following options were not recognized …`. */
+const JAVAC_BARE_WARNING = /^\s*warning: (\S.*)$/;
 const JAVAC_DETAIL =
   /^\s*(symbol|location|required|found|reason|符号|位置|需要|找到|シンボル|場所|期待値|検出値|Symbol|Ort|Erforderlich|Ermittelt)\s*:\s*(.*)$/;
 /** javac's caret; on Windows consoles the next message sometimes follows it on the same line. */
@@ -110,6 +128,8 @@ const AAPT2_BARE = /^\s*(error|warning): (.*)$/;
 const AAPT2_BARE_FAILED = /^\s*error: (failed (?:linking|processing|compiling) .*)$/;
 const AAPT2_COMPILE =
   /Resource compilation failed \(Failed to compile (?:\S+ )?resource file (\S+?)\. Cause: (?:[\w.$]+(?:Exception|Error): )?(.*)\)\.(?: Check logs for more details\.)?$/;
+/** AAPT 1 through AGP: `AAPT err(Facade for 123) : No Delegate set : lost message:<path> ERROR: msg`, or a bare message. */
+const AAPT1 = /^\s*AAPT err\(Facade for \d+\)\s*: (?:No Delegate set : lost message:)?(.*)$/;
 const AGPBI = /^\s*AGPBI: (\{.*\})\s*$/;
 
 /** Manifest merger: `<path>/AndroidManifest.xml:6:9-35 Error:` then tab-indented details. */
@@ -149,7 +169,8 @@ const MANIFEST_DETAIL =
 /** D8/R8's own exception named as a cause: its message is the dexing problem (the generic ones say nothing). */
 const D8_CAUSE = /^\s*(?:Caused by: )?com\.android\.tools\.r8\.[\w.$]+: (?!Compilation failed to complete)(.+)$/;
 
-const AGP_ERROR = /^\s*(ERROR|WARNING|INFO):\s*(?:(\/\S+?|[A-Za-z]:[\\/]\S+?|file:\/\/\S+?):(\d+)(?::(\d+))?: )?(.*)$/;
+const AGP_ERROR =
+  /^\s*(ERROR|WARNING|INFO)::?\s*(?:(\/\S+?|[A-Za-z]:[\\/]\S+?|file:\/\/\S+?):(\d+)(?::(\d+))?: )?(.*)$/;
 /** The JVM's own warnings on stderr (Unsafe, native access) are not build diagnostics. */
 const JVM_NOISE =
   /^\s*WARNING: (A terminally deprecated method|sun\.misc\.Unsafe|A restricted method|Use --enable-native-access|Restricted methods will be blocked|Please consider reporting|An illegal reflective access|Illegal reflective access|All illegal access operations)/;
@@ -182,9 +203,13 @@ const BARE_CAUSE = /^> (?!Task :|Configure project |Transform )\S/;
 /** Lines that start with `> ` only because the log was quoted in markdown: Gradle prints none of these after `> `. */
 const MARKDOWN_QUOTED =
   /^> ?(?:> |\* (?:What went wrong|Where|Try|Exception is|Get more help)|FAILURE: |BUILD (?:FAILED|SUCCESSFUL)|Error:(?!\s))/;
+/** A failure headline behind `> ` where no failure block is open: Gradle never prints one as a cause, a markdown quote does. */
+const QUOTED_HEADLINE =
+  /^> (?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project) '[^']+'\.\s*$/;
 /** Android Studio's Messages view: `Error:(12, 0) msg`, `Error:(34, 24) Kotlin: msg`, `Error:(8) msg`, `Error:msg`. */
 const STUDIO_LOCATED = /^(Error|Warning):\((\d+)(?:, ?(\d+))?\) (?:(Kotlin|Java|Gradle|error|warning): )?(.+)$/;
-const STUDIO_UNLOCATED = /^(Error|Warning):(?:Gradle: )?(?!\s*(?:\(|Execution failed|A problem occurred))(\S.*)$/;
+const STUDIO_UNLOCATED =
+  /^(Error|Warning):(?:Gradle: )?(?!\s*(?:\(|Execution failed|A problem occurred|FAILURE: |BUILD (?:FAILED|SUCCESSFUL)))(\S.*)$/;
 const STUDIO_OPEN_FILE = /^<a href="openFile:([^"]+)">/;
 /** Studio's Messages view groups located messages under a line that is only the file's absolute path. */
 const STUDIO_FILE_LINE = /^(?:[A-Za-z]:[\\/]|\/)[^:*?"<>|]*\.[A-Za-z]{1,6}$/;
@@ -194,6 +219,12 @@ const STUDIO_EXCEPTION = /^[\w$]+(?:\.[\w$]+)+(?:Exception|Error)\b/;
 const AAPT_MESSAGE =
   /^(?:error: )?(?:resource \S+ (?:\(aka \S+\) )?not found|style attribute '[^']*' not found|attribute \S+ (?:\(aka \S+\) )?not found|failed linking (?:references|file resources)|failed processing manifest|duplicate value for resource|file failed to compile)/;
 /** D8/R8's desugaring limits, printed bare, after `Error: `, or as an exception's message. */
+/** D8's dex size limit, bare or behind `D8: ` (its counts follow on the next line in the older form). */
+const D8_DEX_LIMIT =
+  /^\s*(?:D8: |Error: )?(Cannot fit requested classes in (?:a single dex file|the main-dex file).*)$/;
+/** The merger's own messages, recognisable without `Manifest merger failed :` or a location before them. */
+const MANIFEST_MESSAGE =
+  /^\s*(?:Error: )?((?:uses-sdk:minSdkVersion \d+ cannot be smaller than version \d+ declared in library|android:exported needs to be explicitly specified for|Attribute [\w:.@-]+ value=\(.*\) from .* is also present at)\b.*)$/;
 const D8_MESSAGE =
   /^\s*(?:Error: |ERROR: |D8: |com\.android\.tools\.r8\.[\w.$]+: )?((?:Invoke-customs|Default interface methods|Static interface methods|Private interface methods|MethodHandle\.invoke and MethodHandle\.invokeExact|Invoke-polymorphic|Constant-dynamic) (?:are|is) only supported starting with Android \S+ \(--min-api \d+\).*)$/;
 const LOG_LEVEL_PREFIX = /^\[(ERROR|WARNING|WARN|INFO|DEBUG|LIFECYCLE|QUIET)\] (?:\[[\w$]+(?:\.[\w$]+)+\] )?/;
@@ -208,7 +239,12 @@ const NINJA_ERROR = /^\s*(ninja: error: .+|FAILED: \S.*)$/;
 const CMAKE_ERROR = /^\s*CMake (Error|Warning)(?: \(dev\))? at (.+?):(\d+) \((\w+)\):\s*$/;
 /** Failures Gradle and AGP print as one sentence, seen pasted on their own without the failure block around them. */
 const KNOWN_FAILURE =
-  /^\s*(?:Caused by: [\w.$]+(?:Exception|Error): )?((?:SDK location not found|Unsupported class file major version|General error during (?:conversion|semantic analysis): |Could not find method \S+ for arguments|Keystore file .* not found for signing config|Failed to find (?:target with hash string|Build Tools revision)|No toolchains found in the NDK|NDK (?:not configured|is not installed)|Minimum supported Gradle version is|The project is using an incompatible version).*)$/;
+  /^\s*(?:Caused by: [\w.$]+(?:Exception|Error): )?((?:SDK location not found|Unsupported class file major version|General error during (?:conversion|semantic analysis): |Could not find method \S+ for arguments|Keystore file .* not found for signing config|Failed to find (?:target with hash string|Build Tools revision)|No toolchains found in the NDK|NDK (?:not configured|is not installed)|Minimum supported Gradle version is|The project is using an incompatible version|Android Gradle plugin requires Java \d+ to run\.|Namespace not specified\. |Task '[^']*' not found in (?:root )?project '[^']+'\.).*)$/;
+/** AGP reports every configuration problem it finds as an EvalIssueException: its message is the problem. */
+const EVAL_ISSUE = /^\s*(?:Caused by: )?com\.android\.builder\.errors\.EvalIssueException: (\S.*)$/;
+/** Warnings AGP prints as plain lines (no `WARNING:`), recognisable by their wording. */
+const AGP_PLAIN_WARNING =
+  /^\s*(Java compiler version \d+ has deprecated support for compiling with source\/target version \d+\.?)\s*$/;
 
 function severityOf(word: string): DiagnosticSeverity {
   switch (word) {
@@ -247,7 +283,8 @@ export function normalizePath(path: string): string {
 }
 
 function clip(message: string): string {
-  const trimmed = message.trim();
+  // A tool's own line breaks (AGPBI's `text`, a message continued on the next line) read as spaces.
+  const trimmed = (message.includes('\n') ? message.replace(/\s*\r?\n\s*/g, ' ') : message).trim();
   return trimmed.length > MAX_MESSAGE_CHARS ? `${trimmed.slice(0, MAX_MESSAGE_CHARS)}…` : trimmed;
 }
 
@@ -268,6 +305,12 @@ export function stripWrapperPrefixes(rawLine: string): string {
     if (!m || m[0].length === 0) break;
     line = line.slice(m[0].length);
   }
+  // A log pasted in markdown italics: `_> cause` at its start, `…found._` at its end.
+  const head = line.charCodeAt(0);
+  if ((head === 95 || head === 32) && /^ *_> /.test(line)) line = line.slice(line.indexOf('_') + 1);
+  if (line.endsWith('._')) line = line.slice(0, -1);
+  // A closing fence glued to the end of a log line (```e: …```).
+  if (line.length > 3 && line.endsWith('```')) line = line.slice(0, -3);
   // A single log line pasted as markdown inline code: `` `Caused by: …` ``.
   if (line.length > 2 && line.startsWith('`') && line.endsWith('`') && !line.startsWith('``')) line = line.slice(1, -1);
   else if (line.includes('`') && !line.includes('``') && line.split('`').length % 2 === 0) {
@@ -354,6 +397,10 @@ interface PendingJavac {
 interface PendingMultiline {
   readonly base: Diagnostic;
   readonly lines: string[];
+  /** Unindented lines that continue the message (the tool prints its message's line breaks raw). */
+  readonly unindented?: RegExp;
+  /** False when indented lines after it are something else (the stack of the exception AGP logged with it). */
+  readonly indented?: boolean;
 }
 
 interface PendingTest {
@@ -401,6 +448,11 @@ export class GradleOutputParser {
   private kaptContext = false;
   /** What followed a caret on its own line, to be read as the next line. */
   private carriedLine: string | null = null;
+  /** The line before this one, for a path the terminal wrapped onto two lines. */
+  private previousLine: string | null = null;
+  private currentLine: string | null = null;
+  /** Set by Studio's bare `Build file '…' line: N`: the next line is a failure headline. */
+  private headlineExpected = false;
   /** The task of the last failure block, for the bare `error:` lines printed after it. */
   private lastFailedTask: string | null = null;
 
@@ -416,10 +468,15 @@ export class GradleOutputParser {
     if (this.markdownQuote) {
       if (line.startsWith('>')) line = line.replace(/^> ?/, '');
       else if (line.trim() !== '') this.markdownQuote = false;
-    } else if (line.startsWith('> ') && MARKDOWN_QUOTED.test(line)) {
+    } else if (
+      line.startsWith('> ') &&
+      (MARKDOWN_QUOTED.test(line) || (this.section === 'none' && QUOTED_HEADLINE.test(line)))
+    ) {
       this.markdownQuote = true;
       line = line.slice(2);
     }
+    this.previousLine = this.currentLine;
+    this.currentLine = line;
     // Maven's `[ERROR] ` (the Android Maven plugin) and Gradle's `--debug` `[ERROR] [org.gradle.…] ` before every line.
     const level = line.startsWith('[') ? LOG_LEVEL_PREFIX.exec(line) : null;
     this.lineLevel = level ? level[1]! : null;
@@ -495,8 +552,40 @@ export class GradleOutputParser {
       }
     }
     if (this.section === 'other') {
+      // `* Try:` advice and `* Exception is:` stacks have no blank line inside; one ends them.
+      if (trimmed === '') {
+        this.section = 'none';
+        return;
+      }
       if ((line.includes("'") && IMPLICIT_BLOCK.test(line)) || TASK_LINE.test(trimmed)) this.section = 'none';
       else return;
+    }
+    // Android Studio prints the `* Where:` location without its marker, above the headline.
+    const initial = trimmed.charCodeAt(0);
+    // Only `Build file`, `Settings file`, `Script` and `Init script` lines (B, S, I) can name the location.
+    if (
+      (initial === 66 || initial === 83 || initial === 73) &&
+      (trimmed.endsWith("'") || trimmed.includes("' line: "))
+    ) {
+      const where = /^(?:Build|Settings|Script|Init script) file '/.test(trimmed)
+        ? WHERE_BUILD_FILE.exec(trimmed)
+        : null;
+      if (where) {
+        this.where = { file: where[1]!, line: where[2] ? Number(where[2]) : null };
+        this.headlineExpected = true;
+        return;
+      }
+    }
+    // After Studio's bare location line, the next line is the failure's headline, whatever its wording.
+    if (this.headlineExpected && trimmed !== '') {
+      this.headlineExpected = false;
+      if (!/^[*>]/.test(trimmed) && !(line.includes("'") && IMPLICIT_BLOCK.test(line))) {
+        this.closeBlock();
+        this.section = 'what-went-wrong';
+        this.implicitBlock = true;
+        this.pushBlockLine(trimmed);
+        return;
+      }
     }
     // A quoted compiler line (`> e: [ksp] …` in a pasted log) is that diagnostic, not a failure cause.
     if (BARE_CAUSE.test(line) && this.scanLine(line.slice(2), false, true)) return;
@@ -547,7 +636,12 @@ export class GradleOutputParser {
     this.pendingStudio = null;
     this.flushPending();
     this.closeBlock();
-    return [...this.diagnostics];
+    // A message printed once without a location (a summary line, Studio's one-line copy) and once with one is
+    // one problem: the located copy says more.
+    const located = new Set<string>();
+    for (const d of this.diagnostics) if (d.file !== null) located.add(`${d.severity}|${d.message}`);
+    if (located.size === 0) return [...this.diagnostics];
+    return this.diagnostics.filter((d) => d.file !== null || !located.has(`${d.severity}|${d.message}`));
   }
 
   /** Diagnostics dropped because MAX_DIAGNOSTICS was reached. */
@@ -583,7 +677,9 @@ export class GradleOutputParser {
       return true;
     // One located problem reported by two tools (AGP and Gradle's failure block) is one diagnostic.
     const key =
-      file !== null ? `${d.severity}|${file}|${d.line}|${d.column}|${message}` : `${d.severity}|${d.source}|${message}`;
+      file !== null
+        ? `${d.severity}|${file}|${d.line}|${d.column}|${message}`
+        : `${d.severity}|${d.source}|${d.line}|${d.column}|${message}`;
     if (this.seen.has(key)) return true;
     // A copy printed without its caret (cut short) is the same error as the one with a column.
     const located = file !== null ? `${d.severity}|${file}|${d.line}|${message}` : null;
@@ -608,8 +704,14 @@ export class GradleOutputParser {
     }
     if (this.pendingMultiline) {
       // The merger's detail lines are tab-indented, but pasted logs often lose the tabs; a stack frame ends them.
+      const pending = this.pendingMultiline;
       const detail =
-        /^\s+\S/.test(line) || (this.pendingMultiline.base.source === 'manifest' && MANIFEST_DETAIL.test(line));
+        (pending.indented !== false && /^\s+\S/.test(line)) ||
+        (pending.base.source === 'manifest' && MANIFEST_DETAIL.test(line)) ||
+        (pending.unindented !== undefined &&
+          pending.lines.length < MAX_UNINDENTED_LINES &&
+          pending.unindented.test(line) &&
+          !NEW_ENTRY.test(line));
       if (
         detail &&
         !/^\s*(at |\.\.\. \d+ more)/.test(line) &&
@@ -680,7 +782,11 @@ export class GradleOutputParser {
     }
     if (!pending.sawCaret) {
       // The source line javac echoes before its caret.
-      if (pending.linesBeforeCaret >= 1 || /^(Note:|注:|\d+ |FAILURE|BUILD |\* |> |:\w)/.test(line)) return false;
+      if (
+        pending.linesBeforeCaret >= 1 ||
+        /^(Note:|注:|\d+ |FAILURE|BUILD |\* |> |:\w|\s*(?:error|warning|错误|警告): )/.test(line)
+      )
+        return false;
       pending.linesBeforeCaret++;
       return true;
     }
@@ -779,6 +885,8 @@ export class GradleOutputParser {
   private scanLine(line: string, inBlock: boolean, quotedCause = false): boolean {
     const trimmed = line.trim();
     if (trimmed === '') return false;
+    // A stack frame (`at com.x.Foo.bar(Foo.kt:12)`) is never a diagnostic of its own, and stacks are long.
+    if (trimmed.startsWith('at ') && trimmed.endsWith(')')) return false;
 
     if (!inBlock) {
       // Task lines start `> Task :`, `:` (Gradle before 5) or `Task :`.
@@ -795,6 +903,19 @@ export class GradleOutputParser {
         this.r8Severity = 'error';
         this.kaptContext = false;
         return false;
+      }
+      // Gradle before 5 printed the task name with no line break before the task's first output line:
+      // `:app:lintVitalRelease/home/p/app/src/main/res/values/array.xml:3: Error: …`.
+      // Android Studio glues a compiler's first line to the task line: `> Task :app:kspDebugKotline: [ksp] …`.
+      const glued =
+        first === 58 && trimmed.includes('/')
+          ? GLUED_TASK.exec(trimmed)
+          : first === 62 && trimmed.includes(': ')
+            ? TASK_GLUED_MESSAGE.exec(trimmed)
+            : null;
+      if (glued) {
+        this.currentTask = glued[1]!;
+        return this.scanLine(glued[2]!, false, quotedCause);
       }
       if (CONFIGURE_LINE.test(trimmed)) {
         this.currentTask = null;
@@ -920,6 +1041,20 @@ export class GradleOutputParser {
       return true;
     }
     if (trimmed.startsWith('AGPBI:') && (m = AGPBI.exec(line))) return this.addAgpbi(m[1]!, task);
+    if (trimmed.startsWith('AAPT err(') && (m = AAPT1.exec(line))) {
+      const rest = m[1]!.trim();
+      const at = rest.indexOf(' ERROR: ');
+      return this.add({
+        severity: 'error',
+        source: 'aapt2',
+        // Windows' long-path prefix `\\?\` before the drive.
+        file: at > 0 ? rest.slice(0, at).replace(/^\\\\\?\\/, '') : null,
+        line: null,
+        column: null,
+        message: at > 0 ? rest.slice(at + 8) : rest,
+        task,
+      });
+    }
 
     if (trimmed.includes('.java:') && JAVAC_HINT.test(line) && (m = JAVAC.exec(line))) {
       const file = m[3]!;
@@ -946,15 +1081,22 @@ export class GradleOutputParser {
     }
     if (line.includes('[ksp') && (m = KSP.exec(line))) {
       if (m[1] === 'i') return true;
-      return this.add({
-        severity: severityOf(m[1]!),
-        source: 'ksp',
-        file: m[2] ?? null,
-        line: m[3] ? Number(m[3]) : null,
-        column: m[4] ? Number(m[4]) : null,
-        message: m[5]!,
-        task,
-      });
+      // A processor's message keeps its own line breaks (Room's constructor candidates, Hilt's advice lines).
+      this.pendingMultiline = {
+        base: {
+          severity: severityOf(m[1]!),
+          source: 'ksp',
+          file: m[2] ?? null,
+          line: m[3] ? Number(m[3]) : null,
+          column: m[4] ? Number(m[4]) : null,
+          message: m[5]!,
+          task,
+        },
+        lines: [],
+        unindented: ANY_TEXT,
+        indented: false,
+      };
+      return true;
     }
     if (trimmed.includes('[kapt]') && (m = KAPT_TAGGED.exec(line))) {
       return this.add({
@@ -970,13 +1112,16 @@ export class GradleOutputParser {
     // Every Kotlin location names a `.kt` or `.kts` file.
     const hasKt = line.includes('.kt');
     const kotlin = hasKt ? (KOTLIN_K2.exec(line) ?? KOTLIN_K1.exec(line)) : null;
-    const urlOnly = kotlin || !hasKt ? null : KOTLIN_URL_ONLY.exec(line);
+    const urlOnly =
+      kotlin || !hasKt
+        ? null
+        : (KOTLIN_URL_ONLY.exec(line) ?? (line.includes(': (') ? KOTLIN_K1_BARE.exec(line) : null));
     if (kotlin || urlOnly) {
       const [letter, file, lineNo, column, message] = kotlin
         ? [kotlin[1]!, kotlin[2]!, kotlin[3]!, kotlin[4]!, kotlin[5]!]
-        : ['e', urlOnly![1]!, urlOnly![2]!, urlOnly![3]!, urlOnly![4]!];
+        : [this.lineLevel?.startsWith('WARN') ? 'w' : 'e', urlOnly![1]!, urlOnly![2]!, urlOnly![3]!, urlOnly![4]!];
       if (letter === 'i') return true;
-      return this.add({
+      const diagnostic: Diagnostic = {
         severity: severityOf(letter),
         source: /\.gradle\.kts$/.test(file) ? 'script' : this.kotlinSource(task),
         file,
@@ -984,17 +1129,32 @@ export class GradleOutputParser {
         column: Number(column),
         message,
         task,
-      });
+      };
+      // kotlinc prints a multi-line message (`None of the following candidates is applicable:`) with raw line breaks.
+      if (message.endsWith(':')) {
+        this.pendingMultiline = { base: diagnostic, lines: [], unindented: ANY_TEXT };
+        return true;
+      }
+      return this.add(diagnostic);
     }
-    if ((m = KOTLIN_BARE.exec(line))) {
-      if (KAPT_SUMMARY.test(m[2]!)) return true;
+    // kotlinc names a binary without a position: `e: /p/x.jar!/META-INF/x.kotlin_module: Module was compiled …`,
+    // also pasted without its `e: ` (then only with the compiler's metadata wording).
+    const kotlinBare = KOTLIN_BARE.exec(line);
+    const binary = kotlinBare
+      ? KOTLIN_BINARY_LOCATION.exec(kotlinBare[2]!)
+      : line.includes('.kotlin_module')
+        ? KOTLIN_BINARY_LOCATION.exec(trimmed)
+        : null;
+    if (kotlinBare || binary) {
+      const message = kotlinBare ? kotlinBare[2]! : trimmed;
+      if (KAPT_SUMMARY.test(message)) return true;
       return this.add({
-        severity: severityOf(m[1]!),
-        source: this.kotlinSource(task, m[2]!),
-        file: null,
+        severity: severityOf(kotlinBare ? kotlinBare[1]! : 'e'),
+        source: this.kotlinSource(task, message),
+        file: binary ? binary[1]! : null,
         line: null,
         column: null,
-        message: m[2]!,
+        message: binary ? binary[2]! : message,
         task,
       });
     }
@@ -1045,7 +1205,7 @@ export class GradleOutputParser {
       return this.add({
         severity: severityOf(m[3]!),
         source: 'lint',
-        file: m[1]!,
+        file: this.unwrapPath(m[1]!),
         line: m[2] ? Number(m[2]) : null,
         column: null,
         message: m[4]!,
@@ -1090,7 +1250,8 @@ export class GradleOutputParser {
         task,
       });
     }
-    if (line.includes('warning: [') && JAVAC_BARE_WARNING.test(line)) return this.addJavacBareWarning(line, task);
+    if (!inBlock && line.includes('warning: ') && JAVAC_BARE_WARNING.test(line))
+      return this.addJavacBareWarning(line, task);
     if (
       !inBlock &&
       trimmed.includes('Manifest merger failed') &&
@@ -1104,6 +1265,9 @@ export class GradleOutputParser {
       };
       return true;
     }
+    // AGP 3.2 prints its Message{…} record after the tool's own text: the record says where.
+    if (trimmed.endsWith(')}') && line.includes(' Message{kind='))
+      return this.addToolMessage(trimmed.slice(trimmed.indexOf('Message{kind=')), task);
     if (!inBlock && (m = /^error: (.+)$/.exec(line))) return this.addBareError(m[1]!, task);
     if (line.includes('Duplicate class ') && (m = DUPLICATE_CLASS.exec(line))) {
       return this.add({
@@ -1122,6 +1286,26 @@ export class GradleOutputParser {
       !JVM_NOISE.test(line)
     )
       return this.addAgpLine(m, task);
+    if (line.includes('Cannot fit requested classes') && (m = D8_DEX_LIMIT.exec(line))) {
+      this.pendingMultiline = {
+        base: { severity: 'error', source: 'r8', file: null, line: null, column: null, message: m[1]!, task },
+        lines: [],
+        unindented: D8_COUNTS,
+        indented: false,
+      };
+      return true;
+    }
+    if (
+      !inBlock &&
+      (line.includes('minSdkVersion') || line.includes('android:exported') || line.includes(' is also present at ')) &&
+      (m = MANIFEST_MESSAGE.exec(line))
+    ) {
+      this.pendingMultiline = {
+        base: { severity: 'error', source: 'manifest', file: null, line: null, column: null, message: m[1]!, task },
+        lines: [],
+      };
+      return true;
+    }
     if (line.includes(' only supported starting with Android ') && (m = D8_MESSAGE.exec(line)))
       return this.add({ severity: 'error', source: 'r8', file: null, line: null, column: null, message: m[1]!, task });
     if (trimmed.startsWith('Message{kind=')) return this.addToolMessage(trimmed, task);
@@ -1138,11 +1322,23 @@ export class GradleOutputParser {
         task,
       });
     }
-    // Behind `> ` the sentence is a failure cause, and the block it starts reports it.
-    if (!inBlock && !quotedCause && (m = KNOWN_FAILURE.exec(line)))
+    // Behind `> ` the sentence is a failure cause, and the block it starts reports it. AGP indents the advice that
+    // follows it (`You can try some of the following options:`), which belongs to the message.
+    if (
+      !inBlock &&
+      !quotedCause &&
+      ((line.includes('EvalIssueException') && (m = EVAL_ISSUE.exec(line))) || (m = KNOWN_FAILURE.exec(line)))
+    ) {
+      this.pendingMultiline = {
+        base: { severity: 'error', source: 'gradle', file: null, line: null, column: null, message: m[1]!, task },
+        lines: [],
+      };
+      return true;
+    }
+    if (line.includes('Java compiler version') && (m = AGP_PLAIN_WARNING.exec(line)))
       return this.add({
-        severity: 'error',
-        source: 'gradle',
+        severity: 'warning',
+        source: 'agp',
         file: null,
         line: null,
         column: null,
@@ -1154,6 +1350,16 @@ export class GradleOutputParser {
       return true;
     }
     return false;
+  }
+
+  /**
+   * A file name with no directory, right after a line that is only a directory path without its last name's end:
+   * the terminal wrapped the path (`…\\permissionhandler\\ServiceMana` / `ger.java:153: Error: …`).
+   */
+  private unwrapPath(file: string): string {
+    if (file.includes('/') || file.includes('\\') || this.previousLine === null) return file;
+    const previous = this.previousLine.trim();
+    return /^(?:[A-Za-z]:)?[\\/]?[^\s:]*[\\/][^\\/\s:.]+$/.test(previous) ? previous + file : file;
   }
 
   private kotlinSource(task: string | null, message = ''): DiagnosticSource {
@@ -1212,13 +1418,19 @@ export class GradleOutputParser {
     const end = trimmed.lastIndexOf(', sources=[');
     if (!kind || end < 0) return false;
     const tool = /tool name=Optional\.of\((\w+)\)\}$/.exec(trimmed.slice(-64))?.[1] ?? '';
+    // `sources=[C:\…\values-v28.xml:9:5-12:13]`: the first source's file and position.
+    const close = trimmed.indexOf(']', end);
+    const where =
+      close > end
+        ? /^(.+?):(\d+)(?::(\d+))?(?:-\d+(?::\d+)?)?$/.exec(trimmed.slice(end + 11, close).split(', ')[0]!)
+        : null;
     return this.add({
       severity: severityOf(kind[1]!),
       source: /^(D8|R8)$/.test(tool) ? 'r8' : /aapt/i.test(tool) ? 'aapt2' : 'agp',
-      file: null,
-      line: null,
-      column: null,
-      message: trimmed.slice(kind[0].length, end),
+      file: where ? where[1]! : null,
+      line: where ? Number(where[2]) : null,
+      column: where?.[3] ? Number(where[3]) : null,
+      message: trimmed.slice(kind[0].length, end).replace(/^(?:error|warning): /, ''),
       task,
     });
   }
@@ -1227,7 +1439,7 @@ export class GradleOutputParser {
     const m = JAVAC_BARE_WARNING.exec(line)!;
     return this.add({
       severity: 'warning',
-      source: /kapt/i.test(task ?? '') ? 'kapt' : 'javac',
+      source: /kapt/i.test(task ?? '') || this.kaptContext ? 'kapt' : 'javac',
       file: null,
       line: null,
       column: null,
@@ -1240,7 +1452,7 @@ export class GradleOutputParser {
     const severity = severityOf(m[1]!);
     let message = m[5]!.trim();
     let source: DiagnosticSource = 'agp';
-    if (/^R8: /.test(message)) {
+    if (/^[RD]8: /.test(message)) {
       source = 'r8';
       message = message.slice(4);
       this.r8Severity = severity;
@@ -1271,7 +1483,15 @@ export class GradleOutputParser {
       this.pendingMultiline = { base: { ...base, source: 'manifest' }, lines: [] };
       return true;
     }
-    return this.add(base);
+    // `WARNING: The following problems were found when resolving the SDK location:` and the problems under it;
+    // AGP's deprecation notices go on over lines of their own (`It will be removed …`, `For more information, see …`).
+    this.pendingMultiline = {
+      base,
+      lines: [],
+      unindented: message.endsWith(':') ? ANY_TEXT : AGP_CONTINUATION,
+      indented: message.endsWith(':'),
+    };
+    return true;
   }
 
   /** `AGPBI: {json}`: AGP's machine-readable message; its `original` is the tool's own line. */
@@ -1389,6 +1609,8 @@ export class GradleOutputParser {
     if (/^\s*> /.test(line) || trimmed === '>') {
       this.closeAarItem();
       this.inAarList = AAR_HEADER.test(trimmed);
+      // Reported where it appears, ahead of the duplicates indented under it (the block's close finds it known).
+      if (line.includes('Duplicate class ')) this.scanLine(trimmed.slice(2), true);
       return false;
     }
     if (this.inAarList) {
@@ -1445,9 +1667,10 @@ export class GradleOutputParser {
     let i = first;
     for (; i < lines.length; i++) {
       const text = lines[i]!.text;
-      if (text.trim() === '' || /^\s/.test(text) || text.startsWith('>')) break;
-      headerParts.push(text.trim());
+      // A `- …` list under the headline (the plugin sources searched) is detail, not more headline.
+      if (text.trim() === '' || /^\s/.test(text) || text.startsWith('>') || text.startsWith('- ')) break;
       if (!implicit && headerParts.length >= 3) break;
+      headerParts.push(text.trim());
     }
     const header = headerParts.join(' ');
     if (header === '' && !lines.some((l) => /^\s*>/.test(l.text))) return;
@@ -1456,6 +1679,9 @@ export class GradleOutputParser {
       return;
     }
     if (/^Configuration cache problems found/.test(header)) return;
+    // A headline cut off by the start of another report (`A problem occurFAILURE: Build failed …`) is two pastes
+    // spliced together: the copy that follows reports the failure whole.
+    if (header.includes('FAILURE: Build failed')) return;
     const task = this.blockTask(lines);
     this.lastFailedTask = task;
     const headline = header.replace(/\.$/, '');
@@ -1477,17 +1703,35 @@ export class GradleOutputParser {
     }
     const leaves = causes.filter((c, k) => k === causes.length - 1 || causes[k + 1]!.depth <= c.depth);
     if (leaves.length === 0) {
+      // Causes pasted with their `> ` lost are the indented lines under the headline.
+      const indented: string[] = [];
+      for (const l of lines.slice(i)) {
+        const t = l.text.trim();
+        if (t === '') continue;
+        if (!/^\s/.test(l.text) || l.consumed || /^(at |\.\.\. \d+ more)/.test(t) || indented.length >= 6) break;
+        indented.push(t);
+      }
       this.add({
         severity: 'error',
         source: 'gradle',
         file: this.where?.file ?? null,
         line: this.where?.line ?? null,
         column: null,
-        message: headline,
+        message: indented.length > 0 ? `${headline}: ${indented.join(' ')}` : headline,
         task,
       });
     }
-    for (const leaf of leaves) this.addCause(headline, leaf.text, leaf.details, task);
+    // A dependency failing in several repositories ends in one `Could not get resource` / `Could not GET` per
+    // attempt at the same URL: one problem.
+    const urls = new Set<string>();
+    for (const leaf of leaves) {
+      const url = /^Could not (?:get resource|GET|HEAD) '([^']+)'/.exec(leaf.text)?.[1];
+      if (url !== undefined) {
+        if (urls.has(url)) continue;
+        urls.add(url);
+      }
+      this.addCause(headline, leaf.text, leaf.details, task);
+    }
     this.where = null;
   }
 
@@ -1516,6 +1760,20 @@ export class GradleOutputParser {
     const duplicate = parseDuplicateResources([cause, ...free].join(' '));
     if (duplicate) {
       this.addDuplicate(duplicate, 'error', 'agp', task);
+      return;
+    }
+    // `> Duplicate class …` as the leaf cause: the duplicate itself (its siblings are the indented lines under it).
+    const duplicateClass = cause.includes('Duplicate class ') ? DUPLICATE_CLASS.exec(cause) : null;
+    if (duplicateClass) {
+      this.add({
+        severity: 'error',
+        source: 'agp',
+        file: null,
+        line: null,
+        column: null,
+        message: `Duplicate class ${duplicateClass[1]} found in modules ${duplicateClass[2]}`,
+        task,
+      });
       return;
     }
     const located = /^(\/\S+?|[A-Za-z]:\\\S+?):(\d+)(?::(\d+))?: (?:Error|error|ERROR): (.*)$/.exec(cause);
