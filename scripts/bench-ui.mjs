@@ -11,7 +11,10 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createRequire } from 'node:module';
 import { freePort } from './bench-support.mjs';
+
+const require = createRequire(import.meta.url);
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(root, 'dist', 'cli.js');
@@ -65,6 +68,88 @@ async function connectDevice(port, device) {
     if (i > 300) throw new Error('device did not come online');
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** Pids of processes whose environment has HOME=`home` (the peer's mobilecli daemon), from /proc. */
+function pidsWithHome(home) {
+  const { readdirSync, readFileSync } = require('node:fs');
+  const pids = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${name}/environ`, 'latin1').split('\0').includes(`HOME=${home}`)) pids.push(Number(name));
+    } catch {
+      // Gone, or not ours to read.
+    }
+  }
+  return pids;
+}
+
+/**
+ * The same screens through the most-used peer, @mobilenext/mobile-mcp (a devDependency), when installed: its
+ * list-elements bytes (default text and json) and latency against ours. It sends usage analytics unless
+ * MOBILEMCP_DISABLE_TELEMETRY=1 (set here); run the benchmark without network (`unshare -rn`). It gets a HOME of
+ * its own, and the mobilecli daemon it leaves is stopped by PID.
+ */
+async function peerComparison(screens, env, Client, StdioClientTransport) {
+  const entry = join(root, 'node_modules/@mobilenext/mobile-mcp/lib/index.js');
+  const { existsSync } = await import('node:fs');
+  if (!existsSync(entry)) return [{ name: 'mobile-mcp not installed: no peer comparison' }];
+  const peerHome = mkdtempSync(join(tmpdir(), 'droidwright-bench-peer-home-'));
+  const peer = new Client({ name: 'bench-ui-peer', version: '0' });
+  const rows = [];
+  try {
+    await peer.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [entry],
+        env: { ...env, HOME: peerHome, MOBILEMCP_DISABLE_TELEMETRY: '1' },
+        cwd: peerHome,
+        stderr: 'ignore',
+      }),
+    );
+    for (const screen of screens) {
+      const list = (format) =>
+        peer.callTool({ name: 'mobile_list_elements_on_screen', arguments: { device: screen.serial, format } });
+      const first = await list('text');
+      if (first.isError) {
+        rows.push({ name: `peer list-elements failed: ${JSON.stringify(first.content).slice(0, 60)}` });
+        continue;
+      }
+      const samples = [];
+      let text = first;
+      for (let i = 0; i < 20; i++) {
+        const t0 = performance.now();
+        text = await list('text');
+        samples.push(performance.now() - t0);
+      }
+      rows.push(stats(`mobile-mcp list-elements: ${screen.label}`, samples));
+      const json = await list('json');
+      const bytes = (result) => Buffer.byteLength(result.content.map((c) => c.text ?? '').join(''));
+      rows.push({ name: '  its bytes, text format (default)', median: bytes(text) });
+      rows.push({ name: '  its bytes, json format', median: bytes(json) });
+    }
+    const shots = [];
+    for (let i = 0; i < 10; i++) {
+      const t0 = performance.now();
+      await peer.callTool({ name: 'mobile_take_screenshot', arguments: { device: screens[0].serial } });
+      shots.push(performance.now() - t0);
+    }
+    rows.push(stats('mobile-mcp take_screenshot (login)', shots));
+  } catch (error) {
+    rows.push({ name: `peer comparison failed: ${String(error.message ?? error).slice(0, 60)}` });
+  } finally {
+    await peer.close().catch(() => undefined);
+    for (const pid of pidsWithHome(peerHome)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+    rmSync(peerHome, { recursive: true, force: true });
+  }
+  return rows;
 }
 
 export async function runUiBenchmarks() {
@@ -145,6 +230,7 @@ export async function runUiBenchmarks() {
       downscale.push(performance.now() - t0);
     }
     rows.push(stats(`screenshot downscale ${size.width}×${size.height} → 1280`, downscale));
+    rows.push(...(await peerComparison(screens, env, Client, StdioClientTransport)));
     return rows;
   } finally {
     await client?.close().catch(() => undefined);
