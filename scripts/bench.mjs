@@ -447,6 +447,13 @@ async function provenance() {
   return runProvenanceBenchmarks(loadSource);
 }
 
+// ---------------------------------------------------------------- ui (owner: ui toolset)
+/** Screen reads through the real server and client on a normal and a 2,397-node screen; screenshot downscale. */
+async function ui() {
+  const { runUiBenchmarks } = await import('./bench-ui.mjs');
+  return runUiBenchmarks();
+}
+
 const benchmarks = {
   startup,
   events,
@@ -454,6 +461,7 @@ const benchmarks = {
   provenance,
   sim,
   tui,
+  ui,
 };
 
 function printTable(title, rows) {

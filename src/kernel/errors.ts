@@ -29,6 +29,10 @@ export const ErrorCodes = {
   INSTALL_FAILED: 'The package manager refused the APK.',
   LAUNCH_FAILED: 'The activity manager could not start the app.',
   STORE_UNAVAILABLE: 'The event log could not be opened or written; a call that changes something does not run then.',
+  UI_BUSY:
+    "The device's UI Automator is in use: another droidwright process is capturing it, or another client (a running instrumentation test) holds it.",
+  UI_CAPTURE_TIMEOUT: 'The screen could not be captured within the deadline (the app never became idle).',
+  ASSERTION_FAILED: 'A checked condition on the device (an element visible, enabled, checked, absent) did not hold.',
   RESPONSE_TOO_LARGE: 'The result exceeded the 128 KiB response bound and was withheld (a droidwright bug).',
 } as const;
 

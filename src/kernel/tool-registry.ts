@@ -73,6 +73,8 @@ export const TOOL_VERBS = [
   'screenshot',
   'inspect',
   'analyze',
+  // The ui toolset's names put their toolset first where the verb alone is ambiguous (ui_tap, ui_wait_for_idle).
+  'ui',
 ] as const;
 
 const SNAKE_CASE = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;

@@ -3,6 +3,7 @@ import { amCommand, monkeyCommand } from './am-command.js';
 import { BASIC_COMMANDS } from './basic-commands.js';
 import { dumpsysCommand } from './dumpsys-command.js';
 import { logcatCommand } from './logcat-command.js';
+import { contentCommand, mvCommand, queryActivities } from './peer-commands.js';
 import { pmCommand } from './pm-command.js';
 import { connectivityCommand, settingsCommand, svcCommand, wmCommand } from './settings-commands.js';
 import { inputCommand, screencapCommand, uiautomatorCommand } from './ui-commands.js';
@@ -12,6 +13,7 @@ const cmdCommand: CommandHandler = async (ctx) => {
   const service = ctx.argv[1];
   switch (service) {
     case 'package':
+      if (ctx.argv[2] === 'query-activities') return queryActivities(ctx.argv.slice(3), ctx);
       return pmCommand(ctx);
     case 'activity':
       return amCommand(ctx);
@@ -54,4 +56,6 @@ export const COMMANDS: ReadonlyMap<string, CommandHandler> = new Map<string, Com
   ['uiautomator', uiautomatorCommand],
   ['screencap', screencapCommand],
   ['logcat', logcatCommand],
+  ['content', contentCommand],
+  ['mv', mvCommand],
 ]);
