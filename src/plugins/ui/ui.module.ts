@@ -1,6 +1,10 @@
 import { ContainerModule } from 'inversify';
 import { EventContribution } from '../../events/event-definition.js';
 import { ToolsetContribution } from '../../kernel/toolset-contribution.js';
+import { UiActionRunner } from './services/ui-action-runner.js';
+import { UiInput } from './services/ui-input.js';
+import { UiTextEntry } from './services/ui-text-entry.js';
+import { UiActionTools } from './ui-action-tools.js';
 import { uiEvents } from './ui.events.js';
 import { UiToolset } from './ui.toolset.js';
 
@@ -10,6 +14,10 @@ const uiEventContribution: EventContribution = {
 };
 
 export const uiModule = new ContainerModule(({ bind }) => {
+  bind(UiInput).toSelf().inSingletonScope();
+  bind(UiTextEntry).toSelf().inSingletonScope();
+  bind(UiActionRunner).toSelf().inSingletonScope();
+  bind(UiActionTools).toSelf().inSingletonScope();
   bind(UiToolset).toSelf().inSingletonScope();
   bind<ToolsetContribution>(ToolsetContribution).toService(UiToolset);
   bind<EventContribution>(EventContribution).toConstantValue(uiEventContribution);

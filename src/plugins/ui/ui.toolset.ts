@@ -1,6 +1,7 @@
-import { injectable } from 'inversify';
+import { inject, injectable } from 'inversify';
 import type { AnyToolDefinition } from '../../kernel/tool-definition.js';
 import type { ToolsetContribution } from '../../kernel/toolset-contribution.js';
+import { UiActionTools } from './ui-action-tools.js';
 
 /** The screen of the running app: compact views to read, element-targeted actions guarded by the screen hash. */
 @injectable()
@@ -9,7 +10,9 @@ export class UiToolset implements ToolsetContribution {
   readonly description =
     "See the device's screen as a compact list of what can be acted on, a sparse tree, a diff or a picture, and tap, type, swipe and send keys by element, each refused when the screen changed since the agent looked (expect_screen_hash).";
 
+  @inject(UiActionTools) private readonly actionTools!: UiActionTools;
+
   tools(): readonly AnyToolDefinition[] {
-    return [];
+    return [...this.actionTools.tools()];
   }
 }
