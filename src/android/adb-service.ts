@@ -275,6 +275,78 @@ export class AdbService {
     });
   }
 
+  /**
+   * Runs one device command through the `exec:` service (what `adb exec-out` uses): stdout only, byte for
+   * byte (no pty, no CRLF translation, no exit status), for binary output such as `screencap -p` and for
+   * `uiautomator dump /dev/tty` in one round trip. Output past `maxOutputBytes` stops the stream and is
+   * reported as `truncated`.
+   */
+  async execOut(
+    serial: string,
+    command: DeviceCommand,
+    options: ShellOptions = {},
+  ): Promise<{ output: Buffer; truncated: boolean; durationMs: number }> {
+    validateSerial(serial);
+    const timeoutMs = options.timeoutMs ?? DEFAULT_SHELL_TIMEOUT_MS;
+    const maxBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
+    const started = Date.now();
+    if (options.signal?.aborted)
+      throw new ToolError('CANCELLED', 'The request was cancelled before the device command ran.');
+    const client = await this.client();
+    let stream: NodeJS.ReadableStream & { destroy(): void };
+    try {
+      // A service name with a colon is sent as it is: `exec:<command>`.
+      stream = (await client.getDevice(serial).openLocal(`exec:${command.text}`)) as unknown as typeof stream;
+    } catch (error) {
+      throw mapAdbError(error, serial);
+    }
+    return new Promise((resolveResult, rejectResult) => {
+      const chunks: Buffer[] = [];
+      let bytes = 0;
+      let truncated = false;
+      let settled = false;
+      const finish = (outcome: 'end' | 'timeout' | 'cancel' | 'full' | Error): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        options.signal?.removeEventListener('abort', onAbort);
+        if (outcome !== 'end') stream.destroy();
+        if (outcome === 'timeout') {
+          rejectResult(
+            new ToolError(
+              'TIMEOUT',
+              `The device command did not finish within ${Math.round(timeoutMs / 1000)} s on ${serial}. The device may be busy or hung; check it with get_device_info and retry.`,
+            ),
+          );
+        } else if (outcome === 'cancel') {
+          rejectResult(new ToolError('CANCELLED', 'The request was cancelled; the device command was stopped.'));
+        } else if (outcome instanceof Error) {
+          rejectResult(mapAdbError(outcome, serial));
+        } else {
+          resolveResult({ output: Buffer.concat(chunks), truncated, durationMs: Date.now() - started });
+        }
+      };
+      const timer = setTimeout(() => finish('timeout'), timeoutMs);
+      const onAbort = (): void => finish('cancel');
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      stream.on('data', (chunk: Buffer) => {
+        const room = maxBytes - bytes;
+        if (chunk.length > room) {
+          chunks.push(chunk.subarray(0, room));
+          bytes = maxBytes;
+          truncated = true;
+          finish('full');
+          return;
+        }
+        chunks.push(chunk);
+        bytes += chunk.length;
+      });
+      stream.on('end', () => finish('end'));
+      stream.on('close', () => finish('end'));
+      stream.on('error', (error: Error) => finish(error));
+    });
+  }
+
   /** `getprop` parsed into a map. */
   async properties(serial: string, options: ShellOptions = {}): Promise<Record<string, string>> {
     const result = await this.shell(serial, sh`getprop`, { timeoutMs: 15_000, maxOutputBytes: 512 * 1024, ...options });
