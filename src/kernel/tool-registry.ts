@@ -144,7 +144,9 @@ function undescribedFields(shape: Record<string, z.ZodType>, prefix: string, rec
 function checkTool(tool: AnyToolDefinition, contribution: ToolsetContribution): RegisteredTool {
   const where = `tool "${tool.name}" (toolset "${contribution.name}")`;
   if (!SNAKE_CASE.test(tool.name)) throw new ToolRegistryError(`${where}: name must be snake_case.`);
-  const verb = tool.name.split('_')[0]!;
+  // A tool may carry its toolset's name as a prefix (ui_tap, the name agents know from peers): the verb follows it.
+  const words = tool.name.split('_');
+  const verb = (words[0] === contribution.name && words.length > 1 ? words[1] : words[0])!;
   if (!(TOOL_VERBS as readonly string[]).includes(verb)) {
     throw new ToolRegistryError(
       `${where}: name must start with a verb (got "${verb}"); if it is one, add it to TOOL_VERBS.`,

@@ -10,28 +10,21 @@ export { deviceSerialField };
 
 export const expectScreenHashField = z
   .string()
-  .regex(/^[0-9a-f]{8,64}$/, 'a screen_hash as the UI tools return it')
   .optional()
-  .describe('screen_hash you last read; if the screen differs, nothing is done (SCREEN_CHANGED).');
+  .describe('Last screen_hash read; refused if the screen differs.');
 
-export const elementField = z
-  .string()
-  .min(1)
-  .max(512)
-  .optional()
-  .describe('Element id or tree path from get_ui_hierarchy or find_ui_elements.');
+export const elementField = z.string().min(1).max(512).optional().describe('Element id or tree path.');
 
-export const selectorField = z
-  .object({
-    text: z.string().max(1000).optional().describe('Exact text.'),
-    text_contains: z.string().min(1).max(1000).optional().describe('Text or desc contains (any case).'),
-    resource_id: z.string().min(1).max(512).optional().describe('Resource id or its entry name.'),
-    content_desc: z.string().max(1000).optional().describe('Exact content-desc.'),
-    class: z.string().min(1).max(256).optional().describe('Class or simple name.'),
-  })
-  .strict()
-  .optional()
-  .describe('Instead of element: fields that must all match exactly one element.');
+/*
+ * Selector fields, flat as find_ui_elements takes them, combined with AND (the three that name an element;
+ * content-desc is matched by text_contains, anything else is targeted by its id). Lengths are checked by the handler
+ * (targetFromArgs), which keeps each bound out of the published schema.
+ */
+export const selectorFields = {
+  text: z.string().optional().describe('Or: exact text.'),
+  text_contains: z.string().optional().describe('Or: text/desc contains.'),
+  resource_id: z.string().optional().describe('Or: resource id.'),
+};
 
 export const directionField = z.enum(['up', 'down', 'left', 'right']);
 
@@ -41,12 +34,10 @@ export const actionOutputShape = {
   screen_hash: z.string().describe('Hash of the screen after the action: pass it as expect_screen_hash next.'),
   screen_changed: z.boolean().describe('Whether the screen hash changed.'),
   target: z.string().optional().describe('The element acted on, as a view row.'),
-  activity_changed: z.boolean().optional().describe('Whether another activity is in front.'),
-  package: z.string().optional().describe('The app in front, when it changed.'),
-  added: z.array(z.string()).optional().describe('Rows that appeared.'),
-  removed: z.array(z.string()).optional().describe('Rows that disappeared.'),
-  changed: z.array(z.string()).optional().describe('Rows that changed, `before → after`.'),
-  omitted: z.number().int().optional().describe('Diff entries left out.'),
+  diff: z
+    .array(z.string())
+    .optional()
+    .describe('What changed: `+ row`, `- row`, `~ before → after`, `activity …`, `package …`, `… N more`.'),
 };
 
 export const actionOutput = z.object(actionOutputShape);

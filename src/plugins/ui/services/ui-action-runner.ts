@@ -34,7 +34,9 @@ export interface UiActionFrame {
 
 export interface TargetArgs {
   readonly element?: string;
-  readonly selector?: UiSelector;
+  readonly text?: string;
+  readonly text_contains?: string;
+  readonly resource_id?: string;
 }
 
 const REFUSAL_CODES: Record<string, ErrorCode> = {
@@ -61,16 +63,31 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/** A target from exactly one of `element` and `selector`, or an argument error naming both. */
+const SELECTOR_KEYS = ['text', 'text_contains', 'resource_id'] as const;
+const SELECTOR_VALUE_MAX = 1000;
+
+/** A target from exactly one of `element` and the selector fields, or an argument error naming the field. */
 export function targetFromArgs(args: TargetArgs, required = true): UiTarget | null {
-  const hasSelector = args.selector !== undefined && Object.values(args.selector).some((v) => v !== undefined);
+  const selector: Record<string, string> = {};
+  for (const key of SELECTOR_KEYS) {
+    const value = args[key];
+    if (value === undefined) continue;
+    if (value.length > SELECTOR_VALUE_MAX)
+      throw new InvalidArgumentsError(`${key} is over ${SELECTOR_VALUE_MAX} characters.`, 'INVALID_ARGUMENT', key);
+    selector[key] = value;
+  }
+  const hasSelector = Object.keys(selector).length > 0;
   if (args.element !== undefined && hasSelector)
-    throw new InvalidArgumentsError('Give either element or selector, not both.', 'INVALID_ARGUMENT', 'element');
+    throw new InvalidArgumentsError(
+      'Give either element or selector fields (text, resource_id, …), not both.',
+      'INVALID_ARGUMENT',
+      'element',
+    );
   if (args.element !== undefined) return { element: args.element };
-  if (hasSelector) return { selector: args.selector! };
+  if (hasSelector) return { selector: selector as UiSelector };
   if (!required) return null;
   throw new InvalidArgumentsError(
-    'Name the element to act on: element (an id or tree path from get_ui_hierarchy) or selector (e.g. {"text": "Sign in"}).',
+    'Name the element: element (an id or tree path from get_ui_hierarchy) or selector fields (e.g. text: "Sign in").',
     'INVALID_ARGUMENT',
     'element',
   );
@@ -202,15 +219,15 @@ export class UiActionRunner {
       { snapshot: after.snapshot, activity: after.activity },
       ACTION_DIFF_ENTRIES,
     );
-    return {
-      ...data,
-      ...(diff.activityChanged !== null ? { activity_changed: diff.activityChanged } : {}),
-      ...(diff.packageChanged && diff.afterPackage ? { package: diff.afterPackage } : {}),
-      ...(diff.added.length > 0 ? { added: [...diff.added] } : {}),
-      ...(diff.removed.length > 0 ? { removed: [...diff.removed] } : {}),
-      ...(diff.changed.length > 0 ? { changed: diff.changed.map((c) => `${c.before} → ${c.after}`) } : {}),
-      ...(diff.omitted > 0 ? { omitted: diff.omitted } : {}),
-    };
+    const lines = [
+      ...(diff.packageChanged && diff.afterPackage ? [`package ${diff.afterPackage}`] : []),
+      ...(diff.activityChanged && after.activity ? [`activity ${after.activity}`] : []),
+      ...diff.changed.map((c) => `~ ${c.before} → ${c.after}`),
+      ...diff.added.map((row) => `+ ${row}`),
+      ...diff.removed.map((row) => `- ${row}`),
+      ...(diff.omitted > 0 ? [`… ${diff.omitted} more`] : []),
+    ];
+    return lines.length > 0 ? { ...data, diff: lines } : data;
   }
 
   /** Event fields every action shares. */
@@ -232,13 +249,6 @@ export class UiActionRunner {
   /** A one-line summary ending with what happened to the screen. */
   summary(action: string, data: ActionOutput): string {
     if (!data.screen_changed) return `${action}; screen unchanged (${data.screen_hash})`;
-    const counts = [
-      data.added ? `+${data.added.length}` : '',
-      data.removed ? `-${data.removed.length}` : '',
-      data.changed ? `~${data.changed.length}` : '',
-    ]
-      .filter(Boolean)
-      .join(' ');
-    return `${action}; screen now ${data.screen_hash}${data.activity_changed ? ' (new activity)' : ''}${counts ? ` ${counts}` : ''}`;
+    return `${action}; screen now ${data.screen_hash}${data.diff ? ` (${data.diff.length} diff lines)` : ''}`;
   }
 }

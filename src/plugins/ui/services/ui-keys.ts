@@ -23,16 +23,10 @@ export const UI_KEYS = {
   move_end: 123,
   page_up: 92,
   page_down: 93,
-  copy: 278,
   paste: 279,
-  cut: 277,
   volume_up: 24,
   volume_down: 25,
-  volume_mute: 164,
-  camera: 27,
   power: 26,
-  wakeup: 224,
-  sleep: 223,
 } as const;
 
 export type UiKeyName = keyof typeof UI_KEYS;

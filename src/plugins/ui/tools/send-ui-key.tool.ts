@@ -12,7 +12,7 @@ export function createSendUiKeyTool(deps: { runner: UiActionRunner; input: UiInp
     toolset: 'ui',
     kind: 'W',
     title: 'Send a key',
-    description: 'Press a named key (back, home, enter, tab, delete, …) once or a few times. Returns the screen diff.',
+    description: 'Press a named key. Returns the diff.',
     input: z.object({
       device_serial: deviceSerialField,
       key: z.enum(UI_KEY_NAMES).describe('The key.'),

@@ -10,7 +10,7 @@ import {
   deviceSerialField,
   elementField,
   expectScreenHashField,
-  selectorField,
+  selectorFields,
 } from '../ui-action-fields.js';
 import { UiTextEntered } from '../ui.events.js';
 
@@ -20,19 +20,19 @@ export function createUiFillInputTool(deps: { runner: UiActionRunner; input: UiI
     toolset: 'ui',
     kind: 'W',
     title: 'Fill a text field',
-    description: `Tap a text field, clear it and type text (≤ ${MAX_TEXT_BYTES} bytes; non-ASCII needs ADBKeyboard or Clipper). Refuses a target that is not a text field. Returns the screen diff.`,
+    description: `Tap a text field, clear it, type value (≤ ${MAX_TEXT_BYTES} bytes). Refuses a non-editable target. Returns the diff.`,
     input: z.object({
       device_serial: deviceSerialField,
       element: elementField,
-      selector: selectorField,
-      text: z.string().max(MAX_TEXT_BYTES).describe('The new content; empty only clears.'),
+      ...selectorFields,
+      value: z.string().max(MAX_TEXT_BYTES).describe('Text to put in; empty clears.'),
       expect_screen_hash: expectScreenHashField,
     }),
     output: actionOutput,
-    sensitive: ['text'],
+    sensitive: ['value'],
     async handler(args, ctx) {
       const target = targetFromArgs(args)!;
-      checkTextSize(args.text);
+      checkTextSize(args.value, 'value');
       const frame = await deps.runner.begin(args, ctx);
       const field = deps.runner.resolve(frame, target);
       if (!isEditable(field)) {
@@ -45,14 +45,14 @@ export function createUiFillInputTool(deps: { runner: UiActionRunner; input: UiI
       const point = field.center!;
       await deps.input.tap(frame.serial, point.x, point.y, ctx.signal);
       await deps.text.clear(frame.serial, field, ctx.signal);
-      const method = args.text ? await deps.text.type(frame.serial, args.text, ctx.signal) : 'input_text';
+      const method = args.value ? await deps.text.type(frame.serial, args.value, ctx.signal) : 'input_text';
       const after = await deps.runner.afterAction(frame, ctx, (capture) =>
         ctx.append(
           UiTextEntered,
           {
             ...deps.runner.eventBase(frame, capture),
             target: targetRecord(field, point),
-            ...textDigest(args.text),
+            ...textDigest(args.value),
             method,
             cleared_first: true,
           },
@@ -62,7 +62,7 @@ export function createUiFillInputTool(deps: { runner: UiActionRunner; input: UiI
       const data = deps.runner.output(frame, after, field);
       return {
         data,
-        summary: deps.runner.summary(`filled ${field.path} with ${[...args.text].length} characters`, data),
+        summary: deps.runner.summary(`filled ${field.path} with ${[...args.value].length} characters`, data),
       };
     },
   });

@@ -3,7 +3,7 @@ import { boundsArea, type UiNode } from '../../../android/ui/ui-dump-parser.js';
 import { resolveSingleTarget } from '../../../android/ui/ui-selectors.js';
 import { InvalidArgumentsError, ToolError } from '../../../kernel/errors.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
-import { targetRecord, type UiActionRunner } from '../services/ui-action-runner.js';
+import { targetFromArgs, targetRecord, type UiActionRunner } from '../services/ui-action-runner.js';
 import type { UiCapture } from '../services/ui-capturer.js';
 import type { UiInput } from '../services/ui-input.js';
 import { fingerDirectionToReveal, swipeAcross } from '../services/swipe-geometry.js';
@@ -13,7 +13,7 @@ import {
   directionField,
   elementField,
   expectScreenHashField,
-  selectorField,
+  selectorFields,
 } from '../ui-action-fields.js';
 import { UiSwiped } from '../ui.events.js';
 
@@ -26,20 +26,23 @@ export function createUiScrollUntilElementTool(deps: { runner: UiActionRunner; i
     toolset: 'ui',
     kind: 'W',
     title: 'Scroll until an element shows',
-    description: `Scroll a list until an element matching the selector is on screen (≤ ${MAX_SCROLL_SWIPES} swipes; stops when the screen stops moving). Returns the element and the screen diff.`,
+    description: `Scroll until the selector's element is on screen (≤ ${MAX_SCROLL_SWIPES} swipes; stops at the end). Returns it and the diff.`,
     input: z.object({
       device_serial: deviceSerialField,
-      selector: selectorField.unwrap().describe('What to find; must end up matching one element.'),
-      container: elementField.describe('Scrollable element to swipe in; default the largest one.'),
-      direction: directionField.optional().describe('Where to look: default down (content below).'),
+      text: selectorFields.text.describe('Exact text.'),
+      text_contains: selectorFields.text_contains.describe('Text/desc contains.'),
+      resource_id: selectorFields.resource_id.describe('Resource id.'),
+      container: elementField.describe('Where to swipe; default largest scrollable.'),
+      direction: directionField.optional().describe('Where to look; default down.'),
       max_swipes: z.number().int().min(1).max(MAX_SCROLL_SWIPES).optional().describe('Default 10.'),
       expect_screen_hash: expectScreenHashField,
     }),
     output: z.object({ ...actionOutputShape, swipes: z.number().int().describe('Swipes made.') }),
     async handler(args, ctx) {
-      const selector = args.selector;
-      if (!Object.values(selector).some((value) => value !== undefined))
-        throw new InvalidArgumentsError('selector needs at least one field.', 'INVALID_ARGUMENT', 'selector');
+      const target = targetFromArgs({ ...args, element: undefined });
+      if (!target || !('selector' in target))
+        throw new InvalidArgumentsError('Say what to find: text, resource_id, …', 'INVALID_ARGUMENT', 'text');
+      const selector = target.selector;
       const frame = await deps.runner.begin(args, ctx);
       const snapshot = frame.before.snapshot;
       let container: UiNode | null = null;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { UiNode } from '../../../android/ui/ui-dump-parser.js';
 import { InvalidArgumentsError } from '../../../kernel/errors.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
-import { targetFromArgs, targetRecord, type UiActionRunner } from '../services/ui-action-runner.js';
+import { targetRecord, type UiActionRunner } from '../services/ui-action-runner.js';
 import type { UiInput } from '../services/ui-input.js';
 import { type SwipePath, swipeAcross } from '../services/swipe-geometry.js';
 import {
@@ -11,7 +11,6 @@ import {
   directionField,
   elementField,
   expectScreenHashField,
-  selectorField,
 } from '../ui-action-fields.js';
 import { UiSwiped } from '../ui.events.js';
 
@@ -24,34 +23,32 @@ export function createUiSwipeTool(deps: { runner: UiActionRunner; input: UiInput
     kind: 'W',
     title: 'Swipe',
     description:
-      'Swipe a direction across an element (or the screen), or along from/to points. Finger "up" reveals content below. ui_scroll_until_element finds what is off screen. Returns the screen diff.',
+      'Swipe a finger direction across an element or the screen (up shows content below), or between points. Returns the diff.',
     input: z.object({
       device_serial: deviceSerialField,
-      direction: directionField.optional().describe('Finger direction across the element or screen.'),
-      element: elementField,
-      selector: selectorField,
-      from: z.object({ x: point, y: point }).strict().optional().describe('Instead of direction: start point.'),
-      to: z.object({ x: point, y: point }).strict().optional().describe('With from: end point.'),
+      direction: directionField.optional().describe('Finger direction.'),
+      element: elementField.describe('Element to swipe on (id or path).'),
+      points: z.array(point).length(4).optional().describe('Or: [x1, y1, x2, y2].'),
       duration_ms: z.number().int().min(50).max(5000).optional().describe('Default 300.'),
       expect_screen_hash: expectScreenHashField,
     }),
     output: actionOutput,
     async handler(args, ctx) {
-      const byPoints = args.from !== undefined || args.to !== undefined;
-      if (byPoints && (args.from === undefined || args.to === undefined))
-        throw new InvalidArgumentsError('Give both from and to.', 'INVALID_ARGUMENT', args.from ? 'to' : 'from');
+      const byPoints = args.points !== undefined;
       if (byPoints === (args.direction !== undefined))
         throw new InvalidArgumentsError(
-          'Give a direction (with an optional element or selector), or from and to points.',
+          'Give a direction (with an optional element or selector), or points [from_x, from_y, to_x, to_y].',
           'INVALID_ARGUMENT',
           'direction',
         );
-      const target = byPoints ? null : targetFromArgs(args, false);
+      const target = byPoints || args.element === undefined ? null : { element: args.element };
       const frame = await deps.runner.begin(args, ctx);
       let node: UiNode | null = null;
       let path: SwipePath;
-      if (byPoints) path = { from: args.from!, to: args.to! };
-      else {
+      if (args.points) {
+        const [fromX, fromY, toX, toY] = args.points;
+        path = { from: { x: fromX, y: fromY }, to: { x: toX, y: toY } };
+      } else {
         if (target) node = deps.runner.resolve(frame, target, { requireEnabled: false });
         const bounds = node?.bounds ?? frame.before.snapshot.screen;
         if (!bounds)

@@ -7,7 +7,7 @@ import {
   deviceSerialField,
   elementField,
   expectScreenHashField,
-  selectorField,
+  selectorFields,
 } from '../ui-action-fields.js';
 import { UiTapped } from '../ui.events.js';
 
@@ -18,12 +18,12 @@ export function createUiTapElementTool(deps: { runner: UiActionRunner; input: Ui
     kind: 'W',
     title: 'Tap an element',
     description:
-      'Tap or long-press one element by id, tree path or selector: the way to tap. Refuses a missing, disabled or ambiguous target (naming the candidates). Returns the screen diff.',
+      'Tap one element (id, path or selector). Refuses missing, disabled or ambiguous targets. Returns the diff.',
     input: z.object({
       device_serial: deviceSerialField,
       element: elementField,
-      selector: selectorField,
-      long_press: z.boolean().optional().describe('Hold for 0.8 s.'),
+      ...selectorFields,
+      long_press: z.boolean().optional().describe('Hold 0.8 s.'),
       expect_screen_hash: expectScreenHashField,
     }),
     output: actionOutput,

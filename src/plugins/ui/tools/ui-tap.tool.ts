@@ -6,8 +6,7 @@ import type { UiInput } from '../services/ui-input.js';
 import { actionOutput, deviceSerialField, expectScreenHashField } from '../ui-action-fields.js';
 import { UiTapped } from '../ui.events.js';
 
-const coordinate = (axis: string) =>
-  z.number().int().min(0).max(100_000).describe(`Screen ${axis} in pixels (get_ui_hierarchy rows give centres).`);
+const coordinate = (from: string) => z.number().int().min(0).max(100_000).describe(`Pixels from the ${from}.`);
 
 export function createUiTapTool(deps: { runner: UiActionRunner; input: UiInput }) {
   return defineTool({
@@ -16,12 +15,12 @@ export function createUiTapTool(deps: { runner: UiActionRunner; input: UiInput }
     kind: 'W',
     title: 'Tap at coordinates',
     description:
-      'Tap or long-press a screen point. Prefer ui_tap_element: an element target cannot hit the wrong thing after the layout moves. Returns the screen diff.',
+      'Tap a screen point. Prefer ui_tap_element: an element cannot be missed when the layout moves. Returns the diff.',
     input: z.object({
       device_serial: deviceSerialField,
-      x: coordinate('x'),
-      y: coordinate('y'),
-      long_press: z.boolean().optional().describe('Hold for 0.8 s.'),
+      x: coordinate('left'),
+      y: coordinate('top'),
+      long_press: z.boolean().optional().describe('Hold 0.8 s.'),
       expect_screen_hash: expectScreenHashField,
     }),
     output: actionOutput,
