@@ -58,6 +58,8 @@ export interface ToolResult<O> {
   readonly data: O;
   /** One short line for the text content and the audit log (trimmed to 120 bytes there). */
   readonly summary: string;
+  /** Images sent after the text (base64), e.g. a screenshot; counted in the response bound like the rest. */
+  readonly images?: readonly { readonly data: string; readonly mimeType: 'image/png' | 'image/jpeg' }[];
 }
 
 /**

@@ -73,6 +73,8 @@ export const TOOL_VERBS = [
   'screenshot',
   'inspect',
   'analyze',
+  // The ui toolset's names put their toolset first where the verb alone is ambiguous (ui_tap, ui_wait_for_idle).
+  'ui',
 ] as const;
 
 const SNAKE_CASE = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
@@ -144,9 +146,7 @@ function undescribedFields(shape: Record<string, z.ZodType>, prefix: string, rec
 function checkTool(tool: AnyToolDefinition, contribution: ToolsetContribution): RegisteredTool {
   const where = `tool "${tool.name}" (toolset "${contribution.name}")`;
   if (!SNAKE_CASE.test(tool.name)) throw new ToolRegistryError(`${where}: name must be snake_case.`);
-  // A tool may carry its toolset's name as a prefix (ui_tap, the name agents know from peers): the verb follows it.
-  const words = tool.name.split('_');
-  const verb = (words[0] === contribution.name && words.length > 1 ? words[1] : words[0])!;
+  const verb = tool.name.split('_')[0]!;
   if (!(TOOL_VERBS as readonly string[]).includes(verb)) {
     throw new ToolRegistryError(
       `${where}: name must start with a verb (got "${verb}"); if it is one, add it to TOOL_VERBS.`,

@@ -30,7 +30,7 @@ import { SelectedProject } from '../kernel/project-selection.js';
 import { checkToolCall, ToolCallPolicy } from '../kernel/tool-call-policy.js';
 import { createToolContext } from '../kernel/tool-context.js';
 import { toolFacingError } from '../kernel/tool-facing-error.js';
-import type { AnyToolDefinition, Logger, ProgressUpdate } from '../kernel/tool-definition.js';
+import type { AnyToolDefinition, Logger, ProgressUpdate, ToolResult } from '../kernel/tool-definition.js';
 import { ToolRegistry, type RegisteredTool } from '../kernel/tool-registry.js';
 import { droidwrightVersion } from '../kernel/version.js';
 import { boundClientField, CallRecorder } from './call-recorder.js';
@@ -488,7 +488,7 @@ export class McpSession {
           `Internal error in ${name}: its result did not match its output schema. This is a droidwright bug; the details are on its stderr.`,
         );
       }
-      const success = successResult(result.summary, output.data as Record<string, unknown>);
+      const success = successResult(result.summary, output.data as Record<string, unknown>, result.images);
       const bytes = wireBytes(success);
       if (bytes > MAX_RESPONSE_BYTES) {
         this.logger.error(
@@ -581,12 +581,18 @@ export class McpSession {
  * rendering of the result, sized so the whole response fits MAX_RESPONSE_BYTES when the structured
  * part does.
  */
-function successResult(summary: string, data: Record<string, unknown>): CallToolResult {
-  const structuredBytes = wireBytes(data);
+function successResult(
+  summary: string,
+  data: Record<string, unknown>,
+  images: ToolResult<unknown>['images'] = [],
+): CallToolResult {
+  const imageBytes = images.reduce((sum, image) => sum + image.data.length + image.mimeType.length + 64, 0);
+  const structuredBytes = wireBytes(data) + imageBytes;
   const room = Math.max(1024, Math.min(MAX_TEXT_BYTES, MAX_RESPONSE_BYTES - structuredBytes - 1024));
   // JSON escaping can grow text (quotes, newlines); leave it a quarter of its room for that.
   const text = renderResultText(summary, data, Math.floor(room * 0.75));
-  return { content: [{ type: 'text', text }], structuredContent: data };
+  const imageContent = images.map((image) => ({ type: 'image' as const, data: image.data, mimeType: image.mimeType }));
+  return { content: [{ type: 'text', text }, ...imageContent], structuredContent: data };
 }
 
 /**

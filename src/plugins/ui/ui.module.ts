@@ -2,6 +2,8 @@ import { ContainerModule } from 'inversify';
 import { EventContribution } from '../../events/event-definition.js';
 import { ToolsetContribution } from '../../kernel/toolset-contribution.js';
 import { DeviceUiCapturer } from './services/device-ui-capturer.js';
+import { ScreenshotService } from './services/screenshot-service.js';
+import { UiReader } from './services/ui-reader.js';
 import { UiCapturer } from './services/ui-capturer.js';
 import { UiActionRunner } from './services/ui-action-runner.js';
 import { UiInput } from './services/ui-input.js';
@@ -20,6 +22,8 @@ const uiEventContribution: EventContribution = {
 export const uiModule = new ContainerModule(({ bind }) => {
   bind(DeviceUiCapturer).toSelf().inSingletonScope();
   bind<UiCapturer>(UiCapturer).toService(DeviceUiCapturer);
+  bind(UiReader).toSelf().inSingletonScope();
+  bind(ScreenshotService).toSelf().inSingletonScope();
   bind(UiInput).toSelf().inSingletonScope();
   bind(UiTextEntry).toSelf().inSingletonScope();
   bind(UiActionRunner).toSelf().inSingletonScope();

@@ -22,6 +22,7 @@ import {
   renderScenarioScreen,
   type Display,
 } from './ui/screen-renderer.js';
+import { UiAutomatorService } from './ui/ui-automator-service.js';
 import { findList, hitTest, walk, type ViewNode } from './ui/view-node.js';
 
 export interface DeviceConfig {
@@ -132,6 +133,7 @@ export class SimulatedDevice {
   readonly logs: LogBuffers;
   readonly exits: ExitInfoStore;
   readonly am: ActivityManager;
+  readonly uiAutomator = new UiAutomatorService();
   readonly bootTimeMs: number;
   readonly systemPid = SYSTEM_SERVER_PID;
   readonly zygotePid = ZYGOTE_PID;

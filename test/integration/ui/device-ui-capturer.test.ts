@@ -9,6 +9,7 @@ import { identityOf } from '../../../src/kernel/process-identity.js';
 import { DeviceUiCapturer, parseResumedActivity } from '../../../src/plugins/ui/services/device-ui-capturer.js';
 import { UiCaptureLock } from '../../../src/plugins/ui/services/ui-capture-lock.js';
 import { uiTables } from '../../../src/plugins/ui/ui-tables.js';
+import type { SimulatedAndroidHandle } from '../../../src/sim/android/create-simulated-android.js';
 import type { RunningSimulatedDevice } from '../../../src/sim/start-simulated-device.js';
 import { startAdbServer, type TestAdbServer } from '../../support/adb-server.js';
 import { testCatalog } from '../../support/event-store-fixtures.js';
@@ -21,6 +22,7 @@ import { androidContainer, commandCount, commandsRun } from '../android/support.
  */
 
 describe('DeviceUiCapturer', () => {
+  const sim = () => (phone.android as SimulatedAndroidHandle).state;
   let adb: TestAdbServer;
   let phone: RunningSimulatedDevice;
   let home: string;
@@ -90,6 +92,38 @@ describe('DeviceUiCapturer', () => {
     await expect(capturer.capture(phone.serial, { deadlineMs: 2000 })).resolves.toMatchObject({
       deviceSerial: phone.serial,
     });
+  });
+
+  it('fails at once with UI_BUSY when another UI Automator client is registered', async () => {
+    sim().uiAutomator.setFault('already_registered', 1);
+    const started = Date.now();
+    await expect(capturer.capture(phone.serial)).rejects.toMatchObject({
+      code: 'UI_BUSY',
+      message: expect.stringContaining('already registered'),
+    });
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('retries while the device could not get idle, and gives up at the deadline', async () => {
+    const automator = sim().uiAutomator;
+    automator.setFault('idle_timeout', 2);
+    const dumpsBefore = automator.dumps;
+    await expect(capturer.capture(phone.serial)).resolves.toMatchObject({ deviceSerial: phone.serial });
+    expect(automator.dumps - dumpsBefore).toBe(3);
+    automator.setFault('idle_timeout');
+    await expect(capturer.capture(phone.serial, { deadlineMs: 1200 })).rejects.toMatchObject({
+      code: 'UI_CAPTURE_TIMEOUT',
+      message: expect.stringContaining('could not get idle state'),
+    });
+    automator.setFault('hang');
+    const started = Date.now();
+    await expect(capturer.capture(phone.serial, { deadlineMs: 1500 })).rejects.toMatchObject({
+      code: 'UI_CAPTURE_TIMEOUT',
+    });
+    expect(Date.now() - started).toBeLessThan(4000);
+    automator.setFault(null);
+    // The lock was released on every failure.
+    await expect(capturer.capture(phone.serial, { deadlineMs: 3000 })).resolves.toBeDefined();
   });
 
   it('reads the resumed activity from every dumpsys format', () => {

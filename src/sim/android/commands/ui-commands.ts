@@ -2,6 +2,8 @@ import type { CommandHandler, CommandIO } from '../shell/command.js';
 import { keyCodeFromString } from '../keycodes.js';
 import { normalizePath } from '../sim-file-system.js';
 import { renderPng, renderRaw, screenSvg } from '../ui/screen-image.js';
+import type { SimulatedDevice } from '../simulated-device.js';
+import { ALREADY_REGISTERED_TRACE, IDLE_TIMEOUT_LINE } from '../ui/ui-automator-service.js';
 import { toUiAutomatorXml } from '../ui/view-node.js';
 
 const INPUT_USAGE = `Usage: input [<source>] [-d DISPLAY_ID] <command> [<arg>...]
@@ -114,6 +116,30 @@ export const uiautomatorCommand: CommandHandler = async ({ argv, io, device, cwd
     return verb === undefined || verb === 'help' ? 0 : 1;
   }
   const target = rest.filter((a) => !a.startsWith('--'))[0] ?? '/sdcard/window_dump.xml';
+  const service = device.uiAutomator;
+  const fault = service.begin();
+  if (fault === 'already_registered') {
+    await io.stderr(ALREADY_REGISTERED_TRACE);
+    return 1;
+  }
+  try {
+    if (fault === 'hang') {
+      await pause(2_000_000_000, io.signal);
+      return 130;
+    }
+    if (fault === 'idle_timeout') {
+      await pause(service.idleWaitMs, io.signal);
+      await io.stderr(IDLE_TIMEOUT_LINE);
+      return 0;
+    }
+    await pause(service.dumpDelayMs, io.signal);
+    return await writeDump(device, io, cwd, target);
+  } finally {
+    service.end();
+  }
+};
+
+async function writeDump(device: SimulatedDevice, io: CommandIO, cwd: string, target: string): Promise<number> {
   const tree = device.currentTree();
   if (!tree) {
     await io.stderr('ERROR: null root node returned by UiTestAutomationBridge.\n');
@@ -135,7 +161,21 @@ export const uiautomatorCommand: CommandHandler = async ({ argv, io, device, cwd
   device.fs.writeFile(path, Buffer.from(xml), 0o660, Math.floor(device.clock() / 1000));
   await io.stdout(`UI hierchary dumped to: ${target}\n`);
   return 0;
-};
+}
+
+/** Waits `ms` unless the client hangs up first (then the command is abandoned like a killed process). */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  if (ms <= 0 || signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
 
 export const screencapCommand: CommandHandler = async ({ argv, io, device, cwd }) => {
   const args = argv.slice(1);
