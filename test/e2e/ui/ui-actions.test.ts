@@ -100,9 +100,8 @@ async function launchNotes(sim: RunningSimulatedDevice = phone, serial?: string)
   expect(device(sim).am.foreground()?.screen.name).toBe('login');
 }
 
-/** The current screen hash, read without acting (hide_soft_keyboard with the keyboard down sends nothing). */
 async function screenHash(serial?: string): Promise<string> {
-  const { screen_hash } = await ok('hide_soft_keyboard', serial ? { device_serial: serial } : {});
+  const { screen_hash } = await ok('get_ui_hierarchy', serial ? { device_serial: serial } : {});
   return screen_hash;
 }
 
@@ -137,47 +136,67 @@ describe('acting ui tools over MCP', () => {
       expect({ name, size: size <= 1500 }).toEqual({ name, size: true });
   });
 
-  it('completes login → list → detail → settings with element targets only, each guarded by the screen hash', async () => {
+  it('completes login → list → detail → settings reading with ui tools and acting on element targets only', async () => {
     await launchNotes();
-    let hash = await screenHash();
-
+    const idIn = (rows: string[], pattern: RegExp): string => {
+      const row = rows.find((r) => pattern.test(r));
+      if (!row) throw new Error(`no row matches ${pattern}: ${rows.join(' | ')}`);
+      return row.split(' ')[0];
+    };
+    let view = await ok('get_ui_hierarchy', {});
     let result = await ok('ui_fill_input', {
-      resource_id: 'email',
+      element: idIn(view.rows, /^\S+ EditText .*edit$/),
       value: 'ada@example.com',
-      expect_screen_hash: hash,
+      expect_screen_hash: view.screen_hash,
     });
     expect(result.screen_changed).toBe(true);
     expect(result.diff.join('\n')).toContain('ada@example.com');
-    hash = result.screen_hash;
 
-    result = await ok('ui_fill_input', { element: 'password', value: 'hunter22', expect_screen_hash: hash });
+    result = await ok('ui_fill_input', {
+      element: idIn(view.rows, /EditText .*edit password/),
+      value: 'hunter22',
+      expect_screen_hash: result.screen_hash,
+    });
     expect(result.target).toContain('password');
     expect(fieldValue('password')).toBe('hunter22');
-    hash = result.screen_hash;
 
-    result = await ok('ui_tap_element', { text: 'Sign in', expect_screen_hash: hash });
+    const [signIn] = (await ok('find_ui_elements', { text: 'Sign in' })).matches;
+    const stale = view.screen_hash;
+    result = await ok('ui_tap_element', { element: signIn.id, expect_screen_hash: result.screen_hash });
     expect(result.target).toContain('"Sign in"');
     expect(result.screen_changed).toBe(true);
+    // The screen the agent read before typing is gone: acting on it is refused.
+    expect((await toolError('ui_tap_element', { element: signIn.id, expect_screen_hash: stale })).code).toBe(
+      'SCREEN_CHANGED',
+    );
 
-    // The loading screen moves on by itself; scrolling waits for the list and finds a note below the fold.
+    await ok('wait_for_element', { text: 'Grocery list' });
     result = await ok('ui_scroll_until_element', { text: 'Release checklist' });
-    expect(device().am.foreground()?.screen.name).toBe('notes');
     expect(result.target).toContain('Release checklist');
     expect(result.swipes).toBeGreaterThan(0);
-    hash = result.screen_hash;
 
-    result = await ok('ui_tap_element', { text: 'Release checklist', expect_screen_hash: hash });
+    const [note] = (await ok('find_ui_elements', { text: 'Release checklist' })).matches;
+    result = await ok('ui_tap_element', { element: note.id, expect_screen_hash: result.screen_hash });
     expect(result.diff[0]).toMatch(/^activity .*NoteDetailActivity/);
+    view = await ok('get_ui_hierarchy', {});
+    expect(view.rows.join('\n')).toContain('Release checklist');
     expect(device().am.foreground()?.screen.name).toBe('note_detail');
-    expect(result.diff.join('\n')).toContain('Release checklist');
 
-    result = await ok('send_ui_key', { key: 'back', expect_screen_hash: result.screen_hash });
+    result = await ok('send_ui_key', { key: 'back', expect_screen_hash: view.screen_hash });
     expect(device().am.foreground()?.screen.name).toBe('notes');
 
-    result = await ok('ui_tap_element', { element: 'open_settings', expect_screen_hash: result.screen_hash });
+    view = await ok('get_ui_hierarchy', {});
+    result = await ok('ui_tap_element', {
+      element: idIn(view.rows, /^open_settings /),
+      expect_screen_hash: view.screen_hash,
+    });
     expect(device().am.foreground()?.screen.name).toBe('settings');
 
-    result = await ok('ui_tap_element', { text: 'Dark theme', expect_screen_hash: result.screen_hash });
+    view = await ok('get_ui_hierarchy', {});
+    result = await ok('ui_tap_element', {
+      element: idIn(view.rows, /"Dark theme"/),
+      expect_screen_hash: view.screen_hash,
+    });
     expect(result.diff.join('\n')).toMatch(/Dark theme.*→.*checked/);
   });
 });
