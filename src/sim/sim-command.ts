@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { adbHostRequest } from '../android/adb-server-process.js';
 import { UsageError } from '../kernel/usage-error.js';
 import { LogcatReplayError } from './android/logcat/logcat-replay.js';
+import { CAPTURED_ACTIVITY, capturedScreenScenario } from './android/scenario/load-scenario.js';
 import type { SimulatedDevice } from './android/simulated-device.js';
 import {
   startSimulatedDevice,
@@ -25,6 +26,8 @@ Runs a simulated Android device that adb and every droidwright tool can use like
   --model NAME        ro.product.model (default Pixel 7)
   --api N             Android API level
   --scenario S        scenario name from scenarios/ (e.g. notes-app) or a JSON file: the app's screens, logs, crashes
+  --screen FILE.xml   show a captured UI Automator dump (adb exec-out uiautomator dump /dev/tty) in the foreground:
+                      uiautomator dump answers it as captured, screencap draws it, taps and typing act on its nodes
   --locked            start with the keyguard up
   --screen-off        start with the display off
   --seed N            seed for reproducible pids, timings and log traffic
@@ -52,7 +55,7 @@ function integer(name: string, value: string | undefined, min: number, max: numb
 export function parseSimArguments(
   argv: string[],
   env: NodeJS.ProcessEnv = process.env,
-): { device: SimulatedDeviceOptions; adbPort: number | null; help: boolean } {
+): { device: SimulatedDeviceOptions; adbPort: number | null; help: boolean; launch?: string } {
   let values;
   try {
     ({ values } = parseArgs({
@@ -66,6 +69,7 @@ export function parseSimArguments(
         model: { type: 'string' },
         api: { type: 'string' },
         scenario: { type: 'string' },
+        screen: { type: 'string' },
         locked: { type: 'boolean' },
         'screen-off': { type: 'boolean' },
         seed: { type: 'string' },
@@ -98,6 +102,25 @@ export function parseSimArguments(
   const api = integer('api', values.api, 21, 40);
   if (api !== undefined) androidOptions.api = api;
   if (values.scenario !== undefined) androidOptions.scenario = values.scenario;
+  let launch: string | null = null;
+  if (values.screen !== undefined) {
+    if (values.scenario !== undefined) throw new UsageError('Give --scenario or --screen, not both.');
+    if (!existsSync(values.screen) || !statSync(values.screen).isFile()) {
+      throw new UsageError(
+        `--screen: no file at "${values.screen}". Give a UI Automator dump (adb exec-out uiautomator dump /dev/tty > screen.xml).`,
+      );
+    }
+    let captured: ReturnType<typeof capturedScreenScenario>;
+    try {
+      captured = capturedScreenScenario(values.screen);
+    } catch (error) {
+      throw new UsageError(`--screen: ${(error as Error).message}`);
+    }
+    androidOptions.scenario = captured.scenario;
+    androidOptions.width = captured.width;
+    androidOptions.height = captured.height;
+    launch = captured.packageName;
+  }
   if (values.locked) androidOptions.locked = true;
   if (values['screen-off']) androidOptions.screenOff = true;
   const seed = integer('seed', values.seed, 0, 2 ** 31 - 1);
@@ -123,7 +146,7 @@ export function parseSimArguments(
     ...(values.host !== undefined ? { host: values.host } : {}),
     ...(emulatorPort !== undefined ? { emulatorPort } : { port: integer('port', values.port, 0, 65535) ?? 0 }),
   };
-  return { device, adbPort, help: values.help ?? false };
+  return { device, adbPort, help: values.help ?? false, ...(launch ? { launch } : {}) };
 }
 
 /** Tells the adb server about the device: `connect` in TCP mode, the emulator's own `host:emulator` notice otherwise. */
@@ -147,7 +170,7 @@ async function announce(device: RunningSimulatedDevice, adbPort: number, out: (l
 }
 
 export async function runSimCommand(argv: string[]): Promise<number> {
-  const { device: options, adbPort, help } = parseSimArguments(argv);
+  const { device: options, adbPort, help, launch } = parseSimArguments(argv);
   if (help) {
     process.stdout.write(SIM_USAGE);
     return 0;
@@ -163,6 +186,11 @@ export async function runSimCommand(argv: string[]): Promise<number> {
   out(
     `simulated device ${device.serial} is up (adb port ${device.port}${device.consolePort !== undefined ? `, console port ${device.consolePort}` : ''})`,
   );
+  if (launch) {
+    // The captured screen is what the device shows from the start, as when it was captured.
+    (device.android as { state?: SimulatedDevice }).state?.am.launch(launch, CAPTURED_ACTIVITY);
+    out(`showing the captured screen of ${launch}`);
+  }
   const replayed = (device.android as { state?: { replayed?: SimulatedDevice['replayed'] } }).state?.replayed;
   if (replayed) {
     out(

@@ -3,6 +3,7 @@ import { keyCodeFromString } from '../keycodes.js';
 import { normalizePath } from '../sim-file-system.js';
 import { renderPng, renderRaw, screenSvg } from '../ui/screen-image.js';
 import type { SimulatedDevice } from '../simulated-device.js';
+import { answerCapturedDump } from '../ui/captured-dump.js';
 import { ALREADY_REGISTERED_TRACE, IDLE_TIMEOUT_LINE } from '../ui/ui-automator-service.js';
 import { toUiAutomatorXml } from '../ui/view-node.js';
 
@@ -145,7 +146,7 @@ async function writeDump(device: SimulatedDevice, io: CommandIO, cwd: string, ta
     await io.stderr('ERROR: null root node returned by UiTestAutomationBridge.\n');
     return 0;
   }
-  const xml = toUiAutomatorXml(tree, device.rotation());
+  const xml = tree.captured ? answerCapturedDump(tree.captured, tree) : toUiAutomatorXml(tree, device.rotation());
   if (target === '/dev/tty' || target === '/dev/stdout') {
     await io.stdout(`${xml}UI hierchary dumped to: ${target}\n`);
     return 0;

@@ -17,6 +17,8 @@
  *   }]
  * }
  * Screen: { "activity": ".LoginActivity", "root": Node, "onEnter"?: Action, "onBack"?: Action,
+ *           "dump"?: "screens/login.xml" (a captured UI Automator dump shown as it was captured, instead of root;
+ *                    relative to the scenario file),
  *           "after"?: { "ms": 800, "then": Action } }    // a loading screen that moves on by itself
  * Node:   { "class": "android.widget.Button", "id"?: "sign_in" (→ <package>:id/sign_in), "text"?, "desc"?, "hint"?,
  *           "bounds": [left, top, right, bottom], "clickable"?, "longClickable"?, "enabled"? (default true),
@@ -190,6 +192,8 @@ export const ScreenSchema = z
   .object({
     activity: z.string().min(1),
     root: NodeSchema,
+    /** A UI Automator dump file to show instead of drawing `root` (the loader fills `root` in for it). */
+    dump: z.string().min(1).optional(),
     onEnter: ActionSchema.optional(),
     onBack: ActionSchema.optional(),
     // biome-ignore lint/suspicious/noThenProperty: `then` is the scenario format's word for the follow-up action

@@ -1,4 +1,6 @@
 import type { InstalledPackage } from '../package-manager.js';
+import { capturedDumpOf } from '../scenario/load-scenario.js';
+import { renderCapturedDump } from './captured-dump.js';
 import type { NodeSpec, Scenario } from '../scenario/scenario-schema.js';
 import { systemNode, type Rect, type ViewNode } from './view-node.js';
 
@@ -87,6 +89,8 @@ export function renderScenarioScreen(
 ): ViewNode {
   const spec = pkg.spec!;
   const screen = spec.screens[state.screenName];
+  const captured = capturedDumpOf(screen);
+  if (captured) return renderCapturedDump(captured, state);
   const scale = new Scaler(scenario.design, display);
 
   const build = (node: NodeSpec, path: string, clipTo: Rect | null): ViewNode | null => {

@@ -1,4 +1,5 @@
 import type { Action } from '../scenario/scenario-schema.js';
+import type { CapturedDump } from './captured-dump.js';
 
 export type Rect = readonly [left: number, top: number, right: number, bottom: number];
 
@@ -33,6 +34,8 @@ export interface ViewNode {
   readonly list?: { readonly key: string; readonly maxScroll: number; readonly itemHeight: number };
   /** What launching this node does (launcher icons). */
   readonly launches?: string;
+  /** On the root of a screen loaded from a real dump: the capture, which `uiautomator dump` answers. */
+  readonly captured?: CapturedDump;
 }
 
 export function contains(r: Rect, x: number, y: number): boolean {
