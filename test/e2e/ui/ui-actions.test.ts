@@ -7,7 +7,7 @@ import type { SimulatedDevice } from '../../../src/sim/android/simulated-device.
 import type { RunningSimulatedDevice } from '../../../src/sim/start-simulated-device.js';
 import { commandCount, commandsRun } from '../../integration/android/support.js';
 import { startAdbServer, type TestAdbServer } from '../../support/adb-server.js';
-import { REPO_ROOT, startMcpClient, type McpTestClient } from '../../support/mcp-client.js';
+import { REPO_ROOT, runCli, startMcpClient, type McpTestClient } from '../../support/mcp-client.js';
 import { startSimOnAdb } from '../../support/sim-device.js';
 import { createFakeGradleProject, createTempHome } from '../../support/temp-home.js';
 
@@ -529,5 +529,12 @@ describe('Unicode text through an input method or the clipboard', () => {
     before = commandCount(clipperPhone);
     await ok('ui_fill_input', { device_serial: serial, element: 'email', value: 'Zoë' });
     expect(fieldValue('email', clipperPhone)).toBe('Zoë');
+  });
+});
+
+describe('the log of every action', () => {
+  it('verifies, projections included', async () => {
+    const verified = await runCli({ home: home.home, adbPort: adb.port }, ['events', 'verify', '--projections']);
+    expect({ code: verified.code, stderr: verified.stderr }).toEqual({ code: 0, stderr: '' });
   });
 });
