@@ -110,19 +110,46 @@ export class UiInput {
     });
     const previous = current.output.trim();
     const base64 = Buffer.from(text, 'utf8').toString('base64');
-    const steps = [
-      sh`ime enable ${ADB_KEYBOARD_IME}`,
-      sh`ime set ${ADB_KEYBOARD_IME}`,
-      sh`am broadcast -a ADB_INPUT_B64 --es msg ${base64}`,
-    ];
     try {
-      const result = await this.run(serial, joinCommands(steps, ' && '), 'The ADBKeyboard broadcast', signal);
+      await this.run(
+        serial,
+        joinCommands([sh`ime enable ${ADB_KEYBOARD_IME}`, sh`ime set ${ADB_KEYBOARD_IME}`], ' && '),
+        'Selecting ADBKeyboard',
+        signal,
+      );
+      await this.waitForInputMethod(serial, ADB_KEYBOARD_IME, signal);
+      const result = await this.run(
+        serial,
+        sh`am broadcast -a ADB_INPUT_B64 --es msg ${base64}`,
+        'The ADBKeyboard broadcast',
+        signal,
+      );
       if (!/Broadcast completed/.test(result.output))
         throw new ToolError('COMMAND_FAILED', `The ADBKeyboard broadcast was not delivered on ${serial}.`);
     } finally {
       if (/^[\w.]+\/[\w.$]+$/.test(previous) && previous !== ADB_KEYBOARD_IME)
         await this.adb.shell(serial, sh`ime set ${previous}`, INPUT_OPTS);
     }
+  }
+
+  /**
+   * Waits (at most 2 s) until the input method service has bound `id`: ADBKeyboard registers its broadcast
+   * receiver when bound, so a broadcast sent straight after `ime set` can reach no one on a slow device.
+   */
+  private async waitForInputMethod(serial: string, id: string, signal?: AbortSignal): Promise<void> {
+    for (let attempt = 0; attempt < 20 && !signal?.aborted; attempt++) {
+      const result = await this.adb.shell(serial, sh`dumpsys input_method`, {
+        timeoutMs: 15_000,
+        maxOutputBytes: 256 * 1024,
+        signal,
+      });
+      if (result.output.split(/\s+/).includes(`mCurMethodId=${id}`)) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new ToolError(
+      'COMMAND_FAILED',
+      `${serial} did not switch to ${id} within 2 s (dumpsys input_method); check the keyboard is installed and enabled, then retry.`,
+    );
   }
 
   /** Types by setting the clipboard through Clipper and pasting into the focused field. */
