@@ -532,6 +532,25 @@ describe('Unicode text through an input method or the clipboard', () => {
   });
 });
 
+describe('an action after which the screen cannot be read', () => {
+  let darkPhone: RunningSimulatedDevice;
+  beforeAll(async () => {
+    darkPhone = await startSimOnAdb(adb, { androidOptions: { backgroundLogRate: 0 } });
+  });
+  afterAll(async () => {
+    await darkPhone?.stop();
+  });
+
+  it('says the key was sent and records it when the screen goes dark', async () => {
+    const serial = darkPhone.serial;
+    const failed = await toolError('send_ui_key', { device_serial: serial, key: 'power' });
+    expect(failed.text).toContain('The action was sent');
+    expect(device(darkPhone).screenOn).toBe(false);
+    const { events } = await ok('query_events', { types: ['ui.key_sent'], device: serial, limit: 1, verbose: true });
+    expect(events[0].data).toMatchObject({ key: 'power', keycode: 26, screen_hash_after: null });
+  }, 60_000);
+});
+
 describe('the log of every action', () => {
   it('verifies, projections included', async () => {
     const verified = await runCli({ home: home.home, adbPort: adb.port }, ['events', 'verify', '--projections']);

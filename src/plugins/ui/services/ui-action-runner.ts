@@ -24,6 +24,8 @@ const ACTION_DIFF_ENTRIES = 30;
 const SETTLE_MAX_CAPTURES = 4;
 const SETTLE_FIRST_WAIT_MS = 150;
 const SETTLE_INTERVAL_MS = 250;
+/** Deadline of each capture after an action: shorter than a read's, as a screen turned off never answers. */
+const SETTLE_CAPTURE_DEADLINE_MS = 15_000;
 
 export type UiTargetRecord = z.infer<typeof UiTargetSchema>;
 
@@ -173,10 +175,11 @@ export class UiActionRunner {
   /** Captures until the screen stops changing (two captures agree) or SETTLE_MAX_CAPTURES were taken. */
   async settle(frame: UiActionFrame, signal: AbortSignal): Promise<UiCapture> {
     await sleep(SETTLE_FIRST_WAIT_MS, signal);
-    let latest = await this.capturer.capture(frame.serial, { signal });
+    const options = { signal, deadlineMs: SETTLE_CAPTURE_DEADLINE_MS };
+    let latest = await this.capturer.capture(frame.serial, options);
     for (let i = 1; i < SETTLE_MAX_CAPTURES && !signal.aborted; i++) {
       await sleep(SETTLE_INTERVAL_MS, signal);
-      const next = await this.capturer.capture(frame.serial, { signal });
+      const next = await this.capturer.capture(frame.serial, options);
       const stable = next.screenHash === latest.screenHash;
       latest = next;
       if (stable) break;
@@ -198,6 +201,13 @@ export class UiActionRunner {
       after = await this.settle(frame, ctx.signal);
     } catch (error) {
       record(null);
+      // The input was delivered: say so, or the agent would repeat an action that happened (a tap, a key).
+      if (error instanceof ToolError && error.code !== 'CANCELLED')
+        throw new ToolError(
+          error.code,
+          `The action was sent, but reading the screen after it failed: ${error.message}`,
+          error.details,
+        );
       throw error;
     }
     record(after);
