@@ -318,11 +318,19 @@ async function sim() {
   return runSimBenchmarks();
 }
 
+// ---------------------------------------------------------------- ui (owner: ui toolset)
+/** Screen reads through the real server and client on a normal and a 2,397-node screen; screenshot downscale. */
+async function ui() {
+  const { runUiBenchmarks } = await import('./bench-ui.mjs');
+  return runUiBenchmarks();
+}
+
 const benchmarks = {
   startup,
   events,
   build,
   sim,
+  ui,
 };
 
 function printTable(title, rows) {

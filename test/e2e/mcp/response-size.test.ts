@@ -291,6 +291,29 @@ describe('every tool answers within 128 KiB on the wire', () => {
       ['ui_scroll_until_element', { device_serial: serial, text: 'Nothing here', max_swipes: 25 }],
     ];
     for (const [name, args] of calls) await call(mcp, name, args);
+    // The ui tools on the 2,397-node feed screen: the largest view, tree, find and screenshot there are.
+    await phone.stop();
+    phone = await startSimOnAdb(adb, { androidOptions: { backgroundLogRate: 0, scenario: 'large-feed' } });
+    await adb.adb(['-s', phone.serial, 'shell', 'am start -W -n com.example.feed/.FeedActivity']);
+    const feed = phone.serial;
+    const uiCalls: [string, Record<string, unknown>][] = [
+      ['get_ui_hierarchy', { device_serial: feed, limit: 500 }],
+      ['get_ui_hierarchy', { device_serial: feed, view: 'sparse' }],
+      ['get_ui_hierarchy', { device_serial: feed, view: 'diff' }],
+      ['list_clickable_elements', { device_serial: feed, limit: 500 }],
+      ['find_ui_elements', { device_serial: feed, class: 'TextView', max: 100 }],
+      ['find_ui_parent', { device_serial: feed, element: '0.0.1.0.0' }],
+      ['compare_ui_state', { device_serial: feed, max_entries: 200 }],
+      ['wait_for_element', { device_serial: feed, class: 'TextView', timeout_ms: 2000 }],
+      ['ui_wait_for_idle', { device_serial: feed }],
+      ['ui_assert_element', { device_serial: feed, class: 'ImageButton' }],
+      ['screenshot', { device_serial: feed, max_dimension: 8192 }],
+      ['screenshot', { device_serial: feed, full_size: true }],
+    ];
+    for (const [name, args] of uiCalls) {
+      const result = await call(mcp, name, args);
+      expect(result instanceof McpError || !result.isError).toBe(true);
+    }
     const { tools } = await mcp.client.listTools();
     expect([...sizes.keys()].sort()).toEqual(tools.map((t) => t.name).sort());
     const over = [...sizes].filter(([, bytes]) => bytes > WIRE_LIMIT_BYTES);

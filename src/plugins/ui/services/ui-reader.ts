@@ -31,20 +31,6 @@ export interface ScreenFacts {
   activity?: string;
 }
 
-/** One element as find-style tools return it: enough to recognise it and to target it. */
-export interface ElementFacts {
-  id: string;
-  path: string;
-  class: string;
-  text?: string;
-  content_desc?: string;
-  resource_id?: string;
-  hint?: string;
-  bounds?: [number, number, number, number];
-  center?: [number, number];
-  flags?: string;
-}
-
 export function flagWords(node: UiNode): string {
   const f = node.flags;
   const out: string[] = [];
@@ -141,22 +127,26 @@ export class UiReader {
     }
   }
 
-  element(capture: UiCapture, node: UiNode): ElementFacts {
-    const id = elementIds(capture.snapshot).idOf.get(node) ?? node.path;
+  /**
+   * One element as a line: `id path Class "text" desc="…" res=com.x:id/y hint="…" [l,t][r,b] @x,y flags`,
+   * parts it lacks left out, texts cut to 200 characters.
+   */
+  element(capture: UiCapture, node: UiNode): string {
+    const parts = [
+      elementIds(capture.snapshot).idOf.get(node) ?? node.path,
+      node.path,
+      simpleClassName(node.className) || '?',
+    ];
+    if (node.text) parts.push(JSON.stringify(clip(node.text, 200)));
+    if (node.contentDesc) parts.push(`desc=${JSON.stringify(clip(node.contentDesc, 200))}`);
+    if (node.resourceId) parts.push(`res=${clip(node.resourceId, 200)}`);
+    if (node.hint && !node.text) parts.push(`hint=${JSON.stringify(clip(node.hint, 200))}`);
     const b = node.bounds;
+    if (b) parts.push(`[${b.left},${b.top}][${b.right},${b.bottom}]`);
+    if (node.center) parts.push(`@${node.center.x},${node.center.y}`);
     const flags = flagWords(node);
-    return {
-      id,
-      path: node.path,
-      class: simpleClassName(node.className) || '?',
-      ...(node.text ? { text: clip(node.text, 200) } : {}),
-      ...(node.contentDesc ? { content_desc: clip(node.contentDesc, 200) } : {}),
-      ...(node.resourceId ? { resource_id: clip(node.resourceId, 200) } : {}),
-      ...(node.hint && !node.text ? { hint: clip(node.hint, 200) } : {}),
-      ...(b ? { bounds: [b.left, b.top, b.right, b.bottom] as [number, number, number, number] } : {}),
-      ...(node.center ? { center: [node.center.x, node.center.y] as [number, number] } : {}),
-      ...(flags ? { flags } : {}),
-    };
+    if (flags) parts.push(flags);
+    return parts.join(' ');
   }
 }
 

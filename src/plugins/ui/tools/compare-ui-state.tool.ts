@@ -13,7 +13,7 @@ export function createCompareUiStateTool(deps: { reader: UiReader }) {
     kind: 'R',
     title: 'What changed on screen',
     description:
-      'Read the screen and compare it with your previous read of this device: elements added, removed and changed, and whether the app or activity changed. Cheaper than re-reading the whole screen after an action.',
+      'Compare the screen with your previous read of this device: + added, - removed, ~ changed elements, app or activity change. Cheaper than a full read after an action.',
     input: z.object({
       device_serial: deviceSerialField,
       max_entries: z

@@ -13,7 +13,7 @@ export function createFindUiElementsTool(deps: { reader: UiReader }) {
     kind: 'R',
     title: 'Find elements',
     description:
-      'Find elements on the screen matching every selector field given (AND), in screen order, with id, tree path, bounds and flags. Use an id or path from here as the target of the acting tools.',
+      'Find elements matching all selector fields given, in screen order, as lines: id path Class "text" bounds @x,y flags. Target acting tools at an id or path from here.',
     input: z.object({ device_serial: deviceSerialField, ...selectorFields, max: findMaxField }),
     output: z.object({
       ...screenOutput,

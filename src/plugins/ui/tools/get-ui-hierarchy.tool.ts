@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { deviceSerialField } from '../../../android/device-tool-fields.js';
 import { INTERACTIVE_VIEW_DEFAULT_ROWS, INTERACTIVE_VIEW_MAX_ROWS } from '../../../android/ui/interactive-view.js';
-import { pageInfo, pageInput, pageOutput } from '../../../kernel/bounded-output.js';
+import { pageInfo, pageOutput } from '../../../kernel/bounded-output.js';
+import { rowPageFields } from './ui-tool-fields.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
 import type { UiReader } from '../services/ui-reader.js';
 import { diffData, diffOutput, leftOut, partialShape, screenOutput } from './ui-tool-output.js';
@@ -13,18 +14,18 @@ export function createGetUiHierarchyTool(deps: { reader: UiReader }) {
     kind: 'R',
     title: 'Read the screen',
     description:
-      'Read the device screen. interactive (default): one row per element to act on or read: id, class, "label", @x,y centre, flags; act on elements by id, not coordinates. sparse: nested tree (over 16 KiB: the whole tree goes to tree_file). diff: what changed since your last read. Returns screen_hash for expect_screen_hash.',
+      'Read the screen. interactive: a row per element (id class "label" @x,y flags); act by id, not coordinates. sparse: nested tree (whole tree in tree_file past 16 KiB). diff: changes since your last read. screen_hash is for expect_screen_hash.',
     input: z.object({
       device_serial: deviceSerialField,
       view: z.enum(['interactive', 'sparse', 'diff']).default('interactive').describe('Which view.'),
-      ...pageInput(INTERACTIVE_VIEW_DEFAULT_ROWS, INTERACTIVE_VIEW_MAX_ROWS, 'rows'),
+      ...rowPageFields(INTERACTIVE_VIEW_DEFAULT_ROWS, INTERACTIVE_VIEW_MAX_ROWS),
     }),
     output: z.object({
       ...screenOutput,
       view: z.enum(['interactive', 'sparse', 'diff']).describe('The view returned.'),
       rows: z.array(z.string()).optional().describe('Interactive view rows.'),
       ...partialShape(pageOutput),
-      tree: z.array(z.record(z.string(), z.unknown())).optional().describe('Sparse tree roots.'),
+      tree: z.array(z.unknown()).optional().describe('Sparse tree roots.'),
       tree_file: z.string().optional().describe('The whole sparse tree, when the one shown was cut.'),
       diff: diffOutput.optional().describe('Changes since your last read.'),
     }),
@@ -37,7 +38,7 @@ export function createGetUiHierarchyTool(deps: { reader: UiReader }) {
           data: {
             ...facts,
             view: 'sparse' as const,
-            tree: tree.roots as unknown as Record<string, unknown>[],
+            tree: tree.roots,
             ...(file ? { tree_file: file } : {}),
           },
           summary: `sparse tree of ${capture.snapshot.nodes.length} nodes${file ? `, cut to 16 KiB (whole tree in ${file})` : ''}`,

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { deviceSerialField } from '../../../android/device-tool-fields.js';
 import { INTERACTIVE_VIEW_DEFAULT_ROWS, INTERACTIVE_VIEW_MAX_ROWS } from '../../../android/ui/interactive-view.js';
-import { pageInfo, pageInput, pageOutput } from '../../../kernel/bounded-output.js';
+import { pageInfo, pageOutput } from '../../../kernel/bounded-output.js';
+import { rowPageFields } from './ui-tool-fields.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
 import type { UiReader } from '../services/ui-reader.js';
 import { leftOut, screenOutput } from './ui-tool-output.js';
@@ -16,7 +17,7 @@ export function createListClickableElementsTool(deps: { reader: UiReader }) {
       'List only the elements a tap, check or text entry acts on, one row each: id, class, "label", @x,y, flags. Target them by id with the acting tools. Returns screen_hash for expect_screen_hash.',
     input: z.object({
       device_serial: deviceSerialField,
-      ...pageInput(INTERACTIVE_VIEW_DEFAULT_ROWS, INTERACTIVE_VIEW_MAX_ROWS, 'rows'),
+      ...rowPageFields(INTERACTIVE_VIEW_DEFAULT_ROWS, INTERACTIVE_VIEW_MAX_ROWS),
     }),
     output: z.object({ ...screenOutput, rows: z.array(z.string()).describe('One row per element.'), ...pageOutput }),
     async handler(args, ctx) {

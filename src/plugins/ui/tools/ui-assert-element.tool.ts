@@ -36,7 +36,7 @@ export function createUiAssertElementTool(deps: { reader: UiReader }) {
     kind: 'R',
     title: 'Check an element',
     description:
-      'Check the screen now: the element matching every selector field given is visible, absent, enabled, disabled, checked, unchecked, focused or selected (each match must be). Fails with ASSERTION_FAILED saying what was found.',
+      'Check the screen now: elements matching all selector fields given are visible (or as expect says). ASSERTION_FAILED says what was found.',
     input: z.object({
       device_serial: deviceSerialField,
       ...selectorFields,

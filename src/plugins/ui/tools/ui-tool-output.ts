@@ -14,40 +14,31 @@ export const screenOutput = {
   activity: z.string().optional().describe('The resumed activity, when the device said.'),
 };
 
-export const elementOutput = z.object({
-  id: z.string().describe('Element id, for element targets.'),
-  path: z.string().describe('Tree path.'),
-  class: z.string(),
-  text: z.string().optional(),
-  content_desc: z.string().optional(),
-  resource_id: z.string().optional(),
-  hint: z.string().optional(),
-  bounds: z.array(z.number().int()).optional().describe('[left, top, right, bottom].'),
-  center: z.array(z.number().int()).optional().describe('[x, y].'),
-  flags: z.string().optional().describe('click long scroll check(ed) edit password focused selected disabled.'),
-});
+/** An element as one line: `id path Class "text" desc="…" res=… hint="…" [l,t][r,b] @x,y flags` (absent parts left out). */
+export const elementOutput = z.string();
 
+/** A diff as lines: `+ row` added, `- row` removed, `~ id fields: before → after` changed. */
 export const diffOutput = z.object({
   before_hash: z.string(),
   same_screen: z.boolean(),
-  package_changed: z.boolean(),
-  activity_changed: z.boolean().optional().describe('Unknown when either activity was.'),
-  added: z.array(z.string()).describe('Rows new on this screen.'),
-  removed: z.array(z.string()).describe('Rows gone.'),
-  changed: z.array(z.object({ id: z.string(), before: z.string(), after: z.string(), fields: z.array(z.string()) })),
-  omitted: z.number().int().describe('Entries left out of the lists.'),
+  app_changed: z.boolean().optional(),
+  activity_changed: z.boolean().optional(),
+  changes: z.array(z.string()),
+  omitted: z.number().int().optional(),
 });
 
 export function diffData(diff: UiDiff): z.infer<typeof diffOutput> {
   return {
     before_hash: diff.beforeHash,
     same_screen: diff.sameScreen,
-    package_changed: diff.packageChanged,
+    ...(diff.packageChanged ? { app_changed: true } : {}),
     ...(diff.activityChanged !== null ? { activity_changed: diff.activityChanged } : {}),
-    added: [...diff.added],
-    removed: [...diff.removed],
-    changed: diff.changed.map((c) => ({ id: c.id, before: c.before, after: c.after, fields: [...c.fields] })),
-    omitted: diff.omitted,
+    changes: [
+      ...diff.added.map((row) => `+ ${row}`),
+      ...diff.removed.map((row) => `- ${row}`),
+      ...diff.changed.map((c) => `~ ${c.id} ${c.fields.join(',')}: ${c.before} → ${c.after}`),
+    ],
+    ...(diff.omitted > 0 ? { omitted: diff.omitted } : {}),
   };
 }
 

@@ -1,0 +1,156 @@
+// Benchmarks of the ui toolset on the simulated device behind a real adb server. Run: node scripts/bench.mjs ui
+// - capture + parse: `get_ui_hierarchy` through the built server and the SDK's real client (what an agent waits
+//   for: exec-out dump, parse, hash, interactive view, JSON-RPC), on the notes app's login screen and the
+//   2,397-node feed (scenario large-feed);
+// - the interactive view's bytes on both screens;
+// - screenshot downscale 1080×2400 → 1,280 (sharp resize + PNG encode), target ≤ 60 ms.
+import { build } from 'esbuild';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { freePort } from './bench-support.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const CLI = join(root, 'dist', 'cli.js');
+
+async function loadModules() {
+  const outfile = join(root, 'node_modules/.cache/droidwright-bench-ui/ui.mjs');
+  await build({
+    stdin: {
+      contents:
+        "export { startSimulatedDevice } from './src/sim/start-simulated-device.ts';\n" +
+        "export { fitPng, pngSize } from './src/plugins/ui/services/screenshot-service.ts';\n",
+      resolveDir: root,
+      loader: 'ts',
+    },
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'error',
+    external: ['better-sqlite3', 'sharp', '@devicefarmer/adbkit', '@devicefarmer/adbkit-apkreader'],
+    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+  });
+  return import(pathToFileURL(outfile).href);
+}
+
+function hostRequest(port, service) {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    const chunks = [];
+    socket.on('connect', () => socket.write(service.length.toString(16).padStart(4, '0') + service));
+    socket.on('data', (c) => chunks.push(c));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const data = Buffer.concat(chunks);
+      if (data.toString('latin1', 0, 4) !== 'OKAY') return reject(new Error(`${service}: ${data}`));
+      resolve(data.toString('utf8', 8, 8 + Number.parseInt(data.toString('latin1', 4, 8), 16)));
+    });
+  });
+}
+
+function stats(name, samples) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+  return { name, runs: samples.length, median: at(0.5), p90: at(0.9), min: sorted[0] };
+}
+
+async function connectDevice(port, device) {
+  await hostRequest(port, `host:connect:${device.serial}`);
+  for (let i = 0; !(await hostRequest(port, 'host:devices')).includes(`${device.serial}\tdevice`); i++) {
+    if (i > 300) throw new Error('device did not come online');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+export async function runUiBenchmarks() {
+  const { startSimulatedDevice, fitPng, pngSize } = await loadModules();
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  const home = mkdtempSync(join(tmpdir(), 'droidwright-bench-ui-'));
+  const port = await freePort();
+  const env = { ...process.env, ANDROID_ADB_SERVER_PORT: String(port), DROIDWRIGHT_HOME: home };
+  const server = spawn('adb', ['-P', String(port), 'nodaemon', 'server'], { env, stdio: 'ignore' });
+  const devices = [];
+  let client;
+  const rows = [];
+  try {
+    for (let i = 0; ; i++) {
+      try {
+        await hostRequest(port, 'host:version');
+        break;
+      } catch (error) {
+        if (i > 300) throw error;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+    const screens = [
+      { label: 'login (notes-app)', scenario: 'notes-app', component: 'com.example.notes/.LoginActivity' },
+      { label: 'feed, 2,397 nodes', scenario: 'large-feed', component: 'com.example.feed/.FeedActivity' },
+    ];
+    for (const screen of screens) {
+      const device = await startSimulatedDevice({
+        port: 0,
+        androidOptions: { scenario: screen.scenario, backgroundLogRate: 0 },
+      });
+      devices.push(device);
+      await connectDevice(port, device);
+      device.android.state.am.launch(...screen.component.split('/'));
+      screen.serial = device.serial;
+    }
+    client = new Client({ name: 'bench-ui', version: '0' });
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--toolsets', 'ui'], env, cwd: home }),
+    );
+    for (const screen of screens) {
+      const read = async () =>
+        client.callTool({ name: 'get_ui_hierarchy', arguments: { device_serial: screen.serial } });
+      await read();
+      const samples = [];
+      let result;
+      for (let i = 0; i < 20; i++) {
+        const t0 = performance.now();
+        result = await read();
+        samples.push(performance.now() - t0);
+      }
+      rows.push(stats(`get_ui_hierarchy: ${screen.label}`, samples));
+      const data = result.structuredContent;
+      rows.push({
+        name: `  interactive view bytes (${data.rows.length}/${data.total} rows)`,
+        median: Buffer.byteLength(JSON.stringify(data)),
+      });
+    }
+    const png = await (async () => {
+      const { stdout } = await new Promise((resolve, reject) => {
+        const chunks = [];
+        const child = spawn('adb', ['-P', String(port), '-s', screens[0].serial, 'exec-out', 'screencap', '-p'], {
+          env,
+        });
+        child.stdout.on('data', (c) => chunks.push(c));
+        child.once('error', reject);
+        child.once('close', () => resolve({ stdout: Buffer.concat(chunks) }));
+      });
+      return stdout;
+    })();
+    const size = pngSize(png);
+    await fitPng(png, size, 1280, Number.POSITIVE_INFINITY);
+    const downscale = [];
+    for (let i = 0; i < 20; i++) {
+      const t0 = performance.now();
+      await fitPng(png, size, 1280, Number.POSITIVE_INFINITY);
+      downscale.push(performance.now() - t0);
+    }
+    rows.push(stats(`screenshot downscale ${size.width}×${size.height} → 1280`, downscale));
+    return rows;
+  } finally {
+    await client?.close().catch(() => undefined);
+    for (const device of devices) await device.stop();
+    await hostRequest(port, 'host:kill').catch(() => undefined);
+    setTimeout(() => server.kill('SIGKILL'), 2000).unref();
+    rmSync(home, { recursive: true, force: true });
+  }
+}
