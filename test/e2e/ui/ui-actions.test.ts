@@ -160,7 +160,8 @@ describe('acting ui tools over MCP', () => {
     expect(result.target).toContain('password');
     expect(fieldValue('password')).toBe('hunter22');
 
-    const [signIn] = (await ok('find_ui_elements', { text: 'Sign in' })).matches;
+    // find_ui_elements answers one view row per match; the row starts with the element id.
+    const signIn = { id: (await ok('find_ui_elements', { text: 'Sign in' })).matches[0].split(' ')[0] };
     const stale = view.screen_hash;
     result = await ok('ui_tap_element', { element: signIn.id, expect_screen_hash: result.screen_hash });
     expect(result.target).toContain('"Sign in"');
@@ -175,7 +176,7 @@ describe('acting ui tools over MCP', () => {
     expect(result.target).toContain('Release checklist');
     expect(result.swipes).toBeGreaterThan(0);
 
-    const [note] = (await ok('find_ui_elements', { text: 'Release checklist' })).matches;
+    const note = { id: (await ok('find_ui_elements', { text: 'Release checklist' })).matches[0].split(' ')[0] };
     result = await ok('ui_tap_element', { element: note.id, expect_screen_hash: result.screen_hash });
     expect(result.diff[0]).toMatch(/^activity .*NoteDetailActivity/);
     view = await ok('get_ui_hierarchy', {});
