@@ -1,5 +1,6 @@
 import type { ShellIO, ShellMode, SimulatedAndroid } from '../simulated-android.js';
 import { readFileSync } from 'node:fs';
+import { procMeminfo } from './commands/peer-commands.js';
 import { COMMANDS } from './commands/command-table.js';
 import { type InputHelper, inputHelperApp } from './input-methods.js';
 import { LogcatReplayError, readLogcatReplay } from './logcat/logcat-replay.js';
@@ -100,6 +101,7 @@ export function createSimulatedAndroid(options: SimulatedAndroidOptions = {}): S
     clock,
   });
   device.registerCommands([...COMMANDS.keys(), 'sh']);
+  device.fs.putSystemFile('/proc/meminfo', Buffer.from(procMeminfo(device)), 0o444, 'root');
   const shell = new Shell(device, COMMANDS);
   const features = options.features ?? DEFAULT_FEATURES;
 

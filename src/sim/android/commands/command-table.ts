@@ -4,6 +4,7 @@ import { BASIC_COMMANDS } from './basic-commands.js';
 import { dumpsysCommand } from './dumpsys-command.js';
 import { imeCommand } from './ime-commands.js';
 import { logcatCommand } from './logcat-command.js';
+import { contentCommand, mvCommand, queryActivities } from './peer-commands.js';
 import { pmCommand } from './pm-command.js';
 import { connectivityCommand, settingsCommand, svcCommand, wmCommand } from './settings-commands.js';
 import { inputCommand, screencapCommand, uiautomatorCommand } from './ui-commands.js';
@@ -13,6 +14,7 @@ const cmdCommand: CommandHandler = async (ctx) => {
   const service = ctx.argv[1];
   switch (service) {
     case 'package':
+      if (ctx.argv[2] === 'query-activities') return queryActivities(ctx.argv.slice(3), ctx);
       return pmCommand(ctx);
     case 'activity':
       return amCommand(ctx);
@@ -58,4 +60,6 @@ export const COMMANDS: ReadonlyMap<string, CommandHandler> = new Map<string, Com
   ['uiautomator', uiautomatorCommand],
   ['screencap', screencapCommand],
   ['logcat', logcatCommand],
+  ['content', contentCommand],
+  ['mv', mvCommand],
 ]);
