@@ -34,6 +34,14 @@ export const ErrorCodes = {
   UI_CAPTURE_TIMEOUT: 'The screen could not be captured within the deadline (the app never became idle).',
   ASSERTION_FAILED: 'A checked condition on the device (an element visible, enabled, checked, absent) did not hold.',
   RESPONSE_TOO_LARGE: 'The result exceeded the 128 KiB response bound and was withheld (a droidwright bug).',
+  SCREEN_CHANGED: 'The screen no longer matches expect_screen_hash; nothing was done (the new hash is in the details).',
+  ELEMENT_NOT_FOUND: 'No element on the current screen matches the target.',
+  ELEMENT_AMBIGUOUS: 'Several elements match the target; the candidates are named and none was acted on.',
+  ELEMENT_DISABLED: 'The target element is disabled; acting on it would do nothing.',
+  ELEMENT_NOT_VISIBLE: 'The target element is not on the screen (invisible, of zero size or scrolled out).',
+  ELEMENT_NOT_EDITABLE: 'The target element is not a text field.',
+  INPUT_METHOD_MISSING:
+    'The device has no way to type this text: neither an input method that takes broadcasts nor a clipboard helper is installed.',
 } as const;
 
 export type ErrorCode = keyof typeof ErrorCodes;

@@ -12,6 +12,7 @@ import { createScreenshotTool } from './tools/screenshot.tool.js';
 import { createUiAssertElementTool } from './tools/ui-assert-element.tool.js';
 import { createUiWaitForIdleTool } from './tools/ui-wait-for-idle.tool.js';
 import { createWaitForElementTool } from './tools/wait-for-element.tool.js';
+import { UiActionTools } from './ui-action-tools.js';
 
 /** The screen of the running app: compact views to read, element-targeted actions guarded by the screen hash. */
 @injectable()
@@ -22,6 +23,7 @@ export class UiToolset implements ToolsetContribution {
 
   @inject(UiReader) private readonly reader!: UiReader;
   @inject(ScreenshotService) private readonly screenshots!: ScreenshotService;
+  @inject(UiActionTools) private readonly actionTools!: UiActionTools;
 
   tools(): readonly AnyToolDefinition[] {
     const { reader, screenshots } = this;
@@ -35,6 +37,7 @@ export class UiToolset implements ToolsetContribution {
       createUiWaitForIdleTool({ reader }),
       createUiAssertElementTool({ reader }),
       createScreenshotTool({ reader, screenshots }),
+      ...this.actionTools.tools(),
     ];
   }
 }

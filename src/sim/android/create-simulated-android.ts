@@ -2,6 +2,7 @@ import type { ShellIO, ShellMode, SimulatedAndroid } from '../simulated-android.
 import { readFileSync } from 'node:fs';
 import { procMeminfo } from './commands/peer-commands.js';
 import { COMMANDS } from './commands/command-table.js';
+import { type InputHelper, inputHelperApp } from './input-methods.js';
 import { LogcatReplayError, readLogcatReplay } from './logcat/logcat-replay.js';
 import { loadScenario } from './scenario/load-scenario.js';
 import type { Scenario, ScenarioInput } from './scenario/scenario-schema.js';
@@ -33,6 +34,8 @@ export interface SimulatedAndroidOptions {
   density?: number;
   /** Epoch milliseconds; inject a fake clock for deterministic timestamps and delayed screens. */
   clock?: () => number;
+  /** Apps that let tools type any Unicode text: ADBKeyboard (an input method taking broadcasts), Clipper (clipboard). */
+  inputHelpers?: readonly InputHelper[];
   /** adb features advertised in the CNXN banner. */
   features?: readonly string[];
 }
@@ -65,7 +68,10 @@ export const DEFAULT_FEATURES = [
 ] as const;
 
 export function createSimulatedAndroid(options: SimulatedAndroidOptions = {}): SimulatedAndroidHandle {
-  const scenario = loadScenario(options.scenario);
+  const loaded = loadScenario(options.scenario);
+  const helpers = [...new Set(options.inputHelpers ?? [])];
+  const scenario =
+    helpers.length === 0 ? loaded : { ...loaded, apps: [...loaded.apps, ...helpers.map(inputHelperApp)] };
   const clock = options.clock ?? Date.now;
   const logcatReplay =
     options.logcatReplay === undefined

@@ -116,6 +116,7 @@ export const KEY = {
   WAKEUP: 224,
   FORWARD_DEL: 112,
   SPACE: 62,
+  PASTE: 279,
 } as const;
 
 /** KeyEvent.keyCodeFromString: a name with or without KEYCODE_, or a number; null when unknown. */

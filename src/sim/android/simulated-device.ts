@@ -143,6 +143,10 @@ export class SimulatedDevice {
   screenOn: boolean;
   locked: boolean;
   batteryLevel = 100;
+  /** The screen the soft keyboard was opened on by focusing a field; it is up while that screen is in front. */
+  private keyboardScreen: object | null = null;
+  /** The primary clip (Clipper sets it; KEYCODE_PASTE types it). */
+  clipboard: string | null = null;
   private timeOverride: number | null = null;
   private dueTimer: NodeJS.Timeout | null = null;
   private backgroundTimer: NodeJS.Timeout | null = null;
@@ -543,7 +547,10 @@ export class SimulatedDevice {
     }
     const fg = this.am.foreground();
     if (!fg) return;
-    if (node.editable) fg.screen.focusedKey = node.key;
+    if (node.editable) {
+      fg.screen.focusedKey = node.key;
+      this.keyboardScreen = fg.screen;
+    }
     if (node.checkable && !node.onTap) fg.runtime.checked.set(node.key, !node.checked);
     if (node.onTap) this.am.applyAction(fg.runtime, node.onTap, node);
   }
@@ -563,6 +570,27 @@ export class SimulatedDevice {
     const current = fg.screen.scroll.get(list.list.key) ?? 0;
     const next = Math.max(0, Math.min(list.list.maxScroll, current + (y1 - y2)));
     fg.screen.scroll.set(list.list.key, next);
+  }
+
+  /** `mInputShown`: a field of the screen in front was focused by a tap, and neither BACK nor a new screen closed it. */
+  inputShown(): boolean {
+    if (!this.screenOn || this.locked || this.keyboardScreen === null) return false;
+    const fg = this.am.foreground();
+    return fg !== null && fg.screen === this.keyboardScreen && fg.screen.focusedKey !== null;
+  }
+
+  /** The input method apps type through: the secure setting `ime set` writes. */
+  currentInputMethod(): string {
+    return this.settings.secure.get('default_input_method') ?? '';
+  }
+
+  /** ADB_CLEAR_TEXT: empties the focused field. */
+  clearFocusedText(): void {
+    if (!this.screenOn || this.locked) return;
+    const fg = this.am.foreground();
+    if (!fg?.screen.focusedKey) return;
+    fg.runtime.values.set(fg.screen.focusedKey, '');
+    this.afterText(fg.runtime, fg.screen.focusedKey);
   }
 
   /** `input text`: types into the focused editable field of the foreground app. */
@@ -620,6 +648,11 @@ export class SimulatedDevice {
       return;
     }
     if (code === KEY.BACK) {
+      // BACK first closes the soft keyboard, and does nothing else then.
+      if (this.inputShown()) {
+        this.keyboardScreen = null;
+        return;
+      }
       this.am.back();
       return;
     }
@@ -629,6 +662,10 @@ export class SimulatedDevice {
     const current = fg.runtime.values.get(key) ?? this.initialText(key);
     if (code === KEY.DEL || code === KEY.FORWARD_DEL) {
       fg.runtime.values.set(key, [...current].slice(0, -1).join(''));
+      return;
+    }
+    if (code === KEY.PASTE) {
+      if (this.clipboard !== null) this.typeText(this.clipboard);
       return;
     }
     if (code === KEY.TAB || code === KEY.ENTER) {

@@ -297,6 +297,16 @@ describe('every tool answers within 128 KiB on the wire', () => {
       ['set_network_state', { device_serial: serial, mobile_data: false }],
       ['launch_avd', { name: 'Missing_AVD' }],
       ['stop_avd', { device_serial: 'emulator-5554' }],
+      ['ui_tap', { device_serial: serial, x: 540, y: 1200 }],
+      ['ui_tap_element', { device_serial: serial, text_contains: 'a' }],
+      ['ui_fill_input', { device_serial: serial, text_contains: 'a', value: 'x'.repeat(1000) }],
+      ['ui_type_text', { device_serial: serial, text: '% '.repeat(500) }],
+      ['ui_type_text_unicode', { device_serial: serial, text: '€'.repeat(333) }],
+      ['clear_focused_input', { device_serial: serial }],
+      ['hide_soft_keyboard', { device_serial: serial }],
+      ['send_ui_key', { device_serial: serial, key: 'home', times: 50 }],
+      ['ui_swipe', { device_serial: serial, direction: 'up' }],
+      ['ui_scroll_until_element', { device_serial: serial, text: 'Nothing here', max_swipes: 25 }],
     ];
     for (const [name, args] of calls) await call(mcp, name, args);
     // Two builds listing hundreds of long changed paths each: a page within budget, then the cursor.

@@ -2,6 +2,21 @@ import type { CommandHandler, CommandIO } from '../shell/command.js';
 import { shortComponent, type LaunchResult } from '../activity-manager.js';
 import { FRAMEWORK_PACKAGE, RESOLVER_ACTIVITY } from '../system-apps.js';
 import { qualifyClassName } from '../../../android/apk-manifest.js';
+import { ADB_KEYBOARD_IME, ADB_KEYBOARD_PACKAGE, CLIPPER_PACKAGE, readInputBroadcast } from '../input-methods.js';
+import type { SimulatedDevice } from '../simulated-device.js';
+
+/** ADBKeyboard receives only while it is the current input method; Clipper whenever it is installed. */
+function deliverInputBroadcast(device: SimulatedDevice, intent: ParsedIntent): void {
+  const request = readInputBroadcast(intent.action, intent.stringExtras);
+  if (!request) return;
+  if (request.kind === 'clipboard') {
+    if (device.packages.get(CLIPPER_PACKAGE)) device.clipboard = request.text;
+    return;
+  }
+  if (!device.packages.get(ADB_KEYBOARD_PACKAGE) || device.currentInputMethod() !== ADB_KEYBOARD_IME) return;
+  if (request.kind === 'type') device.typeText(request.text);
+  else device.clearFocusedText();
+}
 
 interface ParsedIntent {
   action?: string;
@@ -12,6 +27,8 @@ interface ParsedIntent {
   packageName?: string;
   flags: number;
   hasExtras: boolean;
+  /** String extras (`-e`/`--es`), which input helpers read. */
+  stringExtras: Map<string, string>;
   wait: boolean;
   stopFirst: boolean;
   user?: string;
@@ -63,7 +80,14 @@ const EXTRA_TWO = new Set([
 ]);
 
 function parseIntent(args: readonly string[]): ParsedIntent | string {
-  const intent: ParsedIntent = { categories: [], flags: 0, hasExtras: false, wait: false, stopFirst: false };
+  const intent: ParsedIntent = {
+    categories: [],
+    flags: 0,
+    hasExtras: false,
+    stringExtras: new Map(),
+    wait: false,
+    stopFirst: false,
+  };
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (EXTRA_ONE.has(a)) {
@@ -74,6 +98,7 @@ function parseIntent(args: readonly string[]): ParsedIntent | string {
     if (EXTRA_TWO.has(a)) {
       if (args[i + 2] === undefined) return `Error: No value specified for ${a}`;
       intent.hasExtras = true;
+      if (a === '-e' || a === '--es') intent.stringExtras.set(args[i + 1], args[i + 2]);
       i += 2;
       continue;
     }
@@ -288,6 +313,7 @@ export const amCommand: CommandHandler = async (ctx) => {
     case 'broadcast': {
       const parsed = parseIntent(args);
       if (typeof parsed === 'string') return usageError(io, parsed);
+      deliverInputBroadcast(device, parsed);
       await io.stdout(`Broadcasting: ${describeIntent(parsed, 0x400000)}\nBroadcast completed: result=0\n`);
       return 0;
     }

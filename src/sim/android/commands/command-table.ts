@@ -2,6 +2,7 @@ import type { CommandHandler } from '../shell/command.js';
 import { amCommand, monkeyCommand } from './am-command.js';
 import { BASIC_COMMANDS } from './basic-commands.js';
 import { dumpsysCommand } from './dumpsys-command.js';
+import { imeCommand } from './ime-commands.js';
 import { logcatCommand } from './logcat-command.js';
 import { contentCommand, mvCommand, queryActivities } from './peer-commands.js';
 import { pmCommand } from './pm-command.js';
@@ -23,12 +24,14 @@ const cmdCommand: CommandHandler = async (ctx) => {
       return wmCommand(ctx);
     case 'input':
       return inputCommand(ctx);
+    case 'input_method':
+      return imeCommand(ctx);
     case 'connectivity':
     case 'wifi':
       return connectivityCommand(ctx);
     case '-l':
       await ctx.io.stdout(
-        `${['activity', 'connectivity', 'input', 'package', 'settings', 'wifi', 'window'].join('\n')}\n`,
+        `${['activity', 'connectivity', 'input', 'input_method', 'package', 'settings', 'wifi', 'window'].join('\n')}\n`,
       );
       return 0;
     case undefined:
@@ -53,6 +56,7 @@ export const COMMANDS: ReadonlyMap<string, CommandHandler> = new Map<string, Com
   ['svc', svcCommand],
   ['wm', wmCommand],
   ['input', inputCommand],
+  ['ime', imeCommand],
   ['uiautomator', uiautomatorCommand],
   ['screencap', screencapCommand],
   ['logcat', logcatCommand],

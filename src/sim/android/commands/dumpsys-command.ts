@@ -3,6 +3,7 @@ import { shortComponent } from '../activity-manager.js';
 import { identityHash } from '../random.js';
 import type { SimulatedDevice } from '../simulated-device.js';
 import { LAUNCHER_PACKAGE } from '../ui/screen-renderer.js';
+import { inputMethodDump } from './ime-commands.js';
 import { pmCommand } from './pm-command.js';
 
 const LAUNCHER_ACTIVITY = 'com.google.android.apps.nexuslauncher.NexusLauncherActivity';
@@ -307,6 +308,9 @@ export const dumpsysCommand: CommandHandler = async (ctx) => {
       }
       return pmCommand({ ...ctx, argv: ['pm', 'dump', ...args] });
     }
+    case 'input_method':
+      await io.stdout(inputMethodDump(device));
+      return 0;
     case 'meminfo':
       await io.stdout(meminfoDump(device, args.filter((a) => !a.startsWith('-'))[0]));
       return 0;
@@ -351,7 +355,7 @@ export const dumpsysCommand: CommandHandler = async (ctx) => {
     case undefined:
     case '-l':
       await io.stdout(
-        'Currently running services:\n  activity\n  battery\n  display\n  meminfo\n  package\n  power\n  window\n',
+        'Currently running services:\n  activity\n  battery\n  display\n  input_method\n  meminfo\n  package\n  power\n  window\n',
       );
       return 0;
     default:
