@@ -10,12 +10,12 @@ import type { SimulatedDevice } from '../simulated-device.js';
 /** `cmd package query-activities [-a ACTION] [-c CATEGORY] [--brief] [--components]`: launcher activities. */
 export async function queryActivities(args: readonly string[], ctx: Parameters<CommandHandler>[0]): Promise<number> {
   const { io, device } = ctx;
-  const valueOf = (flag: string): string | undefined => {
+  const flagValue = (flag: string): string | undefined => {
     const i = args.indexOf(flag);
     return i >= 0 ? args[i + 1] : undefined;
   };
-  const action = valueOf('-a');
-  const category = valueOf('-c');
+  const action = flagValue('-a');
+  const category = flagValue('-c');
   // The launcher query (MAIN + LAUNCHER) is what app listings ask; other intents resolve to nothing here.
   const launcherQuery =
     (action === undefined || action === 'android.intent.action.MAIN') &&
