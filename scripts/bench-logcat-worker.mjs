@@ -78,10 +78,13 @@ class SequenceCounter {
 
 export async function runLogcatWorkerBenchmark({ rate = 100_000, seconds = 30 } = {}) {
   if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build` first');
-  const { openLogLineStore } = await loadLineStore();
+  const { SqliteLogLineStore } = await loadLineStore();
   const home = mkdtempSync(join(tmpdir(), 'droidwright-bench-logcat-'));
   // Keep every line of the run, so every sequence number can be checked (the default keeps 1,000,000).
-  writeFileSync(join(home, 'settings.json'), JSON.stringify({ logcatRetentionLines: rate * (seconds + 30) }));
+  writeFileSync(
+    join(home, 'settings.json'),
+    JSON.stringify({ logcatRetentionLines: rate * (seconds + 30), logcatRetentionBytes: 16 * 2 ** 30 }),
+  );
   const children = [];
   const start = (args, env) => {
     const child = spawn(process.execPath, [CLI, ...args], {
@@ -134,7 +137,10 @@ export async function runLogcatWorkerBenchmark({ rate = 100_000, seconds = 30 } 
     // Wait for the first stored line, then measure a window of `seconds`.
     for (let i = 0; ; i++) {
       if (existsSync(join(home, 'logcat.db'))) {
-        store ??= openLogLineStore(home);
+        store ??= new SqliteLogLineStore({
+          path: join(home, 'logcat.db'),
+          retention: () => ({ maxLines: rate * (seconds + 30), maxBytes: 16 * 2 ** 30 }),
+        });
         drainStore();
         if (counter.lines > 0) break;
       }
