@@ -75,6 +75,8 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
+  // The worker outlives servers by design: stop it by request, then by PID whatever a failed test left behind.
+  if (second) await call(second, 'stop_logcat', { device_serial: phone.serial }).catch(() => undefined);
   lines?.close();
   await first?.close();
   await second?.close();
