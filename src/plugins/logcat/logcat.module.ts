@@ -1,5 +1,8 @@
 import { ContainerModule } from 'inversify';
 import { EventContribution } from '../../events/event-definition.js';
+import { logcatDbPath } from '../../kernel/paths.js';
+import { RuntimeOptions } from '../../kernel/runtime-options.js';
+import { Settings } from '../../kernel/settings.js';
 import { ToolsetContribution } from '../../kernel/toolset-contribution.js';
 import { logcatEvents } from './logcat.events.js';
 import { logcatTables } from './logcat-tables.js';
@@ -10,6 +13,8 @@ import {
 } from './services/detached-logcat-streams.js';
 import { LogcatStreams } from './services/logcat-streams.js';
 import { LogcatToolset } from './logcat.toolset.js';
+import { LogLineStore } from './services/log-line-store.js';
+import { SqliteLogLineStore } from './services/sqlite-log-line-store.js';
 
 const logcatEventContribution: EventContribution = {
   events: () => logcatEvents,
@@ -23,4 +28,18 @@ export const logcatModule = new ContainerModule(({ bind }) => {
   bind<LogcatStreams>(LogcatStreams).to(DetachedLogcatStreams).inSingletonScope();
   bind<ToolsetContribution>(ToolsetContribution).toService(LogcatToolset);
   bind<EventContribution>(EventContribution).toConstantValue(logcatEventContribution);
+  // One store per process for the data directory's logcat.db; opened on first use, not here.
+  bind(SqliteLogLineStore)
+    .toDynamicValue((ctx) => {
+      const settings = ctx.get(Settings);
+      return new SqliteLogLineStore({
+        path: logcatDbPath(ctx.get<RuntimeOptions>(RuntimeOptions).home),
+        retention: () => ({
+          maxLines: settings.get().logcatRetentionLines,
+          maxBytes: settings.get().logcatRetentionBytes,
+        }),
+      });
+    })
+    .inSingletonScope();
+  bind<LogLineStore>(LogLineStore).toService(SqliteLogLineStore);
 });
