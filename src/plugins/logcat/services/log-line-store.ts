@@ -88,6 +88,8 @@ export interface LogLineStore {
   counts(deviceSerial: string): LogLineCounts;
   /** Deletes the device's stored lines (not the device buffer); counters and seqs continue. Returns lines removed. */
   clear(deviceSerial: string): number;
+  /** Every package name a line of this device was resolved to (kept after eviction), sorted. */
+  packages?(deviceSerial: string): readonly string[];
   /** Lines with seq in [first, last] for one device, oldest first, at most `limit`. */
   range(deviceSerial: string, first: number, last: number, limit: number): readonly StoredLogLine[];
   close(): void;

@@ -86,6 +86,11 @@ CREATE TABLE IF NOT EXISTS blocks (
   grams BLOB,
   PRIMARY KEY (device_id, block)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS device_packages (
+  device_id INTEGER NOT NULL,
+  package_id INTEGER NOT NULL,
+  PRIMARY KEY (device_id, package_id)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS tallies (
   device_id INTEGER NOT NULL,
   tag_id INTEGER NOT NULL,
@@ -168,6 +173,7 @@ export class SqliteLogLineStore implements LogLineStore {
   private readonly idNames = new Map<number, string>();
   private readonly statements = new Map<string, Database.Statement>();
   private readonly inserts = new Map<number, Database.Statement>();
+  private readonly seenPackages = new Set<number>();
 
   constructor(private readonly options: SqliteLogLineStoreOptions) {
     this.busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
@@ -235,7 +241,7 @@ export class SqliteLogLineStore implements LogLineStore {
           entry.tid,
           level,
           tagId,
-          pkg === null ? null : this.intern(pkg),
+          pkg === null ? null : this.internPackage(device.device_id, pkg),
           entry.buffer === undefined ? null : this.intern(entry.buffer),
           entry.message,
         );
@@ -374,9 +380,25 @@ export class SqliteLogLineStore implements LogLineStore {
         };
       }
       const base = device.device_id * SEQ_BITS;
-      const bounds = this.prepare(
-        'SELECT min(rowid) AS oldest, max(rowid) AS newest FROM lines WHERE rowid BETWEEN ? AND ?',
-      ).get(base, base + SEQ_BITS - 1) as { oldest: number | null; newest: number | null };
+      // Two statements: SQLite answers a lone min() or max() from the b-tree edge, both together by a scan.
+      const bounds = {
+        oldest: (
+          this.prepare('SELECT min(rowid) AS v FROM lines WHERE rowid BETWEEN ? AND ?').get(
+            base,
+            base + SEQ_BITS - 1,
+          ) as {
+            v: number | null;
+          }
+        ).v,
+        newest: (
+          this.prepare('SELECT max(rowid) AS v FROM lines WHERE rowid BETWEEN ? AND ?').get(
+            base,
+            base + SEQ_BITS - 1,
+          ) as {
+            v: number | null;
+          }
+        ).v,
+      };
       const byLevel: Partial<Record<LogLevel, number>> = {};
       for (const row of this.prepare(
         'SELECT level, sum(lines) AS n FROM tallies WHERE device_id = ? GROUP BY level',
@@ -418,6 +440,18 @@ export class SqliteLogLineStore implements LogLineStore {
         Math.max(0, Math.floor(limit)),
       ) as LineRow[];
       return rows.map((row) => this.toLine(device, row));
+    });
+  }
+
+  packages(deviceSerial: string): readonly string[] {
+    return this.read(() => {
+      const device = this.deviceRow(deviceSerial);
+      if (!device) return [];
+      return (
+        this.prepare(
+          'SELECT n.name FROM device_packages p JOIN names n ON n.id = p.package_id WHERE p.device_id = ? ORDER BY n.name',
+        ).all(device.device_id) as { name: string }[]
+      ).map((row) => row.name);
     });
   }
 
@@ -530,24 +564,50 @@ export class SqliteLogLineStore implements LogLineStore {
     }
     // With no filter beyond the level (and seq bounds), a whole block's matches are its summary count.
     const summaryCounts = where.length === (threshold > 0 ? 1 : 0);
-    const from = index ? `lines INDEXED BY ${index}` : 'lines NOT INDEXED';
     const conditions = where.map((w) => ` AND ${w}`).join('');
     const order = ascending ? 'ASC' : 'DESC';
+    // Indexed: one statement seeks (blk, value) for a whole group of candidate blocks (listed as JSON), a few µs
+    // per block inside SQLite. Not indexed: each block is a rowid range scanned in reading order.
+    const unit = index
+      ? `lines INDEXED BY ${index} WHERE blk IN (SELECT value FROM json_each(?))`
+      : 'lines NOT INDEXED WHERE blk = ?';
     return {
       base,
       low: base + lo,
       high: base + hi,
       blocks,
+      indexed: index !== undefined,
       summaryCounts: summaryCounts ? matchesInBlock : undefined,
       blkBase: device.device_id * BLOCKS_PER_DEVICE,
       params,
       fetch: this.prepare(
-        `SELECT rowid, * FROM ${from} WHERE blk = ? AND rowid BETWEEN ? AND ?${conditions} ORDER BY rowid ${order} LIMIT ?`,
+        `SELECT rowid, * FROM ${unit} AND rowid BETWEEN ? AND ?${conditions} ORDER BY rowid ${order} LIMIT ?`,
       ),
       count: this.prepare(
-        `SELECT count(*) AS n FROM (SELECT 1 FROM ${from} WHERE blk = ? AND rowid BETWEEN ? AND ?${conditions} LIMIT ?)`,
+        `SELECT count(*) AS n FROM (SELECT 1 FROM ${unit} AND rowid BETWEEN ? AND ?${conditions} LIMIT ?)`,
       ),
     };
+  }
+
+  /**
+   * The candidate blocks in reading units: one block each when not indexed, else groups growing 4, 16, 64, …
+   * blocks, so a page found in the newest blocks costs little and a sparse match still takes few statements.
+   */
+  private units(plan: QueryPlan): { key: unknown; low: number; high: number; blockIndex: number; whole: boolean }[] {
+    const units: { key: unknown; low: number; high: number; blockIndex: number; whole: boolean }[] = [];
+    if (!plan.indexed) {
+      plan.blocks.forEach((block, i) => {
+        const [low, high] = this.blockRange(plan, block);
+        const whole = low === plan.base + block * BLOCK_LINES && high === low + BLOCK_LINES - 1;
+        units.push({ key: plan.blkBase + block, low, high, blockIndex: i, whole });
+      });
+      return units;
+    }
+    for (let i = 0, size = 4; i < plan.blocks.length; i += size, size = Math.min(size * 4, 4096)) {
+      const group = plan.blocks.slice(i, i + size).map((block) => plan.blkBase + block);
+      units.push({ key: JSON.stringify(group), low: plan.low, high: plan.high, blockIndex: i, whole: false });
+    }
+    return units;
   }
 
   /** The part of a candidate block inside the plan's seq range, as fetch/count arguments, or undefined after `after`. */
@@ -559,18 +619,15 @@ export class SqliteLogLineStore implements LogLineStore {
   private sqlPage(device: DeviceRow, plan: QueryPlan, limit: number, ascending: boolean): SqliteLogLinePage {
     const lines: StoredLogLine[] = [];
     let more = 0;
-    for (let i = 0; i < plan.blocks.length; i++) {
-      const block = plan.blocks[i]!;
-      let [low, high] = this.blockRange(plan, block);
-      const blk = plan.blkBase + block;
-      const whole = low === plan.base + block * BLOCK_LINES && high === low + BLOCK_LINES - 1;
-      if (lines.length >= limit && whole && plan.summaryCounts) {
-        more += plan.summaryCounts[i]!;
+    for (const unit of this.units(plan)) {
+      let { low, high } = unit;
+      if (lines.length >= limit && unit.whole && plan.summaryCounts) {
+        more += plan.summaryCounts[unit.blockIndex]!;
         if (more > MORE_COUNT_BOUND) break;
         continue;
       }
       if (lines.length < limit) {
-        const rows = plan.fetch.all(blk, low, high, ...plan.params, limit - lines.length) as LineRow[];
+        const rows = plan.fetch.all(unit.key, low, high, ...plan.params, limit - lines.length) as LineRow[];
         for (const row of rows) lines.push(this.toLine(device, row));
         if (lines.length < limit) continue;
         const last = rows[rows.length - 1]!.rowid;
@@ -578,7 +635,7 @@ export class SqliteLogLineStore implements LogLineStore {
         else high = last - 1;
         if (low > high) continue;
       }
-      more += (plan.count.get(blk, low, high, ...plan.params, MORE_COUNT_BOUND + 1 - more) as { n: number }).n;
+      more += (plan.count.get(unit.key, low, high, ...plan.params, MORE_COUNT_BOUND + 1 - more) as { n: number }).n;
       if (more > MORE_COUNT_BOUND) break;
     }
     return this.page(device, lines, more, ascending, false, null);
@@ -596,19 +653,25 @@ export class SqliteLogLineStore implements LogLineStore {
     let scanned = 0;
     let lastExamined: number | null = null;
     let stopped = false;
-    for (const block of plan.blocks) {
-      const [low, high] = this.blockRange(plan, block);
-      const rows = plan.fetch.all(plan.blkBase + block, low, high, ...plan.params, BLOCK_LINES) as LineRow[];
-      for (const row of rows) {
-        if (scanned >= REGEX_SCAN_BOUND || more > MORE_COUNT_BOUND) {
-          stopped = true;
-          break;
+    for (const unit of this.units(plan)) {
+      let { low, high } = unit;
+      // A unit may hold more candidates than one fetch returns: read it in slices, in order.
+      for (;;) {
+        const rows = plan.fetch.all(unit.key, low, high, ...plan.params, BLOCK_LINES) as LineRow[];
+        for (const row of rows) {
+          if (scanned >= REGEX_SCAN_BOUND || more > MORE_COUNT_BOUND) {
+            stopped = true;
+            break;
+          }
+          scanned++;
+          lastExamined = row.rowid;
+          if (!pattern.test(row.message)) continue;
+          if (lines.length < limit) lines.push(this.toLine(device, row));
+          else more++;
         }
-        scanned++;
-        lastExamined = row.rowid;
-        if (!pattern.test(row.message)) continue;
-        if (lines.length < limit) lines.push(this.toLine(device, row));
-        else more++;
+        if (stopped || rows.length < BLOCK_LINES) break;
+        if (ascending) low = lastExamined! + 1;
+        else high = lastExamined! - 1;
       }
       if (stopped) break;
     }
@@ -771,6 +834,17 @@ export class SqliteLogLineStore implements LogLineStore {
     return id;
   }
 
+  /** Interns a package and remembers the device saw it (what `package: "mine"` is matched against). */
+  private internPackage(deviceId: number, name: string): number {
+    const id = this.intern(name);
+    const key = deviceId * 2 ** 26 + id;
+    if (!this.seenPackages.has(key)) {
+      this.prepare('INSERT OR IGNORE INTO device_packages (device_id, package_id) VALUES (?, ?)').run(deviceId, id);
+      this.seenPackages.add(key);
+    }
+    return id;
+  }
+
   private idsOf(names: readonly string[]): number[] {
     const ids: number[] = [];
     const lookup = this.prepare('SELECT id FROM names WHERE name = ?');
@@ -902,13 +976,15 @@ interface QueryPlan {
   readonly high: number;
   /** Candidate block numbers (seq >> 10) in reading order, and the device's `blk` of block 0. */
   readonly blocks: readonly number[];
+  /** Whether an index drives the query (units are block groups as JSON) or blocks are rowid ranges. */
+  readonly indexed: boolean;
   /** Per candidate block, its matching lines from the block summary, when the filter is at most a level. */
   readonly summaryCounts: readonly number[] | undefined;
   readonly blkBase: number;
   readonly params: readonly unknown[];
-  /** (blk, low, high, ...params, limit) → rows in reading order. */
+  /** (unit key, low, high, ...params, limit) → rows in reading order. */
   readonly fetch: Database.Statement;
-  /** (blk, low, high, ...params, limit) → { n } matches, at most limit. */
+  /** (unit key, low, high, ...params, limit) → { n } matches, at most limit. */
   readonly count: Database.Statement;
 }
 
