@@ -52,6 +52,19 @@ function floodSeqs(): number[] {
     .map((l) => Number(/^seq=(\d+)/.exec(l.message)![1]));
 }
 
+/** Lines stored for the phone so far (cheap: the store's counter, not a read of every line). */
+function storedCount(): number {
+  return lines.counts(phone.serial).stored;
+}
+
+/** The flood sequence number of the newest stored line, 0 when it is not a flood line. */
+function newestFloodSeq(): number {
+  const newest = lines.counts(phone.serial).newestSeq;
+  const line = newest === null ? undefined : lines.range(phone.serial, newest, newest, 1)[0];
+  const match = line?.tag === 'LogFlood' ? /^seq=(\d+)/.exec(line.message) : null;
+  return match ? Number(match[1]) : 0;
+}
+
 async function startWorker(mcp: McpTestClient): Promise<{ worker_pid: number; already_running: boolean }> {
   const started = (await ok(mcp, 'start_logcat', { device_serial: phone.serial })) as {
     worker_pid: number;
@@ -93,7 +106,7 @@ describe('start_logcat and stop_logcat', () => {
     expect([a.already_running, b.already_running].sort()).toEqual([false, true]);
     const again = await startWorker(second);
     expect(again).toEqual({ device_serial: phone.serial, worker_pid: a.worker_pid, already_running: true });
-    await waitFor(() => floodSeqs().length > 2000, { what: 'flood lines in the store', timeoutMs: 20_000 });
+    await waitFor(() => storedCount() > 2000, { what: 'flood lines in the store', timeoutMs: 30_000, intervalMs: 250 });
 
     const started = (await logcatEvents(first)).filter((e) => e.type === 'logcat.started');
     expect(started).toHaveLength(1);
@@ -107,8 +120,12 @@ describe('start_logcat and stop_logcat', () => {
     const serverPid = first.pid;
     await first.close();
     expect(isAlive(serverPid)).toBe(false);
-    const before = floodSeqs().length;
-    await waitFor(() => floodSeqs().length > before + 1000, { what: 'lines after the server exited' });
+    const before = storedCount();
+    await waitFor(() => storedCount() > before + 1000, {
+      what: 'lines after the server exited',
+      timeoutMs: 30_000,
+      intervalMs: 250,
+    });
     expect(isAlive(a.worker_pid)).toBe(true);
     first = await startMcpClient({ home: home.home, adbPort: adb.port }, [], { clientName: 'first-agent' });
   }, 90_000);
@@ -121,8 +138,12 @@ describe('start_logcat and stop_logcat', () => {
     const { worker_pid: next, already_running } = await startWorker(first);
     expect(already_running).toBe(false);
     expect(next).not.toBe(killed);
-    const lastBefore = floodSeqs().at(-1)!;
-    await waitFor(() => (floodSeqs().at(-1) ?? 0) > lastBefore + 2000, { what: 'the new worker catching up' });
+    const lastBefore = newestFloodSeq();
+    await waitFor(() => newestFloodSeq() > lastBefore + 2000, {
+      what: 'the new worker catching up',
+      timeoutMs: 30_000,
+      intervalMs: 250,
+    });
     const events = await logcatEvents(first);
     expect(events.at(-1)).toMatchObject({ type: 'logcat.started', data: { pid: next, took_over: killed } });
 
@@ -135,7 +156,7 @@ describe('start_logcat and stop_logcat', () => {
     const { worker_pid: pid } = await startWorker(first);
     const stopped = await ok(second, 'stop_logcat', { device_serial: phone.serial });
     expect(stopped).toEqual({ device_serial: phone.serial, was_running: true });
-    await waitFor(() => !isAlive(pid), { what: 'the worker to exit' });
+    await waitFor(() => !isAlive(pid), { what: 'the worker to exit', timeoutMs: 30_000 });
     const last = (await logcatEvents(second)).at(-1);
     expect(last).toMatchObject({
       type: 'logcat.stopped',
@@ -154,7 +175,7 @@ describe('start_logcat and stop_logcat', () => {
     const { worker_pid: pid } = await startWorker(first);
     await sleep(1000);
     process.kill(pid, 'SIGTERM');
-    await waitFor(() => !isAlive(pid), { what: 'the worker to exit' });
+    await waitFor(() => !isAlive(pid), { what: 'the worker to exit', timeoutMs: 30_000 });
     const last = (await logcatEvents(first)).at(-1);
     expect(last).toMatchObject({ type: 'logcat.stopped', data: { pid, reason: 'signal', dropped: 0 } });
   }, 60_000);
