@@ -6,4 +6,10 @@ import { deviceAdminModule } from './device-admin/device-admin.module.js';
 import { logcatModule } from './logcat/logcat.module.js';
 
 /** Every plugin's ContainerModule, loaded by the composition root. One line per plugin. */
-export const pluginModules: readonly ContainerModule[] = [coreModule, buildModule, androidModule, deviceAdminModule, logcatModule];
+export const pluginModules: readonly ContainerModule[] = [
+  coreModule,
+  buildModule,
+  androidModule,
+  deviceAdminModule,
+  logcatModule,
+];

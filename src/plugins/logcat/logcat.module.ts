@@ -3,13 +3,18 @@ import { EventContribution } from '../../events/event-definition.js';
 import { ToolsetContribution } from '../../kernel/toolset-contribution.js';
 import { logcatEvents } from './logcat.events.js';
 import { LogcatToolset } from './logcat.toolset.js';
+import { crashesProjection } from './crashes.projection.js';
+import { CrashRecorder } from './services/crash-recorder.js';
+import { CrashSink } from './services/crash-sink.js';
 
 const logcatEventContribution: EventContribution = {
   events: () => logcatEvents,
-  projections: () => [],
+  projections: () => [crashesProjection],
 };
 
 export const logcatModule = new ContainerModule(({ bind }) => {
+  bind(CrashRecorder).toSelf().inSingletonScope();
+  bind<CrashSink>(CrashSink).toService(CrashRecorder);
   bind(LogcatToolset).toSelf().inSingletonScope();
   bind<ToolsetContribution>(ToolsetContribution).toService(LogcatToolset);
   bind<EventContribution>(EventContribution).toConstantValue(logcatEventContribution);
