@@ -10,9 +10,7 @@ export const deviceSerialField = z
   .min(1)
   .max(128)
   .optional()
-  .describe(
-    'adb serial of the device (from list_devices). Optional when exactly one device is online; required when several are.',
-  );
+  .describe('adb serial (list_devices); needed only when several devices are online.');
 
 export const requiredDeviceSerialField = z
   .string()

@@ -97,11 +97,18 @@ export class EventValidationError extends Error {
   }
 }
 
+/**
+ * Whole names that record a verdict already reached in a term of art that is not a participle: Android calls the
+ * system's ANR report "Application Not Responding", and agents and humans search for that phrase.
+ */
+const TERM_OF_ART_TYPES = new Set(['app.not_responding']);
+
 /** Why `type` is not an acceptable event type name, or undefined when it is. */
 export function eventTypeNameProblem(type: string): string | undefined {
   if (!EVENT_TYPE_SHAPE.test(type)) {
     return `"${type}" is not a lowercase dotted name of snake_case segments (e.g. "build.finished", "mcp.tool_called")`;
   }
+  if (TERM_OF_ART_TYPES.has(type)) return undefined;
   const lastWord =
     type
       .slice(type.lastIndexOf('.') + 1)

@@ -35,7 +35,7 @@ import { ToolRegistry, type RegisteredTool } from '../kernel/tool-registry.js';
 import { droidwrightVersion } from '../kernel/version.js';
 import { boundClientField, CallRecorder } from './call-recorder.js';
 import { buildInstructions } from './instructions.js';
-import { publishedSchema } from './published-schema.js';
+import { publishedAnnotations, publishedSchema } from './published-schema.js';
 import { truncateUtf8 } from './redaction.js';
 import { renderResultText } from './result-text.js';
 import { resolveServedTools, type ServedTools } from './toolset-selection.js';
@@ -342,7 +342,7 @@ export class McpSession {
       description: def.description,
       inputSchema: publishedSchema(tool.input, 'input'),
       outputSchema: publishedSchema(def.output, 'output') as Tool['outputSchema'],
-      annotations: { ...tool.annotations },
+      annotations: publishedAnnotations(tool.annotations),
     };
   }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 
 /** zod's `.int()` adds these bounds to every integer; they say nothing a client needs and cost bytes. */
 const SAFE_INTEGER_BOUNDS = new Set([Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER]);
@@ -44,4 +44,14 @@ export function publishedSchema(schema: z.ZodType, io: 'input' | 'output'): Tool
   delete json.$schema;
   slim(json, io === 'output');
   return json as Tool['inputSchema'];
+}
+
+/**
+ * The annotations a client sees: the tool's own `title` already names it, and `destructiveHint` means something
+ * only when `readOnlyHint` is false (MCP 2025-11-25, ToolAnnotations), so neither is repeated for every tool.
+ */
+export function publishedAnnotations(annotations: ToolAnnotations): ToolAnnotations {
+  const { title: _title, ...hints } = annotations;
+  if (hints.readOnlyHint) delete hints.destructiveHint;
+  return hints;
 }

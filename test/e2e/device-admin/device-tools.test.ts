@@ -123,7 +123,8 @@ describe('device tools over MCP', () => {
       const tool = byName.get(name);
       expect(tool).toBeDefined();
       expect(tool!.annotations?.readOnlyHint).toBe(kind === 'R');
-      expect(tool!.annotations?.destructiveHint).toBe(kind === 'D');
+      if (kind !== 'R') expect(tool!.annotations?.destructiveHint).toBe(kind === 'D');
+      else expect(tool!.annotations?.destructiveHint).toBeUndefined();
     }
   });
 

@@ -212,8 +212,8 @@ describe('MCP adapter in-process (InMemoryTransport)', () => {
     try {
       const { tools: listed } = await h.client.listTools();
       const slow = listed.find((t) => t.name === 'run_slow_task')!;
+      expect(slow.title).toBe('Run slow task');
       expect(slow.annotations).toEqual({
-        title: 'Run slow task',
         readOnlyHint: false,
         destructiveHint: true,
         openWorldHint: true,
