@@ -155,21 +155,23 @@ export interface CrashGroupBuildRow {
   readonly last_seq: number;
 }
 
-/** Newest groups first (by their latest crash), optionally for some packages, before a `last_seq` cursor. */
+/** Newest groups first (by their latest crash), optionally for some packages and one device, from an offset. */
 export function readCrashGroups(
   store: StoreReader,
-  filter: { packages: readonly string[] | null; beforeSeq: number | null; limit: number },
+  filter: { packages: readonly string[] | null; device: string | null; offset: number; limit: number },
 ): { groups: CrashGroupRow[]; total: number } {
   const packages = filter.packages === null ? null : JSON.stringify(filter.packages);
-  const where = `(@packages IS NULL OR package IN (SELECT value FROM json_each(@packages)))`;
+  const where = `(@packages IS NULL OR package IN (SELECT value FROM json_each(@packages)))
+    AND (@device IS NULL OR group_id IN (SELECT group_id FROM crashes WHERE device_serial = @device))`;
   const groups = store
-    .prepareRead(
-      `SELECT * FROM crash_groups WHERE ${where} AND (@before IS NULL OR last_seq < @before)
-        ORDER BY last_seq DESC LIMIT @limit`,
-    )
-    .all({ packages, before: filter.beforeSeq, limit: filter.limit }) as CrashGroupRow[];
+    .prepareRead(`SELECT * FROM crash_groups WHERE ${where} ORDER BY last_seq DESC LIMIT @limit OFFSET @offset`)
+    .all({ packages, device: filter.device, limit: filter.limit, offset: filter.offset }) as CrashGroupRow[];
   const total = (
-    store.prepareRead(`SELECT COUNT(*) AS n FROM crash_groups WHERE ${where}`).get({ packages }) as { n: number }
+    store
+      .prepareRead(`SELECT COUNT(*) AS n FROM crash_groups WHERE ${where}`)
+      .get({ packages, device: filter.device }) as {
+      n: number;
+    }
   ).n;
   return { groups, total };
 }
@@ -188,7 +190,7 @@ export function readCrashGroupBuilds(store: StoreReader, groupId: string): Crash
 /** The newest crash of a group, or of some packages (any group), or of anything. */
 export function readNewestCrash(
   store: StoreReader,
-  filter: { groupId?: string; packages?: readonly string[] | null },
+  filter: { groupId?: string; packages?: readonly string[] | null; device?: string | null },
 ): CrashRow | null {
   if (filter.groupId !== undefined) {
     return (
@@ -202,8 +204,8 @@ export function readNewestCrash(
     (store
       .prepareRead(
         `SELECT * FROM crashes WHERE (@packages IS NULL OR package IN (SELECT value FROM json_each(@packages)))
-          ORDER BY seq DESC LIMIT 1`,
+          AND (@device IS NULL OR device_serial = @device) ORDER BY seq DESC LIMIT 1`,
       )
-      .get({ packages }) as CrashRow) ?? null
+      .get({ packages, device: filter.device ?? null }) as CrashRow) ?? null
   );
 }
