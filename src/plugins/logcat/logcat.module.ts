@@ -2,6 +2,13 @@ import { ContainerModule } from 'inversify';
 import { EventContribution } from '../../events/event-definition.js';
 import { ToolsetContribution } from '../../kernel/toolset-contribution.js';
 import { logcatEvents } from './logcat.events.js';
+import { logcatTables } from './logcat-tables.js';
+import {
+  DetachedLogcatStreams,
+  DetachedLogcatWorkerLauncher,
+  LogcatWorkerLauncher,
+} from './services/detached-logcat-streams.js';
+import { LogcatStreams } from './services/logcat-streams.js';
 import { LogcatToolset } from './logcat.toolset.js';
 import { crashesProjection } from './crashes.projection.js';
 import { CrashRecorder } from './services/crash-recorder.js';
@@ -10,12 +17,15 @@ import { CrashSink } from './services/crash-sink.js';
 const logcatEventContribution: EventContribution = {
   events: () => logcatEvents,
   projections: () => [crashesProjection],
+  tables: () => logcatTables,
 };
 
 export const logcatModule = new ContainerModule(({ bind }) => {
   bind(CrashRecorder).toSelf().inSingletonScope();
   bind<CrashSink>(CrashSink).toService(CrashRecorder);
   bind(LogcatToolset).toSelf().inSingletonScope();
+  bind<LogcatWorkerLauncher>(LogcatWorkerLauncher).to(DetachedLogcatWorkerLauncher).inSingletonScope();
+  bind<LogcatStreams>(LogcatStreams).to(DetachedLogcatStreams).inSingletonScope();
   bind<ToolsetContribution>(ToolsetContribution).toService(LogcatToolset);
   bind<EventContribution>(EventContribution).toConstantValue(logcatEventContribution);
 });

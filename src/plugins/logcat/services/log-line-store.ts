@@ -62,6 +62,7 @@ export interface LogLineCounts {
   readonly topTags: readonly { tag: string; lines: number }[];
 }
 
+export const LogLineStore = Symbol.for('droidwright.logcat.LogLineStore');
 /**
  * The device log, in its own SQLite file beside the event log (`logcat.db`, WAL), bounded per device by the
  * retention settings. One writer per device (the logcat worker holding the lease); any process reads.
