@@ -13,6 +13,8 @@ import { LogcatToolset } from './logcat.toolset.js';
 import { crashesProjection } from './crashes.projection.js';
 import { CrashRecorder } from './services/crash-recorder.js';
 import { CrashSink } from './services/crash-sink.js';
+import { CrashHistory } from './services/crash-history.js';
+import { CrashRetracer } from './services/crash-retracer.js';
 
 const logcatEventContribution: EventContribution = {
   events: () => logcatEvents,
@@ -23,6 +25,8 @@ const logcatEventContribution: EventContribution = {
 export const logcatModule = new ContainerModule(({ bind }) => {
   bind(CrashRecorder).toSelf().inSingletonScope();
   bind<CrashSink>(CrashSink).toService(CrashRecorder);
+  bind(CrashHistory).toSelf().inSingletonScope();
+  bind(CrashRetracer).toSelf().inSingletonScope();
   bind(LogcatToolset).toSelf().inSingletonScope();
   bind<LogcatWorkerLauncher>(LogcatWorkerLauncher).to(DetachedLogcatWorkerLauncher).inSingletonScope();
   bind<LogcatStreams>(LogcatStreams).to(DetachedLogcatStreams).inSingletonScope();

@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { inject, injectable } from 'inversify';
 import { adbHostRequest } from '../../../android/adb-server-process.js';

@@ -92,16 +92,14 @@ export function createGetCrashLogsTool(deps: {
             first_seen: isoTime(g.first_seen_at)!,
             last_seen: isoTime(g.last_seen_at)!,
             last_device: g.last_device,
-            builds: deps.crashes
-              .builds(g.group_id)
-              .map((b) =>
-                omitNulls({
-                  build_id: b.build_id,
-                  version_code: b.version_code,
-                  variant: b.variant,
-                  crashes: b.crashes,
-                }),
-              ),
+            builds: deps.crashes.builds(g.group_id).map((b) =>
+              omitNulls({
+                build_id: b.build_id,
+                version_code: b.version_code,
+                variant: b.variant,
+                crashes: b.crashes,
+              }),
+            ),
             top_frames: topFrames(messages, TOP_FRAMES).map((f) => clip(f, 300)),
             retraced_top_frames: retraced?.map((f) => clip(f, 300)) ?? null,
           }),
