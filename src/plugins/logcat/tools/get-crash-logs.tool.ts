@@ -33,33 +33,37 @@ export function createGetCrashLogsTool(deps: {
         .describe("Also give each group's top frames deobfuscated with its build's R8 mapping."),
     }),
     output: z.object({
-      groups: z.array(
-        z.object({
-          crash_group_id: z.string(),
-          package: z.string().optional(),
-          kind: z.enum(['java', 'native', 'anr']),
-          title: z.string(),
-          signature: z.string(),
-          crashes: z.number().int(),
-          first_seen: z.string(),
-          last_seen: z.string(),
-          last_device: z.string(),
-          builds: z.array(
-            z.object({
-              build_id: z.string().optional(),
-              version_code: z.number().int(),
-              variant: z.string().optional(),
-              crashes: z.number().int(),
-            }),
-          ),
-          top_frames: z.array(z.string()),
-          retraced_top_frames: z.array(z.string()).optional(),
-        }),
-      ),
-      total: z.number().int(),
-      has_more: z.boolean(),
-      next_cursor: z.string().optional(),
-      hint: z.string().optional(),
+      groups: z
+        .array(
+          z.object({
+            crash_group_id: z.string().describe('Pass to get_crash_stack_trace.'),
+            package: z.string().optional().describe('The app, when known.'),
+            kind: z.enum(['java', 'native', 'anr']).describe('Java exception, native signal, or ANR.'),
+            title: z.string().describe('Exception and message, signal, or ANR reason of the newest crash.'),
+            signature: z.string().describe('What groups recurrences: exception + first app frames, no lines.'),
+            crashes: z.number().int().describe('Crashes in the group.'),
+            first_seen: z.string().describe('ISO time of the first.'),
+            last_seen: z.string().describe('ISO time of the newest.'),
+            last_device: z.string().describe('Device of the newest.'),
+            builds: z
+              .array(
+                z.object({
+                  build_id: z.string().optional().describe('droidwright build, when the install named it.'),
+                  version_code: z.number().int().describe('Installed versionCode.'),
+                  variant: z.string().optional().describe('Build variant.'),
+                  crashes: z.number().int().describe('Crashes of the group in this build.'),
+                }),
+              )
+              .describe('Installed builds the group was seen in, newest first.'),
+            top_frames: z.array(z.string()).describe('First frames of the newest crash, as logged.'),
+            retraced_top_frames: z.array(z.string()).optional().describe('The same, deobfuscated (retrace: true).'),
+          }),
+        )
+        .describe('Newest first.'),
+      total: z.number().int().describe('Groups matching.'),
+      has_more: z.boolean().describe('More groups follow; pass next_cursor as cursor.'),
+      next_cursor: z.string().optional().describe('Cursor of the next page.'),
+      hint: z.string().optional().describe('Next step.'),
     }),
     async handler(args, ctx) {
       const packages = crashPackages(args.package, deps.scope);

@@ -46,40 +46,48 @@ export function createGetCrashStackTraceTool(deps: {
       retrace: z.boolean().optional().describe("Deobfuscate with the crashed build's R8 mapping."),
     }),
     output: z.object({
-      crash_group_id: z.string(),
-      kind: z.enum(['java', 'native', 'anr']),
-      package: z.string().optional(),
-      device_serial: z.string(),
-      pid: z.number().int().optional(),
-      process: z.string().optional(),
-      time: z.string().optional(),
-      recorded_at: z.string(),
-      exception_class: z.string().optional(),
-      signal: z.string().optional(),
-      fault_address: z.string().optional(),
-      component: z.string().optional(),
-      thread: z.string().optional(),
-      message: z.string().optional(),
-      signature: z.string(),
-      group_crashes: z.number().int(),
+      crash_group_id: z.string().describe('Its group (get_crash_logs).'),
+      kind: z.enum(['java', 'native', 'anr']).describe('Java exception, native signal, or ANR.'),
+      package: z.string().optional().describe('The app, when known.'),
+      device_serial: z.string().describe('Where it crashed.'),
+      pid: z.number().int().optional().describe('Process id.'),
+      process: z.string().optional().describe('Process name.'),
+      time: z.string().optional().describe('Device log time of the first line (device clock as UTC).'),
+      recorded_at: z.string().describe('When droidwright recorded it.'),
+      exception_class: z.string().optional().describe('Java: the exception.'),
+      signal: z.string().optional().describe('Native: the signal.'),
+      fault_address: z.string().optional().describe('Native: the fault address.'),
+      component: z.string().optional().describe('ANR: the component.'),
+      thread: z.string().optional().describe('Java: the thread.'),
+      message: z.string().optional().describe('Exception message, abort message or ANR reason.'),
+      signature: z.string().describe('The grouping signature.'),
+      group_crashes: z.number().int().describe('Crashes in its group.'),
       build: z
-        .object({ build_id: z.string().optional(), version_code: z.number().int(), variant: z.string().optional() })
-        .optional(),
-      stack: z.string(),
-      truncated: z.boolean(),
+        .object({
+          build_id: z.string().optional().describe('droidwright build.'),
+          version_code: z.number().int().describe('Installed versionCode.'),
+          variant: z.string().optional().describe('Build variant.'),
+        })
+        .optional()
+        .describe('The build droidwright had installed for the package.'),
+      stack: z.string().describe('The crash block as logged (without logcat columns).'),
+      truncated: z.boolean().describe('Lines were cut.'),
       retraced: z
         .object({
-          stack: z.string(),
-          engine: z.enum(['sdk', 'builtin']),
-          matched_by: z.enum(['pg_map_id', 'apk_hash', 'install_record']),
-          build_id: z.string(),
-          variant: z.string(),
-          mapping: z.string(),
-          pg_map_id: z.string().optional(),
+          stack: z.string().describe('The stack with original names and lines.'),
+          engine: z.enum(['sdk', 'builtin']).describe("SDK retrace or droidwright's."),
+          matched_by: z
+            .enum(['pg_map_id', 'apk_hash', 'install_record'])
+            .describe('How the mapping was tied to the crash.'),
+          build_id: z.string().describe('Build whose mapping was used.'),
+          variant: z.string().describe('Its variant.'),
+          mapping: z.string().describe('The mapping file.'),
+          pg_map_id: z.string().optional().describe("The mapping's R8 id."),
         })
-        .optional(),
-      log_context: z.array(z.string()).optional(),
-      hint: z.string().optional(),
+        .optional()
+        .describe('With retrace: true.'),
+      log_context: z.array(z.string()).optional().describe('Stored log lines around the crash block.'),
+      hint: z.string().optional().describe('Next step.'),
     }),
     async handler(args, ctx) {
       const device = args.device_serial === undefined ? null : validateSerial(args.device_serial);
