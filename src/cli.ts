@@ -38,6 +38,10 @@ const commands: Record<string, Command> = {
     summary: 'Print the tool reference (Markdown) generated from the tool registry',
     load: async () => (await import('./cli/docs-command.js')).runDocsCommand,
   },
+  retrace: {
+    summary: 'Deobfuscate an R8 stack trace with its mapping: retrace --mapping FILE [TRACE_FILE] (stdin when none)',
+    load: async () => (await import('./cli/retrace-command.js')).runRetraceCommand,
+  },
   sim: {
     summary:
       'Run a simulated Android device for adb: sim [--port P | --emulator-port P] [--avd NAME] [--scenario FILE] …',

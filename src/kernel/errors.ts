@@ -29,6 +29,10 @@ export const ErrorCodes = {
   INSTALL_FAILED: 'The package manager refused the APK.',
   LAUNCH_FAILED: 'The activity manager could not start the app.',
   STORE_UNAVAILABLE: 'The event log could not be opened or written; a call that changes something does not run then.',
+  MAPPING_NOT_FOUND:
+    'No R8 mapping file of the build that crashed could be found (not minified, not recorded, or changed on disk).',
+  RETRACE_REFUSED:
+    'The build that crashed could not be identified with certainty, so no mapping was applied; the reason says why.',
   RESPONSE_TOO_LARGE: 'The result exceeded the 128 KiB response bound and was withheld (a droidwright bug).',
 } as const;
 

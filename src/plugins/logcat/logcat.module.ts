@@ -15,14 +15,23 @@ import { LogcatStreams } from './services/logcat-streams.js';
 import { LogcatToolset } from './logcat.toolset.js';
 import { LogLineStore } from './services/log-line-store.js';
 import { SqliteLogLineStore } from './services/sqlite-log-line-store.js';
+import { crashesProjection } from './crashes.projection.js';
+import { CrashRecorder } from './services/crash-recorder.js';
+import { CrashSink } from './services/crash-sink.js';
+import { CrashHistory } from './services/crash-history.js';
+import { CrashRetracer } from './services/crash-retracer.js';
 
 const logcatEventContribution: EventContribution = {
   events: () => logcatEvents,
-  projections: () => [],
+  projections: () => [crashesProjection],
   tables: () => logcatTables,
 };
 
 export const logcatModule = new ContainerModule(({ bind }) => {
+  bind(CrashRecorder).toSelf().inSingletonScope();
+  bind<CrashSink>(CrashSink).toService(CrashRecorder);
+  bind(CrashHistory).toSelf().inSingletonScope();
+  bind(CrashRetracer).toSelf().inSingletonScope();
   bind(LogcatToolset).toSelf().inSingletonScope();
   bind<LogcatWorkerLauncher>(LogcatWorkerLauncher).to(DetachedLogcatWorkerLauncher).inSingletonScope();
   bind<LogcatStreams>(LogcatStreams).to(DetachedLogcatStreams).inSingletonScope();
