@@ -282,6 +282,8 @@ describe('every tool answers within 128 KiB on the wire', () => {
       // Started, then stopped: the worker must not outlive the test.
       ['start_logcat', { device_serial: serial }],
       ['stop_logcat', { device_serial: serial }],
+      ['get_crash_logs', { count: 200 }],
+      ['get_crash_stack_trace', {}],
     ];
     for (const [name, args] of calls) await call(mcp, name, args);
     const { tools } = await mcp.client.listTools();
