@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LogLineStore } from '../../../src/plugins/logcat/services/log-line-store.js';
+import type { SimulatedAndroidHandle } from '../../../src/sim/android/create-simulated-android.js';
 import type { RunningSimulatedDevice } from '../../../src/sim/start-simulated-device.js';
 import { startAdbServer, type TestAdbServer } from '../../support/adb-server.js';
 import { startMcpClient, type McpTestClient } from '../../support/mcp-client.js';
@@ -178,6 +179,35 @@ describe('start_logcat and stop_logcat', () => {
     await waitFor(() => !isAlive(pid), { what: 'the worker to exit', timeoutMs: 30_000 });
     const last = (await logcatEvents(first)).at(-1);
     expect(last).toMatchObject({ type: 'logcat.stopped', data: { pid, reason: 'signal', dropped: 0 } });
+  }, 60_000);
+
+  it("a crash logged while the worker streams is recorded as app.crashed, linked to the block's stored lines", async () => {
+    const { worker_pid: pid } = await startWorker(first);
+    const state = (phone.android as unknown as SimulatedAndroidHandle).state;
+    const app = state.processes.startApp('com.example.crashy', 10_500);
+    state.log(
+      'crash',
+      'E',
+      'AndroidRuntime',
+      `FATAL EXCEPTION: main\nProcess: com.example.crashy, PID: ${app.pid}\njava.lang.IllegalStateException: boom\n\tat com.example.crashy.MainActivity.onClick(MainActivity.kt:42)`,
+      app.pid,
+      10_500,
+    );
+    const crash = await waitFor(
+      async () => (await ok(first, 'query_events', { types: ['app.crashed'], limit: 5, verbose: true })).events[0],
+      { what: 'app.crashed', timeoutMs: 30_000, intervalMs: 250 },
+    );
+    expect(crash.data).toMatchObject({
+      device_serial: phone.serial,
+      package: 'com.example.crashy',
+      pid: app.pid,
+      exception_class: 'java.lang.IllegalStateException',
+    });
+    const [line] = lines.range(phone.serial, crash.data.first_line_seq, crash.data.last_line_seq, 1);
+    expect(line!.message).toMatch(/^FATAL EXCEPTION: main/);
+    expect(line!.package).toBe('com.example.crashy');
+    await ok(first, 'stop_logcat', { device_serial: phone.serial });
+    await waitFor(() => !isAlive(pid), { what: 'the worker to exit', timeoutMs: 30_000 });
   }, 60_000);
 
   it('refuses unknown arguments and hostile serials before anything runs', async () => {
