@@ -43,6 +43,10 @@ const commands: Record<string, Command> = {
     summary: 'Print the tool reference (Markdown) generated from the tool registry',
     load: async () => (await import('./cli/docs-command.js')).runDocsCommand,
   },
+  retrace: {
+    summary: 'Deobfuscate an R8 stack trace with its mapping: retrace --mapping FILE [TRACE_FILE] (stdin when none)',
+    load: async () => (await import('./cli/retrace-command.js')).runRetraceCommand,
+  },
   sim: {
     summary:
       'Run a simulated Android device for adb: sim [--port P | --emulator-port P] [--avd NAME] [--scenario FILE] …',
@@ -56,6 +60,11 @@ const commands: Record<string, Command> = {
     summary: 'Run one build handed over by droidwright mcp: build-worker <build-id>',
     hidden: true,
     load: async () => (await import('./plugins/build/build-worker-command.js')).runBuildWorkerCommand,
+  },
+  'logcat-worker': {
+    summary: "Stream one device's log into the line store: logcat-worker <serial>",
+    hidden: true,
+    load: async () => (await import('./plugins/logcat/logcat-worker-command.js')).runLogcatWorkerCommand,
   },
 };
 

@@ -23,6 +23,8 @@ declare module '@devicefarmer/adbkit-apkreader' {
   }
   export interface ApkReaderInstance {
     readManifest(): Promise<ApkManifest>;
+    /** One entry of the APK (a zip), e.g. an asset. */
+    readContent(path: string): Promise<Buffer>;
   }
   const ApkReader: { open(path: string): Promise<ApkReaderInstance> };
   export default ApkReader;

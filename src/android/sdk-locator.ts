@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { isExecutableFile, resolveHostExecutable } from '../kernel/host-executable.js';
@@ -125,4 +125,21 @@ export function adbServerPort(env: NodeJS.ProcessEnv): number {
     if (port > 0 && port < 65536) return port;
   }
   return 5037;
+}
+
+/** The SDK's R8 `retrace` (Command-line Tools): `latest` first, then the newest version directory. */
+export function locateRetrace(sdkRoot: string | null): string | null {
+  if (!sdkRoot || !isAbsolute(sdkRoot)) return null;
+  const base = join(sdkRoot, 'cmdline-tools');
+  let versions: string[];
+  try {
+    versions = readdirSync(base).sort((a, b) => (a === 'latest' ? -1 : b === 'latest' ? 1 : b.localeCompare(a)));
+  } catch {
+    return null;
+  }
+  for (const dir of versions) {
+    const path = join(base, dir, 'bin', 'retrace');
+    if (isExecutableFile(path)) return path;
+  }
+  return null;
 }

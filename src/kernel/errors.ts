@@ -33,6 +33,10 @@ export const ErrorCodes = {
     "The device's UI Automator is in use: another droidwright process is capturing it, or another client (a running instrumentation test) holds it.",
   UI_CAPTURE_TIMEOUT: 'The screen could not be captured within the deadline (the app never became idle).',
   ASSERTION_FAILED: 'A checked condition on the device (an element visible, enabled, checked, absent) did not hold.',
+  MAPPING_NOT_FOUND:
+    'No R8 mapping file of the build that crashed could be found (not minified, not recorded, or changed on disk).',
+  RETRACE_REFUSED:
+    'The build that crashed could not be identified with certainty, so no mapping was applied; the reason says why.',
   RESPONSE_TOO_LARGE: 'The result exceeded the 128 KiB response bound and was withheld (a droidwright bug).',
   SCREEN_CHANGED: 'The screen no longer matches expect_screen_hash; nothing was done (the new hash is in the details).',
   ELEMENT_NOT_FOUND: 'No element on the current screen matches the target.',

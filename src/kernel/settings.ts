@@ -9,20 +9,43 @@ export interface SettingsValues {
   readonly allowUnrestrictedGradle: boolean;
   /** Build timeout in seconds, clamped to 60–3600. */
   readonly buildTimeoutSec: number;
+  /** Logcat lines kept per device, clamped to 10,000–50,000,000; the oldest are evicted first. */
+  readonly logcatRetentionLines: number;
+  /** Logcat message bytes kept per device, clamped to 16 MiB–16 GiB; whichever bound is reached first evicts. */
+  readonly logcatRetentionBytes: number;
   readonly javaHome?: string;
   readonly androidSdk?: string;
   readonly adbPath?: string;
+  /** Minutes a logcat worker streams with no reader before it stops (fractions allowed), clamped to 0.05–10080. */
+  readonly logcatIdleMinutes: number;
+  /** Seconds a logcat worker waits for its device to come back before it stops, clamped to 1–3600. */
+  readonly logcatReconnectSeconds: number;
 }
 
-export const DEFAULT_SETTINGS: SettingsValues = { allowUnrestrictedGradle: false, buildTimeoutSec: 600 };
+export const DEFAULT_SETTINGS: SettingsValues = {
+  allowUnrestrictedGradle: false,
+  buildTimeoutSec: 600,
+  logcatIdleMinutes: 30,
+  logcatReconnectSeconds: 30,
+  logcatRetentionLines: 1_000_000,
+  logcatRetentionBytes: 256 * 2 ** 20,
+};
+
+function clamp(value: number, min: number, max: number): number {
+  return Math.min(max, Math.max(min, Math.round(value)));
+}
 
 const SettingsFile = z
   .object({
     allowUnrestrictedGradle: z.boolean().optional(),
     buildTimeoutSec: z.number().finite().optional(),
+    logcatRetentionLines: z.number().finite().optional(),
+    logcatRetentionBytes: z.number().finite().optional(),
     javaHome: z.string().min(1).optional(),
     androidSdk: z.string().min(1).optional(),
     adbPath: z.string().min(1).optional(),
+    logcatIdleMinutes: z.number().finite().optional(),
+    logcatReconnectSeconds: z.number().finite().optional(),
   })
   .strict();
 
@@ -51,6 +74,21 @@ export function parseSettings(text: string): { values: SettingsValues; warning?:
     values: {
       allowUnrestrictedGradle: file.allowUnrestrictedGradle ?? DEFAULT_SETTINGS.allowUnrestrictedGradle,
       buildTimeoutSec: Math.min(3600, Math.max(60, Math.round(timeout))),
+      logcatIdleMinutes: Math.min(10080, Math.max(0.05, file.logcatIdleMinutes ?? DEFAULT_SETTINGS.logcatIdleMinutes)),
+      logcatReconnectSeconds: Math.min(
+        3600,
+        Math.max(1, file.logcatReconnectSeconds ?? DEFAULT_SETTINGS.logcatReconnectSeconds),
+      ),
+      logcatRetentionLines: clamp(
+        file.logcatRetentionLines ?? DEFAULT_SETTINGS.logcatRetentionLines,
+        10_000,
+        50_000_000,
+      ),
+      logcatRetentionBytes: clamp(
+        file.logcatRetentionBytes ?? DEFAULT_SETTINGS.logcatRetentionBytes,
+        16 * 2 ** 20,
+        16 * 2 ** 30,
+      ),
       ...(file.javaHome ? { javaHome: file.javaHome } : {}),
       ...(file.androidSdk ? { androidSdk: file.androidSdk } : {}),
       ...(file.adbPath ? { adbPath: file.adbPath } : {}),

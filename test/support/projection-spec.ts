@@ -22,6 +22,8 @@ import { mcpActivityProjection } from '../../src/plugins/core/mcp-activity.proje
 import { trustedProjectsProjection } from '../../src/plugins/core/trusted-projects.projection.js';
 import { deviceAdminEvents } from '../../src/plugins/device-admin/device-admin.events.js';
 import { installedBuildsProjection } from '../../src/plugins/device-admin/installed-builds.projection.js';
+import { crashesProjection } from '../../src/plugins/logcat/crashes.projection.js';
+import { logcatEvents } from '../../src/plugins/logcat/logcat.events.js';
 
 /** Every projection the plugins contribute; the projection tests check this list against src/**\/*.projection.ts. */
 export const allProjections: readonly Projection[] = [
@@ -30,10 +32,11 @@ export const allProjections: readonly Projection[] = [
   buildHistoryProjection,
   devicesProjection,
   installedBuildsProjection,
+  crashesProjection,
 ];
 
 export function pluginCatalog(): EventCatalog {
-  return new EventCatalog([...coreEvents, ...buildEvents, ...deviceAdminEvents, ...deviceEvents]);
+  return new EventCatalog([...coreEvents, ...buildEvents, ...deviceAdminEvents, ...deviceEvents, ...logcatEvents]);
 }
 
 /** One event to append, its data checked against the definition by tsc; plain JSON, so a child process can take it. */

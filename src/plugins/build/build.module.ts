@@ -1,6 +1,7 @@
 import { ContainerModule } from 'inversify';
 import { EventContribution } from '../../events/event-definition.js';
 import { BuildArtifactLookup } from '../../kernel/build-artifact-lookup.js';
+import { BuildMappingLookup } from '../../kernel/build-mapping-lookup.js';
 import { ToolsetContribution } from '../../kernel/toolset-contribution.js';
 import { buildHistoryProjection } from './build-history.projection.js';
 import { buildTables } from './build-tables.js';
@@ -8,6 +9,7 @@ import { buildEvents } from './build.events.js';
 import { BuildToolset } from './build.toolset.js';
 import { BuildArtifactIndex } from './services/build-artifact-index.js';
 import { BuildHistory } from './services/build-history.js';
+import { BuildMappingIndex } from './services/build-mapping-index.js';
 import { BuildLauncher, DetachedBuildLauncher } from './services/build-launcher.js';
 import { BuildService } from './services/build-service.js';
 import { BuildWorker } from './services/build-worker.js';
@@ -25,6 +27,8 @@ export const buildModule = new ContainerModule(({ bind }) => {
   bind(BuildHistory).toSelf().inSingletonScope();
   bind(BuildArtifactIndex).toSelf().inSingletonScope();
   bind<BuildArtifactLookup>(BuildArtifactLookup).toService(BuildArtifactIndex);
+  bind(BuildMappingIndex).toSelf().inSingletonScope();
+  bind<BuildMappingLookup>(BuildMappingLookup).toService(BuildMappingIndex);
   bind(BuildWorker).toSelf().inSingletonScope();
   bind<BuildLauncher>(BuildLauncher).to(DetachedBuildLauncher).inSingletonScope();
   bind(BuildService).toSelf().inSingletonScope();

@@ -10,6 +10,7 @@ import {
   SETTINGS_PACKAGE,
   resolverAppSpec,
 } from './system-apps.js';
+import { minifiedFrame } from './r8-frames.js';
 import type { Action, CrashSpec, ScreenSpec } from './scenario/scenario-schema.js';
 import type { ExitReason, ExitSubreason } from './exit-info.js';
 import { formatDeviceTime } from './exit-info.js';
@@ -577,10 +578,13 @@ export class ActivityManager {
     const activity = screen?.activity ?? runtime.pkg.launcherActivity ?? `${pkg}.MainActivity`;
     const simpleName = activity.slice(activity.lastIndexOf('.') + 1);
     const exception = spec.exception ?? 'java.lang.IllegalStateException';
-    const frames = spec.frames ?? [
+    const sourceFrames = spec.frames ?? [
       `${activity}.onCrashClicked(${simpleName}.kt:42)`,
       `${activity}.onCreate$lambda$0(${simpleName}.kt:27)`,
     ];
+    // A minified build's code was renamed by R8: it throws from the renamed methods, at their minified lines.
+    const table = runtime.pkg.r8Frames;
+    const frames = table ? sourceFrames.map((f) => minifiedFrame(f, table)) : sourceFrames;
     const lines = [
       'FATAL EXCEPTION: main',
       `Process: ${pkg}, PID: ${runtime.pid}`,

@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readApkManifest, qualifyClassName, type ApkManifestInfo } from '../../android/apk-manifest.js';
+import { type R8Frames, readR8Frames } from './r8-frames.js';
 import type { SeededRandom } from './random.js';
 import type { AppSpec, IntentFilterSpec } from './scenario/scenario-schema.js';
 import { filterMatches, type IntentQuery } from './intent-resolver.js';
@@ -90,6 +91,8 @@ export interface InstalledPackage {
   spec: AppSpec | null;
   /** Declared <intent-filter>s by fully qualified activity; the launcher's MAIN/LAUNCHER filter is implied. */
   intentFilters: IntentFilterEntry[];
+  /** A minified APK's renamed frames: its crashes print them, as R8-processed code does. */
+  r8Frames?: R8Frames | null;
 }
 
 export interface IntentFilterEntry {
@@ -286,12 +289,13 @@ export class PackageManager {
   }
 
   /** Reads an APK's manifest through a host temp file; null when the bytes are not a readable APK. */
-  async readManifest(bytes: Buffer): Promise<ApkManifestInfo | null> {
+  async readManifest(bytes: Buffer): Promise<(ApkManifestInfo & { r8Frames: R8Frames | null }) | null> {
     const dir = await mkdtemp(join(tmpdir(), 'droidwright-sim-apk-'));
     try {
       const file = join(dir, 'base.apk');
       await writeFile(file, bytes);
-      return await readApkManifest(file);
+      const manifest = await readApkManifest(file);
+      return { ...manifest, r8Frames: await readR8Frames(file) };
     } catch {
       return null;
     } finally {
@@ -301,7 +305,7 @@ export class PackageManager {
 
   /** PackageManagerService's install decision for a parsed APK (install flags as pm passes them). */
   install(
-    manifest: ApkManifestInfo,
+    manifest: ApkManifestInfo & { r8Frames?: R8Frames | null },
     flags: { grantAll: boolean; allowDowngrade: boolean; allowTest: boolean },
     specFor: (name: string) => AppSpec | null,
   ): InstallOutcome {
@@ -350,6 +354,7 @@ export class PackageManager {
       spec,
       // The APK reader does not read intent filters, so a scenario app keeps the links its scenario declares.
       intentFilters: spec ? filtersOf(spec) : [],
+      r8Frames: manifest.r8Frames ?? null,
     };
     if (spec) {
       // The scenario's screens drive the app; its activities exist whatever the APK declares.

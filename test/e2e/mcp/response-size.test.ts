@@ -307,6 +307,11 @@ describe('every tool answers within 128 KiB on the wire', () => {
       ['send_ui_key', { device_serial: serial, key: 'home', times: 50 }],
       ['ui_swipe', { device_serial: serial, direction: 'up' }],
       ['ui_scroll_until_element', { device_serial: serial, text: 'Nothing here', max_swipes: 25 }],
+      // Started, then stopped: the worker must not outlive the test.
+      ['start_logcat', { device_serial: serial }],
+      ['stop_logcat', { device_serial: serial }],
+      ['get_crash_logs', { count: 200 }],
+      ['get_crash_stack_trace', {}],
     ];
     for (const [name, args] of calls) await call(mcp, name, args);
     // Two builds listing hundreds of long changed paths each: a page within budget, then the cursor.

@@ -19,6 +19,7 @@ import {
   ProjectUntrusted,
 } from '../../../src/plugins/core/core.events.js';
 import { AppInstalled } from '../../../src/plugins/device-admin/device-admin.events.js';
+import { AppCrashed, AppNativeCrashed, AppNotResponding } from '../../../src/plugins/logcat/logcat.events.js';
 import { removeTempDirs, tempDir } from '../../support/event-store-fixtures.js';
 import {
   allProjections,
@@ -189,6 +190,57 @@ const installed = (serial: string, versionCode: number, buildId: string | null) 
     { ...deviceMeta(serial), package: 'com.example.notes', actor: agent },
   );
 
+const crashBase = (serial: string, signature: string, build: 'b1' | null) => ({
+  device_serial: serial,
+  package: 'com.example.notes',
+  pid: 4242,
+  process: 'com.example.notes',
+  signature,
+  signature_hash: signature === 'java:java.lang.IllegalStateException@a.b' ? '1111111111111111' : '2222222222222222',
+  time_ms: 1_764_500_000_000,
+  first_line_seq: 10,
+  last_line_seq: 14,
+  lines: ['11-30 14:00:00.000  4242  4242 E AndroidRuntime: FATAL EXCEPTION: main'],
+  truncated: false,
+  build: build
+    ? { build_id: build, apk_sha256: sha('b'), version_code: 1, variant: 'release', installed_seq: 1 }
+    : null,
+});
+const crashMeta = (serial: string) => ({ ...deviceMeta(serial), package: 'com.example.notes' });
+const javaCrash = (serial: string, build: 'b1' | null) =>
+  given(
+    AppCrashed,
+    {
+      ...crashBase(serial, 'java:java.lang.IllegalStateException@a.b', build),
+      thread: 'main',
+      exception_class: 'java.lang.IllegalStateException',
+      message: 'Note store is not initialised',
+      r8_map_ids: ['5b46fdc'],
+    },
+    crashMeta(serial),
+  );
+const nativeCrash = given(
+  AppNativeCrashed,
+  {
+    ...crashBase('emulator-5556', 'native:SIGSEGV@libnotes.so:crash', null),
+    signal: 'SIGSEGV',
+    fault_address: '0x0',
+    abort_message: null,
+    has_tombstone: true,
+  },
+  crashMeta('emulator-5556'),
+);
+const anr = given(
+  AppNotResponding,
+  {
+    ...crashBase('emulator-5554', 'anr:com.example.notes:input-dispatching-timed-out', null),
+    signature_hash: '3333333333333333',
+    component: 'com.example.notes/.NotesActivity',
+    reason: 'Input dispatching timed out',
+  },
+  crashMeta('emulator-5554'),
+);
+
 interface Case {
   readonly projection: Projection;
   /** Appended by this process, then by the child process, then by this process again. */
@@ -272,6 +324,15 @@ const cases: Case[] = [
       [installed('emulator-5556', 2, 'b3')],
     ],
     rowCounts: { installed_builds: 2 },
+  },
+  {
+    projection: allProjections.find((p) => p.name === 'crashes')!,
+    parts: [
+      [javaCrash('emulator-5554', 'b1'), nativeCrash],
+      [javaCrash('emulator-5556', 'b1'), anr],
+      [javaCrash('emulator-5554', null)],
+    ],
+    rowCounts: { crash_groups: 3, crash_group_builds: 1, crashes: 5 },
   },
 ];
 

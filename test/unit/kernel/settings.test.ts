@@ -10,6 +10,8 @@ describe('settings', () => {
     expect(parseSettings('{}').values).toEqual(DEFAULT_SETTINGS);
     expect(parseSettings('{"buildTimeoutSec": 5}').values.buildTimeoutSec).toBe(60);
     expect(parseSettings('{"buildTimeoutSec": 99999}').values.buildTimeoutSec).toBe(3600);
+    const logcat = parseSettings('{"logcatRetentionLines": 5, "logcatRetentionBytes": 1e15}').values;
+    expect([logcat.logcatRetentionLines, logcat.logcatRetentionBytes]).toEqual([10_000, 16 * 2 ** 30]);
     const full = parseSettings(
       '{"allowUnrestrictedGradle": true, "buildTimeoutSec": 900, "javaHome": "/jdk", "androidSdk": "/sdk", "adbPath": "/adb"}',
     );
@@ -17,9 +19,28 @@ describe('settings', () => {
     expect(full.values).toEqual({
       allowUnrestrictedGradle: true,
       buildTimeoutSec: 900,
+      logcatRetentionLines: 1_000_000,
+      logcatRetentionBytes: 256 * 2 ** 20,
       javaHome: '/jdk',
       androidSdk: '/sdk',
       adbPath: '/adb',
+      logcatIdleMinutes: 30,
+      logcatReconnectSeconds: 30,
+    });
+  });
+
+  test('the logcat worker bounds are clamped: an idle time of minutes (fractions allowed) and a reconnect window', () => {
+    expect(parseSettings('{"logcatIdleMinutes": 0.1, "logcatReconnectSeconds": 5}').values).toMatchObject({
+      logcatIdleMinutes: 0.1,
+      logcatReconnectSeconds: 5,
+    });
+    expect(parseSettings('{"logcatIdleMinutes": 0, "logcatReconnectSeconds": 0}').values).toMatchObject({
+      logcatIdleMinutes: 0.05,
+      logcatReconnectSeconds: 1,
+    });
+    expect(parseSettings('{"logcatIdleMinutes": 1e9, "logcatReconnectSeconds": 1e9}').values).toMatchObject({
+      logcatIdleMinutes: 10080,
+      logcatReconnectSeconds: 3600,
     });
   });
 

@@ -1,5 +1,5 @@
-import { readdirSync, statSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { inject, injectable } from 'inversify';
 import { adbHostRequest } from '../../../android/adb-server-process.js';
 import {
@@ -8,6 +8,7 @@ import {
   isExecutableFile,
   locateAdb,
   locateEmulator,
+  locateRetrace,
   onPath,
   type SdkLocatorInput,
 } from '../../../android/sdk-locator.js';
@@ -351,18 +352,8 @@ export class HealthChecker {
   private retrace(sdk: string | null): Check {
     const hint =
       'retrace not found (only needed to de-obfuscate R8 stack traces). Install Android SDK Command-line Tools.';
-    if (!sdk || !isAbsolute(sdk)) return { ok: false, path: null, version: null, hint };
-    const base = join(sdk, 'cmdline-tools');
-    let versions: string[] = [];
-    try {
-      versions = readdirSync(base).sort((a, b) => (a === 'latest' ? -1 : b === 'latest' ? 1 : b.localeCompare(a)));
-    } catch {
-      versions = [];
-    }
-    for (const dir of versions) {
-      const path = join(base, dir, 'bin', 'retrace');
-      if (isExecutableFile(path)) return { ok: true, path, version: sourceRevision(join(base, dir)), hint: null };
-    }
+    const path = locateRetrace(sdk);
+    if (path) return { ok: true, path, version: sourceRevision(dirname(dirname(path))), hint: null };
     return { ok: false, path: null, version: null, hint };
   }
 }

@@ -19,7 +19,7 @@ export function createGetExitReasonsTool(deps: {
     kind: 'R',
     title: 'Get exit reasons',
     description:
-      "Why an app's processes ended, from the device's own exit history (Android 11+): crashes, ANRs, low-memory kills, user stops, package updates — newest first, including ones that never reached logcat. package defaults to the project's app when it has exactly one application id. Below API 30 returns supported: false.",
+      "Why an app's processes ended, from the device's own exit history (Android 11+): crashes, ANRs, low-memory kills, user stops, package updates — newest first, including ones that never reached logcat (their stacks: get_crash_logs / get_crash_stack_trace). package defaults to the project's app when it has exactly one application id. Below API 30 returns supported: false.",
     input: z.object({
       device_serial: deviceSerialField,
       package: z
@@ -124,7 +124,7 @@ export function createGetExitReasonsTool(deps: {
           ...(hasMore ? { next_cursor: String(offset + exits.length) } : {}),
           hint:
             crashes + anrs > 0
-              ? `${crashes} crash(es) and ${anrs} ANR(s) listed: read their stack traces from logcat (crash tools) for the details.`
+              ? `${crashes} crash(es) and ${anrs} ANR(s) listed: get_crash_logs groups the ones logcat recorded, get_crash_stack_trace gives a stack (retrace: true for minified builds).`
               : result.total === 0
                 ? `The device has no recorded exits for ${pkg}.`
                 : null,

@@ -1,0 +1,170 @@
+/**
+ * The whole loop through the real MCP client, a real adb server and the simulated phone: build the minified release
+ * of the demo project (the stand-in Gradle writes an R8 mapping and an APK whose code is renamed by it), install,
+ * sign in, tap the crashing button; the crash logcat shows carries R8's renamed frames and r8-map-id marker; it is
+ * recorded linked to the installed build, and get_crash_stack_trace with retrace gives back the source names and
+ * lines. A later build that overwrites the mapping makes the same retrace a refusal, never a guess.
+ */
+import { cpSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { detectCrashes } from '../../../src/android/logcat/crash-detector.js';
+import { parseLogcatText } from '../../../src/android/logcat/logcat-text-parser.js';
+import { createContainer, disposeContainer } from '../../../src/kernel/composition-root.js';
+import { pluginModules } from '../../../src/plugins/index.js';
+import { CrashSink } from '../../../src/plugins/logcat/services/crash-sink.js';
+import type { RunningSimulatedDevice } from '../../../src/sim/start-simulated-device.js';
+import { startAdbServer, type TestAdbServer } from '../../support/adb-server.js';
+import { type CliEnv, type McpTestClient, runCli, startMcpClient } from '../../support/mcp-client.js';
+import { startSimOnAdb } from '../../support/sim-device.js';
+import { createTempHome } from '../../support/temp-home.js';
+import { sleep } from '../../support/wait.js';
+
+const PACKAGE = 'com.example.notes';
+
+type Result = Awaited<ReturnType<McpTestClient['client']['callTool']>>;
+
+function data(result: Result): Record<string, unknown> {
+  expect(result.isError ? JSON.stringify(result.content) : '').toBe('');
+  return result.structuredContent as Record<string, unknown>;
+}
+
+function errorText(result: Result): string {
+  expect(result.isError).toBe(true);
+  return (result.content as { text: string }[])[0]!.text;
+}
+
+describe('minified build → crash → retrace, through the MCP client', () => {
+  const temp = createTempHome('crash-retrace-e2e');
+  let adb: TestAdbServer;
+  let phone: RunningSimulatedDevice;
+  let mcp: McpTestClient | undefined;
+  let env: CliEnv;
+  let project: string;
+
+  beforeAll(async () => {
+    adb = await startAdbServer();
+    phone = await startSimOnAdb(adb, { androidOptions: { backgroundLogRate: 0 } });
+    env = { home: join(temp.home, 'data'), adbPort: adb.port };
+    project = join(temp.home, 'notes-app');
+    cpSync(resolve('examples/notes-app'), project, { recursive: true });
+    project = realpathSync(project);
+    expect((await runCli(env, ['trust', '--yes', project])).code).toBe(0);
+    mcp = await startMcpClient(env, ['--project', project]);
+  }, 60_000);
+
+  afterAll(async () => {
+    await mcp?.close();
+    await phone?.stop();
+    await adb?.stop();
+    temp.cleanup();
+  });
+
+  const call = (name: string, args: Record<string, unknown> = {}) =>
+    mcp!.client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 });
+  const shell = async (...args: string[]) => {
+    const r = await adb.adb(['-s', phone.serial, 'shell', ...args]);
+    expect(r.exitCode).toBe(0);
+  };
+
+  /** What the logcat worker does with a device's stream: crash blocks through the detector into the crash sink. */
+  async function recordCrashesFromDeviceLog(): Promise<number> {
+    const dump = await adb.adb(['-s', phone.serial, 'logcat', '-d', '-v', 'threadtime', '-b', 'main,system,crash']);
+    const { entries } = parseLogcatText(dump.stdout, { year: new Date().getUTCFullYear() });
+    const reports = detectCrashes(entries).filter((r) => r.package === PACKAGE);
+    const container = createContainer(
+      { home: env.home, cwd: project, readOnly: false, env: process.env },
+      pluginModules,
+    );
+    try {
+      const sink = container.get<CrashSink>(CrashSink);
+      for (const report of reports) sink.record(phone.serial, report, { first: null, last: null });
+    } finally {
+      disposeContainer(container);
+    }
+    return reports.length;
+  }
+
+  it('gives the original frames of a crash in the installed minified build', async () => {
+    const build = data(await call('run_gradle_task', { task: 'assembleRelease' }));
+    expect(build.status).toBe('success');
+    const buildId = build.build_id as string;
+    const apk = data(await call('find_apk_path', { variant: 'release' }));
+    const installed = data(await call('install_apk', { device_serial: phone.serial, apk_path: apk.path }));
+    expect(installed.build_id).toBe(buildId);
+    data(await call('launch_app', { device_serial: phone.serial, package: PACKAGE }));
+
+    // Sign in, wait for the notes list, tap Crash: the scenario's buttons, by their bounds.
+    await shell('input', 'tap', '540', '600');
+    await shell('input', 'text', 'ada@example.com');
+    await shell('input', 'tap', '540', '800');
+    await shell('input', 'text', 'secret1');
+    await shell('input', 'tap', '540', '1072');
+    await sleep(1500);
+    await shell('input', 'tap', '284', '2112');
+
+    expect(await recordCrashesFromDeviceLog()).toBe(1);
+
+    const logs = data(await call('get_crash_logs', {}));
+    expect(logs.total).toBe(1);
+    const group = (logs.groups as Record<string, unknown>[])[0]!;
+    expect(group).toMatchObject({
+      package: PACKAGE,
+      kind: 'java',
+      title: 'java.lang.IllegalStateException: Note store is not initialised',
+      crashes: 1,
+      builds: [{ build_id: buildId, version_code: 15, variant: 'release', crashes: 1 }],
+    });
+    const mapId = /pg_map_id: (\w+)/.exec(
+      readFileSync(join(project, 'app/build/outputs/mapping/release/mapping.txt'), 'utf8'),
+    )![1]!;
+    // As R8-processed code prints them: renamed class and methods, minified lines, the map id as source file.
+    expect(group.top_frames).toEqual([
+      `at a.a.b(r8-map-id-${mapId}:11)`,
+      `at a.a.a(r8-map-id-${mapId}:4)`,
+      `at com.example.notes.NotesActivity.b(r8-map-id-${mapId}:12)`,
+      `at com.example.notes.NotesActivity.a(r8-map-id-${mapId}:5)`,
+      'at android.view.View.performClick(View.java:7659)',
+    ]);
+
+    const plain = data(await call('get_crash_stack_trace', { crash_group_id: group.crash_group_id }));
+    expect(plain.hint).toMatch(/retrace: true/);
+    expect(plain.build).toEqual({ build_id: buildId, version_code: 15, variant: 'release' });
+
+    const retraced = data(await call('get_crash_stack_trace', { package: PACKAGE, retrace: true }));
+    expect(retraced.retraced).toMatchObject({
+      engine: 'builtin',
+      matched_by: 'pg_map_id',
+      pg_map_id: mapId,
+      build_id: buildId,
+      variant: 'release',
+    });
+    const stack = (retraced.retraced as { stack: string }).stack.split('\n');
+    expect(stack.slice(0, 5)).toEqual([
+      'FATAL EXCEPTION: main',
+      `Process: ${PACKAGE}, PID: ${retraced.pid}`,
+      'java.lang.IllegalStateException: Note store is not initialised',
+      '\tat com.example.notes.data.NoteStore.requireOpen(NoteStore.kt:58)',
+      '\tat com.example.notes.data.NoteStore.all(NoteStore.kt:31)',
+    ]);
+    expect(stack).toContain('\tat com.example.notes.NotesActivity.onCrashClicked(NotesActivity.kt:112)');
+    expect(stack).toContain('\tat com.example.notes.NotesActivity.onCreate$lambda$3(NotesActivity.kt:64)');
+
+    const retracedLogs = data(await call('get_crash_logs', { retrace: true }));
+    expect((retracedLogs.groups as { retraced_top_frames: string[] }[])[0]!.retraced_top_frames[0]).toBe(
+      'at com.example.notes.data.NoteStore.requireOpen(NoteStore.kt:58)',
+    );
+  }, 180_000);
+
+  it('refuses to retrace once the mapping on disk is another build’s', async () => {
+    const standIn = join(project, 'stand-in.json');
+    writeFileSync(standIn, readFileSync(standIn, 'utf8').replace('"lines": [108, 115]', '"lines": [100, 115]'));
+    expect(data(await call('run_gradle_task', { task: 'assembleRelease' })).status).toBe('success');
+    const refused = errorText(await call('get_crash_stack_trace', { package: PACKAGE, retrace: true }));
+    expect(refused).toMatch(/MAPPING_NOT_FOUND/);
+    expect(refused).toMatch(/no mapping file recorded by a droidwright build .* has that pg_map_id/);
+    // Without retrace the crash is still there, as logged.
+    expect(data(await call('get_crash_stack_trace', { package: PACKAGE })).kind).toBe('java');
+    const unknownGroup = errorText(await call('get_crash_stack_trace', { crash_group_id: 'ffffffffffffffff' }));
+    expect(unknownGroup).toMatch(/NOT_FOUND/);
+  }, 120_000);
+});
