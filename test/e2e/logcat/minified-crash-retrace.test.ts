@@ -112,7 +112,7 @@ describe('minified build → crash → retrace, through the MCP client', () => {
       kind: 'java',
       title: 'java.lang.IllegalStateException: Note store is not initialised',
       crashes: 1,
-      builds: [{ build_id: buildId, version_code: 15, variant: 'release', crashes: 1 }],
+      builds: [`${buildId} release v15 ×1`],
     });
     const mapId = /pg_map_id: (\w+)/.exec(
       readFileSync(join(project, 'app/build/outputs/mapping/release/mapping.txt'), 'utf8'),
@@ -128,20 +128,18 @@ describe('minified build → crash → retrace, through the MCP client', () => {
 
     const plain = data(await call('get_crash_stack_trace', { crash_group_id: group.crash_group_id }));
     expect(plain.hint).toMatch(/retrace: true/);
-    expect(plain.build).toEqual({ build_id: buildId, version_code: 15, variant: 'release' });
+    expect(plain.build).toBe(`${buildId} release v15`);
 
     const retraced = data(await call('get_crash_stack_trace', { package: PACKAGE, retrace: true }));
     expect(retraced.retraced).toMatchObject({
-      engine: 'builtin',
       matched_by: 'pg_map_id',
-      pg_map_id: mapId,
       build_id: buildId,
-      variant: 'release',
+      mapping: `${join(project, 'app/build/outputs/mapping/release/mapping.txt')} (built-in retrace)`,
     });
     const stack = (retraced.retraced as { stack: string }).stack.split('\n');
-    expect(stack.slice(0, 5)).toEqual([
+    expect(stack[1]).toMatch(/^Process: com\.example\.notes, PID: \d+$/);
+    expect([stack[0], ...stack.slice(2, 5)]).toEqual([
       'FATAL EXCEPTION: main',
-      `Process: ${PACKAGE}, PID: ${retraced.pid}`,
       'java.lang.IllegalStateException: Note store is not initialised',
       '\tat com.example.notes.data.NoteStore.requireOpen(NoteStore.kt:58)',
       '\tat com.example.notes.data.NoteStore.all(NoteStore.kt:31)',
