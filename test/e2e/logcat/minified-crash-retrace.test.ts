@@ -12,6 +12,7 @@ import { parseLogcatText } from '../../../src/android/logcat/logcat-text-parser.
 import { createContainer, disposeContainer } from '../../../src/kernel/composition-root.js';
 import { pluginModules } from '../../../src/plugins/index.js';
 import { CrashSink } from '../../../src/plugins/logcat/services/crash-sink.js';
+import type { SimulatedAndroidHandle } from '../../../src/sim/android/create-simulated-android.js';
 import type { RunningSimulatedDevice } from '../../../src/sim/start-simulated-device.js';
 import { startAdbServer, type TestAdbServer } from '../../support/adb-server.js';
 import { type CliEnv, type McpTestClient, runCli, startMcpClient } from '../../support/mcp-client.js';
@@ -164,5 +165,33 @@ describe('minified build → crash → retrace, through the MCP client', () => {
     expect(data(await call('get_crash_stack_trace', { package: PACKAGE })).kind).toBe('java');
     const unknownGroup = errorText(await call('get_crash_stack_trace', { crash_group_id: 'ffffffffffffffff' }));
     expect(unknownGroup).toMatch(/NOT_FOUND/);
+  }, 120_000);
+  it('identifies a debug build by the APK hash the device reports and says it needs no retrace', async () => {
+    const build = data(await call('run_gradle_task', { task: 'assembleDebug' }));
+    const apk = data(await call('find_apk_path', { variant: 'debug' }));
+    expect(data(await call('install_apk', { device_serial: phone.serial, apk_path: apk.path })).build_id).toBe(
+      build.build_id,
+    );
+    // Only this crash is in the device's log from here on (the release crash was recorded already).
+    await shell('logcat', '-c');
+    data(await call('launch_app', { device_serial: phone.serial, package: PACKAGE }));
+    await shell('input', 'tap', '540', '600');
+    await shell('input', 'text', 'ada@example.com');
+    await shell('input', 'tap', '540', '800');
+    await shell('input', 'text', 'secret1');
+    await shell('input', 'tap', '540', '1072');
+    await sleep(1500);
+    await shell('input', 'tap', '284', '2112');
+    expect(await recordCrashesFromDeviceLog()).toBe(1);
+    const plain = data(await call('get_crash_stack_trace', { package: PACKAGE }));
+    // Not minified: the frames are the source's.
+    expect(plain.stack).toContain('\tat com.example.notes.data.NoteStore.requireOpen(NoteStore.kt:58)');
+    const refused = errorText(await call('get_crash_stack_trace', { package: PACKAGE, retrace: true }));
+    expect(refused).toMatch(/MAPPING_NOT_FOUND/);
+    expect(refused).toContain(`written by build ${build.build_id} (debug), which recorded no mapping file`);
+    // The device was asked, by a quoted path.
+    const hashed = (phone.android as SimulatedAndroidHandle).commandLog.filter((c) => c.argv[0] === 'sha256sum');
+    expect(hashed.length).toBeGreaterThanOrEqual(1);
+    expect(hashed[0]!.commandLine).toMatch(/^sha256sum '\/data\/app\/[^']+\/base\.apk'/);
   }, 120_000);
 });
