@@ -430,12 +430,25 @@ async function sim() {
   return runSimBenchmarks();
 }
 
+// ---------------------------------------------------------------- logcat worker (owner: logcat streaming)
+/** The worker under the sim's flood at 100,000 lines/s for 30 s: stored rate, lines lost by sequence, peak RSS. */
+async function logcatWorker() {
+  const { runLogcatWorkerBenchmark } = await import('./bench-logcat-worker.mjs');
+  const r = await runLogcatWorkerBenchmark({ rate: 100_000, seconds: 30 });
+  return [
+    { name: `flood ${r.requested_lines_per_second}/s ${r.seconds} s: stored ${r.stored_lines_per_second}/s` },
+    { name: `lost by seq ${r.lost_by_sequence}, twice ${r.stored_twice}, dropped ${r.worker_dropped}` },
+    { name: `worker peak RSS ${r.worker_peak_rss_mb} MB` },
+  ];
+}
+
 const benchmarks = {
   startup,
   events,
   build,
   'logcat-store': logcatStore,
   sim,
+  logcatWorker,
 };
 
 function printTable(title, rows) {

@@ -52,6 +52,11 @@ const commands: Record<string, Command> = {
     hidden: true,
     load: async () => (await import('./plugins/build/build-worker-command.js')).runBuildWorkerCommand,
   },
+  'logcat-worker': {
+    summary: "Stream one device's log into the line store: logcat-worker <serial>",
+    hidden: true,
+    load: async () => (await import('./plugins/logcat/logcat-worker-command.js')).runLogcatWorkerCommand,
+  },
 };
 
 export function helpText(): string {

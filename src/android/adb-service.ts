@@ -275,6 +275,33 @@ export class AdbService {
     });
   }
 
+  /**
+   * Opens a long-running device command through the `exec:` service (no pty, no CR/LF translation, so binary
+   * output such as `logcat -B` arrives byte for byte) and returns its raw output stream. The caller ends it with
+   * `destroy()`; the stream ends on its own when the command exits or the device goes away.
+   */
+  async openExecStream(serial: string, command: DeviceCommand): Promise<NodeJS.ReadableStream & { destroy(): void }> {
+    validateSerial(serial);
+    const client = await this.client();
+    try {
+      const connection = await client.getDevice(serial).transport();
+      const service = `exec:${command.text}`;
+      connection.write(Buffer.from(`${Buffer.byteLength(service).toString(16).padStart(4, '0')}${service}`));
+      const reply = await connection.parser.readAscii(4);
+      if (reply !== 'OKAY') {
+        const why =
+          reply === 'FAIL' ? await connection.parser.readError().catch((error: Error) => error.message) : reply;
+        connection.end();
+        throw new ToolError('COMMAND_FAILED', `${serial} refused \`${command.text}\`: ${String(why)}`);
+      }
+      return connection.parser.raw() as unknown as NodeJS.ReadableStream & { destroy(): void };
+    } catch (error) {
+      if (error instanceof ToolError) throw error;
+      this.clientPromise = undefined;
+      throw mapAdbError(error, serial);
+    }
+  }
+
   /** `getprop` parsed into a map. */
   async properties(serial: string, options: ShellOptions = {}): Promise<Record<string, string>> {
     const result = await this.shell(serial, sh`getprop`, { timeoutMs: 15_000, maxOutputBytes: 512 * 1024, ...options });

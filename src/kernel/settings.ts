@@ -16,11 +16,17 @@ export interface SettingsValues {
   readonly javaHome?: string;
   readonly androidSdk?: string;
   readonly adbPath?: string;
+  /** Minutes a logcat worker streams with no reader before it stops (fractions allowed), clamped to 0.05–10080. */
+  readonly logcatIdleMinutes: number;
+  /** Seconds a logcat worker waits for its device to come back before it stops, clamped to 1–3600. */
+  readonly logcatReconnectSeconds: number;
 }
 
 export const DEFAULT_SETTINGS: SettingsValues = {
   allowUnrestrictedGradle: false,
   buildTimeoutSec: 600,
+  logcatIdleMinutes: 30,
+  logcatReconnectSeconds: 30,
   logcatRetentionLines: 1_000_000,
   logcatRetentionBytes: 256 * 2 ** 20,
 };
@@ -38,6 +44,8 @@ const SettingsFile = z
     javaHome: z.string().min(1).optional(),
     androidSdk: z.string().min(1).optional(),
     adbPath: z.string().min(1).optional(),
+    logcatIdleMinutes: z.number().finite().optional(),
+    logcatReconnectSeconds: z.number().finite().optional(),
   })
   .strict();
 
@@ -66,6 +74,11 @@ export function parseSettings(text: string): { values: SettingsValues; warning?:
     values: {
       allowUnrestrictedGradle: file.allowUnrestrictedGradle ?? DEFAULT_SETTINGS.allowUnrestrictedGradle,
       buildTimeoutSec: Math.min(3600, Math.max(60, Math.round(timeout))),
+      logcatIdleMinutes: Math.min(10080, Math.max(0.05, file.logcatIdleMinutes ?? DEFAULT_SETTINGS.logcatIdleMinutes)),
+      logcatReconnectSeconds: Math.min(
+        3600,
+        Math.max(1, file.logcatReconnectSeconds ?? DEFAULT_SETTINGS.logcatReconnectSeconds),
+      ),
       logcatRetentionLines: clamp(
         file.logcatRetentionLines ?? DEFAULT_SETTINGS.logcatRetentionLines,
         10_000,

@@ -5,6 +5,13 @@ import { RuntimeOptions } from '../../kernel/runtime-options.js';
 import { Settings } from '../../kernel/settings.js';
 import { ToolsetContribution } from '../../kernel/toolset-contribution.js';
 import { logcatEvents } from './logcat.events.js';
+import { logcatTables } from './logcat-tables.js';
+import {
+  DetachedLogcatStreams,
+  DetachedLogcatWorkerLauncher,
+  LogcatWorkerLauncher,
+} from './services/detached-logcat-streams.js';
+import { LogcatStreams } from './services/logcat-streams.js';
 import { LogcatToolset } from './logcat.toolset.js';
 import { LogLineStore } from './services/log-line-store.js';
 import { SqliteLogLineStore } from './services/sqlite-log-line-store.js';
@@ -12,10 +19,13 @@ import { SqliteLogLineStore } from './services/sqlite-log-line-store.js';
 const logcatEventContribution: EventContribution = {
   events: () => logcatEvents,
   projections: () => [],
+  tables: () => logcatTables,
 };
 
 export const logcatModule = new ContainerModule(({ bind }) => {
   bind(LogcatToolset).toSelf().inSingletonScope();
+  bind<LogcatWorkerLauncher>(LogcatWorkerLauncher).to(DetachedLogcatWorkerLauncher).inSingletonScope();
+  bind<LogcatStreams>(LogcatStreams).to(DetachedLogcatStreams).inSingletonScope();
   bind<ToolsetContribution>(ToolsetContribution).toService(LogcatToolset);
   bind<EventContribution>(EventContribution).toConstantValue(logcatEventContribution);
   // One store per process for the data directory's logcat.db; opened on first use, not here.

@@ -1,4 +1,4 @@
-import { inject, injectable, optional } from 'inversify';
+import { inject, injectable } from 'inversify';
 import { DeviceInspector } from '../../android/device-inspector.js';
 import { PackageScopeGuard } from '../../android/package-scope-guard.js';
 import { EventStoreProvider } from '../../kernel/event-store-provider.js';
@@ -10,6 +10,8 @@ import { LogcatStreams } from './services/logcat-streams.js';
 import { createClearLogcatTool } from './tools/clear-logcat.tool.js';
 import { createGetLogcatEntriesTool } from './tools/get-logcat-entries.tool.js';
 import { createGetLogcatStatsTool } from './tools/get-logcat-stats.tool.js';
+import { createStartLogcatTool } from './tools/start-logcat.tool.js';
+import { createStopLogcatTool } from './tools/stop-logcat.tool.js';
 import { createWaitForLogTool } from './tools/wait-for-log.tool.js';
 
 /** The device log and the crashes in it, streamed once per device for every droidwright process. */
@@ -19,34 +21,27 @@ export class LogcatToolset implements ToolsetContribution {
   readonly description =
     "Stream a device's log into a store every agent shares, search it, wait for a line, and read crashes, native crashes and ANRs grouped by signature, linked to the installed build and retraced with its R8 mapping.";
 
-  constructor(
-    @inject(DeviceInspector) private readonly devices: DeviceInspector,
-    @inject(LogLineStore) private readonly store: LogLineStore,
-    @inject(PackageScopeGuard) private readonly scopeGuard: PackageScopeGuard,
-    @inject(Settings) private readonly settings: Settings,
-    @inject(EventStoreProvider) private readonly events: EventStoreProvider,
-    @inject(LogcatStreams) @optional() private readonly streams: LogcatStreams | undefined,
-  ) {}
+  @inject(DeviceInspector) private readonly devices!: DeviceInspector;
+  @inject(LogcatStreams) private readonly streams!: LogcatStreams;
+  @inject(LogLineStore) private readonly store!: LogLineStore;
+  @inject(PackageScopeGuard) private readonly scopeGuard!: PackageScopeGuard;
+  @inject(Settings) private readonly settings!: Settings;
+  @inject(EventStoreProvider) private readonly events!: EventStoreProvider;
 
   tools(): readonly AnyToolDefinition[] {
-    const { devices, store, events } = this;
+    const { devices, streams, store, events } = this;
     const scope = () => this.scopeGuard.scope();
     const retention = () => ({
       maxLines: this.settings.get().logcatRetentionLines,
       maxBytes: this.settings.get().logcatRetentionBytes,
     });
-    const tools: AnyToolDefinition[] = [
+    return [
+      createStartLogcatTool({ devices, streams }),
+      createStopLogcatTool({ devices, streams }),
       createGetLogcatEntriesTool({ devices, store, scope }),
+      createGetLogcatStatsTool({ devices, store, streams, retention }),
       createClearLogcatTool({ devices, store }),
+      createWaitForLogTool({ devices, store, streams, events, scope }),
     ];
-    // Worker control comes with the logcat worker; the tools that need it are served once it is bound.
-    const streams = this.streams;
-    if (streams) {
-      tools.push(
-        createGetLogcatStatsTool({ devices, store, streams, retention }),
-        createWaitForLogTool({ devices, store, streams, events, scope }),
-      );
-    }
-    return tools;
   }
 }

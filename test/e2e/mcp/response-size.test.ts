@@ -279,6 +279,9 @@ describe('every tool answers within 128 KiB on the wire', () => {
       ['set_network_state', { device_serial: serial, mobile_data: false }],
       ['launch_avd', { name: 'Missing_AVD' }],
       ['stop_avd', { device_serial: 'emulator-5554' }],
+      // Started, then stopped: the worker must not outlive the test.
+      ['start_logcat', { device_serial: serial }],
+      ['stop_logcat', { device_serial: serial }],
     ];
     for (const [name, args] of calls) await call(mcp, name, args);
     const { tools } = await mcp.client.listTools();

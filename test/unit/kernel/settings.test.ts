@@ -24,6 +24,23 @@ describe('settings', () => {
       javaHome: '/jdk',
       androidSdk: '/sdk',
       adbPath: '/adb',
+      logcatIdleMinutes: 30,
+      logcatReconnectSeconds: 30,
+    });
+  });
+
+  test('the logcat worker bounds are clamped: an idle time of minutes (fractions allowed) and a reconnect window', () => {
+    expect(parseSettings('{"logcatIdleMinutes": 0.1, "logcatReconnectSeconds": 5}').values).toMatchObject({
+      logcatIdleMinutes: 0.1,
+      logcatReconnectSeconds: 5,
+    });
+    expect(parseSettings('{"logcatIdleMinutes": 0, "logcatReconnectSeconds": 0}').values).toMatchObject({
+      logcatIdleMinutes: 0.05,
+      logcatReconnectSeconds: 1,
+    });
+    expect(parseSettings('{"logcatIdleMinutes": 1e9, "logcatReconnectSeconds": 1e9}').values).toMatchObject({
+      logcatIdleMinutes: 10080,
+      logcatReconnectSeconds: 3600,
     });
   });
 
