@@ -11,6 +11,11 @@ export function eventsDbPath(home: string): string {
   return join(home, 'events.db');
 }
 
+/** The device log lines (logcat), kept apart from the audit log: device output, not activity. */
+export function logcatDbPath(home: string): string {
+  return join(home, 'logcat.db');
+}
+
 export function buildLogsDir(home: string): string {
   return join(home, 'build-logs');
 }

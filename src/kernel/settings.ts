@@ -9,6 +9,10 @@ export interface SettingsValues {
   readonly allowUnrestrictedGradle: boolean;
   /** Build timeout in seconds, clamped to 60–3600. */
   readonly buildTimeoutSec: number;
+  /** Logcat lines kept per device, clamped to 10,000–50,000,000; the oldest are evicted first. */
+  readonly logcatRetentionLines: number;
+  /** Logcat message bytes kept per device, clamped to 16 MiB–16 GiB; whichever bound is reached first evicts. */
+  readonly logcatRetentionBytes: number;
   readonly javaHome?: string;
   readonly androidSdk?: string;
   readonly adbPath?: string;
@@ -23,12 +27,20 @@ export const DEFAULT_SETTINGS: SettingsValues = {
   buildTimeoutSec: 600,
   logcatIdleMinutes: 30,
   logcatReconnectSeconds: 30,
+  logcatRetentionLines: 1_000_000,
+  logcatRetentionBytes: 256 * 2 ** 20,
 };
+
+function clamp(value: number, min: number, max: number): number {
+  return Math.min(max, Math.max(min, Math.round(value)));
+}
 
 const SettingsFile = z
   .object({
     allowUnrestrictedGradle: z.boolean().optional(),
     buildTimeoutSec: z.number().finite().optional(),
+    logcatRetentionLines: z.number().finite().optional(),
+    logcatRetentionBytes: z.number().finite().optional(),
     javaHome: z.string().min(1).optional(),
     androidSdk: z.string().min(1).optional(),
     adbPath: z.string().min(1).optional(),
@@ -66,6 +78,16 @@ export function parseSettings(text: string): { values: SettingsValues; warning?:
       logcatReconnectSeconds: Math.min(
         3600,
         Math.max(1, file.logcatReconnectSeconds ?? DEFAULT_SETTINGS.logcatReconnectSeconds),
+      ),
+      logcatRetentionLines: clamp(
+        file.logcatRetentionLines ?? DEFAULT_SETTINGS.logcatRetentionLines,
+        10_000,
+        50_000_000,
+      ),
+      logcatRetentionBytes: clamp(
+        file.logcatRetentionBytes ?? DEFAULT_SETTINGS.logcatRetentionBytes,
+        16 * 2 ** 20,
+        16 * 2 ** 30,
       ),
       ...(file.javaHome ? { javaHome: file.javaHome } : {}),
       ...(file.androidSdk ? { androidSdk: file.androidSdk } : {}),

@@ -1,5 +1,8 @@
 import { ContainerModule } from 'inversify';
 import { EventContribution } from '../../events/event-definition.js';
+import { logcatDbPath } from '../../kernel/paths.js';
+import { RuntimeOptions } from '../../kernel/runtime-options.js';
+import { Settings } from '../../kernel/settings.js';
 import { ToolsetContribution } from '../../kernel/toolset-contribution.js';
 import { logcatEvents } from './logcat.events.js';
 import { logcatTables } from './logcat-tables.js';
@@ -15,6 +18,8 @@ import { CrashRecorder } from './services/crash-recorder.js';
 import { CrashSink } from './services/crash-sink.js';
 import { CrashHistory } from './services/crash-history.js';
 import { CrashRetracer } from './services/crash-retracer.js';
+import { LogLineStore } from './services/log-line-store.js';
+import { SqliteLogLineStore } from './services/sqlite-log-line-store.js';
 
 const logcatEventContribution: EventContribution = {
   events: () => logcatEvents,
@@ -32,4 +37,18 @@ export const logcatModule = new ContainerModule(({ bind }) => {
   bind<LogcatStreams>(LogcatStreams).to(DetachedLogcatStreams).inSingletonScope();
   bind<ToolsetContribution>(ToolsetContribution).toService(LogcatToolset);
   bind<EventContribution>(EventContribution).toConstantValue(logcatEventContribution);
+  // One store per process for the data directory's logcat.db; opened on first use, not here.
+  bind(SqliteLogLineStore)
+    .toDynamicValue((ctx) => {
+      const settings = ctx.get(Settings);
+      return new SqliteLogLineStore({
+        path: logcatDbPath(ctx.get<RuntimeOptions>(RuntimeOptions).home),
+        retention: () => ({
+          maxLines: settings.get().logcatRetentionLines,
+          maxBytes: settings.get().logcatRetentionBytes,
+        }),
+      });
+    })
+    .inSingletonScope();
+  bind<LogLineStore>(LogLineStore).toService(SqliteLogLineStore);
 });

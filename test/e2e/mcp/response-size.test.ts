@@ -312,6 +312,9 @@ describe('every tool answers within 128 KiB on the wire', () => {
       ['stop_avd', { device_serial: 'emulator-5554' }],
       ['get_crash_logs', { package: pkg, count: 200 }],
       ['get_crash_stack_trace', { package: pkg }],
+      // Started, then stopped: the worker must not outlive the test.
+      ['start_logcat', { device_serial: serial }],
+      ['stop_logcat', { device_serial: serial }],
     ];
     for (const [name, args] of calls) await call(mcp, name, args);
     const { tools } = await mcp.client.listTools();

@@ -10,6 +10,8 @@ describe('settings', () => {
     expect(parseSettings('{}').values).toEqual(DEFAULT_SETTINGS);
     expect(parseSettings('{"buildTimeoutSec": 5}').values.buildTimeoutSec).toBe(60);
     expect(parseSettings('{"buildTimeoutSec": 99999}').values.buildTimeoutSec).toBe(3600);
+    const logcat = parseSettings('{"logcatRetentionLines": 5, "logcatRetentionBytes": 1e15}').values;
+    expect([logcat.logcatRetentionLines, logcat.logcatRetentionBytes]).toEqual([10_000, 16 * 2 ** 30]);
     const full = parseSettings(
       '{"allowUnrestrictedGradle": true, "buildTimeoutSec": 900, "javaHome": "/jdk", "androidSdk": "/sdk", "adbPath": "/adb"}',
     );
@@ -17,6 +19,8 @@ describe('settings', () => {
     expect(full.values).toEqual({
       allowUnrestrictedGradle: true,
       buildTimeoutSec: 900,
+      logcatRetentionLines: 1_000_000,
+      logcatRetentionBytes: 256 * 2 ** 20,
       javaHome: '/jdk',
       androidSdk: '/sdk',
       adbPath: '/adb',

@@ -135,9 +135,10 @@ describe('PidPackages', () => {
     ]);
   });
 
-  it('reads ps again for an unknown pid, at most once per interval', async () => {
+  it('reads ps again for an unknown pid, waiting out the interval since the last read', async () => {
     let now = 0;
     let runs = 0;
+    const waits: number[] = [];
     let output = '  PID NAME\n 100 com.a\n';
     const pids = new PidPackages(
       async () => {
@@ -145,6 +146,10 @@ describe('PidPackages', () => {
         return output;
       },
       () => now,
+      async (ms) => {
+        waits.push(ms);
+        now += ms;
+      },
     );
     await pids.refreshFor(new Set([100]));
     expect(runs).toBe(1);
@@ -152,12 +157,16 @@ describe('PidPackages', () => {
     await pids.refreshFor(new Set([100]));
     expect(runs).toBe(1);
     output += ' 200 com.b\n';
-    await pids.refreshFor(new Set([200]));
-    expect(runs).toBe(1);
-    expect(pids.packageOf(200)).toBeNull();
-    now += PS_REFRESH_MIN_MS;
+    now += 100;
     await pids.refreshFor(new Set([200]));
     expect(runs).toBe(2);
+    expect(waits).toEqual([PS_REFRESH_MIN_MS - 100]);
     expect(pids.packageOf(200)).toBe('com.b');
+    // A pid ps does not list is not asked about again.
+    now += PS_REFRESH_MIN_MS;
+    await pids.refreshFor(new Set([300]));
+    await pids.refreshFor(new Set([300]));
+    expect(runs).toBe(3);
+    expect(pids.packageOf(300)).toBeNull();
   });
 });

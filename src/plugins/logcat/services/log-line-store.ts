@@ -45,6 +45,8 @@ export interface LogLinePage {
   readonly moreIsLowerBound: boolean;
   /** Cursor for the next (older) page, null when nothing older matched. */
   readonly nextBeforeSeq: number | null;
+  /** True when a regex query stopped at the store's scan bound before the page filled: continue from `nextBeforeSeq`. */
+  readonly scanLimited?: boolean;
 }
 
 export interface LogLineCounts {
@@ -60,9 +62,15 @@ export interface LogLineCounts {
   readonly dropped: number;
   readonly byLevel: Readonly<Partial<Record<LogLevel, number>>>;
   readonly topTags: readonly { tag: string; lines: number }[];
+  /** Lines per second over the newest 10 s of device time; 0 when nothing arrived in the last 10 s. */
+  readonly recentLinesPerSecond?: number;
+  /** Epoch ms of the last append (host clock), null when never. */
+  readonly lastAppendAt?: number | null;
 }
 
+/** DI token for the one `LogLineStore` of this data directory (`logcat.db`). */
 export const LogLineStore = Symbol.for('droidwright.logcat.LogLineStore');
+
 /**
  * The device log, in its own SQLite file beside the event log (`logcat.db`, WAL), bounded per device by the
  * retention settings. One writer per device (the logcat worker holding the lease); any process reads.
@@ -80,6 +88,8 @@ export interface LogLineStore {
   counts(deviceSerial: string): LogLineCounts;
   /** Deletes the device's stored lines (not the device buffer); counters and seqs continue. Returns lines removed. */
   clear(deviceSerial: string): number;
+  /** Every package name a line of this device was resolved to (kept after eviction), sorted. */
+  packages?(deviceSerial: string): readonly string[];
   /** Lines with seq in [first, last] for one device, oldest first, at most `limit`. */
   range(deviceSerial: string, first: number, last: number, limit: number): readonly StoredLogLine[];
   close(): void;

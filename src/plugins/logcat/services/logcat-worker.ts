@@ -168,6 +168,8 @@ export class LogcatWorker {
     );
     const evictedBefore = this.evictedSoFar(serial);
     const resumeMs = this.resumePoint(serial, lease);
+    // A device that goes away before a new line is stored is reopened from here too, not from its buffer's start.
+    this.resumeMs = resumeMs;
     let first: ByteStream;
     try {
       first = await this.open(serial, resumeMs);

@@ -1,7 +1,7 @@
 import { sh } from '../../../android/device-command.js';
 
 /** How often at most the device's process table is read again for pids it did not list. */
-export const PS_REFRESH_MIN_MS = 1000;
+export const PS_REFRESH_MIN_MS = 500;
 /** Processes kept; a device runs a few hundred, this only bounds a hostile or broken `ps`. */
 const MAX_PROCESSES = 20_000;
 /** An Android application id (a process name may add `:suffix` for a secondary process). */
@@ -23,9 +23,9 @@ export function parseProcessTable(output: string): Map<number, string | null> {
 export type ShellRunner = (command: ReturnType<typeof sh>) => Promise<string>;
 
 /**
- * pid → package for the lines of one device, from its process table. A pid seen for the first time makes the next
- * `refreshFor` read `ps` again (at most once per {@link PS_REFRESH_MIN_MS}), so an app started after the stream
- * began resolves from its first lines on; a pid `ps` does not list stays null (a process that already exited).
+ * pid → package for the lines of one device, from its process table. A pid seen for the first time makes `refreshFor`
+ * read `ps` again (at most once per {@link PS_REFRESH_MIN_MS}; the batch waits for it), so an app started after the
+ * stream began resolves from its first lines on; a pid `ps` does not list stays null (a process that already exited).
  */
 export class PidPackages {
   private table = new Map<number, string | null>();
@@ -35,14 +35,13 @@ export class PidPackages {
   constructor(
     private readonly run: ShellRunner,
     private readonly clock: () => number = Date.now,
+    private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
   ) {}
 
   /** The package of `pid` as last read; null for unknown pids and non-app processes. */
   readonly packageOf = (pid: number): string | null => this.table.get(pid) ?? null;
 
-  /** True when some pid has not been looked up yet and a refresh is allowed now. */
-  needsRefresh(pids: Iterable<number>): boolean {
-    if (this.clock() - this.lastRefreshAt < PS_REFRESH_MIN_MS) return false;
+  private unknown(pids: Iterable<number>): boolean {
     for (const pid of pids) if (!this.table.has(pid)) return true;
     return false;
   }
@@ -63,9 +62,15 @@ export class PidPackages {
     return this.refreshing;
   }
 
-  /** Refreshes when any of `pids` is unknown and the rate limit allows; pids still unlisted are remembered as null. */
+  /**
+   * Reads `ps` again when any of `pids` is unknown, waiting out the rate limit first (so a new app's first lines get
+   * its package); pids still unlisted afterwards are remembered as null until the next refresh.
+   */
   async refreshFor(pids: ReadonlySet<number>): Promise<void> {
-    if (!this.needsRefresh(pids)) return;
+    if (!this.unknown(pids)) return;
+    const wait = this.lastRefreshAt + PS_REFRESH_MIN_MS - this.clock();
+    if (wait > 0) await this.sleep(wait);
+    if (!this.unknown(pids)) return;
     await this.refresh();
     for (const pid of pids) if (!this.table.has(pid)) this.table.set(pid, null);
   }
