@@ -194,4 +194,33 @@ describe('minified build → crash → retrace, through the MCP client', () => {
     expect(hashed.length).toBeGreaterThanOrEqual(1);
     expect(hashed[0]!.commandLine).toMatch(/^sha256sum '\/data\/app\/[^']+\/base\.apk'/);
   }, 120_000);
+  it('the logcat worker records a crash by itself, with the stored log lines around it', async () => {
+    // The worker reads the device's buffers from their start: leave only what happens from here on in them.
+    await shell('logcat', '-c');
+    data(await call('start_logcat', { device_serial: phone.serial }));
+    try {
+      const before = data(await call('get_crash_logs', {})).groups as { crashes: number }[];
+      const countBefore = before.reduce((n, g) => n + g.crashes, 0);
+      data(await call('launch_app', { device_serial: phone.serial, package: PACKAGE }));
+      await shell('input', 'tap', '540', '600');
+      await shell('input', 'text', 'ada@example.com');
+      await shell('input', 'tap', '540', '800');
+      await shell('input', 'text', 'secret1');
+      await shell('input', 'tap', '540', '1072');
+      await sleep(1500);
+      await shell('input', 'tap', '284', '2112');
+      let countAfter = countBefore;
+      for (let i = 0; i < 40 && countAfter === countBefore; i++) {
+        await sleep(500);
+        const groups = data(await call('get_crash_logs', {})).groups as { crashes: number }[];
+        countAfter = groups.reduce((n, g) => n + g.crashes, 0);
+      }
+      expect(countAfter).toBe(countBefore + 1);
+      const newest = data(await call('get_crash_stack_trace', { package: PACKAGE }));
+      expect(newest.title).toBe('java.lang.IllegalStateException: Note store is not initialised');
+      expect((newest.log_context as string[]).some((l) => l.includes('Note store accessed before init'))).toBe(true);
+    } finally {
+      data(await call('stop_logcat', { device_serial: phone.serial }));
+    }
+  }, 120_000);
 });
