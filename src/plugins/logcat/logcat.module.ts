@@ -13,13 +13,13 @@ import {
 } from './services/detached-logcat-streams.js';
 import { LogcatStreams } from './services/logcat-streams.js';
 import { LogcatToolset } from './logcat.toolset.js';
-import { LogLineStore } from './services/log-line-store.js';
-import { SqliteLogLineStore } from './services/sqlite-log-line-store.js';
 import { crashesProjection } from './crashes.projection.js';
 import { CrashRecorder } from './services/crash-recorder.js';
 import { CrashSink } from './services/crash-sink.js';
 import { CrashHistory } from './services/crash-history.js';
 import { CrashRetracer } from './services/crash-retracer.js';
+import { LogLineStore } from './services/log-line-store.js';
+import { SqliteLogLineStore } from './services/sqlite-log-line-store.js';
 
 const logcatEventContribution: EventContribution = {
   events: () => logcatEvents,

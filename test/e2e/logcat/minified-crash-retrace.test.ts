@@ -12,6 +12,7 @@ import { parseLogcatText } from '../../../src/android/logcat/logcat-text-parser.
 import { createContainer, disposeContainer } from '../../../src/kernel/composition-root.js';
 import { pluginModules } from '../../../src/plugins/index.js';
 import { CrashSink } from '../../../src/plugins/logcat/services/crash-sink.js';
+import type { SimulatedAndroidHandle } from '../../../src/sim/android/create-simulated-android.js';
 import type { RunningSimulatedDevice } from '../../../src/sim/start-simulated-device.js';
 import { startAdbServer, type TestAdbServer } from '../../support/adb-server.js';
 import { type CliEnv, type McpTestClient, runCli, startMcpClient } from '../../support/mcp-client.js';
@@ -112,7 +113,7 @@ describe('minified build → crash → retrace, through the MCP client', () => {
       kind: 'java',
       title: 'java.lang.IllegalStateException: Note store is not initialised',
       crashes: 1,
-      builds: [{ build_id: buildId, version_code: 15, variant: 'release', crashes: 1 }],
+      builds: [`${buildId} release v15 ×1`],
     });
     const mapId = /pg_map_id: (\w+)/.exec(
       readFileSync(join(project, 'app/build/outputs/mapping/release/mapping.txt'), 'utf8'),
@@ -128,20 +129,18 @@ describe('minified build → crash → retrace, through the MCP client', () => {
 
     const plain = data(await call('get_crash_stack_trace', { crash_group_id: group.crash_group_id }));
     expect(plain.hint).toMatch(/retrace: true/);
-    expect(plain.build).toEqual({ build_id: buildId, version_code: 15, variant: 'release' });
+    expect(plain.build).toBe(`${buildId} release v15`);
 
     const retraced = data(await call('get_crash_stack_trace', { package: PACKAGE, retrace: true }));
     expect(retraced.retraced).toMatchObject({
-      engine: 'builtin',
       matched_by: 'pg_map_id',
-      pg_map_id: mapId,
       build_id: buildId,
-      variant: 'release',
+      mapping: `${join(project, 'app/build/outputs/mapping/release/mapping.txt')} (built-in retrace)`,
     });
     const stack = (retraced.retraced as { stack: string }).stack.split('\n');
-    expect(stack.slice(0, 5)).toEqual([
+    expect(stack[1]).toMatch(/^Process: com\.example\.notes, PID: \d+$/);
+    expect([stack[0], ...stack.slice(2, 5)]).toEqual([
       'FATAL EXCEPTION: main',
-      `Process: ${PACKAGE}, PID: ${retraced.pid}`,
       'java.lang.IllegalStateException: Note store is not initialised',
       '\tat com.example.notes.data.NoteStore.requireOpen(NoteStore.kt:58)',
       '\tat com.example.notes.data.NoteStore.all(NoteStore.kt:31)',
@@ -166,5 +165,62 @@ describe('minified build → crash → retrace, through the MCP client', () => {
     expect(data(await call('get_crash_stack_trace', { package: PACKAGE })).kind).toBe('java');
     const unknownGroup = errorText(await call('get_crash_stack_trace', { crash_group_id: 'ffffffffffffffff' }));
     expect(unknownGroup).toMatch(/NOT_FOUND/);
+  }, 120_000);
+  it('identifies a debug build by the APK hash the device reports and says it needs no retrace', async () => {
+    const build = data(await call('run_gradle_task', { task: 'assembleDebug' }));
+    const apk = data(await call('find_apk_path', { variant: 'debug' }));
+    expect(data(await call('install_apk', { device_serial: phone.serial, apk_path: apk.path })).build_id).toBe(
+      build.build_id,
+    );
+    // Only this crash is in the device's log from here on (the release crash was recorded already).
+    await shell('logcat', '-c');
+    data(await call('launch_app', { device_serial: phone.serial, package: PACKAGE }));
+    await shell('input', 'tap', '540', '600');
+    await shell('input', 'text', 'ada@example.com');
+    await shell('input', 'tap', '540', '800');
+    await shell('input', 'text', 'secret1');
+    await shell('input', 'tap', '540', '1072');
+    await sleep(1500);
+    await shell('input', 'tap', '284', '2112');
+    expect(await recordCrashesFromDeviceLog()).toBe(1);
+    const plain = data(await call('get_crash_stack_trace', { package: PACKAGE }));
+    // Not minified: the frames are the source's.
+    expect(plain.stack).toContain('\tat com.example.notes.data.NoteStore.requireOpen(NoteStore.kt:58)');
+    const refused = errorText(await call('get_crash_stack_trace', { package: PACKAGE, retrace: true }));
+    expect(refused).toMatch(/MAPPING_NOT_FOUND/);
+    expect(refused).toContain(`written by build ${build.build_id} (debug), which recorded no mapping file`);
+    // The device was asked, by a quoted path.
+    const hashed = (phone.android as SimulatedAndroidHandle).commandLog.filter((c) => c.argv[0] === 'sha256sum');
+    expect(hashed.length).toBeGreaterThanOrEqual(1);
+    expect(hashed[0]!.commandLine).toMatch(/^sha256sum '\/data\/app\/[^']+\/base\.apk'/);
+  }, 120_000);
+  it('the logcat worker records a crash by itself, with the stored log lines around it', async () => {
+    // The worker reads the device's buffers from their start: leave only what happens from here on in them.
+    await shell('logcat', '-c');
+    data(await call('start_logcat', { device_serial: phone.serial }));
+    try {
+      const before = data(await call('get_crash_logs', {})).groups as { crashes: number }[];
+      const countBefore = before.reduce((n, g) => n + g.crashes, 0);
+      data(await call('launch_app', { device_serial: phone.serial, package: PACKAGE }));
+      await shell('input', 'tap', '540', '600');
+      await shell('input', 'text', 'ada@example.com');
+      await shell('input', 'tap', '540', '800');
+      await shell('input', 'text', 'secret1');
+      await shell('input', 'tap', '540', '1072');
+      await sleep(1500);
+      await shell('input', 'tap', '284', '2112');
+      let countAfter = countBefore;
+      for (let i = 0; i < 40 && countAfter === countBefore; i++) {
+        await sleep(500);
+        const groups = data(await call('get_crash_logs', {})).groups as { crashes: number }[];
+        countAfter = groups.reduce((n, g) => n + g.crashes, 0);
+      }
+      expect(countAfter).toBe(countBefore + 1);
+      const newest = data(await call('get_crash_stack_trace', { package: PACKAGE }));
+      expect(newest.title).toBe('java.lang.IllegalStateException: Note store is not initialised');
+      expect((newest.log_context as string[]).some((l) => l.includes('Note store accessed before init'))).toBe(true);
+    } finally {
+      data(await call('stop_logcat', { device_serial: phone.serial }));
+    }
   }, 120_000);
 });

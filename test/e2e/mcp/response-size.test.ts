@@ -14,6 +14,7 @@ import { EventStoreProvider } from '../../../src/kernel/event-store-provider.js'
 import { WIRE_LIMIT_BYTES } from '../../../src/kernel/bounded-output.js';
 import { pluginModules } from '../../../src/plugins/index.js';
 import { withinListingBudget } from '../../../src/plugins/build/services/source-snapshot.js';
+import { AppCrashed } from '../../../src/plugins/logcat/logcat.events.js';
 import type { RunningSimulatedDevice } from '../../../src/sim/start-simulated-device.js';
 
 /*
@@ -28,6 +29,7 @@ type Result = { isError?: boolean; content: { type: string; text?: string }[]; s
 const BUILDS = 150;
 const SESSIONS = 400;
 const DIAGNOSTICS = 250;
+const CRASH_GROUPS = 230;
 
 let home: { home: string; cleanup(): void };
 let adb: TestAdbServer;
@@ -182,6 +184,35 @@ function seedLog(projectRoot: string, logPath: string): string {
         },
       ]);
     }
+    // Crash groups past the list maximum, each crash with its whole bounded block of escaping-heavy lines.
+    for (let g = 0; g < CRASH_GROUPS; g++) {
+      const lines = Array.from(
+        { length: 120 },
+        (_, i) => `11-30 14:00:00.000  4242  4242 E AndroidRuntime: \tat "x" \u0001 ${i} ${'z'.repeat(930)}`,
+      );
+      store.append(
+        AppCrashed,
+        {
+          device_serial: 'emulator-5554',
+          package: 'com.example.many',
+          pid: 4242,
+          process: 'com.example.many',
+          signature: `java:java.lang.IllegalStateException@${long(`com.example.many.C${g}`, 1800)}`,
+          signature_hash: g.toString(16).padStart(16, '0'),
+          time_ms: 1_764_500_000_000 + g,
+          first_line_seq: null,
+          last_line_seq: null,
+          lines,
+          truncated: true,
+          build: null,
+          thread: long('main', 500),
+          exception_class: 'java.lang.IllegalStateException',
+          message: long('"message"', 3900),
+          r8_map_ids: [],
+        },
+        { stream: 'device:emulator-5554', device: 'emulator-5554', package: 'com.example.many', actor: agentActor },
+      );
+    }
     return lastBuild;
   } finally {
     disposeContainer(container);
@@ -307,6 +338,8 @@ describe('every tool answers within 128 KiB on the wire', () => {
       ['send_ui_key', { device_serial: serial, key: 'home', times: 50 }],
       ['ui_swipe', { device_serial: serial, direction: 'up' }],
       ['ui_scroll_until_element', { device_serial: serial, text: 'Nothing here', max_swipes: 25 }],
+      ['get_crash_logs', { package: pkg, count: 200 }],
+      ['get_crash_stack_trace', { package: pkg }],
       // Started, then stopped: the worker must not outlive the test.
       ['start_logcat', { device_serial: serial }],
       ['stop_logcat', { device_serial: serial }],

@@ -21,16 +21,13 @@ export function createGetCrashLogsTool(deps: {
     kind: 'R',
     title: 'Get crash logs',
     description:
-      "Crashes, native crashes and ANRs seen in logcat, grouped by signature, newest first: counts, first/last seen, builds affected, top frames. Defaults to the project's apps. Full stack: get_crash_stack_trace; deaths logcat missed: get_exit_reasons.",
+      'Crashes, native crashes and ANRs from logcat grouped by signature, newest first: counts, builds, top frames. Stack: get_crash_stack_trace; deaths logcat missed: get_exit_reasons.',
     input: z.object({
-      package: z.string().min(1).max(255).optional().describe("Application id; defaults to the project's apps."),
+      package: z.string().min(1).max(255).optional().describe('Application id.'),
       device_serial: z.string().min(1).max(128).optional().describe('Only groups seen on this device.'),
-      count: z.number().int().min(1).max(200).default(20).describe('Most groups to return (default 20, max 200).'),
+      count: z.number().int().min(1).max(200).default(20).describe('Default 20, max 200.'),
       cursor: z.string().max(20).optional().describe('next_cursor of the previous page.'),
-      retrace: z
-        .boolean()
-        .optional()
-        .describe("Also give each group's top frames deobfuscated with its build's R8 mapping."),
+      retrace: z.boolean().optional().describe('Also deobfuscate top frames (R8).'),
     }),
     output: z.object({
       groups: z
@@ -40,21 +37,14 @@ export function createGetCrashLogsTool(deps: {
             package: z.string().optional().describe('The app, when known.'),
             kind: z.enum(['java', 'native', 'anr']).describe('Java exception, native signal, or ANR.'),
             title: z.string().describe('Exception and message, signal, or ANR reason of the newest crash.'),
-            signature: z.string().describe('What groups recurrences: exception + first app frames, no lines.'),
             crashes: z.number().int().describe('Crashes in the group.'),
             first_seen: z.string().describe('ISO time of the first.'),
             last_seen: z.string().describe('ISO time of the newest.'),
-            last_device: z.string().describe('Device of the newest.'),
             builds: z
-              .array(
-                z.object({
-                  build_id: z.string().optional().describe('droidwright build, when the install named it.'),
-                  version_code: z.number().int().describe('Installed versionCode.'),
-                  variant: z.string().optional().describe('Build variant.'),
-                  crashes: z.number().int().describe('Crashes of the group in this build.'),
-                }),
-              )
-              .describe('Installed builds the group was seen in, newest first.'),
+              .array(z.string())
+              .describe(
+                'Installed builds it was seen in, newest first: "<build id> <variant> v<versionCode> ×<crashes>".',
+              ),
             top_frames: z.array(z.string()).describe('First frames of the newest crash, as logged.'),
             retraced_top_frames: z.array(z.string()).optional().describe('The same, deobfuscated (retrace: true).'),
           }),
@@ -91,19 +81,15 @@ export function createGetCrashLogsTool(deps: {
             package: g.package,
             kind: g.kind,
             title: clip(g.title, 300),
-            signature: clip(g.signature, 500),
             crashes: g.crashes,
             first_seen: isoTime(g.first_seen_at)!,
             last_seen: isoTime(g.last_seen_at)!,
-            last_device: g.last_device,
-            builds: deps.crashes.builds(g.group_id).map((b) =>
-              omitNulls({
-                build_id: b.build_id,
-                version_code: b.version_code,
-                variant: b.variant,
-                crashes: b.crashes,
-              }),
-            ),
+            builds: deps.crashes
+              .builds(g.group_id)
+              .map(
+                (b) =>
+                  `${b.build_id ?? `apk:${b.apk_sha256.slice(0, 12)}`}${b.variant ? ` ${b.variant}` : ''} v${b.version_code} ×${b.crashes}`,
+              ),
             top_frames: topFrames(messages, TOP_FRAMES).map((f) => clip(f, 300)),
             retraced_top_frames: retraced?.map((f) => clip(f, 300)) ?? null,
           }),
