@@ -522,6 +522,13 @@ export class SqliteLogLineStore implements LogLineStore {
     });
   }
 
+  /** Serials with a counters row (lines stored at some point), sorted. */
+  devices(): readonly string[] {
+    return this.read(() =>
+      (this.prepare('SELECT serial FROM devices ORDER BY serial').all() as { serial: string }[]).map((r) => r.serial),
+    );
+  }
+
   packages(deviceSerial: string): readonly string[] {
     return this.read(() => {
       const device = this.deviceRow(deviceSerial);

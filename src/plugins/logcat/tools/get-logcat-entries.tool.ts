@@ -89,7 +89,7 @@ export function createGetLogcatEntriesTool(deps: {
       } catch (error) {
         if (error instanceof InvalidLogPatternError) {
           throw new InvalidArgumentsError(
-            `${error.message}. Use RE2 syntax (no backreferences or lookaround).`,
+            `regex: ${error.message}. Use RE2 syntax (no backreferences or lookaround).`,
             'INVALID_ARGUMENT',
             'regex',
           );

@@ -52,7 +52,11 @@ export function createWaitForLogTool(deps: {
         compileLogPattern(args.marker);
       } catch (error) {
         if (error instanceof InvalidLogPatternError) {
-          throw new InvalidArgumentsError(`${error.message}. Use RE2 syntax.`, 'INVALID_ARGUMENT', 'marker');
+          throw new InvalidArgumentsError(
+            `marker: ${error.message}. Use RE2 syntax (no backreferences or lookaround).`,
+            'INVALID_ARGUMENT',
+            'marker',
+          );
         }
         throw error;
       }
