@@ -56,6 +56,11 @@ const commands: Record<string, Command> = {
     summary: 'Start a simulated device and drive droidwright mcp through a scripted agent session: demo [--no-wait]',
     load: async () => (await import('./demo/demo-command.js')).runDemoCommand,
   },
+  logcat: {
+    summary:
+      'Print the stored device log, pidcat-style: logcat [--device S] [--package mine|APP_ID] [--min-level L] [-f] [--json]',
+    load: async () => (await import('./plugins/logcat/logcat-command.js')).runLogcatCommand,
+  },
   'build-worker': {
     summary: 'Run one build handed over by droidwright mcp: build-worker <build-id>',
     hidden: true,

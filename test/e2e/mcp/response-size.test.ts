@@ -16,6 +16,7 @@ import { pluginModules } from '../../../src/plugins/index.js';
 import { withinListingBudget } from '../../../src/plugins/build/services/source-snapshot.js';
 import { AppCrashed } from '../../../src/plugins/logcat/logcat.events.js';
 import type { RunningSimulatedDevice } from '../../../src/sim/start-simulated-device.js';
+import { openTestLineStore } from '../../integration/logcat/line-store-support.js';
 
 /*
  * No tool answers more than 128 KiB on the wire, whatever the arguments: every tool is called through
@@ -342,10 +343,31 @@ describe('every tool answers within 128 KiB on the wire', () => {
       ['get_crash_stack_trace', { package: pkg }],
       // Started, then stopped: the worker must not outlive the test.
       ['start_logcat', { device_serial: serial }],
+      ['get_logcat_entries', { device_serial: serial, count: 10_000 }],
+      ['get_logcat_stats', { device_serial: serial }],
+      ['wait_for_log', { device_serial: serial, marker: 'never printed', timeout_ms: 100 }],
+      ['clear_logcat', { device_serial: serial }],
       ['stop_logcat', { device_serial: serial }],
       ['get_crash_logs', { count: 200 }],
       ['get_crash_stack_trace', {}],
     ];
+    // The longest lines the tools print (messages are cut at 2,000 characters), as many as a page may ask for.
+    const lines = openTestLineStore(home.home);
+    const long = 'é'.repeat(3000);
+    lines.append(
+      serial,
+      Array.from({ length: 10_000 }, (_, i) => ({
+        time: '',
+        timeMs: 1_700_000_000_000 + i,
+        pid: 4_000_000,
+        tid: 4_000_000,
+        level: 'E' as const,
+        tag: `T${'\u0001'.repeat(100)}${i % 300}`,
+        message: long,
+      })),
+      () => 'com.example.many',
+    );
+    lines.close();
     for (const [name, args] of calls) await call(mcp, name, args);
     // Two builds listing hundreds of long changed paths each: a page within budget, then the cursor.
     const compared = structured(await call(mcp, 'compare_builds', { limit: 500 }));

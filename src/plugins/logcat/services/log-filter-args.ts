@@ -5,28 +5,24 @@ import { InvalidArgumentsError } from '../../../kernel/errors.js';
 import { validatePackageName } from '../../../kernel/validation.js';
 import type { LogLineStore } from './log-line-store.js';
 
-export const minLevelField = z
-  .enum(['V', 'D', 'I', 'W', 'E', 'F', 'A'])
-  .optional()
-  .describe('Lowest level kept: V D I W E F (A ranks with F).');
+export const minLevelField = z.enum(['V', 'D', 'I', 'W', 'E', 'F', 'A']).optional().describe('Lowest level.');
 
 export const tagFilterField = z
   .union([z.string().min(1).max(128), z.array(z.string().min(1).max(128)).min(1).max(32)])
   .optional()
-  .describe('Exact tag, or a list of tags (any of).');
+  .describe('Tag or tags (any of).');
 
 export const packageFilterField = z
   .string()
   .min(1)
   .max(255)
   .optional()
-  .describe('Only lines of this app\'s processes; "mine" = the project\'s application ids (with variant suffixes).');
+  .describe('App id, or "mine" (the project\'s apps).');
 
 const RELATIVE = /^(\d{1,9})(ms|s|m|h|d)$/;
 const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
-export const timeBoundDescription =
-  'ISO-8601 time (2026-01-31T12:00:00Z), epoch ms, or a duration before the newest stored line (30s, 5m, 2h).';
+export const timeBoundDescription = 'ISO time, epoch ms, or age before the newest line (30s, 5m, 2h).';
 
 /**
  * A `since`/`until` argument as epoch ms. Durations count back from the newest stored line, not the host clock:

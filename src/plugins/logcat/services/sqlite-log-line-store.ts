@@ -202,6 +202,14 @@ export function requiredLiteral(pattern: string): string | undefined {
       continue;
     }
     const next = pattern[i + 1];
+    // Structure first: an escape, a class or a group ends the run whatever follows it.
+    if (c === '\\' || c === '[' || c === '(' || c === ')') {
+      end();
+      if (c === '\\') i++;
+      else if (c === '[') inClass = true;
+      else if (c === '(') depth++;
+      continue;
+    }
     if (c === '?' || c === '*' || c === '+' || c === '{') {
       end();
       if (c === '{') while (i < pattern.length && pattern[i] !== '}') i++;
@@ -212,20 +220,8 @@ export function requiredLiteral(pattern: string): string | undefined {
       continue;
     }
     const optionalAfter = next === '{';
-    if (
-      c === '\\' ||
-      c === '[' ||
-      c === '(' ||
-      c === '.' ||
-      c === '^' ||
-      c === '$' ||
-      c.charCodeAt(0) > 126 ||
-      c.charCodeAt(0) < 32
-    ) {
+    if (c === '.' || c === '^' || c === '$' || c.charCodeAt(0) > 126 || c.charCodeAt(0) < 32) {
       end();
-      if (c === '\\') i++;
-      else if (c === '[') inClass = true;
-      else if (c === '(') depth++;
       continue;
     }
     run += c;
@@ -520,6 +516,13 @@ export class SqliteLogLineStore implements LogLineStore {
       ) as LineRow[];
       return rows.map((row) => this.toLine(device, row));
     });
+  }
+
+  /** Serials with a counters row (lines stored at some point), sorted. */
+  devices(): readonly string[] {
+    return this.read(() =>
+      (this.prepare('SELECT serial FROM devices ORDER BY serial').all() as { serial: string }[]).map((r) => r.serial),
+    );
   }
 
   packages(deviceSerial: string): readonly string[] {

@@ -31,19 +31,19 @@ export function createGetLogcatEntriesTool(deps: {
     kind: 'R',
     title: 'Get logcat entries',
     description:
-      'Read the stored device log (start_logcat streams it), newest page first, filtered. Lines: "seq MM-DD time pid tid L tag: message", oldest first; pass next_before_seq as before_seq for older lines.',
+      'Read the stored device log (start_logcat streams it), filtered, newest page first. Line: "seq date time pid tid L tag: message".',
     input: z.object({
       device_serial: deviceSerialField,
-      count: z.number().int().min(1).max(10_000).default(200).describe('Most lines (default 200, max 10000).'),
+      count: z.number().int().min(1).max(10_000).default(200).describe('Max lines.'),
       min_level: minLevelField,
       tag: tagFilterField,
       package: packageFilterField,
-      pid: z.number().int().min(0).max(4_194_304).optional().describe('Only this process id.'),
-      text: z.string().min(1).max(256).optional().describe('Substring of message or tag, ASCII case-insensitive.'),
-      regex: z.string().min(1).max(512).optional().describe('RE2 pattern the message must match (linear time).'),
-      since: z.string().min(1).max(40).optional().describe(`From this time: ${timeBoundDescription}`),
-      until: z.string().min(1).max(40).optional().describe('Up to this time (same forms as since).'),
-      before_seq: z.number().int().min(1).optional().describe('Cursor: only lines older than this seq.'),
+      pid: z.number().int().min(0).optional().describe('Process id.'),
+      text: z.string().min(1).max(256).optional().describe('Substring, ASCII case-insensitive.'),
+      regex: z.string().min(1).max(512).optional().describe('RE2 pattern on the message.'),
+      since: z.string().min(1).max(40).optional().describe(timeBoundDescription),
+      until: z.string().min(1).max(40).optional().describe('Same forms as since.'),
+      before_seq: z.number().int().min(1).optional().describe('Cursor (next_before_seq).'),
     }),
     output: z.object({
       device_serial: z.string().describe('The device.'),
@@ -89,7 +89,7 @@ export function createGetLogcatEntriesTool(deps: {
       } catch (error) {
         if (error instanceof InvalidLogPatternError) {
           throw new InvalidArgumentsError(
-            `${error.message}. Use RE2 syntax (no backreferences or lookaround).`,
+            `regex: ${error.message}. Use RE2 syntax (no backreferences or lookaround).`,
             'INVALID_ARGUMENT',
             'regex',
           );

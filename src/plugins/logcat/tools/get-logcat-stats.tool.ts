@@ -18,7 +18,7 @@ export function createGetLogcatStatsTool(deps: {
     kind: 'R',
     title: 'Get logcat stats',
     description:
-      "What the device's stored log holds: lines per level, top tags, recent lines/s, stored/evicted/dropped counts, retention, and whether a worker streams it.",
+      "The device's stored log: lines per level, top tags, lines/s, stored/evicted/dropped, retention, worker state.",
     input: z.object({ device_serial: deviceSerialField }),
     output: z.object({
       device_serial: z.string().describe('The device.'),

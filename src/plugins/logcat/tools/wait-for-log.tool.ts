@@ -30,13 +30,13 @@ export function createWaitForLogTool(deps: {
     kind: 'R',
     title: 'Wait for log',
     description:
-      'Wait for the first log line after this call that matches marker (starts streaming if needed). Ends early on a crash or ANR of the package (any app when no package), else at timeout_ms.',
+      'Wait for the first new log line matching marker (starts streaming if needed); ends early on a crash or ANR of the package (any app without one).',
     input: z.object({
       device_serial: deviceSerialField,
-      marker: z.string().min(1).max(512).describe('RE2 pattern a message must match.'),
+      marker: z.string().min(1).max(512).describe('RE2 pattern on the message.'),
       tags: tagFilterField,
       package: packageFilterField,
-      timeout_ms: z.number().int().min(100).max(120_000).default(30_000).describe('Longest wait (default 30000).'),
+      timeout_ms: z.number().int().min(100).max(120_000).default(30_000).describe('Max wait.'),
     }),
     output: z.object({
       device_serial: z.string().describe('The device.'),
@@ -52,7 +52,11 @@ export function createWaitForLogTool(deps: {
         compileLogPattern(args.marker);
       } catch (error) {
         if (error instanceof InvalidLogPatternError) {
-          throw new InvalidArgumentsError(`${error.message}. Use RE2 syntax.`, 'INVALID_ARGUMENT', 'marker');
+          throw new InvalidArgumentsError(
+            `marker: ${error.message}. Use RE2 syntax (no backreferences or lookaround).`,
+            'INVALID_ARGUMENT',
+            'marker',
+          );
         }
         throw error;
       }
