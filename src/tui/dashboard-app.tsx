@@ -130,13 +130,16 @@ export function DashboardApp({ model, sources, color, size }: DashboardAppProps)
       return;
     }
     if (s.editingFilter !== null) {
-      if (key.return)
+      // Typed fast (or pasted), the text and Enter arrive as one chunk, which Ink does not report as a return.
+      const enterAt = input ? input.search(/[\r\n]/) : -1;
+      if (key.return || enterAt >= 0) {
+        const typed = enterAt > 0 ? clean(s.editingFilter + input.slice(0, enterAt)).slice(0, 200) : s.editingFilter;
         update({
-          filters: { ...s.filters, [s.panel]: s.editingFilter.trim() },
+          filters: { ...s.filters, [s.panel]: typed.trim() },
           editingFilter: null,
           selected: { ...s.selected, [s.panel]: 0 },
         });
-      else if (key.escape) update({ editingFilter: null });
+      } else if (key.escape) update({ editingFilter: null });
       else if (key.backspace || key.delete) update({ editingFilter: s.editingFilter.slice(0, -1) });
       else if (input && !key.ctrl && !key.meta) update({ editingFilter: clean(s.editingFilter + input).slice(0, 200) });
       return;

@@ -8,6 +8,7 @@ import { SelectedProject } from '../kernel/project-selection.js';
 import { UsageError } from '../kernel/usage-error.js';
 import { BuildService } from '../plugins/build/services/build-service.js';
 import { TrustService } from '../plugins/core/trust-service.js';
+import { LogLineStore } from '../plugins/logcat/services/log-line-store.js';
 import { LogcatStreams } from '../plugins/logcat/services/logcat-streams.js';
 import type { Actor } from '../shared/actor.js';
 import type { DashboardActions, DashboardSources, LogcatControl, LogLineSource } from './dashboard-sources.js';
@@ -58,7 +59,7 @@ export async function runTuiCommand(argv: string[], extras: TuiCommandExtras = {
       projectRoot,
       isTrusted: () => (projectRoot ? trust.isTrusted(projectRoot) : false),
       actions: dashboardActions(container, projectRoot),
-      ...(extras.lines ? { lines: extras.lines } : {}),
+      ...lineSource(container, extras),
     };
     try {
       // React's development build checks and records every render, several times the work per frame; a
@@ -71,6 +72,12 @@ export async function runTuiCommand(argv: string[], extras: TuiCommandExtras = {
     }
     return 0;
   });
+}
+
+/** The device log the Logcat panel reads: the one given, else the logcat plugin's line store. */
+function lineSource(container: Container, extras: TuiCommandExtras): { lines?: LogLineSource } {
+  if (extras.lines) return { lines: extras.lines };
+  return container.isBound(LogLineStore) ? { lines: container.get<LogLineStore>(LogLineStore) } : {};
 }
 
 /** The actions, through the same services the CLI and the tools use; each records an event with the TUI as actor. */

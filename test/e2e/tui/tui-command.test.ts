@@ -120,7 +120,10 @@ describe('droidwright tui in a terminal (tmux)', () => {
     const pid = tmux.panePid();
     tmux.send('q');
     await waitFor(() => tmux!.paneDead(), { what: 'droidwright tui exiting on q' });
-    expect(tmux.tmux('display-message', '-p', '-t', '0', '#{pane_dead_status}').trim()).toBe('0');
+    // tmux marks the pane dead before it has reaped the child and filled in its exit status.
+    const exitStatus = () => tmux!.tmux('display-message', '-p', '-t', '0', '#{pane_dead_status}').trim();
+    await waitFor(() => exitStatus() !== '', { what: 'the exit status of droidwright tui' });
+    expect(exitStatus()).toBe('0');
     expect(() => process.kill(pid, 0)).toThrow();
   });
 

@@ -195,8 +195,15 @@ describe('the logcat worker against a simulated phone through the real adb serve
       a.worker.stop('signal');
       await a.outcome;
       await sleep(300);
+      const afterFirst = floodSeqs(lines, phone.serial).at(-1) ?? 0;
       const b = startWorker(phone.serial);
-      await waitFor(() => n > 3000 && (floodSeqs(lines, phone.serial).at(-1) ?? 0) > n - 50, {
+      // The second worker streams while lines keep coming; then the flood stops and it must store every one.
+      await waitFor(() => n > 3000 && (floodSeqs(lines, phone.serial).at(-1) ?? 0) > afterFirst + 500, {
+        what: 'lines from the second worker',
+        timeoutMs: 15_000,
+      });
+      clearInterval(pump);
+      await waitFor(() => (floodSeqs(lines, phone.serial).at(-1) ?? 0) === n, {
         what: 'the second worker catching up',
         timeoutMs: 15_000,
       }).catch((error) => {

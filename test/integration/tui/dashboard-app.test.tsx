@@ -218,7 +218,7 @@ it('tails the device log from a line source when one is wired in, newest first, 
 it('starts and stops logcat for the selected device through LogcatStreams when it is bound, and hides it otherwise', async () => {
   const calls: string[] = [];
   let running = false;
-  // LogcatStreams lands on another branch; this is the seam the command wires it through (dashboardActions).
+  // A recording control in place of the worker; dashboardActions wires the real LogcatStreams the same way.
   const logcat = {
     start: async (serial: string) => {
       calls.push(`start ${serial}`);
@@ -241,7 +241,8 @@ it('starts and stops logcat for the selected device through LogcatStreams when i
   await ui.until('logcat for emulator-5554 stopped');
   expect(calls).toEqual(['start emulator-5554', 'stop emulator-5554']);
 
-  const without = mount();
+  const { logcat: _bound, ...withoutLogcat } = dashboardActions(container, project);
+  const without = mount({ actions: withoutLogcat });
   await without.press('3');
   await without.until('emulator-5554');
   expect(without.frame()).not.toContain('logcat on/off');
