@@ -119,7 +119,7 @@ export async function runLogcatWorkerBenchmark({ rate = 100_000, seconds = 30 } 
     }
 
     // The V8 flags DetachedLogcatWorkerLauncher starts it with (LOGCAT_WORKER_NODE_FLAGS).
-    const worker = start(['logcat-worker', serial], env, ['--max-old-space-size=64', '--max-semi-space-size=4']);
+    const worker = start(['logcat-worker', serial], env, ['--max-old-space-size=64', '--max-semi-space-size=16']);
     let workerLog = '';
     worker.stderr.on('data', (c) => (workerLog += c.toString()));
     const counter = new SequenceCounter();

@@ -23,7 +23,7 @@ const TOUCH_EVERY_MS = 10_000;
  * thread), and without a cap V8 grows the heap with the allocation rate of a flood (163 MB peak RSS at 100,000
  * lines/s, 102 MB with these).
  */
-export const LOGCAT_WORKER_NODE_FLAGS = ['--max-old-space-size=64', '--max-semi-space-size=4'] as const;
+export const LOGCAT_WORKER_NODE_FLAGS = ['--max-old-space-size=64', '--max-semi-space-size=16'] as const;
 /** Bytes of a failed worker's log quoted in the error. */
 const LOG_TAIL_BYTES = 600;
 
