@@ -87,6 +87,11 @@ const KOTLIN_BARE = /^\s*([ew]): (.+)$/;
  */
 const KOTLIN_URL_ONLY =
   /^\s*(file:\/\/\S+?\.kts?|(?:\.{2,3}\/?|~?\/)[^\s:]*?\.kts?|[A-Za-z]:[\\/][^:]*?\.kts?):(\d+):(\d+):? (\S.*)$/;
+/**
+ * The same with a relative path (`module/src/A.kt:9:8 msg`): only K2's own `line:col message`, no colon after the
+ * column, which linters (`A.kt:9:8: msg (rule)`) print.
+ */
+const KOTLIN_RELATIVE_ONLY = /^((?:[\w.-]+\/)+[\w.-]+\.kts?):(\d+):(\d+) (\S.*)$/;
 /** K1's `<path>.kt: (12, 5): msg` with its `e: ` lost: the `: (line, column): ` form is only the compiler's. */
 const KOTLIN_K1_BARE = /^\s*((?:[A-Za-z]:)?[^\s:][^:]*?\.kts?): \((\d+), (\d+)\):? (\S.*)$/;
 const ANY_TEXT = /\S/;
@@ -123,7 +128,7 @@ const AAPT_LOCATED =
 const AAPT_UNLOCATED = /^\s*(?:ERROR:\s*)?AAPT: (error|warn|warning): (.+)$/;
 /** AAPT2's own form: `com.example.app-main-7:/layout/a.xml:11: error: msg` (merged resource set), or a path. */
 const AAPT2_SET = /^\s*(?:ERROR:\s*)?([A-Za-z0-9_.-]+):\/(\S+?):(\d+): (error|warn|warning): (.*)$/;
-const AAPT2_XML = /^\s*(?:ERROR:\s*)?(.+?\.xml)(?::(\d+)(?::(\d+))?)?: (error|warn|warning): (.*)$/;
+const AAPT2_XML = /^\s*(?:ERROR:\s*)?(?:AAPT:\s*)?(.+?\.xml)(?::(\d+)(?::(\d+))?)?: (error|warn|warning): (.*)$/;
 const AAPT2_BARE = /^\s*(error|warning): (.*)$/;
 const AAPT2_BARE_FAILED = /^\s*error: (failed (?:linking|processing|compiling) .*)$/;
 const AAPT2_COMPILE =
@@ -189,12 +194,16 @@ const DUPLICATE_CLASS = /Duplicate class (\S+) found in modules? (.+?)\s*$/;
 const AAR_HEADER = /issues? (?:was|were) found when checking AAR metadata/;
 const AAR_ITEM = /^\s*(\d+)\.\s+(\S.*)$/;
 
-const CC_HEADER = /^\d+ problems? (?:was|were) found (?:storing|reusing|loading|updating)?\s*the configuration cache/;
+// Also after the headline on the same line, when an IDE squashed the block onto one line.
+const CC_HEADER =
+  /(?:^|\. )\d+ problems? (?:was|were) found (?:storing|reusing|loading|updating)?\s*the configuration cache/;
 const CC_BULLET = /^- (.*)$/;
 /** `Build file '/p/build.gradle' line: 12`, `Script '/p/x.gradle' line: 51`, or a file without a line (Groovy's startup failures). */
 const WHERE_BUILD_FILE = /^(?:(?:Build|Settings|Script|Init script) file|Script|Init script) '(.+?)'(?: line: (\d+))?$/;
 const GRADLE_SECTION = /^\* (?:What went wrong|Where|Try|Exception is|Get more help|Query|Suggestions?)\b/;
 const BLOCK_START = /^\s*\*?\s*What went wrong:\s*$/;
+/** The header with the headline glued after it, as IDEs and one-line pastes print it. */
+const BLOCK_START_GLUED = /^\s*\*\s*What went wrong:\s+(\S.*)$/;
 /** Failure headlines that start a block even when the `* What went wrong:` line was not printed or pasted. */
 const IMPLICIT_BLOCK =
   /^\s*(?:Error:\s*(?:Gradle:\s*)?)?((?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project|Could not resolve all (?:files|dependencies|artifacts|task dependencies) for configuration|Could not determine the dependencies of task) '[^']+'\.?.*)$/;
@@ -439,6 +448,8 @@ export class GradleOutputParser {
   private pendingStudio: Diagnostic | null = null;
   /** True after a config-cache problem header until its bullet list ends. */
   private inCcList = false;
+  /** Where the config-cache problems listed as warnings are, while failure causes may still follow them. */
+  private ccWarnings: number[] = [];
   private pendingJavac: PendingJavac | null = null;
   private pendingMultiline: PendingMultiline | null = null;
   private pendingTest: PendingTest | null = null;
@@ -451,6 +462,8 @@ export class GradleOutputParser {
   /** The line before this one, for a path the terminal wrapped onto two lines. */
   private previousLine: string | null = null;
   private currentLine: string | null = null;
+  /** The line that gave the last diagnostic, and where it is: a terminal may have wrapped its message. */
+  private lastAdded: { line: string | null; index: number } | null = null;
   /** Set by Studio's bare `Build file '…' line: N`: the next line is a failure headline. */
   private headlineExpected = false;
   /** The task of the last failure block, for the bare `error:` lines printed after it. */
@@ -477,6 +490,7 @@ export class GradleOutputParser {
     }
     this.previousLine = this.currentLine;
     this.currentLine = line;
+    if (this.lastAdded !== null && this.continuesWrappedMessage(line)) return;
     // Maven's `[ERROR] ` (the Android Maven plugin) and Gradle's `--debug` `[ERROR] [org.gradle.…] ` before every line.
     const level = line.startsWith('[') ? LOG_LEVEL_PREFIX.exec(line) : null;
     this.lineLevel = level ? level[1]! : null;
@@ -504,10 +518,28 @@ export class GradleOutputParser {
     }
 
     const trimmed = line.trim();
-    if (line.includes('What went wrong:') && BLOCK_START.test(line)) {
-      this.closeBlock();
-      this.section = 'what-went-wrong';
-      return;
+    if (line.includes('What went wrong:')) {
+      if (BLOCK_START.test(line)) {
+        this.closeBlock();
+        this.section = 'what-went-wrong';
+        return;
+      }
+      const glued = BLOCK_START_GLUED.exec(line);
+      if (glued) {
+        this.closeBlock();
+        this.section = 'what-went-wrong';
+        this.pushBlockLine(glued[1]!);
+        return;
+      }
+    }
+    // Config-cache problems listed as warnings, then failure causes (`> Invocation of …`) that repeat them: the
+    // build failed on them (Gradle prints those causes only under a failure), so they were errors.
+    if (this.ccWarnings.length > 0 && !this.inCcList && this.section === 'none') {
+      if (trimmed.startsWith('> ')) {
+        for (const at of this.ccWarnings) this.diagnostics[at] = { ...this.diagnostics[at]!, severity: 'error' };
+        return;
+      }
+      if (trimmed !== '' && !trimmed.startsWith('See the complete report')) this.ccWarnings = [];
     }
     if (trimmed.startsWith('* Where:')) {
       this.closeBlock();
@@ -605,6 +637,27 @@ export class GradleOutputParser {
     this.scanLine(line, false);
   }
 
+  /**
+   * A terminal cuts a long line at its width, mid-word (`AAPT: error: resour` / `ce android:attr/… not found.`):
+   * a line after one whose diagnostic message ran to its end, starting in column 0 with a lower-case letter and
+   * not itself a tool's line (`error: …`, `w: …`), is the rest of that message.
+   */
+  private continuesWrappedMessage(line: string): boolean {
+    const last = this.lastAdded!;
+    const previous = this.previousLine;
+    if (previous === null || last.line !== previous || previous.length < 80) return false;
+    const first = line.charCodeAt(0);
+    // Not a line of its own: no tool's `w: ` or `error: `, no `path:12: ` location.
+    if (first < 97 || first > 122 || /^[\w-]+:(?:\s|$)|:\d+(?::\d+)?:? |\b(?:error|warning|warn): /.test(line))
+      return false;
+    const d = this.diagnostics[last.index];
+    if (d === undefined || !previous.trimEnd().endsWith(d.message) || /\s$/.test(previous)) return false;
+    this.diagnostics[last.index] = { ...d, message: clip(d.message + line.trimEnd()) };
+    this.currentLine = previous + line;
+    this.lastAdded = { line: this.currentLine, index: last.index };
+    return true;
+  }
+
   /** Studio prints the merger's duplicate as `> [res] <path>`, `[res] <path>: ` and `Error: Duplicate resources`. */
   private continuesDuplicateResources(trimmed: string): boolean {
     const previous = this.block[this.block.length - 1]?.text.trim() ?? '';
@@ -679,7 +732,8 @@ export class GradleOutputParser {
     const key =
       file !== null
         ? `${d.severity}|${file}|${d.line}|${d.column}|${message}`
-        : `${d.severity}|${d.source}|${d.line}|${d.column}|${message}`;
+        : // The same unlocated warning from several modules' tasks (javac's `[options]`) is one per module.
+          `${d.severity}|${d.source}|${d.line}|${d.column}|${message}|${d.severity === 'warning' ? d.task : ''}`;
     if (this.seen.has(key)) return true;
     // A copy printed without its caret (cut short) is the same error as the one with a column.
     const located = file !== null ? `${d.severity}|${file}|${d.line}|${message}` : null;
@@ -691,6 +745,7 @@ export class GradleOutputParser {
       return true;
     }
     this.diagnostics.push({ ...d, file, message });
+    this.lastAdded = { line: this.currentLine, index: this.diagnostics.length - 1 };
     return true;
   }
 
@@ -1115,7 +1170,9 @@ export class GradleOutputParser {
     const urlOnly =
       kotlin || !hasKt
         ? null
-        : (KOTLIN_URL_ONLY.exec(line) ?? (line.includes(': (') ? KOTLIN_K1_BARE.exec(line) : null));
+        : (KOTLIN_URL_ONLY.exec(line) ??
+          (line.includes(': (') ? KOTLIN_K1_BARE.exec(line) : null) ??
+          (inBlock ? null : KOTLIN_RELATIVE_ONLY.exec(line)));
     if (kotlin || urlOnly) {
       const [letter, file, lineNo, column, message] = kotlin
         ? [kotlin[1]!, kotlin[2]!, kotlin[3]!, kotlin[4]!, kotlin[5]!]
@@ -1517,7 +1574,9 @@ export class GradleOutputParser {
       if (first && this.scanLine(first, true)) return true;
     }
     // AAPT2's text keeps its own `error: ` when AGP had no `original` line to give.
-    const text = typeof record.text === 'string' ? record.text.replace(/^(?:error|warning): /, '') : '';
+    let text = typeof record.text === 'string' ? record.text.replace(/^(?:error|warning): /, '') : '';
+    // R8's keep-rule errors end with the rule echoed and a caret under it: the position is in `sources`.
+    if (/\n\s*\^\s*$/.test(text)) text = text.slice(0, text.indexOf('\n'));
     const where = Array.isArray(record.sources) ? record.sources[0] : undefined;
     const named = where?.file as unknown;
     const described = named && typeof named === 'object' ? (named as { path?: unknown; description?: unknown }) : null;
@@ -1550,12 +1609,15 @@ export class GradleOutputParser {
   private scanConfigCache(line: string, severity: DiagnosticSeverity): boolean {
     if (line.includes('the configuration cache') && CC_HEADER.test(line.trim())) {
       this.inCcList = true;
+      this.ccWarnings = [];
       return true;
     }
     if (!this.inCcList) return false;
     const bullet = CC_BULLET.exec(line.trim());
     if (bullet && !line.startsWith('  ')) {
-      const text = bullet[1]!;
+      // The documentation link glued on when the line break before it was lost.
+      const text = bullet[1]!.replace(/\s+See https?:\/\/\S+$/, '');
+      const before = this.diagnostics.length;
       const buildFile = /^(?:Build|Settings|Script|Init script) file '([^']+)': (.*)$/.exec(text);
       const task = /^Task `([^`]+)` of type `[^`]+`: (.*)$/.exec(text);
       if (buildFile)
@@ -1580,6 +1642,7 @@ export class GradleOutputParser {
         });
       else
         this.add({ severity, source: 'config-cache', file: null, line: null, column: null, message: text, task: null });
+      if (severity === 'warning' && this.diagnostics.length > before) this.ccWarnings.push(before);
       return true;
     }
     if (/^\s+See https?:/.test(line)) return true;
