@@ -6189,7 +6189,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       '/Users/mpower/IdeaProjects/spireon/my-dealer-api/api-client/src/main/java/com/example/cdm/Order.java',
       38,
       18,
-      'cannot find symbol symbol: class Generated location: package javax.annotation',
+      'cannot find symbol (symbol: class Generated; location: package javax.annotation)',
       ':compileJava',
     ),
     d(
@@ -6198,7 +6198,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       '/Users/mpower/IdeaProjects/spireon/my-dealer-api/api-client/src/main/java/com/example/cdm/ModelApiResponse.java',
       34,
       18,
-      'cannot find symbol symbol: class Generated location: package javax.annotation',
+      'cannot find symbol (symbol: class Generated; location: package javax.annotation)',
       ':compileJava',
     ),
     d(
@@ -6207,7 +6207,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       '/Users/mpower/IdeaProjects/spireon/my-dealer-api/api-client/src/main/java/com/example/cdm/Tag.java',
       33,
       18,
-      'cannot find symbol symbol: class Generated location: package javax.annotation',
+      'cannot find symbol (symbol: class Generated; location: package javax.annotation)',
       ':compileJava',
     ),
   ],
@@ -6218,7 +6218,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       '/Users/ian.zavitz/Documents/GitHub/PharmCAT/src/main/java/org/pharmgkb/pharmcat/reporter/model/OntologyTerm.java',
       4,
       24,
-      'cannot find symbol symbol: class Generated location: package javax.annotation',
+      'cannot find symbol (symbol: class Generated; location: package javax.annotation)',
       ':compileJava',
     ),
     d(
@@ -6227,7 +6227,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       '/Users/ian.zavitz/Documents/GitHub/PharmCAT/src/main/java/org/pharmgkb/pharmcat/reporter/model/OntologyTerm.java',
       8,
       2,
-      'cannot find symbol symbol: class Generated',
+      'cannot find symbol (symbol: class Generated)',
       ':compileJava',
     ),
     d(
@@ -6236,7 +6236,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       '/Users/ian.zavitz/Documents/GitHub/PharmCAT/src/main/java/org/pharmgkb/pharmcat/reporter/model/Type.java',
       4,
       24,
-      'cannot find symbol symbol: class Generated location: package javax.annotation',
+      'cannot find symbol (symbol: class Generated; location: package javax.annotation)',
       ':compileJava',
     ),
     d(
@@ -6245,7 +6245,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       '/Users/ian.zavitz/Documents/GitHub/PharmCAT/src/main/java/org/pharmgkb/pharmcat/reporter/model/Type.java',
       8,
       2,
-      'cannot find symbol symbol: class Generated',
+      'cannot find symbol (symbol: class Generated)',
       ':compileJava',
     ),
   ],
