@@ -6521,6 +6521,15 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       'Resource compilation failed (Failed to compile values resource file \\app\\build\\intermediates\\incremental\\debug\\mergeDebugResources\\merged.dir\\values\\values.xml. Cause: java.nio.file.InvalidPathException: Illegal char <:> at index 55: .app-mergeDebugResources-43:/values/values.xml). Check logs for more details.',
       null,
     ),
+    d(
+      'error',
+      'aapt2',
+      '\\app\\build\\intermediates\\incremental\\debug\\mergeDebugResources\\merged.dir\\values\\values.xml',
+      null,
+      null,
+      'Illegal char <:> at index 55: .app-mergeDebugResources-43:/values/values.xml',
+      null,
+    ),
   ],
   'resource_compilation_failed_markers_stripped.txt': [
     d(
@@ -6530,6 +6539,15 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       "Execution failed for task ':app:mergeDebugResources': Resource compilation failed (Failed to compile values resource file /app/build/intermediates/incremental/debug/mergeDebugResources/merged.dir/values/values.xml. Cause: java.lang.IllegalStateException: Can not add resource (com.android.aaptcompiler.ParsedResource@5af52019) to table.). Check logs for more details.",
+      ':app:mergeDebugResources',
+    ),
+    d(
+      'error',
+      'aapt2',
+      '/app/build/intermediates/incremental/debug/mergeDebugResources/merged.dir/values/values.xml',
+      null,
+      null,
+      'Can not add resource (com.android.aaptcompiler.ParsedResource@5af52019) to table.',
       ':app:mergeDebugResources',
     ),
   ],
