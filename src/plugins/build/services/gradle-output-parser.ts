@@ -209,6 +209,8 @@ const IMPLICIT_BLOCK =
   /^\s*(?:Error:\s*(?:Gradle:\s*)?)?((?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project|Could not resolve all (?:files|dependencies|artifacts|task dependencies) for configuration|Could not determine the dependencies of task) '[^']+'\.?.*)$/;
 /** A cause line (`> …`) with no headline before it. */
 const BARE_CAUSE = /^> (?!Task :|Configure project |Transform )\S/;
+/** A nested cause (`   > …`) with nothing above it: a failure pasted from its second line. */
+const INDENTED_CAUSE = /^ {2,12}> (?!Task :|Configure project |Transform )[A-Za-z]/;
 /** Lines that start with `> ` only because the log was quoted in markdown: Gradle prints none of these after `> `. */
 const MARKDOWN_QUOTED =
   /^> ?(?:> |\* (?:What went wrong|Where|Try|Exception is|Get more help)|FAILURE: |BUILD (?:FAILED|SUCCESSFUL)|Error:(?!\s))/;
@@ -216,7 +218,8 @@ const MARKDOWN_QUOTED =
 const QUOTED_HEADLINE =
   /^> (?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project) '[^']+'\.\s*$/;
 /** Android Studio's Messages view: `Error:(12, 0) msg`, `Error:(34, 24) Kotlin: msg`, `Error:(8) msg`, `Error:msg`. */
-const STUDIO_LOCATED = /^(Error|Warning):\((\d+)(?:, ?(\d+))?\) (?:(Kotlin|Java|Gradle|error|warning): )?(.+)$/;
+const STUDIO_LOCATED =
+  /^(Error|Warning):\((\d+)(?:, ?(\d+))?\) (?:(Kotlin|Java|Gradle|error|warning|Error|Warning): )?(.+)$/;
 const STUDIO_UNLOCATED =
   /^(Error|Warning):(?:Gradle: )?(?!\s*(?:\(|Execution failed|A problem occurred|FAILURE: |BUILD (?:FAILED|SUCCESSFUL)))(\S.*)$/;
 const STUDIO_OPEN_FILE = /^<a href="openFile:([^"]+)">/;
@@ -309,6 +312,8 @@ export function stripWrapperPrefixes(rawLine: string): string {
   let line = rawLine.length > MAX_LINE_CHARS ? rawLine.slice(0, MAX_LINE_CHARS) : rawLine;
   if (line.endsWith('\r')) line = line.slice(0, -1);
   if (line.includes('\u001b')) line = line.replace(ANSI, '');
+  // An opening fence glued to the start of a log line (```Execution failed …).
+  if (line.startsWith('```') && line.length > 3 && line.charCodeAt(3) !== 96) line = line.slice(3);
   for (let i = 0; i < 4 && mayStartWrapperPrefix(line); i++) {
     const m = WRAPPER_PREFIX.exec(line);
     if (!m || m[0].length === 0) break;
@@ -348,8 +353,7 @@ function capIndent(line: string, caretExpected: boolean): string {
 function studioSource(tool: string, file: string | null, message: string): DiagnosticSource {
   if (tool === 'Kotlin' || (file !== null && /\.kts?$/.test(file))) return 'kotlin';
   if ((file !== null && /\.xml$/.test(file)) || AAPT_MESSAGE.test(message)) return 'aapt2';
-  if (tool === 'Java' || tool === 'error' || tool === 'warning' || (file !== null && /\.java$/.test(file)))
-    return 'javac';
+  if (/^(?:Java|error|warning|Error|Warning)$/.test(tool) || (file !== null && /\.java$/.test(file))) return 'javac';
   return 'gradle';
 }
 
@@ -448,6 +452,8 @@ export class GradleOutputParser {
   private pendingStudio: Diagnostic | null = null;
   /** True after a config-cache problem header until its bullet list ends. */
   private inCcList = false;
+  /** Causes read so far whose `> ` markers were lost in pasting (their nesting, for the next such line). */
+  private lostMarkerDepth = 0;
   /** Where the config-cache problems listed as warnings are, while failure causes may still follow them. */
   private ccWarnings: number[] = [];
   private pendingJavac: PendingJavac | null = null;
@@ -571,6 +577,26 @@ export class GradleOutputParser {
         this.pushBlockLine(`> ${trimmed}`);
         return;
       }
+      // Gradle prints `A failure occurred while executing …` only as a cause: a line with its `> ` lost.
+      if (!/^\s/.test(line) && trimmed.startsWith('A failure occurred while executing ')) {
+        this.pushBlockLine(`> ${trimmed}`);
+        this.lostMarkerDepth = 1;
+        return;
+      }
+      // The section headers with their `* ` lost end the block as theirs do.
+      if (trimmed === 'Try:' || trimmed === 'Exception is:') {
+        this.lostMarkerDepth = 0;
+        this.closeBlock();
+        this.section = 'other';
+        return;
+      }
+      // After such a line, the next unindented line is the cause under it, its marker lost too.
+      if (this.lostMarkerDepth > 0 && trimmed !== '' && !/^[\s>]/.test(line) && this.lostMarkerDepth < 8) {
+        this.pushBlockLine(`${'   '.repeat(this.lostMarkerDepth)}> ${trimmed}`);
+        this.lostMarkerDepth++;
+        return;
+      }
+      this.lostMarkerDepth = 0;
       if (this.implicitBlock && this.continuesDuplicateResources(trimmed)) {
         this.pushBlockLine(`  ${trimmed}`);
         return;
@@ -622,12 +648,16 @@ export class GradleOutputParser {
     // A quoted compiler line (`> e: [ksp] …` in a pasted log) is that diagnostic, not a failure cause.
     if (BARE_CAUSE.test(line) && this.scanLine(line.slice(2), false, true)) return;
     // Every headline IMPLICIT_BLOCK knows quotes a task, project or configuration name.
-    const implicit =
-      (line.includes("'") ? IMPLICIT_BLOCK.exec(line) : null) ?? (BARE_CAUSE.test(line) ? [line, line] : null);
+    const cause = BARE_CAUSE.test(line) || (this.section === 'none' && INDENTED_CAUSE.test(line));
+    const implicit = (line.includes("'") ? IMPLICIT_BLOCK.exec(line) : null) ?? (cause ? [line, line] : null);
     if (implicit) {
+      // Gradle prints a failure's headline, then its causes: the line just before the first cause is the
+      // headline when it is no diagnostic and no Gradle line of its own (`Failed to apply plugin '…'.`).
+      const headline = cause ? this.headlineBefore() : null;
       this.closeBlock();
       this.section = 'what-went-wrong';
       this.implicitBlock = true;
+      if (headline !== null) this.pushBlockLine(headline);
       // A block squashed onto one line (`Execution failed for task ':x'. > cause    > cause`): one line per cause.
       const squashed = implicit[1]!.split(/\s+> (?=\S)/);
       this.pushBlockLine(squashed[0]!);
@@ -656,6 +686,16 @@ export class GradleOutputParser {
     this.currentLine = previous + line;
     this.lastAdded = { line: this.currentLine, index: last.index };
     return true;
+  }
+
+  /** The line before this one when it can be the headline of the failure whose first cause this line is. */
+  private headlineBefore(): string | null {
+    const previous = this.previousLine?.replace(/^`+/, '') ?? null;
+    if (previous === null || this.lastAdded?.line === this.previousLine) return null;
+    if (previous.length > 600 || !/^[A-Z][^:]*\S/.test(previous) || !/[.'\])]$/.test(previous)) return null;
+    return /^(?:FAILURE|BUILD |Run with|Total time|Note:|Try)\b/.test(previous) || TASK_LINE.test(previous)
+      ? null
+      : previous;
   }
 
   /** Studio prints the merger's duplicate as `> [res] <path>`, `[res] <path>: ` and `Error: Duplicate resources`. */
@@ -1205,7 +1245,7 @@ export class GradleOutputParser {
     if (kotlinBare || binary) {
       const message = kotlinBare ? kotlinBare[2]! : trimmed;
       if (KAPT_SUMMARY.test(message)) return true;
-      return this.add({
+      const diagnostic: Diagnostic = {
         severity: severityOf(kotlinBare ? kotlinBare[1]! : 'e'),
         source: this.kotlinSource(task, message),
         file: binary ? binary[1]! : null,
@@ -1213,7 +1253,13 @@ export class GradleOutputParser {
         column: null,
         message: binary ? binary[2]! : message,
         task,
-      });
+      };
+      // kotlinc's unlocated messages run on too (`… incompatible with language version 2.0:`, the plugins under it).
+      if (!binary && message.endsWith(':') && !inBlock) {
+        this.pendingMultiline = { base: diagnostic, lines: [], unindented: ANY_TEXT };
+        return true;
+      }
+      return this.add(diagnostic);
     }
     const hasXml = line.includes('.xml');
     if (trimmed.includes('AAPT')) {
@@ -1367,7 +1413,16 @@ export class GradleOutputParser {
       return this.add({ severity: 'error', source: 'r8', file: null, line: null, column: null, message: m[1]!, task });
     if (trimmed.startsWith('Message{kind=')) return this.addToolMessage(trimmed, task);
     if (/^(?:Caused by: )?com\.android\.tools\.r8\./.test(trimmed) && (m = D8_CAUSE.exec(line)))
-      return this.add({ severity: 'error', source: 'r8', file: null, line: null, column: null, message: m[1]!, task });
+      // R8's reporter puts its own `Error: ` before the message of an AbortException.
+      return this.add({
+        severity: 'error',
+        source: 'r8',
+        file: null,
+        line: null,
+        column: null,
+        message: m[1]!.replace(/^Error: /, ''),
+        task,
+      });
     if (line.includes('Missing class') && (m = R8_MISSING.exec(line))) {
       return this.add({
         severity: this.r8Severity,
@@ -1747,7 +1802,7 @@ export class GradleOutputParser {
     if (header.includes('FAILURE: Build failed')) return;
     const task = this.blockTask(lines);
     this.lastFailedTask = task;
-    const headline = header.replace(/\.$/, '');
+    let headline = header.replace(/\.$/, '');
 
     interface Cause {
       depth: number;
@@ -1765,6 +1820,15 @@ export class GradleOutputParser {
       else if (causes.length > 0) causes[causes.length - 1]!.details.push(entry);
     }
     const leaves = causes.filter((c, k) => k === causes.length - 1 || causes[k + 1]!.depth <= c.depth);
+    // A block pasted from its first cause: the outermost cause says what failed (a worker wrapper says nothing).
+    const outer = causes[0];
+    if (
+      headline === '' &&
+      outer !== undefined &&
+      !leaves.includes(outer) &&
+      !/^A failure occurred while executing /.test(outer.text)
+    )
+      headline = outer.text.replace(/\.$/, '');
     if (leaves.length === 0) {
       // Causes pasted with their `> ` lost are the indented lines under the headline.
       const indented: string[] = [];
@@ -1800,6 +1864,8 @@ export class GradleOutputParser {
 
   private addCause(headline: string, cause: string, details: readonly BlockLine[], task: string | null): void {
     const free = details.map((d) => d.text.trim()).filter((t) => t !== '');
+    // A reporter's `...` after the last detail (lines left out) is no part of the message.
+    while (free[free.length - 1] === '...') free.pop();
     const anyConsumed = details.some((d) => d.consumed);
     let text = cause;
     if (/^Could not (find|resolve) /.test(cause)) {
