@@ -6998,7 +6998,6 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
     d('error', 'aapt2', null, null, null, 'failed linking file resources.', null),
-    d('error', 'gradle', null, null, null, 'Android resource linking failed', null),
   ],
   'aapt2_located_empty_value_incompatible.txt': [
     d(

@@ -64,7 +64,7 @@ const MAX_UNINDENTED_LINES = 12;
  * the `error: ` Android Studio puts before a compiler's own `e: `, and a markdown code fence glued to the first
  * line of a log pasted into an issue. Stripped repeatedly, in any order. */
 const WRAPPER_PREFIX =
-  /^(?:\uFEFF|(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|(?:error|warning): (?=[ew]: )|```(?:[\w-]+(?= |$))? ?|\d{1,6}\.(?:\t|\s(?=[ew]: )))/;
+  /^(?:\uFEFF|(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|\[\w+ \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|(?:error|warning): (?=[ew]: )|```(?:[\w-]+(?= |$))? ?|\d{1,6}\.(?:\t|\s(?=[ew]: )))/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes start with ESC.
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
 
@@ -91,7 +91,7 @@ const KOTLIN_URL_ONLY =
  * The same with a relative path (`module/src/A.kt:9:8 msg`): only K2's own `line:col message`, no colon after the
  * column, which linters (`A.kt:9:8: msg (rule)`) print.
  */
-const KOTLIN_RELATIVE_ONLY = /^((?:[\w.-]+\/)+[\w.-]+\.kts?):(\d+):(\d+) (\S.*)$/;
+const KOTLIN_RELATIVE_ONLY = /^((?:[\w.-]+\/)*[\w.-]+\.kts?):(\d+):(\d+) (\S.*)$/;
 /** K1's `<path>.kt: (12, 5): msg` with its `e: ` lost: the `: (line, column): ` form is only the compiler's. */
 const KOTLIN_K1_BARE = /^\s*((?:[A-Za-z]:)?[^\s:][^:]*?\.kts?): \((\d+), (\d+)\):? (\S.*)$/;
 const ANY_TEXT = /\S/;
@@ -116,12 +116,18 @@ const JAVAC = new RegExp(`^(\\s*)(?:([ew]): )?(.+?\\.java):(\\d+): ${JAVAC_LEVEL
 const JAVAC_HINT = /\.java:\d+: /;
 /** javac's unlocated warnings: `warning: [options] …`, `warning: The following options were not recognized …`. */
 const JAVAC_BARE_WARNING = /^\s*warning: (\S.*)$/;
+/** Sentences only kotlinc prints (javac reports no unused declarations and words type errors otherwise). */
+const KOTLIN_ONLY_WORDING =
+  /^(?:(?:variable|parameter|property|value) '[^']+' is never used\b|Type mismatch: inferred type is .+ but .+ was expected$|Unresolved reference: \S+$)/i;
+/** Lint's `<path>: Error: …` for a problem with no line (its own errors about a detector), the message running on. */
+const LINT_WITHOUT_LINE = /^(\S+\.(?:java|kt|kts|xml|gradle)): (Error|Warning): (\S.*)$/;
 const JAVAC_DETAIL =
   /^\s*(symbol|location|required|found|reason|符号|位置|需要|找到|シンボル|場所|期待値|検出値|Symbol|Ort|Erforderlich|Ermittelt)\s*:\s*(.*)$/;
 /** javac's caret; on Windows consoles the next message sometimes follows it on the same line. */
 const CARET = /^(\s*)\^(?:\s*$|(\S.*)$)/;
 
 const LINT = /^\s*(.+?):(?:(\d+):)? (Error|Warning|Information|Hint|Fatal): (.*\[[A-Za-z0-9_]+\])\s*$/;
+const LINT_IN_LINT_TASK = /^\s*(\S.*?\.\w+):(\d+): (Error|Warning|Information|Fatal): (\S.*)$/;
 /** AAPT2 through AGP: `<path>:12: AAPT: error: msg`, also `ERROR:<path>:105:5-114:25: AAPT: error:`. */
 const AAPT_LOCATED =
   /^\s*(?:ERROR:\s*)?(.+?)(?::(\d+)(?::(\d+)(?:-(\d+)(?::(\d+))?)?)?)?: AAPT: (error|warn|warning): (.*)$/;
@@ -678,7 +684,10 @@ export class GradleOutputParser {
     if (previous === null || last.line !== previous || previous.length < 80) return false;
     const first = line.charCodeAt(0);
     // Not a line of its own: no tool's `w: ` or `error: `, no `path:12: ` location.
-    if (first < 97 || first > 122 || /^[\w-]+:(?:\s|$)|:\d+(?::\d+)?:? |\b(?:error|warning|warn): /.test(line))
+    if (
+      !(first >= 97 && first <= 122) ||
+      /^[\w-]+:(?:\s|$)|:\d+(?::\d+)?:? |: \(\d+, \d+\)|\b(?:error|warning|warn): /.test(line)
+    )
       return false;
     const d = this.diagnostics[last.index];
     if (d === undefined || !previous.trimEnd().endsWith(d.message) || /\s$/.test(previous)) return false;
@@ -1304,7 +1313,11 @@ export class GradleOutputParser {
       };
       return true;
     }
-    if (trimmed.endsWith(']') && (m = LINT.exec(line))) {
+    // Inside a lint task, `<path>:12: Error: …` is lint's even when its `[IssueId]` was cut or masked.
+    if (
+      (trimmed.endsWith(']') && (m = LINT.exec(line))) ||
+      (line.includes(': Error: ') && task !== null && /:lint\w*$/i.test(task) && (m = LINT_IN_LINT_TASK.exec(line)))
+    ) {
       return this.add({
         severity: severityOf(m[3]!),
         source: 'lint',
@@ -1355,6 +1368,38 @@ export class GradleOutputParser {
     }
     if (!inBlock && line.includes('warning: ') && JAVAC_BARE_WARNING.test(line))
       return this.addJavacBareWarning(line, task);
+    // A kotlinc message pasted without its `e: <path>:` (Studio's problem view copies only the text).
+    if (!inBlock && line === trimmed && (trimmed.startsWith('Type mismatch: ') || trimmed.startsWith('Unresolved ')))
+      if (KOTLIN_ONLY_WORDING.test(trimmed))
+        return this.add({
+          severity: 'error',
+          source: 'kotlin',
+          file: null,
+          line: null,
+          column: null,
+          message: trimmed,
+          task,
+        });
+    if (
+      !inBlock &&
+      (line.includes(': Error: ') || line.includes(': Warning: ')) &&
+      (m = LINT_WITHOUT_LINE.exec(line))
+    ) {
+      this.pendingMultiline = {
+        base: {
+          severity: severityOf(m[2]!),
+          source: 'lint',
+          file: m[1]!,
+          line: null,
+          column: null,
+          message: m[3]!,
+          task,
+        },
+        lines: [],
+        unindented: ANY_TEXT,
+      };
+      return true;
+    }
     if (
       !inBlock &&
       trimmed.includes('Manifest merger failed') &&
@@ -1549,9 +1594,11 @@ export class GradleOutputParser {
 
   private addJavacBareWarning(line: string, task: string | null): boolean {
     const m = JAVAC_BARE_WARNING.exec(line)!;
+    // javac has no unused-declaration warnings: `warning: variable 'x' is never used` is kotlinc's, its path lost.
+    const kotlin = KOTLIN_ONLY_WORDING.test(m[1]!);
     return this.add({
       severity: 'warning',
-      source: /kapt/i.test(task ?? '') || this.kaptContext ? 'kapt' : 'javac',
+      source: kotlin ? 'kotlin' : /kapt/i.test(task ?? '') || this.kaptContext ? 'kapt' : 'javac',
       file: null,
       line: null,
       column: null,
@@ -1709,7 +1756,11 @@ export class GradleOutputParser {
 
   private blockTask(lines: readonly BlockLine[] = this.block): string | null {
     const header = lines.find((l) => l.text.trim() !== '');
-    const m = header ? /^Execution failed for task '([^']+)'/.exec(header.text.trim()) : null;
+    const m = header
+      ? /^(?:Execution failed for task|A problem was found with the configuration of task) '([^']+)'/.exec(
+          header.text.trim(),
+        )
+      : null;
     return m ? m[1]! : null;
   }
 
