@@ -64,7 +64,7 @@ const MAX_UNINDENTED_LINES = 12;
  * the `error: ` Android Studio puts before a compiler's own `e: `, and a markdown code fence glued to the first
  * line of a log pasted into an issue. Stripped repeatedly, in any order. */
 const WRAPPER_PREFIX =
-  /^(?:\uFEFF|(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|(?:error|warning): (?=[ew]: )|```(?:[\w-]+(?= |$))? ?|\d{1,6}\.(?:\t|\s(?=[ew]: )))/;
+  /^(?:\uFEFF|(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|\[\w+ \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|(?:error|warning): (?=[ew]: )|```(?:[\w-]+(?= |$))? ?|\d{1,6}\.(?:\t|\s(?=[ew]: )))/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes start with ESC.
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
 
@@ -87,6 +87,11 @@ const KOTLIN_BARE = /^\s*([ew]): (.+)$/;
  */
 const KOTLIN_URL_ONLY =
   /^\s*(file:\/\/\S+?\.kts?|(?:\.{2,3}\/?|~?\/)[^\s:]*?\.kts?|[A-Za-z]:[\\/][^:]*?\.kts?):(\d+):(\d+):? (\S.*)$/;
+/**
+ * The same with a relative path (`module/src/A.kt:9:8 msg`): only K2's own `line:col message`, no colon after the
+ * column, which linters (`A.kt:9:8: msg (rule)`) print.
+ */
+const KOTLIN_RELATIVE_ONLY = /^((?:[\w.-]+\/)*[\w.-]+\.kts?):(\d+):(\d+) (\S.*)$/;
 /** K1's `<path>.kt: (12, 5): msg` with its `e: ` lost: the `: (line, column): ` form is only the compiler's. */
 const KOTLIN_K1_BARE = /^\s*((?:[A-Za-z]:)?[^\s:][^:]*?\.kts?): \((\d+), (\d+)\):? (\S.*)$/;
 const ANY_TEXT = /\S/;
@@ -111,19 +116,25 @@ const JAVAC = new RegExp(`^(\\s*)(?:([ew]): )?(.+?\\.java):(\\d+): ${JAVAC_LEVEL
 const JAVAC_HINT = /\.java:\d+: /;
 /** javac's unlocated warnings: `warning: [options] …`, `warning: The following options were not recognized …`. */
 const JAVAC_BARE_WARNING = /^\s*warning: (\S.*)$/;
+/** Sentences only kotlinc prints (javac reports no unused declarations and words type errors otherwise). */
+const KOTLIN_ONLY_WORDING =
+  /^(?:(?:variable|parameter|property|value) '[^']+' is never used\b|Type mismatch: inferred type is .+ but .+ was expected$|Unresolved reference: \S+$)/i;
+/** Lint's `<path>: Error: …` for a problem with no line (its own errors about a detector), the message running on. */
+const LINT_WITHOUT_LINE = /^(\S+\.(?:java|kt|kts|xml|gradle)): (Error|Warning): (\S.*)$/;
 const JAVAC_DETAIL =
   /^\s*(symbol|location|required|found|reason|符号|位置|需要|找到|シンボル|場所|期待値|検出値|Symbol|Ort|Erforderlich|Ermittelt)\s*:\s*(.*)$/;
 /** javac's caret; on Windows consoles the next message sometimes follows it on the same line. */
 const CARET = /^(\s*)\^(?:\s*$|(\S.*)$)/;
 
 const LINT = /^\s*(.+?):(?:(\d+):)? (Error|Warning|Information|Hint|Fatal): (.*\[[A-Za-z0-9_]+\])\s*$/;
+const LINT_IN_LINT_TASK = /^\s*(\S.*?\.\w+):(\d+): (Error|Warning|Information|Fatal): (\S.*)$/;
 /** AAPT2 through AGP: `<path>:12: AAPT: error: msg`, also `ERROR:<path>:105:5-114:25: AAPT: error:`. */
 const AAPT_LOCATED =
   /^\s*(?:ERROR:\s*)?(.+?)(?::(\d+)(?::(\d+)(?:-(\d+)(?::(\d+))?)?)?)?: AAPT: (error|warn|warning): (.*)$/;
 const AAPT_UNLOCATED = /^\s*(?:ERROR:\s*)?AAPT: (error|warn|warning): (.+)$/;
 /** AAPT2's own form: `com.example.app-main-7:/layout/a.xml:11: error: msg` (merged resource set), or a path. */
 const AAPT2_SET = /^\s*(?:ERROR:\s*)?([A-Za-z0-9_.-]+):\/(\S+?):(\d+): (error|warn|warning): (.*)$/;
-const AAPT2_XML = /^\s*(?:ERROR:\s*)?(.+?\.xml)(?::(\d+)(?::(\d+))?)?: (error|warn|warning): (.*)$/;
+const AAPT2_XML = /^\s*(?:ERROR:\s*)?(?:AAPT:\s*)?(.+?\.xml)(?::(\d+)(?::(\d+))?)?: (error|warn|warning): (.*)$/;
 const AAPT2_BARE = /^\s*(error|warning): (.*)$/;
 const AAPT2_BARE_FAILED = /^\s*error: (failed (?:linking|processing|compiling) .*)$/;
 const AAPT2_COMPILE =
@@ -189,17 +200,23 @@ const DUPLICATE_CLASS = /Duplicate class (\S+) found in modules? (.+?)\s*$/;
 const AAR_HEADER = /issues? (?:was|were) found when checking AAR metadata/;
 const AAR_ITEM = /^\s*(\d+)\.\s+(\S.*)$/;
 
-const CC_HEADER = /^\d+ problems? (?:was|were) found (?:storing|reusing|loading|updating)?\s*the configuration cache/;
+// Also after the headline on the same line, when an IDE squashed the block onto one line.
+const CC_HEADER =
+  /(?:^|\. )\d+ problems? (?:was|were) found (?:storing|reusing|loading|updating)?\s*the configuration cache/;
 const CC_BULLET = /^- (.*)$/;
 /** `Build file '/p/build.gradle' line: 12`, `Script '/p/x.gradle' line: 51`, or a file without a line (Groovy's startup failures). */
 const WHERE_BUILD_FILE = /^(?:(?:Build|Settings|Script|Init script) file|Script|Init script) '(.+?)'(?: line: (\d+))?$/;
 const GRADLE_SECTION = /^\* (?:What went wrong|Where|Try|Exception is|Get more help|Query|Suggestions?)\b/;
 const BLOCK_START = /^\s*\*?\s*What went wrong:\s*$/;
+/** The header with the headline glued after it, as IDEs and one-line pastes print it. */
+const BLOCK_START_GLUED = /^\s*\*\s*What went wrong:\s+(\S.*)$/;
 /** Failure headlines that start a block even when the `* What went wrong:` line was not printed or pasted. */
 const IMPLICIT_BLOCK =
   /^\s*(?:Error:\s*(?:Gradle:\s*)?)?((?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project|Could not resolve all (?:files|dependencies|artifacts|task dependencies) for configuration|Could not determine the dependencies of task) '[^']+'\.?.*)$/;
 /** A cause line (`> …`) with no headline before it. */
 const BARE_CAUSE = /^> (?!Task :|Configure project |Transform )\S/;
+/** A nested cause (`   > …`) with nothing above it: a failure pasted from its second line. */
+const INDENTED_CAUSE = /^ {2,12}> (?!Task :|Configure project |Transform )[A-Za-z]/;
 /** Lines that start with `> ` only because the log was quoted in markdown: Gradle prints none of these after `> `. */
 const MARKDOWN_QUOTED =
   /^> ?(?:> |\* (?:What went wrong|Where|Try|Exception is|Get more help)|FAILURE: |BUILD (?:FAILED|SUCCESSFUL)|Error:(?!\s))/;
@@ -207,7 +224,8 @@ const MARKDOWN_QUOTED =
 const QUOTED_HEADLINE =
   /^> (?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project) '[^']+'\.\s*$/;
 /** Android Studio's Messages view: `Error:(12, 0) msg`, `Error:(34, 24) Kotlin: msg`, `Error:(8) msg`, `Error:msg`. */
-const STUDIO_LOCATED = /^(Error|Warning):\((\d+)(?:, ?(\d+))?\) (?:(Kotlin|Java|Gradle|error|warning): )?(.+)$/;
+const STUDIO_LOCATED =
+  /^(Error|Warning):\((\d+)(?:, ?(\d+))?\) (?:(Kotlin|Java|Gradle|error|warning|Error|Warning): )?(.+)$/;
 const STUDIO_UNLOCATED =
   /^(Error|Warning):(?:Gradle: )?(?!\s*(?:\(|Execution failed|A problem occurred|FAILURE: |BUILD (?:FAILED|SUCCESSFUL)))(\S.*)$/;
 const STUDIO_OPEN_FILE = /^<a href="openFile:([^"]+)">/;
@@ -300,6 +318,8 @@ export function stripWrapperPrefixes(rawLine: string): string {
   let line = rawLine.length > MAX_LINE_CHARS ? rawLine.slice(0, MAX_LINE_CHARS) : rawLine;
   if (line.endsWith('\r')) line = line.slice(0, -1);
   if (line.includes('\u001b')) line = line.replace(ANSI, '');
+  // An opening fence glued to the start of a log line (```Execution failed …).
+  if (line.startsWith('```') && line.length > 3 && line.charCodeAt(3) !== 96) line = line.slice(3);
   for (let i = 0; i < 4 && mayStartWrapperPrefix(line); i++) {
     const m = WRAPPER_PREFIX.exec(line);
     if (!m || m[0].length === 0) break;
@@ -339,8 +359,7 @@ function capIndent(line: string, caretExpected: boolean): string {
 function studioSource(tool: string, file: string | null, message: string): DiagnosticSource {
   if (tool === 'Kotlin' || (file !== null && /\.kts?$/.test(file))) return 'kotlin';
   if ((file !== null && /\.xml$/.test(file)) || AAPT_MESSAGE.test(message)) return 'aapt2';
-  if (tool === 'Java' || tool === 'error' || tool === 'warning' || (file !== null && /\.java$/.test(file)))
-    return 'javac';
+  if (/^(?:Java|error|warning|Error|Warning)$/.test(tool) || (file !== null && /\.java$/.test(file))) return 'javac';
   return 'gradle';
 }
 
@@ -439,6 +458,10 @@ export class GradleOutputParser {
   private pendingStudio: Diagnostic | null = null;
   /** True after a config-cache problem header until its bullet list ends. */
   private inCcList = false;
+  /** Causes read so far whose `> ` markers were lost in pasting (their nesting, for the next such line). */
+  private lostMarkerDepth = 0;
+  /** Where the config-cache problems listed as warnings are, while failure causes may still follow them. */
+  private ccWarnings: number[] = [];
   private pendingJavac: PendingJavac | null = null;
   private pendingMultiline: PendingMultiline | null = null;
   private pendingTest: PendingTest | null = null;
@@ -451,6 +474,8 @@ export class GradleOutputParser {
   /** The line before this one, for a path the terminal wrapped onto two lines. */
   private previousLine: string | null = null;
   private currentLine: string | null = null;
+  /** The line that gave the last diagnostic, and where it is: a terminal may have wrapped its message. */
+  private lastAdded: { line: string | null; index: number } | null = null;
   /** Set by Studio's bare `Build file '…' line: N`: the next line is a failure headline. */
   private headlineExpected = false;
   /** The task of the last failure block, for the bare `error:` lines printed after it. */
@@ -477,6 +502,7 @@ export class GradleOutputParser {
     }
     this.previousLine = this.currentLine;
     this.currentLine = line;
+    if (this.lastAdded !== null && this.continuesWrappedMessage(line)) return;
     // Maven's `[ERROR] ` (the Android Maven plugin) and Gradle's `--debug` `[ERROR] [org.gradle.…] ` before every line.
     const level = line.startsWith('[') ? LOG_LEVEL_PREFIX.exec(line) : null;
     this.lineLevel = level ? level[1]! : null;
@@ -504,10 +530,28 @@ export class GradleOutputParser {
     }
 
     const trimmed = line.trim();
-    if (line.includes('What went wrong:') && BLOCK_START.test(line)) {
-      this.closeBlock();
-      this.section = 'what-went-wrong';
-      return;
+    if (line.includes('What went wrong:')) {
+      if (BLOCK_START.test(line)) {
+        this.closeBlock();
+        this.section = 'what-went-wrong';
+        return;
+      }
+      const glued = BLOCK_START_GLUED.exec(line);
+      if (glued) {
+        this.closeBlock();
+        this.section = 'what-went-wrong';
+        this.pushBlockLine(glued[1]!);
+        return;
+      }
+    }
+    // Config-cache problems listed as warnings, then failure causes (`> Invocation of …`) that repeat them: the
+    // build failed on them (Gradle prints those causes only under a failure), so they were errors.
+    if (this.ccWarnings.length > 0 && !this.inCcList && this.section === 'none') {
+      if (trimmed.startsWith('> ')) {
+        for (const at of this.ccWarnings) this.diagnostics[at] = { ...this.diagnostics[at]!, severity: 'error' };
+        return;
+      }
+      if (trimmed !== '' && !trimmed.startsWith('See the complete report')) this.ccWarnings = [];
     }
     if (trimmed.startsWith('* Where:')) {
       this.closeBlock();
@@ -539,6 +583,26 @@ export class GradleOutputParser {
         this.pushBlockLine(`> ${trimmed}`);
         return;
       }
+      // Gradle prints `A failure occurred while executing …` only as a cause: a line with its `> ` lost.
+      if (!/^\s/.test(line) && trimmed.startsWith('A failure occurred while executing ')) {
+        this.pushBlockLine(`> ${trimmed}`);
+        this.lostMarkerDepth = 1;
+        return;
+      }
+      // The section headers with their `* ` lost end the block as theirs do.
+      if (trimmed === 'Try:' || trimmed === 'Exception is:') {
+        this.lostMarkerDepth = 0;
+        this.closeBlock();
+        this.section = 'other';
+        return;
+      }
+      // After such a line, the next unindented line is the cause under it, its marker lost too.
+      if (this.lostMarkerDepth > 0 && trimmed !== '' && !/^[\s>]/.test(line) && this.lostMarkerDepth < 8) {
+        this.pushBlockLine(`${'   '.repeat(this.lostMarkerDepth)}> ${trimmed}`);
+        this.lostMarkerDepth++;
+        return;
+      }
+      this.lostMarkerDepth = 0;
       if (this.implicitBlock && this.continuesDuplicateResources(trimmed)) {
         this.pushBlockLine(`  ${trimmed}`);
         return;
@@ -590,12 +654,16 @@ export class GradleOutputParser {
     // A quoted compiler line (`> e: [ksp] …` in a pasted log) is that diagnostic, not a failure cause.
     if (BARE_CAUSE.test(line) && this.scanLine(line.slice(2), false, true)) return;
     // Every headline IMPLICIT_BLOCK knows quotes a task, project or configuration name.
-    const implicit =
-      (line.includes("'") ? IMPLICIT_BLOCK.exec(line) : null) ?? (BARE_CAUSE.test(line) ? [line, line] : null);
+    const cause = BARE_CAUSE.test(line) || (this.section === 'none' && INDENTED_CAUSE.test(line));
+    const implicit = (line.includes("'") ? IMPLICIT_BLOCK.exec(line) : null) ?? (cause ? [line, line] : null);
     if (implicit) {
+      // Gradle prints a failure's headline, then its causes: the line just before the first cause is the
+      // headline when it is no diagnostic and no Gradle line of its own (`Failed to apply plugin '…'.`).
+      const headline = cause ? this.headlineBefore() : null;
       this.closeBlock();
       this.section = 'what-went-wrong';
       this.implicitBlock = true;
+      if (headline !== null) this.pushBlockLine(headline);
       // A block squashed onto one line (`Execution failed for task ':x'. > cause    > cause`): one line per cause.
       const squashed = implicit[1]!.split(/\s+> (?=\S)/);
       this.pushBlockLine(squashed[0]!);
@@ -603,6 +671,40 @@ export class GradleOutputParser {
       return;
     }
     this.scanLine(line, false);
+  }
+
+  /**
+   * A terminal cuts a long line at its width, mid-word (`AAPT: error: resour` / `ce android:attr/… not found.`):
+   * a line after one whose diagnostic message ran to its end, starting in column 0 with a lower-case letter and
+   * not itself a tool's line (`error: …`, `w: …`), is the rest of that message.
+   */
+  private continuesWrappedMessage(line: string): boolean {
+    const last = this.lastAdded!;
+    const previous = this.previousLine;
+    if (previous === null || last.line !== previous || previous.length < 80) return false;
+    const first = line.charCodeAt(0);
+    // Not a line of its own: no tool's `w: ` or `error: `, no `path:12: ` location.
+    if (
+      !(first >= 97 && first <= 122) ||
+      /^[\w-]+:(?:\s|$)|:\d+(?::\d+)?:? |: \(\d+, \d+\)|\b(?:error|warning|warn): /.test(line)
+    )
+      return false;
+    const d = this.diagnostics[last.index];
+    if (d === undefined || !previous.trimEnd().endsWith(d.message) || /\s$/.test(previous)) return false;
+    this.diagnostics[last.index] = { ...d, message: clip(d.message + line.trimEnd()) };
+    this.currentLine = previous + line;
+    this.lastAdded = { line: this.currentLine, index: last.index };
+    return true;
+  }
+
+  /** The line before this one when it can be the headline of the failure whose first cause this line is. */
+  private headlineBefore(): string | null {
+    const previous = this.previousLine?.replace(/^`+/, '') ?? null;
+    if (previous === null || this.lastAdded?.line === this.previousLine) return null;
+    if (previous.length > 600 || !/^[A-Z][^:]*\S/.test(previous) || !/[.'\])]$/.test(previous)) return null;
+    return /^(?:FAILURE|BUILD |Run with|Total time|Note:|Try)\b/.test(previous) || TASK_LINE.test(previous)
+      ? null
+      : previous;
   }
 
   /** Studio prints the merger's duplicate as `> [res] <path>`, `[res] <path>: ` and `Error: Duplicate resources`. */
@@ -679,7 +781,8 @@ export class GradleOutputParser {
     const key =
       file !== null
         ? `${d.severity}|${file}|${d.line}|${d.column}|${message}`
-        : `${d.severity}|${d.source}|${d.line}|${d.column}|${message}`;
+        : // The same unlocated warning from several modules' tasks (javac's `[options]`) is one per module.
+          `${d.severity}|${d.source}|${d.line}|${d.column}|${message}|${d.severity === 'warning' ? d.task : ''}`;
     if (this.seen.has(key)) return true;
     // A copy printed without its caret (cut short) is the same error as the one with a column.
     const located = file !== null ? `${d.severity}|${file}|${d.line}|${message}` : null;
@@ -691,6 +794,7 @@ export class GradleOutputParser {
       return true;
     }
     this.diagnostics.push({ ...d, file, message });
+    this.lastAdded = { line: this.currentLine, index: this.diagnostics.length - 1 };
     return true;
   }
 
@@ -1115,7 +1219,9 @@ export class GradleOutputParser {
     const urlOnly =
       kotlin || !hasKt
         ? null
-        : (KOTLIN_URL_ONLY.exec(line) ?? (line.includes(': (') ? KOTLIN_K1_BARE.exec(line) : null));
+        : (KOTLIN_URL_ONLY.exec(line) ??
+          (line.includes(': (') ? KOTLIN_K1_BARE.exec(line) : null) ??
+          (inBlock ? null : KOTLIN_RELATIVE_ONLY.exec(line)));
     if (kotlin || urlOnly) {
       const [letter, file, lineNo, column, message] = kotlin
         ? [kotlin[1]!, kotlin[2]!, kotlin[3]!, kotlin[4]!, kotlin[5]!]
@@ -1148,7 +1254,7 @@ export class GradleOutputParser {
     if (kotlinBare || binary) {
       const message = kotlinBare ? kotlinBare[2]! : trimmed;
       if (KAPT_SUMMARY.test(message)) return true;
-      return this.add({
+      const diagnostic: Diagnostic = {
         severity: severityOf(kotlinBare ? kotlinBare[1]! : 'e'),
         source: this.kotlinSource(task, message),
         file: binary ? binary[1]! : null,
@@ -1156,7 +1262,13 @@ export class GradleOutputParser {
         column: null,
         message: binary ? binary[2]! : message,
         task,
-      });
+      };
+      // kotlinc's unlocated messages run on too (`… incompatible with language version 2.0:`, the plugins under it).
+      if (!binary && message.endsWith(':') && !inBlock) {
+        this.pendingMultiline = { base: diagnostic, lines: [], unindented: ANY_TEXT };
+        return true;
+      }
+      return this.add(diagnostic);
     }
     const hasXml = line.includes('.xml');
     if (trimmed.includes('AAPT')) {
@@ -1201,7 +1313,11 @@ export class GradleOutputParser {
       };
       return true;
     }
-    if (trimmed.endsWith(']') && (m = LINT.exec(line))) {
+    // Inside a lint task, `<path>:12: Error: …` is lint's even when its `[IssueId]` was cut or masked.
+    if (
+      (trimmed.endsWith(']') && (m = LINT.exec(line))) ||
+      (line.includes(': Error: ') && task !== null && /:lint\w*$/i.test(task) && (m = LINT_IN_LINT_TASK.exec(line)))
+    ) {
       return this.add({
         severity: severityOf(m[3]!),
         source: 'lint',
@@ -1252,6 +1368,38 @@ export class GradleOutputParser {
     }
     if (!inBlock && line.includes('warning: ') && JAVAC_BARE_WARNING.test(line))
       return this.addJavacBareWarning(line, task);
+    // A kotlinc message pasted without its `e: <path>:` (Studio's problem view copies only the text).
+    if (!inBlock && line === trimmed && (trimmed.startsWith('Type mismatch: ') || trimmed.startsWith('Unresolved ')))
+      if (KOTLIN_ONLY_WORDING.test(trimmed))
+        return this.add({
+          severity: 'error',
+          source: 'kotlin',
+          file: null,
+          line: null,
+          column: null,
+          message: trimmed,
+          task,
+        });
+    if (
+      !inBlock &&
+      (line.includes(': Error: ') || line.includes(': Warning: ')) &&
+      (m = LINT_WITHOUT_LINE.exec(line))
+    ) {
+      this.pendingMultiline = {
+        base: {
+          severity: severityOf(m[2]!),
+          source: 'lint',
+          file: m[1]!,
+          line: null,
+          column: null,
+          message: m[3]!,
+          task,
+        },
+        lines: [],
+        unindented: ANY_TEXT,
+      };
+      return true;
+    }
     if (
       !inBlock &&
       trimmed.includes('Manifest merger failed') &&
@@ -1310,7 +1458,16 @@ export class GradleOutputParser {
       return this.add({ severity: 'error', source: 'r8', file: null, line: null, column: null, message: m[1]!, task });
     if (trimmed.startsWith('Message{kind=')) return this.addToolMessage(trimmed, task);
     if (/^(?:Caused by: )?com\.android\.tools\.r8\./.test(trimmed) && (m = D8_CAUSE.exec(line)))
-      return this.add({ severity: 'error', source: 'r8', file: null, line: null, column: null, message: m[1]!, task });
+      // R8's reporter puts its own `Error: ` before the message of an AbortException.
+      return this.add({
+        severity: 'error',
+        source: 'r8',
+        file: null,
+        line: null,
+        column: null,
+        message: m[1]!.replace(/^Error: /, ''),
+        task,
+      });
     if (line.includes('Missing class') && (m = R8_MISSING.exec(line))) {
       return this.add({
         severity: this.r8Severity,
@@ -1437,9 +1594,11 @@ export class GradleOutputParser {
 
   private addJavacBareWarning(line: string, task: string | null): boolean {
     const m = JAVAC_BARE_WARNING.exec(line)!;
+    // javac has no unused-declaration warnings: `warning: variable 'x' is never used` is kotlinc's, its path lost.
+    const kotlin = KOTLIN_ONLY_WORDING.test(m[1]!);
     return this.add({
       severity: 'warning',
-      source: /kapt/i.test(task ?? '') || this.kaptContext ? 'kapt' : 'javac',
+      source: kotlin ? 'kotlin' : /kapt/i.test(task ?? '') || this.kaptContext ? 'kapt' : 'javac',
       file: null,
       line: null,
       column: null,
@@ -1517,7 +1676,9 @@ export class GradleOutputParser {
       if (first && this.scanLine(first, true)) return true;
     }
     // AAPT2's text keeps its own `error: ` when AGP had no `original` line to give.
-    const text = typeof record.text === 'string' ? record.text.replace(/^(?:error|warning): /, '') : '';
+    let text = typeof record.text === 'string' ? record.text.replace(/^(?:error|warning): /, '') : '';
+    // R8's keep-rule errors end with the rule echoed and a caret under it: the position is in `sources`.
+    if (/\n\s*\^\s*$/.test(text)) text = text.slice(0, text.indexOf('\n'));
     const where = Array.isArray(record.sources) ? record.sources[0] : undefined;
     const named = where?.file as unknown;
     const described = named && typeof named === 'object' ? (named as { path?: unknown; description?: unknown }) : null;
@@ -1550,12 +1711,15 @@ export class GradleOutputParser {
   private scanConfigCache(line: string, severity: DiagnosticSeverity): boolean {
     if (line.includes('the configuration cache') && CC_HEADER.test(line.trim())) {
       this.inCcList = true;
+      this.ccWarnings = [];
       return true;
     }
     if (!this.inCcList) return false;
     const bullet = CC_BULLET.exec(line.trim());
     if (bullet && !line.startsWith('  ')) {
-      const text = bullet[1]!;
+      // The documentation link glued on when the line break before it was lost.
+      const text = bullet[1]!.replace(/\s+See https?:\/\/\S+$/, '');
+      const before = this.diagnostics.length;
       const buildFile = /^(?:Build|Settings|Script|Init script) file '([^']+)': (.*)$/.exec(text);
       const task = /^Task `([^`]+)` of type `[^`]+`: (.*)$/.exec(text);
       if (buildFile)
@@ -1580,6 +1744,7 @@ export class GradleOutputParser {
         });
       else
         this.add({ severity, source: 'config-cache', file: null, line: null, column: null, message: text, task: null });
+      if (severity === 'warning' && this.diagnostics.length > before) this.ccWarnings.push(before);
       return true;
     }
     if (/^\s+See https?:/.test(line)) return true;
@@ -1591,7 +1756,11 @@ export class GradleOutputParser {
 
   private blockTask(lines: readonly BlockLine[] = this.block): string | null {
     const header = lines.find((l) => l.text.trim() !== '');
-    const m = header ? /^Execution failed for task '([^']+)'/.exec(header.text.trim()) : null;
+    const m = header
+      ? /^(?:Execution failed for task|A problem was found with the configuration of task) '([^']+)'/.exec(
+          header.text.trim(),
+        )
+      : null;
     return m ? m[1]! : null;
   }
 
@@ -1684,7 +1853,7 @@ export class GradleOutputParser {
     if (header.includes('FAILURE: Build failed')) return;
     const task = this.blockTask(lines);
     this.lastFailedTask = task;
-    const headline = header.replace(/\.$/, '');
+    let headline = header.replace(/\.$/, '');
 
     interface Cause {
       depth: number;
@@ -1702,6 +1871,15 @@ export class GradleOutputParser {
       else if (causes.length > 0) causes[causes.length - 1]!.details.push(entry);
     }
     const leaves = causes.filter((c, k) => k === causes.length - 1 || causes[k + 1]!.depth <= c.depth);
+    // A block pasted from its first cause: the outermost cause says what failed (a worker wrapper says nothing).
+    const outer = causes[0];
+    if (
+      headline === '' &&
+      outer !== undefined &&
+      !leaves.includes(outer) &&
+      !/^A failure occurred while executing /.test(outer.text)
+    )
+      headline = outer.text.replace(/\.$/, '');
     if (leaves.length === 0) {
       // Causes pasted with their `> ` lost are the indented lines under the headline.
       const indented: string[] = [];
@@ -1737,6 +1915,8 @@ export class GradleOutputParser {
 
   private addCause(headline: string, cause: string, details: readonly BlockLine[], task: string | null): void {
     const free = details.map((d) => d.text.trim()).filter((t) => t !== '');
+    // A reporter's `...` after the last detail (lines left out) is no part of the message.
+    while (free[free.length - 1] === '...') free.pop();
     const anyConsumed = details.some((d) => d.consumed);
     let text = cause;
     if (/^Could not (find|resolve) /.test(cause)) {
