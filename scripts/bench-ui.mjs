@@ -86,15 +86,19 @@ function pidsWithHome(home) {
 }
 
 /**
- * The same screens through the most-used peer, @mobilenext/mobile-mcp (a devDependency), when installed: its
+ * The same screens through the most-used peer, @mobilenext/mobile-mcp, when installed (`npm run bench:peers`, kept out
+ * of the dependencies: its platform binaries are not all on every registry, which breaks `npm ci`): its
  * list-elements bytes (default text and json) and latency against ours. It sends usage analytics unless
  * MOBILEMCP_DISABLE_TELEMETRY=1 (set here); run the benchmark without network (`unshare -rn`). It gets a HOME of
  * its own, and the mobilecli daemon it leaves is stopped by PID.
  */
 async function peerComparison(screens, env, Client, StdioClientTransport) {
-  const entry = join(root, 'node_modules/@mobilenext/mobile-mcp/lib/index.js');
   const { existsSync } = await import('node:fs');
-  if (!existsSync(entry)) return [{ name: 'mobile-mcp not installed: no peer comparison' }];
+  const entry = [
+    join(root, 'node_modules/.cache/bench-peers/node_modules/@mobilenext/mobile-mcp/lib/index.js'),
+    join(root, 'node_modules/@mobilenext/mobile-mcp/lib/index.js'),
+  ].find((path) => existsSync(path));
+  if (!entry) return [{ name: 'mobile-mcp not installed (npm run bench:peers): no peer comparison' }];
   const peerHome = mkdtempSync(join(tmpdir(), 'droidwright-bench-peer-home-'));
   const peer = new Client({ name: 'bench-ui-peer', version: '0' });
   const rows = [];
