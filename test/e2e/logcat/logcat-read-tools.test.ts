@@ -196,4 +196,33 @@ describe('logcat read tools', () => {
     expect(invalid.isError).toBe(true);
     expect(invalid.content[0]!.text).toMatch(/marker/);
   }, 60_000);
+
+  it('wait_for_log ends at once when the app it waits on crashes, naming the crash', async () => {
+    const shell = (...args: string[]) => adb.adb(['-s', phone.serial, 'shell', ...args]);
+    await shell('am', 'start', '-W', '-n', 'com.example.notes/.LoginActivity');
+    const began = Date.now();
+    const waiting = call('wait_for_log', {
+      device_serial: phone.serial,
+      marker: 'never printed',
+      package: 'com.example.notes',
+      timeout_ms: 60_000,
+    });
+    // Sign in, then tap the scenario's Crash button (by its bounds): the app dies of an uncaught exception.
+    await shell('input', 'tap', '540', '600');
+    await shell('input', 'text', 'ada@example.com');
+    await shell('input', 'tap', '540', '800');
+    await shell('input', 'text', 'secret1');
+    await shell('input', 'tap', '540', '1072');
+    await sleep(1500);
+    await shell('input', 'tap', '284', '2112');
+    const ended = (await waiting).structuredContent!;
+    expect(ended).toMatchObject({
+      outcome: 'crashed',
+      crash: expect.stringMatching(/^app\.crashed com\.example\.notes: /),
+      crash_event_seq: expect.any(Number),
+    });
+    expect(Date.now() - began).toBeLessThan(50_000);
+    const groups = await ok('get_crash_logs', { package: 'com.example.notes' });
+    expect(JSON.stringify(groups)).toContain('com.example.notes');
+  }, 90_000);
 });
