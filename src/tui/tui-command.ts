@@ -65,6 +65,11 @@ export async function runTuiCommand(argv: string[], extras: TuiCommandExtras = {
       // React's development build checks and records every render, several times the work per frame; a
       // dashboard that redraws ten times a second under a busy log runs the production one unless asked.
       process.env.NODE_ENV ??= 'production';
+      // Ink draws only the last frame, and chalk drops colors, when CI or CONTINUOUS_INTEGRATION is set (they take
+      // that for a log, not a terminal). Both streams are TTYs here (checked above), so the dashboard is interactive
+      // whatever a CI runner or a shell profile exported; NO_COLOR and FORCE_COLOR still decide colors.
+      delete process.env.CI;
+      delete process.env.CONTINUOUS_INTEGRATION;
       const { runDashboard } = await import('./run-dashboard.js');
       await runDashboard(sources);
     } finally {
