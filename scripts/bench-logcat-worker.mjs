@@ -10,7 +10,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { freePort } from './bench-support.mjs';
+import { loadSources, freePort } from './bench-support.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(root, 'dist', 'cli.js');
@@ -29,24 +29,10 @@ function hostRequest(port, service) {
 
 /** Bundles the line store so the script reads it the way the tools do (better-sqlite3 stays a normal import). */
 async function loadLineStore() {
-  const { build } = await import('esbuild');
-  const outfile = join(root, 'node_modules/.cache/droidwright-bench-logcat/line-store.mjs');
-  await build({
-    stdin: {
-      contents: "export * from './src/plugins/logcat/services/sqlite-log-line-store.ts';\n",
-      resolveDir: root,
-      loader: 'ts',
-    },
-    outfile,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    logLevel: 'error',
-    external: ['better-sqlite3', 'sharp', '@devicefarmer/adbkit', '@devicefarmer/adbkit-apkreader'],
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-  });
-  return import(pathToFileURL(outfile).href);
+  return loadSources(
+    'droidwright-bench-logcat/line-store',
+    "export * from './src/plugins/logcat/services/sqlite-log-line-store.ts';\n",
+  );
 }
 
 /** Peak and current resident set of a process, in MB (Linux /proc). */

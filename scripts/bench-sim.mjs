@@ -1,39 +1,20 @@
-// Benchmarks of the simulated device through the real adb server: shell round trip, line throughput
-// (the shape of logcat traffic) and push speed. Run: node scripts/bench-sim.mjs
-// Exports `simBenchmarks` (a list of named benchmarks) for scripts/bench.mjs to include.
-import { build } from 'esbuild';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL, fileURLToPath } from 'node:url';
-import { freePort } from './bench-support.mjs';
+import { fileURLToPath } from 'node:url';
+import { loadSources, freePort } from './bench-support.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const _root = fileURLToPath(new URL('..', import.meta.url));
 
 /** Bundles the simulator entry point on its own, so the benchmark needs no full build. */
 async function loadSimulator() {
-  // Inside node_modules so the bundle's external packages (adbkit, sharp…) resolve.
-  const outfile = join(root, 'node_modules/.cache/droidwright-bench-sim/sim.mjs');
-  await build({
-    stdin: {
-      contents:
-        "export { startSimulatedDevice } from './src/sim/start-simulated-device.ts';\n" +
-        "export { createSimulatedAndroid } from './src/sim/android/create-simulated-android.ts';\n",
-      resolveDir: root,
-      loader: 'ts',
-    },
-    outfile,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    logLevel: 'error',
-    external: ['better-sqlite3', 'sharp', '@devicefarmer/adbkit', '@devicefarmer/adbkit-apkreader'],
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-  });
-  return import(pathToFileURL(outfile).href);
+  return loadSources(
+    'droidwright-bench-sim/sim',
+    "export { startSimulatedDevice } from './src/sim/start-simulated-device.ts';\n" +
+      "export { createSimulatedAndroid } from './src/sim/android/create-simulated-android.ts';\n",
+  );
 }
 
 function hostRequest(port, service) {

@@ -1,5 +1,9 @@
 // Helpers shared by the benchmark scripts.
 import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
 
 /** A port the OS says is free now on 127.0.0.1. */
 export function freePort() {
@@ -11,4 +15,31 @@ export function freePort() {
       server.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * Bundles modules of ours from their TypeScript sources (`contents`: export lines relative to the checkout) into
+ * `node_modules/.cache/<name>.mjs`, inside node_modules so the bundle's external packages (adbkit, sharp,
+ * better-sqlite3) resolve, and returns its path: a benchmark then needs no full build.
+ */
+export async function bundleSources(name, contents) {
+  const { build } = await import('esbuild');
+  const outfile = join(root, 'node_modules', '.cache', `${name}.mjs`);
+  await build({
+    stdin: { contents, resolveDir: root, loader: 'ts' },
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'error',
+    external: ['better-sqlite3', 'sharp', '@devicefarmer/adbkit', '@devicefarmer/adbkit-apkreader'],
+    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+  });
+  return outfile;
+}
+
+/** {@link bundleSources}, then the bundle's exports. */
+export async function loadSources(name, contents) {
+  return import(pathToFileURL(await bundleSources(name, contents)).href);
 }

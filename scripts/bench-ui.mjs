@@ -1,18 +1,11 @@
-// Benchmarks of the ui toolset on the simulated device behind a real adb server. Run: node scripts/bench.mjs ui
-// - capture + parse: `get_ui_hierarchy` through the built server and the SDK's real client (what an agent waits
-//   for: exec-out dump, parse, hash, interactive view, JSON-RPC), on the notes app's login screen and the
-//   2,397-node feed (scenario large-feed);
-// - the interactive view's bytes on both screens;
-// - screenshot downscale 1080×2400 → 1,280 (sharp resize + PNG encode), target ≤ 60 ms.
-import { build } from 'esbuild';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
-import { freePort } from './bench-support.mjs';
+import { loadSources, freePort } from './bench-support.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -20,25 +13,11 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(root, 'dist', 'cli.js');
 
 async function loadModules() {
-  const outfile = join(root, 'node_modules/.cache/droidwright-bench-ui/ui.mjs');
-  await build({
-    stdin: {
-      contents:
-        "export { startSimulatedDevice } from './src/sim/start-simulated-device.ts';\n" +
-        "export { fitPng, pngSize } from './src/plugins/ui/services/screenshot-service.ts';\n",
-      resolveDir: root,
-      loader: 'ts',
-    },
-    outfile,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    logLevel: 'error',
-    external: ['better-sqlite3', 'sharp', '@devicefarmer/adbkit', '@devicefarmer/adbkit-apkreader'],
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-  });
-  return import(pathToFileURL(outfile).href);
+  return loadSources(
+    'droidwright-bench-ui/ui',
+    "export { startSimulatedDevice } from './src/sim/start-simulated-device.ts';\n" +
+      "export { fitPng, pngSize } from './src/plugins/ui/services/screenshot-service.ts';\n",
+  );
 }
 
 function hostRequest(port, service) {

@@ -1,16 +1,9 @@
-// Measures what the simulated device's flood (`droidwright sim --log-rate N`) delivers through the real adb server:
-// the sim runs in its own process, `adb exec-out logcat -B` reads it as a logcat worker would, and this script
-// decodes the entries and counts lines by their sequence numbers (gaps are lines lost on the way).
-// Run: node scripts/measure-sim-flood.mjs [rate=100000] [seconds=10] [binary|text]
-// (`text` reads `adb logcat -v threadtime` with the shared text parser instead of `exec-out logcat -B`.)
-import { build } from 'esbuild';
 import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
-import { join } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
-import { freePort } from './bench-support.mjs';
+import { bundleSources, freePort } from './bench-support.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const _root = fileURLToPath(new URL('..', import.meta.url));
 const rate = Number(process.argv[2] ?? 100_000);
 const seconds = Number(process.argv[3] ?? 10);
 const mode = process.argv[4] ?? 'binary';
@@ -21,26 +14,12 @@ if (!Number.isInteger(rate) || rate < 1 || !(seconds > 0) || !['binary', 'text']
 
 /** Bundles the simulator and the binary decoder, so no full build is needed. */
 async function bundle() {
-  const outfile = join(root, 'node_modules/.cache/droidwright-measure-flood/flood.mjs');
-  await build({
-    stdin: {
-      contents:
-        "export { startSimulatedDevice } from './src/sim/start-simulated-device.ts';\n" +
-        "export { LogcatBinaryDecoder } from './src/android/logcat/logcat-binary-decoder.ts';\n" +
-        "export { LogcatTextParser } from './src/android/logcat/logcat-text-parser.ts';\n",
-      resolveDir: root,
-      loader: 'ts',
-    },
-    outfile,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    logLevel: 'error',
-    external: ['better-sqlite3', 'sharp', '@devicefarmer/adbkit', '@devicefarmer/adbkit-apkreader'],
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-  });
-  return outfile;
+  return bundleSources(
+    'droidwright-measure-flood/flood',
+    "export { startSimulatedDevice } from './src/sim/start-simulated-device.ts';\n" +
+      "export { LogcatBinaryDecoder } from './src/android/logcat/logcat-binary-decoder.ts';\n" +
+      "export { LogcatTextParser } from './src/android/logcat/logcat-text-parser.ts';\n",
+  );
 }
 
 function hostRequest(port, service) {
