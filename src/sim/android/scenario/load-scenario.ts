@@ -14,7 +14,7 @@ export function capturedDumpOf(screen: ScreenSpec | undefined): CapturedDump | n
 type RawScreen = { dump?: unknown; root?: unknown };
 type RawScenario = { apps?: { screens?: Record<string, RawScreen> }[] };
 
-/** Reads every screen's `dump` file (relative to `baseDir`) and gives the screen a placeholder root for the schema. */
+/** Reads every screen's `dump` file (relative to `baseDir`); the schema still needs a root, which the dump's own nodes replace when served. */
 function loadDumps(raw: unknown, baseDir: string): Map<string, CapturedDump> {
   const dumps = new Map<string, CapturedDump>();
   const apps = (raw as RawScenario | null)?.apps;
