@@ -14,7 +14,10 @@ export function capturedDumpOf(screen: ScreenSpec | undefined): CapturedDump | n
 type RawScreen = { dump?: unknown; root?: unknown };
 type RawScenario = { apps?: { screens?: Record<string, RawScreen> }[] };
 
-/** Reads every screen's `dump` file (relative to `baseDir`); the schema still needs a root, which the dump's own nodes replace when served. */
+/**
+ * Reads every screen's `dump` file (relative to `baseDir`). The schema still wants a `root`; a minimal one is set,
+ * and the captured nodes are what the device serves for that screen.
+ */
 function loadDumps(raw: unknown, baseDir: string): Map<string, CapturedDump> {
   const dumps = new Map<string, CapturedDump>();
   const apps = (raw as RawScenario | null)?.apps;
