@@ -81,7 +81,8 @@ function buildForest(snapshot: UiSnapshot): TreeNode[] {
   return roots;
 }
 
-function flagString(node: UiNode): string {
+/** A node's flags as short words (`click edit focused`), as the sparse tree and element rows print them. */
+export function flagWords(node: UiNode): string {
   const f = node.flags;
   const out: string[] = [];
   if (f.clickable) out.push('click');
@@ -129,7 +130,7 @@ export function buildSparseTree(snapshot: UiSnapshot, options: SparseTreeOptions
     if (node.contentDesc) out.d = node.contentDesc;
     if (node.hint && node.hint !== node.text) out.h = node.hint;
     out.b = box;
-    const flags = flagString(node);
+    const flags = flagWords(node);
     if (flags) out.f = flags;
     const kids: SparseNode[] = [];
     let run: SparseNode | null = null;

@@ -4,9 +4,14 @@ import { inject, injectable } from 'inversify';
 import { DeviceInspector } from '../../../android/device-inspector.js';
 import { elementIds } from '../../../android/ui/element-ids.js';
 import { formatInteractiveRow, interactiveElements, simpleClassName } from '../../../android/ui/interactive-view.js';
-import { buildSparseTree, SPARSE_TREE_DEFAULT_MAX_BYTES, type SparseTree } from '../../../android/ui/sparse-tree.js';
+import {
+  buildSparseTree,
+  flagWords,
+  SPARSE_TREE_DEFAULT_MAX_BYTES,
+  type SparseTree,
+} from '../../../android/ui/sparse-tree.js';
 import { diffUiCaptures, type UiDiff } from '../../../android/ui/ui-diff.js';
-import { isEditable, type UiNode } from '../../../android/ui/ui-dump-parser.js';
+import type { UiNode } from '../../../android/ui/ui-dump-parser.js';
 import {
   EmptySelectorError,
   findElements,
@@ -29,21 +34,6 @@ export interface ScreenFacts {
   screen_hash: string;
   package?: string;
   activity?: string;
-}
-
-export function flagWords(node: UiNode): string {
-  const f = node.flags;
-  const out: string[] = [];
-  if (f.clickable) out.push('click');
-  if (f.longClickable) out.push('long');
-  if (f.scrollable) out.push('scroll');
-  if (f.checkable) out.push(f.checked ? 'checked' : 'check');
-  if (isEditable(node)) out.push('edit');
-  if (f.password) out.push('password');
-  if (f.focused) out.push('focused');
-  if (f.selected) out.push('selected');
-  if (!f.enabled) out.push('disabled');
-  return out.join(' ');
 }
 
 /**
