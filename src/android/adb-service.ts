@@ -227,16 +227,11 @@ export class AdbService {
         options.signal?.removeEventListener('abort', onAbort);
         if (outcome !== 'end') stream.destroy();
         if (outcome === 'timeout') {
-          rejectResult(
-            new ToolError(
-              'TIMEOUT',
-              `The device command did not finish within ${Math.round(timeoutMs / 1000)} s on ${serial}. The device may be busy or hung; check it with get_device_info and retry.`,
-            ),
-          );
+          rejectResult(commandTimedOut(serial, timeoutMs));
           return;
         }
         if (outcome === 'cancel') {
-          rejectResult(new ToolError('CANCELLED', 'The request was cancelled; the device command was stopped.'));
+          rejectResult(commandCancelled());
           return;
         }
         if (outcome instanceof Error) {
@@ -312,14 +307,9 @@ export class AdbService {
         options.signal?.removeEventListener('abort', onAbort);
         if (outcome !== 'end') stream.destroy();
         if (outcome === 'timeout') {
-          rejectResult(
-            new ToolError(
-              'TIMEOUT',
-              `The device command did not finish within ${Math.round(timeoutMs / 1000)} s on ${serial}. The device may be busy or hung; check it with get_device_info and retry.`,
-            ),
-          );
+          rejectResult(commandTimedOut(serial, timeoutMs));
         } else if (outcome === 'cancel') {
-          rejectResult(new ToolError('CANCELLED', 'The request was cancelled; the device command was stopped.'));
+          rejectResult(commandCancelled());
         } else if (outcome instanceof Error) {
           rejectResult(mapAdbError(outcome, serial));
         } else {
@@ -428,4 +418,16 @@ export class AdbService {
       maxOutputBytes: 256 * 1024,
     });
   }
+}
+
+/** A device command past its deadline (shell and exec-out alike). */
+function commandTimedOut(serial: string, timeoutMs: number): ToolError {
+  return new ToolError(
+    'TIMEOUT',
+    `The device command did not finish within ${Math.round(timeoutMs / 1000)} s on ${serial}. The device may be busy or hung; check it with get_device_info and retry.`,
+  );
+}
+
+function commandCancelled(): ToolError {
+  return new ToolError('CANCELLED', 'The request was cancelled; the device command was stopped.');
 }
