@@ -23,6 +23,8 @@ export const AppInstalled = defineEvent({
     module: z.string().nullable(),
     variant: z.string().nullable(),
     duration_ms: z.number().int().nonnegative(),
+    /** The run configuration whose run installed it; absent for a direct install_apk (and on older events). */
+    run_configuration: z.string().min(1).max(128).optional(),
   }),
 });
 
