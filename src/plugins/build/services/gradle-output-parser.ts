@@ -200,9 +200,9 @@ const DUPLICATE_CLASS = /Duplicate class (\S+) found in modules? (.+?)\s*$/;
 const AAR_HEADER = /issues? (?:was|were) found when checking AAR metadata/;
 const AAR_ITEM = /^\s*(\d+)\.\s+(\S.*)$/;
 
-// Also after the headline on the same line, when an IDE squashed the block onto one line.
+// Also after the headline on the same line, when an IDE squashed the block onto one line; its count can be cut off.
 const CC_HEADER =
-  /(?:^|\. )\d+ problems? (?:was|were) found (?:storing|reusing|loading|updating)?\s*the configuration cache/;
+  /(?:^|\. )(?:\d+ )?problems? (?:was|were) found (?:storing|reusing|loading|updating)?\s*the configuration cache/;
 const CC_BULLET = /^- (.*)$/;
 /** `Build file '/p/build.gradle' line: 12`, `Script '/p/x.gradle' line: 51`, or a file without a line (Groovy's startup failures). */
 const WHERE_BUILD_FILE = /^(?:(?:Build|Settings|Script|Init script) file|Script|Init script) '(.+?)'(?: line: (\d+))?$/;
@@ -213,13 +213,16 @@ const BLOCK_START_GLUED = /^\s*\*\s*What went wrong:\s+(\S.*)$/;
 /** Failure headlines that start a block even when the `* What went wrong:` line was not printed or pasted. */
 const IMPLICIT_BLOCK =
   /^\s*(?:Error:\s*(?:Gradle:\s*)?)?((?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project|Could not resolve all (?:files|dependencies|artifacts|task dependencies) for configuration|Could not determine the dependencies of task) '[^']+'\.?.*)$/;
+/** Headlines Gradle prints on one line of their own, the causes following on the next. */
+const ONE_LINE_HEADLINE =
+  /^(?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project) '[^']+'\.$/;
 /** A cause line (`> …`) with no headline before it. */
 const BARE_CAUSE = /^> (?!Task :|Configure project |Transform )\S/;
 /** A nested cause (`   > …`) with nothing above it: a failure pasted from its second line. */
 const INDENTED_CAUSE = /^ {2,12}> (?!Task :|Configure project |Transform )[A-Za-z]/;
 /** Lines that start with `> ` only because the log was quoted in markdown: Gradle prints none of these after `> `. */
 const MARKDOWN_QUOTED =
-  /^> ?(?:> |\* (?:What went wrong|Where|Try|Exception is|Get more help)|FAILURE: |BUILD (?:FAILED|SUCCESSFUL)|Error:(?!\s))/;
+  /^> ?(?:> |\d{2}:\d{2}:\d{2}\b|\* (?:What went wrong|Where|Try|Exception is|Get more help)|FAILURE: |BUILD (?:FAILED|SUCCESSFUL)|Error:(?!\s))/;
 /** A failure headline behind `> ` where no failure block is open: Gradle never prints one as a cause, a markdown quote does. */
 const QUOTED_HEADLINE =
   /^> (?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project) '[^']+'\.\s*$/;
@@ -334,10 +337,14 @@ export function stripWrapperPrefixes(rawLine: string): string {
   // A single log line pasted as markdown inline code: `` `Caused by: …` ``.
   if (line.length > 2 && line.startsWith('`') && line.endsWith('`') && !line.startsWith('``')) line = line.slice(1, -1);
   else if (line.includes('`') && !line.includes('``') && line.split('`').length % 2 === 0) {
-    // An inline-code span opened on this line and closed on another: its one unmatched backtick.
-    if (line.startsWith('`')) line = line.slice(1);
+    // An inline-code span opened on this line and closed on another: its one unmatched backtick (the markdown's
+    // indentation before an opening one goes with it).
+    if (line.trimStart().startsWith('`')) line = line.slice(line.indexOf('`') + 1);
     else if (line.endsWith('`')) line = line.slice(0, -1);
   }
+  // A log line quoted in a sentence: `"MainActivity.kt:8:22 Unresolved reference: X"`.
+  if (line.length > 2 && line.startsWith('"') && line.endsWith('"') && line.indexOf('"', 1) === line.length - 1)
+    line = line.slice(1, -1);
   return line;
 }
 
@@ -491,14 +498,15 @@ export class GradleOutputParser {
     // A log pasted into an issue as a markdown quote has `> ` on every line: from the first line that only a
     // quote explains (`> FAILURE:`, `> > Task :`), one level is removed until the quote ends.
     if (this.markdownQuote) {
-      if (line.startsWith('>')) line = line.replace(/^> ?/, '');
+      if (line.startsWith('>')) line = stripWrapperPrefixes(line.replace(/^> ?/, ''));
       else if (line.trim() !== '') this.markdownQuote = false;
     } else if (
       line.startsWith('> ') &&
       (MARKDOWN_QUOTED.test(line) || (this.section === 'none' && QUOTED_HEADLINE.test(line)))
     ) {
       this.markdownQuote = true;
-      line = line.slice(2);
+      // A wrapper's prefix (a CI runner's time) inside the quote is the log's own.
+      line = stripWrapperPrefixes(line.slice(2));
     }
     this.previousLine = this.currentLine;
     this.currentLine = line;
@@ -1831,6 +1839,17 @@ export class GradleOutputParser {
     this.block = [];
     const first = lines.findIndex((l) => l.text.trim() !== '');
     if (first < 0) return;
+    // Gradle's task and project headlines are one line, always followed by their causes: one unmarked line right
+    // after one (a paragraph of its own) is its cause with the `> ` lost in pasting.
+    const next = lines[first + 1];
+    if (
+      next !== undefined &&
+      (lines[first + 2]?.text.trim() ?? '') === '' &&
+      ONE_LINE_HEADLINE.test(lines[first]!.text) &&
+      /^[^\s>*-]/.test(next.text) &&
+      !GRADLE_SECTION.test(next.text)
+    )
+      lines[first + 1] = { text: `> ${next.text.trim()}`, consumed: next.consumed };
     // The header runs to the first cause, indented line or blank line.
     const headerParts: string[] = [];
     let i = first;
