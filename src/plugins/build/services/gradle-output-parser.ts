@@ -60,11 +60,12 @@ const MAX_CONTINUATION_LINES = 60;
 const MAX_UNINDENTED_LINES = 12;
 
 /* Wrappers that prefix every line: ISO timestamps (GitHub Actions raw logs) or a time of day (Jenkins), `[stderr] `, Actions
- * workflow commands, Flutter's verbose `[  +12 ms] ` column, the Titanium CLI's `[ERROR] [GRADLE] `, and
+ * workflow commands, Flutter's verbose `[  +12 ms] ` column, the Titanium CLI's `[ERROR] [GRADLE] `, AGP's `C/C++: ` before
+ * a native build's output, and
  * the `error: ` Android Studio puts before a compiler's own `e: `, and a markdown code fence glued to the first
  * line of a log pasted into an issue. Stripped repeatedly, in any order. */
 const WRAPPER_PREFIX =
-  /^(?:\uFEFF|(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|\[\w+ \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|(?:error|warning): (?=[ew]: )|```(?:[\w-]+(?= |$))? ?|\d{1,6}\.(?:\t|\s(?=[ew]: )))/;
+  /^(?:\uFEFF|(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|\[\w+ \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|C\/C\+\+: |(?:error|warning): (?=[ew]: )|```(?:[\w-]+(?= |$))? ?|\d{1,6}\.(?:\t|\s(?=[ew]: )))/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes start with ESC.
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
 
@@ -216,6 +217,10 @@ const IMPLICIT_BLOCK =
 /** Headlines Gradle prints on one line of their own, the causes following on the next. */
 const ONE_LINE_HEADLINE =
   /^(?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project) '[^']+'\.$/;
+/** Gradle's missing dependency, also printed (or pasted) outside a failure block: Studio's sync, `ERROR: `, `Error:(62, 0) `. */
+const DEPENDENCY_NOT_FOUND = /^Could not find \S+\.$/;
+/** The unindented lines of its detail (the locations and the requirers are indented under them). */
+const DEPENDENCY_DETAIL = /^(?:Searched in the following locations:|Required by:)\s*$/;
 /** A cause line (`> …`) with no headline before it. */
 const BARE_CAUSE = /^> (?!Task :|Configure project |Transform )\S/;
 /** A nested cause (`   > …`) with nothing above it: a failure pasted from its second line. */
@@ -257,6 +262,14 @@ const COMPOSE_VERSION = /^\s*(This version \(\S+\) of the Compose Compiler requi
 const CLANG =
   /^\s*((?:[A-Za-z]:)?[^:\s][^:]*?\.(?:c|cc|cpp|cxx|c\+\+|h|hh|hpp|hxx|m|mm|inl|ipp)):(\d+):(\d+): (error|warning|fatal error): (.*)$/;
 const NINJA_ERROR = /^\s*(ninja: error: .+|FAILED: \S.*)$/;
+/** make's fatal error at a makefile's line (ndk-build's own `.mk` files): `<path>:88: *** message.  Stop.` */
+const MAKE_FATAL = /^\s*((?:[A-Za-z]:)?[^\s:*][^:*]*?):(\d+): \*\*\* (\S.*)$/;
+/** AGP's native build failures, `[CXX1405] error when building with ndkBuild using <Android.mk>: Build command failed.` */
+const CXX_ERROR = /^\s*\[CXX\d{4}\] (error|warning) (.*)$/;
+const CXX_BUILD_FILE = /^when building with \w+ using (.+?(?:CMakeLists\.txt|\.mk)): /;
+/** ndk-build's own checks: `Android NDK: ERROR:<path>/Android.mk:<module>: LOCAL_SRC_FILES points to a missing file`. */
+const NDK_BUILD_LOCATED = /^\s*Android NDK: (ERROR|WARNING):\s*(.+?\.mk):([\w.+-]+): (\S.*?)\s*$/;
+const NDK_BUILD_UNKNOWN_SCRIPT = /^\s*Android NDK: (Your APP_BUILD_SCRIPT points to an unknown file: .+?)\s*$/;
 const CMAKE_ERROR = /^\s*CMake (Error|Warning)(?: \(dev\))? at (.+?):(\d+) \((\w+)\):\s*$/;
 /** Failures Gradle and AGP print as one sentence, seen pasted on their own without the failure block around them. */
 const KNOWN_FAILURE =
@@ -312,8 +325,18 @@ function clip(message: string): string {
 /** False when the line's first character cannot begin any WRAPPER_PREFIX alternative (most lines): skips the regex. */
 function mayStartWrapperPrefix(line: string): boolean {
   const c = line.charCodeAt(0);
-  // BOM, a digit (timestamps), `[`, `#`, `:`, `e`/`w` (`error: `/`warning: `), a backtick (code fence).
-  return c === 0xfeff || (c >= 48 && c <= 57) || c === 91 || c === 35 || c === 58 || c === 101 || c === 119 || c === 96;
+  // BOM, a digit (timestamps), `[`, `#`, `:`, `e`/`w` (`error: `/`warning: `), a backtick (code fence), `C` (`C/C++: `).
+  return (
+    c === 0xfeff ||
+    (c >= 48 && c <= 57) ||
+    c === 91 ||
+    c === 35 ||
+    c === 58 ||
+    c === 101 ||
+    c === 119 ||
+    c === 96 ||
+    c === 67
+  );
 }
 
 /** Removes what CI runners and wrappers put in front of every line, and colour codes. */
@@ -427,6 +450,8 @@ interface PendingMultiline {
   readonly unindented?: RegExp;
   /** False when indented lines after it are something else (the stack of the exception AGP logged with it). */
   readonly indented?: boolean;
+  /** A dependency Gradle could not find: of its detail lines only the `Required by:` list says something. */
+  readonly dependency?: boolean;
 }
 
 interface PendingTest {
@@ -527,7 +552,8 @@ export class GradleOutputParser {
       const studio = this.pendingStudio;
       this.pendingStudio = null;
       const message = studio.source === 'aapt2' ? studio.message.replace(/^error: /, '') : studio.message;
-      this.add(link ? { ...studio, message, file: link[1]! } : { ...studio, message });
+      if (!link && DEPENDENCY_NOT_FOUND.test(message)) this.pendingDependency({ ...studio, message });
+      else this.add(link ? { ...studio, message, file: link[1]! } : { ...studio, message });
       if (link) return;
     }
     if (this.continuePending(line)) {
@@ -733,6 +759,12 @@ export class GradleOutputParser {
     );
   }
 
+  /** A missing dependency outside a failure block; the `Required by:` lines under it complete its message. */
+  private pendingDependency(base: Diagnostic): true {
+    this.pendingMultiline = { base, lines: [], unindented: DEPENDENCY_DETAIL, dependency: true };
+    return true;
+  }
+
   /** Ends the stream; returns every diagnostic (deduplicated, in order of appearance). */
   finish(): BuildDiagnostic[] {
     if (this.pendingStudio)
@@ -827,6 +859,7 @@ export class GradleOutputParser {
       if (
         detail &&
         !/^\s*(at |\.\.\. \d+ more)/.test(line) &&
+        !(pending.dependency && /^\s*> /.test(line)) &&
         this.pendingMultiline.lines.length < MAX_CONTINUATION_LINES
       ) {
         this.pendingMultiline.lines.push(line.trim());
@@ -926,7 +959,10 @@ export class GradleOutputParser {
     const p = this.pendingMultiline;
     if (!p) return;
     this.pendingMultiline = null;
-    const message = [p.base.message, ...p.lines].filter((s) => s !== '').join(' ');
+    const requiredAt = p.dependency ? p.lines.findIndex((l) => /^Required by:/.test(l)) : -1;
+    const message = p.dependency
+      ? [p.base.message, ...(requiredAt < 0 ? [] : p.lines.slice(requiredAt, requiredAt + 6))].join(' ')
+      : [p.base.message, ...p.lines].filter((s) => s !== '').join(' ');
     const located = p.base.source === 'manifest' && p.base.file === null ? this.manifestLocation(message) : {};
     if (p.base.source === 'manifest' && p.base.file !== null) this.manifestLocatedTasks.add(p.base.task);
     this.add({ ...p.base, ...located, message });
@@ -1134,6 +1170,48 @@ export class GradleOutputParser {
         message: m[5]!,
         task,
       });
+    }
+    if (line.includes(' *** ') && (m = MAKE_FATAL.exec(line)))
+      return this.add({
+        severity: 'error',
+        source: 'agp',
+        file: m[1]!,
+        line: Number(m[2]),
+        column: null,
+        message: m[3]!.trim(),
+        task,
+      });
+    if (trimmed.startsWith('[CXX') && (m = CXX_ERROR.exec(line)))
+      return this.add({
+        severity: severityOf(m[1]!),
+        source: 'agp',
+        file: CXX_BUILD_FILE.exec(m[2]!)?.[1] ?? null,
+        line: null,
+        column: null,
+        message: trimmed,
+        task,
+      });
+    if (trimmed.startsWith('Android NDK: ')) {
+      if ((m = NDK_BUILD_LOCATED.exec(line)))
+        return this.add({
+          severity: severityOf(m[1]!),
+          source: 'agp',
+          file: m[2]!,
+          line: null,
+          column: null,
+          message: `${m[3]}: ${m[4]}`,
+          task,
+        });
+      if ((m = NDK_BUILD_UNKNOWN_SCRIPT.exec(line)))
+        return this.add({
+          severity: 'error',
+          source: 'agp',
+          file: null,
+          line: null,
+          column: null,
+          message: m[1]!,
+          task,
+        });
     }
     if ((line.includes('ninja: error: ') || line.includes('FAILED: ')) && (m = NINJA_ERROR.exec(line)))
       return this.add({ severity: 'error', source: 'agp', file: null, line: null, column: null, message: m[1]!, task });
@@ -1425,6 +1503,16 @@ export class GradleOutputParser {
     if (trimmed.endsWith(')}') && line.includes(' Message{kind='))
       return this.addToolMessage(trimmed.slice(trimmed.indexOf('Message{kind=')), task);
     if (!inBlock && (m = /^error: (.+)$/.exec(line))) return this.addBareError(m[1]!, task);
+    if (!inBlock && !quotedCause && trimmed.startsWith('Could not find ') && DEPENDENCY_NOT_FOUND.test(trimmed))
+      return this.pendingDependency({
+        severity: 'error',
+        source: 'gradle',
+        file: null,
+        line: null,
+        column: null,
+        message: trimmed,
+        task,
+      });
     if (line.includes('Duplicate class ') && (m = DUPLICATE_CLASS.exec(line))) {
       return this.add({
         severity: 'error',
@@ -1629,6 +1717,16 @@ export class GradleOutputParser {
     }
     message = message.replace(/^Resource and asset merger: /, '');
     if (message === '') return false;
+    if (DEPENDENCY_NOT_FOUND.test(message))
+      return this.pendingDependency({
+        severity,
+        source: 'gradle',
+        file: null,
+        line: null,
+        column: null,
+        message,
+        task,
+      });
     if (/^(?:AAPT: )?(?:error|warn(?:ing)?): /.test(message)) {
       // `ERROR: AAPT: error: …` or `ERROR:<xml>:1: error:` — let the AAPT rules read it.
       return this.scanLine(message, false);
