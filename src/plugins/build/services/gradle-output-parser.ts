@@ -105,7 +105,8 @@ const D8_COUNTS = /^# (?:methods|fields|types): /;
 const NEW_ENTRY =
   /^\s*(?:[ewiv]: |> |\* |FAILURE|BUILD |(?:ERROR|WARNING|INFO|Error|Warning):|Task :|:[\w-]+|\d+ (?:errors?|warnings?)\b|at |Caused by: )|\.(?:kts?|java|xml):\d+/;
 const KOTLIN_BINARY_LOCATION = /^((?:[A-Za-z]:)?[^\s:]*?\.(?:kotlin_module|jar|klib|class)(?:!\/[^\s:]*)?): (\S.*)$/;
-const KSP = /^\s*([ewi]): \[ksp(?:\]|\*\*\*) (?:(.+?):(\d+)(?::(\d+))?: )?(.*)$/;
+/** `e: [ksp] <path>:12: msg`; Room puts a long message on the lines after `<path>:130:`. */
+const KSP = /^\s*([ewi]): \[ksp(?:\]|\*\*\*) (?:(.+?):(\d+)(?::(\d+))?:(?: |$))?(.*)$/;
 const KAPT_TAGGED = /^\s*(?:([ew]): )?\[kapt\] (.*)$/;
 /** The summary kapt prints after the processor's own errors; it names no problem of its own. */
 const KAPT_SUMMARY = /failed to analyze: org\.jetbrains\.kotlin\.kapt3\.diagnostic\.KaptError/;
@@ -227,7 +228,7 @@ const BARE_CAUSE = /^> (?!Task :|Configure project |Transform )\S/;
 const INDENTED_CAUSE = /^ {2,12}> (?!Task :|Configure project |Transform )[A-Za-z]/;
 /** Lines that start with `> ` only because the log was quoted in markdown: Gradle prints none of these after `> `. */
 const MARKDOWN_QUOTED =
-  /^> ?(?:> |\d{2}:\d{2}:\d{2}\b|\* (?:What went wrong|Where|Try|Exception is|Get more help)|FAILURE: |BUILD (?:FAILED|SUCCESSFUL)|Error:(?!\s))/;
+  /^> ?(?:> |\d{2}:\d{2}:\d{2}\b|Caused by: |\s*at [\w$.]+[\w$<>]*\(|\* (?:What went wrong|Where|Try|Exception is|Get more help)|FAILURE: |BUILD (?:FAILED|SUCCESSFUL)|Error:(?!\s))/;
 /** A failure headline behind `> ` where no failure block is open: Gradle never prints one as a cause, a markdown quote does. */
 const QUOTED_HEADLINE =
   /^> (?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project) '[^']+'\.\s*$/;
@@ -533,6 +534,8 @@ export class GradleOutputParser {
       // A wrapper's prefix (a CI runner's time) inside the quote is the log's own.
       line = stripWrapperPrefixes(line.slice(2));
     }
+    // Gradle puts a space after every `>` it prints: `>Execution failed …` is a reporter's quote of that line alone.
+    if (line.charCodeAt(0) === 62 && /^>[A-Za-z]/.test(line)) line = line.slice(1);
     this.previousLine = this.currentLine;
     this.currentLine = line;
     if (this.lastAdded !== null && this.continuesWrappedMessage(line)) return;
@@ -612,6 +615,10 @@ export class GradleOutputParser {
       return;
     }
     if (this.section === 'what-went-wrong') {
+      if (this.implicitBlock && trimmed !== '' && this.causeAfterOneLineHeadline(line)) {
+        this.pushBlockLine(`> ${trimmed}`);
+        return;
+      }
       if (this.implicitBlock && trimmed !== '' && this.causeLostItsMarker(line)) {
         // `Error:Execution failed for task …`, a blank line, then the cause pasted without its `> `.
         this.pushBlockLine(`> ${trimmed}`);
@@ -746,6 +753,18 @@ export class GradleOutputParser {
     const previous = this.block[this.block.length - 1]?.text.trim() ?? '';
     if (!/^(?:> )?\[[^\]\s]+\] /.test(previous)) return false;
     return /^\[[^\]\s]+\] /.test(trimmed) || trimmed === 'Error: Duplicate resources';
+  }
+
+  /**
+   * The line right after a one-line task or project headline (nothing else in the block yet) is its cause even
+   * without its `> ` (lost in a paste or a markdown quote), unless it is a line of its own kind.
+   */
+  private causeAfterOneLineHeadline(line: string): boolean {
+    if (this.block.length !== 1 || !ONE_LINE_HEADLINE.test(this.block[0]!.text.trim())) return false;
+    return (
+      !/^(\s|>|\*|[.…]|Information:|BUILD |FAILURE|Task |Caused by: |[ew]: |:\w|\S+:\d+)/.test(line) &&
+      !/: (?:error|warning): /.test(line)
+    );
   }
 
   /** An unindented line after a headline-only block and a blank line: the cause whose `> ` was lost in pasting. */
@@ -2030,7 +2049,10 @@ export class GradleOutputParser {
     this.where = null;
   }
 
-  private addCause(headline: string, cause: string, details: readonly BlockLine[], task: string | null): void {
+  private addCause(headline: string, wrapped: string, details: readonly BlockLine[], task: string | null): void {
+    // `> java.lang.RuntimeException: Manifest merger failed : …`: the merger's failure, named by the exception AGP threw.
+    const unwrapped = wrapped.replace(/^(?:[a-z][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error): /, '');
+    const cause = MANIFEST_FAILED.test(unwrapped) ? unwrapped : wrapped;
     const free = details.map((d) => d.text.trim()).filter((t) => t !== '');
     // A reporter's `...` after the last detail (lines left out) is no part of the message.
     while (free[free.length - 1] === '...') free.pop();
