@@ -2006,7 +2006,13 @@ export class GradleOutputParser {
       else if (cause) causes.push({ depth: cause[1]!.length, text, details: [] });
       else if (causes.length > 0) causes[causes.length - 1]!.details.push(entry);
     }
-    const leaves = causes.filter((c, k) => k === causes.length - 1 || causes[k + 1]!.depth <= c.depth);
+    // A worker's `A failure occurred while executing …` always wraps the cause after it, even when a paste lost the
+    // nesting of the two.
+    const leaves = causes.filter(
+      (c, k) =>
+        k === causes.length - 1 ||
+        (causes[k + 1]!.depth <= c.depth && !/^A failure occurred while executing /.test(c.text)),
+    );
     // A block pasted from its first cause: the outermost cause says what failed (a worker wrapper says nothing).
     const outer = causes[0];
     if (
