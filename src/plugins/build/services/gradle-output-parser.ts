@@ -207,7 +207,8 @@ const CC_HEADER =
   /(?:^|\. )(?:\d+ )?problems? (?:was|were) found (?:storing|reusing|loading|updating)?\s*the configuration cache/;
 const CC_BULLET = /^- (.*)$/;
 /** `Build file '/p/build.gradle' line: 12`, `Script '/p/x.gradle' line: 51`, or a file without a line (Groovy's startup failures). */
-const WHERE_BUILD_FILE = /^(?:(?:Build|Settings|Script|Init script) file|Script|Init script) '(.+?)'(?: line: (\d+))?$/;
+const WHERE_BUILD_FILE =
+  /^(?:(?:Build|Settings|Script|Init script) file|Script|Init script|Initialization script) '(.+?)'(?: line: (\d+))?$/;
 const GRADLE_SECTION = /^\* (?:What went wrong|Where|Try|Exception is|Get more help|Query|Suggestions?)\b/;
 const BLOCK_START = /^\s*\*?\s*What went wrong:\s*$/;
 /** The header with the headline glued after it, as IDEs and one-line pastes print it. */
@@ -336,7 +337,7 @@ function mayStartWrapperPrefix(line: string): boolean {
     c === 101 ||
     c === 119 ||
     c === 96 ||
-    c === 67
+    (c === 67 && line.startsWith('C/C++: '))
   );
 }
 
@@ -493,8 +494,12 @@ export class GradleOutputParser {
   private inCcList = false;
   /** Causes read so far whose `> ` markers were lost in pasting (their nesting, for the next such line). */
   private lostMarkerDepth = 0;
-  /** Where the config-cache problems listed as warnings are, while failure causes may still follow them. */
-  private ccWarnings: number[] = [];
+  /** Gradle's `Configuration cache problems found in this build.` headline was read outside a failure block. */
+  private ccFailureHeadline = false;
+  /** The severity of the config-cache list being read when its headline decided it. */
+  private ccListSeverity: DiagnosticSeverity | null = null;
+  /** Where the config-cache problems listed outside a failure block are, while failure causes may still follow them. */
+  private ccListedOutsideBlock: number[] = [];
   private pendingJavac: PendingJavac | null = null;
   private pendingMultiline: PendingMultiline | null = null;
   private pendingTest: PendingTest | null = null;
@@ -581,14 +586,19 @@ export class GradleOutputParser {
         return;
       }
     }
-    // Config-cache problems listed as warnings, then failure causes (`> Invocation of …`) that repeat them: the
+    // Config-cache problems listed outside a failure block, then failure causes (`> Invocation of …`) that repeat them: the
     // build failed on them (Gradle prints those causes only under a failure), so they were errors.
-    if (this.ccWarnings.length > 0 && !this.inCcList && this.section === 'none') {
+    if (this.ccListedOutsideBlock.length > 0 && !this.inCcList && this.section === 'none') {
       if (trimmed.startsWith('> ')) {
-        for (const at of this.ccWarnings) this.diagnostics[at] = { ...this.diagnostics[at]!, severity: 'error' };
+        for (const at of this.ccListedOutsideBlock)
+          this.diagnostics[at] = { ...this.diagnostics[at]!, severity: 'error' };
         return;
       }
-      if (trimmed !== '' && !trimmed.startsWith('See the complete report')) this.ccWarnings = [];
+      if (trimmed !== '' && !trimmed.startsWith('See the complete report')) this.ccListedOutsideBlock = [];
+    }
+    if (this.section === 'none' && trimmed.startsWith('Configuration cache problems found in this build')) {
+      this.ccFailureHeadline = true;
+      return;
     }
     if (trimmed.startsWith('* Where:')) {
       this.closeBlock();
@@ -1836,10 +1846,14 @@ export class GradleOutputParser {
   private scanConfigCache(line: string, severity: DiagnosticSeverity): boolean {
     if (line.includes('the configuration cache') && CC_HEADER.test(line.trim())) {
       this.inCcList = true;
-      this.ccWarnings = [];
+      this.ccListedOutsideBlock = [];
+      // After Gradle's failure headline (its `* What went wrong:` lost), the problems listed failed the build.
+      this.ccListSeverity = this.ccFailureHeadline ? 'error' : null;
+      this.ccFailureHeadline = false;
       return true;
     }
     if (!this.inCcList) return false;
+    if (this.ccListSeverity !== null) severity = this.ccListSeverity;
     const bullet = CC_BULLET.exec(line.trim());
     if (bullet && !line.startsWith('  ')) {
       // The documentation link glued on when the line break before it was lost.
@@ -1869,7 +1883,9 @@ export class GradleOutputParser {
         });
       else
         this.add({ severity, source: 'config-cache', file: null, line: null, column: null, message: text, task: null });
-      if (severity === 'warning' && this.diagnostics.length > before) this.ccWarnings.push(before);
+      // Listed outside a failure block: the `> ` causes that may follow repeat these problems (and make them errors).
+      if (this.section !== 'what-went-wrong' && this.diagnostics.length > before)
+        this.ccListedOutsideBlock.push(before);
       return true;
     }
     if (/^\s+See https?:/.test(line)) return true;
