@@ -92,7 +92,7 @@ const KOTLIN_URL_ONLY =
  * The same with a relative path (`module/src/A.kt:9:8 msg`): only K2's own `line:col message`, no colon after the
  * column, which linters (`A.kt:9:8: msg (rule)`) print.
  */
-const KOTLIN_RELATIVE_ONLY = /^((?:[\w.-]+\/)*[\w.-]+\.kts?):(\d+):(\d+) (\S.*)$/;
+const KOTLIN_RELATIVE_ONLY = /^((?:[\w.+-]+\/)*[\w.-]+\.kts?):(\d+):(\d+) (\S.*)$/;
 /** K1's `<path>.kt: (12, 5): msg` with its `e: ` lost: the `: (line, column): ` form is only the compiler's. */
 const KOTLIN_K1_BARE = /^\s*((?:[A-Za-z]:)?[^\s:][^:]*?\.kts?): \((\d+), (\d+)\):? (\S.*)$/;
 const ANY_TEXT = /\S/;
@@ -461,6 +461,8 @@ interface PendingTest {
   readonly method: string;
   readonly task: string | null;
   readonly lines: string[];
+  /** Gradle prints a blank line between the stack and its indented `Caused by:`. */
+  blankLines: number;
 }
 
 export class GradleOutputParser {
@@ -897,6 +899,10 @@ export class GradleOutputParser {
       this.flushMultiline();
     }
     if (this.pendingTest) {
+      if (line.trim() === '' && this.pendingTest.lines.length > 0 && this.pendingTest.blankLines === 0) {
+        this.pendingTest.blankLines++;
+        return true;
+      }
       if (/^\s+\S/.test(line) && !/^\s*> /.test(line)) {
         if (this.pendingTest.lines.length < MAX_CONTINUATION_LINES) this.pendingTest.lines.push(line.trim());
         return true;
@@ -1628,7 +1634,7 @@ export class GradleOutputParser {
         task,
       });
     if (!inBlock && trimmed.endsWith('FAILED') && !trimmed.startsWith('>') && (m = TEST_FAILED.exec(trimmed))) {
-      this.pendingTest = { className: m[1]!, method: m[2]!, task, lines: [] };
+      this.pendingTest = { className: m[1]!, method: m[2]!, task, lines: [], blankLines: 0 };
       return true;
     }
     return false;
