@@ -8877,4 +8877,70 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
+  'build_tools_corrupted_determine_dependencies.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Could not determine the dependencies of task ':app:compileDebugJavaWithJavac': Installed Build Tools revision 32.0.0 is corrupted. Remove and install again using the SDK Manager.",
+      null,
+    ),
+  ],
+  'build_tools_corrupted_where_script_markers_lost.txt': [
+    d(
+      'error',
+      'gradle',
+      'D:\\oyp\\smallWorld\\GIT\\react-native-smallworld\\node_modules\\lottie-react-native\\src\\android\\gradle-maven-push.gradle',
+      97,
+      null,
+      "A problem occurred configuring project ':lottie-react-native': Installed Build Tools revision 33.0.1 is corrupted. Remove and install again using the SDK Manager.",
+      null,
+    ),
+  ],
+  'build_tools_corrupted_property_query_cordova.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Could not determine the dependencies of task ':CordovaLib:compileReleaseAidl': Installed Build Tools revision 31.0.0 is corrupted. Remove and install again using the SDK Manager.",
+      null,
+    ),
+  ],
+  'project_dependency_no_matching_configuration_sugar.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Could not determine the dependencies of task ':app:compileDebugJavaWithJavac': No matching configuration of project :sugar was found. The consumer was configured to find an API of a component, as well as attribute 'com.android.build.api.attributes.BuildTypeAttr' with value 'debug' but: - None of the consumable configurations have attributes.",
+      null,
+    ),
+  ],
+  'project_dependency_unable_to_find_matching_configuration.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Could not determine the dependencies of task ':app:preDebugBuild': Unable to find a matching configuration of project :iamport-react-native: - None of the consumable configurations have attributes.",
+      null,
+    ),
+  ],
+  'project_dependency_matching_configuration_one_line.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Could not determine the dependencies of task ':app:compileFocusWebkitDebugJavaWithJavac': Unable to find a matching configuration of project :permissionhandler: None of the consumable configurations have attributes.",
+      null,
+    ),
+  ],
 };

@@ -602,7 +602,8 @@ export class GradleOutputParser {
       this.ccFailureHeadline = true;
       return;
     }
-    if (trimmed.startsWith('* Where:')) {
+    // `Where:` with its `* ` lost (a paste's markdown took it), as `What went wrong:` is read without it.
+    if (trimmed.startsWith('* Where:') || trimmed === 'Where:') {
       this.closeBlock();
       this.section = 'where';
       return;
