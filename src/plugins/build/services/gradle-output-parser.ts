@@ -775,8 +775,9 @@ export class GradleOutputParser {
   private causeAfterOneLineHeadline(line: string): boolean {
     if (this.block.length !== 1 || !ONE_LINE_HEADLINE.test(this.block[0]!.text.trim())) return false;
     return (
-      !/^(\s|>|\*|[.…]|Information:|BUILD |FAILURE|Task |Caused by: |[ew]: |:\w|\S+:\d+)/.test(line) &&
-      !/: (?:error|warning): /.test(line)
+      !/^(\s|>|\*|[.…]|Information:|BUILD |FAILURE|Task |Caused by: |Run with |Try:|Get more help|[ew]: |:\w|\S+:\d+)/.test(
+        line,
+      ) && !/: (?:error|warning): /.test(line)
     );
   }
 
