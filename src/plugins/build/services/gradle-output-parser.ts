@@ -6,9 +6,10 @@
  *
  * The shapes come from real logs (test/fixtures/gradle-output/README.md lists where each was seen):
  * Kotlin K1/K2, javac in every JDK locale, kapt's `e: ` wrapping of javac, KSP, AAPT2, the manifest
- * merger, lint, R8/D8, unit and instrumented test failures, AGP's `AGPBI:` JSON, Gradle's failure blocks,
- * clang/ninja/CMake under externalNativeBuild, Android Studio's Messages view (`Error:(12, 5) …`), and
- * logs as people paste them: quoted in markdown, in code fences or inline code, behind Maven or CI prefixes.
+ * merger, lint, R8/D8, unit and instrumented test failures, AGP's `AGPBI:` JSON, Gradle's failure blocks and
+ * missing dependencies, the configuration cache's problem lists, clang/ninja/CMake/make/ndk-build and AGP's `[CXXnnnn]`
+ * under externalNativeBuild, Android Studio's Messages view (`Error:(12, 5) …`), and logs as people paste them:
+ * quoted in markdown (also around a CI runner's times), in code fences or inline code, behind Maven or CI prefixes.
  */
 
 export type DiagnosticSeverity = 'error' | 'warning' | 'info';
