@@ -26,6 +26,7 @@ describe('settings', () => {
       adbPath: '/adb',
       logcatIdleMinutes: 30,
       logcatReconnectSeconds: 30,
+      debugSessionIdleMinutes: 30,
     });
   });
 
