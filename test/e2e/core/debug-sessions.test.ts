@@ -171,7 +171,10 @@ describe('debug sessions: build → crash → fix → rebuild, through the MCP c
     const verified = await runCli(env, ['sessions', 'verify', bundle]);
     expect({ code: verified.code, stderr: verified.stderr }).toEqual({ code: 0, stderr: '' });
     expect(verified.stdout).toMatch(/The bundle verifies: .* build log: matches build.finished/);
-    writeFileSync(bundle, readFileSync(bundle, 'utf8').replaceAll('Note store is not initialised', 'Note store is fine'));
+    writeFileSync(
+      bundle,
+      readFileSync(bundle, 'utf8').replaceAll('Note store is not initialised', 'Note store is fine'),
+    );
     const tampered = await runCli(env, ['sessions', 'verify', bundle]);
     expect(tampered.code).toBe(1);
     expect(tampered.stderr).toMatch(/does NOT verify:\n/);
