@@ -181,5 +181,14 @@ describe('debug sessions: build → crash → fix → rebuild, through the MCP c
     expect(tampered.stderr).toMatch(/- event seq \d+: its content does not match its hash \(edited\)/);
     expect((await runCli(env, ['sessions', 'show', 'ds-999999'])).code).toBe(2);
     expect((await runCli(env, ['events', 'verify', '--projections'])).code).toBe(0);
+
+    // Uninstalled behind droidwright's back: the next device tool that finds it gone ends the open session.
+    await shell('pm', 'uninstall', PACKAGE);
+    expect(errorText(await call('dump_app_info', { device_serial: phone.serial, package: PACKAGE }))).toMatch(
+      /APP_NOT_INSTALLED/,
+    );
+    const ended = data(await call('get_debug_session', { session_id: sessions[0]!.session_id }));
+    expect(ended.session).toMatchObject({ state: 'ended', end_reason: 'not installed (seen by dump_app_info)' });
+    expect(data(await call('list_debug_sessions', { state: 'open' })).total).toBe(0);
   }, 240_000);
 });
