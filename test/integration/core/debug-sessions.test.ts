@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { EventStore } from '../../../src/events/event-store.js';
 import { DEFAULT_SETTINGS, type Settings } from '../../../src/kernel/settings.js';
 import { BuildFinished, BuildStarted } from '../../../src/plugins/build/build.events.js';
-import { MAX_DEBUG_SESSIONS } from '../../../src/plugins/core/debug-sessions.projection.js';
+import { MAX_DEBUG_SESSIONS, MAX_TIMELINE_ROWS } from '../../../src/plugins/core/debug-sessions.projection.js';
 import { exportBundle, verifyBundle } from '../../../src/plugins/core/services/debug-session-bundle.js';
 import { DebugSessionReader } from '../../../src/plugins/core/services/debug-session-reader.js';
 import { AppInstalled, AppLaunched } from '../../../src/plugins/device-admin/device-admin.events.js';
@@ -258,6 +258,41 @@ test('a pruned session is SESSION_PRUNED, not unknown', () => {
     expect(sessions.list({ limit: 1 }).total).toBe(MAX_DEBUG_SESSIONS);
     expect(() => sessions.get(`ds-${stored[0]!.seq}`)).toThrow(expect.objectContaining({ code: 'SESSION_PRUNED' }));
     expect(sessions.get(`ds-${stored[1]!.seq}`).state).toBe('superseded');
+  } finally {
+    store.close();
+  }
+});
+
+test('a session keeps its newest timeline rows and every crash, counting what it dropped', () => {
+  const dir = tempDir('droidwright-debug-sessions-timeline-');
+  const store = openPluginStore(join(dir, 'events.db'));
+  try {
+    const id = `ds-${install(store, 'b0', 'a')}`;
+    crash(store, null);
+    const launches = Array.from({ length: MAX_TIMELINE_ROWS + 1 }, () => ({
+      type: AppLaunched.type,
+      data: {
+        device_serial: SERIAL,
+        package: PKG,
+        activity: null,
+        method: 'component',
+        total_ms: 100,
+        wait_ms: 100,
+        launch_state: 'WARM',
+      },
+      stream: `device:${SERIAL}`,
+      device: SERIAL,
+      package: PKG,
+      actor: agent,
+    }));
+    store.appendMany(launches);
+    const session = reader(store).get(id);
+    expect([session.timeline_rows, session.timeline_dropped, session.launches]).toEqual([
+      MAX_TIMELINE_ROWS,
+      2,
+      MAX_TIMELINE_ROWS + 1,
+    ]);
+    expect(reader(store).crashes(id)).toHaveLength(1);
   } finally {
     store.close();
   }
