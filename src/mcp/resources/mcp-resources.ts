@@ -83,7 +83,10 @@ export class McpResources {
     private readonly host: ResourceHost,
     contributed: readonly ResourceTemplateContribution[],
   ) {
-    this.templates = [...BUILT_IN_TEMPLATES, ...contributed];
+    // A built-in template is left out with its plugin (a container without the build plugin has no build
+    // logs); a contributed one must name a registered R tool of its own plugin, or start-up fails.
+    const builtIn = BUILT_IN_TEMPLATES.filter((t) => host.tool(t.tool) !== undefined);
+    this.templates = [...builtIn, ...contributed];
     checkTemplates(this.templates, (tool) => host.tool(tool)?.definition.kind);
   }
 
