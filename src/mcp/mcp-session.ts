@@ -537,7 +537,12 @@ export class McpSession {
         AbortSignal.any([requestSignal, this.sessionAbort.signal]),
       );
       if (confirmed instanceof ToolError) {
-        const refusalId = (confirmed.details?.confirmation_id as string | undefined) ?? undefined;
+        const refusalId = confirmed.details?.confirmation_id as string | undefined;
+        if (requestSignal.aborted || this.sessionAbort.signal.aborted) {
+          // The client gave up on the call while the person was being asked: a cancellation, as elsewhere.
+          await this.record(def, name, args, 'cancelled', 'CANCELLED', started, 'cancelled by the client', refusalId);
+          throw protocolError(ErrorCode.InvalidRequest, `${name} was cancelled.`);
+        }
         await this.record(def, name, args, 'refused', confirmed.code, started, confirmed.message, refusalId);
         return toolErrorResult(confirmed);
       }

@@ -29,7 +29,8 @@ const started: McpTestClient[] = [];
 /** What a client that can ask the person does: records each question and gives the next queued answer. */
 interface Person {
   readonly asked: string[];
-  answers: ElicitResult['action'][];
+  /** `wait`: never answer; the question stays open until the server withdraws it. */
+  answers: (ElicitResult['action'] | 'wait')[];
 }
 
 async function start(args: string[], person?: Person): Promise<McpTestClient> {
@@ -38,9 +39,13 @@ async function start(args: string[], person?: Person): Promise<McpTestClient> {
   });
   started.push(mcp);
   if (person)
-    mcp.client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    mcp.client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
       person.asked.push(request.params.message);
       const action = person.answers.shift() ?? 'cancel';
+      if (action === 'wait') {
+        await new Promise((resolve) => extra.signal.addEventListener('abort', resolve, { once: true }));
+        return { action: 'cancel' };
+      }
       return action === 'accept' ? { action, content: {} } : { action };
     });
   return mcp;
@@ -191,6 +196,42 @@ describe('--confirm over MCP', () => {
     expect(person.asked[0]).toMatch(/set_active_variant.*changes state/);
     expect((await call(mcp, 'list_devices', {})).isError).toBeFalsy();
     expect(person.asked).toHaveLength(1);
+  });
+
+  test('a call the client cancels while the person is asked is recorded as cancelled and never runs', async () => {
+    const person: Person = { asked: [], answers: ['wait'] };
+    const mcp = await start(['--confirm', 'destructive'], person);
+    const since = await lastSeq(mcp);
+    const abort = new AbortController();
+    const ran = await forceStopped(async () => {
+      const pending = mcp.client.callTool(
+        { name: 'stop_app', arguments: { package: 'com.example.notes' } },
+        undefined,
+        {
+          signal: abort.signal,
+        },
+      );
+      while (person.asked.length === 0) await new Promise((r) => setTimeout(r, 20));
+      abort.abort();
+      await expect(pending).rejects.toThrow();
+      // The server withdraws its question with notifications/cancelled; the SDK client (1.32) ignores a
+      // cancellation of request id 0, so the open question is only dropped when the client closes.
+    });
+    expect(ran).toBe(false);
+    let answers: StoredEvent<Record<string, any>>[] = [];
+    let outcome: StoredEvent<Record<string, any>> | undefined;
+    for (let i = 0; i < 20 && !outcome; i++) {
+      answers = await events(since, 'mcp.confirmation_answered');
+      outcome = (await events(since, 'mcp.tool_called')).find((e) => e.data.tool === 'stop_app');
+    }
+    expect(answers.map((e) => [e.data.answer, e.data.detail])).toEqual([
+      ['cancelled', 'the tool call was cancelled while waiting for the answer'],
+    ]);
+    expect(outcome).toMatchObject({
+      correlation: answers[0]!.id,
+      data: { outcome: 'cancelled', error_code: 'CANCELLED' },
+    });
+    expect(await events(since, 'mcp.tool_call_started')).toEqual([]);
   });
 
   test('an unknown --confirm mode is a usage error', async () => {
