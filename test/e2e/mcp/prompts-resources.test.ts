@@ -106,7 +106,10 @@ describe('MCP prompts and resources over stdio', () => {
       'droidwright://sessions/{id}',
     ]);
     const coreOnly = await start(['--toolsets', 'core']);
-    expect((await coreOnly.client.listResourceTemplates()).resourceTemplates.map((t) => t.name)).toEqual(['event', 'debug-session']);
+    expect((await coreOnly.client.listResourceTemplates()).resourceTemplates.map((t) => t.name)).toEqual([
+      'event',
+      'debug-session',
+    ]);
     const noBuild = await rpcError(coreOnly.client.readResource({ uri: 'droidwright://builds/abc/log' }));
     expect(noBuild.message).toMatch(/"build" toolset.*--toolsets core,build/);
   });

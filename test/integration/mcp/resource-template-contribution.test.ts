@@ -117,7 +117,10 @@ describe('a plugin contributes a resource template', () => {
   test('not listed, and refused, when its tool is not served', async () => {
     const h = await connect(['core']);
     try {
-      expect((await h.client.listResourceTemplates()).resourceTemplates.map((t) => t.name)).toEqual(['event', 'debug-session']);
+      expect((await h.client.listResourceTemplates()).resourceTemplates.map((t) => t.name)).toEqual([
+        'event',
+        'debug-session',
+      ]);
       await expect(h.client.readResource({ uri: 'droidwright://widgets/w7' })).rejects.toThrow(/device-admin/);
     } finally {
       await h.close();
