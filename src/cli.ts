@@ -19,7 +19,8 @@ interface Command {
 
 const commands: Record<string, Command> = {
   mcp: {
-    summary: 'Serve MCP over stdio for an AI client: mcp [--project P] [--toolsets a,b] [--read-only]',
+    summary:
+      'Serve MCP over stdio for an AI client: mcp [--project P] [--toolsets a,b] [--read-only] [--confirm destructive|all-writes]',
     load: async () => (await import('./cli/mcp-command.js')).runMcpCommand,
   },
   events: {
@@ -33,6 +34,10 @@ const commands: Record<string, Command> = {
   untrust: {
     summary: 'Revoke trust in a project: untrust [path]',
     load: async () => (await import('./cli/trust-command.js')).runUntrustCommand,
+  },
+  sessions: {
+    summary: 'Debug sessions, one per install: sessions list|show <id>|export <id>|verify <bundle>',
+    load: async () => (await import('./cli/sessions-command.js')).runSessionsCommand,
   },
   tui: {
     summary:

@@ -83,6 +83,31 @@ export const McpToolCallStarted = defineEvent({
   }),
 });
 
+export const CONFIRMATION_ANSWERS = ['accepted', 'declined', 'cancelled', 'unsupported'] as const;
+export type ConfirmationAnswer = (typeof CONFIRMATION_ANSWERS)[number];
+
+export const McpConfirmationAnswered = defineEvent({
+  type: 'mcp.confirmation_answered',
+  version: 1,
+  description:
+    'A server running with --confirm asked the person, through the MCP client (elicitation), whether a tool call may run, and got this answer; unsupported means the client could not ask and the call was refused. An accepted call then records mcp.tool_call_started with this event id as correlation.',
+  schema: z.object({
+    session: z.string(),
+    tool: z.string(),
+    toolset: z.string(),
+    kind: z.string(),
+    /** The --confirm mode that required the question. */
+    mode: z.enum(['destructive', 'all-writes']),
+    answer: z.enum(CONFIRMATION_ANSWERS),
+    /** The question exactly as the person saw it (bounded). */
+    question: z.string().max(4096),
+    /** Why there was no answer (client error, timeout, cancelled request), when there was none. */
+    detail: z.string().max(512).nullable(),
+    waited_ms: z.number().int().nonnegative(),
+    arguments: z.record(z.string(), z.unknown()),
+  }),
+});
+
 export const McpSessionEnded = defineEvent({
   type: 'mcp.session_ended',
   version: 1,
@@ -94,11 +119,47 @@ export const McpSessionEnded = defineEvent({
   }),
 });
 
+const Serial = z.string().min(1).max(128);
+const Package = z.string().min(1).max(255);
+
+export const AppExitReasonsRead = defineEvent({
+  type: 'app.exit_reasons_read',
+  version: 1,
+  description:
+    "An app's exit history was read from a device (get_exit_reasons): how many records it held and how many of the records read had each reason, so a debug session can compare why the app's processes ended.",
+  schema: z.object({
+    device_serial: Serial,
+    package: Package,
+    /** Records the device holds for the package (its history may reach back before the current install). */
+    total: z.number().int().nonnegative(),
+    /** Reason name (e.g. "APP CRASH(EXCEPTION)", "USER REQUESTED") → records of this read with it. */
+    reasons: z.record(z.string().max(64), z.number().int().nonnegative()),
+    /** Device time of the newest record read, as printed. */
+    newest: z.string().max(64).nullable(),
+  }),
+});
+
+export const AppUninstallObserved = defineEvent({
+  type: 'app.uninstall_observed',
+  version: 1,
+  description:
+    'A device tool found that a package droidwright had installed is no longer installed there (uninstalled, or the device was wiped); the debug session of that install ends.',
+  schema: z.object({
+    device_serial: Serial,
+    package: Package,
+    /** The tool that looked and found it missing. */
+    observed_by: z.string().max(100),
+  }),
+});
+
 export const coreEvents = [
   ProjectTrusted,
   ProjectUntrusted,
   McpSessionStarted,
   McpToolCallStarted,
   McpToolCalled,
+  McpConfirmationAnswered,
   McpSessionEnded,
+  AppExitReasonsRead,
+  AppUninstallObserved,
 ];
