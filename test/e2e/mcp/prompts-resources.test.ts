@@ -1,7 +1,16 @@
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ErrorCode, type McpError } from '@modelcontextprotocol/sdk/types.js';
-import { freePort, REPO_ROOT, startMcpClient, type CliEnv, type McpTestClient } from '../../support/mcp-client.js';
+import { copyFixtureProject } from '../../integration/build/fixture-project.js';
+import {
+  freePort,
+  REPO_ROOT,
+  runCli,
+  startMcpClient,
+  stopPid,
+  type CliEnv,
+  type McpTestClient,
+} from '../../support/mcp-client.js';
 import { createFakeGradleProject, createTempHome } from '../../support/temp-home.js';
 
 /*
@@ -160,6 +169,28 @@ describe('MCP prompts and resources over stdio', () => {
     } finally {
       rmSync(join(project, 'app', 'src', 'main', 'AndroidManifest.xml'), { force: true });
       rmSync(join(project, 'build.gradle.kts'), { force: true });
+    }
+  });
+
+  test("a build's log is a resource: the end of the log its worker wrote", async () => {
+    const fixture = copyFixtureProject('kts-flavors');
+    let workerPid: number | undefined;
+    try {
+      expect((await runCli(env, ['trust', '--yes', fixture.root])).code).toBe(0);
+      const mcp = await startMcpClient(env, ['--project', fixture.root]);
+      started.push(mcp);
+      const build = await mcp.client.callTool({ name: 'run_gradle_task', arguments: { task: 'assembleDebug' } });
+      const { build_id, status, owner_pid } = build.structuredContent as Record<string, any>;
+      workerPid = owner_pid;
+      expect(status).toBe('success');
+      const log = await mcp.client.callTool({ name: 'get_build_log', arguments: { build_id, lines: 2000 } });
+      const lines = (log.structuredContent as { lines: string[] }).lines;
+      expect(lines.length).toBeGreaterThan(0);
+      const read = await mcp.client.readResource({ uri: `droidwright://builds/${encodeURIComponent(build_id)}/log` });
+      expect(read.contents[0]).toMatchObject({ mimeType: 'text/plain', text: lines.join('\n') });
+    } finally {
+      await stopPid(workerPid);
+      fixture.cleanup();
     }
   });
 
