@@ -1,38 +1,15 @@
 import { runMcpServer } from '../mcp/run-mcp-server.js';
 import { UsageError } from '../kernel/usage-error.js';
-import { parseCommandLine, runtimeOptions } from './cli-support.js';
+import { runtimeOptions } from './cli-support.js';
+import type { CommandInput } from './command-spec.js';
+import type { mcpFlags } from './command-specs.js';
 
-export const MCP_HELP = `Usage: droidwright mcp [--project PATH] [--toolsets a,b] [--read-only]
-
-Serves the Model Context Protocol on stdin/stdout. AI clients start this command themselves;
-register it in your client, e.g.:  claude mcp add droidwright -- droidwright mcp
-
-  --project PATH   The Gradle project (default: nearest settings.gradle[.kts] above the working directory)
-  --toolsets a,b   Serve only these toolsets (default: all)
-  --read-only      Serve only tools that change nothing`;
-
-export async function runMcpCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseCommandLine(
-    argv,
-    {
-      project: { type: 'string' },
-      toolsets: { type: 'string' },
-      'read-only': { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    false,
-  );
-  if (values.help) {
-    process.stderr.write(`${MCP_HELP}\n`);
-    return 0;
-  }
-  if (positionals.length > 0) throw new UsageError(`mcp takes no arguments (got ${positionals.join(' ')}).`);
+export async function runMcpCommand({ values }: CommandInput<typeof mcpFlags>): Promise<number> {
   // A person typed this in a terminal: a JSON-RPC server would just sit there.
   if (process.stdin.isTTY) {
-    process.stderr.write(
-      `droidwright mcp speaks JSON-RPC on stdin and is started by an AI client, not by hand.\n\n${MCP_HELP}\n`,
+    throw new UsageError(
+      'droidwright mcp speaks JSON-RPC on stdin and is started by an AI client, not by hand; register it in your client, e.g. `claude mcp add droidwright -- droidwright mcp` (droidwright help mcp).',
     );
-    return 2;
   }
   const code = await runMcpServer(
     runtimeOptions({
