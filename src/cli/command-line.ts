@@ -180,7 +180,7 @@ export function renderHelp(spec: CommandSpec, path: readonly string[]): string {
   return `${out.join('\n')}\n`;
 }
 
-const TOP_USAGE = 'droidwright [--home DIR] <command> [options]';
+const TOP_USAGE = '[--home DIR] <command> [options]';
 
 /** `droidwright help`: every command people run, the global options and the conventions. */
 export function renderTopHelp(): string {
@@ -192,7 +192,7 @@ export function renderTopHelp(): string {
       width,
     ),
     '',
-    `Usage: ${TOP_USAGE}`,
+    `Usage: droidwright ${TOP_USAGE}`,
     '',
     'Commands:',
     ...table(
@@ -276,7 +276,14 @@ function printHelp(spec: CommandSpec | undefined, path: readonly string[]): numb
 /** `droidwright help [COMMAND [SUBCOMMAND]]`. */
 function helpCommand(argv: readonly string[]): number {
   const helpSpec = findCommandSpec(['help'])!;
-  const { input } = parseCommandArguments(helpSpec, argv);
+  let parsed: ParsedArguments;
+  try {
+    parsed = parseCommandArguments(helpSpec, argv);
+  } catch (error) {
+    return usageFailure((error as Error).message, helpSpec.usage);
+  }
+  if (parsed.help) return printHelp(helpSpec, ['help']);
+  const { input } = parsed;
   const path = [...input.positionals];
   if (path.length === 0) return printHelp(undefined, []);
   const spec = findCommandSpec(path);
@@ -328,6 +335,7 @@ export async function runCommandLine(
       const sub: CommandSpec | undefined = spec.subcommands.find((s) => s.name === name);
       if (!sub) {
         if (state.help) return printHelp(spec, path);
+        if (name.startsWith('-')) return usageFailure(`unknown option ${name}; it goes after the command.`, spec.usage);
         const names = spec.subcommands.filter((s) => !s.hidden).map((s) => s.name);
         return usageFailure(
           `unknown ${path.join(' ')} command "${name}". Use one of: ${names.join(', ')}.`,
