@@ -28,7 +28,7 @@ describe('droidwright CLI', () => {
   test('help, version and usage errors', async () => {
     const none = await runCli(env, []);
     expect(none.code).toBe(2);
-    expect(none.stderr).toMatch(/Usage: droidwright <command>/);
+    expect(none.stderr).toMatch(/Usage: droidwright \[--home DIR\] <command>/);
     expect(none.stderr).toMatch(/\bmcp\b.*\bevents\b/s);
     expect((await runCli(env, ['help'])).code).toBe(0);
     const version = await runCli(env, ['--version']);
