@@ -18,6 +18,7 @@ import { EventStoreProvider } from '../kernel/event-store-provider.js';
 import { UsageError } from '../kernel/usage-error.js';
 import { parseTimeBound } from '../plugins/core/services/event-query.js';
 import { runtimeOptions, withContainer, writeOut } from './cli-support.js';
+import { terminalColumns } from './terminal-style.js';
 import type { CommandInput, FlagValues } from './command-spec.js';
 import type {
   eventsDigestFlags,
@@ -132,6 +133,13 @@ function eventJson(event: StoredEvent): string {
   return JSON.stringify(event);
 }
 
+/** One event a line for people; on a terminal, cut to its width so a line never wraps into the next. */
+function humanLine(event: StoredEvent): string {
+  const line = oneLine(event);
+  const columns = terminalColumns(process.stdout);
+  return columns !== undefined && line.length > columns ? `${line.slice(0, Math.max(columns - 1, 1))}…` : line;
+}
+
 function oneLine(event: StoredEvent): string {
   const subject = [
     event.device && `device=${event.device}`,
@@ -180,7 +188,7 @@ async function list(
   const events = selectNewest(store, selection, limit).reverse();
   // One JSON array for a snapshot; JSON Lines when following, so each line stands alone.
   if (values.json && !following) await writeOut(`${JSON.stringify(events)}\n`);
-  else if (events.length > 0) await writeOut(`${events.map(values.json ? eventJson : oneLine).join('\n')}\n`);
+  else if (events.length > 0) await writeOut(`${events.map(values.json ? eventJson : humanLine).join('\n')}\n`);
   else if (!following) process.stderr.write('No matching events.\n');
   if (!following) return 0;
 
@@ -188,7 +196,7 @@ async function list(
   const stream = createEventStream(store, { fromSeq: store.lastSeq() });
   const accept = matches(selection);
   const unsubscribe = stream.subscribe((event) => {
-    if (accept(event)) process.stdout.write(`${values.json ? eventJson(event) : oneLine(event)}\n`);
+    if (accept(event)) process.stdout.write(`${values.json ? eventJson(event) : humanLine(event)}\n`);
   });
   const keepAlive = setInterval(() => {}, 60_000);
   await new Promise<void>((resolve) => {
