@@ -8,7 +8,7 @@ export async function runMcpCommand({ values }: CommandInput<typeof mcpFlags>): 
   // A person typed this in a terminal: a JSON-RPC server would just sit there.
   if (process.stdin.isTTY) {
     throw new UsageError(
-      'droidwright mcp speaks JSON-RPC on stdin and is started by an AI client, not by hand; register it in your client, e.g. `claude mcp add droidwright -- droidwright mcp` (droidwright help mcp).',
+      'mcp speaks JSON-RPC on stdin and is started by an AI client, not by hand; register it in your client, e.g. `claude mcp add droidwright -- droidwright mcp` (droidwright help mcp).',
     );
   }
   const code = await runMcpServer(

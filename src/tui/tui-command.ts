@@ -5,6 +5,7 @@ import type { CommandInput } from '../cli/command-spec.js';
 import type { tuiFlags } from '../cli/command-specs.js';
 import { createEventStream } from '../events/event-stream.js';
 import { ToolError } from '../kernel/errors.js';
+import { UsageError } from '../kernel/usage-error.js';
 import { EventStoreProvider } from '../kernel/event-store-provider.js';
 import { SelectedProject } from '../kernel/project-selection.js';
 import { BuildService } from '../plugins/build/services/build-service.js';
@@ -29,10 +30,9 @@ export async function runTuiCommand(
   extras: TuiCommandExtras = {},
 ): Promise<number> {
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
-    process.stderr.write(
-      'droidwright tui is an interactive dashboard: run it in a terminal (stdin and stdout must be a TTY).\nFor scripts, use `droidwright events tail` instead.\n',
+    throw new UsageError(
+      'tui is an interactive dashboard: run it in a terminal (stdin and stdout must be a TTY). For scripts, use `droidwright events tail -f` instead.',
     );
-    return 2;
   }
   return withContainer(runtimeOptions({ projectPath: values.project }), async (container) => {
     const store = container.get<EventStoreProvider>(EventStoreProvider)();
