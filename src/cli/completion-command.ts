@@ -43,7 +43,7 @@ _droidwright() {
   elif [[ \${#out} -eq 1 && \${out[1]} == "${DIRECTORY_DIRECTIVE}" ]]; then
     _files -/
   else
-    compadd -Q -- \${out[@]}
+    compadd -- \${out[@]}
   fi
 }
 if [[ "\${funcstack[1]}" == "_droidwright" ]]; then
