@@ -1,21 +1,8 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Container } from 'inversify';
 import { createContainer, disposeContainer } from '../kernel/composition-root.js';
 import { resolveHome } from '../kernel/paths.js';
 import type { RuntimeOptions } from '../kernel/runtime-options.js';
-import { UsageError } from '../kernel/usage-error.js';
 import { pluginModules } from '../plugins/index.js';
-
-export type Options = NonNullable<ParseArgsConfig['options']>;
-
-/** node:util parseArgs, with its errors turned into usage errors (exit 2). */
-export function parseCommandLine<O extends Options>(argv: readonly string[], options: O, allowPositionals = true) {
-  try {
-    return parseArgs({ args: [...argv], options, allowPositionals, strict: true });
-  } catch (error) {
-    throw new UsageError((error as Error).message.replace(/\. To specify a positional argument.*$/s, '.'));
-  }
-}
 
 export function runtimeOptions(overrides: Partial<RuntimeOptions> = {}): RuntimeOptions {
   return { home: resolveHome(process.env), cwd: process.cwd(), readOnly: false, env: process.env, ...overrides };

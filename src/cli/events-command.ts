@@ -17,7 +17,18 @@ import { describeActor } from '../shared/actor.js';
 import { EventStoreProvider } from '../kernel/event-store-provider.js';
 import { UsageError } from '../kernel/usage-error.js';
 import { parseTimeBound } from '../plugins/core/services/event-query.js';
-import { parseCommandLine, runtimeOptions, withContainer, writeOut, type Options } from './cli-support.js';
+import { runtimeOptions, withContainer, writeOut } from './cli-support.js';
+import { terminalColumns } from './terminal-style.js';
+import type { CommandInput, FlagValues } from './command-spec.js';
+import type {
+  eventsDigestFlags,
+  eventsExportFlags,
+  eventsListFlags,
+  eventsRebuildFlags,
+  eventsStatsFlags,
+  eventsTraceFlags,
+  eventsVerifyFlags,
+} from './command-specs.js';
 import {
   SignatureError,
   type SignedDigest,
@@ -26,40 +37,6 @@ import {
   verifyDigestSignature,
 } from './digest-signature.js';
 import { renderTrace, resolveSession, TRACE_KINDS, type TraceKind, traceOf } from './event-trace.js';
-
-export const EVENTS_HELP = `Usage: droidwright events <command> [options]
-
-  list      Recent events, oldest first                       [filters] [--limit N] [--json]
-  tail      The last events, then follow new ones with -f      [filters] [--limit N] [-f] [--json]
-  trace     Who did it, on which device, from which sources:   install <seq|event-id|package> | build <id> |
-            one screen per install, build or MCP session       session <id-prefix>   [--json]
-  verify    Check the log; exit 1 naming the first bad seq     [--projections] [--full] [--json]
-            against a digest (and its SSH signature)           [--digest FILE [--allowed-signers FILE]]
-            against the witness file (default: beside the log) [--witness FILE | --no-witness]
-            or an export, offline                              [--file EXPORT.jsonl]
-  digest    Print {seq, hash, at} of the newest event, to keep elsewhere   [--sign [--key FILE]]
-  export    Write events as JSON Lines, oldest first           [filters] [--out FILE]
-  stats     Counts by type, size, time span                    [--json]
-  rebuild   Rebuild read models from the log                   [projection names...]
-
-Filters: --type GLOB (repeatable, e.g. build.*), --since T, --until T (ISO time, epoch ms, or 15m/2h/1d),
-         --device SERIAL, --package ID, --session ID (or its first characters, as listed: #1a2b3c4d),
-         --client NAME (MCP client, * globs), --tool NAME (tool calls of that tool, * globs), --correlation ID
-The hash format and what the witness does and does not prove: docs/event-log.md.`;
-
-const FILTER_OPTIONS = {
-  type: { type: 'string', multiple: true },
-  since: { type: 'string' },
-  until: { type: 'string' },
-  device: { type: 'string' },
-  package: { type: 'string' },
-  session: { type: 'string' },
-  client: { type: 'string' },
-  tool: { type: 'string' },
-  correlation: { type: 'string' },
-  limit: { type: 'string' },
-  json: { type: 'boolean' },
-} satisfies Options;
 
 type FilterValues = {
   type?: string[];
@@ -156,6 +133,13 @@ function eventJson(event: StoredEvent): string {
   return JSON.stringify(event);
 }
 
+/** One event a line for people; on a terminal, cut to its width so a line never wraps into the next. */
+function humanLine(event: StoredEvent): string {
+  const line = oneLine(event);
+  const columns = terminalColumns(process.stdout);
+  return columns !== undefined && line.length > columns ? `${line.slice(0, Math.max(columns - 1, 1))}…` : line;
+}
+
 function oneLine(event: StoredEvent): string {
   const subject = [
     event.device && `device=${event.device}`,
@@ -193,20 +177,18 @@ function matches(selection: Selection): (e: StoredEvent) => boolean {
     (!selection.accept || selection.accept(e));
 }
 
-async function list(store: EventStore, argv: string[], defaultLimit: number): Promise<number> {
-  const { values, positionals } = parseCommandLine(
-    argv,
-    { ...FILTER_OPTIONS, follow: { type: 'boolean', short: 'f' } },
-    false,
-  );
-  if (positionals.length > 0) throw new UsageError(`Unexpected argument: ${positionals[0]}.`);
+async function list(
+  store: EventStore,
+  values: FlagValues<typeof eventsListFlags>,
+  defaultLimit: number,
+): Promise<number> {
   const selection = selectionFrom(store, values);
   const limit = parseLimit(values.limit, defaultLimit);
   const following = values.follow === true;
   const events = selectNewest(store, selection, limit).reverse();
   // One JSON array for a snapshot; JSON Lines when following, so each line stands alone.
   if (values.json && !following) await writeOut(`${JSON.stringify(events)}\n`);
-  else if (events.length > 0) await writeOut(`${events.map(values.json ? eventJson : oneLine).join('\n')}\n`);
+  else if (events.length > 0) await writeOut(`${events.map(values.json ? eventJson : humanLine).join('\n')}\n`);
   else if (!following) process.stderr.write('No matching events.\n');
   if (!following) return 0;
 
@@ -214,7 +196,7 @@ async function list(store: EventStore, argv: string[], defaultLimit: number): Pr
   const stream = createEventStream(store, { fromSeq: store.lastSeq() });
   const accept = matches(selection);
   const unsubscribe = stream.subscribe((event) => {
-    if (accept(event)) process.stdout.write(`${values.json ? eventJson(event) : oneLine(event)}\n`);
+    if (accept(event)) process.stdout.write(`${values.json ? eventJson(event) : humanLine(event)}\n`);
   });
   const keepAlive = setInterval(() => {}, 60_000);
   await new Promise<void>((resolve) => {
@@ -227,30 +209,9 @@ async function list(store: EventStore, argv: string[], defaultLimit: number): Pr
   return 0;
 }
 
-const VERIFY_OPTIONS = {
-  digest: { type: 'string' },
-  'allowed-signers': { type: 'string' },
-  projections: { type: 'boolean' },
-  witness: { type: 'string' },
-  'no-witness': { type: 'boolean' },
-  file: { type: 'string' },
-  full: { type: 'boolean' },
-  json: { type: 'boolean' },
-} satisfies Options;
+type VerifyValues = FlagValues<typeof eventsVerifyFlags>;
 
-type VerifyValues = {
-  digest?: string;
-  'allowed-signers'?: string;
-  projections?: boolean;
-  witness?: string;
-  'no-witness'?: boolean;
-  file?: string;
-  full?: boolean;
-  json?: boolean;
-};
-
-function parseVerifyOptions(argv: string[]): VerifyValues {
-  const { values } = parseCommandLine(argv, VERIFY_OPTIONS, false);
+function checkVerifyOptions(values: VerifyValues): VerifyValues {
   if (values['allowed-signers'] !== undefined && values.digest === undefined) {
     throw new UsageError('--allowed-signers checks the signature of a --digest FILE; pass both.');
   }
@@ -385,8 +346,7 @@ async function verify(values: VerifyValues, store: EventStore | undefined): Prom
   return 1;
 }
 
-async function digestCommand(store: EventStore, argv: string[]): Promise<number> {
-  const { values } = parseCommandLine(argv, { sign: { type: 'boolean' }, key: { type: 'string' } }, false);
+async function digestCommand(store: EventStore, values: FlagValues<typeof eventsDigestFlags>): Promise<number> {
   if (values.key !== undefined && !values.sign)
     throw new UsageError('--key is the key to --sign with; pass --sign too.');
   const digest = store.digest();
@@ -403,13 +363,7 @@ async function digestCommand(store: EventStore, argv: string[]): Promise<number>
   return 0;
 }
 
-async function exportEvents(store: EventStore, argv: string[]): Promise<number> {
-  const { values, positionals } = parseCommandLine(
-    argv,
-    { ...FILTER_OPTIONS, out: { type: 'string', short: 'o' } },
-    false,
-  );
-  if (positionals.length > 0) throw new UsageError(`Unexpected argument: ${positionals[0]}.`);
+async function exportEvents(store: EventStore, values: FlagValues<typeof eventsExportFlags>): Promise<number> {
   const selection = selectionFrom(store, values);
   const file = values.out ? createWriteStream(values.out, { flags: 'w' }) : undefined;
   const write = (text: string): Promise<void> =>
@@ -433,21 +387,20 @@ async function exportEvents(store: EventStore, argv: string[]): Promise<number> 
   return 0;
 }
 
-async function trace(store: EventStore, argv: string[]): Promise<number> {
-  const { values, positionals } = parseCommandLine(argv, { json: { type: 'boolean' } });
-  const [kind, id, ...extra] = positionals;
-  if (!kind || !TRACE_KINDS.includes(kind as TraceKind) || !id || extra.length > 0) {
-    throw new UsageError(
-      'Usage: droidwright events trace install <seq|event-id|package> | build <build-id> | session <session-id-prefix> [--json]',
-    );
+async function trace(
+  store: EventStore,
+  { values, positionals }: CommandInput<typeof eventsTraceFlags>,
+): Promise<number> {
+  const [kind, id] = positionals as [string, string];
+  if (!TRACE_KINDS.includes(kind as TraceKind)) {
+    throw new UsageError(`"${kind}" is not something to trace: use install, build or session.`);
   }
   const result = traceOf(store, kind as TraceKind, id);
   await writeOut(values.json ? `${JSON.stringify(result)}\n` : renderTrace(result));
   return 0;
 }
 
-async function stats(store: EventStore, argv: string[]): Promise<number> {
-  const { values } = parseCommandLine(argv, { json: { type: 'boolean' } }, false);
+async function stats(store: EventStore, values: FlagValues<typeof eventsStatsFlags>): Promise<number> {
   const s = store.stats();
   if (values.json) {
     await writeOut(`${JSON.stringify(s)}\n`);
@@ -467,56 +420,58 @@ async function stats(store: EventStore, argv: string[]): Promise<number> {
   return 0;
 }
 
-export async function runEventsCommand(argv: string[]): Promise<number> {
-  const [sub, ...rest] = argv;
-  if (sub === undefined || sub === 'help' || sub === '--help' || sub === '-h') {
-    process.stderr.write(`${EVENTS_HELP}\n`);
-    return sub === undefined ? 2 : 0;
-  }
-  const known = ['list', 'tail', 'trace', 'verify', 'digest', 'export', 'stats', 'rebuild'];
-  if (!known.includes(sub)) throw new UsageError(`Unknown events command "${sub}". Use one of: ${known.join(', ')}.`);
-  if (rest.includes('--help') || rest.includes('-h')) {
-    process.stdout.write(`${EVENTS_HELP}\n`);
-    return 0;
-  }
-  // An export is verified offline: no database is opened (or created).
-  if (sub === 'verify') {
-    const values = parseVerifyOptions(rest);
-    if (values.file !== undefined) return verify(values, undefined);
-  }
+/** Runs `body` with the event log open; a filter or projection name the store refused came from the command line. */
+function withStore(body: (store: EventStore) => Promise<number>): Promise<number> {
   return withContainer(runtimeOptions(), async (container) => {
     const store = container.get<EventStoreProvider>(EventStoreProvider)();
     try {
-      return await runSubcommand(store, sub, rest);
+      return await body(store);
     } catch (error) {
-      // A filter or projection name the store refused came from this command line.
       if (error instanceof EventQueryError) throw new UsageError(error.message);
       throw error;
     }
   });
 }
 
-async function runSubcommand(store: EventStore, sub: string, rest: string[]): Promise<number> {
-  switch (sub) {
-    case 'list':
-      return list(store, rest, 50);
-    case 'tail':
-      return list(store, rest, 10);
-    case 'trace':
-      return trace(store, rest);
-    case 'verify':
-      return verify(parseVerifyOptions(rest), store);
-    case 'digest':
-      return digestCommand(store, rest);
-    case 'export':
-      return exportEvents(store, rest);
-    case 'stats':
-      return stats(store, rest);
-    default: {
-      const { positionals } = parseCommandLine(rest, {});
-      const result = store.rebuildProjections(positionals.length > 0 ? positionals : undefined);
-      await writeOut(`Rebuilt ${result.rebuilt.join(', ') || 'nothing'} from ${result.events} events.\n`);
-      return 0;
-    }
-  }
+export function runEventsList({ values }: CommandInput<typeof eventsListFlags>): Promise<number> {
+  return withStore((store) => list(store, values, 50));
+}
+
+export function runEventsTail({ values }: CommandInput<typeof eventsListFlags>): Promise<number> {
+  return withStore((store) => list(store, values, 10));
+}
+
+export function runEventsTrace(input: CommandInput<typeof eventsTraceFlags>): Promise<number> {
+  return withStore((store) => trace(store, input));
+}
+
+export async function runEventsVerify({ values }: CommandInput<typeof eventsVerifyFlags>): Promise<number> {
+  const checked = checkVerifyOptions(values);
+  // An export is verified offline: no database is opened (or created).
+  if (checked.file !== undefined) return verify(checked, undefined);
+  return withStore((store) => verify(checked, store));
+}
+
+export function runEventsDigest({ values }: CommandInput<typeof eventsDigestFlags>): Promise<number> {
+  return withStore((store) => digestCommand(store, values));
+}
+
+export function runEventsExport({ values }: CommandInput<typeof eventsExportFlags>): Promise<number> {
+  return withStore((store) => exportEvents(store, values));
+}
+
+export function runEventsStats({ values }: CommandInput<typeof eventsStatsFlags>): Promise<number> {
+  return withStore((store) => stats(store, values));
+}
+
+export function runEventsRebuild({ values, positionals }: CommandInput<typeof eventsRebuildFlags>): Promise<number> {
+  return withStore(async (store) => {
+    const result = store.rebuildProjections(positionals.length > 0 ? [...positionals] : undefined);
+    await writeOut(
+      values.json
+        ? `${JSON.stringify(result)}\n`
+        : `Rebuilt ${result.rebuilt.join(', ') || 'nothing'} from ${result.events} events.\n`,
+    );
+    return 0;
+  });
 }

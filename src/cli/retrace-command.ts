@@ -5,12 +5,9 @@ import { locateRetrace } from '../android/sdk-locator.js';
 import { ProcessRunner } from '../kernel/process-runner.js';
 import { Settings } from '../kernel/settings.js';
 import { UsageError } from '../kernel/usage-error.js';
-import { parseCommandLine, runtimeOptions, writeOut } from './cli-support.js';
-
-const USAGE =
-  'Usage: droidwright retrace --mapping FILE [TRACE_FILE] [--builtin]\n' +
-  "Deobfuscates an R8/ProGuard stack trace (from TRACE_FILE, or stdin) with the build's mapping.txt, using the\n" +
-  "Android SDK's retrace when it is installed, else droidwright's built-in engine (--builtin forces it).";
+import { runtimeOptions, writeOut } from './cli-support.js';
+import type { CommandInput } from './command-spec.js';
+import type { retraceFlags } from './command-specs.js';
 
 /** Stack traces pasted from a store console are small; this bounds what stdin may hold. */
 const MAX_TRACE_BYTES = 64 * 1024 * 1024;
@@ -27,18 +24,8 @@ async function readStdin(): Promise<string> {
 }
 
 /** `droidwright retrace --mapping FILE [TRACE_FILE]`: the crash tools' retrace engine, for traces from anywhere. */
-export async function runRetraceCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseCommandLine(argv, {
-    mapping: { type: 'string' },
-    builtin: { type: 'boolean' },
-    help: { type: 'boolean', short: 'h' },
-  });
-  if (values.help) {
-    process.stderr.write(`${USAGE}\n`);
-    return 0;
-  }
-  if (!values.mapping) throw new UsageError(`--mapping FILE is required.\n${USAGE}`);
-  if (positionals.length > 1) throw new UsageError(`At most one TRACE_FILE.\n${USAGE}`);
+export async function runRetraceCommand({ values, positionals }: CommandInput<typeof retraceFlags>): Promise<number> {
+  if (!values.mapping) throw new UsageError('--mapping FILE is required.');
   let text: string;
   if (positionals[0] !== undefined) {
     try {

@@ -9,17 +9,14 @@ import {
   DebugSessionReader,
 } from '../plugins/core/services/debug-session-reader.js';
 import { describeInstaller, sessionLine } from '../plugins/core/tools/debug-session-fields.js';
-import { parseCommandLine, runtimeOptions, withContainer, writeOut } from './cli-support.js';
-
-export const SESSIONS_HELP = `Usage: droidwright sessions <command> [options]
-
-  list            Debug sessions (one per install), newest first   [--package ID] [--device SERIAL]
-                                                                   [--state open|idle|superseded|ended]
-                                                                   [--crashing] [--limit N] [--json]
-  show <id>       One session: build, crashes, timeline            [--events N] [--json]
-  export <id>     Write a bundle an auditor can verify against the log   [--out FILE] (default: <id>.json)
-  verify <file>   Check a bundle against the log: hashes, chain head, the session re-derived from its
-                  events, the build log; exit 1 naming what does not hold   [--json]`;
+import { runtimeOptions, withContainer, writeOut } from './cli-support.js';
+import type { CommandInput } from './command-spec.js';
+import type {
+  sessionsExportFlags,
+  sessionsListFlags,
+  sessionsShowFlags,
+  sessionsVerifyFlags,
+} from './command-specs.js';
 
 function parseLimit(text: string | undefined, fallback: number, max: number, flag: string): number {
   if (text === undefined) return fallback;
@@ -30,114 +27,102 @@ function parseLimit(text: string | undefined, fallback: number, max: number, fla
 
 const iso = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString());
 
-export async function runSessionsCommand(argv: string[]): Promise<number> {
-  const [sub, ...rest] = argv;
-  if (sub === undefined || sub === 'help' || sub === '--help' || sub === '-h') {
-    (sub === undefined ? process.stderr : process.stdout).write(`${SESSIONS_HELP}\n`);
-    return sub === undefined ? 2 : 0;
-  }
-  const known = ['list', 'show', 'export', 'verify'];
-  if (!known.includes(sub)) throw new UsageError(`Unknown sessions command "${sub}". Use one of: ${known.join(', ')}.`);
-  if (rest.includes('--help') || rest.includes('-h')) {
-    await writeOut(`${SESSIONS_HELP}\n`);
-    return 0;
-  }
+/** Runs `body` with the debug-session reader; an unknown or pruned id or a bad bundle came from this command line. */
+async function withSessions(
+  body: (reader: DebugSessionReader, store: () => ReturnType<EventStoreProvider>) => Promise<number>,
+): Promise<number> {
   return withContainer(runtimeOptions(), async (container) => {
-    const reader = container.get(DebugSessionReader);
-    const store = () => container.get<EventStoreProvider>(EventStoreProvider)();
     try {
-      switch (sub) {
-        case 'list':
-          return await list(reader, rest);
-        case 'show':
-          return await show(reader, rest);
-        case 'export': {
-          const { values, positionals } = parseCommandLine(rest, { out: { type: 'string', short: 'o' } });
-          const id = onePositional(positionals, 'export <session-id>');
-          reader.get(id);
-          const log = store();
-          const bundle = exportBundle(log, id, log.digest());
-          const out = values.out ?? `${id}.json`;
-          writeFileSync(out, `${JSON.stringify(bundle, null, 1)}\n`);
-          process.stderr.write(
-            `Exported ${id} (${bundle.events.length} events, chain head seq ${bundle.chain.seq}) to ${out}.\n`,
-          );
-          return 0;
-        }
-        default: {
-          const { values, positionals } = parseCommandLine(rest, { json: { type: 'boolean' } });
-          const file = onePositional(positionals, 'verify <bundle-file>');
-          let parsed: unknown;
-          try {
-            parsed = JSON.parse(readFileSync(file, 'utf8'));
-          } catch (error) {
-            throw new UsageError(`Cannot read ${file} as JSON: ${(error as Error).message}`);
-          }
-          const verdict = verifyBundle(store(), parsed);
-          if (values.json) await writeOut(`${JSON.stringify(verdict)}\n`);
-          else if (verdict.ok)
-            await writeOut(
-              `The bundle verifies: ${verdict.checked.events} events are in the log with these hashes, the session and its ${verdict.checked.timeline_rows} timeline rows follow from them, build log: ${verdict.checked.build_log}.\n`,
-            );
-          else
-            process.stderr.write(
-              `droidwright: the bundle does NOT verify:\n${verdict.problems.map((p) => `  - ${p}`).join('\n')}\n`,
-            );
-          return verdict.ok ? 0 : 1;
-        }
-      }
+      return await body(container.get(DebugSessionReader), () =>
+        container.get<EventStoreProvider>(EventStoreProvider)(),
+      );
     } catch (error) {
-      // An unknown or pruned id came from this command line.
       if (isToolError(error) || error instanceof BundleError) throw new UsageError(error.message);
       throw error;
     }
   });
 }
 
-function onePositional(positionals: string[], usage: string): string {
-  if (positionals.length !== 1) throw new UsageError(`Usage: droidwright sessions ${usage}`);
-  return positionals[0]!;
-}
-
-async function list(reader: DebugSessionReader, argv: string[]): Promise<number> {
-  const { values, positionals } = parseCommandLine(
-    argv,
-    {
-      package: { type: 'string' },
-      device: { type: 'string' },
-      state: { type: 'string' },
-      crashing: { type: 'boolean' },
-      limit: { type: 'string' },
-      json: { type: 'boolean' },
-    },
-    false,
-  );
-  if (positionals.length > 0) throw new UsageError(`Unexpected argument: ${positionals[0]}.`);
+export async function runSessionsList({ values }: CommandInput<typeof sessionsListFlags>): Promise<number> {
   if (values.state !== undefined && !DEBUG_SESSION_STATES.includes(values.state as DebugSessionState))
     throw new UsageError(`--state must be one of ${DEBUG_SESSION_STATES.join(', ')}.`);
-  const { sessions, total } = reader.list({
-    limit: parseLimit(values.limit, 20, 1000, '--limit'),
-    ...(values.package ? { package: values.package } : {}),
-    ...(values.device ? { device_serial: values.device } : {}),
-    ...(values.state ? { state: values.state as DebugSessionState } : {}),
-    ...(values.crashing ? { only_crashing: true } : {}),
+  const limit = parseLimit(values.limit, 20, 1000, '--limit');
+  return withSessions(async (reader) => {
+    const { sessions, total } = reader.list({
+      limit,
+      ...(values.package ? { package: values.package } : {}),
+      ...(values.device ? { device_serial: values.device } : {}),
+      ...(values.state ? { state: values.state as DebugSessionState } : {}),
+      ...(values.crashing ? { only_crashing: true } : {}),
+    });
+    if (values.json) await writeOut(`${JSON.stringify({ sessions, total })}\n`);
+    else if (sessions.length === 0) await writeOut('No debug sessions.\n');
+    else
+      await writeOut(
+        `${sessions.map((s) => `${iso(s.installed_at)}  ${sessionLine(s)}`).join('\n')}\n${total > sessions.length ? `(${total - sessions.length} more; --limit)\n` : ''}`,
+      );
+    return 0;
   });
-  if (values.json) await writeOut(`${JSON.stringify({ sessions, total })}\n`);
-  else if (sessions.length === 0) await writeOut('No debug sessions.\n');
-  else
-    await writeOut(
-      `${sessions.map((s) => `${iso(s.installed_at)}  ${sessionLine(s)}`).join('\n')}\n${total > sessions.length ? `(${total - sessions.length} more; --limit)\n` : ''}`,
-    );
-  return 0;
 }
 
-async function show(reader: DebugSessionReader, argv: string[]): Promise<number> {
-  const { values, positionals } = parseCommandLine(argv, { events: { type: 'string' }, json: { type: 'boolean' } });
-  const id = onePositional(positionals, 'show <session-id>');
+export async function runSessionsExport({
+  values,
+  positionals,
+}: CommandInput<typeof sessionsExportFlags>): Promise<number> {
+  const id = positionals[0]!;
+  return withSessions(async (reader, store) => {
+    reader.get(id);
+    const log = store();
+    const bundle = exportBundle(log, id, log.digest());
+    const out = values.out ?? `${id}.json`;
+    writeFileSync(out, `${JSON.stringify(bundle, null, 1)}\n`);
+    process.stderr.write(
+      `Exported ${id} (${bundle.events.length} events, chain head seq ${bundle.chain.seq}) to ${out}.\n`,
+    );
+    return 0;
+  });
+}
+
+export async function runSessionsVerify({
+  values,
+  positionals,
+}: CommandInput<typeof sessionsVerifyFlags>): Promise<number> {
+  const file = positionals[0]!;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new UsageError(`Cannot read ${file} as JSON: ${(error as Error).message}`);
+  }
+  return withSessions(async (_reader, store) => {
+    const verdict = verifyBundle(store(), parsed);
+    if (values.json) await writeOut(`${JSON.stringify(verdict)}\n`);
+    else if (verdict.ok)
+      await writeOut(
+        `The bundle verifies: ${verdict.checked.events} events are in the log with these hashes, the session and its ${verdict.checked.timeline_rows} timeline rows follow from them, build log: ${verdict.checked.build_log}.\n`,
+      );
+    else
+      process.stderr.write(
+        `droidwright: the bundle does NOT verify:\n${verdict.problems.map((p) => `  - ${p}`).join('\n')}\n`,
+      );
+    return verdict.ok ? 0 : 1;
+  });
+}
+
+export async function runSessionsShow({
+  values,
+  positionals,
+}: CommandInput<typeof sessionsShowFlags>): Promise<number> {
+  const id = positionals[0]!;
+  const max = parseLimit(values.events, 50, 5000, '--events');
+  return withSessions((reader) => show(reader, id, max, values.json === true));
+}
+
+async function show(reader: DebugSessionReader, id: string, max: number, json: boolean): Promise<number> {
   const session = reader.get(id);
-  const timeline = reader.timeline(id, { max: parseLimit(values.events, 50, 5000, '--events') });
+  const timeline = reader.timeline(id, { max });
   const crashes = reader.crashes(id);
-  if (values.json) {
+  if (json) {
     await writeOut(`${JSON.stringify({ session, crashes, timeline })}\n`);
     return 0;
   }

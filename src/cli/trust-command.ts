@@ -6,12 +6,13 @@ import { isGradleRoot, selectProject } from '../kernel/project-selection.js';
 import { canonicalProjectRoot } from '../kernel/project-trust.js';
 import { TrustService } from '../plugins/core/trust-service.js';
 import { UsageError } from '../kernel/usage-error.js';
-import { parseCommandLine, runtimeOptions, withContainer, writeOut } from './cli-support.js';
+import { runtimeOptions, withContainer, writeOut } from './cli-support.js';
+import type { CommandInput } from './command-spec.js';
+import type { trustFlags, untrustFlags } from './command-specs.js';
 import { agentEnvironmentMarkers, collectTrustEvidence, confirmOnTerminal } from './trust-evidence.js';
 
 /** The project a trust command is about: the given path, or the project around the working directory. */
-function targetProject(positionals: string[], verb: string, mustExist = true): string {
-  if (positionals.length > 1) throw new UsageError(`${verb} takes at most one path.`);
+function targetProject(positionals: readonly string[], verb: string, mustExist = true): string {
   const cwd = process.cwd();
   if (positionals.length === 0) {
     const selected = selectProject({ cwd });
@@ -33,12 +34,12 @@ function targetProject(positionals: string[], verb: string, mustExist = true): s
   return canonicalProjectRoot(path);
 }
 
-export async function runTrustCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseCommandLine(argv, {
-    list: { type: 'boolean' },
-    json: { type: 'boolean' },
-    yes: { type: 'boolean', short: 'y' },
-  });
+/** The result of a trust change, as --json prints it. */
+function changeJson(root: string, trusted: boolean, changed: boolean): string {
+  return `${JSON.stringify({ root, trusted, changed })}\n`;
+}
+
+export async function runTrustCommand({ values, positionals }: CommandInput<typeof trustFlags>): Promise<number> {
   return withContainer(runtimeOptions(), async (container) => {
     const trust = container.get(TrustService);
     if (values.list) {
@@ -62,7 +63,7 @@ export async function runTrustCommand(argv: string[]): Promise<number> {
     // An unreadable log fails here, before anyone is asked to confirm a grant that could not be recorded.
     container.get<EventStoreProvider>(EventStoreProvider)();
     if (trust.isTrusted(root)) {
-      await writeOut(`${root} is already trusted.\n`);
+      await writeOut(values.json ? changeJson(root, true, false) : `${root} is already trusted.\n`);
       return 0;
     }
     // Trust is a person's decision: asked for on a terminal. Without one, only an explicit --yes (a script the
@@ -91,6 +92,10 @@ export async function runTrustCommand(argv: string[]): Promise<number> {
       );
     }
     const changed = trust.trust(root, cliActor(), collectTrustEvidence(confirmed));
+    if (values.json) {
+      await writeOut(changeJson(root, true, changed));
+      return 0;
+    }
     await writeOut(
       changed
         ? `Trusted ${root}.\nAgents using droidwright may now run its Gradle build, which executes the project's build scripts with your permissions.\nRevoke with: droidwright untrust ${root}\n`
@@ -100,11 +105,14 @@ export async function runTrustCommand(argv: string[]): Promise<number> {
   });
 }
 
-export async function runUntrustCommand(argv: string[]): Promise<number> {
-  const { positionals } = parseCommandLine(argv, {});
+export async function runUntrustCommand({ values, positionals }: CommandInput<typeof untrustFlags>): Promise<number> {
   return withContainer(runtimeOptions(), async (container) => {
     const root = targetProject(positionals, 'untrust', false);
     const changed = container.get(TrustService).untrust(root, cliActor());
+    if (values.json) {
+      await writeOut(changeJson(root, false, changed));
+      return 0;
+    }
     await writeOut(changed ? `Revoked trust in ${root}.\n` : `${root} was not trusted.\n`);
     return 0;
   });

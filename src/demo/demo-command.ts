@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { connectDevice, startOwnedAdbServer, type OwnedAdbServer } from '../android/adb-server-process.js';
+import { adbHostRequest, startOwnedAdbServer, type OwnedAdbServer } from '../android/adb-server-process.js';
 import { locateAdb } from '../android/sdk-locator.js';
 import { cliActor } from '../shared/actor.js';
 import { createContainer } from '../kernel/composition-root.js';
@@ -11,36 +11,17 @@ import { packagePath } from '../kernel/package-root.js';
 import { resolveHome } from '../kernel/paths.js';
 import { TrustService } from '../plugins/core/trust-service.js';
 import { pluginModules } from '../plugins/index.js';
-import { startSimulatedDevice, type RunningSimulatedDevice } from '../sim/start-simulated-device.js';
+import {
+  freeEmulatorPort,
+  startSimulatedDevice,
+  waitUntilListed,
+  type RunningSimulatedDevice,
+} from '../sim/start-simulated-device.js';
+import type { CommandInput } from '../cli/command-spec.js';
+import type { demoFlags } from '../cli/command-specs.js';
+import { UsageError } from '../kernel/usage-error.js';
 import { collectTrustEvidence } from '../cli/trust-evidence.js';
 import { demoSteps, type DemoState } from './demo-steps.js';
-
-const USAGE = `Usage: droidwright demo [--no-wait] [--adb-port PORT]
-
-Starts an adb server on a free port (or uses the one on --adb-port), a simulated device, and a copy of
-the bundled demo project, then drives \`droidwright mcp\` through a real MCP client and prints every call.
-Afterwards the device stays up for you to try with your own agent, until Ctrl-C (--no-wait: stop at once).`;
-
-interface DemoOptions {
-  wait: boolean;
-  adbPort?: number;
-}
-
-function parseArgs(argv: readonly string[]): DemoOptions | string {
-  const options: DemoOptions = { wait: true };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === '--no-wait') options.wait = false;
-    else if (arg === '--adb-port') {
-      const port = Number(argv[++i]);
-      if (!Number.isInteger(port) || port <= 0 || port > 65535)
-        return `--adb-port needs a port number, got ${argv[i] ?? 'nothing'}.`;
-      options.adbPort = port;
-    } else if (arg === '--help' || arg === '-h') return USAGE;
-    else return `Unknown option ${arg}.\n${USAGE}`;
-  }
-  return options;
-}
 
 const out = (line = '') => process.stdout.write(`${line}\n`);
 
@@ -50,12 +31,14 @@ function firstText(result: { content?: unknown }): string {
   return text?.text ?? '';
 }
 
-export async function runDemoCommand(argv: string[]): Promise<number> {
-  const parsed = parseArgs(argv);
-  if (typeof parsed === 'string') {
-    process.stderr.write(`${parsed}\n`);
-    return parsed === USAGE ? 0 : 2;
+export async function runDemoCommand({ values }: CommandInput<typeof demoFlags>): Promise<number> {
+  let givenAdbPort: number | undefined;
+  if (values['adb-port'] !== undefined) {
+    givenAdbPort = Number(values['adb-port']);
+    if (!Number.isInteger(givenAdbPort) || givenAdbPort <= 0 || givenAdbPort > 65535)
+      throw new UsageError(`--adb-port needs a port number, got ${values['adb-port']}.`);
   }
+  const wait = values['no-wait'] !== true;
   const adb = locateAdb({ env: process.env });
   if (!adb) {
     process.stderr.write(
@@ -97,11 +80,13 @@ export async function runDemoCommand(argv: string[]): Promise<number> {
   process.on('SIGTERM', onSignal);
 
   try {
-    const adbPort = parsed.adbPort;
-    if (adbPort === undefined) server = await startOwnedAdbServer(adb.path);
-    const port = adbPort ?? server!.port;
-    device = await startSimulatedDevice({ port: 0, androidOptions: { avd: undefined } });
-    await connectDevice(port, device.serial);
+    if (givenAdbPort === undefined) server = await startOwnedAdbServer(adb.path);
+    const port = givenAdbPort ?? server!.port;
+    // Emulator mode, where every device-admin tool works: a TCP serial looks like wireless adb, on which Wi-Fi and
+    // airplane-mode toggles are refused. The device tells the adb server about itself, as an emulator does.
+    device = await startSimulatedDevice({ emulatorPort: await freeEmulatorPort() });
+    await adbHostRequest(port, `host:emulator:${device.port}`);
+    await waitUntilListed(port, device.serial);
     out(`• adb server on port ${port}${server ? ` (pid ${server.pid}, started for this demo)` : ''}`);
     out(`• simulated device ${device.serial} (scenario: notes app)`);
 
@@ -173,7 +158,7 @@ export async function runDemoCommand(argv: string[]): Promise<number> {
     out('What happened is in the event log:');
     out('  droidwright events list --limit 30');
     out('  droidwright events verify');
-    if (!parsed.wait) return failures === 0 ? 0 : 1;
+    if (!wait) return failures === 0 ? 0 : 1;
 
     out();
     out('The simulated device is still running. Point your agent at it:');

@@ -57,6 +57,16 @@ export const demoSteps: readonly DemoStep[] = [
     args: (s) => ({ device_serial: s.serial, orientation: 'landscape' }),
   },
   {
+    tool: 'set_network_state',
+    why: 'Go offline to test the app without a network (allowed on an emulator; over wireless adb it would cut adb off).',
+    args: (s) => ({ device_serial: s.serial, airplane_mode: true }),
+  },
+  {
+    tool: 'set_network_state',
+    why: 'And back online.',
+    args: (s) => ({ device_serial: s.serial, airplane_mode: false }),
+  },
+  {
     tool: 'open_deep_link',
     why: 'Policy at work: a javascript: link is refused before anything reaches the device.',
     args: (s) => ({ device_serial: s.serial, uri: 'javascript:alert(1)' }),

@@ -4,44 +4,21 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
-import { adbHostRequest } from '../android/adb-server-process.js';
+import { adbHostRequest, startOwnedAdbServer, type OwnedAdbServer } from '../android/adb-server-process.js';
+import { locateAdb } from '../android/sdk-locator.js';
+import { parseCommandArguments } from '../cli/command-line.js';
+import type { CommandInput, FlagValues } from '../cli/command-spec.js';
+import { findCommandSpec, type simFlags } from '../cli/command-specs.js';
 import { UsageError } from '../kernel/usage-error.js';
 import { LogcatReplayError } from './android/logcat/logcat-replay.js';
 import { CAPTURED_ACTIVITY, capturedScreenScenario } from './android/scenario/load-scenario.js';
 import type { SimulatedDevice } from './android/simulated-device.js';
 import {
   startSimulatedDevice,
+  waitUntilListed,
   type RunningSimulatedDevice,
   type SimulatedDeviceOptions,
 } from './start-simulated-device.js';
-
-export const SIM_USAGE = `Usage: droidwright sim [options]
-
-Runs a simulated Android device that adb and every droidwright tool can use like a phone.
-
-  --port N            TCP mode: listen on port N (default: a free port) and \`adb connect\` to it
-  --emulator-port N   emulator mode: odd port N in 5555-5585, console on N-1; serial emulator-<N-1>
-  --avd NAME          AVD name the emulator console reports
-  --model NAME        ro.product.model (default Pixel 7)
-  --api N             Android API level
-  --scenario S        scenario name from scenarios/ (e.g. notes-app) or a JSON file: the app's screens, logs, crashes
-  --screen FILE.xml   show a captured UI Automator dump (adb exec-out uiautomator dump /dev/tty) in the foreground:
-                      uiautomator dump answers it as captured, screencap draws it, taps and typing act on its nodes
-  --locked            start with the keyguard up
-  --screen-off        start with the display off
-  --seed N            seed for reproducible pids, timings and log traffic
-  --log-rate N        flood for benchmarks: log N lines a second (paced in 5 ms batches) from the app
-                      com.droidwright.logflood, tag LogFlood, main buffer; each message starts \`seq=<n>\`
-                      counting 1, 2, 3… with no gaps, so a reader counts the lines it lost
-  --logcat-replay F   load captured log F (threadtime, brief, time, long or Android Studio's copy formats) into
-                      the log buffers with its pids, tids, levels, tags and times (crash lines in the crash buffer),
-                      and run a process for every pid it names, under the package the log reveals
-  --trace             log every adb packet to stderr
-  --adb-port N        adb server to announce the device to (default $ANDROID_ADB_SERVER_PORT or 5037)
-  --no-connect        do not announce the device to an adb server
-  --host ADDR         interface to listen on (default 127.0.0.1)
-`;
 
 function integer(name: string, value: string | undefined, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
@@ -51,50 +28,41 @@ function integer(name: string, value: string | undefined, min: number, max: numb
   return Number(value);
 }
 
-/** Parses the command line into device options and the adb server to announce to (null: none). */
-export function parseSimArguments(
-  argv: string[],
-  env: NodeJS.ProcessEnv = process.env,
-): { device: SimulatedDeviceOptions; adbPort: number | null; help: boolean; launch?: string } {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      allowPositionals: false,
-      strict: true,
-      options: {
-        port: { type: 'string' },
-        'emulator-port': { type: 'string' },
-        avd: { type: 'string' },
-        model: { type: 'string' },
-        api: { type: 'string' },
-        scenario: { type: 'string' },
-        screen: { type: 'string' },
-        locked: { type: 'boolean' },
-        'screen-off': { type: 'boolean' },
-        seed: { type: 'string' },
-        'log-rate': { type: 'string' },
-        'logcat-replay': { type: 'string' },
-        trace: { type: 'boolean' },
-        'adb-port': { type: 'string' },
-        'no-connect': { type: 'boolean' },
-        host: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError(
-      `${(error as Error).message.replace(/\. To specify a positional argument.*$/s, '.')}\n\n${SIM_USAGE}`,
-    );
-  }
+export interface SimArguments {
+  readonly device: SimulatedDeviceOptions;
+  /** The adb server to announce the device to; null: none. */
+  readonly adbPort: number | null;
+  /** Start a private adb server on a free port and announce the device there. */
+  readonly adbServer: boolean;
+  readonly json: boolean;
+  /** The package whose captured screen shows from the start. */
+  readonly launch?: string;
+}
+
+/** The command line (after `sim`) read by the sim's definition, as `droidwright sim` reads it. */
+export function parseSimArguments(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): SimArguments {
+  return simArguments(parseCommandArguments(findCommandSpec(['sim'])!, argv).input.values, env);
+}
+
+/**
+ * `--emulator-port N` as the emulator's own `-port` takes it: the even console port (adb on N+1); an odd N is
+ * the adb port itself (console on N-1), as droidwright always accepted. Returns the adb port.
+ */
+function emulatorAdbPort(text: string | undefined): number | undefined {
+  const port = integer('emulator-port', text, 1024, 65535);
+  if (port === undefined) return undefined;
+  if (port % 2 === 1) return port;
+  return port + 1;
+}
+
+/** Device options and where to announce the device, from the parsed flags. */
+export function simArguments(values: FlagValues<typeof simFlags>, env: NodeJS.ProcessEnv = process.env): SimArguments {
   if (values.port !== undefined && values['emulator-port'] !== undefined) {
     throw new UsageError('Give --port (TCP mode) or --emulator-port (emulator mode), not both.');
   }
-  const emulatorPort = integer('emulator-port', values['emulator-port'], 1025, 65535);
-  if (emulatorPort !== undefined && emulatorPort % 2 === 0) {
-    throw new UsageError(
-      `--emulator-port must be odd (adb port; the console takes the even port below), got ${emulatorPort}.`,
-    );
+  const emulatorPort = emulatorAdbPort(values['emulator-port']);
+  if (values['adb-server'] && (values['adb-port'] !== undefined || values['no-connect'])) {
+    throw new UsageError('--adb-server starts an adb server for the device: leave out --adb-port and --no-connect.');
   }
   const androidOptions: Record<string, unknown> = {};
   if (values.avd !== undefined) androidOptions.avd = values.avd;
@@ -135,25 +103,39 @@ export function parseSimArguments(
     androidOptions.logcatReplay = resolve(replay);
   }
 
-  const adbPort = values['no-connect']
-    ? null
-    : (integer('adb-port', values['adb-port'], 1, 65535) ??
-      integer('ANDROID_ADB_SERVER_PORT', env.ANDROID_ADB_SERVER_PORT, 1, 65535) ??
-      5037);
+  const adbPort =
+    values['no-connect'] || values['adb-server']
+      ? null
+      : (integer('adb-port', values['adb-port'], 1, 65535) ??
+        integer('ANDROID_ADB_SERVER_PORT', env.ANDROID_ADB_SERVER_PORT, 1, 65535) ??
+        5037);
   const device: SimulatedDeviceOptions = {
     androidOptions,
     trace: values.trace ?? false,
     ...(values.host !== undefined ? { host: values.host } : {}),
     ...(emulatorPort !== undefined ? { emulatorPort } : { port: integer('port', values.port, 0, 65535) ?? 0 }),
   };
-  return { device, adbPort, help: values.help ?? false, ...(launch ? { launch } : {}) };
+  return {
+    device,
+    adbPort,
+    adbServer: values['adb-server'] === true,
+    json: values.json === true,
+    ...(launch ? { launch } : {}),
+  };
 }
 
 /** Tells the adb server about the device: `connect` in TCP mode, the emulator's own `host:emulator` notice otherwise. */
-async function announce(device: RunningSimulatedDevice, adbPort: number, out: (line: string) => void): Promise<void> {
+async function announce(
+  device: RunningSimulatedDevice,
+  adbPort: number,
+  out: (line: string) => void,
+  waitOnline: boolean,
+): Promise<void> {
   const service = device.consolePort !== undefined ? `host:emulator:${device.port}` : `host:connect:${device.serial}`;
   try {
     const reply = await adbHostRequest(adbPort, service);
+    // A server started for this device: whoever reads the export line next runs adb at once, so it must list it.
+    if (waitOnline) await waitUntilListed(adbPort, device.serial);
     out(reply ? `adb server on port ${adbPort}: ${reply}` : `announced to the adb server on port ${adbPort}`);
   } catch (error) {
     const reason =
@@ -169,17 +151,26 @@ async function announce(device: RunningSimulatedDevice, adbPort: number, out: (l
   }
 }
 
-export async function runSimCommand(argv: string[]): Promise<number> {
-  const { device: options, adbPort, help, launch } = parseSimArguments(argv);
-  if (help) {
-    process.stdout.write(SIM_USAGE);
-    return 0;
+export async function runSimCommand({ values }: CommandInput<typeof simFlags>): Promise<number> {
+  const { device: options, adbPort: givenAdbPort, adbServer, json, launch } = simArguments(values);
+  // With --json, stdout carries the one JSON line a script reads; what people read goes to stderr.
+  const out = (line: string) => (json ? process.stderr : process.stdout).write(`${line}\n`);
+  let server: OwnedAdbServer | null = null;
+  if (adbServer) {
+    const adb = locateAdb({ env: process.env });
+    if (!adb) {
+      throw new UsageError(
+        '--adb-server needs adb. Install it (Debian: apt-get install adb) or set ANDROID_HOME, or leave out --adb-server.',
+      );
+    }
+    server = await startOwnedAdbServer(adb.path);
   }
-  const out = (line: string) => process.stdout.write(`${line}\n`);
+  const adbPort = server ? server.port : givenAdbPort;
   let device: RunningSimulatedDevice;
   try {
     device = await startSimulatedDevice(options);
   } catch (error) {
+    await server?.stop();
     if (error instanceof LogcatReplayError) throw new UsageError(`--logcat-replay: ${error.message}`);
     throw error;
   }
@@ -203,8 +194,26 @@ export async function runSimCommand(argv: string[]): Promise<number> {
   if (typeof logRate === 'number' && logRate > 0) {
     out(`flooding the main buffer at ${logRate} lines/s from com.droidwright.logflood (tag LogFlood, seq=<n>)`);
   }
-  if (adbPort !== null) await announce(device, adbPort, out);
-  out(`try: adb -s ${device.serial} shell getprop ro.product.model`);
+  if (adbPort !== null) await announce(device, adbPort, out, server !== null);
+  if (server) {
+    out(`a private adb server for it on port ${server.port} (pid ${server.pid}); point adb and your agent at it:`);
+    // The line to paste (or eval); with --json the JSON document carries the port instead.
+    if (!json) process.stdout.write(`export ANDROID_ADB_SERVER_PORT=${server.port}\n`);
+  }
+  if (json) {
+    process.stdout.write(
+      `${JSON.stringify({
+        serial: device.serial,
+        adb_port: device.port,
+        console_port: device.consolePort ?? null,
+        adb_server: adbPort === null ? null : { port: adbPort, pid: server?.pid ?? null, started: server !== null },
+        pid: process.pid,
+      })}\n`,
+    );
+  }
+  out(
+    `try: ${server ? `ANDROID_ADB_SERVER_PORT=${server.port} ` : ''}adb -s ${device.serial} shell getprop ro.product.model`,
+  );
   out(
     `use it from droidwright with device_serial "${device.serial}"; stop with Ctrl-C${device.consolePort !== undefined ? ` or \`adb -s ${device.serial} emu kill\`` : ''}`,
   );
@@ -219,10 +228,11 @@ export async function runSimCommand(argv: string[]): Promise<number> {
   await device.stopped;
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
-  if (adbPort !== null && device.consolePort === undefined) {
+  if (adbPort !== null && device.consolePort === undefined && !server) {
     // Drop the device from the adb server, or it lingers there as offline.
     await adbHostRequest(adbPort, `host:disconnect:${device.serial}`, 2000).catch(() => undefined);
   }
+  await server?.stop();
   out(
     signalled
       ? `simulated device ${device.serial} stopped`

@@ -8,6 +8,8 @@
  * object-mode stream sends chunks over 64 KiB, which adbd refuses); a failed pull() is an 'error' event
  * on the transfer, not a rejected readAll().
  */
+import { createServer } from 'node:net';
+import { adbHostRequest, freePort } from '../android/adb-server-process.js';
 import { AdbDeviceServer } from './adb/adb-device-server.js';
 import { EmulatorConsole } from './emulator-console.js';
 import type { SimulatedAndroid } from './simulated-android.js';
@@ -104,4 +106,42 @@ async function createDefaultAndroid(androidOptions: Record<string, unknown>): Pr
   // Loaded on demand so the transport (and its tests) do not pull in the whole simulated Android.
   const { createSimulatedAndroid } = await import('./android/create-simulated-android.js');
   return createSimulatedAndroid(androidOptions as Parameters<typeof createSimulatedAndroid>[0]);
+}
+
+function isPortFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen({ port, host: '127.0.0.1', exclusive: true }, () => server.close(() => resolve(true)));
+  });
+}
+
+/**
+ * An odd adb port whose console port (one below) is free too, for emulator mode behind an adb server that is told
+ * about the device (`host:emulator:<port>`). Chosen among the OS's free ports, outside adb's start-up scan range
+ * (5554-5585), so other adb servers on the machine do not also pick the device up.
+ */
+export async function freeEmulatorPort(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = await freePort();
+    const consolePort = port - (port % 2);
+    if (consolePort >= 5554 && consolePort <= 5585) continue;
+    if (consolePort < 1024 || consolePort + 1 > 65535) continue;
+    if ((await isPortFree(consolePort)) && (await isPortFree(consolePort + 1))) return consolePort + 1;
+  }
+  throw new Error('found no free pair of ports for an emulator console and its adb port');
+}
+
+/** Polls the adb server on `adbPort` until it lists `serial` as an online device. */
+export async function waitUntilListed(adbPort: number, serial: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const listing = await adbHostRequest(adbPort, 'host:devices');
+    if (listing.split('\n').some((line) => line.trim() === `${serial}\tdevice`)) return;
+    if (Date.now() > deadline)
+      throw new Error(
+        `the adb server on port ${adbPort} did not list ${serial} within ${timeoutMs} ms (it lists: ${listing.trim() || 'nothing'})`,
+      );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }

@@ -1,25 +1,19 @@
 import type { Container } from 'inversify';
 import { collectTrustEvidence, agentEnvironmentMarkers } from '../cli/trust-evidence.js';
-import { parseCommandLine, runtimeOptions, withContainer } from '../cli/cli-support.js';
+import { runtimeOptions, withContainer } from '../cli/cli-support.js';
+import type { CommandInput } from '../cli/command-spec.js';
+import type { tuiFlags } from '../cli/command-specs.js';
 import { createEventStream } from '../events/event-stream.js';
 import { ToolError } from '../kernel/errors.js';
+import { UsageError } from '../kernel/usage-error.js';
 import { EventStoreProvider } from '../kernel/event-store-provider.js';
 import { SelectedProject } from '../kernel/project-selection.js';
-import { UsageError } from '../kernel/usage-error.js';
 import { BuildService } from '../plugins/build/services/build-service.js';
 import { TrustService } from '../plugins/core/trust-service.js';
 import { LogLineStore } from '../plugins/logcat/services/log-line-store.js';
 import { LogcatStreams } from '../plugins/logcat/services/logcat-streams.js';
 import type { Actor } from '../shared/actor.js';
 import type { DashboardActions, DashboardSources, LogcatControl, LogLineSource } from './dashboard-sources.js';
-
-export const TUI_HELP = `Usage: droidwright tui [--project PATH]
-
-A live dashboard of what agents do through droidwright: tool calls, builds, devices, crashes, sessions.
-You can trust or untrust the project, cancel a build and start or stop logcat there; each is recorded
-in the event log with you as the actor. Keys: Tab/1-6 panels, arrows or j/k, Enter, Esc, / filter, ? help, q quit.
-
-  --project PATH   The Gradle project (default: nearest settings.gradle[.kts] above the working directory)`;
 
 /** The person at the dashboard. */
 export function tuiActor(): Actor {
@@ -31,22 +25,14 @@ export interface TuiCommandExtras {
   readonly lines?: LogLineSource;
 }
 
-export async function runTuiCommand(argv: string[], extras: TuiCommandExtras = {}): Promise<number> {
-  const { values, positionals } = parseCommandLine(
-    argv,
-    { project: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    false,
-  );
-  if (values.help) {
-    process.stderr.write(`${TUI_HELP}\n`);
-    return 0;
-  }
-  if (positionals.length > 0) throw new UsageError(`tui takes no arguments (got ${positionals.join(' ')}).`);
+export async function runTuiCommand(
+  { values }: CommandInput<typeof tuiFlags>,
+  extras: TuiCommandExtras = {},
+): Promise<number> {
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
-    process.stderr.write(
-      'droidwright tui is an interactive dashboard: run it in a terminal (stdin and stdout must be a TTY).\nFor scripts, use `droidwright events tail` instead.\n',
+    throw new UsageError(
+      'tui is an interactive dashboard: run it in a terminal (stdin and stdout must be a TTY). For scripts, use `droidwright events tail -f` instead.',
     );
-    return 2;
   }
   return withContainer(runtimeOptions({ projectPath: values.project }), async (container) => {
     const store = container.get<EventStoreProvider>(EventStoreProvider)();

@@ -4,6 +4,7 @@ import { systemActor } from '../../shared/actor.js';
 import { createContainer, disposeContainer } from '../../kernel/composition-root.js';
 import { buildLogsDir, resolveHome } from '../../kernel/paths.js';
 import { UsageError } from '../../kernel/usage-error.js';
+import type { CommandInput } from '../../cli/command-spec.js';
 import { pluginModules } from '../index.js';
 import { BuildWorker } from './services/build-worker.js';
 
@@ -11,9 +12,9 @@ import { BuildWorker } from './services/build-worker.js';
  * `droidwright build-worker <build-id>` (hidden): started detached by `droidwright mcp` for each build.
  * Runs the build it was handed and exits; anything it prints goes to build-logs/<id>.worker.log.
  */
-export async function runBuildWorkerCommand(argv: string[]): Promise<number> {
-  const [buildId, ...rest] = argv;
-  if (buildId === undefined || rest.length > 0 || !/^[0-9a-f]{12}$/.test(buildId)) {
+export async function runBuildWorkerCommand({ positionals }: CommandInput): Promise<number> {
+  const [buildId] = positionals as [string];
+  if (!/^[0-9a-f]{12}$/.test(buildId)) {
     throw new UsageError(
       'build-worker <build-id> is started by `droidwright mcp` for each build; it is not meant to be run by hand.',
     );

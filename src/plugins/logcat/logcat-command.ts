@@ -1,17 +1,18 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { parseArgs } from 'node:util';
 import { isLogLevel } from '../../android/logcat/logcat-entry.js';
 import { PackageScopeGuard } from '../../android/package-scope-guard.js';
 import { createContainer, disposeContainer } from '../../kernel/composition-root.js';
 import { resolveHome } from '../../kernel/paths.js';
 import { UsageError } from '../../kernel/usage-error.js';
 import { pluginModules } from '../index.js';
+import type { CommandInput } from '../../cli/command-spec.js';
+import type { logcatFlags } from '../../cli/command-specs.js';
+import { colorsOn, terminalColumns } from '../../cli/terminal-style.js';
 import { formatLogTime, MAX_MESSAGE_CHARS } from './services/log-line-format.js';
 import { resolvePackageFilter } from './services/log-filter-args.js';
 import { LogLineStore, type LogLineFilter, type StoredLogLine } from './services/log-line-store.js';
 import { SqliteLogLineStore } from './services/sqlite-log-line-store.js';
 
-const USAGE = 'logcat [--device SERIAL] [--package mine|APP_ID] [--min-level V|D|I|W|E|F] [-n COUNT] [-f] [--json]';
 const FOLLOW_POLL_MS = 250;
 
 /** pidcat's palette: level badges on a background, tags in a stable color each. */
@@ -44,42 +45,40 @@ function printable(text: string): string {
   return out;
 }
 
-export function renderLine(line: StoredLogLine, color: boolean): string {
-  const message = printable(
+/** Each line of `text` cut into pieces of at most `width` characters (pidcat wraps long messages under the column). */
+function wrapTo(text: string, width: number | undefined): string {
+  if (width === undefined || width < 20) return text;
+  return text
+    .split('\n')
+    .flatMap((part) => {
+      const pieces: string[] = [];
+      for (let i = 0; i < part.length; i += width) pieces.push(part.slice(i, i + width));
+      return pieces.length > 0 ? pieces : [''];
+    })
+    .join('\n');
+}
+
+/** One stored line; `columns`: the terminal's width, to wrap the message under its column (colored output only). */
+export function renderLine(line: StoredLogLine, color: boolean, columns?: number): string {
+  const whole = printable(
     line.message.length > MAX_MESSAGE_CHARS ? `${line.message.slice(0, MAX_MESSAGE_CHARS)}…` : line.message,
   );
   const tag = printable(line.tag);
   const shownTag = tag.length > TAG_WIDTH ? tag.slice(0, TAG_WIDTH) : tag.padStart(TAG_WIDTH);
   const prefix = `${formatLogTime(line.timeMs)} ${String(line.pid).padStart(5)}`;
   if (!color)
-    return `${prefix} ${shownTag} ${line.level} ${message.replace(/\n/g, `\n${' '.repeat(prefix.length + TAG_WIDTH + 4)}`)}`;
+    return `${prefix} ${shownTag} ${line.level} ${whole.replace(/\n/g, `\n${' '.repeat(prefix.length + TAG_WIDTH + 4)}`)}`;
   const indent = ' '.repeat(prefix.length + TAG_WIDTH + 5);
+  const message = wrapTo(whole, columns === undefined ? undefined : columns - indent.length);
   return `\x1b[2m${prefix}${RESET} \x1b[${tagColor(line.tag)}m${shownTag}${RESET} ${LEVEL_STYLE[line.level] ?? ''} ${line.level} ${RESET} ${message.replace(/\n/g, `\n${indent}`)}`;
 }
 
 /**
  * `droidwright logcat`: the stored device log for people, pidcat-style (tag column, colored levels) on a terminal,
- * plain text when piped or NO_COLOR is set, one JSON object a line with --json; -f follows new lines.
+ * plain text when piped or NO_COLOR is set (FORCE_COLOR colors a pipe), one JSON object a line with --json; -f follows
+ * new lines.
  */
-export async function runLogcatCommand(argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      options: {
-        device: { type: 'string', short: 's' },
-        package: { type: 'string', short: 'p' },
-        'min-level': { type: 'string' },
-        count: { type: 'string', short: 'n' },
-        follow: { type: 'boolean', short: 'f' },
-        json: { type: 'boolean' },
-      },
-      allowPositionals: false,
-    });
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message}\nUsage: droidwright ${USAGE}`);
-  }
-  const { values } = parsed;
+export async function runLogcatCommand({ values }: CommandInput<typeof logcatFlags>): Promise<number> {
   const minLevel = values['min-level']?.toUpperCase();
   if (minLevel !== undefined && !isLogLevel(minLevel)) throw new UsageError(`--min-level must be one of V D I W E F.`);
   const count = values.count === undefined ? 200 : Number(values.count);
@@ -97,9 +96,10 @@ export async function runLogcatCommand(argv: string[]): Promise<number> {
       ...(minLevel ? { minLevel } : {}),
       ...(packages ? { packages } : {}),
     };
-    const color = !values.json && process.stdout.isTTY === true && !process.env.NO_COLOR;
+    const color = !values.json && colorsOn(process.stdout);
+    const columns = color ? terminalColumns(process.stdout) : undefined;
     const print = (line: StoredLogLine) =>
-      process.stdout.write(`${values.json ? JSON.stringify(line) : renderLine(line, color)}\n`);
+      process.stdout.write(`${values.json ? JSON.stringify(line) : renderLine(line, color, columns)}\n`);
     const page = store.query(filter, count);
     for (const line of [...page.lines].reverse()) print(line);
     if (!values.follow) return 0;

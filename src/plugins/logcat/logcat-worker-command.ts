@@ -4,6 +4,7 @@ import { EventStoreProvider } from '../../kernel/event-store-provider.js';
 import { resolveHome } from '../../kernel/paths.js';
 import { Settings } from '../../kernel/settings.js';
 import { UsageError } from '../../kernel/usage-error.js';
+import type { CommandInput } from '../../cli/command-spec.js';
 import { validateSerial } from '../../kernel/validation.js';
 import { pluginModules } from '../index.js';
 import { CrashSink } from './services/crash-sink.js';
@@ -15,13 +16,8 @@ import { LogcatWorker } from './services/logcat-worker.js';
  * the device's log into the line store until asked to stop, the device stays away, nobody reads, or a signal; anything
  * it prints goes to logcat-workers/<serial>.log in the data directory.
  */
-export async function runLogcatWorkerCommand(argv: string[]): Promise<number> {
-  const [serial, ...rest] = argv;
-  if (serial === undefined || rest.length > 0) {
-    throw new UsageError(
-      'logcat-worker <serial> is started by droidwright for each streamed device; it is not meant to be run by hand.',
-    );
-  }
+export async function runLogcatWorkerCommand({ positionals }: CommandInput): Promise<number> {
+  const [serial] = positionals as [string];
   try {
     validateSerial(serial, 'serial');
   } catch (error) {

@@ -23,6 +23,8 @@ describe('droidwright demo (the README main-job line)', () => {
     const env: Record<string, string> = {};
     for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
     env.DROIDWRIGHT_HOME = home;
+    // The demo's device is an emulator, which keeps its console token in $HOME.
+    env.HOME = home;
     delete env.ANDROID_ADB_SERVER_PORT;
 
     const child = spawn(process.execPath, [CLI, 'demo', '--no-wait'], {
@@ -41,7 +43,9 @@ describe('droidwright demo (the README main-job line)', () => {
     expect(stdout).toContain('The scripted session completed.');
     // Every toolset's main path ran: build, find, install linked to the build, launch, and a refusal on purpose.
     expect(stdout).toMatch(/← Build \w+ \(assembleDebug\) succeeded/);
-    expect(stdout).toMatch(/← installed com\.example\.notes 1\.5\.0 \(15\) on 127\.0\.0\.1:\d+ from build \w+/);
+    expect(stdout).toMatch(/← installed com\.example\.notes 1\.5\.0 \(15\) on emulator-\d+ from build \w+/);
+    // Emulator mode: airplane mode can be switched, which a wireless (TCP) serial refuses.
+    expect(stdout).toMatch(/← emulator-\d+: airplane_mode on/);
     expect(stdout).toMatch(/← launched com\.example\.notes\/\.LoginActivity in \d+ ms \(cold\)/);
     // The refusal is a tool result the model reads (isError), not a JSON-RPC error.
     expect(stdout).toMatch(

@@ -12,6 +12,8 @@ import { sleep } from '../../support/wait.js';
 import { startSimOnAdb } from '../../support/sim-device.js';
 import { startSimulatedDevice, type RunningSimulatedDevice } from '../../../src/sim/start-simulated-device.js';
 import { runSimCommand } from '../../../src/sim/sim-command.js';
+import { parseCommandArguments } from '../../../src/cli/command-line.js';
+import { findCommandSpec } from '../../../src/cli/command-specs.js';
 import { TinyAndroid } from './tiny-android.js';
 
 // adb reads the console token from $HOME, the simulated emulator writes it there: keep both off the real home.
@@ -78,14 +80,16 @@ describe('droidwright sim', () => {
     const write = process.stdout.write;
     process.stdout.write = ((chunk: string) => printed.push(String(chunk)) > 0) as typeof process.stdout.write;
     try {
-      const exit = runSimCommand([
-        '--emulator-port',
-        String(port),
-        '--avd',
-        'Sim_Test_AVD',
-        '--adb-port',
-        String(adb.port),
-      ]);
+      const exit = runSimCommand(
+        parseCommandArguments(findCommandSpec(['sim'])!, [
+          '--emulator-port',
+          String(port),
+          '--avd',
+          'Sim_Test_AVD',
+          '--adb-port',
+          String(adb.port),
+        ]).input,
+      );
       // The adb server started before the device, so only the device's own `host:emulator` notice can make it appear.
       await adb.waitForDevice(serial);
       expect(printed.join('')).toContain(`simulated device ${serial} is up`);
