@@ -180,6 +180,13 @@ const jsonCases: Record<string, { argv: () => string[]; lines?: boolean; check(p
     lines: true,
     check: (lines) => expect(lines).toEqual([expect.objectContaining({ tag: 'Conventions', level: 'I' })]),
   },
+  'sessions list': {
+    argv: () => ['sessions', 'list', '--json'],
+    check: ([r]) => expect(r).toEqual({ sessions: [], total: 0 }),
+  },
+  // Need an install on a device: their JSON is checked in test/e2e/core/debug-sessions.test.ts.
+  'sessions show': { argv: () => [], check: () => undefined },
+  'sessions verify': { argv: () => [], check: () => undefined },
   // Long-running: its one JSON line is checked in the sim test below.
   sim: { argv: () => [], check: () => undefined },
 };
