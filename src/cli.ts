@@ -34,6 +34,11 @@ const commands: Record<string, Command> = {
     summary: 'Revoke trust in a project: untrust [path]',
     load: async () => (await import('./cli/trust-command.js')).runUntrustCommand,
   },
+  runconfig: {
+    summary:
+      "List a project's run configurations, or approve its shared file: runconfig list|approve [--project P] [--json] [--yes]",
+    load: async () => (await import('./cli/runconfig-command.js')).runRunconfigCommand,
+  },
   tui: {
     summary:
       "Live dashboard of agents' tool calls, builds, devices and crashes; trust, cancel a build: tui [--project P]",

@@ -1,4 +1,6 @@
 import { inject, injectable } from 'inversify';
+import { RunConfigurationCatalog } from '../../android/run-configurations/run-configuration-catalog.js';
+import { RunPlanner } from '../../android/run-configurations/run-planner.js';
 import { EventStoreProvider } from '../../kernel/event-store-provider.js';
 import { SelectedProject } from '../../kernel/project-selection.js';
 import { RuntimeOptions } from '../../kernel/runtime-options.js';
@@ -12,6 +14,7 @@ import { ProjectInspector } from './services/project-inspector.js';
 import { createGetProjectInfoTool } from './tools/get-project-info.tool.js';
 import { createListEventTypesTool } from './tools/list-event-types.tool.js';
 import { createListMcpSessionsTool } from './tools/list-mcp-sessions.tool.js';
+import { createListRunConfigurationsTool } from './tools/list-run-configurations.tool.js';
 import { createQueryEventsTool } from './tools/query-events.tool.js';
 import { createRunHealthCheckTool } from './tools/run-health-check.tool.js';
 
@@ -31,6 +34,8 @@ export class CoreToolset implements ToolsetContribution {
     @inject(McpActivityReader) private readonly activity: McpActivityReader,
     @inject(HealthChecker) private readonly checker: HealthChecker,
     @inject(DeviceTools) private readonly deviceTools: DeviceTools,
+    @inject(RunConfigurationCatalog) private readonly runConfigurations: RunConfigurationCatalog,
+    @inject(RunPlanner) private readonly runPlanner: RunPlanner,
   ) {}
 
   tools(): readonly AnyToolDefinition[] {
@@ -47,6 +52,12 @@ export class CoreToolset implements ToolsetContribution {
       createListEventTypesTool({ store: this.store }),
       createListMcpSessionsTool({ activity: this.activity }),
       ...this.deviceTools.tools(),
+      createListRunConfigurationsTool({
+        project: this.project,
+        catalog: this.runConfigurations,
+        planner: this.runPlanner,
+        trust: this.trust,
+      }),
     ];
   }
 }
