@@ -192,6 +192,10 @@ describe('run configurations over MCP', () => {
     expect(fromAgent.stderr).toContain("AI coding tool's shell");
     const listed = await runCli(env, ['runconfig', 'list', '--project', project]);
     expect(listed.stdout).toContain('changed since it was approved');
+    const json = JSON.parse((await runCli(env, ['runconfig', 'list', '--json', '--project', project])).stdout);
+    expect(json.shared_file).toMatchObject({ status: 'stale', approved_by: expect.stringMatching(/^cli \(pid/) });
+    expect(json.configurations[0]).toMatchObject({ name: 'notes-screen', launch: 'deep link https://evil.example/x' });
+    expect((await runCli(env, ['runconfig'])).code).toBe(2);
   }, 180_000);
 
   it('builds a configuration and returns the APK it wrote, or the current one when Gradle wrote none', async () => {
