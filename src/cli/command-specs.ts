@@ -645,12 +645,51 @@ const sessions: CommandSpec = {
   ],
 };
 
+export const runconfigListFlags = { project: projectFlag, json: jsonFlag } as const satisfies FlagSpecs;
+export const runconfigApproveFlags = {
+  project: projectFlag,
+  yes: {
+    type: 'boolean',
+    short: 'y',
+    description: "Approve without asking (for scripts; refused inside an AI tool's shell like the prompt is)",
+  },
+} as const satisfies FlagSpecs;
+
+const runconfig: CommandSpec = {
+  name: 'runconfig',
+  summary: "The project's run configurations; approve the shared .droidwright/run-configurations.json",
+  usage: 'runconfig <command> [options]',
+  description:
+    'A run configuration is a named recipe (module, variant, launch, target, logcat filter) that the ' +
+    'run_run_configuration tool builds, installs and launches in one call. One is derived per application module ' +
+    'and variant; a project may share more in .droidwright/run-configurations.json, which runs only after you ' +
+    'approved its current content.',
+  subcommands: [
+    {
+      name: 'list',
+      summary: "The configurations and the shared file's status",
+      usage: 'runconfig list [--project DIR] [--json]',
+      flags: runconfigListFlags,
+      examples: [['droidwright runconfig list', '']],
+    },
+    {
+      name: 'approve',
+      summary: 'Review the shared file and approve its current content (recorded with its SHA-256)',
+      usage: 'runconfig approve [--project DIR] [--yes]',
+      flags: runconfigApproveFlags,
+      examples: [['droidwright runconfig approve --project ~/src/app', 'shows the configurations, then asks']],
+    },
+  ],
+  examples: [['droidwright runconfig list --json', '']],
+};
+
 export const commandSpecs: readonly CommandSpec[] = [
   mcp,
   events,
   trust,
   untrust,
   sessions,
+  runconfig,
   tui,
   logcat,
   retrace,

@@ -187,6 +187,8 @@ const jsonCases: Record<string, { argv: () => string[]; lines?: boolean; check(p
   // Need an install on a device: their JSON is checked in test/e2e/core/debug-sessions.test.ts.
   'sessions show': { argv: () => [], check: () => undefined },
   'sessions verify': { argv: () => [], check: () => undefined },
+  // Needs a Gradle project: checked in test/e2e/device-admin/run-configurations.test.ts.
+  'runconfig list': { argv: () => [], check: () => undefined },
   // Long-running: its one JSON line is checked in the sim test below.
   sim: { argv: () => [], check: () => undefined },
 };
