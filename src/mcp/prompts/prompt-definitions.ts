@@ -81,6 +81,12 @@ export const PROMPTS: readonly PromptDefinition[] = [
         look: 'Check the installed version and its flags, so you fix the code that was actually running.',
         optional: true,
       },
+      {
+        tool: 'compare_debug_sessions',
+        when: 'the app ran without this crash on an earlier install',
+        look: 'With no arguments it compares the last clean session with the crashing one: the source files changed between their builds are where to look first.',
+        optional: true,
+      },
     ],
     finish:
       'Report the cause with the evidence (exception, frame, log line) and the change you propose. Do not reinstall, restart or clear anything without asking.',
@@ -116,45 +122,40 @@ export const PROMPTS: readonly PromptDefinition[] = [
         optional: true,
       },
       {
-        tool: 'run_gradle_task',
-        args: { task: { value: 'assemble' }, variant: { arg: 'variant' } },
-        look: 'Wait for the result; note build_id.',
+        tool: 'list_run_configurations',
+        look: 'Take the name of the configuration of the app module and the variant asked for (one is derived per application module and variant); its plan says whether it can run on the device.',
+      },
+      {
+        tool: 'run_run_configuration',
+        args: {
+          name: { from: 'the configuration name from list_run_configurations' },
+          device_serial: { arg: 'device_serial' },
+        },
+        look: 'It builds, installs and launches in one call. On a build failure its text names the build_id: read get_build_errors for it and stop. Note the package, the APK installed and the launch time.',
       },
       {
         tool: 'get_build_errors',
-        args: { build_id: { from: 'build_id from run_gradle_task' } },
+        args: { build_id: { from: 'build_id from the failed run' } },
         when: 'the build failed',
         look: 'Report the errors with their files and lines, and stop.',
       },
       {
-        tool: 'find_apk_path',
-        args: { variant: { arg: 'variant' } },
-        look: 'Take path.',
-      },
-      {
-        tool: 'install_apk',
-        args: { device_serial: { arg: 'device_serial' }, apk_path: { from: 'path from find_apk_path' } },
-        look: 'Check it installed.',
-      },
-      {
-        tool: 'launch_app',
-        args: {
-          device_serial: { arg: 'device_serial' },
-          package: { from: 'the application id from get_project_info' },
-        },
-        look: 'Note the launch time and any warning.',
-      },
-      {
         tool: 'get_crash_logs',
         args: {
-          package: { from: 'the same application id' },
+          package: { from: 'package from run_run_configuration' },
           device_serial: { arg: 'device_serial' },
         },
         look: 'Confirm no new crash appeared after the launch; if one did, diagnose it before anything else.',
         optional: true,
       },
+      {
+        tool: 'list_debug_sessions',
+        args: { package: { from: 'the same package' }, device_serial: { arg: 'device_serial' } },
+        look: 'The newest session is this install: its build, launch and any crash, for your report.',
+        optional: true,
+      },
     ],
-    finish: 'Report the build id, the APK installed, and how the app started.',
+    finish: 'Report the build id, the APK installed, the debug session and how the app started.',
   },
   {
     name: 'build-and-fix',

@@ -93,7 +93,9 @@ describe('rendering a prompt', () => {
       { device_serial: 'emulator-5554' },
       toolsets('core', 'build', 'device-admin'),
     ).messages[0].content.text;
-    expect(text).toContain('`run_gradle_task` with task: "assemble", variant: "debug"');
+    expect(text).toContain(
+      '`run_run_configuration` with name: <the configuration name from list_run_configurations>, device_serial: "emulator-5554"',
+    );
     expect(text).not.toContain('start_logcat');
     expect(text).not.toContain('get_crash_logs');
     const build = renderPrompt(byName('build-and-fix'), {}, all).messages[0].content.text;
