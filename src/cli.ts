@@ -34,6 +34,16 @@ const commands: Record<string, Command> = {
     summary: 'Revoke trust in a project: untrust [path]',
     load: async () => (await import('./cli/trust-command.js')).runUntrustCommand,
   },
+  setup: {
+    summary:
+      'Register droidwright mcp with the coding agents found (Claude Code, Codex, Gemini CLI, VS Code, Cursor) and install the skill: setup [--dry-run] [--remove] [--json]',
+    load: async () => (await import('./cli/setup-command.js')).runSetupCommand,
+  },
+  doctor: {
+    summary:
+      'Check Node, adb, devices, SDK, JDK, project, trust, data dir, event log and agent registrations: doctor [--json]',
+    load: async () => (await import('./cli/doctor-command.js')).runDoctorCommand,
+  },
   tui: {
     summary:
       "Live dashboard of agents' tool calls, builds, devices and crashes; trust, cancel a build: tui [--project P]",
