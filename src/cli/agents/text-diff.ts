@@ -4,8 +4,9 @@
  */
 export function unifiedDiff(path: string, before: string, after: string, context = 2): string {
   if (before === after) return '';
-  const a = before === '' ? [] : before.split('\n');
-  const b = after === '' ? [] : after.split('\n');
+  const toLines = (text: string) => (text === '' ? [] : text.replace(/\n$/, '').split('\n'));
+  const a = toLines(before);
+  const b = toLines(after);
   let head = 0;
   while (head < a.length && head < b.length && a[head] === b[head]) head++;
   let tail = 0;
