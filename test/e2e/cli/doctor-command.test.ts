@@ -3,7 +3,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startAdbServer, type TestAdbServer } from '../../support/adb-server.js';
 import { rechainLog } from '../../support/log-tampering.js';
-import { CLI, type CliEnv, freePort, runCli } from '../../support/mcp-client.js';
+import { CLI, type CliEnv, freePort, runCli, startMcpClient } from '../../support/mcp-client.js';
 import { startSimOnAdb } from '../../support/sim-device.js';
 import { createFakeGradleProject, createTempHome } from '../../support/temp-home.js';
 import type { RunningSimulatedDevice } from '../../../src/sim/start-simulated-device.js';
@@ -78,6 +78,21 @@ describe('droidwright doctor', () => {
       status: 'warning',
       fix: 'Run `droidwright setup`.',
     });
+
+    // run_health_check is the same implementation, through the real MCP client.
+    const mcp = await startMcpClient(env, [], { cwd: project });
+    try {
+      const tool = await mcp.client.callTool({ name: 'run_health_check', arguments: { verify_event_log: true } });
+      const data = tool.structuredContent as DoctorJson['report'];
+      expect(data.devices.devices).toEqual(json.report.devices.devices.map(({ serial, state }) => ({ serial, state })));
+      expect(data.project).toMatchObject({ ok: true, trusted: true });
+      expect(data.event_log.ok).toBe(true);
+      expect(data.all_ok).toBe(json.report.all_ok);
+      const refused = await mcp.client.callTool({ name: 'run_health_check', arguments: { verify_event_log: 'yes' } });
+      expect(refused.isError).toBe(true);
+    } finally {
+      await mcp.close();
+    }
 
     expect((await runCli(env, ['setup', '--agent', 'cursor'])).code).toBe(0);
     const human = await runCli(env, ['doctor'], { cwd: project });
