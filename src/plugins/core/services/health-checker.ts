@@ -649,8 +649,13 @@ export function healthFindings(report: HealthReport): HealthFinding[] {
     out.push({ check, status, summary, fix: status === 'ok' ? null : fix });
   const required = (check: string, c: Check, what: string) =>
     add(check, c.ok ? 'ok' : 'error', c.ok ? `${what} ${describe(c)}` : `${what} not usable`, c.hint);
-  const optional = (check: string, c: Check, what: string) =>
-    add(check, c.ok ? 'ok' : 'warning', c.ok ? `${what} ${describe(c)}` : `${what} not found (optional)`, c.hint);
+  // An optional tool's hint is "<what is missing>. <how to install it>": the first sentence is the finding.
+  const optional = (check: string, c: Check, what: string) => {
+    if (c.ok) return add(check, 'ok', `${what} ${describe(c)}`);
+    const [first = '', ...rest] = (c.hint ?? `${what} not found.`).split(/(?<=\.) /);
+    const summary = first.replace(/\.$/, '');
+    add(check, 'warning', /only needed/.test(summary) ? summary : `${summary} (optional)`, rest.join(' ') || c.hint);
+  };
 
   required('node', report.node, 'Node.js');
   const { java } = report;
