@@ -4,6 +4,8 @@
 import type { CommandLoader } from './command-line.js';
 
 export const commandLoaders: Readonly<Record<string, CommandLoader>> = {
+  setup: async () => (await import('./setup-command.js')).runSetupCommand,
+  doctor: async () => (await import('./doctor-command.js')).runDoctorCommand,
   mcp: async () => (await import('./mcp-command.js')).runMcpCommand,
   'events list': async () => (await import('./events-command.js')).runEventsList,
   'events tail': async () => (await import('./events-command.js')).runEventsTail,

@@ -683,7 +683,58 @@ const runconfig: CommandSpec = {
   examples: [['droidwright runconfig list --json', '']],
 };
 
+export const setupFlags = {
+  'dry-run': { type: 'boolean', description: 'Print what it would do and change nothing' },
+  json: { type: 'boolean', description: 'Print the result as JSON' },
+  remove: { type: 'boolean', description: 'Undo it: unregister droidwright and remove the skill it installed' },
+  npx: {
+    type: 'boolean',
+    description: "Register `npx -y droidwright@<version> mcp` instead of this install's node + dist/cli.js",
+  },
+  agent: {
+    type: 'string',
+    multiple: true,
+    valueName: 'ID',
+    complete: { values: ['claude-code', 'codex', 'gemini-cli', 'vscode', 'cursor'] },
+    description: 'Only this agent (repeat or comma-separate): claude-code, codex, gemini-cli, vscode, cursor',
+  },
+} as const satisfies FlagSpecs;
+
+const setup: CommandSpec = {
+  name: 'setup',
+  summary: 'Register droidwright mcp with the AI agents installed here and install the agent skill',
+  usage: 'setup [--agent ID]... [--dry-run] [--remove] [--npx] [--json]',
+  description:
+    'Finds Claude Code, Codex, Gemini CLI, VS Code (Copilot) and Cursor by their CLIs or config files and ' +
+    "registers `droidwright mcp` with each: through the agent's own CLI where it has one, else by editing its " +
+    'config (a backup is kept and the diff shown). Running it again changes nothing; --remove undoes it.',
+  flags: setupFlags,
+  examples: [
+    ['droidwright setup --dry-run', 'what it would change'],
+    ['droidwright setup --agent claude-code', 'only Claude Code'],
+    ['droidwright setup --remove', 'unregister everywhere'],
+  ],
+};
+
+export const doctorFlags = { project: projectFlag, json: jsonFlag } as const satisfies FlagSpecs;
+
+const doctor: CommandSpec = {
+  name: 'doctor',
+  summary: 'Check Node, adb, devices, the SDK, the JDK, the project, trust, the event log and registrations',
+  usage: 'doctor [--project DIR] [--json]',
+  description:
+    'Each check with a concrete fix; exit 1 when something blocks work. The same checks as the run_health_check ' +
+    "tool, plus the event log's chain and the agents' registrations.",
+  flags: doctorFlags,
+  examples: [
+    ['droidwright doctor', ''],
+    ['droidwright doctor --json', 'for scripts'],
+  ],
+};
+
 export const commandSpecs: readonly CommandSpec[] = [
+  setup,
+  doctor,
   mcp,
   events,
   trust,

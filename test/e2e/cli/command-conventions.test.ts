@@ -189,6 +189,9 @@ const jsonCases: Record<string, { argv: () => string[]; lines?: boolean; check(p
   'sessions verify': { argv: () => [], check: () => undefined },
   // Needs a Gradle project: checked in test/e2e/device-admin/run-configurations.test.ts.
   'runconfig list': { argv: () => [], check: () => undefined },
+  // Need fake agents and a device: checked in test/e2e/cli/setup-command.test.ts and doctor-command.test.ts.
+  setup: { argv: () => [], check: () => undefined },
+  doctor: { argv: () => [], check: () => undefined },
   // Long-running: its one JSON line is checked in the sim test below.
   sim: { argv: () => [], check: () => undefined },
 };

@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { inject, injectable } from 'inversify';
 import { adbHostRequest } from '../../../android/adb-server-process.js';
@@ -11,7 +11,11 @@ import {
   locateRetrace,
   onPath,
   type SdkLocatorInput,
+  sdkRootCandidates,
 } from '../../../android/sdk-locator.js';
+import { readWitness, WITNESS_FILE } from '../../../events/event-witness.js';
+import { EventStoreProvider } from '../../../kernel/event-store-provider.js';
+import { eventsDbPath } from '../../../kernel/paths.js';
 import { ProcessRunner } from '../../../kernel/process-runner.js';
 import { SelectedProject } from '../../../kernel/project-selection.js';
 import { RuntimeOptions } from '../../../kernel/runtime-options.js';
@@ -31,24 +35,137 @@ export interface JavaCheck extends Check {
   warning: string | null;
 }
 export interface SdkCheck extends Check {
-  source: 'settings' | 'ANDROID_HOME' | 'ANDROID_SDK_ROOT' | 'local.properties' | null;
+  source: 'settings' | 'ANDROID_HOME' | 'ANDROID_SDK_ROOT' | 'local.properties' | 'known-location' | null;
 }
 export interface AdbCheck extends Check {
   server: { port: number; reachable: boolean; version: number | null };
 }
+/** One device as the adb server lists it (`device`, `unauthorized`, `offline`, …), with what to do when not usable. */
+export interface DeviceEntry {
+  serial: string;
+  state: string;
+  hint: string | null;
+}
+export interface DevicesCheck {
+  /** At least one device is online (state `device`). */
+  ok: boolean;
+  /** False when no adb server answered: then nothing could be listed. */
+  listed: boolean;
+  devices: DeviceEntry[];
+  hint: string | null;
+}
+export interface ProjectCheck {
+  ok: boolean;
+  path: string | null;
+  trusted: boolean | null;
+  hint: string | null;
+}
+export interface DataDirCheck {
+  ok: boolean;
+  path: string;
+  hint: string | null;
+}
+export interface EventLogCheck {
+  ok: boolean;
+  path: string;
+  /** Events walked; 0 when there is no log yet. */
+  checked: number;
+  /** Witness heads the log was checked against. */
+  anchors: number;
+  hint: string | null;
+}
 export interface HealthReport {
+  node: Check;
   java: JavaCheck;
   android_sdk: SdkCheck;
+  build_tools: Check;
   adb: AdbCheck;
+  devices: DevicesCheck;
   emulator: Check;
+  project: ProjectCheck;
   gradle_wrapper: Check;
   retrace: Check;
+  data_dir: DataDirCheck;
+  /** Only when asked for (`verifyEventLog`): walking a large log takes time. */
+  event_log: EventLogCheck | null;
   all_ok: boolean;
+}
+
+export interface HealthCheckOptions {
+  /** Recompute the event log's hash chain against the witness (`events verify`). */
+  verifyEventLog?: boolean;
+}
+
+/** What a person or an agent reads from a report: each check once, with its severity and the fix. */
+export interface HealthFinding {
+  check: string;
+  status: 'ok' | 'warning' | 'error';
+  summary: string;
+  fix: string | null;
 }
 
 /** Bound on every probe: a hung tool must not hang the health check. */
 const PROBE_TIMEOUT_MS = 5000;
 const MIN_JAVA = 17;
+/** package.json `engines.node`. */
+const MIN_NODE: readonly [number, number] = [20, 9];
+
+/** Whether this Node.js is one droidwright supports (`engines`: >= 20.9). */
+export function nodeCheck(version: string = process.versions.node): Check {
+  const [major = 0, minor = 0] = version.split('.').map(Number);
+  const ok = major > MIN_NODE[0] || (major === MIN_NODE[0] && minor >= MIN_NODE[1]);
+  return {
+    ok,
+    path: process.execPath,
+    version,
+    hint: ok ? null : `Node.js ${version} is older than ${MIN_NODE.join('.')}; install Node.js 20, 22 or 24.`,
+  };
+}
+
+/** Advice for a device the adb server lists in a state other than `device`. */
+export function deviceStateHint(state: string): string | null {
+  switch (state) {
+    case 'device':
+      return null;
+    case 'unauthorized':
+      return 'Unlock the phone and accept the "Allow USB debugging?" prompt (tick "Always allow from this computer"). No prompt? Revoke USB debugging authorizations in Developer options, then reconnect the cable.';
+    case 'offline':
+      return 'The device is connected but not answering: reconnect the cable (or `adb reconnect`), or restart the emulator.';
+    case 'no permissions':
+      return "This user may not open the USB device: add a udev rule for the phone's vendor (see developer.android.com/studio/run/device) and reconnect.";
+    case 'authorizing':
+    case 'connecting':
+      return 'Still connecting: wait a few seconds and check again.';
+    default:
+      return `State "${state}": reconnect the device; droidwright uses only devices in the "device" state.`;
+  }
+}
+
+/** `host:devices` lines: `<serial>\t<state>`. */
+export function parseDeviceList(text: string): { serial: string; state: string }[] {
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .map((line) => {
+      const [serial = '', ...rest] = line.split('\t');
+      return { serial, state: rest.join(' ').trim() || 'unknown' };
+    });
+}
+
+/** Newest first by numeric version parts (`35.0.1` before `34.0.0`); names that are not versions last. */
+function newestVersion(names: string[]): string | null {
+  const key = (n: string) => n.split(/[.-]/).map((p) => (/^\d+$/.test(p) ? Number(p) : -1));
+  const sorted = [...names].sort((a, b) => {
+    const [ka, kb] = [key(a), key(b)];
+    for (let i = 0; i < Math.max(ka.length, kb.length); i++) {
+      const d = (kb[i] ?? -1) - (ka[i] ?? -1);
+      if (d !== 0) return d;
+    }
+    return 0;
+  });
+  return sorted[0] ?? null;
+}
 
 /** `java -version` prints e.g. `openjdk version "17.0.12" 2024-07-16` (or `"1.8.0_392"`) on stderr. */
 export function parseJavaVersion(output: string): { version: string; major: number } | null {
@@ -108,19 +225,166 @@ export class HealthChecker {
     @inject(RuntimeOptions) private readonly options: RuntimeOptions,
     @inject(SelectedProject) private readonly project: SelectedProject,
     @inject(TrustService) private readonly trust: TrustService,
+    @inject(EventStoreProvider) private readonly store: EventStoreProvider,
   ) {}
 
-  async run(signal?: AbortSignal): Promise<HealthReport> {
+  async run(signal?: AbortSignal, options: HealthCheckOptions = {}): Promise<HealthReport> {
+    const node = nodeCheck();
     const sdk = this.androidSdk();
+    // An SDK found only at a usual install location is not a choice the user made: adb and the emulator are
+    // then looked up as the device tools look them up (PATH before those locations).
+    const chosenSdk = sdk.source === 'known-location' ? null : sdk.path;
     const [java, adb, emulator] = await Promise.all([
       this.java(signal),
-      this.adb(sdk.path, signal),
-      this.emulator(sdk.path, signal),
+      this.adb(chosenSdk, signal),
+      this.emulator(chosenSdk, signal),
     ]);
+    const devices = await this.devices(adb);
+    const project = this.projectCheck();
     const gradleWrapper = this.gradleWrapper();
     const retrace = this.retrace(sdk.path);
-    const all_ok = java.ok && sdk.ok && adb.ok && (this.project.root === null || gradleWrapper.ok);
-    return { java, android_sdk: sdk, adb, emulator, gradle_wrapper: gradleWrapper, retrace, all_ok };
+    const dataDir = this.dataDir();
+    const eventLog = options.verifyEventLog ? this.eventLog() : null;
+    const all_ok =
+      node.ok &&
+      java.ok &&
+      sdk.ok &&
+      adb.ok &&
+      (this.project.root === null || gradleWrapper.ok) &&
+      dataDir.ok &&
+      (eventLog?.ok ?? true);
+    return {
+      node,
+      java,
+      android_sdk: sdk,
+      build_tools: this.buildTools(sdk.path),
+      adb,
+      devices,
+      emulator,
+      project,
+      gradle_wrapper: gradleWrapper,
+      retrace,
+      data_dir: dataDir,
+      event_log: eventLog,
+      all_ok,
+    };
+  }
+
+  /** Lists devices through the running adb server only: a health check never starts one. */
+  private async devices(adb: AdbCheck): Promise<DevicesCheck> {
+    if (!adb.server.reachable)
+      return {
+        ok: false,
+        listed: false,
+        devices: [],
+        hint: `No adb server answers on port ${adb.server.port}, so no device could be listed; droidwright starts it on first use (or run \`adb start-server\`).`,
+      };
+    let listing: { serial: string; state: string }[];
+    try {
+      listing = parseDeviceList(await adbHostRequest(adb.server.port, 'host:devices', 3000));
+    } catch (error) {
+      return {
+        ok: false,
+        listed: false,
+        devices: [],
+        hint: `The adb server on port ${adb.server.port} did not list devices (${(error as Error).message}); restart it with \`adb kill-server && adb start-server\`.`,
+      };
+    }
+    const devices = listing.map((d) => ({ ...d, hint: deviceStateHint(d.state) }));
+    const online = devices.some((d) => d.state === 'device');
+    return {
+      ok: online,
+      listed: true,
+      devices,
+      hint: online
+        ? null
+        : devices.length === 0
+          ? 'No device connected: plug in a phone with USB debugging on, start an emulator (launch_avd), or run `droidwright sim` for a simulated one.'
+          : "No device is online; see each device's hint.",
+    };
+  }
+
+  private projectCheck(): ProjectCheck {
+    const root = this.project.root;
+    if (!root)
+      return {
+        ok: false,
+        path: null,
+        trusted: null,
+        hint: 'No Gradle project here: run droidwright in the project (a folder at or above one with settings.gradle[.kts]) or pass --project <path>.',
+      };
+    const trusted = this.trust.isTrusted(root);
+    return {
+      ok: true,
+      path: root,
+      trusted,
+      hint: trusted
+        ? null
+        : `Builds and tests refuse an untrusted project: run \`droidwright trust ${root}\` yourself in a terminal.`,
+    };
+  }
+
+  /** Creates the data directory if needed and writes (then removes) a probe file: the real test of a full or read-only disk. */
+  private dataDir(): DataDirCheck {
+    const path = this.options.home;
+    const probe = join(path, `.health-probe-${process.pid}`);
+    try {
+      mkdirSync(path, { recursive: true });
+      writeFileSync(probe, 'probe', { flag: 'wx' });
+      unlinkSync(probe);
+      return { ok: true, path, hint: null };
+    } catch (error) {
+      return {
+        ok: false,
+        path,
+        hint: `Cannot write to the data directory ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): free disk space or fix its permissions, or set DROIDWRIGHT_HOME to a writable folder.`,
+      };
+    }
+  }
+
+  /** `events verify`: the whole chain, against the witness beside the log. No log yet is fine. */
+  private eventLog(): EventLogCheck {
+    const path = eventsDbPath(this.options.home);
+    if (!existsSync(path)) return { ok: true, path, checked: 0, anchors: 0, hint: null };
+    try {
+      const anchors = readWitness(join(this.options.home, WITNESS_FILE)).anchors;
+      const result = this.store().verify({ anchors });
+      return {
+        ok: result.ok,
+        path,
+        checked: result.checked,
+        anchors: anchors.length,
+        hint: result.ok
+          ? null
+          : `The event log does not verify${result.firstBadSeq !== undefined ? ` at seq ${result.firstBadSeq}` : ''}: ${result.reason ?? 'hash mismatch'}. Keep the file for inspection (\`droidwright events verify\`), and move it aside to start a new log.`,
+      };
+    } catch (error) {
+      return {
+        ok: false,
+        path,
+        checked: 0,
+        anchors: 0,
+        hint: `The event log cannot be read: ${(error as Error).message}`,
+      };
+    }
+  }
+
+  /** The newest `build-tools/<version>` of the SDK (AGP picks its own, but needs one installed or installable). */
+  private buildTools(sdk: string | null): Check {
+    const hint =
+      'No build-tools in the Android SDK. Install them with `sdkmanager "build-tools;35.0.0"` (Android Studio: SDK Manager → SDK Tools).';
+    if (!sdk || !isAbsolute(sdk)) return { ok: false, path: null, version: null, hint };
+    const base = join(sdk, 'build-tools');
+    let names: string[];
+    try {
+      names = readdirSync(base).filter((n) => isDirectory(join(base, n)));
+    } catch {
+      return { ok: false, path: null, version: null, hint };
+    }
+    const newest = newestVersion(names);
+    if (!newest) return { ok: false, path: null, version: null, hint };
+    const path = join(base, newest);
+    return { ok: true, path, version: sourceRevision(path) ?? newest, hint: null };
   }
 
   private async probe(file: string, args: string[], signal?: AbortSignal): Promise<string | null> {
@@ -242,6 +506,18 @@ export class HealthChecker {
         hint: null,
       };
     }
+    // Nothing configured: the places installers put the SDK, as the device tools look for adb.
+    const known = sdkRootCandidates({ env: {}, home: env.HOME }).find((c) => isDirectory(c.root));
+    if (known) {
+      const platformTools = sourceRevision(join(known.root, 'platform-tools'));
+      return {
+        ok: true,
+        path: known.root,
+        version: platformTools ? `platform-tools ${platformTools}` : null,
+        source: 'known-location',
+        hint: null,
+      };
+    }
     return {
       ok: false,
       path: null,
@@ -356,4 +632,111 @@ export class HealthChecker {
     if (path) return { ok: true, path, version: sourceRevision(dirname(dirname(path))), hint: null };
     return { ok: false, path: null, version: null, hint };
   }
+}
+
+function describe(check: Check): string {
+  return [check.version, check.path && `(${check.path})`].filter(Boolean).join(' ') || 'found';
+}
+
+/**
+ * The report as a list a person reads (`droidwright doctor`) and an agent can act on: every check with
+ * its severity and the concrete fix. Errors block work (no builds, no devices, no log); warnings name
+ * what is missing for part of it (an optional tool, a device to authorize, trust to grant).
+ */
+export function healthFindings(report: HealthReport): HealthFinding[] {
+  const out: HealthFinding[] = [];
+  const add = (check: string, status: HealthFinding['status'], summary: string, fix: string | null = null) =>
+    out.push({ check, status, summary, fix: status === 'ok' ? null : fix });
+  const required = (check: string, c: Check, what: string) =>
+    add(check, c.ok ? 'ok' : 'error', c.ok ? `${what} ${describe(c)}` : `${what} not usable`, c.hint);
+  // An optional tool's hint is "<what is missing>. <how to install it>": the first sentence is the finding.
+  const optional = (check: string, c: Check, what: string) => {
+    if (c.ok) return add(check, 'ok', `${what} ${describe(c)}`);
+    const [first = '', ...rest] = (c.hint ?? `${what} not found.`).split(/(?<=\.) /);
+    const summary = first.replace(/\.$/, '');
+    add(check, 'warning', /only needed/.test(summary) ? summary : `${summary} (optional)`, rest.join(' ') || c.hint);
+  };
+
+  required('node', report.node, 'Node.js');
+  const { java } = report;
+  add(
+    'java',
+    java.ok ? 'ok' : 'error',
+    java.ok
+      ? `JDK ${java.version} for Gradle (${java.path}, from ${java.source})`
+      : java.major_version !== null
+        ? `JDK ${java.version} is too old for the Android Gradle Plugin (needs ${MIN_JAVA}+)`
+        : 'no usable JDK for Gradle',
+    java.hint,
+  );
+  const sdk = report.android_sdk;
+  add(
+    'android_sdk',
+    sdk.ok ? 'ok' : 'error',
+    sdk.ok ? `Android SDK ${sdk.path} (from ${sdk.source})${sdk.version ? `, ${sdk.version}` : ''}` : 'no Android SDK',
+    sdk.hint,
+  );
+  optional('build_tools', report.build_tools, 'build-tools');
+  const { adb } = report;
+  add('adb', adb.ok ? 'ok' : 'error', adb.ok ? `adb ${describe(adb)}` : 'adb not usable', adb.ok ? null : adb.hint);
+  add(
+    'adb_server',
+    adb.server.reachable ? 'ok' : 'warning',
+    adb.server.reachable
+      ? `adb server answers on port ${adb.server.port} (protocol ${adb.server.version})`
+      : `no adb server on port ${adb.server.port}`,
+    `droidwright starts it on first use; to start it now: \`adb start-server\` (port ${adb.server.port}).`,
+  );
+  const { devices } = report;
+  if (devices.listed) {
+    const online = devices.devices.filter((d) => d.state === 'device');
+    add(
+      'devices',
+      devices.ok ? 'ok' : 'warning',
+      online.length > 0
+        ? `${online.length} device(s) online: ${online.map((d) => d.serial).join(', ')}`
+        : 'no device online',
+      devices.hint,
+    );
+    for (const device of devices.devices.filter((d) => d.state !== 'device'))
+      add(`device ${device.serial}`, 'warning', `${device.serial} is ${device.state}`, device.hint);
+  }
+  optional('emulator', report.emulator, 'Android Emulator');
+  const { project } = report;
+  add(
+    'project',
+    project.ok ? 'ok' : 'warning',
+    project.ok ? `project ${project.path}` : 'no Gradle project selected',
+    project.hint,
+  );
+  if (project.ok) {
+    required('gradle_wrapper', report.gradle_wrapper, 'Gradle wrapper');
+    add(
+      'trust',
+      project.trusted ? 'ok' : 'warning',
+      project.trusted ? 'project trusted: builds may run' : 'project not trusted: builds and tests are refused',
+      project.hint,
+    );
+  }
+  optional('retrace', report.retrace, 'R8 retrace');
+  const dir = report.data_dir;
+  add(
+    'data_dir',
+    dir.ok ? 'ok' : 'error',
+    dir.ok ? `data directory ${dir.path} is writable` : `data directory ${dir.path} is not writable`,
+    dir.hint,
+  );
+  const log = report.event_log;
+  if (log)
+    add(
+      'event_log',
+      log.ok ? 'ok' : 'error',
+      log.ok
+        ? log.checked === 0
+          ? `no event log yet (${log.path} is created on first use)`
+          : `event log intact: ${log.checked} events, hash chain verified${log.anchors > 0 ? ` against ${log.anchors} witness head(s)` : ''}`
+        : `event log ${log.path} does not verify`,
+      log.hint,
+    );
+  return out;
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { omitNulls } from '../../../kernel/bounded-output.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
-import type { HealthChecker } from '../services/health-checker.js';
+import { type HealthChecker, healthFindings } from '../services/health-checker.js';
 
 const checkFields = {
   ok: z.boolean().describe('Whether this part is usable.'),
@@ -18,9 +18,15 @@ export function createRunHealthCheckTool(deps: { checker: HealthChecker }) {
     kind: 'R',
     title: 'Run health check',
     description:
-      "Check the local Android toolchain: Java (17+ needed by the Android Gradle Plugin), the Android SDK, adb and whether its server answers, the emulator, the project's Gradle wrapper, and retrace. Each check says what is wrong and how to fix it. Never runs project code.",
-    input: z.object({}),
+      "Check the local Android setup: Node.js, Java (17+ needed by the Android Gradle Plugin), the Android SDK and build-tools, adb, whether its server answers and each device's state (an unauthorized phone: accept the prompt on it), the emulator, the project, its Gradle wrapper and trust, retrace, the data directory and, on request, the event log's hash chain. Each check says what is wrong and how to fix it. Never runs project code. `droidwright doctor` prints the same checks for a person.",
+    input: z.object({
+      verify_event_log: z
+        .boolean()
+        .default(false)
+        .describe('Also recompute the event log hash chain (slow on a large log).'),
+    }),
     output: z.object({
+      node: CheckSchema.describe('The Node.js running droidwright (20.9 or newer).'),
       java: CheckSchema.extend({
         source: z.enum(['settings', 'JAVA_HOME', 'PATH']).optional().describe('Where the JDK was found.'),
         major_version: z.number().int().optional().describe('Java major version, e.g. 17.'),
@@ -28,12 +34,13 @@ export function createRunHealthCheckTool(deps: { checker: HealthChecker }) {
       }).describe('The JDK Gradle builds use.'),
       android_sdk: CheckSchema.extend({
         source: z
-          .enum(['settings', 'ANDROID_HOME', 'ANDROID_SDK_ROOT', 'local.properties'])
+          .enum(['settings', 'ANDROID_HOME', 'ANDROID_SDK_ROOT', 'local.properties', 'known-location'])
           .optional()
           .describe(
             "Where the SDK location came from (a project's local.properties only counts when the project is trusted).",
           ),
       }).describe('The Android SDK.'),
+      build_tools: CheckSchema.describe("The SDK's newest build-tools (does not affect all_ok)."),
       adb: CheckSchema.extend({
         server: z
           .object({
@@ -43,15 +50,65 @@ export function createRunHealthCheckTool(deps: { checker: HealthChecker }) {
           })
           .describe('The adb server, probed without starting it.'),
       }).describe('adb and its server.'),
+      devices: z
+        .object({
+          ok: z.boolean().describe('At least one device is online.'),
+          listed: z.boolean().describe('False when no adb server answered, so nothing was listed.'),
+          devices: z
+            .array(
+              z.object({
+                serial: z.string().describe('Device serial.'),
+                state: z.string().describe('device, unauthorized, offline, …'),
+                hint: z.string().optional().describe('What to do when the device is not usable.'),
+              }),
+            )
+            .max(64)
+            .describe('Devices the adb server lists.'),
+          hint: z.string().optional().describe('What to do when no device is online.'),
+        })
+        .describe('Devices and their state (does not affect all_ok).'),
       emulator: CheckSchema.describe('The Android Emulator (only needed for virtual devices; does not affect all_ok).'),
+      project: z
+        .object({
+          ok: z.boolean().describe('A Gradle project is selected.'),
+          path: z.string().optional().describe('Its root.'),
+          trusted: z.boolean().optional().describe('Whether builds may run in it.'),
+          hint: z.string().optional().describe('How to select it or trust it.'),
+        })
+        .describe('The project and its trust (does not affect all_ok).'),
       gradle_wrapper: CheckSchema.describe("The project's gradlew (inspected, not run)."),
       retrace: CheckSchema.describe('R8 retrace from the SDK command-line tools (does not affect all_ok).'),
-      all_ok: z.boolean().describe('Java, SDK, adb and (with a project) the Gradle wrapper are all ok.'),
+      data_dir: z
+        .object({
+          ok: z.boolean().describe('The data directory is writable.'),
+          path: z.string().describe('$DROIDWRIGHT_HOME.'),
+          hint: z.string().optional().describe('How to fix it.'),
+        })
+        .describe('Where the event log and build logs live.'),
+      event_log: z
+        .object({
+          ok: z.boolean().describe('The hash chain verifies.'),
+          path: z.string().describe('The log file.'),
+          checked: z.number().int().describe('Events walked.'),
+          anchors: z.number().int().describe('Witness heads it was checked against.'),
+          hint: z.string().optional().describe('What to do when it does not verify.'),
+        })
+        .optional()
+        .describe('Present with verify_event_log.'),
+      all_ok: z
+        .boolean()
+        .describe(
+          'Node, Java, SDK, adb, the data directory, the event log (when checked) and (with a project) the Gradle wrapper are ok.',
+        ),
     }),
-    async handler(_args, ctx) {
-      const report = await deps.checker.run(ctx.signal);
-      const failing = (['java', 'android_sdk', 'adb', 'gradle_wrapper'] as const).filter((k) => !report[k].ok);
-      return { data: omitNulls(report), summary: report.all_ok ? 'all checks ok' : `not ok: ${failing.join(', ')}` };
+    async handler(args, ctx) {
+      const report = await deps.checker.run(ctx.signal, { verifyEventLog: args.verify_event_log });
+      const problems = healthFindings(report).filter((f) => f.status === 'error');
+      const devices = report.devices.devices.slice(0, 64);
+      return {
+        data: omitNulls({ ...report, devices: { ...report.devices, devices } }),
+        summary: report.all_ok ? 'all checks ok' : `not ok: ${problems.map((f) => f.check).join(', ')}`,
+      };
     },
   });
 }
