@@ -1,10 +1,8 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Container } from 'inversify';
-import { createContainer, disposeContainer } from '../kernel/composition-root.js';
 import { resolveHome } from '../kernel/paths.js';
 import type { RuntimeOptions } from '../kernel/runtime-options.js';
 import { UsageError } from '../kernel/usage-error.js';
-import { pluginModules } from '../plugins/index.js';
 
 export type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -21,11 +19,18 @@ export function runtimeOptions(overrides: Partial<RuntimeOptions> = {}): Runtime
   return { home: resolveHome(process.env), cwd: process.cwd(), readOnly: false, env: process.env, ...overrides };
 }
 
-/** Runs `body` with a container over every plugin, and closes the database afterwards. */
+/**
+ * Runs `body` with a container over every plugin, and closes the database afterwards. The container and the
+ * plugins are imported here, not at the top: `droidwright mcp` imports this module and must start without them.
+ */
 export async function withContainer<T>(
   options: RuntimeOptions,
   body: (container: Container) => Promise<T> | T,
 ): Promise<T> {
+  const [{ createContainer, disposeContainer }, { pluginModules }] = await Promise.all([
+    import('../kernel/composition-root.js'),
+    import('../plugins/index.js'),
+  ]);
   const container = createContainer(options, pluginModules);
   try {
     return await body(container);

@@ -34,8 +34,9 @@ import type { AnyToolDefinition, Logger, ProgressUpdate, ToolResult } from '../k
 import { ToolRegistry, type RegisteredTool } from '../kernel/tool-registry.js';
 import { droidwrightVersion } from '../kernel/version.js';
 import { boundClientField, CallRecorder } from './call-recorder.js';
-import { buildInstructions } from './instructions.js';
-import { publishedAnnotations, publishedSchema } from './published-schema.js';
+import { buildInstructions, toolsetSummaries } from './instructions.js';
+import { listedResources, RESOURCES, SERVER_CAPABILITIES, servedCatalogTools, type ToolCatalog } from './tool-catalog.js';
+import { publishTool } from './tool-catalog-generator.js';
 import { truncateUtf8 } from './redaction.js';
 import { renderResultText } from './result-text.js';
 import { resolveServedTools, type ServedTools } from './toolset-selection.js';
@@ -55,21 +56,6 @@ const noClientSchemas: jsonSchemaValidator = {
 /** MCP's "resource not found" error code (not in the SDK's ErrorCode enum). */
 const RESOURCE_NOT_FOUND = -32002;
 
-const RESOURCES = [
-  {
-    uri: 'droidwright://project-info',
-    name: 'project-info',
-    tool: 'get_project_info',
-    description: 'The selected project, its app modules and trust status (same as get_project_info).',
-  },
-  {
-    uri: 'droidwright://health',
-    name: 'health',
-    tool: 'run_health_check',
-    description: 'Toolchain health: Java, SDK, adb, emulator, Gradle wrapper (same as run_health_check).',
-  },
-] as const;
-
 export interface McpSessionOptions {
   /** `--toolsets`; all contributed toolsets when absent. */
   readonly toolsets?: readonly string[];
@@ -81,6 +67,11 @@ export interface McpSessionOptions {
    * is refused (STORE_UNAVAILABLE) and nothing runs. Default: the store's busy timeout (10 s).
    */
   readonly intentWaitMs?: number;
+  /**
+   * The build's catalog, when the process started from it: `tools/list` and the instructions then come from it
+   * (the same bytes the start-up path already sent) instead of being built again from the registry.
+   */
+  readonly catalog?: ToolCatalog;
 }
 
 /** No response goes out larger than this, counted as the JSON-RPC message on the wire. */
@@ -203,29 +194,29 @@ export class McpSession {
     this.server = new Server(
       { name: 'droidwright', version: droidwrightVersion() },
       {
-        capabilities: { tools: {}, resources: {} },
+        capabilities: SERVER_CAPABILITIES,
         jsonSchemaValidator: noClientSchemas,
-        instructions: buildInstructions(this.registry, this.served, this.projectRoot),
+        instructions: buildInstructions(
+          options.catalog?.toolsets ?? toolsetSummaries(this.registry),
+          this.served,
+          this.projectRoot,
+        ),
       },
     );
     this.server.oninitialized = () => this.onInitialized();
     // JSON Schemas are built on the first tools/list, not before the initialize reply.
+    const catalog = options.catalog;
     this.server.setRequestHandler(ListToolsRequestSchema, () => ({
-      tools: (this.toolList ??= this.servedTools.map((t) => this.describeTool(t))),
+      tools: (this.toolList ??= catalog
+        ? servedCatalogTools(catalog, this.served).map((t) => t.published as Tool)
+        : this.servedTools.map((t) => publishTool(t))),
     }));
     this.server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
       this.callTool(request.params.name, request.params.arguments, extra.signal, extra._meta?.progressToken, (n) =>
         extra.sendNotification(n),
       ),
     );
-    this.server.setRequestHandler(ListResourcesRequestSchema, () => ({
-      resources: RESOURCES.filter((r) => this.servedNames.has(r.tool)).map((r) => ({
-        uri: r.uri,
-        name: r.name,
-        description: r.description,
-        mimeType: 'application/json',
-      })),
-    }));
+    this.server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: listedResources(this.servedNames) }));
     // Declaring resources invites clients to ask for templates; there are none, and saying so is an answer.
     this.server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }));
     this.server.setRequestHandler(ReadResourceRequestSchema, (request, extra) =>
@@ -332,18 +323,6 @@ export class McpSession {
       readOnly: this.served.readOnly,
       projectRoot: this.projectRoot,
     });
-  }
-
-  private describeTool(tool: RegisteredTool): Tool {
-    const def = tool.definition;
-    return {
-      name: def.name,
-      title: def.title,
-      description: def.description,
-      inputSchema: publishedSchema(tool.input, 'input'),
-      outputSchema: publishedSchema(def.output, 'output') as Tool['outputSchema'],
-      annotations: publishedAnnotations(tool.annotations),
-    };
   }
 
   private hiddenMessage(def: AnyToolDefinition): string {
