@@ -35,7 +35,13 @@ import { ToolRegistry, type RegisteredTool } from '../kernel/tool-registry.js';
 import { droidwrightVersion } from '../kernel/version.js';
 import { boundClientField, CallRecorder } from './call-recorder.js';
 import { buildInstructions, toolsetSummaries } from './instructions.js';
-import { listedResources, RESOURCES, SERVER_CAPABILITIES, servedCatalogTools, type ToolCatalog } from './tool-catalog.js';
+import {
+  listedResources,
+  RESOURCES,
+  SERVER_CAPABILITIES,
+  servedCatalogTools,
+  type ToolCatalog,
+} from './tool-catalog.js';
 import { publishTool } from './tool-catalog-generator.js';
 import { truncateUtf8 } from './redaction.js';
 import { renderResultText } from './result-text.js';
