@@ -1,10 +1,11 @@
-import { listedResources, SERVER_CAPABILITIES, servedCatalogTools, type ToolCatalog } from './tool-catalog.js';
+import { SERVER_CAPABILITIES, servedCatalogTools, type ToolCatalog } from './tool-catalog.js';
 import type { ServedTools } from './toolset-selection.js';
 
 /**
  * The start of a `droidwright mcp` session, answered from the build's tool catalog before zod, the MCP SDK,
- * the container or any plugin is loaded: `initialize`, `notifications/initialized`, `ping`, `tools/list`,
- * `resources/list` and `resources/templates/list`, when each is plainly well formed. Anything else (a call, an
+ * the container or any plugin is loaded: `initialize`, `notifications/initialized`, `ping` and `tools/list`,
+ * when each is plainly well formed (resources and prompts depend on the project's files and plugins' templates,
+ * so their lists come from the full server). Anything else (a call, an
  * odd or malformed message, a second initialize) hands the session over to the full server, which first
  * replays what this front consumed (the initialize under a private id whose reply it drops, and the
  * initialized notification), so the SDK's session state is what it would have been had it read the stream
@@ -90,12 +91,9 @@ export class CatalogFront {
   private sink: ((text: string) => void) | undefined;
   private initialize: Json | undefined;
   private initialized: string | undefined;
-  private readonly servedNames: ReadonlySet<string>;
   private toolsLine: string | undefined;
 
-  constructor(private readonly options: CatalogFrontOptions) {
-    this.servedNames = new Set(servedCatalogTools(options.catalog, options.served).map((tool) => tool.name));
-  }
+  constructor(private readonly options: CatalogFrontOptions) {}
 
   /** True once the client completed the handshake with this front (it then expects its session on record). */
   get handshakeComplete(): boolean {
@@ -174,14 +172,6 @@ export class CatalogFront {
         if (!plainListParams(params)) return false;
         this.replyTools(id);
         if (this.initialized !== undefined) this.options.onListed?.();
-        return true;
-      case 'resources/list':
-        if (!plainListParams(params)) return false;
-        this.reply(id, { resources: listedResources(this.servedNames) });
-        return true;
-      case 'resources/templates/list':
-        if (!plainListParams(params)) return false;
-        this.reply(id, { resourceTemplates: [] });
         return true;
       default:
         return false;

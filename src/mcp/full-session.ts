@@ -36,6 +36,7 @@ export async function startFullSession(
     const session = new McpSession(container, {
       toolsets: options.toolsets,
       readOnly: options.readOnly,
+      confirm: options.confirm,
       logger,
       ...(catalog ? { catalog } : {}),
     });

@@ -86,7 +86,7 @@ export async function runMcpServer(options: RuntimeOptions): Promise<number> {
       catalog,
       served,
       serverInfo: { name: 'droidwright', version: droidwrightVersion() },
-      instructions: buildInstructions(catalog.toolsets, served, project.root),
+      instructions: buildInstructions(catalog.toolsets, served, project.root, options.confirm),
       write: (line) => process.stdout.write(line),
       handOver: (replay, dropReplyTo) => {
         clearTimeout(idleTimer);

@@ -39,23 +39,7 @@ export interface PublishedTool {
 }
 
 /** The capabilities the server announces in `initialize`, whichever path answers it. */
-export const SERVER_CAPABILITIES = { tools: {}, resources: {} } as const;
-
-/** The resources served: each reads through a tool, and is listed only while that tool is served. */
-export const RESOURCES = [
-  {
-    uri: 'droidwright://project-info',
-    name: 'project-info',
-    tool: 'get_project_info',
-    description: 'The selected project, its app modules and trust status (same as get_project_info).',
-  },
-  {
-    uri: 'droidwright://health',
-    name: 'health',
-    tool: 'run_health_check',
-    description: 'Toolchain health: Java, SDK, adb, emulator, Gradle wrapper (same as run_health_check).',
-  },
-] as const;
+export const SERVER_CAPABILITIES = { tools: {}, resources: {}, prompts: {} } as const;
 
 /** The catalog's tools this session serves, in the order tools/list gives them. */
 export function servedCatalogTools(catalog: ToolCatalog, served: ServedTools): CatalogTool[] {
@@ -63,16 +47,6 @@ export function servedCatalogTools(catalog: ToolCatalog, served: ServedTools): C
     .filter((set) => served.toolsets.includes(set.name))
     .flatMap((set) => set.tools)
     .filter((tool) => !served.readOnly || tool.kind === 'R');
-}
-
-/** The `resources/list` answer for a session serving `servedNames`. */
-export function listedResources(servedNames: ReadonlySet<string>) {
-  return RESOURCES.filter((r) => servedNames.has(r.tool)).map((r) => ({
-    uri: r.uri,
-    name: r.name,
-    description: r.description,
-    mimeType: 'application/json',
-  }));
 }
 
 /** The catalog file beside the bundle. */

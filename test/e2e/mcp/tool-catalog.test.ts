@@ -52,7 +52,13 @@ describe('the build-time tool catalog', () => {
     }
   });
 
-  test.each([[[]], [['--toolsets', 'core,build']], [['--read-only']], [['--toolsets', 'core,logcat', '--read-only']]])(
+  test.each([
+    [[]],
+    [['--toolsets', 'core,build']],
+    [['--read-only']],
+    [['--toolsets', 'core,logcat', '--read-only']],
+    [['--confirm', 'destructive']],
+  ])(
     'droidwright mcp %j answers the handshake and the lists from the catalog exactly as the live session would',
     async (args: string[]) => {
       const mcp = await startMcpClient(env, ['--project', project, ...args]);
@@ -70,6 +76,7 @@ describe('the build-time tool catalog', () => {
       const session = new McpSession(container, {
         ...(args.includes('--toolsets') ? { toolsets: flag('--toolsets')!.split(',') } : {}),
         readOnly: args.includes('--read-only'),
+        ...(args.includes('--confirm') ? { confirm: flag('--confirm') as 'destructive' } : {}),
         logger: quiet,
       });
       const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
