@@ -148,7 +148,7 @@ async function startup() {
       rows.push(
         row('mobile-mcp: spawn → tools/list', peerListed),
         { name: `  ${theirs[0].tools} tools, list bytes`, median: theirs[0].bytes },
-        { name: 'ratio droidwright / mobile-mcp (median)', median: median(listed) / median(peerListed) },
+        { name: `ratio droidwright / mobile-mcp (medians): ${(median(listed) / median(peerListed)).toFixed(2)}` },
       );
     } else {
       rows.push({ name: 'mobile-mcp not installed (npm run bench:peers): no ratio' });
