@@ -50,6 +50,9 @@ export async function startFullSession(
     }
     transport.onclose = onClose;
     await session.connect(transport);
+    // Let the replay already in `input` reach the session first, so a close that follows at once (stdin ended
+    // right after the handshake) finds the session started and records its start and end.
+    await new Promise((resolve) => setImmediate(resolve));
     return { session, container, transport, dispose: () => disposeContainer(container) };
   } catch (error) {
     disposeContainer(container);
