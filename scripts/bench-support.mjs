@@ -1,4 +1,5 @@
 // Helpers shared by the benchmark scripts.
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -42,4 +43,18 @@ export async function bundleSources(name, contents) {
 /** {@link bundleSources}, then the bundle's exports. */
 export async function loadSources(name, contents) {
   return import(pathToFileURL(await bundleSources(name, contents)).href);
+}
+
+/** Pids of processes whose environment has HOME=`home` (a peer's daemon, e.g. mobile-mcp's mobilecli), from /proc. */
+export function pidsWithHome(home) {
+  const pids = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${name}/environ`, 'latin1').split('\0').includes(`HOME=${home}`)) pids.push(Number(name));
+    } catch {
+      // Gone, or not ours to read.
+    }
+  }
+  return pids;
 }

@@ -4,10 +4,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createRequire } from 'node:module';
-import { loadSources, freePort } from './bench-support.mjs';
-
-const require = createRequire(import.meta.url);
+import { loadSources, freePort, pidsWithHome } from './bench-support.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(root, 'dist', 'cli.js');
@@ -47,21 +44,6 @@ async function connectDevice(port, device) {
     if (i > 300) throw new Error('device did not come online');
     await new Promise((r) => setTimeout(r, 20));
   }
-}
-
-/** Pids of processes whose environment has HOME=`home` (the peer's mobilecli daemon), from /proc. */
-function pidsWithHome(home) {
-  const { readdirSync, readFileSync } = require('node:fs');
-  const pids = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
-    try {
-      if (readFileSync(`/proc/${name}/environ`, 'latin1').split('\0').includes(`HOME=${home}`)) pids.push(Number(name));
-    } catch {
-      // Gone, or not ours to read.
-    }
-  }
-  return pids;
 }
 
 /**

@@ -2,11 +2,11 @@
 // Each benchmark is a named async function returning table rows; add yours to `benchmarks` below.
 // `node scripts/bench.mjs startup` runs only the named ones.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from './bench-support.mjs';
+import { freePort, pidsWithHome } from './bench-support.mjs';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 
@@ -67,13 +67,57 @@ async function timeMcpStartup(env) {
   return times;
 }
 
-/** spawn → initialize reply and → tools/list reply of `droidwright mcp`; target: tools/list median under 200 ms. */
+/** The installed @mobilenext/mobile-mcp (`npm run bench:peers`), or undefined. */
+function mobileMcpEntry() {
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  return [
+    join(root, 'node_modules/.cache/bench-peers/node_modules/@mobilenext/mobile-mcp/lib/index.js'),
+    join(root, 'node_modules/@mobilenext/mobile-mcp/lib/index.js'),
+  ].find((path) => existsSync(path));
+}
+
+/** One agent start in a fresh SDK client process (scripts/bench-startup-client.mjs); see its header. */
+function timeClientStart(command, args, env, cwd) {
+  const client = fileURLToPath(new URL('./bench-startup-client.mjs', import.meta.url));
+  const out = execFileSync(process.execPath, [client, command, ...args], { env, cwd, timeout: 30_000 });
+  return JSON.parse(out.toString('utf8'));
+}
+
+function row(name, samples) {
+  return {
+    name,
+    runs: samples.length,
+    median: median(samples),
+    p90: percentile(samples, 90),
+    min: Math.min(...samples),
+  };
+}
+
+/**
+ * Start-up as an agent meets it: spawn → tools/list through the SDK's client, each run a fresh client process
+ * (so its validators compile cold, as at an agent's start), every toolset served; and the same for
+ * @mobilenext/mobile-mcp, interleaved run by run, with its telemetry off and a HOME of its own (run the bench
+ * without network: `unshare -rn sh -c 'ip link set lo up && npm run bench startup'`); the daemon it leaves is
+ * stopped by PID. Targets (issue 15): ≤ 150 ms and ≤ 0.55× mobile-mcp, on Node 20. Also the server alone
+ * (raw JSON-RPC, no client work) and `node -e 0`.
+ */
 async function startup() {
   const runs = 15;
   const home = mkdtempSync(join(tmpdir(), 'droidwright-bench-'));
+  const peerHome = mkdtempSync(join(tmpdir(), 'droidwright-bench-peer-home-'));
   const env = { ...process.env, DROIDWRIGHT_HOME: home, ANDROID_ADB_SERVER_PORT: String(await freePort()) };
+  const peerEnv = { ...process.env, HOME: peerHome, MOBILEMCP_DISABLE_TELEMETRY: '1' };
+  const peer = mobileMcpEntry();
   try {
     await timeMcpStartup(env); // warm the file cache and create the database, not counted
+    timeClientStart(process.execPath, [CLI, 'mcp'], env, home);
+    if (peer) timeClientStart(process.execPath, [peer], peerEnv, peerHome);
+    const ours = [];
+    const theirs = [];
+    for (let i = 0; i < runs; i++) {
+      ours.push(timeClientStart(process.execPath, [CLI, 'mcp'], env, home));
+      if (peer) theirs.push(timeClientStart(process.execPath, [peer], peerEnv, peerHome));
+    }
     const init = [];
     const list = [];
     for (let i = 0; i < runs; i++) {
@@ -87,31 +131,40 @@ async function startup() {
       await new Promise((resolve) => spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' }).once('exit', resolve));
       nodeOnly.push(performance.now() - t0);
     }
-    return [
-      {
-        name: 'node -e 0 (baseline)',
-        runs,
-        median: median(nodeOnly),
-        p90: percentile(nodeOnly, 90),
-        min: Math.min(...nodeOnly),
-      },
-      {
-        name: 'mcp spawn → initialize reply',
-        runs,
-        median: median(init),
-        p90: percentile(init, 90),
-        min: Math.min(...init),
-      },
-      {
-        name: 'mcp spawn → tools/list reply',
-        runs,
-        median: median(list),
-        p90: percentile(list, 90),
-        min: Math.min(...list),
-      },
+    const catalog = JSON.parse(readFileSync(new URL('../dist/tool-catalog.json', import.meta.url), 'utf8'));
+    const catalogTools = catalog.toolsets.reduce((sum, set) => sum + set.tools.length, 0);
+    const listed = ours.map((r) => r.listed);
+    const rows = [
+      row('node -e 0 (baseline)', nodeOnly),
+      row('SDK client: spawn → tools/list', listed),
+      row(
+        '  spawn → initialize result',
+        ours.map((r) => r.initialized),
+      ),
+      { name: `  ${ours[0].tools} tools of ${catalogTools}, list bytes`, median: ours[0].bytes },
     ];
+    if (peer) {
+      const peerListed = theirs.map((r) => r.listed);
+      rows.push(
+        row('mobile-mcp: spawn → tools/list', peerListed),
+        { name: `  ${theirs[0].tools} tools, list bytes`, median: theirs[0].bytes },
+        { name: `ratio droidwright / mobile-mcp (medians): ${(median(listed) / median(peerListed)).toFixed(2)}` },
+      );
+    } else {
+      rows.push({ name: 'mobile-mcp not installed (npm run bench:peers): no ratio' });
+    }
+    rows.push(row('raw: spawn → initialize reply', init), row('raw: spawn → tools/list reply', list));
+    return rows;
   } finally {
+    for (const pid of pidsWithHome(peerHome)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
     rmSync(home, { recursive: true, force: true });
+    rmSync(peerHome, { recursive: true, force: true });
   }
 }
 

@@ -1,7 +1,8 @@
 // Bundles the CLI into dist/ with esbuild. Code splitting keeps `droidwright mcp` from loading what
 // only other commands need (Ink/React, the simulator), which is what keeps start-up fast.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 await build({
@@ -44,3 +45,26 @@ await build({
   minify: true,
   logLevel: 'warning',
 });
+
+// The tool catalog `droidwright mcp` answers initialize and tools/list from before it loads anything else
+// (src/mcp/tool-catalog.ts): generated from the live registry of every plugin at each build, so a tool added
+// anywhere is listed with no step of its own. The generator is bundled outside dist/ (inside node_modules, so
+// its external packages resolve) and run here.
+const generator = new URL('../node_modules/.cache/droidwright-build-tool-catalog.mjs', import.meta.url);
+await build({
+  stdin: {
+    contents: "export { buildToolCatalog } from './src/mcp/build-tool-catalog.ts';",
+    resolveDir: new URL('..', import.meta.url).pathname,
+    loader: 'ts',
+  },
+  outfile: generator.pathname,
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  external: ['better-sqlite3', 'sharp', '@devicefarmer/adbkit', '@devicefarmer/adbkit-apkreader'],
+  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+  logLevel: 'warning',
+});
+const { buildToolCatalog } = await import(`${pathToFileURL(generator.pathname).href}?${Date.now()}`);
+writeFileSync(new URL('../dist/tool-catalog.json', import.meta.url), JSON.stringify(buildToolCatalog()));

@@ -1,18 +1,23 @@
 import type { Container } from 'inversify';
-import { createContainer, disposeContainer } from '../kernel/composition-root.js';
 import { resolveHome } from '../kernel/paths.js';
 import type { RuntimeOptions } from '../kernel/runtime-options.js';
-import { pluginModules } from '../plugins/index.js';
 
 export function runtimeOptions(overrides: Partial<RuntimeOptions> = {}): RuntimeOptions {
   return { home: resolveHome(process.env), cwd: process.cwd(), readOnly: false, env: process.env, ...overrides };
 }
 
-/** Runs `body` with a container over every plugin, and closes the database afterwards. */
+/**
+ * Runs `body` with a container over every plugin, and closes the database afterwards. The container and the
+ * plugins are imported here, not at the top: `droidwright mcp` imports this module and must start without them.
+ */
 export async function withContainer<T>(
   options: RuntimeOptions,
   body: (container: Container) => Promise<T> | T,
 ): Promise<T> {
+  const [{ createContainer, disposeContainer }, { pluginModules }] = await Promise.all([
+    import('../kernel/composition-root.js'),
+    import('../plugins/index.js'),
+  ]);
   const container = createContainer(options, pluginModules);
   try {
     return await body(container);

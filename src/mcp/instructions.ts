@@ -2,6 +2,22 @@ import type { ConfirmMode } from '../kernel/runtime-options.js';
 import type { ToolRegistry } from '../kernel/tool-registry.js';
 import type { ServedTools } from './toolset-selection.js';
 
+/** What the instructions say of a toolset: the catalog's toolsets, or a live registry's (see toolsetSummaries). */
+export interface ToolsetSummary {
+  readonly name: string;
+  readonly description: string;
+  readonly tools: readonly { readonly kind: string }[];
+}
+
+/** A live registry's toolsets as the instructions read them (the catalog's toolsets already are). */
+export function toolsetSummaries(registry: Pick<ToolRegistry, 'toolsets'>): ToolsetSummary[] {
+  return registry.toolsets().map((set) => ({
+    name: set.name,
+    description: set.description,
+    tools: set.tools.map((tool) => ({ kind: tool.definition.kind })),
+  }));
+}
+
 /** What each toolset lets the model do, for the first line of the instructions. */
 const TOOLSET_PURPOSES: Record<string, string> = {
   core: 'project and toolchain facts, devices, app state, crashes and exit reasons, and the event log',
@@ -11,7 +27,7 @@ const TOOLSET_PURPOSES: Record<string, string> = {
 
 /** The `instructions` an MCP client gives its model: generated from the registry so it never drifts. */
 export function buildInstructions(
-  registry: ToolRegistry,
+  toolsets: readonly ToolsetSummary[],
   served: ServedTools,
   projectRoot: string | null,
   confirm?: ConfirmMode,
@@ -34,8 +50,8 @@ export function buildInstructions(
   );
   lines.push('');
   lines.push(`Toolsets served${served.readOnly ? ' (read-only: only tools that change nothing)' : ''}:`);
-  for (const set of registry.toolsets().filter((t) => served.toolsets.includes(t.name))) {
-    const count = set.tools.filter((t) => !served.readOnly || t.definition.kind === 'R').length;
+  for (const set of toolsets.filter((t) => served.toolsets.includes(t.name))) {
+    const count = set.tools.filter((t) => !served.readOnly || t.kind === 'R').length;
     lines.push(`- ${set.name} (${count} tool${count === 1 ? '' : 's'}): ${set.description}`);
   }
   if (served.hidden.length > 0) {

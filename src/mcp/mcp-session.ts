@@ -46,8 +46,9 @@ import {
   confirmationRefusal,
   needsConfirmation,
 } from './confirmation.js';
-import { buildInstructions } from './instructions.js';
-import { publishedAnnotations, publishedSchema } from './published-schema.js';
+import { buildInstructions, toolsetSummaries } from './instructions.js';
+import { SERVER_CAPABILITIES, servedCatalogTools, type ToolCatalog } from './tool-catalog.js';
+import { publishTool } from './tool-catalog-generator.js';
 import { truncateUtf8 } from './redaction.js';
 import { findPrompt, isPromptServed, listServedPrompts, renderPrompt } from './prompts/prompt-catalog.js';
 import { McpResources } from './resources/mcp-resources.js';
@@ -78,6 +79,11 @@ export interface McpSessionOptions {
    * is refused (STORE_UNAVAILABLE) and nothing runs. Default: the store's busy timeout (10 s).
    */
   readonly intentWaitMs?: number;
+  /**
+   * The build's catalog, when the process started from it: `tools/list` and the instructions then come from it
+   * (the same bytes the start-up path already sent) instead of being built again from the registry.
+   */
+  readonly catalog?: ToolCatalog;
   /** `--confirm`: D and O calls (destructive) or every W, D and O call (all-writes) need the person's yes. */
   readonly confirm?: ConfirmMode;
 }
@@ -208,15 +214,23 @@ export class McpSession {
     this.server = new Server(
       { name: 'droidwright', version: droidwrightVersion() },
       {
-        capabilities: { tools: {}, resources: {}, prompts: {} },
+        capabilities: SERVER_CAPABILITIES,
         jsonSchemaValidator: noClientSchemas,
-        instructions: buildInstructions(this.registry, this.served, this.projectRoot, this.confirm),
+        instructions: buildInstructions(
+          options.catalog?.toolsets ?? toolsetSummaries(this.registry),
+          this.served,
+          this.projectRoot,
+          this.confirm,
+        ),
       },
     );
     this.server.oninitialized = () => this.onInitialized();
     // JSON Schemas are built on the first tools/list, not before the initialize reply.
+    const catalog = options.catalog;
     this.server.setRequestHandler(ListToolsRequestSchema, () => ({
-      tools: (this.toolList ??= this.servedTools.map((t) => this.describeTool(t))),
+      tools: (this.toolList ??= catalog
+        ? servedCatalogTools(catalog, this.served).map((t) => t.published as Tool)
+        : this.servedTools.map((t) => publishTool(t))),
     }));
     this.server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
       this.callTool(request.params.name, request.params.arguments, extra.signal, extra._meta?.progressToken, (n) =>
@@ -371,18 +385,6 @@ export class McpSession {
       readOnly: this.served.readOnly,
       projectRoot: this.projectRoot,
     });
-  }
-
-  private describeTool(tool: RegisteredTool): Tool {
-    const def = tool.definition;
-    return {
-      name: def.name,
-      title: def.title,
-      description: def.description,
-      inputSchema: publishedSchema(tool.input, 'input'),
-      outputSchema: publishedSchema(def.output, 'output') as Tool['outputSchema'],
-      annotations: publishedAnnotations(tool.annotations),
-    };
   }
 
   private hiddenMessage(def: AnyToolDefinition): string {

@@ -1,4 +1,3 @@
-import type { ToolRegistry } from '../kernel/tool-registry.js';
 import { UsageError } from '../kernel/usage-error.js';
 
 export interface ServedTools {
@@ -9,13 +8,16 @@ export interface ServedTools {
   readonly readOnly: boolean;
 }
 
-/** Parses `--toolsets a,b`. Every name must be a contributed toolset; empty names are refused. */
+/**
+ * Parses `--toolsets a,b`. Every name must be a contributed toolset (of the live registry or of the build's
+ * catalog); empty names are refused.
+ */
 export function resolveServedTools(
-  registry: ToolRegistry,
+  contributed: { toolsets(): readonly { readonly name: string }[] },
   requested: readonly string[] | undefined,
   readOnly: boolean,
 ): ServedTools {
-  const available = registry.toolsets().map((t) => t.name as string);
+  const available = contributed.toolsets().map((t) => t.name);
   if (requested === undefined) return { toolsets: available, hidden: [], readOnly };
   const names = requested.map((n) => n.trim());
   const valid = `Valid toolsets: ${available.join(', ')}.`;

@@ -39,3 +39,29 @@ test('droidwright mcp loads neither Ink/React, sharp, the simulator nor the TUI 
   for (const forbidden of ['ink', 'react', 'react/jsx-runtime', 'sharp']) expect(packages).not.toContain(forbidden);
   expect([...seen].some((f) => /^(sim|demo|tui)-command|simulated/.test(f))).toBe(false);
 });
+
+test('droidwright mcp answers the handshake and tools/list before evaluating zod, the MCP SDK or inversify', () => {
+  assertBuilt();
+  const entry = readFileSync(CLI, 'utf8');
+  const mcpChunk = /import\("\.\/(mcp-command-[\w-]+\.js)"\)/.exec(entry)?.[1];
+  expect(mcpChunk).toBeDefined();
+  const seen = new Set<string>();
+  const packages = new Set<string>();
+  const queue = [mcpChunk!, ...staticImports(entry).chunks];
+  let source = '';
+  while (queue.length > 0) {
+    const file = queue.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const text = readFileSync(join(DIST, file), 'utf8');
+    source += text;
+    const found = staticImports(text);
+    queue.push(...found.chunks);
+    for (const p of found.packages) packages.add(p);
+  }
+  // Everything statically reachable from the mcp command is the start-up path (the rest is import()ed later).
+  expect([...packages].filter((p) => !p.startsWith('node:'))).toEqual([]);
+  expect(source.length).toBeLessThan(40_000);
+  for (const marker of ['ZodObject', 'McpError']) expect(source).not.toContain(marker);
+  expect(readFileSync(join(DIST, 'tool-catalog.json'), 'utf8').length).toBeGreaterThan(1000);
+});

@@ -223,13 +223,9 @@ describe('MCP adapter in-process (InMemoryTransport)', () => {
         properties: { steps: { type: 'integer', description: 'Progress steps to report.' } },
         required: ['steps'],
       });
-      // Strict input; output describes success only, without zod's safe-integer bounds or field prose.
+      // Strict input; output names the fields of a success and costs a client's validator nothing to compile.
       expect(slow.inputSchema.additionalProperties).toBe(false);
-      expect(slow.outputSchema).toEqual({
-        type: 'object',
-        properties: { done: { type: 'integer' } },
-        required: ['done'],
-      });
+      expect(slow.outputSchema).toEqual({ type: 'object', properties: { done: {} } });
       expect(listed.map((t) => t.name)).toContain('get_project_info');
       expect(h.client.getServerVersion()).toMatchObject({ name: 'droidwright' });
       expect(h.client.getInstructions()).toContain('- build (');

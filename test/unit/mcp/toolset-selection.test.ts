@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool, type AnyToolDefinition, type ToolsetName } from '../../../src/kernel/tool-definition.js';
 import { ToolRegistry } from '../../../src/kernel/tool-registry.js';
 import { UsageError } from '../../../src/kernel/usage-error.js';
-import { buildInstructions } from '../../../src/mcp/instructions.js';
+import { buildInstructions, toolsetSummaries } from '../../../src/mcp/instructions.js';
 import { describeZodIssues, toolErrorResult } from '../../../src/mcp/mcp-session.js';
 import { resolveServedTools } from '../../../src/mcp/toolset-selection.js';
 import { InvalidArgumentsError, ToolError } from '../../../src/kernel/errors.js';
@@ -57,7 +57,7 @@ describe('--toolsets and --read-only', () => {
   });
 
   test('instructions name served and hidden toolsets, the flag to enable them, errors and trust', () => {
-    const text = buildInstructions(registry, resolveServedTools(registry, ['core'], true), '/p');
+    const text = buildInstructions(toolsetSummaries(registry), resolveServedTools(registry, ['core'], true), '/p');
     expect(text).toContain('Project: /p');
     expect(text).toContain('- core (1 tool): Core things.');
     expect(text).toContain('Hidden toolsets: build');
