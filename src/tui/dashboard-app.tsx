@@ -97,6 +97,7 @@ export function DashboardApp({ model, sources, color, size }: DashboardAppProps)
     filter: editingFilter ?? filters[panel] ?? '',
     width: columns,
     diagnostics: (id) => model.diagnostics(id),
+    crashDetail: (group) => model.crashDetail(group),
     logcat,
   });
   const rendered = useRef({ view, snapshot, logcat });

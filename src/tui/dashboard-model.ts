@@ -2,6 +2,7 @@ import { computeEventHash } from '../events/event-hash.js';
 import { GENESIS_HASH } from '../events/event-schema.js';
 import type { StoredEvent } from '../events/event-definition.js';
 import { isProcessAlive } from '../kernel/process-identity.js';
+import { type CrashGroupRow, type CrashKind, readCrashGroups } from '../plugins/logcat/crashes.projection.js';
 import type { DashboardSources, DashboardStore } from './dashboard-sources.js';
 
 export type ToolKind = 'R' | 'W' | 'D' | 'O';
@@ -80,18 +81,25 @@ export interface DeviceRow {
   readonly lastLaunched: string | null;
 }
 
+/** A row of the logcat plugin's `crash_groups` read model. */
 export interface CrashGroup {
-  readonly signatureHash: string;
-  readonly type: 'app.crashed' | 'app.native_crashed' | 'app.not_responding';
+  readonly groupId: string;
+  readonly kind: CrashKind;
   readonly package: string | null;
+  readonly signatureHash: string;
   /** Exception class and message, signal, or ANR reason. */
   readonly title: string;
   readonly count: number;
   readonly firstAt: number;
   readonly lastAt: number;
-  readonly devices: readonly string[];
-  /** The newest occurrence's seq and log lines. */
   readonly lastSeq: number;
+  readonly lastDevice: string;
+}
+
+/** What Enter on a crash group shows: its devices, the builds it was seen in and its newest occurrence's lines. */
+export interface CrashGroupDetail {
+  readonly devices: readonly string[];
+  readonly builds: readonly { buildId: string | null; versionCode: number; variant: string | null; crashes: number }[];
   readonly lines: readonly string[];
 }
 
@@ -120,7 +128,7 @@ export interface DashboardSnapshot {
 /** Tool calls kept in memory (the log keeps them all; the panel shows the newest). */
 export const ACTIVITY_LIMIT = 500;
 const BUILD_LIMIT = 50;
-const CRASH_SEED_EVENTS = 2000;
+const CRASH_GROUP_LIMIT = 200;
 const CRASH_TYPES = ['app.crashed', 'app.native_crashed', 'app.not_responding'] as const;
 /** A snapshot at most this often: the screen redraws at ≤ 10 fps however fast the log grows. */
 export const FRAME_MS = 100;
@@ -128,7 +136,7 @@ export const FRAME_MS = 100;
 const TICK_MS = 1000;
 const SESSION_CHECK_MS = 5000;
 
-type Dirty = 'sessions' | 'builds' | 'devices' | 'trust';
+type Dirty = 'sessions' | 'builds' | 'devices' | 'trust' | 'crashes';
 
 interface SessionTableRow {
   session: string;
@@ -145,7 +153,7 @@ interface SessionTableRow {
 
 /**
  * The dashboard's state: read models read through `prepareRead` when an event says they changed, plus
- * what the stream itself carries (tool calls, crashes). Nothing here outlives the process or is kept
+ * what the stream itself carries (tool calls in flight). Nothing here outlives the process or is kept
  * that the log cannot rebuild. Listeners are told at most every FRAME_MS.
  */
 export class DashboardModel {
@@ -161,7 +169,7 @@ export class DashboardModel {
   private sessions: SessionRow[] = [];
   private builds: BuildRow[] = [];
   private devices: DeviceRow[] = [];
-  private readonly crashGroups = new Map<string, CrashGroup>();
+  private crashes: CrashGroup[] = [];
   private trusted = false;
   private log: LogStatus;
   private lastHash: string | null = null;
@@ -188,8 +196,7 @@ export class DashboardModel {
     const last = this.store.lastSeq();
     this.log = { ...this.log, lastSeq: last };
     this.seedActivity();
-    this.seedCrashes();
-    for (const what of ['sessions', 'builds', 'devices', 'trust'] as const) this.dirty.add(what);
+    for (const what of ['sessions', 'builds', 'devices', 'trust', 'crashes'] as const) this.dirty.add(what);
     this.refresh();
     this.unsubscribe = this.sources.stream.subscribe((event) => this.onEvent(event));
     // A server that dies records no end: look again now and then, but redraw only when the list changed.
@@ -232,7 +239,7 @@ export class DashboardModel {
         activity: this.activity,
         builds: this.builds,
         devices: this.devices,
-        crashes: [...this.crashGroups.values()].sort((a, b) => b.lastAt - a.lastAt),
+        crashes: this.crashes,
         now: Date.now(),
       };
     }
@@ -255,6 +262,36 @@ export class DashboardModel {
           .all(buildId, limit) as DiagnosticRow[],
       [],
     );
+  }
+
+  /** A crash group's devices and builds (the `crashes` read model) and its newest occurrence's lines (the log). */
+  crashDetail(group: CrashGroup): CrashGroupDetail {
+    const devices = this.read(
+      () =>
+        (
+          this.store
+            .prepareRead('SELECT DISTINCT device_serial FROM crashes WHERE group_id = ? ORDER BY device_serial LIMIT 20')
+            .all(group.groupId) as { device_serial: string }[]
+        ).map((r) => r.device_serial),
+      [group.lastDevice],
+    );
+    const builds = this.read(
+      () =>
+        (
+          this.store
+            .prepareRead(
+              'SELECT build_id, version_code, variant, crashes FROM crash_group_builds WHERE group_id = ? ORDER BY last_seq DESC LIMIT 20',
+            )
+            .all(group.groupId) as { build_id: string | null; version_code: number; variant: string | null; crashes: number }[]
+        ).map((r) => ({ buildId: r.build_id, versionCode: r.version_code, variant: r.variant, crashes: r.crashes })),
+      [],
+    );
+    const newest = this.read(
+      () => this.store.query({ afterSeq: group.lastSeq - 1, beforeSeq: group.lastSeq + 1, limit: 1 })[0],
+      undefined,
+    );
+    const lines = newest ? ((newest.data as { lines?: unknown }).lines ?? []) : [];
+    return { devices, builds, lines: Array.isArray(lines) ? lines.map(String) : [] };
   }
 
   /** Walks the whole chain (at start, and when `v` is pressed); events after it are then checked as they arrive. */
@@ -312,7 +349,7 @@ export class DashboardModel {
         this.dirty.add('trust');
         break;
       case (CRASH_TYPES as readonly string[]).includes(event.type):
-        this.addCrash(event);
+        this.dirty.add('crashes');
         break;
     }
     this.changed();
@@ -417,42 +454,6 @@ export class DashboardModel {
     return this.clients.get(session) ?? fromActor ?? session.slice(0, 8);
   }
 
-  private addCrash(event: StoredEvent, seeding = false): void {
-    const d = event.data as {
-      signature_hash: string;
-      package: string | null;
-      device_serial: string;
-      exception_class?: string;
-      message?: string | null;
-      signal?: string | null;
-      abort_message?: string | null;
-      reason?: string | null;
-      lines: string[];
-    };
-    const title =
-      event.type === 'app.crashed'
-        ? `${d.exception_class ?? 'exception'}${d.message ? `: ${d.message}` : ''}`
-        : event.type === 'app.native_crashed'
-          ? `${d.signal ?? 'fatal signal'}${d.abort_message ? `: ${d.abort_message}` : ''}`
-          : `ANR${d.reason ? `: ${d.reason}` : ''}`;
-    const key = `${event.type}:${d.signature_hash}`;
-    const group = this.crashGroups.get(key);
-    const newer = !group || event.seq > group.lastSeq;
-    this.crashGroups.set(key, {
-      signatureHash: d.signature_hash,
-      type: event.type as CrashGroup['type'],
-      package: newer ? d.package : (group?.package ?? d.package),
-      title: newer ? title : group!.title,
-      count: (group?.count ?? 0) + 1,
-      firstAt: Math.min(group?.firstAt ?? event.at, event.at),
-      lastAt: Math.max(group?.lastAt ?? event.at, event.at),
-      devices: [...new Set([...(group?.devices ?? []), d.device_serial])],
-      lastSeq: newer ? event.seq : group!.lastSeq,
-      lines: newer ? d.lines : group!.lines,
-    });
-    if (!seeding) this.snapshotCache = null;
-  }
-
   // ------------------------------------------------------------------ read models
 
   private seedActivity(): void {
@@ -491,21 +492,13 @@ export class DashboardModel {
     }));
   }
 
-  /** Crash groups from the newest crash events (the crash read model lands on another branch; the events are the truth). */
-  private seedCrashes(): void {
-    const events = this.read(
-      () => this.store.query({ types: [...CRASH_TYPES], order: 'asc', limit: CRASH_SEED_EVENTS }),
-      [],
-    );
-    for (const event of events) this.addCrash(event, true);
-  }
-
   private refresh(): void {
     if (this.activityDirty || this.activity.length === 0) this.rebuildActivity();
     if (this.dirty.delete('sessions')) this.sessions = this.readSessions();
     if (this.dirty.delete('builds')) this.builds = this.readBuilds();
     if (this.dirty.delete('devices')) this.devices = this.readDevices();
     if (this.dirty.delete('trust')) this.trusted = this.sources.isTrusted();
+    if (this.dirty.delete('crashes')) this.crashes = this.readCrashes();
     const running = this.builds.some((b) => b.status === 'running');
     if (running && !this.tickTimer) {
       this.tickTimer = setInterval(() => this.markDirty('builds'), TICK_MS);
@@ -515,6 +508,26 @@ export class DashboardModel {
       this.tickTimer = undefined;
     }
     this.snapshotCache = null;
+  }
+
+  /** The logcat plugin's crash groups, newest crash first. */
+  private readCrashes(): CrashGroup[] {
+    const rows = this.read(
+      () => readCrashGroups(this.store, { packages: null, device: null, offset: 0, limit: CRASH_GROUP_LIMIT }).groups,
+      [] as CrashGroupRow[],
+    );
+    return rows.map((r) => ({
+      groupId: r.group_id,
+      kind: r.kind,
+      package: r.package,
+      signatureHash: r.signature_hash,
+      title: r.title,
+      count: r.crashes,
+      firstAt: r.first_seen_at,
+      lastAt: r.last_seen_at,
+      lastSeq: r.last_seq,
+      lastDevice: r.last_device,
+    }));
   }
 
   private readSessions(): SessionRow[] {

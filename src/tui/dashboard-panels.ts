@@ -3,6 +3,7 @@ import type {
   ActivityRow,
   BuildRow,
   CrashGroup,
+  CrashGroupDetail,
   DashboardSnapshot,
   DeviceRow,
   DiagnosticRow,
@@ -45,6 +46,7 @@ export interface PanelContext {
   readonly filter: string;
   readonly width: number;
   diagnostics(buildId: string): DiagnosticRow[];
+  crashDetail(group: CrashGroup): CrashGroupDetail;
   readonly logcat: LogcatPanelState;
 }
 
@@ -346,45 +348,53 @@ function deviceDetail(device: DeviceRow): Line[] {
 
 // ------------------------------------------------------------------ crashes
 
-const CRASH_LABEL: Record<CrashGroup['type'], string> = {
-  'app.crashed': 'JAVA',
-  'app.native_crashed': 'NATIVE',
-  'app.not_responding': 'ANR',
-};
+const CRASH_LABEL: Record<CrashGroup['kind'], string> = { java: 'JAVA', native: 'NATIVE', anr: 'ANR' };
 
 function crashesPanel(ctx: PanelContext): PanelView {
   const groups = ctx.snapshot.crashes.filter((g) =>
-    matchesFilter(ctx.filter, { pkg: g.package, title: g.title, type: CRASH_LABEL[g.type] }),
+    matchesFilter(ctx.filter, { pkg: g.package, title: g.title, type: CRASH_LABEL[g.kind], device: g.lastDevice }),
   );
   return {
     heading: [[{ text: `${padStart('n', 4)} ${pad('type', 7)}${pad('package', 24)} last      what`, dim: true }]],
     empty: ctx.filter ? `No crash group matches "${ctx.filter}".` : 'No crashes recorded.',
     items: groups.map((g) => ({
-      key: `crash:${g.type}:${g.signatureHash}`,
+      key: `crash:${g.groupId}`,
       line: [
         { text: `${padStart(String(g.count), 4)} `, bold: true },
-        { text: pad(CRASH_LABEL[g.type], 7), color: g.type === 'app.not_responding' ? 'yellow' : 'red', bold: true },
+        { text: pad(CRASH_LABEL[g.kind], 7), color: g.kind === 'anr' ? 'yellow' : 'red', bold: true },
         { text: pad(g.package ?? '?', 24) },
         { text: ` ${clock(g.lastAt)}  `, dim: true },
         { text: g.title },
       ],
-      detail: () => [
-        [
-          { text: `${CRASH_LABEL[g.type]} ${g.package ?? ''}`, bold: true },
-          { text: `  ×${g.count}  signature ${g.signatureHash}` },
-        ],
-        [
-          {
-            text: `first ${new Date(g.firstAt).toISOString()}  last ${new Date(g.lastAt).toISOString()} (seq ${g.lastSeq})`,
-          },
-        ],
-        [{ text: `devices ${g.devices.join(', ')}` }],
-        [{ text: g.title, color: 'red' }],
-        [],
-        ...g.lines.map((text) => [{ text }]),
-      ],
+      detail: () => crashDetail(g, ctx.crashDetail(g)),
     })),
   };
+}
+
+function crashDetail(g: CrashGroup, detail: CrashGroupDetail): Line[] {
+  return [
+    [{ text: `${CRASH_LABEL[g.kind]} ${g.package ?? ''}`, bold: true }, { text: `  ×${g.count}  group ${g.groupId}` }],
+    [
+      {
+        text: `first ${new Date(g.firstAt).toISOString()}  last ${new Date(g.lastAt).toISOString()} (seq ${g.lastSeq})`,
+      },
+    ],
+    [{ text: `devices ${detail.devices.join(', ')}` }],
+    ...(detail.builds.length > 0
+      ? [
+          [
+            {
+              text: `builds  ${detail.builds
+                .map((b) => `${b.buildId ?? `versionCode ${b.versionCode}`}${b.variant ? ` (${b.variant})` : ''} ×${b.crashes}`)
+                .join(', ')}`,
+            },
+          ],
+        ]
+      : []),
+    [{ text: g.title, color: 'red' }],
+    [],
+    ...detail.lines.map((text) => [{ text }]),
+  ];
 }
 
 // ------------------------------------------------------------------ sessions

@@ -111,7 +111,7 @@ export function dashboardActions(container: Container, projectRoot: string | nul
       requireRoot();
       try {
         // waitMs 0: ask and return; the build's end arrives through the stream like any other event.
-        const { record, wasRunning } = await container.get(BuildService).cancel(buildId, tuiActor(), 0);
+        const { record, wasRunning } = await container.get(BuildService).cancel(buildId, tuiActor(), 0, 'tui');
         return wasRunning
           ? `Cancellation of build ${record.id} requested; its worker stops it within a second.`
           : `Build ${record.id} had already ended (${record.status}).`;

@@ -190,7 +190,7 @@ it('cancels the running build after a confirmation, recorded with the TUI as act
   await ui.until('Cancellation of build b-running requested');
   const [request] = store.query({ types: ['build.cancel_requested'], limit: 1 });
   expect(request!.actor.kind).toBe('tui');
-  expect(request!.data).toMatchObject({ build_id: 'b-running', via: 'cancel_build' });
+  expect(request!.data).toMatchObject({ build_id: 'b-running', via: 'tui' });
 });
 
 it('tails the device log from a line source when one is wired in, newest first, filtered with /', async () => {
