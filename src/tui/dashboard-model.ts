@@ -270,7 +270,9 @@ export class DashboardModel {
       () =>
         (
           this.store
-            .prepareRead('SELECT DISTINCT device_serial FROM crashes WHERE group_id = ? ORDER BY device_serial LIMIT 20')
+            .prepareRead(
+              'SELECT DISTINCT device_serial FROM crashes WHERE group_id = ? ORDER BY device_serial LIMIT 20',
+            )
             .all(group.groupId) as { device_serial: string }[]
         ).map((r) => r.device_serial),
       [group.lastDevice],
@@ -282,7 +284,12 @@ export class DashboardModel {
             .prepareRead(
               'SELECT build_id, version_code, variant, crashes FROM crash_group_builds WHERE group_id = ? ORDER BY last_seq DESC LIMIT 20',
             )
-            .all(group.groupId) as { build_id: string | null; version_code: number; variant: string | null; crashes: number }[]
+            .all(group.groupId) as {
+            build_id: string | null;
+            version_code: number;
+            variant: string | null;
+            crashes: number;
+          }[]
         ).map((r) => ({ buildId: r.build_id, versionCode: r.version_code, variant: r.variant, crashes: r.crashes })),
       [],
     );

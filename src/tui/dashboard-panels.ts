@@ -54,8 +54,16 @@ export interface LogcatPanelState {
   /** False when no line store was wired in. */
   readonly available: boolean;
   readonly deviceSerial: string | null;
+  /** Devices to switch between with `d`: connected ones, then those the store holds lines for. */
+  readonly devices: readonly string[];
+  /** Oldest first, as a tail shows them. */
   readonly lines: readonly StoredLogLine[];
   readonly running: boolean | null;
+  /** `mine` (the project's apps), `all`, or the package a `pkg:` filter names. */
+  readonly packages: string;
+  /** False while the list is held still (a row was selected); G follows the tail again. */
+  readonly following: boolean;
+  readonly note: string | null;
   readonly error: string | null;
 }
 
@@ -74,15 +82,24 @@ const STATUS_COLORS: Record<string, string> = {
   cancelled: 'yellow',
   timed_out: 'red',
 };
-const LEVEL_COLORS: Record<string, string> = {
-  V: 'gray',
-  D: 'cyan',
-  I: 'green',
-  W: 'yellow',
-  E: 'red',
-  F: 'red',
-  A: 'red',
+/** pidcat's palette: each level a badge on its own background, each tag a stable color of its own. */
+const LEVEL_BADGES: Record<string, { color: string; background: string }> = {
+  V: { color: 'black', background: 'white' },
+  D: { color: 'black', background: 'cyan' },
+  I: { color: 'black', background: 'green' },
+  W: { color: 'black', background: 'yellow' },
+  E: { color: 'white', background: 'red' },
+  F: { color: 'white', background: 'red' },
+  A: { color: 'white', background: 'red' },
 };
+const TAG_COLORS = ['red', 'green', 'yellow', 'blue', 'magenta', 'cyan', 'redBright', 'greenBright', 'yellowBright'];
+const MESSAGE_COLORS: Record<string, string> = { W: 'yellow', E: 'red', F: 'red', A: 'red' };
+
+function tagColor(tag: string): string {
+  let h = 0;
+  for (let i = 0; i < tag.length; i++) h = (h * 31 + tag.charCodeAt(i)) >>> 0;
+  return TAG_COLORS[h % TAG_COLORS.length]!;
+}
 
 export function panelView(panel: PanelId, ctx: PanelContext): PanelView {
   switch (panel) {
@@ -385,7 +402,10 @@ function crashDetail(g: CrashGroup, detail: CrashGroupDetail): Line[] {
           [
             {
               text: `builds  ${detail.builds
-                .map((b) => `${b.buildId ?? `versionCode ${b.versionCode}`}${b.variant ? ` (${b.variant})` : ''} ×${b.crashes}`)
+                .map(
+                  (b) =>
+                    `${b.buildId ?? `versionCode ${b.versionCode}`}${b.variant ? ` (${b.variant})` : ''} ×${b.crashes}`,
+                )
                 .join(', ')}`,
             },
           ],
@@ -465,43 +485,60 @@ function logcatPanel(ctx: PanelContext): PanelView {
       items: [],
     };
   }
+  const others = state.devices.length > 1 ? ` (d: ${state.devices.length - 1} more)` : '';
   const heading: Line[] = [
     [
-      { text: `device ${state.deviceSerial ?? '(none connected)'}`, bold: true },
+      { text: `${state.deviceSerial ?? '(no device)'}`, bold: true },
+      { text: others, dim: true },
+      { text: `  package ${state.packages}`, color: 'cyan' },
       {
         text: state.running === null ? '' : state.running ? '  streaming' : '  not streaming (l starts it)',
         dim: true,
       },
-      { text: ctx.filter ? `  filter "${ctx.filter}"` : '', color: 'cyan' },
+      ctx.filter ? { text: `  /${ctx.filter}`, color: 'cyan' } : { text: '' },
+      state.following
+        ? { text: '  ▼ following', color: 'green' }
+        : { text: '  ‖ paused (G follows)', color: 'yellow', bold: true },
     ],
   ];
+  if (state.note) heading.push([{ text: state.note, dim: true }]);
   if (state.error) heading.push([{ text: state.error, color: 'red' }]);
+  const tagWidth = ctx.width >= 100 ? 23 : 16;
   return {
     heading,
-    empty: state.deviceSerial ? 'No log lines stored for this device.' : 'No device connected.',
+    empty: !state.deviceSerial
+      ? 'No device connected and no device log stored.'
+      : ctx.filter || state.packages !== 'all'
+        ? `No stored line of ${state.deviceSerial} matches (p shows all packages, Esc clears the filter).`
+        : `No log lines stored for ${state.deviceSerial}.`,
     items: state.lines.map((l) => ({
       key: `line:${l.deviceSerial}:${l.seq}`,
-      line: [
-        { text: l.timeMs !== null ? `${clock(l.timeMs)} ` : '         ', dim: true },
-        {
-          text: ` ${l.level} `,
-          color: LEVEL_COLORS[l.level],
-          inverse: l.level === 'E' || l.level === 'F' || l.level === 'A',
-        },
-        { text: ` ${pad(l.tag, 18)} `, color: LEVEL_COLORS[l.level] },
-        { text: l.message },
-      ],
+      line: logLine(l, tagWidth),
       detail: () => [
         [
           {
-            text: `${l.package ?? '?'}  pid ${l.pid}${l.tid !== null ? ` tid ${l.tid}` : ''}  ${l.level}/${l.tag}`,
+            text: `${l.package ?? '?'}  pid ${l.pid}${l.tid !== null ? ` tid ${l.tid}` : ''}  ${l.level}/${l.tag}  #${l.seq}`,
             bold: true,
           },
         ],
+        [{ text: l.timeMs !== null ? new Date(l.timeMs).toISOString() : '(no device time)', dim: true }],
+        [],
         ...wrap(l.message, 200).map((text) => [{ text }]),
       ],
     })),
   };
+}
+
+/** A pidcat row: time, the tag right-aligned in its color, the level as a badge, the message. */
+function logLine(l: StoredLogLine, tagWidth: number): Line {
+  const tag = l.tag.length > tagWidth ? l.tag.slice(0, tagWidth) : l.tag.padStart(tagWidth);
+  const badge = LEVEL_BADGES[l.level];
+  return [
+    { text: l.timeMs !== null ? `${clock(l.timeMs)} ` : '         ', dim: true },
+    { text: `${tag} `, color: tagColor(l.tag) },
+    { text: ` ${l.level} `, color: badge?.color, background: badge?.background, bold: true },
+    { text: ` ${l.message.split('\n', 1)[0]}`, color: MESSAGE_COLORS[l.level] },
+  ];
 }
 
 function wrap(text: string, width: number): string[] {
@@ -510,4 +547,43 @@ function wrap(text: string, width: number): string[] {
     for (let i = 0; i < paragraph.length || i === 0; i += width) out.push(paragraph.slice(i, i + width));
   }
   return out;
+}
+
+/** What `/` typed on the Logcat panel asks of the line store. */
+export interface LogFilterTerms {
+  readonly text?: string;
+  readonly minLevel?: StoredLogLine['level'];
+  readonly tags?: readonly string[];
+  readonly packages?: readonly string[];
+  readonly pid?: number;
+}
+
+/**
+ * `level:W` (that level and above), `tag:X` (exact tag, any of several), `pkg:X` (that package instead of
+ * `mine`), `pid:N`; the other words are one substring of the message or tag.
+ */
+export function parseLogFilter(filter: string): LogFilterTerms {
+  const words: string[] = [];
+  const tags: string[] = [];
+  const packages: string[] = [];
+  let minLevel: StoredLogLine['level'] | undefined;
+  let pid: number | undefined;
+  for (const term of filter.split(/\s+/).filter(Boolean)) {
+    const [key, ...rest] = term.split(':');
+    const value = rest.join(':');
+    const lower = key!.toLowerCase();
+    if (rest.length > 0 && value && lower === 'level' && /^[VDIWEFA]$/i.test(value))
+      minLevel = value.toUpperCase() as StoredLogLine['level'];
+    else if (rest.length > 0 && value && lower === 'tag') tags.push(value);
+    else if (rest.length > 0 && value && (lower === 'pkg' || lower === 'package')) packages.push(value);
+    else if (rest.length > 0 && /^\d{1,9}$/.test(value) && lower === 'pid') pid = Number(value);
+    else words.push(term);
+  }
+  return {
+    ...(words.length > 0 ? { text: words.join(' ') } : {}),
+    ...(minLevel ? { minLevel } : {}),
+    ...(tags.length > 0 ? { tags } : {}),
+    ...(packages.length > 0 ? { packages } : {}),
+    ...(pid !== undefined ? { pid } : {}),
+  };
 }

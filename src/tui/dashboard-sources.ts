@@ -11,6 +11,8 @@ export type DashboardStore = Pick<EventStore, 'prepareRead' | 'query' | 'lastSeq
 /** The device log, when a line store is wired in (`LogLineStore` satisfies it). */
 export interface LogLineSource {
   query(filter: LogLineFilter, limit: number): LogLinePage;
+  /** Devices the store holds lines for (read even when unplugged). */
+  devices?(): readonly string[];
 }
 
 /** Starting and stopping a device's logcat worker, when the logcat plugin binds `LogcatStreams`. */
@@ -41,4 +43,9 @@ export interface DashboardSources {
   isTrusted(): boolean;
   readonly actions: DashboardActions;
   readonly lines?: LogLineSource;
+  /**
+   * The packages `mine` stands for on a device (the project's application ids and their processes, as
+   * `droidwright logcat --package mine` resolves them); null when no project with an application id is selected.
+   */
+  minePackages?(deviceSerial: string): readonly string[] | null;
 }

@@ -8,7 +8,10 @@ import { SelectedProject } from '../kernel/project-selection.js';
 import { UsageError } from '../kernel/usage-error.js';
 import { BuildService } from '../plugins/build/services/build-service.js';
 import { TrustService } from '../plugins/core/trust-service.js';
+import { PackageScopeGuard } from '../android/package-scope-guard.js';
+import { resolvePackageFilter } from '../plugins/logcat/services/log-filter-args.js';
 import { LogLineStore } from '../plugins/logcat/services/log-line-store.js';
+import { SqliteLogLineStore } from '../plugins/logcat/services/sqlite-log-line-store.js';
 import { LogcatStreams } from '../plugins/logcat/services/logcat-streams.js';
 import type { Actor } from '../shared/actor.js';
 import type { DashboardActions, DashboardSources, LogcatControl, LogLineSource } from './dashboard-sources.js';
@@ -27,7 +30,7 @@ export function tuiActor(): Actor {
 }
 
 export interface TuiCommandExtras {
-  /** The device log, for whoever wires the logcat line store in; without it the Logcat panel says so. */
+  /** A device log in place of the logcat plugin's line store. */
   readonly lines?: LogLineSource;
 }
 
@@ -59,7 +62,7 @@ export async function runTuiCommand(argv: string[], extras: TuiCommandExtras = {
       projectRoot,
       isTrusted: () => (projectRoot ? trust.isTrusted(projectRoot) : false),
       actions: dashboardActions(container, projectRoot),
-      ...lineSource(container, extras),
+      ...dashboardLogSource(container, extras),
     };
     try {
       // React's development build checks and records every render, several times the work per frame; a
@@ -79,11 +82,41 @@ export async function runTuiCommand(argv: string[], extras: TuiCommandExtras = {
   });
 }
 
-/** The device log the Logcat panel reads: the one given, else the logcat plugin's line store. */
-function lineSource(container: Container, extras: TuiCommandExtras): { lines?: LogLineSource } {
-  if (extras.lines) return { lines: extras.lines };
-  return container.isBound(LogLineStore) ? { lines: container.get<LogLineStore>(LogLineStore) } : {};
+/**
+ * The device log the Logcat panel reads (the one given, else the logcat plugin's line store) and what its
+ * default package filter `mine` stands for on a device, resolved as `droidwright logcat --package mine` does.
+ */
+export function dashboardLogSource(
+  container: Container,
+  extras: TuiCommandExtras = {},
+): Pick<DashboardSources, 'lines' | 'minePackages'> {
+  if (!extras.lines && !container.isBound(LogLineStore)) return {};
+  const store = container.get<LogLineStore>(LogLineStore);
+  const sqlite = container.isBound(SqliteLogLineStore) ? container.get(SqliteLogLineStore) : null;
+  const lines: LogLineSource = extras.lines ?? {
+    query: (filter, limit) => store.query(filter, limit),
+    ...(sqlite ? { devices: () => sqlite.devices() } : {}),
+  };
+  const guard = container.get(PackageScopeGuard);
+  // The project's ids and the processes the device showed for them; looked up again every few seconds, as new
+  // processes of the app appear in the log.
+  const cache = new Map<string, { at: number; packages: readonly string[] | null }>();
+  const minePackages = (serial: string): readonly string[] | null => {
+    const hit = cache.get(serial);
+    if (hit && Date.now() - hit.at < MINE_REFRESH_MS) return hit.packages;
+    let packages: readonly string[] | null;
+    try {
+      packages = resolvePackageFilter('mine', 'package', serial, store, () => guard.scope()) ?? null;
+    } catch {
+      packages = null;
+    }
+    cache.set(serial, { at: Date.now(), packages });
+    return packages;
+  };
+  return { lines, minePackages };
 }
+
+const MINE_REFRESH_MS = 5000;
 
 /** The actions, through the same services the CLI and the tools use; each records an event with the TUI as actor. */
 export function dashboardActions(container: Container, projectRoot: string | null): DashboardActions {
