@@ -64,8 +64,8 @@ function clampIndex(index: number, length: number): number {
 }
 
 const LOGCAT_POLL_MS = 500;
-/** Erase the screen and home the cursor (ED 2, CUP). */
-const CLEAR_SCREEN = '\u001b[2J\u001b[H';
+const REPAINT_AFTER_MS = 100;
+const TITLE_MAX_COLUMNS = 60;
 const LOGCAT_LINES = 200;
 
 /** The keys; `l` only where the logcat worker can be started from here. */
@@ -93,7 +93,7 @@ export function DashboardApp({ model, sources, color, size }: DashboardAppProps)
     useCallback((listener) => model.subscribe(listener), [model]),
     () => model.snapshot(),
   );
-  const { columns, rows, generation } = useTerminalSize(size);
+  const { columns, rows, repaint } = useTerminalSize(size);
   const { exit } = useApp();
   // Keys can arrive faster than React renders (a paste, a held key, tmux send-keys): the handler works on the
   // latest state in a ref, not on the values of the last render, so no keystroke is lost.
@@ -300,12 +300,12 @@ export function DashboardApp({ model, sources, color, size }: DashboardAppProps)
 
   return (
     <>
-      {/* The title never changes while the dashboard runs: written once, above the live region, and again after a
-          resize (the screen is cleared then); only the region below is redrawn. */}
-      <Static key={`title${generation}`} items={[titleLine(snapshot.projectRoot, width)]}>
+      {/* The title never changes while the dashboard runs: written once, above the live region, which alone is
+          redrawn (Ink writes it again only when it repaints the whole screen, as after a resize). */}
+      <Static items={[titleLine(snapshot.projectRoot, width)]}>
         {(line) => <StyledLine key="title" line={line} width={width} color={color} />}
       </Static>
-      <Box flexDirection="column" width={width} height={rows - 2}>
+      <Box flexDirection="column" width={width} height={repaint ? rows : rows - 2}>
         <StyledLine line={statusLine(snapshot)} width={width} color={color} />
         <StyledLine line={tabsLine(panel, filters)} width={width} color={color} />
         <Box flexDirection="column" height={height}>
@@ -346,8 +346,10 @@ function renderList(heading: Line[], items: PanelItem[], index: number, height: 
 }
 
 /** The line that stays: the project the dashboard is about, and how to get help or out. */
-function titleLine(projectRoot: string | null, width: number): Line {
+function titleLine(projectRoot: string | null, columns: number): Line {
   const hint = '   ? help · q quit';
+  // Written once at the width of the day: kept short enough that a narrower terminal later does not wrap it.
+  const width = Math.min(columns, TITLE_MAX_COLUMNS);
   return [
     { text: 'droidwright ', bold: true },
     { text: shortenPath(projectRoot ?? '(no project)', width - 'droidwright '.length - hint.length), color: 'cyan' },
@@ -399,13 +401,14 @@ function tabsLine(panel: PanelId, filters: Partial<Record<PanelId, string>>): Li
   ]);
 }
 
+/** The keys of this panel, within 80 columns (the tabs line already shows 1–6, and ? lists the rest). */
 function footerHint(panel: PanelId, inDetail: boolean, sources: DashboardSources): string {
   if (inDetail) return 'Esc back · ↑↓ scroll · q quit';
+  const logcat = Boolean(sources.actions.logcat);
   if (panel === 'logcat')
-    return `Tab/1-6 · ↑↓ · / filter · d device · p mine/all · G follow${sources.actions.logcat ? ' · l on/off' : ''} · ? · q quit`;
-  const extra =
-    panel === 'builds' ? ' · c cancel' : panel === 'devices' && sources.actions.logcat ? ' · l logcat on/off' : '';
-  return `Tab/1-6 panel · ↑↓ move · Enter detail · / filter · t trust${extra} · ? help · q quit`;
+    return `/ filter · d device · p mine/all · G follow${logcat ? ' · l start/stop' : ''} · ? help · q quit`;
+  const extra = panel === 'builds' ? ' · c cancel' : panel === 'devices' && logcat ? ' · l logcat on/off' : '';
+  return `↑↓ move · Enter detail · / filter · t trust${extra} · ? help · q quit`;
 }
 
 function StyledLine({ line, width, color }: { line: Line; width: number; color: boolean }) {
@@ -432,15 +435,16 @@ function StyledLine({ line, width, color }: { line: Line; width: number; color: 
 }
 
 /**
- * The terminal's size, and a generation that grows at each resize: the screen is cleared then and the title
- * (written once, by <Static>) written again, since a terminal that shrinks keeps no promise about old rows.
+ * The terminal's size. After a resize one frame is drawn a full screen tall (`repaint`): Ink answers the frame
+ * after such a one by clearing the terminal and writing everything again, the title it wrote once with <Static>
+ * included, so whatever the terminal did to the old rows when it shrank, the screen is whole again.
  */
 function useTerminalSize(fallback?: { columns: number; rows: number }): {
   columns: number;
   rows: number;
-  generation: number;
+  repaint: boolean;
 } {
-  const { stdout, write } = useStdout();
+  const { stdout } = useStdout();
   const read = useCallback(
     () => ({
       columns: stdout.columns || fallback?.columns || 80,
@@ -448,17 +452,21 @@ function useTerminalSize(fallback?: { columns: number; rows: number }): {
     }),
     [stdout, fallback?.columns, fallback?.rows],
   );
-  const [size, setSize] = useState(() => ({ ...read(), generation: 0 }));
+  const [size, setSize] = useState(() => ({ ...read(), repaint: false }));
   useEffect(() => {
+    let timer: NodeJS.Timeout | undefined;
     const onResize = () => {
-      write(CLEAR_SCREEN);
-      setSize((previous) => ({ ...read(), generation: previous.generation + 1 }));
+      setSize({ ...read(), repaint: true });
+      clearTimeout(timer);
+      // Past Ink's own frame throttle, so the tall frame has been written before the one that repaints.
+      timer = setTimeout(() => setSize((s) => ({ ...s, repaint: false })), REPAINT_AFTER_MS);
     };
     stdout.on('resize', onResize);
     return () => {
+      clearTimeout(timer);
       stdout.off('resize', onResize);
     };
-  }, [stdout, write, read]);
+  }, [stdout, read]);
   return size;
 }
 

@@ -37,6 +37,10 @@ const NO_KEY: Key = {
  */
 export function splitKeys(input: string, key: Key): KeyPress[] {
   const chars = [...input];
+  // ESC and a key in one chunk is how a terminal spells Alt+key, and also Escape then the key sent together; the
+  // dashboard binds no Alt keys, so it is the latter.
+  if (key.meta && !key.escape && chars.length === 1 && isPlainChunk({ ...key, meta: false }))
+    return [{ input: '', key: { ...NO_KEY, escape: true, meta: true } }, keyOfChar(input)];
   if (chars.length <= 1 || !isPlainChunk(key)) return [{ input, key }];
   return chars.map(keyOfChar);
 }
