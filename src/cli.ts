@@ -34,6 +34,10 @@ const commands: Record<string, Command> = {
     summary: 'Revoke trust in a project: untrust [path]',
     load: async () => (await import('./cli/trust-command.js')).runUntrustCommand,
   },
+  sessions: {
+    summary: 'Debug sessions, one per install: sessions list|show <id>|export <id>|verify <bundle>',
+    load: async () => (await import('./cli/sessions-command.js')).runSessionsCommand,
+  },
   tui: {
     summary:
       "Live dashboard of agents' tool calls, builds, devices and crashes; trust, cancel a build: tui [--project P]",

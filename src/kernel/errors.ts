@@ -23,6 +23,8 @@ export const ErrorCodes = {
   TIMEOUT: 'The operation timed out.',
   CANCELLED: 'The operation was cancelled.',
   NOT_FOUND: 'The requested item does not exist.',
+  SESSION_NOT_FOUND: 'No debug session with that id (list_debug_sessions lists them).',
+  SESSION_PRUNED: 'The debug session existed but was pruned from the read model (only the newest sessions are kept).',
   INVALID_ARGUMENT: 'An argument is well-formed but not acceptable here.',
   ADB_UNAVAILABLE: 'adb could not be found or its server could not be reached.',
   COMMAND_FAILED: 'A command on the device or host failed.',

@@ -20,6 +20,8 @@ export interface SettingsValues {
   readonly logcatIdleMinutes: number;
   /** Seconds a logcat worker waits for its device to come back before it stops, clamped to 1–3600. */
   readonly logcatReconnectSeconds: number;
+  /** Minutes without an event after which an open debug session reads as idle (fractions allowed), clamped to 1–10080. */
+  readonly debugSessionIdleMinutes: number;
 }
 
 export const DEFAULT_SETTINGS: SettingsValues = {
@@ -27,6 +29,7 @@ export const DEFAULT_SETTINGS: SettingsValues = {
   buildTimeoutSec: 600,
   logcatIdleMinutes: 30,
   logcatReconnectSeconds: 30,
+  debugSessionIdleMinutes: 30,
   logcatRetentionLines: 1_000_000,
   logcatRetentionBytes: 256 * 2 ** 20,
 };
@@ -46,6 +49,7 @@ const SettingsFile = z
     adbPath: z.string().min(1).optional(),
     logcatIdleMinutes: z.number().finite().optional(),
     logcatReconnectSeconds: z.number().finite().optional(),
+    debugSessionIdleMinutes: z.number().finite().optional(),
   })
   .strict();
 
@@ -78,6 +82,10 @@ export function parseSettings(text: string): { values: SettingsValues; warning?:
       logcatReconnectSeconds: Math.min(
         3600,
         Math.max(1, file.logcatReconnectSeconds ?? DEFAULT_SETTINGS.logcatReconnectSeconds),
+      ),
+      debugSessionIdleMinutes: Math.min(
+        10080,
+        Math.max(1, file.debugSessionIdleMinutes ?? DEFAULT_SETTINGS.debugSessionIdleMinutes),
       ),
       logcatRetentionLines: clamp(
         file.logcatRetentionLines ?? DEFAULT_SETTINGS.logcatRetentionLines,

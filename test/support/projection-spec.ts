@@ -18,12 +18,14 @@ import type { Actor } from '../../src/shared/actor.js';
 import { buildEvents } from '../../src/plugins/build/build.events.js';
 import { buildHistoryProjection } from '../../src/plugins/build/build-history.projection.js';
 import { coreEvents } from '../../src/plugins/core/core.events.js';
+import { debugSessionsProjection } from '../../src/plugins/core/debug-sessions.projection.js';
 import { mcpActivityProjection } from '../../src/plugins/core/mcp-activity.projection.js';
 import { trustedProjectsProjection } from '../../src/plugins/core/trusted-projects.projection.js';
 import { deviceAdminEvents } from '../../src/plugins/device-admin/device-admin.events.js';
 import { installedBuildsProjection } from '../../src/plugins/device-admin/installed-builds.projection.js';
 import { crashesProjection } from '../../src/plugins/logcat/crashes.projection.js';
 import { logcatEvents } from '../../src/plugins/logcat/logcat.events.js';
+import { uiEvents } from '../../src/plugins/ui/ui.events.js';
 
 /** Every projection the plugins contribute; the projection tests check this list against src/**\/*.projection.ts. */
 export const allProjections: readonly Projection[] = [
@@ -33,10 +35,18 @@ export const allProjections: readonly Projection[] = [
   devicesProjection,
   installedBuildsProjection,
   crashesProjection,
+  debugSessionsProjection,
 ];
 
 export function pluginCatalog(): EventCatalog {
-  return new EventCatalog([...coreEvents, ...buildEvents, ...deviceAdminEvents, ...deviceEvents, ...logcatEvents]);
+  return new EventCatalog([
+    ...coreEvents,
+    ...buildEvents,
+    ...deviceAdminEvents,
+    ...deviceEvents,
+    ...logcatEvents,
+    ...uiEvents,
+  ]);
 }
 
 /** One event to append, its data checked against the definition by tsc; plain JSON, so a child process can take it. */

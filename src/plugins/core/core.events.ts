@@ -94,6 +94,39 @@ export const McpSessionEnded = defineEvent({
   }),
 });
 
+const Serial = z.string().min(1).max(128);
+const Package = z.string().min(1).max(255);
+
+export const AppExitReasonsRead = defineEvent({
+  type: 'app.exit_reasons_read',
+  version: 1,
+  description:
+    "An app's exit history was read from a device (get_exit_reasons): how many records it held and how many of the records read had each reason, so a debug session can compare why the app's processes ended.",
+  schema: z.object({
+    device_serial: Serial,
+    package: Package,
+    /** Records the device holds for the package (its history may reach back before the current install). */
+    total: z.number().int().nonnegative(),
+    /** Reason name (e.g. "APP CRASH(EXCEPTION)", "USER REQUESTED") → records of this read with it. */
+    reasons: z.record(z.string().max(64), z.number().int().nonnegative()),
+    /** Device time of the newest record read, as printed. */
+    newest: z.string().max(64).nullable(),
+  }),
+});
+
+export const AppUninstallObserved = defineEvent({
+  type: 'app.uninstall_observed',
+  version: 1,
+  description:
+    'A device tool found that a package droidwright had installed is no longer installed there (uninstalled, or the device was wiped); the debug session of that install ends.',
+  schema: z.object({
+    device_serial: Serial,
+    package: Package,
+    /** The tool that looked and found it missing. */
+    observed_by: z.string().max(100),
+  }),
+});
+
 export const coreEvents = [
   ProjectTrusted,
   ProjectUntrusted,
@@ -101,4 +134,6 @@ export const coreEvents = [
   McpToolCallStarted,
   McpToolCalled,
   McpSessionEnded,
+  AppExitReasonsRead,
+  AppUninstallObserved,
 ];

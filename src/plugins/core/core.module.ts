@@ -4,7 +4,9 @@ import { ProjectTrust } from '../../kernel/project-trust.js';
 import { ToolsetContribution } from '../../kernel/toolset-contribution.js';
 import { coreEvents } from './core.events.js';
 import { CoreToolset } from './core.toolset.js';
+import { debugSessionsProjection } from './debug-sessions.projection.js';
 import { mcpActivityProjection } from './mcp-activity.projection.js';
+import { DebugSessionReader } from './services/debug-session-reader.js';
 import { DeviceTools } from './services/device-tools.js';
 import { HealthChecker } from './services/health-checker.js';
 import { McpActivityReader } from './services/mcp-activity-reader.js';
@@ -14,7 +16,7 @@ import { trustedProjectsProjection } from './trusted-projects.projection.js';
 
 const coreEventContribution: EventContribution = {
   events: () => coreEvents,
-  projections: () => [trustedProjectsProjection, mcpActivityProjection],
+  projections: () => [trustedProjectsProjection, mcpActivityProjection, debugSessionsProjection],
 };
 
 export const coreModule = new ContainerModule(({ bind }) => {
@@ -23,6 +25,7 @@ export const coreModule = new ContainerModule(({ bind }) => {
   bind(ProjectInspector).toSelf().inSingletonScope();
   bind(McpActivityReader).toSelf().inSingletonScope();
   bind(HealthChecker).toSelf().inSingletonScope();
+  bind(DebugSessionReader).toSelf().inSingletonScope();
   bind(DeviceTools).toSelf().inSingletonScope();
   bind(CoreToolset).toSelf().inSingletonScope();
   bind<ToolsetContribution>(ToolsetContribution).toService(CoreToolset);

@@ -7,9 +7,13 @@ import type { ToolsetContribution } from '../../kernel/toolset-contribution.js';
 import { TrustService } from './trust-service.js';
 import { DeviceTools } from './services/device-tools.js';
 import { HealthChecker } from './services/health-checker.js';
+import { DebugSessionReader } from './services/debug-session-reader.js';
 import { McpActivityReader } from './services/mcp-activity-reader.js';
 import { ProjectInspector } from './services/project-inspector.js';
+import { createCompareDebugSessionsTool } from './tools/compare-debug-sessions.tool.js';
+import { createGetDebugSessionTool } from './tools/get-debug-session.tool.js';
 import { createGetProjectInfoTool } from './tools/get-project-info.tool.js';
+import { createListDebugSessionsTool } from './tools/list-debug-sessions.tool.js';
 import { createListEventTypesTool } from './tools/list-event-types.tool.js';
 import { createListMcpSessionsTool } from './tools/list-mcp-sessions.tool.js';
 import { createQueryEventsTool } from './tools/query-events.tool.js';
@@ -20,7 +24,7 @@ import { createRunHealthCheckTool } from './tools/run-health-check.tool.js';
 export class CoreToolset implements ToolsetContribution {
   readonly name = 'core' as const;
   readonly description =
-    'Project facts and trust status, toolchain health, the audit log of everything droidwright did, and which agent sessions are active.';
+    'Project facts and trust status, toolchain health, the audit log of everything droidwright did, which agent sessions are active, and debug sessions (what happened to each install).';
 
   constructor(
     @inject(SelectedProject) private readonly project: SelectedProject,
@@ -31,6 +35,7 @@ export class CoreToolset implements ToolsetContribution {
     @inject(McpActivityReader) private readonly activity: McpActivityReader,
     @inject(HealthChecker) private readonly checker: HealthChecker,
     @inject(DeviceTools) private readonly deviceTools: DeviceTools,
+    @inject(DebugSessionReader) private readonly sessions: DebugSessionReader,
   ) {}
 
   tools(): readonly AnyToolDefinition[] {
@@ -46,6 +51,9 @@ export class CoreToolset implements ToolsetContribution {
       createQueryEventsTool({ store: this.store }),
       createListEventTypesTool({ store: this.store }),
       createListMcpSessionsTool({ activity: this.activity }),
+      createListDebugSessionsTool({ sessions: this.sessions }),
+      createGetDebugSessionTool({ sessions: this.sessions }),
+      createCompareDebugSessionsTool({ sessions: this.sessions }),
       ...this.deviceTools.tools(),
     ];
   }

@@ -350,6 +350,8 @@ describe('every tool answers within 128 KiB on the wire', () => {
       ['stop_logcat', { device_serial: serial }],
       ['get_crash_logs', { count: 200 }],
       ['get_crash_stack_trace', {}],
+      ['list_debug_sessions', { limit: 50 }],
+      ['compare_debug_sessions', {}],
     ];
     // The longest lines the tools print (messages are cut at 2,000 characters), as many as a page may ask for.
     const lines = openTestLineStore(home.home);
@@ -369,6 +371,10 @@ describe('every tool answers within 128 KiB on the wire', () => {
     );
     lines.close();
     for (const [name, args] of calls) await call(mcp, name, args);
+    // The install above opened a debug session that every call since has added to.
+    const newest = structured(await call(mcp, 'list_debug_sessions', { limit: 1 })).sessions[0].session_id;
+    const session = structured(await call(mcp, 'get_debug_session', { session_id: newest, max_events: 500 }));
+    expect(session.events.length).toBeGreaterThan(20);
     // Two builds listing hundreds of long changed paths each: a page within budget, then the cursor.
     const compared = structured(await call(mcp, 'compare_builds', { limit: 500 }));
     expect(compared).toMatchObject({ has_more: true, partial: expect.any(Array) });

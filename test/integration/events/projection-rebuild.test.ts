@@ -12,13 +12,22 @@ import {
   VariantSelected,
 } from '../../../src/plugins/build/build.events.js';
 import {
+  AppExitReasonsRead,
+  AppUninstallObserved,
   McpSessionEnded,
   McpSessionStarted,
   McpToolCalled,
+  McpToolCallStarted,
   ProjectTrusted,
   ProjectUntrusted,
 } from '../../../src/plugins/core/core.events.js';
-import { AppInstalled } from '../../../src/plugins/device-admin/device-admin.events.js';
+import {
+  AppInstalled,
+  AppLaunched,
+  AppStopped,
+  NetworkChanged,
+} from '../../../src/plugins/device-admin/device-admin.events.js';
+import { UiTapped } from '../../../src/plugins/ui/ui.events.js';
 import { AppCrashed, AppNativeCrashed, AppNotResponding } from '../../../src/plugins/logcat/logcat.events.js';
 import { removeTempDirs, tempDir } from '../../support/event-store-fixtures.js';
 import {
@@ -241,6 +250,115 @@ const anr = given(
   crashMeta('emulator-5554'),
 );
 
+const launched = (serial: string, totalMs: number) =>
+  given(
+    AppLaunched,
+    {
+      device_serial: serial,
+      package: 'com.example.notes',
+      activity: 'com.example.notes/.NotesActivity',
+      method: 'component',
+      total_ms: totalMs,
+      wait_ms: totalMs + 5,
+      launch_state: 'COLD',
+    },
+    { ...deviceMeta(serial), package: 'com.example.notes', actor: agent },
+  );
+// A state-changing call naming its device (its intent), and a refused one (an outcome with no intent).
+const stopIntent = given(
+  McpToolCallStarted,
+  { session: 'sess-a', tool: 'stop_app', toolset: 'device-admin', kind: 'D', arguments: {} },
+  { stream: 'mcp:sess-a', device: 'emulator-5554', package: 'com.example.notes', actor: agent },
+);
+const stopOutcome = (correlation: string | null) =>
+  given(
+    McpToolCalled,
+    {
+      session: 'sess-a',
+      tool: 'stop_app',
+      toolset: 'device-admin',
+      kind: 'D',
+      outcome: correlation ? 'ok' : 'refused',
+      error_code: correlation ? null : 'PACKAGE_OUT_OF_SCOPE',
+      duration_ms: 40,
+      summary: 'stopped',
+      arguments: {},
+    },
+    { stream: 'mcp:sess-a', device: 'emulator-5554', package: 'com.example.notes', correlation, actor: agent },
+  );
+const debugSessionParts: [GivenEvent[], GivenEvent[], GivenEvent[]] = [
+  [
+    buildStarted('b1'),
+    buildFinished('b1', 'success'),
+    installed('emulator-5554', 1, 'b1'),
+    installed('emulator-5556', 1, null),
+    launched('emulator-5554', 420),
+    javaCrash('emulator-5554', 'b1'),
+    stopIntent,
+  ],
+  [
+    stopOutcome(null),
+    given(
+      NetworkChanged,
+      {
+        device_serial: 'emulator-5554',
+        requested: { wifi: false, mobile_data: null, airplane_mode: null },
+        previous: { wifi: true, mobile_data: true, airplane_mode: false },
+        current: { wifi: false, mobile_data: true, airplane_mode: false },
+      },
+      { ...deviceMeta('emulator-5554'), actor: agent },
+    ),
+    given(
+      UiTapped,
+      {
+        device_serial: 'emulator-5554',
+        foreground_package: 'com.example.notes',
+        screen_hash_before: 'aaaaaaaaaaaa',
+        screen_hash_after: 'bbbbbbbbbbbb',
+        target: {
+          path: null,
+          resource_id: 'com.example.notes:id/crash',
+          text: null,
+          content_desc: null,
+          class_name: null,
+          x: 1,
+          y: 2,
+        },
+        long_press: false,
+      },
+      { ...deviceMeta('emulator-5554'), actor: agent },
+    ),
+    given(
+      AppExitReasonsRead,
+      {
+        device_serial: 'emulator-5554',
+        package: 'com.example.notes',
+        total: 2,
+        reasons: { 'APP CRASH(EXCEPTION)': 2 },
+        newest: null,
+      },
+      { ...deviceMeta('emulator-5554'), package: 'com.example.notes', actor: agent },
+    ),
+    buildStarted('b3'),
+    buildFinished('b3', 'success'),
+    installed('emulator-5554', 2, 'b3'),
+  ],
+  [
+    launched('emulator-5554', 380),
+    given(
+      AppStopped,
+      { device_serial: 'emulator-5554', package: 'com.example.notes', was_running: true },
+      { ...deviceMeta('emulator-5554'), package: 'com.example.notes', actor: agent },
+    ),
+    given(
+      AppUninstallObserved,
+      { device_serial: 'emulator-5556', package: 'com.example.notes', observed_by: 'dump_app_info' },
+      { ...deviceMeta('emulator-5556'), package: 'com.example.notes', actor: agent },
+    ),
+    anr,
+  ],
+];
+
 interface Case {
   readonly projection: Projection;
   /** Appended by this process, then by the child process, then by this process again. */
@@ -333,6 +451,13 @@ const cases: Case[] = [
       [javaCrash('emulator-5554', null)],
     ],
     rowCounts: { crash_groups: 3, crash_group_builds: 1, crashes: 5 },
+  },
+  {
+    projection: allProjections.find((p) => p.name === 'debug_sessions')!,
+    parts: debugSessionParts,
+    // Sessions: 5554 (crashed, superseded), 5556 (ended), 5554 again (launched, stopped, ANR).
+    // Timeline: launch, crash, stop intent, refused outcome, network, tap, exit reasons | ended | launch, stop, ANR.
+    rowCounts: { debug_sessions: 3, debug_session_timeline: 11, debug_session_builds: 2, debug_sessions_pruned: 0 },
   },
 ];
 

@@ -26,6 +26,7 @@ describe('settings', () => {
       adbPath: '/adb',
       logcatIdleMinutes: 30,
       logcatReconnectSeconds: 30,
+      debugSessionIdleMinutes: 30,
     });
   });
 
@@ -70,5 +71,11 @@ describe('settings', () => {
     } finally {
       rmSync(home, { recursive: true, force: true });
     }
+  });
+
+  test('the debug session idle time is in minutes, clamped to 1–10080', () => {
+    expect(parseSettings('{"debugSessionIdleMinutes": 5}').values.debugSessionIdleMinutes).toBe(5);
+    expect(parseSettings('{"debugSessionIdleMinutes": 0}').values.debugSessionIdleMinutes).toBe(1);
+    expect(parseSettings('{"debugSessionIdleMinutes": 1e9}').values.debugSessionIdleMinutes).toBe(10080);
   });
 });

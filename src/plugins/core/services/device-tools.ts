@@ -4,6 +4,7 @@ import { AvdController } from '../../../android/avd-controller.js';
 import { DeviceInspector } from '../../../android/device-inspector.js';
 import { PackageScopeGuard } from '../../../android/package-scope-guard.js';
 import type { AnyToolDefinition } from '../../../kernel/tool-definition.js';
+import { DebugSessionReader } from './debug-session-reader.js';
 import { createDumpAppInfoTool } from '../tools/dump-app-info.tool.js';
 import { createGetAppRuntimeStateTool } from '../tools/get-app-runtime-state.tool.js';
 import { createGetDeviceInfoTool } from '../tools/get-device-info.tool.js';
@@ -20,14 +21,15 @@ export class DeviceTools {
     @inject(AppInspector) private readonly apps: AppInspector,
     @inject(AvdController) private readonly avds: AvdController,
     @inject(PackageScopeGuard) private readonly scope: PackageScopeGuard,
+    @inject(DebugSessionReader) private readonly sessions: DebugSessionReader,
   ) {}
 
   tools(): readonly AnyToolDefinition[] {
-    const { devices, apps, avds, scope } = this;
+    const { devices, apps, avds, scope, sessions } = this;
     return [
       createListDevicesTool({ inspector: devices }),
       createGetDeviceInfoTool({ inspector: devices }),
-      createDumpAppInfoTool({ devices, apps, scope }),
+      createDumpAppInfoTool({ devices, apps, scope, sessions }),
       createGetMemoryInfoTool({ devices, apps, scope }),
       createGetAppRuntimeStateTool({ devices, apps, scope }),
       createGetExitReasonsTool({ devices, apps, scope }),

@@ -13,7 +13,10 @@ import {
   pageOutput,
 } from '../../../kernel/bounded-output.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
+import { isToolError } from '../../../kernel/errors.js';
 import { validatePackageName } from '../../../kernel/validation.js';
+import { AppUninstallObserved } from '../core.events.js';
+import type { DebugSessionReader } from '../services/debug-session-reader.js';
 
 /** Requested permissions listed; the paged `permissions` list carries every grant state. */
 const MAX_REQUESTED = 100;
@@ -22,6 +25,7 @@ export function createDumpAppInfoTool(deps: {
   devices: DeviceInspector;
   apps: AppInspector;
   scope: PackageScopeGuard;
+  sessions: DebugSessionReader;
 }) {
   return defineTool({
     name: 'dump_app_info',
@@ -67,7 +71,19 @@ export function createDumpAppInfoTool(deps: {
     async handler(args, ctx) {
       const pkg = validatePackageName(args.package ?? deps.scope.defaultPackage());
       const serial = await deps.devices.select(args.device_serial, ctx);
-      const info = await deps.apps.appInfo(serial, pkg, ctx.signal);
+      let info: Awaited<ReturnType<AppInspector['appInfo']>>;
+      try {
+        info = await deps.apps.appInfo(serial, pkg, ctx.signal);
+      } catch (error) {
+        // The install droidwright made is gone (uninstalled, or the device wiped): its debug session ends here.
+        if (isToolError(error) && error.code === 'APP_NOT_INSTALLED' && deps.sessions.hasOpenSession(serial, pkg))
+          ctx.append(
+            AppUninstallObserved,
+            { device_serial: serial, package: pkg, observed_by: 'dump_app_info' },
+            { stream: `device:${serial}`, device: serial, package: pkg },
+          );
+        throw error;
+      }
       // The fixed fields and the requested names take up to ~24 KiB; the grant states page in the rest.
       const permissions = pageOf(
         info.permissions.map((p) => ({ name: p.name.slice(0, 200), granted: p.granted, runtime: p.runtime })),

@@ -7,6 +7,7 @@ import { ANR_REASON, CRASH_REASONS } from '../../../android/parsers/exit-info.js
 import { clipStrings, decodeOffsetCursor, omitNulls, takeWithinBudget } from '../../../kernel/bounded-output.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
 import { validatePackageName } from '../../../kernel/validation.js';
+import { AppExitReasonsRead } from '../core.events.js';
 
 export function createGetExitReasonsTool(deps: {
   devices: DeviceInspector;
@@ -88,6 +89,23 @@ export function createGetExitReasonsTool(deps: {
           summary: `exit history not supported on ${serial} (API ${result.apiLevel ?? '?'})`,
         };
       }
+      // A read tool records this one fact (as screenshot does): the debug session compares exit reasons by count.
+      const reasons: Record<string, number> = {};
+      for (const r of result.records) {
+        const reason = (r.reason ?? 'unknown').slice(0, 64);
+        reasons[reason] = (reasons[reason] ?? 0) + 1;
+      }
+      ctx.append(
+        AppExitReasonsRead,
+        {
+          device_serial: serial,
+          package: pkg,
+          total: result.total,
+          reasons,
+          newest: result.records[0]?.timestamp?.slice(0, 64) ?? null,
+        },
+        { stream: `device:${serial}`, device: serial, package: pkg },
+      );
       const crashes = result.records.filter((r) => r.reasonCode !== null && CRASH_REASONS.has(r.reasonCode)).length;
       const anrs = result.records.filter((r) => r.reasonCode === ANR_REASON).length;
       const { taken: exits } = takeWithinBudget(

@@ -1,0 +1,194 @@
+/**
+ * The loop debug sessions exist for, through the real MCP client, a real adb server and the simulated phone:
+ * build → install → launch → crash → fix → rebuild → install → launch gives two sessions, and
+ * compare_debug_sessions with no arguments names the crash that is gone and the source file the fix changed.
+ * Then the CLI exports the crashing session as a bundle that verifies against the log, and fails once edited.
+ */
+import { cpSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { detectCrashes } from '../../../src/android/logcat/crash-detector.js';
+import { parseLogcatText } from '../../../src/android/logcat/logcat-text-parser.js';
+import { createContainer, disposeContainer } from '../../../src/kernel/composition-root.js';
+import { pluginModules } from '../../../src/plugins/index.js';
+import { CrashSink } from '../../../src/plugins/logcat/services/crash-sink.js';
+import type { RunningSimulatedDevice } from '../../../src/sim/start-simulated-device.js';
+import { startAdbServer, type TestAdbServer } from '../../support/adb-server.js';
+import { type CliEnv, type McpTestClient, runCli, startMcpClient } from '../../support/mcp-client.js';
+import { startSimOnAdb } from '../../support/sim-device.js';
+import { createTempHome } from '../../support/temp-home.js';
+import { sleep } from '../../support/wait.js';
+
+const PACKAGE = 'com.example.notes';
+const SOURCE = 'app/src/main/kotlin/com/example/notes/data/NoteStore.kt';
+
+type Result = Awaited<ReturnType<McpTestClient['client']['callTool']>>;
+
+function data(result: Result): Record<string, unknown> {
+  expect(result.isError ? JSON.stringify(result.content) : '').toBe('');
+  return result.structuredContent as Record<string, unknown>;
+}
+
+function errorText(result: Result): string {
+  expect(result.isError).toBe(true);
+  return (result.content as { text: string }[])[0]!.text;
+}
+
+describe('debug sessions: build → crash → fix → rebuild, through the MCP client', () => {
+  const temp = createTempHome('debug-sessions-e2e');
+  let adb: TestAdbServer;
+  let phone: RunningSimulatedDevice;
+  let mcp: McpTestClient | undefined;
+  let env: CliEnv;
+  let project: string;
+
+  beforeAll(async () => {
+    adb = await startAdbServer();
+    phone = await startSimOnAdb(adb, { androidOptions: { backgroundLogRate: 0 } });
+    env = { home: join(temp.home, 'data'), adbPort: adb.port };
+    project = join(temp.home, 'notes-app');
+    cpSync(resolve('examples/notes-app'), project, { recursive: true });
+    project = realpathSync(project);
+    mkdirSync(join(project, SOURCE, '..'), { recursive: true });
+    writeFileSync(join(project, SOURCE), 'class NoteStore { fun all() = requireOpen() }\n');
+    expect((await runCli(env, ['trust', '--yes', project])).code).toBe(0);
+    mcp = await startMcpClient(env, ['--project', project]);
+  }, 60_000);
+
+  afterAll(async () => {
+    await mcp?.close();
+    await phone?.stop();
+    await adb?.stop();
+    temp.cleanup();
+  });
+
+  const call = (name: string, args: Record<string, unknown> = {}) =>
+    mcp!.client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 });
+  const shell = async (...args: string[]) => {
+    const r = await adb.adb(['-s', phone.serial, 'shell', ...args]);
+    expect(r.exitCode).toBe(0);
+  };
+
+  /** What the logcat worker does with a device's stream: crash blocks through the detector into the crash sink. */
+  async function recordCrashesFromDeviceLog(): Promise<number> {
+    const dump = await adb.adb(['-s', phone.serial, 'logcat', '-d', '-v', 'threadtime', '-b', 'main,system,crash']);
+    const { entries } = parseLogcatText(dump.stdout, { year: new Date().getUTCFullYear() });
+    const reports = detectCrashes(entries).filter((r) => r.package === PACKAGE);
+    const container = createContainer(
+      { home: env.home, cwd: project, readOnly: false, env: process.env },
+      pluginModules,
+    );
+    try {
+      const sink = container.get<CrashSink>(CrashSink);
+      for (const report of reports) sink.record(phone.serial, report, { first: null, last: null });
+    } finally {
+      disposeContainer(container);
+    }
+    return reports.length;
+  }
+
+  async function buildInstallLaunch(): Promise<string> {
+    const build = data(await call('run_gradle_task', { task: 'assembleDebug' }));
+    expect(build.status).toBe('success');
+    const apk = data(await call('find_apk_path', { variant: 'debug' }));
+    data(await call('install_apk', { device_serial: phone.serial, apk_path: apk.path }));
+    data(await call('launch_app', { device_serial: phone.serial, package: PACKAGE }));
+    return build.build_id as string;
+  }
+
+  it('gives two sessions, and compare with no arguments names the crash gone and the changed source file', async () => {
+    const crashingBuild = await buildInstallLaunch();
+    // Sign in, wait for the notes list, tap Crash: the simulated app's scenario buttons, by their bounds.
+    await shell('logcat', '-c');
+    await shell('input', 'tap', '540', '600');
+    await shell('input', 'text', 'ada@example.com');
+    await shell('input', 'tap', '540', '800');
+    await shell('input', 'text', 'secret1');
+    await shell('input', 'tap', '540', '1072');
+    await sleep(1500);
+    await shell('input', 'tap', '284', '2112');
+    expect(await recordCrashesFromDeviceLog()).toBe(1);
+    data(await call('get_exit_reasons', { device_serial: phone.serial, package: PACKAGE }));
+
+    // The fix, then the loop again; this time nobody presses the crashing button's code path.
+    writeFileSync(join(project, SOURCE), 'class NoteStore { fun all() = if (open) items else emptyList() }\n');
+    const fixedBuild = await buildInstallLaunch();
+    expect(fixedBuild).not.toBe(crashingBuild);
+
+    const list = data(await call('list_debug_sessions', {}));
+    const sessions = list.sessions as Record<string, unknown>[];
+    expect(list.total).toBe(2);
+    expect(sessions.map((s) => [s.state, s.launches, s.crashes])).toEqual([
+      ['open', 1, 0],
+      ['superseded', 1, 1],
+    ]);
+    expect(sessions[1]!.build).toMatch(new RegExp(`^${crashingBuild} debug v15`));
+    expect(data(await call('list_debug_sessions', { only_crashing: true })).total).toBe(1);
+
+    const crashed = data(await call('get_debug_session', { session_id: sessions[1]!.session_id }));
+    expect(crashed.build).toMatchObject({ build_id: crashingBuild, tasks: ['assembleDebug'], status: 'success' });
+    const [crash] = crashed.crashes as Record<string, unknown>[];
+    expect(crash).toMatchObject({
+      kind: 'java',
+      title: 'java.lang.IllegalStateException: Note store is not initialised',
+      verified: true,
+    });
+    expect((crash!.lines as string[]).join('\n')).toMatch(/FATAL EXCEPTION/);
+    const categories = (crashed.events as { category: string }[]).map((e) => e.category);
+    expect(categories).toEqual(expect.arrayContaining(['launch', 'crash', 'exit_reasons', 'tool_call']));
+    const paged = data(await call('get_debug_session', { session_id: sessions[1]!.session_id, max_events: 1 }));
+    expect(paged).toMatchObject({ has_more: true });
+    expect((paged.events as unknown[]).length).toBe(1);
+
+    const compared = data(await call('compare_debug_sessions', {}));
+    expect(compared).toMatchObject({
+      chosen: true,
+      from: { session_id: sessions[1]!.session_id },
+      to: { session_id: sessions[0]!.session_id },
+      crashes_new: [],
+      changed_files: [{ path: SOURCE, change: 'modified' }],
+      changed_files_partial: false,
+    });
+    expect((compared.crashes_gone as { title: string }[]).map((c) => c.title)).toEqual([
+      'java.lang.IllegalStateException: Note store is not initialised',
+    ]);
+    expect((compared.build_differences as { field: string }[]).map((d) => d.field)).toContain('build_id');
+
+    expect(errorText(await call('get_debug_session', { session_id: 'ds-999999' }))).toMatch(/SESSION_NOT_FOUND/);
+    expect(errorText(await call('compare_debug_sessions', { from: sessions[1]!.session_id }))).toMatch(
+      /INVALID_ARGUMENT/,
+    );
+
+    // The CLI: list, show, export a bundle that verifies against the log; an edited bundle does not.
+    const listed = await runCli(env, ['sessions', 'list']);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain(`${sessions[1]!.session_id} superseded ${PACKAGE}`);
+    expect((await runCli(env, ['sessions', 'show', sessions[1]!.session_id as string])).stdout).toMatch(
+      /crash seq \d+ .* java: java.lang.IllegalStateException/,
+    );
+    const bundle = join(temp.home, 'session.json');
+    const exported = await runCli(env, ['sessions', 'export', sessions[1]!.session_id as string, '--out', bundle]);
+    expect(exported.code).toBe(0);
+    const verified = await runCli(env, ['sessions', 'verify', bundle]);
+    expect({ code: verified.code, stderr: verified.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(verified.stdout).toMatch(/The bundle verifies: .* build log: matches build.finished/);
+    writeFileSync(
+      bundle,
+      readFileSync(bundle, 'utf8').replaceAll('Note store is not initialised', 'Note store is fine'),
+    );
+    const tampered = await runCli(env, ['sessions', 'verify', bundle]);
+    expect(tampered.code).toBe(1);
+    expect(tampered.stderr).toMatch(/does NOT verify:\n/);
+    expect(tampered.stderr).toMatch(/- event seq \d+: its content does not match its hash \(edited\)/);
+    expect((await runCli(env, ['sessions', 'show', 'ds-999999'])).code).toBe(2);
+    expect((await runCli(env, ['events', 'verify', '--projections'])).code).toBe(0);
+
+    // Uninstalled behind droidwright's back: the next device tool that finds it gone ends the open session.
+    await shell('pm', 'uninstall', PACKAGE);
+    expect(errorText(await call('dump_app_info', { device_serial: phone.serial, package: PACKAGE }))).toMatch(
+      /APP_NOT_INSTALLED/,
+    );
+    const ended = data(await call('get_debug_session', { session_id: sessions[0]!.session_id }));
+    expect(ended.session).toMatchObject({ state: 'ended', end_reason: 'not installed (seen by dump_app_info)' });
+    expect(data(await call('list_debug_sessions', { state: 'open' })).total).toBe(0);
+  }, 240_000);
+});
