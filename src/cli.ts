@@ -38,6 +38,11 @@ const commands: Record<string, Command> = {
     summary: 'Debug sessions, one per install: sessions list|show <id>|export <id>|verify <bundle>',
     load: async () => (await import('./cli/sessions-command.js')).runSessionsCommand,
   },
+  runconfig: {
+    summary:
+      "List a project's run configurations, or approve its shared file: runconfig list|approve [--project P] [--json] [--yes]",
+    load: async () => (await import('./cli/runconfig-command.js')).runRunconfigCommand,
+  },
   tui: {
     summary:
       "Live dashboard of agents' tool calls, builds, devices and crashes; trust, cancel a build: tui [--project P]",

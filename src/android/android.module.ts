@@ -10,6 +10,10 @@ import { DeviceTracker } from './device-tracker.js';
 import { devicesProjection } from './devices.projection.js';
 import { PackageScopeGuard } from './package-scope-guard.js';
 import { PackageScopePolicy } from './package-scope-policy.js';
+import { RunConfigurationApprovals } from './run-configurations/run-configuration-approvals.js';
+import { RunConfigurationCatalog } from './run-configurations/run-configuration-catalog.js';
+import { RunPlanner } from './run-configurations/run-planner.js';
+import { runConfigurationEventContribution } from './run-configurations/run-configurations.events.js';
 import { ToolCallPolicy } from '../kernel/tool-call-policy.js';
 
 const deviceEventContribution: EventContribution = {
@@ -28,4 +32,9 @@ export const androidModule = new ContainerModule(({ bind }) => {
   bind(PackageScopeGuard).toSelf().inSingletonScope();
   bind<ToolCallPolicy>(ToolCallPolicy).to(PackageScopePolicy).inSingletonScope();
   bind<EventContribution>(EventContribution).toConstantValue(deviceEventContribution);
+  // Run configurations are read by three plugins (core lists, build builds, device-admin runs) and approved by people.
+  bind(RunConfigurationApprovals).toSelf().inSingletonScope();
+  bind(RunConfigurationCatalog).toSelf().inSingletonScope();
+  bind(RunPlanner).toSelf().inSingletonScope();
+  bind<EventContribution>(EventContribution).toConstantValue(runConfigurationEventContribution);
 });

@@ -46,6 +46,11 @@ export const ErrorCodes = {
   ELEMENT_DISABLED: 'The target element is disabled; acting on it would do nothing.',
   ELEMENT_NOT_VISIBLE: 'The target element is not on the screen (invisible, of zero size or scrolled out).',
   ELEMENT_NOT_EDITABLE: 'The target element is not a text field.',
+  CONFIGURATION_INVALID:
+    "A run configuration cannot be used as written: the project's shared file breaks its format, or names a module or variant the project lacks.",
+  CONFIGURATION_NOT_APPROVED:
+    "A shared run configuration's file was never approved by the user, or changed since it was (`droidwright runconfig approve`).",
+  AVD_NOT_RUNNING: 'The run configuration targets an AVD no running emulator serves; call launch_avd first.',
   INPUT_METHOD_MISSING:
     'The device has no way to type this text: neither an input method that takes broadcasts nor a clipboard helper is installed.',
 } as const;

@@ -2,6 +2,7 @@ import { ContainerModule } from 'inversify';
 import { EventContribution } from '../../events/event-definition.js';
 import { BuildArtifactLookup } from '../../kernel/build-artifact-lookup.js';
 import { BuildMappingLookup } from '../../kernel/build-mapping-lookup.js';
+import { BuildRunner } from '../../kernel/build-runner.js';
 import { ToolsetContribution } from '../../kernel/toolset-contribution.js';
 import { buildHistoryProjection } from './build-history.projection.js';
 import { buildTables } from './build-tables.js';
@@ -13,6 +14,7 @@ import { BuildMappingIndex } from './services/build-mapping-index.js';
 import { BuildLauncher, DetachedBuildLauncher } from './services/build-launcher.js';
 import { BuildService } from './services/build-service.js';
 import { BuildWorker } from './services/build-worker.js';
+import { VariantBuildRunner } from './services/variant-build-runner.js';
 
 const buildEventContribution: EventContribution = {
   events: () => buildEvents,
@@ -32,6 +34,9 @@ export const buildModule = new ContainerModule(({ bind }) => {
   bind(BuildWorker).toSelf().inSingletonScope();
   bind<BuildLauncher>(BuildLauncher).to(DetachedBuildLauncher).inSingletonScope();
   bind(BuildService).toSelf().inSingletonScope();
+  // device-admin's run_run_configuration builds through this, on run_gradle_task's path.
+  bind(VariantBuildRunner).toSelf().inSingletonScope();
+  bind<BuildRunner>(BuildRunner).toService(VariantBuildRunner);
   bind(BuildToolset).toSelf().inSingletonScope();
   bind<ToolsetContribution>(ToolsetContribution).toService(BuildToolset);
   bind<EventContribution>(EventContribution).toConstantValue(buildEventContribution);

@@ -1,9 +1,12 @@
 import { inject, injectable } from 'inversify';
+import { RunConfigurationCatalog } from '../../android/run-configurations/run-configuration-catalog.js';
 import { Settings } from '../../kernel/settings.js';
 import type { AnyToolDefinition } from '../../kernel/tool-definition.js';
 import type { ToolsetContribution } from '../../kernel/toolset-contribution.js';
 import { BuildHistory } from './services/build-history.js';
 import { BuildService } from './services/build-service.js';
+import { VariantBuildRunner } from './services/variant-build-runner.js';
+import { createBuildRunConfigurationTool } from './tools/build-run-configuration.tool.js';
 import { createCancelBuildTool } from './tools/cancel-build.tool.js';
 import { createCompareBuildsTool } from './tools/compare-builds.tool.js';
 import { createFindApkPathTool } from './tools/find-apk-path.tool.js';
@@ -27,6 +30,8 @@ export class BuildToolset implements ToolsetContribution {
     @inject(BuildService) private readonly service: BuildService,
     @inject(BuildHistory) private readonly history: BuildHistory,
     @inject(Settings) private readonly settings: Settings,
+    @inject(RunConfigurationCatalog) private readonly catalog: RunConfigurationCatalog,
+    @inject(VariantBuildRunner) private readonly runner: VariantBuildRunner,
   ) {}
 
   tools(): readonly AnyToolDefinition[] {
@@ -44,6 +49,7 @@ export class BuildToolset implements ToolsetContribution {
       createGetBuildConfigTool(deps),
       createListBuildHistoryTool(deps),
       createCompareBuildsTool(deps),
+      createBuildRunConfigurationTool({ service: this.service, catalog: this.catalog, runner: this.runner }),
     ];
   }
 }

@@ -1,4 +1,6 @@
 import { inject, injectable } from 'inversify';
+import { RunConfigurationCatalog } from '../../android/run-configurations/run-configuration-catalog.js';
+import { RunPlanner } from '../../android/run-configurations/run-planner.js';
 import { EventStoreProvider } from '../../kernel/event-store-provider.js';
 import { SelectedProject } from '../../kernel/project-selection.js';
 import { RuntimeOptions } from '../../kernel/runtime-options.js';
@@ -16,6 +18,7 @@ import { createGetProjectInfoTool } from './tools/get-project-info.tool.js';
 import { createListDebugSessionsTool } from './tools/list-debug-sessions.tool.js';
 import { createListEventTypesTool } from './tools/list-event-types.tool.js';
 import { createListMcpSessionsTool } from './tools/list-mcp-sessions.tool.js';
+import { createListRunConfigurationsTool } from './tools/list-run-configurations.tool.js';
 import { createQueryEventsTool } from './tools/query-events.tool.js';
 import { createRunHealthCheckTool } from './tools/run-health-check.tool.js';
 
@@ -36,6 +39,8 @@ export class CoreToolset implements ToolsetContribution {
     @inject(HealthChecker) private readonly checker: HealthChecker,
     @inject(DeviceTools) private readonly deviceTools: DeviceTools,
     @inject(DebugSessionReader) private readonly sessions: DebugSessionReader,
+    @inject(RunConfigurationCatalog) private readonly runConfigurations: RunConfigurationCatalog,
+    @inject(RunPlanner) private readonly runPlanner: RunPlanner,
   ) {}
 
   tools(): readonly AnyToolDefinition[] {
@@ -55,6 +60,12 @@ export class CoreToolset implements ToolsetContribution {
       createGetDebugSessionTool({ sessions: this.sessions }),
       createCompareDebugSessionsTool({ sessions: this.sessions }),
       ...this.deviceTools.tools(),
+      createListRunConfigurationsTool({
+        project: this.project,
+        catalog: this.runConfigurations,
+        planner: this.runPlanner,
+        trust: this.trust,
+      }),
     ];
   }
 }

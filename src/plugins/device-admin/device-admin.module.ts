@@ -10,6 +10,7 @@ import { InstalledBuildIndex } from './services/installed-build-index.js';
 import { AppController } from './services/app-controller.js';
 import { NetworkController } from './services/network-controller.js';
 import { OrientationController } from './services/orientation-controller.js';
+import { RunConfigurationRunner } from './services/run-configuration-runner.js';
 
 const deviceAdminEventContribution: EventContribution = {
   events: () => deviceAdminEvents,
@@ -22,6 +23,7 @@ export const deviceAdminModule = new ContainerModule(({ bind }) => {
   bind(NetworkController).toSelf().inSingletonScope();
   bind(OrientationController).toSelf().inSingletonScope();
   bind(InstalledBuildIndex).toSelf().inSingletonScope();
+  bind(RunConfigurationRunner).toSelf().inSingletonScope();
   bind<InstalledBuildLookup>(InstalledBuildLookup).toService(InstalledBuildIndex);
   bind(DeviceAdminToolset).toSelf().inSingletonScope();
   bind<ToolsetContribution>(ToolsetContribution).toService(DeviceAdminToolset);

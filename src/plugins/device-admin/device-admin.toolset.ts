@@ -8,6 +8,7 @@ import { ApkInstaller } from './services/apk-installer.js';
 import { AppController } from './services/app-controller.js';
 import { NetworkController } from './services/network-controller.js';
 import { OrientationController } from './services/orientation-controller.js';
+import { RunConfigurationRunner } from './services/run-configuration-runner.js';
 import { createGrantRuntimePermissionTool } from './tools/grant-runtime-permission.tool.js';
 import { createInstallApkTool } from './tools/install-apk.tool.js';
 import { createLaunchAppTool } from './tools/launch-app.tool.js';
@@ -16,6 +17,7 @@ import { createOpenAppSettingsTool } from './tools/open-app-settings.tool.js';
 import { createOpenDeepLinkTool } from './tools/open-deep-link.tool.js';
 import { createRestartAppTool } from './tools/restart-app.tool.js';
 import { createRevokeRuntimePermissionTool } from './tools/revoke-runtime-permission.tool.js';
+import { createRunRunConfigurationTool } from './tools/run-run-configuration.tool.js';
 import { createSetDeviceOrientationTool } from './tools/set-device-orientation.tool.js';
 import { createSetNetworkStateTool } from './tools/set-network-state.tool.js';
 import { createStopAppTool } from './tools/stop-app.tool.js';
@@ -36,6 +38,7 @@ export class DeviceAdminToolset implements ToolsetContribution {
     @inject(AppController) private readonly apps: AppController,
     @inject(NetworkController) private readonly network: NetworkController,
     @inject(OrientationController) private readonly orientation: OrientationController,
+    @inject(RunConfigurationRunner) private readonly runConfigurations: RunConfigurationRunner,
   ) {}
 
   tools(): readonly AnyToolDefinition[] {
@@ -43,6 +46,7 @@ export class DeviceAdminToolset implements ToolsetContribution {
     return [
       createInstallApkTool({ project, devices, installer }),
       createLaunchAppTool({ devices, apps }),
+      createRunRunConfigurationTool({ project, runner: this.runConfigurations }),
       createStopAppTool({ devices, apps }),
       createRestartAppTool({ devices, apps }),
       createGrantRuntimePermissionTool({ devices, apps }),

@@ -318,6 +318,9 @@ describe('every tool answers within 128 KiB on the wire', () => {
       ['cancel_build', {}],
       ['run_gradle_task', { task: 'assembleDebug', wait: false }],
       ['run_tests', { wait: false }],
+      ['list_run_configurations', { limit: 100 }],
+      ['build_run_configuration', { name: 'app-d0f11D1f11D2f23Release' }],
+      ['run_run_configuration', { name: 'app-d0f11D1f11D2f23Release', device_serial: serial }],
       ['launch_app', { device_serial: serial, package: pkg }],
       ['open_deep_link', { device_serial: serial, uri: 'https://example.com/x', package: pkg }],
       ['open_app_settings', { device_serial: serial, package: pkg }],
@@ -419,6 +422,9 @@ describe('every tool answers within 128 KiB on the wire', () => {
       expect(wireSize(result)).toBeLessThanOrEqual(WIRE_LIMIT_BYTES);
       const config = structured(await call(client, 'get_build_config', {}));
       expect(config.modules[0].product_flavor_total).toBe(70);
+      const runs = await call(client, 'list_run_configurations', { limit: 100 });
+      expect(structured(runs)).toMatchObject({ total: 2000, has_more: true, derived_capped: true });
+      expect(wireSize(runs)).toBeLessThanOrEqual(WIRE_LIMIT_BYTES);
     } finally {
       await client.close();
     }
