@@ -78,6 +78,7 @@ function helpLines(withLogcat: boolean): Line[] {
     [{ text: '  /                      filter: words, or client: tool: outcome: kind: pkg: …' }],
     [{ text: '  t                      trust or untrust this project (asks first)' }],
     [{ text: '  c                      cancel the selected running build (Builds, asks first)' }],
+    [{ text: "  a                      approve the project's shared run configurations (asks first)" }],
     ...(withLogcat ? [[{ text: '  l                      start or stop logcat for the selected device' }]] : []),
     [{ text: "  d  p                   Logcat: next device; package mine (the project's apps) or all" }],
     [{ text: '                         filter level:W tag:X pkg:X pid:N words; G follows the tail' }],
@@ -119,6 +120,7 @@ export function DashboardApp({ model, sources, color, size }: DashboardAppProps)
       width: columns,
       diagnostics: (id) => model.diagnostics(id),
       crashDetail: (group) => model.crashDetail(group),
+      ...(sources.debugSessions ? { debugSessions: sources.debugSessions } : {}),
       logcat: at.logcat,
     });
   const view = viewOf(ui.current, { snapshot, logcat });
@@ -227,6 +229,25 @@ export function DashboardApp({ model, sources, color, size }: DashboardAppProps)
               question: `Trust ${root}? Agents using droidwright will be able to run its Gradle build, which executes the project's build scripts with your permissions.`,
               run: () => sources.actions.trust(),
             },
+      });
+    }
+    if (input === 'a') {
+      const approval = sources.actions.runConfigurations;
+      const state = snapshot.runConfigurations;
+      if (!approval || !state)
+        return update({
+          status: 'No shared run configurations here (no Gradle project, or no run-configuration model).',
+        });
+      if (state.status === 'none') return update({ status: `${state.path} does not exist: nothing to approve.` });
+      if (state.status === 'invalid' || !state.sha256)
+        return update({ status: `${state.path} cannot be approved: ${state.error ?? 'it is not valid'}` });
+      if (state.status === 'approved') return update({ status: `${state.path} is already approved as it is.` });
+      const sha256 = state.sha256;
+      return update({
+        confirm: {
+          question: `Approve the shared run configurations in ${state.path} (SHA-256 ${sha256.slice(0, 16)}…): ${state.names.join(', ')}?${state.status === 'stale' ? ` It changed since ${state.approvedBy} approved it.` : ''} Agents may then build, install and launch them on your devices, until the file changes.`,
+          run: () => approval.approve(sha256),
+        },
       });
     }
     if (input === 'c' && s.panel === 'builds') {
@@ -407,7 +428,14 @@ function footerHint(panel: PanelId, inDetail: boolean, sources: DashboardSources
   const logcat = Boolean(sources.actions.logcat);
   if (panel === 'logcat')
     return `/ filter · d device · p mine/all · G follow${logcat ? ' · l start/stop' : ''} · ? help · q quit`;
-  const extra = panel === 'builds' ? ' · c cancel' : panel === 'devices' && logcat ? ' · l logcat on/off' : '';
+  const extra =
+    panel === 'builds'
+      ? ' · c cancel'
+      : panel === 'devices' && logcat
+        ? ' · l logcat on/off'
+        : panel === 'sessions' && sources.actions.runConfigurations
+          ? ' · a approve'
+          : '';
   return `↑↓ move · Enter detail · / filter · t trust${extra} · ? help · q quit`;
 }
 

@@ -3,7 +3,8 @@ import { GENESIS_HASH } from '../events/event-schema.js';
 import type { StoredEvent } from '../events/event-definition.js';
 import { isProcessAlive } from '../kernel/process-identity.js';
 import { type CrashGroupRow, type CrashKind, readCrashGroups } from '../plugins/logcat/crashes.projection.js';
-import type { DashboardSources, DashboardStore } from './dashboard-sources.js';
+import type { DebugSessionSummary } from '../plugins/core/services/debug-session-reader.js';
+import type { DashboardSources, DashboardStore, SharedRunConfigurationsState } from './dashboard-sources.js';
 
 export type ToolKind = 'R' | 'W' | 'D' | 'O';
 export type CallOutcome = 'ok' | 'error' | 'refused' | 'cancelled' | 'running';
@@ -121,6 +122,10 @@ export interface DashboardSnapshot {
   readonly builds: readonly BuildRow[];
   readonly devices: readonly DeviceRow[];
   readonly crashes: readonly CrashGroup[];
+  /** The debug sessions read model, newest install first (empty when it is not there). */
+  readonly debugSessions: readonly DebugSessionSummary[];
+  /** The project's shared run configurations and their approval; null without a project or the model. */
+  readonly runConfigurations: SharedRunConfigurationsState | null;
   /** Epoch ms of the snapshot, which the elapsed times are measured against. */
   readonly now: number;
 }
@@ -129,6 +134,15 @@ export interface DashboardSnapshot {
 export const ACTIVITY_LIMIT = 500;
 const BUILD_LIMIT = 50;
 const CRASH_GROUP_LIMIT = 200;
+const DEBUG_SESSION_LIMIT = 100;
+/** Events the debug sessions read model follows beyond app.*, ui.* and permission.* (its projection's list). */
+const DEBUG_SESSION_TYPES = new Set([
+  'network.changed',
+  'orientation.changed',
+  'deep_link.opened',
+  'mcp.tool_called',
+  'build.finished',
+]);
 const CRASH_TYPES = ['app.crashed', 'app.native_crashed', 'app.not_responding'] as const;
 /** A snapshot at most this often: the screen redraws at ≤ 10 fps however fast the log grows. */
 export const FRAME_MS = 100;
@@ -136,7 +150,7 @@ export const FRAME_MS = 100;
 const TICK_MS = 1000;
 const SESSION_CHECK_MS = 5000;
 
-type Dirty = 'sessions' | 'builds' | 'devices' | 'trust' | 'crashes';
+type Dirty = 'sessions' | 'builds' | 'devices' | 'trust' | 'crashes' | 'debugSessions' | 'runConfigurations';
 
 interface SessionTableRow {
   session: string;
@@ -170,6 +184,8 @@ export class DashboardModel {
   private builds: BuildRow[] = [];
   private devices: DeviceRow[] = [];
   private crashes: CrashGroup[] = [];
+  private debugSessions: readonly DebugSessionSummary[] = [];
+  private runConfigurations: SharedRunConfigurationsState | null = null;
   private trusted = false;
   private log: LogStatus;
   private lastHash: string | null = null;
@@ -196,14 +212,33 @@ export class DashboardModel {
     const last = this.store.lastSeq();
     this.log = { ...this.log, lastSeq: last };
     this.seedActivity();
-    for (const what of ['sessions', 'builds', 'devices', 'trust', 'crashes'] as const) this.dirty.add(what);
+    for (const what of [
+      'sessions',
+      'builds',
+      'devices',
+      'trust',
+      'crashes',
+      'debugSessions',
+      'runConfigurations',
+    ] as const)
+      this.dirty.add(what);
     this.refresh();
     this.unsubscribe = this.sources.stream.subscribe((event) => this.onEvent(event));
     // A server that dies records no end: look again now and then, but redraw only when the list changed.
+    // Debug sessions turn idle with time alone, and the shared run configurations file is edited outside the log.
     this.sessionTimer = setInterval(() => {
       const now = this.readSessions();
-      if (sessionKey(now) === sessionKey(this.sessions)) return;
+      const debug = this.readDebugSessions();
+      const runConfigurations = this.readRunConfigurations();
+      if (
+        sessionKey(now) === sessionKey(this.sessions) &&
+        debugKey(debug) === debugKey(this.debugSessions) &&
+        JSON.stringify(runConfigurations) === JSON.stringify(this.runConfigurations)
+      )
+        return;
       this.sessions = now;
+      this.debugSessions = debug;
+      this.runConfigurations = runConfigurations;
       this.changed();
     }, SESSION_CHECK_MS);
     this.sessionTimer.unref();
@@ -240,6 +275,8 @@ export class DashboardModel {
         builds: this.builds,
         devices: this.devices,
         crashes: this.crashes,
+        debugSessions: this.debugSessions,
+        runConfigurations: this.runConfigurations,
         now: Date.now(),
       };
     }
@@ -331,6 +368,13 @@ export class DashboardModel {
     const lag = Date.now() - event.at;
     if (lag > this.maxLagMs) this.maxLagMs = lag;
     this.checkLink(event);
+    if (
+      event.type.startsWith('app.') ||
+      event.type.startsWith('ui.') ||
+      event.type.startsWith('permission.') ||
+      DEBUG_SESSION_TYPES.has(event.type)
+    )
+      this.dirty.add('debugSessions');
     switch (true) {
       case event.type === 'mcp.tool_call_started':
         this.callStarted(event);
@@ -354,6 +398,9 @@ export class DashboardModel {
         break;
       case event.type === 'project.trusted' || event.type === 'project.untrusted':
         this.dirty.add('trust');
+        break;
+      case event.type === 'run_configurations.approved':
+        this.dirty.add('runConfigurations');
         break;
       case (CRASH_TYPES as readonly string[]).includes(event.type):
         this.dirty.add('crashes');
@@ -506,6 +553,8 @@ export class DashboardModel {
     if (this.dirty.delete('devices')) this.devices = this.readDevices();
     if (this.dirty.delete('trust')) this.trusted = this.sources.isTrusted();
     if (this.dirty.delete('crashes')) this.crashes = this.readCrashes();
+    if (this.dirty.delete('debugSessions')) this.debugSessions = this.readDebugSessions();
+    if (this.dirty.delete('runConfigurations')) this.runConfigurations = this.readRunConfigurations();
     const running = this.builds.some((b) => b.status === 'running');
     if (running && !this.tickTimer) {
       this.tickTimer = setInterval(() => this.markDirty('builds'), TICK_MS);
@@ -535,6 +584,16 @@ export class DashboardModel {
       lastSeq: r.last_seq,
       lastDevice: r.last_device,
     }));
+  }
+
+  private readDebugSessions(): readonly DebugSessionSummary[] {
+    const source = this.sources.debugSessions;
+    return source ? this.read(() => source.list(DEBUG_SESSION_LIMIT), this.debugSessions) : [];
+  }
+
+  private readRunConfigurations(): SharedRunConfigurationsState | null {
+    const approval = this.sources.actions.runConfigurations;
+    return approval ? this.read(() => approval.state(), this.runConfigurations) : null;
   }
 
   private readSessions(): SessionRow[] {
@@ -728,4 +787,8 @@ function parseTasks(text: string): string {
 
 function sessionKey(sessions: readonly SessionRow[]): string {
   return sessions.map((s) => `${s.session}:${s.calls}`).join(',');
+}
+
+function debugKey(sessions: readonly DebugSessionSummary[]): string {
+  return sessions.map((s) => `${s.session_id}:${s.state}:${s.last_event_at}`).join(',');
 }

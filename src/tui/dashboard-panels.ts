@@ -10,6 +10,8 @@ import type {
   SessionRow,
   ToolKind,
 } from './dashboard-model.js';
+import type { DebugSessionSummary } from '../plugins/core/services/debug-session-reader.js';
+import type { DebugSessionSource, SharedRunConfigurationsState } from './dashboard-sources.js';
 import { ago, clock, duration, type Line, pad, padStart, type Segment } from './screen-text.js';
 
 export const PANELS = ['activity', 'builds', 'devices', 'crashes', 'sessions', 'logcat'] as const;
@@ -33,6 +35,15 @@ export interface PanelItem {
   readonly device?: DeviceRow;
 }
 
+const DEBUG_STATE_COLORS: Record<string, string> = { open: 'green', idle: 'yellow', superseded: 'gray', ended: 'gray' };
+const RUN_CONFIG_STATUS: Record<SharedRunConfigurationsState['status'], string> = {
+  none: 'no shared file',
+  approved: 'approved',
+  not_approved: 'NOT APPROVED (a approves)',
+  stale: 'CHANGED since approved (a approves)',
+  invalid: 'invalid',
+};
+
 export interface PanelView {
   /** Column titles or a status line above the rows. */
   readonly heading: Line[];
@@ -47,6 +58,8 @@ export interface PanelContext {
   readonly width: number;
   diagnostics(buildId: string): DiagnosticRow[];
   crashDetail(group: CrashGroup): CrashGroupDetail;
+  /** A debug session's timeline and crashes, when the read model is there. */
+  readonly debugSessions?: DebugSessionSource;
   readonly logcat: LogcatPanelState;
 }
 
@@ -420,26 +433,42 @@ function crashDetail(g: CrashGroup, detail: CrashGroupDetail): Line[] {
 // ------------------------------------------------------------------ sessions
 
 function sessionsPanel(ctx: PanelContext): PanelView {
-  const { sessions, now, activity } = ctx.snapshot;
-  const rows = sessions.filter((s) => matchesFilter(ctx.filter, { client: s.client, session: s.session }));
-  return {
-    heading: [
-      [{ text: 'MCP sessions connected now. Debug sessions: none recorded (no debugger toolset yet).', dim: true }],
-      [
-        {
-          text: `${pad('client', 26)}${padStart('pid', 8)} ${padStart('calls', 6)} ${padStart('err', 4)} ${padStart('ref', 4)}  last call`,
-          dim: true,
-        },
-      ],
-    ],
-    empty: ctx.filter ? `No session matches "${ctx.filter}".` : 'No MCP session connected.',
-    items: rows.map((s) => ({
+  const { sessions, now, activity, debugSessions, runConfigurations } = ctx.snapshot;
+  const debug = debugSessions.filter((d) =>
+    matchesFilter(ctx.filter, {
+      pkg: d.package,
+      device: d.device_serial,
+      state: d.state,
+      build: d.build_id,
+      session: d.session_id,
+    }),
+  );
+  const mcp = sessions.filter((s) => matchesFilter(ctx.filter, { client: s.client, session: s.session }));
+  const heading: Line[] = [];
+  if (runConfigurations) heading.push(runConfigurationsLine(runConfigurations));
+  heading.push(
+    ctx.debugSessions
+      ? [
+          {
+            text: `${pad('debug session', 14)}${pad('state', 11)}${pad('package', 22)}${pad('device', 15)}${padStart('launch', 6)} ${padStart('crash', 5)}  build · installed`,
+            dim: true,
+          },
+        ]
+      : [{ text: 'Debug sessions are not recorded by this build; MCP sessions connected now:', dim: true }],
+  );
+  const items: PanelItem[] = debug.map((d) => ({
+    key: `debug:${d.session_id}`,
+    line: debugSessionLine(d, now),
+    detail: () => debugSessionDetail(d, ctx),
+  }));
+  for (const s of mcp)
+    items.push({
       key: `session:${s.session}`,
       line: sessionLine(s, now),
       detail: () => [
         [
           { text: `${s.client} ${s.clientVersion ?? ''}`, bold: true },
-          { text: `  session ${s.session}  pid ${s.pid}` },
+          { text: `  MCP session ${s.session}  pid ${s.pid}` },
         ],
         [
           {
@@ -453,16 +482,126 @@ function sessionsPanel(ctx: PanelContext): PanelView {
           .slice(0, 40)
           .map((row) => activityLine(row, 10, 18)),
       ],
-    })),
+    });
+  return {
+    heading,
+    empty: ctx.filter
+      ? `No session matches "${ctx.filter}".`
+      : 'No debug session (an install by droidwright starts one) and no MCP session connected.',
+    items,
   };
+}
+
+function runConfigurationsLine(state: SharedRunConfigurationsState): Line {
+  const status = RUN_CONFIG_STATUS[state.status];
+  const attention = state.status === 'not_approved' || state.status === 'stale' || state.status === 'invalid';
+  return [
+    { text: 'shared run configurations: ', dim: true },
+    { text: status, color: state.status === 'approved' ? 'green' : attention ? 'yellow' : undefined, bold: attention },
+    {
+      text:
+        state.names.length > 0
+          ? `  ${state.names.slice(0, 6).join(', ')}${state.names.length > 6 ? ', …' : ''}`
+          : state.error
+            ? `  ${state.error}`
+            : '',
+    },
+    {
+      text: state.status === 'approved' && state.approvedBy ? `  by ${state.approvedBy}` : '',
+      dim: true,
+    },
+  ];
+}
+
+function debugSessionLine(d: DebugSessionSummary, now: number): Line {
+  const troubles = d.crashes + d.anrs;
+  return [
+    { text: pad(d.session_id, 14), bold: d.state === 'open' },
+    { text: pad(d.state, 11), color: DEBUG_STATE_COLORS[d.state], bold: d.state === 'open' },
+    { text: pad(d.package, 22) },
+    { text: pad(d.device_serial, 15), dim: true },
+    { text: `${padStart(String(d.launches), 6)} ` },
+    { text: padStart(String(troubles), 5), color: troubles > 0 ? 'red' : undefined, bold: troubles > 0 },
+    { text: `  ${d.build_id ?? 'not ours'}${d.variant ? ` (${d.variant})` : ''}` },
+    { text: ` · ${ago(now, d.installed_at)} by ${actorName(d.installed_by)}`, dim: true },
+  ];
+}
+
+function actorName(actor: DebugSessionSummary['installed_by']): string {
+  return actor.kind === 'agent' && actor.client ? `agent ${actor.client}` : actor.kind;
+}
+
+const TIMELINE_ROWS = 60;
+const CATEGORY_COLORS: Record<string, string> = {
+  crash: 'red',
+  launch: 'green',
+  restart: 'green',
+  tool_call: 'cyan',
+  ui: 'magenta',
+  ended: 'gray',
+};
+
+function debugSessionDetail(d: DebugSessionSummary, ctx: PanelContext): Line[] {
+  const lines: Line[] = [
+    [
+      { text: `${d.session_id}  ${d.package} on ${d.device_serial}  `, bold: true },
+      { text: d.state, color: DEBUG_STATE_COLORS[d.state], bold: true },
+      { text: d.end_reason ? `  (${d.end_reason})` : '' },
+    ],
+    [
+      {
+        text: `installed ${new Date(d.installed_at).toISOString()} by ${actorName(d.installed_by)}: ${d.version_name ?? ''} (${d.version_code})${d.build_id ? `, build ${d.build_id}${d.variant ? ` ${d.variant}` : ''}` : ''}${d.run_configuration ? `, run configuration ${d.run_configuration}` : ''}`,
+      },
+    ],
+    [
+      {
+        text: `${d.launches} launches${d.first_launch_ms !== null ? ` (first ${d.first_launch_ms} ms)` : ''}, ${d.crashes} crashes, ${d.anrs} ANRs, ${d.tool_calls} tool calls, ${d.ui_actions} UI actions`,
+      },
+    ],
+  ];
+  const source = ctx.debugSessions;
+  if (!source) return lines;
+  let crashes: ReturnType<DebugSessionSource['crashes']> = [];
+  let timeline: ReturnType<DebugSessionSource['timeline']> = [];
+  try {
+    crashes = source.crashes(d.session_id, 10);
+    timeline = source.timeline(d.session_id, TIMELINE_ROWS);
+  } catch (error) {
+    lines.push([{ text: `Cannot read the session: ${(error as Error).message}`, color: 'red' }]);
+    return lines;
+  }
+  if (crashes.length > 0) {
+    lines.push([], [{ text: `Crashes (${crashes.length})`, bold: true }]);
+    for (const c of crashes) {
+      lines.push([
+        { text: `${clock(c.at)} `, dim: true },
+        { text: `${c.kind} `, color: 'red', bold: true },
+        { text: c.title },
+        { text: `  ${c.verified ? '' : '(attributed) '}${c.attribution}`, dim: true },
+      ]);
+      for (const text of c.lines.slice(0, 8)) lines.push([{ text: `    ${text}`, dim: true }]);
+    }
+  }
+  lines.push([], [{ text: `Timeline, newest first (${d.timeline_rows} events)`, bold: true }]);
+  for (const e of timeline) {
+    lines.push([
+      { text: `${clock(e.at)} `, dim: true },
+      { text: pad(e.category, 9), color: CATEGORY_COLORS[e.category] },
+      { text: e.summary },
+      { text: e.outcome && e.outcome !== 'ok' ? `  ${e.outcome}` : '', color: 'red' },
+      { text: e.duration_ms !== null ? `  ${duration(e.duration_ms)}` : '', dim: true },
+    ]);
+  }
+  return lines;
 }
 
 function sessionLine(s: SessionRow, now: number): Line {
   return [
-    { text: pad(`${s.client} ${s.clientVersion ?? ''}`, 26), bold: true },
-    { text: `${padStart(String(s.pid), 8)} ${padStart(String(s.calls), 6)} ` },
-    { text: padStart(String(s.errors), 4), color: s.errors ? 'red' : undefined },
-    { text: ` ${padStart(String(s.refused), 4)}`, color: s.refused ? 'red' : undefined },
+    { text: 'MCP ', color: 'cyan' },
+    { text: pad(`${s.client} ${s.clientVersion ?? ''}`, 24), bold: true },
+    { text: ` pid ${s.pid}  ${s.calls} calls  ` },
+    { text: `${s.errors} errors  `, color: s.errors ? 'red' : undefined },
+    { text: `${s.refused} refused`, color: s.refused ? 'red' : undefined },
     { text: `  ${ago(now, s.lastCallAt) || 'no calls yet'}`, dim: true },
   ];
 }

@@ -1,5 +1,10 @@
 import type { EventStore } from '../events/event-store.js';
 import type { EventStream } from '../events/event-stream.js';
+import type {
+  DebugSessionSummary,
+  SessionCrash,
+  TimelineEntry,
+} from '../plugins/core/services/debug-session-reader.js';
 import type { LogLineFilter, LogLinePage } from '../plugins/logcat/services/log-line-store.js';
 
 /**
@@ -22,12 +27,43 @@ export interface LogcatControl {
   running(deviceSerial: string): boolean;
 }
 
+/** The debug sessions read model (the core plugin's `DebugSessionReader` answers it). */
+export interface DebugSessionSource {
+  /** Newest install first; `state` derived now (an open session quiet for long reads `idle`). */
+  list(limit: number): readonly DebugSessionSummary[];
+  /** Newest first. */
+  timeline(sessionId: string, max: number): readonly TimelineEntry[];
+  crashes(sessionId: string, max: number): readonly SessionCrash[];
+}
+
+/** The project's shared run configurations file as the approval stands (`RunConfigurationApprovals.state`). */
+export interface SharedRunConfigurationsState {
+  readonly status: 'none' | 'approved' | 'not_approved' | 'stale' | 'invalid';
+  readonly path: string;
+  readonly sha256: string | null;
+  readonly names: readonly string[];
+  /** Who approved last and when, whatever content it was for. */
+  readonly approvedBy: string | null;
+  readonly approvedAt: number | null;
+  /** Why the file cannot be approved (status invalid). */
+  readonly error: string | null;
+}
+
+/** Approving the shared run configurations, when the run-configuration model is there. */
+export interface RunConfigurationApproval {
+  /** Null when no Gradle project is selected. */
+  state(): SharedRunConfigurationsState | null;
+  /** Approves exactly the content whose SHA-256 the person was shown; a file changed since is refused. */
+  approve(sha256: string): Promise<string>;
+}
+
 /** What a person may do from the dashboard; each resolves to a one-line result shown in the footer. */
 export interface DashboardActions {
   trust(): Promise<string>;
   untrust(): Promise<string>;
   cancelBuild(buildId: string): Promise<string>;
   logcat?: LogcatControl;
+  runConfigurations?: RunConfigurationApproval;
 }
 
 /**
@@ -48,4 +84,5 @@ export interface DashboardSources {
    * `droidwright logcat --package mine` resolves them); null when no project with an application id is selected.
    */
   minePackages?(deviceSerial: string): readonly string[] | null;
+  readonly debugSessions?: DebugSessionSource;
 }

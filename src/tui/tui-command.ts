@@ -7,6 +7,8 @@ import { EventStoreProvider } from '../kernel/event-store-provider.js';
 import { SelectedProject } from '../kernel/project-selection.js';
 import { UsageError } from '../kernel/usage-error.js';
 import { BuildService } from '../plugins/build/services/build-service.js';
+import { RunConfigurationApprovals } from '../android/run-configurations/run-configuration-approvals.js';
+import { DebugSessionReader } from '../plugins/core/services/debug-session-reader.js';
 import { TrustService } from '../plugins/core/trust-service.js';
 import { PackageScopeGuard } from '../android/package-scope-guard.js';
 import { resolvePackageFilter } from '../plugins/logcat/services/log-filter-args.js';
@@ -63,6 +65,7 @@ export async function runTuiCommand(argv: string[], extras: TuiCommandExtras = {
       isTrusted: () => (projectRoot ? trust.isTrusted(projectRoot) : false),
       actions: dashboardActions(container, projectRoot),
       ...dashboardLogSource(container, extras),
+      ...debugSessionSource(container),
     };
     try {
       // React's development build checks and records every render, several times the work per frame; a
@@ -118,6 +121,19 @@ export function dashboardLogSource(
 
 const MINE_REFRESH_MS = 5000;
 
+/** The debug sessions read model, when the core plugin binds it. */
+export function debugSessionSource(container: Container): Pick<DashboardSources, 'debugSessions'> {
+  if (!container.isBound(DebugSessionReader)) return {};
+  const reader = container.get(DebugSessionReader);
+  return {
+    debugSessions: {
+      list: (limit) => reader.list({ limit }).sessions,
+      timeline: (id, max) => reader.timeline(id, { max }).entries,
+      crashes: (id, max) => reader.crashes(id, max),
+    },
+  };
+}
+
 /** The actions, through the same services the CLI and the tools use; each records an event with the TUI as actor. */
 export function dashboardActions(container: Container, projectRoot: string | null): DashboardActions {
   const trust = container.get(TrustService);
@@ -154,6 +170,40 @@ export function dashboardActions(container: Container, projectRoot: string | nul
       }
     },
   };
+  if (container.isBound(RunConfigurationApprovals)) {
+    const approvals = container.get(RunConfigurationApprovals);
+    actions.runConfigurations = {
+      state() {
+        if (!projectRoot) return null;
+        const state = approvals.state(projectRoot);
+        return {
+          status: state.status,
+          path: state.path,
+          sha256: state.file?.sha256 ?? null,
+          names: state.file?.configurations.map((c) => c.name) ?? [],
+          approvedBy: state.approval?.by ?? null,
+          approvedAt: state.approval?.at ?? null,
+          error: state.error?.message ?? null,
+        };
+      },
+      async approve(sha256) {
+        const root = requireRoot();
+        // As `droidwright runconfig approve`: what an agent may launch on the user's devices is the user's call.
+        const markers = agentEnvironmentMarkers(process.env);
+        if (markers.length > 0)
+          return `Not approved: this terminal is an AI coding tool's shell (${markers.join(', ')} set). Approving is your decision: run the dashboard in a terminal of your own.`;
+        try {
+          const { file, recorded } = approvals.approve(root, tuiActor(), sha256);
+          return recorded
+            ? `Approved ${file.configurations.length} shared run configuration${file.configurations.length === 1 ? '' : 's'} in ${file.path}.`
+            : `${file.path} was already approved as it is.`;
+        } catch (error) {
+          if (error instanceof ToolError) return error.message;
+          throw error;
+        }
+      },
+    };
+  }
   if (container.isBound(LogcatStreams)) {
     const streams = container.get<LogcatStreams>(LogcatStreams);
     const logcat: LogcatControl = {

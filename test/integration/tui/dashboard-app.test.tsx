@@ -1,4 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { Container } from 'inversify';
 import { render } from 'ink-testing-library';
 import { createEventStream, type EventStream } from '../../../src/events/event-stream.js';
@@ -9,7 +11,7 @@ import { pluginModules } from '../../../src/plugins/index.js';
 import { DashboardApp } from '../../../src/tui/dashboard-app.js';
 import { DashboardModel, FRAME_MS } from '../../../src/tui/dashboard-model.js';
 import type { DashboardSources } from '../../../src/tui/dashboard-sources.js';
-import { dashboardActions, dashboardLogSource } from '../../../src/tui/tui-command.js';
+import { dashboardActions, dashboardLogSource, debugSessionSource } from '../../../src/tui/tui-command.js';
 import { bundleScript } from '../../support/bundle-script.js';
 import { trackPid, untrackPid } from '../../support/process-tracker.js';
 import { createFakeGradleProject, createTempHome } from '../../support/temp-home.js';
@@ -65,6 +67,7 @@ function sourcesWith(extra: Partial<DashboardSources> = {}): DashboardSources {
   stream = createEventStream(store, { pollMs: 50 });
   const trust = dashboardActions(container, project);
   return {
+    ...debugSessionSource(container),
     store,
     stream,
     projectRoot: project,
@@ -161,10 +164,47 @@ it('shows devices with installed builds and who installed them, crash groups and
   expect(ui.frame()).toContain('devices emulator-5554');
   expect(ui.frame()).toMatch(/JAVA com\.example\.demo\s+×2\s+group [0-9a-f]+/);
   await ui.press(KEY.escape, '5');
-  await ui.until('Debug sessions');
-  expect(ui.frame()).toMatch(/test-agent 1\.2\.3\s+\d+\s+\d+/);
+  await ui.until('debug session');
+  expect(ui.frame()).toMatch(/MCP test-agent 1\.2\.3\s+pid \d+\s+\d+ calls/);
   await ui.press('6');
   await ui.until('logcat store not available');
+});
+
+it('shows debug sessions with their state and opens one: timeline and crashes', async () => {
+  const ui = mount();
+  await ui.press('5');
+  // The install of com.example.demo (build b-ok) began a session; the crashes after it on that device count in it.
+  await ui.until(/ds-\d+\s+open\s+com\.example\.demo\s+emulator-5554\s+0\s+3\s+b-ok \(debug\)/);
+  await ui.press(KEY.enter);
+  await ui.until('Timeline, newest first');
+  expect(ui.frame()).toMatch(/ds-\d+ {2}com\.example\.demo on emulator-5554 {2}open/);
+  expect(ui.frame()).toContain('Crashes (3)');
+  expect(ui.frame()).toMatch(/java IllegalStateException|java java\.lang\.IllegalStateException: boom/);
+  await ui.press(KEY.escape);
+  await ui.until('debug session');
+});
+
+it('approves the shared run configurations after a confirmation, recorded with the TUI as actor', async () => {
+  const shared = join(project, '.droidwright', 'run-configurations.json');
+  mkdirSync(dirname(shared), { recursive: true });
+  writeFileSync(
+    shared,
+    `${JSON.stringify({ configurations: [{ name: 'smoke', module: ':app', variant: 'debug' }] })}\n`,
+  );
+  const ui = mount();
+  await ui.press('5');
+  await ui.until('shared run configurations: NOT APPROVED (a approves)  smoke');
+  await ui.press('a');
+  await ui.until('y  yes, do it');
+  expect(ui.frame()).toContain('Approve the shared run configurations in');
+  await ui.press('y');
+  await ui.until('Approved 1 shared run configuration');
+  await ui.until('shared run configurations: approved  smoke');
+  const [approval] = store.query({ types: ['run_configurations.approved'], limit: 1 });
+  expect(approval!.actor).toMatchObject({ kind: 'tui', pid: process.pid });
+  expect(approval!.data).toMatchObject({ configurations: ['smoke'] });
+  await ui.press('a');
+  await ui.until('is already approved');
 });
 
 it('trusts the project after a confirmation, recorded with the TUI as actor', async () => {
