@@ -14,6 +14,7 @@ import { startAdbServer, type TestAdbServer } from '../../support/adb-server.js'
 import { type CliEnv, type McpTestClient, runCli, startMcpClient } from '../../support/mcp-client.js';
 import { startSimOnAdb } from '../../support/sim-device.js';
 import { createTempHome } from '../../support/temp-home.js';
+import { waitFor } from '../../support/wait.js';
 
 const PACKAGE = 'com.example.notes';
 
@@ -207,4 +208,27 @@ describe('run configurations over MCP', () => {
       `up to date and wrote no APK; this is the current one, written by build ${built.build_id}`,
     );
   }, 180_000);
+
+  it('cancels the build when the request is cancelled, and installs nothing', async () => {
+    setScenario(project, 'slow 2000');
+    const since = new Date().toISOString();
+    const before = invocations(project).length;
+    const controller = new AbortController();
+    const pending = call('run_run_configuration', { name: 'app-debug' }, { signal: controller.signal }).catch(
+      (e: Error) => e,
+    );
+    await waitFor(async () => invocations(project).length > before);
+    controller.abort('stop');
+    await pending;
+    const finished = await waitFor(async () => {
+      const events = data(
+        await call('query_events', { types: ['run_configuration.finished'], verbose: true, limit: 1 }),
+      ).events as Record<string, any>[];
+      return events[0]?.data.outcome === 'cancelled' && events[0];
+    }, 60_000);
+    expect(finished.data).toMatchObject({ configuration: 'app-debug', outcome: 'cancelled', install_ms: null });
+    const installs = data(await call('query_events', { types: ['app.installed'], since, limit: 5 }));
+    expect(installs.events).toEqual([]);
+    setScenario(project, 'success');
+  }, 120_000);
 });

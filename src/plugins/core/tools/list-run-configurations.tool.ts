@@ -164,6 +164,13 @@ function describe(
     approval: c.shared && set.shared.status !== 'none' && set.shared.status !== 'invalid' ? set.shared.status : null,
   };
   const problem = configurationProblem(set, c);
+  // The approval's full story is said once, in shared_file, not again on every shared configuration.
+  if (problem?.code === 'CONFIGURATION_NOT_APPROVED')
+    return omitNulls({
+      ...base,
+      cannot_run: `${set.shared.status === 'stale' ? 'The shared file changed since the user approved it' : 'The user has not approved the shared file'}; only the user may approve it (shared_file.approve_command), never an agent.`,
+      error_code: problem.code,
+    });
   if (problem) return omitNulls({ ...base, cannot_run: clip(problem.message, 1000), error_code: problem.code });
   if (!trusted)
     return omitNulls({

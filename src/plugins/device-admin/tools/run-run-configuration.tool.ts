@@ -64,8 +64,6 @@ export function createRunRunConfigurationTool(deps: { project: ProjectSelection;
       const requested = args.device_serial !== undefined ? validateSerial(args.device_serial) : undefined;
       const run = await deps.runner.run(root, args.name, { requested, timeoutSec: args.timeout_sec }, ctx);
       const am = run.launch?.am ?? null;
-      const launchText =
-        run.configuration.launch.kind === 'none' ? 'not launched' : describeLaunch(run.configuration.launch);
       return {
         data: omitNulls({
           configuration: run.configuration.name,
@@ -92,8 +90,8 @@ export function createRunRunConfigurationTool(deps: { project: ProjectSelection;
         }),
         summary: `${run.configuration.name}: built ${run.build.buildId}, installed ${run.package} on ${run.serial}, ${
           run.launch
-            ? `${launchText}${am?.totalTimeMs !== null && am?.totalTimeMs !== undefined ? ` in ${am.totalTimeMs} ms` : ''}`
-            : 'not launched'
+            ? `launched ${run.launch.component ?? run.package}${am?.totalTimeMs != null ? ` in ${am.totalTimeMs} ms` : ''}`
+            : 'not launched (launch: none)'
         }`,
       };
     },
