@@ -19,7 +19,8 @@ interface Command {
 
 const commands: Record<string, Command> = {
   mcp: {
-    summary: 'Serve MCP over stdio for an AI client: mcp [--project P] [--toolsets a,b] [--read-only]',
+    summary:
+      'Serve MCP over stdio for an AI client: mcp [--project P] [--toolsets a,b] [--read-only] [--confirm destructive|all-writes]',
     load: async () => (await import('./cli/mcp-command.js')).runMcpCommand,
   },
   events: {

@@ -1,15 +1,19 @@
 import { runMcpServer } from '../mcp/run-mcp-server.js';
+import { CONFIRM_MODES, type ConfirmMode } from '../kernel/runtime-options.js';
 import { UsageError } from '../kernel/usage-error.js';
 import { parseCommandLine, runtimeOptions } from './cli-support.js';
 
-export const MCP_HELP = `Usage: droidwright mcp [--project PATH] [--toolsets a,b] [--read-only]
+export const MCP_HELP = `Usage: droidwright mcp [--project PATH] [--toolsets a,b] [--read-only] [--confirm MODE]
 
 Serves the Model Context Protocol on stdin/stdout. AI clients start this command themselves;
 register it in your client, e.g.:  claude mcp add droidwright -- droidwright mcp
 
   --project PATH   The Gradle project (default: nearest settings.gradle[.kts] above the working directory)
   --toolsets a,b   Serve only these toolsets (default: all)
-  --read-only      Serve only tools that change nothing`;
+  --read-only      Serve only tools that change nothing
+  --confirm MODE   Ask the person through the client (MCP elicitation) before a call runs:
+                   destructive = D and O tools, all-writes = W, D and O tools. A client that
+                   cannot ask gets the call refused, never run unconfirmed`;
 
 export async function runMcpCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommandLine(
@@ -18,6 +22,7 @@ export async function runMcpCommand(argv: string[]): Promise<number> {
       project: { type: 'string' },
       toolsets: { type: 'string' },
       'read-only': { type: 'boolean' },
+      confirm: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     false,
@@ -27,6 +32,8 @@ export async function runMcpCommand(argv: string[]): Promise<number> {
     return 0;
   }
   if (positionals.length > 0) throw new UsageError(`mcp takes no arguments (got ${positionals.join(' ')}).`);
+  if (values.confirm !== undefined && !(CONFIRM_MODES as readonly string[]).includes(values.confirm))
+    throw new UsageError(`--confirm takes ${CONFIRM_MODES.join(' or ')} (got ${JSON.stringify(values.confirm)}).`);
   // A person typed this in a terminal: a JSON-RPC server would just sit there.
   if (process.stdin.isTTY) {
     process.stderr.write(
@@ -39,6 +46,7 @@ export async function runMcpCommand(argv: string[]): Promise<number> {
       projectPath: values.project,
       toolsets: values.toolsets === undefined ? undefined : values.toolsets.split(','),
       readOnly: values['read-only'] === true,
+      confirm: values.confirm as ConfirmMode | undefined,
     }),
   );
   // stdin may still be open after a signal; everything is recorded and flushed, so leave now.

@@ -39,6 +39,10 @@ export const ErrorCodes = {
     'No R8 mapping file of the build that crashed could be found (not minified, not recorded, or changed on disk).',
   RETRACE_REFUSED:
     'The build that crashed could not be identified with certainty, so no mapping was applied; the reason says why.',
+  CONFIRMATION_DECLINED:
+    'The server runs with --confirm and the person declined or cancelled the confirmation (or it went unanswered); nothing ran.',
+  CONFIRMATION_UNAVAILABLE:
+    'The server runs with --confirm but the client cannot ask the person (no elicitation capability); nothing ran.',
   RESPONSE_TOO_LARGE: 'The result exceeded the 128 KiB response bound and was withheld (a droidwright bug).',
   SCREEN_CHANGED: 'The screen no longer matches expect_screen_hash; nothing was done (the new hash is in the details).',
   ELEMENT_NOT_FOUND: 'No element on the current screen matches the target.',

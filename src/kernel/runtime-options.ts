@@ -9,5 +9,11 @@ export interface RuntimeOptions {
   readonly toolsets?: readonly string[];
   /** `--read-only`: serve only R tools. */
   readonly readOnly: boolean;
+  /** `--confirm`: which tool calls the person must confirm through the client (MCP elicitation). */
+  readonly confirm?: ConfirmMode;
   readonly env: NodeJS.ProcessEnv;
 }
+
+/** `destructive`: D and O calls; `all-writes`: W, D and O calls. */
+export const CONFIRM_MODES = ['destructive', 'all-writes'] as const;
+export type ConfirmMode = (typeof CONFIRM_MODES)[number];

@@ -9,6 +9,8 @@ import {
   McpToolCallStarted,
   McpToolCalled,
   McpSessionEnded,
+  McpConfirmationAnswered,
+  type ConfirmationAnswer,
 } from '../plugins/core/core.events.js';
 import { redactArguments, truncateUtf8 } from './redaction.js';
 
@@ -34,6 +36,21 @@ export interface CallIntent {
   /** Validated arguments: `device_serial` and `package` also fill the event's device and package. */
   readonly args: Record<string, unknown>;
   readonly sensitive?: readonly string[];
+  /** The id of the mcp.confirmation_answered that allowed the call, under --confirm. */
+  readonly confirmationId?: string;
+}
+
+export interface ConfirmationRecord {
+  readonly tool: string;
+  readonly toolset: string;
+  readonly kind: string;
+  readonly mode: 'destructive' | 'all-writes';
+  readonly answer: ConfirmationAnswer;
+  readonly question: string;
+  readonly detail: string | null;
+  readonly waitedMs: number;
+  readonly args: Record<string, unknown>;
+  readonly sensitive?: readonly string[];
 }
 
 export interface CallRecord {
@@ -46,7 +63,7 @@ export interface CallRecord {
   readonly summary: string;
   readonly args: unknown;
   readonly sensitive?: readonly string[];
-  /** The id of the call's mcp.tool_call_started, when one was recorded. */
+  /** The call's mcp.tool_call_started id, else its mcp.confirmation_answered id, when one was recorded. */
   readonly intentId?: string;
   readonly device?: unknown;
   readonly package?: unknown;
@@ -137,6 +154,35 @@ export class CallRecorder {
         actor,
         device: column(intent.args.device_serial),
         package: column(intent.args.package),
+        correlation: intent.confirmationId,
+      },
+    );
+  }
+
+  /**
+   * Records the person's answer to a --confirm question. Throws (StoreUnavailableError) when the log
+   * cannot take it: an accepted call then does not run, as when its intent cannot be recorded.
+   */
+  async confirmationAnswered(actor: Actor, record: ConfirmationRecord): Promise<StoredEvent> {
+    return this.appendAsync(
+      McpConfirmationAnswered,
+      {
+        session: this.sessionId,
+        tool: record.tool,
+        toolset: record.toolset,
+        kind: record.kind,
+        mode: record.mode,
+        answer: record.answer,
+        question: truncateUtf8(record.question, 4096),
+        detail: record.detail === null ? null : truncateUtf8(record.detail, 512),
+        waited_ms: Math.max(0, Math.round(record.waitedMs)),
+        arguments: redactArguments(record.args, record.sensitive),
+      },
+      {
+        stream: `mcp:${this.sessionId}`,
+        actor,
+        device: column(record.args.device_serial),
+        package: column(record.args.package),
       },
     );
   }

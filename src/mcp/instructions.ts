@@ -1,3 +1,4 @@
+import type { ConfirmMode } from '../kernel/runtime-options.js';
 import type { ToolRegistry } from '../kernel/tool-registry.js';
 import type { ServedTools } from './toolset-selection.js';
 
@@ -9,7 +10,12 @@ const TOOLSET_PURPOSES: Record<string, string> = {
 };
 
 /** The `instructions` an MCP client gives its model: generated from the registry so it never drifts. */
-export function buildInstructions(registry: ToolRegistry, served: ServedTools, projectRoot: string | null): string {
+export function buildInstructions(
+  registry: ToolRegistry,
+  served: ServedTools,
+  projectRoot: string | null,
+  confirm?: ConfirmMode,
+): string {
   const lines: string[] = [];
   const offered = served.toolsets.map((name) => TOOLSET_PURPOSES[name] ?? name);
   // Only the refusals of the toolsets this session serves.
@@ -52,5 +58,9 @@ export function buildInstructions(registry: ToolRegistry, served: ServedTools, p
     "Project trust: building or testing runs the project's own code, so it needs the user's trust. Only a person can grant it, by running `droidwright trust <project>` in their terminal. " +
       'When a tool reports PROJECT_NOT_TRUSTED, show the user the trust_hint from get_project_info and wait; never try to work around it.',
   );
+  if (confirm)
+    lines.push(
+      `Confirmation: the user asked to confirm every ${confirm === 'destructive' ? 'destructive call (kind D or O)' : 'call that changes something (kind W, D or O)'} before it runs; your client shows them the question. CONFIRMATION_DECLINED means they said no: do not retry, ask them. CONFIRMATION_UNAVAILABLE means your client cannot ask them: tell the user.`,
+    );
   return lines.join('\n');
 }

@@ -6,9 +6,12 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import {
   CallToolRequestSchema,
+  ElicitResultSchema,
   ErrorCode,
+  GetPromptRequestSchema,
   InitializeRequestSchema,
   LATEST_PROTOCOL_VERSION,
+  ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
@@ -27,6 +30,8 @@ import { InvalidArgumentsError, ToolError, type ErrorCode as DroidwrightErrorCod
 import { EventStoreProvider } from '../kernel/event-store-provider.js';
 import { createStderrLogger } from '../kernel/logger.js';
 import { SelectedProject } from '../kernel/project-selection.js';
+import { ResourceTemplateContribution } from '../kernel/resource-template-contribution.js';
+import type { ConfirmMode } from '../kernel/runtime-options.js';
 import { checkToolCall, ToolCallPolicy } from '../kernel/tool-call-policy.js';
 import { createToolContext } from '../kernel/tool-context.js';
 import { toolFacingError } from '../kernel/tool-facing-error.js';
@@ -34,15 +39,25 @@ import type { AnyToolDefinition, Logger, ProgressUpdate, ToolResult } from '../k
 import { ToolRegistry, type RegisteredTool } from '../kernel/tool-registry.js';
 import { droidwrightVersion } from '../kernel/version.js';
 import { boundClientField, CallRecorder } from './call-recorder.js';
+import {
+  askPerson,
+  clientCanConfirm,
+  confirmationQuestion,
+  confirmationRefusal,
+  needsConfirmation,
+} from './confirmation.js';
 import { buildInstructions } from './instructions.js';
 import { publishedAnnotations, publishedSchema } from './published-schema.js';
 import { truncateUtf8 } from './redaction.js';
+import { findPrompt, isPromptServed, listServedPrompts, renderPrompt } from './prompts/prompt-catalog.js';
+import { McpResources } from './resources/mcp-resources.js';
 import { renderResultText } from './result-text.js';
 import { resolveServedTools, type ServedTools } from './toolset-selection.js';
 
 /**
  * The SDK validates client replies to server-initiated requests (elicitation) with a JSON Schema
- * validator it builds at start (Ajv, ~10 ms). droidwright never elicits, so it refuses instead.
+ * validator it builds at start (Ajv, ~10 ms). droidwright's only elicitation (--confirm) asks a yes/no
+ * question with no fields and sends it without the SDK's content validation, so it refuses instead.
  */
 const noClientSchemas: jsonSchemaValidator = {
   getValidator: () => () => ({
@@ -51,24 +66,6 @@ const noClientSchemas: jsonSchemaValidator = {
     errorMessage: 'droidwright does not request structured input from clients.',
   }),
 };
-
-/** MCP's "resource not found" error code (not in the SDK's ErrorCode enum). */
-const RESOURCE_NOT_FOUND = -32002;
-
-const RESOURCES = [
-  {
-    uri: 'droidwright://project-info',
-    name: 'project-info',
-    tool: 'get_project_info',
-    description: 'The selected project, its app modules and trust status (same as get_project_info).',
-  },
-  {
-    uri: 'droidwright://health',
-    name: 'health',
-    tool: 'run_health_check',
-    description: 'Toolchain health: Java, SDK, adb, emulator, Gradle wrapper (same as run_health_check).',
-  },
-] as const;
 
 export interface McpSessionOptions {
   /** `--toolsets`; all contributed toolsets when absent. */
@@ -81,6 +78,8 @@ export interface McpSessionOptions {
    * is refused (STORE_UNAVAILABLE) and nothing runs. Default: the store's busy timeout (10 s).
    */
   readonly intentWaitMs?: number;
+  /** `--confirm`: D and O calls (destructive) or every W, D and O call (all-writes) need the person's yes. */
+  readonly confirm?: ConfirmMode;
 }
 
 /** No response goes out larger than this, counted as the JSON-RPC message on the wire. */
@@ -105,6 +104,8 @@ const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
   'resources/list': ListResourcesRequestSchema as unknown as z.ZodType,
   'resources/templates/list': ListResourceTemplatesRequestSchema as unknown as z.ZodType,
   'resources/read': ReadResourceRequestSchema as unknown as z.ZodType,
+  'prompts/list': ListPromptsRequestSchema as unknown as z.ZodType,
+  'prompts/get': GetPromptRequestSchema as unknown as z.ZodType,
 };
 
 /** Requests that act, refused until the handshake is complete (the client is on record by then). */
@@ -180,6 +181,8 @@ export class McpSession {
   private toolList: Tool[] | undefined;
   private readonly sessionAbort = new AbortController();
   private readonly projectRoot: string | null;
+  private readonly resources: McpResources;
+  private readonly confirm: ConfirmMode | undefined;
   private protocolVersion: string | null = null;
   private initializeSeen = false;
   private handshakeComplete = false;
@@ -199,13 +202,15 @@ export class McpSession {
     this.servedNames = new Set(servedTools.map((t) => t.definition.name));
     this.servedTools = servedTools;
     this.recorder = new CallRecorder(this.store, this.sessionId, this.logger, options.intentWaitMs);
+    this.confirm = options.confirm;
+    this.resources = this.createResources(getContributions(container, ResourceTemplateContribution));
 
     this.server = new Server(
       { name: 'droidwright', version: droidwrightVersion() },
       {
-        capabilities: { tools: {}, resources: {} },
+        capabilities: { tools: {}, resources: {}, prompts: {} },
         jsonSchemaValidator: noClientSchemas,
-        instructions: buildInstructions(this.registry, this.served, this.projectRoot),
+        instructions: buildInstructions(this.registry, this.served, this.projectRoot, this.confirm),
       },
     );
     this.server.oninitialized = () => this.onInitialized();
@@ -218,18 +223,52 @@ export class McpSession {
         extra.sendNotification(n),
       ),
     );
-    this.server.setRequestHandler(ListResourcesRequestSchema, () => ({
-      resources: RESOURCES.filter((r) => this.servedNames.has(r.tool)).map((r) => ({
-        uri: r.uri,
-        name: r.name,
-        description: r.description,
-        mimeType: 'application/json',
-      })),
-    }));
-    // Declaring resources invites clients to ask for templates; there are none, and saying so is an answer.
-    this.server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }));
+    this.server.setRequestHandler(ListResourcesRequestSchema, () => this.resources.list());
+    this.server.setRequestHandler(ListResourceTemplatesRequestSchema, () => this.resources.listTemplates());
     this.server.setRequestHandler(ReadResourceRequestSchema, (request, extra) =>
-      this.readResource(request.params.uri, extra.signal),
+      this.resources.read(request.params.uri, AbortSignal.any([extra.signal, this.sessionAbort.signal])),
+    );
+    const isServed = (tool: string) => this.servedNames.has(tool);
+    this.server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: listServedPrompts(isServed) }));
+    this.server.setRequestHandler(GetPromptRequestSchema, (request) => {
+      const prompt = findPrompt(request.params.name);
+      if (!prompt || !isPromptServed(prompt, isServed))
+        throw protocolError(
+          ErrorCode.InvalidParams,
+          `Unknown prompt "${String(request.params.name).slice(0, 100)}". prompts/list shows the prompts this server serves${prompt ? ' (this one needs tools it does not serve)' : ''}.`,
+        );
+      try {
+        return renderPrompt(prompt, request.params.arguments, isServed) as unknown as Record<string, unknown>;
+      } catch (error) {
+        if (error instanceof InvalidArgumentsError)
+          throw protocolError(
+            ErrorCode.InvalidParams,
+            `Invalid arguments for prompt ${prompt.name}: ${error.message}`,
+            {
+              field: error.field,
+            },
+          );
+        throw error;
+      }
+    });
+  }
+
+  /** Resources read through the session's gate, policies and audit (src/mcp/resources/). */
+  private createResources(templates: ResourceTemplateContribution[]): McpResources {
+    return new McpResources(
+      {
+        projectRoot: this.projectRoot,
+        maxResponseBytes: MAX_RESPONSE_BYTES,
+        tool: (name) => this.registry.get(name),
+        isServed: (tool) => this.servedNames.has(tool),
+        notServedMessage: (def) => this.hiddenMessage(def),
+        checkPolicies: (def, args) => checkToolCall(this.policies, { tool: def, args, actor: this.actor() }),
+        context: (signal) => createToolContext({ actor: this.actor(), store: this.store, logger: this.logger, signal }),
+        record: (read) =>
+          this.record(read.def, read.name, read.args, read.outcome, read.errorCode, read.started, read.summary),
+        protocolError,
+      },
+      templates,
     );
   }
 
@@ -362,7 +401,7 @@ export class McpSession {
     errorCode: string | null,
     started: number,
     summary: string,
-    intent?: StoredEvent,
+    correlationId?: string,
   ): Promise<void> {
     if (this.started) this.recordStart();
     const fields = args !== null && typeof args === 'object' ? (args as Record<string, unknown>) : {};
@@ -376,9 +415,71 @@ export class McpSession {
       summary,
       args,
       sensitive: def?.sensitive,
-      intentId: intent?.id,
+      intentId: correlationId,
       device: fields.device_serial,
       package: fields.package,
+    });
+  }
+
+  /**
+   * Asks the person (elicitation/create) whether a call may run, and records the answer. Returns the
+   * answer's event id when accepted, else the refusal to return (its details name the answer's event).
+   */
+  private async confirmCall(
+    def: AnyToolDefinition,
+    args: Record<string, unknown>,
+    actor: Actor,
+    signal: AbortSignal,
+  ): Promise<string | ToolError> {
+    const mode = this.confirm as ConfirmMode;
+    const question = confirmationQuestion(def, args, this.projectRoot);
+    const outcome = clientCanConfirm(this.server.getClientCapabilities())
+      ? await askPerson(
+          (message, abort, timeout) =>
+            this.server.request(
+              {
+                method: 'elicitation/create',
+                params: { message, requestedSchema: { type: 'object', properties: {} } },
+              },
+              ElicitResultSchema,
+              { signal: abort, timeout },
+            ),
+          question,
+          signal,
+        )
+      : {
+          answer: 'unsupported' as const,
+          detail: 'the client did not declare the elicitation capability',
+          waitedMs: 0,
+        };
+    let recorded: StoredEvent | undefined;
+    try {
+      recorded = await this.recorder.confirmationAnswered(actor, {
+        tool: def.name,
+        toolset: def.toolset,
+        kind: def.kind,
+        mode,
+        answer: outcome.answer,
+        question,
+        detail: outcome.detail,
+        waitedMs: outcome.waitedMs,
+        args,
+        sensitive: def.sensitive,
+      });
+    } catch (error) {
+      const why = (error as Error)?.message ?? String(error);
+      this.logger.error(`could not record the confirmation of ${def.name}: ${why}`);
+      if (outcome.answer === 'accepted')
+        return new ToolError(
+          'STORE_UNAVAILABLE',
+          `${def.name} did not run: the user accepted it, but the event log could not record their answer (${why}). Nothing was changed; retry once the log is available.`,
+        );
+    }
+    if (outcome.answer === 'accepted') return (recorded as StoredEvent).id;
+    const refusal = confirmationRefusal(def, mode, outcome);
+    return new ToolError(refusal.code, refusal.message, {
+      ...refusal.details,
+      ...(recorded ? { confirmation_id: recorded.id } : {}),
     });
   }
 
@@ -425,6 +526,29 @@ export class McpSession {
       return toolErrorResult(error);
     }
 
+    // After validation and policies (nobody is asked about a call that would be refused anyway), before
+    // the intent (an intent on record is a call that will act): the person's answer, under --confirm.
+    let confirmationId: string | undefined;
+    if (this.confirm && needsConfirmation(this.confirm, def.kind)) {
+      const confirmed = await this.confirmCall(
+        def,
+        validArgs,
+        actor,
+        AbortSignal.any([requestSignal, this.sessionAbort.signal]),
+      );
+      if (confirmed instanceof ToolError) {
+        const refusalId = confirmed.details?.confirmation_id as string | undefined;
+        if (requestSignal.aborted || this.sessionAbort.signal.aborted) {
+          // The client gave up on the call while the person was being asked: a cancellation, as elsewhere.
+          await this.record(def, name, args, 'cancelled', 'CANCELLED', started, 'cancelled by the client', refusalId);
+          throw protocolError(ErrorCode.InvalidRequest, `${name} was cancelled.`);
+        }
+        await this.record(def, name, args, 'refused', confirmed.code, started, confirmed.message, refusalId);
+        return toolErrorResult(confirmed);
+      }
+      confirmationId = confirmed;
+    }
+
     // Record before acting: a call that changes something runs only once its intent is on record.
     let intent: StoredEvent | undefined;
     if (def.kind !== 'R') {
@@ -435,6 +559,7 @@ export class McpSession {
           kind: def.kind,
           args: validArgs,
           sensitive: def.sensitive,
+          confirmationId,
         });
       } catch (error) {
         const why = (error as Error)?.message ?? String(error);
@@ -470,7 +595,7 @@ export class McpSession {
     };
     const ctx = createToolContext({ actor, store: this.store, logger: this.logger, signal, progress });
     const record = (outcome: Outcome, code: string | null, summary: string) =>
-      this.record(def, name, args, outcome, code, started, summary, intent);
+      this.record(def, name, args, outcome, code, started, summary, intent?.id);
 
     try {
       const result = await def.handler(validArgs, ctx);
@@ -525,53 +650,6 @@ export class McpSession {
         ErrorCode.InternalError,
         `Internal error in ${name}: ${(error as Error)?.message ?? String(error)}. This is a droidwright bug; details are on its stderr.`,
       );
-    }
-  }
-
-  private async readResource(uri: string, requestSignal: AbortSignal) {
-    const resource = RESOURCES.find((r) => r.uri === uri);
-    const tool = resource && this.registry.get(resource.tool);
-    if (!resource || !tool)
-      throw protocolError(
-        RESOURCE_NOT_FOUND,
-        `Unknown resource ${uri.slice(0, 200)}. Known: ${RESOURCES.map((r) => r.uri).join(', ')}.`,
-      );
-    const def = tool.definition;
-    const started = performance.now();
-    // The same gate as tools/call: a resource whose tool this session does not serve is not served.
-    if (!this.servedNames.has(def.name)) {
-      const message = `${uri} is read through ${this.hiddenMessage(def)}`;
-      await this.record(def, def.name, {}, 'refused', 'TOOL_DISABLED', started, `resource ${uri}: not served`);
-      throw protocolError(RESOURCE_NOT_FOUND, message, { error_code: 'TOOL_DISABLED', toolset: def.toolset });
-    }
-    const actor = this.actor();
-    const ctx = createToolContext({
-      actor,
-      store: this.store,
-      logger: this.logger,
-      signal: AbortSignal.any([requestSignal, this.sessionAbort.signal]),
-    });
-    // A resource read runs its tool (the health check probes the host), so it is audited like a call.
-    try {
-      await checkToolCall(this.policies, { tool: def, args: {}, actor });
-      // A handler is only ever handed arguments its own input schema parsed (defaults applied).
-      const result = await def.handler(def.input.parse({}), ctx);
-      const text = JSON.stringify(result.data);
-      const contents = { contents: [{ uri, mimeType: 'application/json', text }] };
-      const bytes = wireBytes(contents);
-      if (bytes > MAX_RESPONSE_BYTES) {
-        this.logger.error(`resource ${uri} produced ${bytes} bytes, over the ${MAX_RESPONSE_BYTES}-byte bound.`);
-        throw new ToolError('RESPONSE_TOO_LARGE', `${uri} produced ${bytes} bytes, over the response bound.`);
-      }
-      await this.record(def, def.name, {}, 'ok', null, started, `resource ${uri}: ${result.summary}`);
-      return contents;
-    } catch (thrown) {
-      const error = toolFacingError(thrown);
-      const code = error instanceof ToolError || error instanceof InvalidArgumentsError ? error.code : 'INTERNAL';
-      await this.record(def, def.name, {}, 'error', code, started, `resource ${uri} failed`);
-      if (error instanceof ToolError || error instanceof InvalidArgumentsError)
-        throw protocolError(ErrorCode.InternalError, `${error.code}: ${error.message}`, { error_code: error.code });
-      throw error;
     }
   }
 }

@@ -31,7 +31,12 @@ export async function runMcpServer(options: RuntimeOptions): Promise<number> {
   const logger = createStderrLogger('mcp', options.env);
   const container = createContainer(options, pluginModules);
   container.get<SelectedProject>(SelectedProject);
-  const session = new McpSession(container, { toolsets: options.toolsets, readOnly: options.readOnly, logger });
+  const session = new McpSession(container, {
+    toolsets: options.toolsets,
+    readOnly: options.readOnly,
+    confirm: options.confirm,
+    logger,
+  });
 
   const transport = new StdioServerTransport();
   let finish: (code: number) => void = () => {};

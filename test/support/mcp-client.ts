@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { agentEnvironmentMarkers } from '../../src/cli/trust-evidence.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { isAlive, sleep } from './wait.js';
 
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -72,7 +73,7 @@ export interface McpTestClient {
 export async function startMcpClient(
   env: CliEnv,
   args: readonly string[] = [],
-  options: { cwd?: string; clientName?: string } = {},
+  options: { cwd?: string; clientName?: string; capabilities?: ClientCapabilities } = {},
 ): Promise<McpTestClient> {
   assertBuilt();
   const transport = new StdioClientTransport({
@@ -84,7 +85,10 @@ export async function startMcpClient(
   });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const client = new Client({ name: options.clientName ?? 'droidwright-e2e', version: '1.2.3' });
+  const client = new Client(
+    { name: options.clientName ?? 'droidwright-e2e', version: '1.2.3' },
+    options.capabilities ? { capabilities: options.capabilities } : undefined,
+  );
   await client.connect(transport);
   const pid = transport.pid!;
   return {

@@ -83,6 +83,31 @@ export const McpToolCallStarted = defineEvent({
   }),
 });
 
+export const CONFIRMATION_ANSWERS = ['accepted', 'declined', 'cancelled', 'unsupported'] as const;
+export type ConfirmationAnswer = (typeof CONFIRMATION_ANSWERS)[number];
+
+export const McpConfirmationAnswered = defineEvent({
+  type: 'mcp.confirmation_answered',
+  version: 1,
+  description:
+    'A server running with --confirm asked the person, through the MCP client (elicitation), whether a tool call may run, and got this answer; unsupported means the client could not ask and the call was refused. An accepted call then records mcp.tool_call_started with this event id as correlation.',
+  schema: z.object({
+    session: z.string(),
+    tool: z.string(),
+    toolset: z.string(),
+    kind: z.string(),
+    /** The --confirm mode that required the question. */
+    mode: z.enum(['destructive', 'all-writes']),
+    answer: z.enum(CONFIRMATION_ANSWERS),
+    /** The question exactly as the person saw it (bounded). */
+    question: z.string().max(4096),
+    /** Why there was no answer (client error, timeout, cancelled request), when there was none. */
+    detail: z.string().max(512).nullable(),
+    waited_ms: z.number().int().nonnegative(),
+    arguments: z.record(z.string(), z.unknown()),
+  }),
+});
+
 export const McpSessionEnded = defineEvent({
   type: 'mcp.session_ended',
   version: 1,
@@ -133,6 +158,7 @@ export const coreEvents = [
   McpSessionStarted,
   McpToolCallStarted,
   McpToolCalled,
+  McpConfirmationAnswered,
   McpSessionEnded,
   AppExitReasonsRead,
   AppUninstallObserved,

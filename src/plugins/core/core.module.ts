@@ -1,10 +1,12 @@
 import { ContainerModule } from 'inversify';
 import { EventContribution } from '../../events/event-definition.js';
 import { ProjectTrust } from '../../kernel/project-trust.js';
+import { ResourceTemplateContribution } from '../../kernel/resource-template-contribution.js';
 import { ToolsetContribution } from '../../kernel/toolset-contribution.js';
 import { coreEvents } from './core.events.js';
 import { CoreToolset } from './core.toolset.js';
 import { debugSessionsProjection } from './debug-sessions.projection.js';
+import { debugSessionResourceTemplate } from './debug-sessions-resource.js';
 import { mcpActivityProjection } from './mcp-activity.projection.js';
 import { DebugSessionReader } from './services/debug-session-reader.js';
 import { DeviceTools } from './services/device-tools.js';
@@ -30,4 +32,5 @@ export const coreModule = new ContainerModule(({ bind }) => {
   bind(CoreToolset).toSelf().inSingletonScope();
   bind<ToolsetContribution>(ToolsetContribution).toService(CoreToolset);
   bind<EventContribution>(EventContribution).toConstantValue(coreEventContribution);
+  bind<ResourceTemplateContribution>(ResourceTemplateContribution).toConstantValue(debugSessionResourceTemplate);
 });

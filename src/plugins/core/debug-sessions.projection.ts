@@ -500,6 +500,8 @@ function recordLaunch(db: Database.Database, sessionId: string, d: Launched): vo
 function crash(db: Database.Database, event: StoredEvent): void {
   const d = event.data as Crash;
   const kind = CRASH_KINDS[event.type]!;
+  // A process the crash detector could not name belongs to no install.
+  if (d.package === null) return;
   // Attributed by device + package + time: the install of that package open on that device when it was recorded.
   for (const s of openSessions(db, d.device_serial, d.package)) {
     const verified = d.build !== null && d.build.installed_seq === s.install_seq;

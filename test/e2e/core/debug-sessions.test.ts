@@ -154,6 +154,15 @@ describe('debug sessions: build → crash → fix → rebuild, through the MCP c
     expect((compared.build_differences as { field: string }[]).map((d) => d.field)).toContain('build_id');
 
     expect(errorText(await call('get_debug_session', { session_id: 'ds-999999' }))).toMatch(/SESSION_NOT_FOUND/);
+    // The same session as a resource (droidwright://sessions/{id}), read through get_debug_session.
+    const resource = await mcp!.client.readResource({ uri: `droidwright://sessions/${sessions[1]!.session_id}` });
+    expect(JSON.parse((resource.contents[0] as { text: string }).text)).toMatchObject({
+      session: { session_id: sessions[1]!.session_id, crashes: 1 },
+    });
+    await expect(mcp!.client.readResource({ uri: 'droidwright://sessions/ds-999999' })).rejects.toMatchObject({
+      code: -32002,
+      message: expect.stringMatching(/SESSION_NOT_FOUND/),
+    });
     expect(errorText(await call('compare_debug_sessions', { from: sessions[1]!.session_id }))).toMatch(
       /INVALID_ARGUMENT/,
     );

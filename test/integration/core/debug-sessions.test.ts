@@ -1,10 +1,11 @@
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { EventStore } from '../../../src/events/event-store.js';
 import { DEFAULT_SETTINGS, type Settings } from '../../../src/kernel/settings.js';
 import { BuildFinished, BuildStarted } from '../../../src/plugins/build/build.events.js';
-import { MAX_DEBUG_SESSIONS } from '../../../src/plugins/core/debug-sessions.projection.js';
+import { MAX_DEBUG_SESSIONS, MAX_TIMELINE_ROWS } from '../../../src/plugins/core/debug-sessions.projection.js';
 import { exportBundle, verifyBundle } from '../../../src/plugins/core/services/debug-session-bundle.js';
 import { DebugSessionReader } from '../../../src/plugins/core/services/debug-session-reader.js';
 import { AppInstalled, AppLaunched } from '../../../src/plugins/device-admin/device-admin.events.js';
@@ -12,7 +13,8 @@ import { AppCrashed } from '../../../src/plugins/logcat/logcat.events.js';
 import type { Actor } from '../../../src/shared/actor.js';
 import { assembleStartedData, successfulBuildData } from '../../support/build-events.js';
 import { removeTempDirs, tempDir } from '../../support/event-store-fixtures.js';
-import { openPluginStore } from '../../support/projection-spec.js';
+import { type GivenEvent, given, openPluginStore, tableRows } from '../../support/projection-spec.js';
+import { bundleWorker } from '../events/bundle-worker.js';
 
 // The debug sessions read model through the real store: attribution, derived idle, errors, the compare default, and
 // the export bundle an auditor verifies against the log (and which fails once edited).
@@ -262,3 +264,107 @@ test('a pruned session is SESSION_PRUNED, not unknown', () => {
     store.close();
   }
 });
+
+test('a session keeps its newest timeline rows and every crash, counting what it dropped', () => {
+  const dir = tempDir('droidwright-debug-sessions-timeline-');
+  const store = openPluginStore(join(dir, 'events.db'));
+  try {
+    const id = `ds-${install(store, 'b0', 'a')}`;
+    crash(store, null);
+    const launches = Array.from({ length: MAX_TIMELINE_ROWS + 1 }, () => ({
+      type: AppLaunched.type,
+      data: {
+        device_serial: SERIAL,
+        package: PKG,
+        activity: null,
+        method: 'component',
+        total_ms: 100,
+        wait_ms: 100,
+        launch_state: 'WARM',
+      },
+      stream: `device:${SERIAL}`,
+      device: SERIAL,
+      package: PKG,
+      actor: agent,
+    }));
+    store.appendMany(launches);
+    const session = reader(store).get(id);
+    expect([session.timeline_rows, session.timeline_dropped, session.launches]).toEqual([
+      MAX_TIMELINE_ROWS,
+      2,
+      MAX_TIMELINE_ROWS + 1,
+    ]);
+    expect(reader(store).crashes(id)).toHaveLength(1);
+  } finally {
+    store.close();
+  }
+});
+
+test('two processes installing and launching at once: a rebuild from the log equals the live sessions', async () => {
+  const writer = await bundleWorker('projection-writer.ts');
+  const dir = tempDir('droidwright-debug-sessions-concurrent-');
+  const path = join(dir, 'events.db');
+  try {
+    openPluginStore(path).close();
+    // Each process works its own device, round after round: install, then launch; both write the one log.
+    const script = (serial: string): GivenEvent[] =>
+      Array.from({ length: 15 }, (_, round) => [
+        given(
+          AppInstalled,
+          {
+            device_serial: serial,
+            package: PKG,
+            apk_path: '/p/app-debug.apk',
+            apk_sha256: sha('a'),
+            apk_size: 10,
+            version_code: round,
+            version_name: null,
+            build_id: null,
+            module: ':app',
+            variant: 'debug',
+            duration_ms: 5,
+          },
+          { stream: `device:${serial}`, device: serial, package: PKG, actor: agent },
+        ),
+        given(
+          AppLaunched,
+          {
+            device_serial: serial,
+            package: PKG,
+            activity: null,
+            method: 'component',
+            total_ms: 100 + round,
+            wait_ms: 100,
+            launch_state: 'COLD',
+          },
+          { stream: `device:${serial}`, device: serial, package: PKG, actor: agent },
+        ),
+      ]).flat();
+    const run = (serial: string) => {
+      const file = join(dir, `${serial}.json`);
+      writeFileSync(file, JSON.stringify(script(serial)));
+      return new Promise<string>((resolve, reject) => {
+        const child = spawn(process.execPath, [writer, path, file], { stdio: ['ignore', 'pipe', 'pipe'] });
+        let out = '';
+        child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+        child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+        child.once('error', reject);
+        child.once('close', () => resolve(out));
+      });
+    };
+    expect(await Promise.all([run('emulator-5554'), run('emulator-5556')])).toEqual(['appended 30\n', 'appended 30\n']);
+    const store = openPluginStore(path);
+    try {
+      const tables = ['debug_sessions', 'debug_session_timeline', 'debug_session_builds', 'debug_sessions_pruned'];
+      const live = tableRows(store, tables);
+      expect(live.debug_sessions).toHaveLength(30);
+      expect(reader(store).list({ limit: 50, state: 'open' }).total).toBe(2);
+      store.rebuildProjections(['debug_sessions']);
+      expect(tableRows(store, tables)).toEqual(live);
+    } finally {
+      store.close();
+    }
+  } finally {
+    rmSync(dirname(writer), { recursive: true, force: true });
+  }
+}, 60_000);

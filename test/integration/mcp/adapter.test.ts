@@ -381,7 +381,12 @@ describe('MCP adapter in-process (InMemoryTransport)', () => {
   test('session end is recorded once; resources return the project-info and health JSON, and reads are audited', async () => {
     const h = await connect(temp.home);
     const { resources } = await h.client.listResources();
-    expect(resources.map((r) => r.uri)).toEqual(['droidwright://project-info', 'droidwright://health']);
+    // No project is selected, so no project files; the skill ships with droidwright.
+    expect(resources.map((r) => r.uri)).toEqual([
+      'droidwright://project-info',
+      'droidwright://health',
+      'droidwright://skill',
+    ]);
     const info = await h.client.readResource({ uri: 'droidwright://project-info' });
     expect(JSON.parse((info.contents[0] as { text: string }).text)).toMatchObject({
       selected_by: 'none',
@@ -398,11 +403,18 @@ describe('MCP adapter in-process (InMemoryTransport)', () => {
       const ended = reader
         .get<EventStoreProvider>(EventStoreProvider)()
         .query({ types: ['mcp.session_ended'], actorSession: h.session.sessionId });
-      expect(ended.map((e) => e.data)).toEqual([{ session: h.session.sessionId, reason: 'test finished', calls: 1 }]);
+      expect(ended.map((e) => e.data)).toEqual([{ session: h.session.sessionId, reason: 'test finished', calls: 2 }]);
       const reads = reader
         .get<EventStoreProvider>(EventStoreProvider)()
         .query({ types: ['mcp.tool_called'], actorSession: h.session.sessionId });
+      // Newest first: a read of an unknown URI is on record too (a probe is worth seeing).
       expect(reads.map((e) => e.data)).toEqual([
+        expect.objectContaining({
+          tool: 'resources/read',
+          outcome: 'refused',
+          error_code: 'NOT_FOUND',
+          arguments: { uri: 'droidwright://nope' },
+        }),
         expect.objectContaining({
           tool: 'get_project_info',
           outcome: 'ok',
@@ -532,10 +544,11 @@ describe('MCP adapter in-process (InMemoryTransport)', () => {
     }
   });
 
-  test('resources follow --toolsets; resources/templates/list answers with an empty list', async () => {
+  test('resources follow --toolsets; resources/templates/list lists only templates whose tools are served', async () => {
     const h = await connect(temp.home, { toolsets: ['build'] });
     try {
-      expect((await h.client.listResources()).resources).toEqual([]);
+      // The skill reads no tool, so it is always there; the reports and the event template need core.
+      expect((await h.client.listResources()).resources.map((r) => r.uri)).toEqual(['droidwright://skill']);
       expect((await h.client.listResourceTemplates()).resourceTemplates).toEqual([]);
       await expect(h.client.readResource({ uri: 'droidwright://project-info' })).rejects.toThrow(
         /"core" toolset.*--toolsets build,core/,

@@ -353,7 +353,7 @@ export class DebugSessionReader {
     if (pruned)
       throw new ToolError(
         'SESSION_PRUNED',
-        `Debug session ${sessionId} was pruned from the read model at event ${pruned.pruned_seq} (only the newest sessions are kept). Its events are still in the log: query_events with after_seq ${Number(SESSION_ID.exec(sessionId)?.[1] ?? 1) - 1}.`,
+        `Debug session ${sessionId} was pruned from the read model at event ${pruned.pruned_seq} (only the newest sessions are kept). Its events are still in the log: \`droidwright events trace install ${SESSION_ID.exec(sessionId)?.[1] ?? sessionId}\`, or query_events with its device and package.`,
       );
     throw new ToolError(
       'SESSION_NOT_FOUND',
