@@ -135,14 +135,11 @@ export const ACTIVITY_LIMIT = 500;
 const BUILD_LIMIT = 50;
 const CRASH_GROUP_LIMIT = 200;
 const DEBUG_SESSION_LIMIT = 100;
-/** Events the debug sessions read model follows beyond app.*, ui.* and permission.* (its projection's list). */
-const DEBUG_SESSION_TYPES = new Set([
-  'network.changed',
-  'orientation.changed',
-  'deep_link.opened',
-  'mcp.tool_called',
-  'build.finished',
-]);
+/**
+ * Events the debug sessions read model follows beyond app.*, ui.* and permission.* (its projection's list); a tool
+ * call counts in a session only when it names a device, so the others (most of a busy log) re-read nothing.
+ */
+const DEBUG_SESSION_TYPES = new Set(['network.changed', 'orientation.changed', 'deep_link.opened', 'build.finished']);
 const CRASH_TYPES = ['app.crashed', 'app.native_crashed', 'app.not_responding'] as const;
 /** A snapshot at most this often: the screen redraws at ≤ 10 fps however fast the log grows. */
 export const FRAME_MS = 100;
@@ -372,7 +369,8 @@ export class DashboardModel {
       event.type.startsWith('app.') ||
       event.type.startsWith('ui.') ||
       event.type.startsWith('permission.') ||
-      DEBUG_SESSION_TYPES.has(event.type)
+      DEBUG_SESSION_TYPES.has(event.type) ||
+      ((event.type === 'mcp.tool_called' || event.type === 'mcp.tool_call_started') && event.device)
     )
       this.dirty.add('debugSessions');
     switch (true) {
