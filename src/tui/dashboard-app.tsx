@@ -64,7 +64,7 @@ function clampIndex(index: number, length: number): number {
 }
 
 const LOGCAT_POLL_MS = 500;
-const REPAINT_AFTER_MS = 100;
+const REPAINT_AFTER_MS = 250;
 const TITLE_MAX_COLUMNS = 60;
 const LOGCAT_LINES = 200;
 
