@@ -1,3 +1,4 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { CLI, type CliEnv, freePort, type McpTestClient, runCli, startMcpClient } from '../../support/mcp-client.js';
@@ -27,6 +28,11 @@ describe('droidwright tui in a terminal (tmux)', () => {
   beforeAll(async () => {
     env = { home: join(temp.home, 'data'), adbPort: await freePort() };
     project = createFakeGradleProject(temp.home, 'demo');
+    mkdirSync(join(project, '.droidwright'));
+    writeFileSync(
+      join(project, '.droidwright', 'run-configurations.json'),
+      `${JSON.stringify({ configurations: [{ name: 'smoke', module: ':app', variant: 'debug' }] })}\n`,
+    );
   });
   afterEach(async () => {
     await mcp?.close();
@@ -83,6 +89,22 @@ describe('droidwright tui in a terminal (tmux)', () => {
     } finally {
       db.close();
     }
+
+    // The project's shared run configurations, approved from the dashboard and seen approved by the MCP session.
+    const listed = async () =>
+      (
+        (await mcp!.client.callTool({ name: 'list_run_configurations', arguments: {} })).structuredContent as {
+          shared_file: { status: string };
+        }
+      ).shared_file.status;
+    expect(await listed()).toBe('not_approved');
+    tmux.send('5');
+    await tmux.waitForText('shared run configurations: NOT APPROVED (a approves)  smoke');
+    tmux.send('a');
+    await tmux.waitForText('y  yes, do it');
+    tmux.send('y');
+    await tmux.waitForText('shared run configurations: approved  smoke');
+    expect(await listed()).toBe('approved');
 
     // Panels by number, Tab and Shift-Tab; a filter; Enter and Esc; help.
     tmux.send('2');
