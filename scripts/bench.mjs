@@ -522,7 +522,8 @@ async function tui() {
   const tmux = (...args) => execFileSync('/usr/bin/tmux', ['-L', socket, ...args], { encoding: 'utf8' });
   const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
   const newestShown = () => {
-    const header = tmux('capture-pane', '-p', '-t', '0').split('\n')[0] ?? '';
+    // The status line under the title: trust, devices, the log's verified head, MCP sessions.
+    const header = tmux('capture-pane', '-p', '-t', '0').split('\n')[1] ?? '';
     const seqs = [...header.matchAll(/#(\d+)/g)].map((m) => Number(m[1]));
     return seqs.length ? Math.max(...seqs) : 0;
   };
@@ -588,7 +589,7 @@ async function tui() {
       { name: `tui CPU % at ${rate} events/s (${seconds} s)`, runs: 1, median: busyCpu },
       { name: 'events/s another process appended', runs: 1, median: Number(sent) / (Number(appendMs) / 1000) },
       {
-        name: 'screen lag ms (append → header seq)',
+        name: 'screen lag ms (append → status line seq)',
         runs: lags.length,
         median: median(lags),
         p90: percentile(lags, 90),

@@ -2,7 +2,9 @@ import { computeEventHash } from '../events/event-hash.js';
 import { GENESIS_HASH } from '../events/event-schema.js';
 import type { StoredEvent } from '../events/event-definition.js';
 import { isProcessAlive } from '../kernel/process-identity.js';
-import type { DashboardSources, DashboardStore } from './dashboard-sources.js';
+import { type CrashGroupRow, type CrashKind, readCrashGroups } from '../plugins/logcat/crashes.projection.js';
+import type { DebugSessionSummary } from '../plugins/core/services/debug-session-reader.js';
+import type { DashboardSources, DashboardStore, SharedRunConfigurationsState } from './dashboard-sources.js';
 
 export type ToolKind = 'R' | 'W' | 'D' | 'O';
 export type CallOutcome = 'ok' | 'error' | 'refused' | 'cancelled' | 'running';
@@ -80,18 +82,25 @@ export interface DeviceRow {
   readonly lastLaunched: string | null;
 }
 
+/** A row of the logcat plugin's `crash_groups` read model. */
 export interface CrashGroup {
-  readonly signatureHash: string;
-  readonly type: 'app.crashed' | 'app.native_crashed' | 'app.not_responding';
+  readonly groupId: string;
+  readonly kind: CrashKind;
   readonly package: string | null;
+  readonly signatureHash: string;
   /** Exception class and message, signal, or ANR reason. */
   readonly title: string;
   readonly count: number;
   readonly firstAt: number;
   readonly lastAt: number;
-  readonly devices: readonly string[];
-  /** The newest occurrence's seq and log lines. */
   readonly lastSeq: number;
+  readonly lastDevice: string;
+}
+
+/** What Enter on a crash group shows: its devices, the builds it was seen in and its newest occurrence's lines. */
+export interface CrashGroupDetail {
+  readonly devices: readonly string[];
+  readonly builds: readonly { buildId: string | null; versionCode: number; variant: string | null; crashes: number }[];
   readonly lines: readonly string[];
 }
 
@@ -113,6 +122,10 @@ export interface DashboardSnapshot {
   readonly builds: readonly BuildRow[];
   readonly devices: readonly DeviceRow[];
   readonly crashes: readonly CrashGroup[];
+  /** The debug sessions read model, newest install first (empty when it is not there). */
+  readonly debugSessions: readonly DebugSessionSummary[];
+  /** The project's shared run configurations and their approval; null without a project or the model. */
+  readonly runConfigurations: SharedRunConfigurationsState | null;
   /** Epoch ms of the snapshot, which the elapsed times are measured against. */
   readonly now: number;
 }
@@ -120,7 +133,13 @@ export interface DashboardSnapshot {
 /** Tool calls kept in memory (the log keeps them all; the panel shows the newest). */
 export const ACTIVITY_LIMIT = 500;
 const BUILD_LIMIT = 50;
-const CRASH_SEED_EVENTS = 2000;
+const CRASH_GROUP_LIMIT = 200;
+const DEBUG_SESSION_LIMIT = 100;
+/**
+ * Events the debug sessions read model follows beyond app.*, ui.* and permission.* (its projection's list); a tool
+ * call counts in a session only when it names a device, so the others (most of a busy log) re-read nothing.
+ */
+const DEBUG_SESSION_TYPES = new Set(['network.changed', 'orientation.changed', 'deep_link.opened', 'build.finished']);
 const CRASH_TYPES = ['app.crashed', 'app.native_crashed', 'app.not_responding'] as const;
 /** A snapshot at most this often: the screen redraws at ≤ 10 fps however fast the log grows. */
 export const FRAME_MS = 100;
@@ -128,7 +147,7 @@ export const FRAME_MS = 100;
 const TICK_MS = 1000;
 const SESSION_CHECK_MS = 5000;
 
-type Dirty = 'sessions' | 'builds' | 'devices' | 'trust';
+type Dirty = 'sessions' | 'builds' | 'devices' | 'trust' | 'crashes' | 'debugSessions' | 'runConfigurations';
 
 interface SessionTableRow {
   session: string;
@@ -145,7 +164,7 @@ interface SessionTableRow {
 
 /**
  * The dashboard's state: read models read through `prepareRead` when an event says they changed, plus
- * what the stream itself carries (tool calls, crashes). Nothing here outlives the process or is kept
+ * what the stream itself carries (tool calls in flight). Nothing here outlives the process or is kept
  * that the log cannot rebuild. Listeners are told at most every FRAME_MS.
  */
 export class DashboardModel {
@@ -161,7 +180,9 @@ export class DashboardModel {
   private sessions: SessionRow[] = [];
   private builds: BuildRow[] = [];
   private devices: DeviceRow[] = [];
-  private readonly crashGroups = new Map<string, CrashGroup>();
+  private crashes: CrashGroup[] = [];
+  private debugSessions: readonly DebugSessionSummary[] = [];
+  private runConfigurations: SharedRunConfigurationsState | null = null;
   private trusted = false;
   private log: LogStatus;
   private lastHash: string | null = null;
@@ -188,15 +209,33 @@ export class DashboardModel {
     const last = this.store.lastSeq();
     this.log = { ...this.log, lastSeq: last };
     this.seedActivity();
-    this.seedCrashes();
-    for (const what of ['sessions', 'builds', 'devices', 'trust'] as const) this.dirty.add(what);
+    for (const what of [
+      'sessions',
+      'builds',
+      'devices',
+      'trust',
+      'crashes',
+      'debugSessions',
+      'runConfigurations',
+    ] as const)
+      this.dirty.add(what);
     this.refresh();
     this.unsubscribe = this.sources.stream.subscribe((event) => this.onEvent(event));
     // A server that dies records no end: look again now and then, but redraw only when the list changed.
+    // Debug sessions turn idle with time alone, and the shared run configurations file is edited outside the log.
     this.sessionTimer = setInterval(() => {
       const now = this.readSessions();
-      if (sessionKey(now) === sessionKey(this.sessions)) return;
+      const debug = this.readDebugSessions();
+      const runConfigurations = this.readRunConfigurations();
+      if (
+        sessionKey(now) === sessionKey(this.sessions) &&
+        debugKey(debug) === debugKey(this.debugSessions) &&
+        JSON.stringify(runConfigurations) === JSON.stringify(this.runConfigurations)
+      )
+        return;
       this.sessions = now;
+      this.debugSessions = debug;
+      this.runConfigurations = runConfigurations;
       this.changed();
     }, SESSION_CHECK_MS);
     this.sessionTimer.unref();
@@ -232,7 +271,9 @@ export class DashboardModel {
         activity: this.activity,
         builds: this.builds,
         devices: this.devices,
-        crashes: [...this.crashGroups.values()].sort((a, b) => b.lastAt - a.lastAt),
+        crashes: this.crashes,
+        debugSessions: this.debugSessions,
+        runConfigurations: this.runConfigurations,
         now: Date.now(),
       };
     }
@@ -255,6 +296,43 @@ export class DashboardModel {
           .all(buildId, limit) as DiagnosticRow[],
       [],
     );
+  }
+
+  /** A crash group's devices and builds (the `crashes` read model) and its newest occurrence's lines (the log). */
+  crashDetail(group: CrashGroup): CrashGroupDetail {
+    const devices = this.read(
+      () =>
+        (
+          this.store
+            .prepareRead(
+              'SELECT DISTINCT device_serial FROM crashes WHERE group_id = ? ORDER BY device_serial LIMIT 20',
+            )
+            .all(group.groupId) as { device_serial: string }[]
+        ).map((r) => r.device_serial),
+      [group.lastDevice],
+    );
+    const builds = this.read(
+      () =>
+        (
+          this.store
+            .prepareRead(
+              'SELECT build_id, version_code, variant, crashes FROM crash_group_builds WHERE group_id = ? ORDER BY last_seq DESC LIMIT 20',
+            )
+            .all(group.groupId) as {
+            build_id: string | null;
+            version_code: number;
+            variant: string | null;
+            crashes: number;
+          }[]
+        ).map((r) => ({ buildId: r.build_id, versionCode: r.version_code, variant: r.variant, crashes: r.crashes })),
+      [],
+    );
+    const newest = this.read(
+      () => this.store.query({ afterSeq: group.lastSeq - 1, beforeSeq: group.lastSeq + 1, limit: 1 })[0],
+      undefined,
+    );
+    const lines = newest ? ((newest.data as { lines?: unknown }).lines ?? []) : [];
+    return { devices, builds, lines: Array.isArray(lines) ? lines.map(String) : [] };
   }
 
   /** Walks the whole chain (at start, and when `v` is pressed); events after it are then checked as they arrive. */
@@ -287,6 +365,14 @@ export class DashboardModel {
     const lag = Date.now() - event.at;
     if (lag > this.maxLagMs) this.maxLagMs = lag;
     this.checkLink(event);
+    if (
+      event.type.startsWith('app.') ||
+      event.type.startsWith('ui.') ||
+      event.type.startsWith('permission.') ||
+      DEBUG_SESSION_TYPES.has(event.type) ||
+      ((event.type === 'mcp.tool_called' || event.type === 'mcp.tool_call_started') && event.device)
+    )
+      this.dirty.add('debugSessions');
     switch (true) {
       case event.type === 'mcp.tool_call_started':
         this.callStarted(event);
@@ -311,8 +397,11 @@ export class DashboardModel {
       case event.type === 'project.trusted' || event.type === 'project.untrusted':
         this.dirty.add('trust');
         break;
+      case event.type === 'run_configurations.approved':
+        this.dirty.add('runConfigurations');
+        break;
       case (CRASH_TYPES as readonly string[]).includes(event.type):
-        this.addCrash(event);
+        this.dirty.add('crashes');
         break;
     }
     this.changed();
@@ -417,42 +506,6 @@ export class DashboardModel {
     return this.clients.get(session) ?? fromActor ?? session.slice(0, 8);
   }
 
-  private addCrash(event: StoredEvent, seeding = false): void {
-    const d = event.data as {
-      signature_hash: string;
-      package: string | null;
-      device_serial: string;
-      exception_class?: string;
-      message?: string | null;
-      signal?: string | null;
-      abort_message?: string | null;
-      reason?: string | null;
-      lines: string[];
-    };
-    const title =
-      event.type === 'app.crashed'
-        ? `${d.exception_class ?? 'exception'}${d.message ? `: ${d.message}` : ''}`
-        : event.type === 'app.native_crashed'
-          ? `${d.signal ?? 'fatal signal'}${d.abort_message ? `: ${d.abort_message}` : ''}`
-          : `ANR${d.reason ? `: ${d.reason}` : ''}`;
-    const key = `${event.type}:${d.signature_hash}`;
-    const group = this.crashGroups.get(key);
-    const newer = !group || event.seq > group.lastSeq;
-    this.crashGroups.set(key, {
-      signatureHash: d.signature_hash,
-      type: event.type as CrashGroup['type'],
-      package: newer ? d.package : (group?.package ?? d.package),
-      title: newer ? title : group!.title,
-      count: (group?.count ?? 0) + 1,
-      firstAt: Math.min(group?.firstAt ?? event.at, event.at),
-      lastAt: Math.max(group?.lastAt ?? event.at, event.at),
-      devices: [...new Set([...(group?.devices ?? []), d.device_serial])],
-      lastSeq: newer ? event.seq : group!.lastSeq,
-      lines: newer ? d.lines : group!.lines,
-    });
-    if (!seeding) this.snapshotCache = null;
-  }
-
   // ------------------------------------------------------------------ read models
 
   private seedActivity(): void {
@@ -491,21 +544,15 @@ export class DashboardModel {
     }));
   }
 
-  /** Crash groups from the newest crash events (the crash read model lands on another branch; the events are the truth). */
-  private seedCrashes(): void {
-    const events = this.read(
-      () => this.store.query({ types: [...CRASH_TYPES], order: 'asc', limit: CRASH_SEED_EVENTS }),
-      [],
-    );
-    for (const event of events) this.addCrash(event, true);
-  }
-
   private refresh(): void {
     if (this.activityDirty || this.activity.length === 0) this.rebuildActivity();
     if (this.dirty.delete('sessions')) this.sessions = this.readSessions();
     if (this.dirty.delete('builds')) this.builds = this.readBuilds();
     if (this.dirty.delete('devices')) this.devices = this.readDevices();
     if (this.dirty.delete('trust')) this.trusted = this.sources.isTrusted();
+    if (this.dirty.delete('crashes')) this.crashes = this.readCrashes();
+    if (this.dirty.delete('debugSessions')) this.debugSessions = this.readDebugSessions();
+    if (this.dirty.delete('runConfigurations')) this.runConfigurations = this.readRunConfigurations();
     const running = this.builds.some((b) => b.status === 'running');
     if (running && !this.tickTimer) {
       this.tickTimer = setInterval(() => this.markDirty('builds'), TICK_MS);
@@ -515,6 +562,36 @@ export class DashboardModel {
       this.tickTimer = undefined;
     }
     this.snapshotCache = null;
+  }
+
+  /** The logcat plugin's crash groups, newest crash first. */
+  private readCrashes(): CrashGroup[] {
+    const rows = this.read(
+      () => readCrashGroups(this.store, { packages: null, device: null, offset: 0, limit: CRASH_GROUP_LIMIT }).groups,
+      [] as CrashGroupRow[],
+    );
+    return rows.map((r) => ({
+      groupId: r.group_id,
+      kind: r.kind,
+      package: r.package,
+      signatureHash: r.signature_hash,
+      title: r.title,
+      count: r.crashes,
+      firstAt: r.first_seen_at,
+      lastAt: r.last_seen_at,
+      lastSeq: r.last_seq,
+      lastDevice: r.last_device,
+    }));
+  }
+
+  private readDebugSessions(): readonly DebugSessionSummary[] {
+    const source = this.sources.debugSessions;
+    return source ? this.read(() => source.list(DEBUG_SESSION_LIMIT), this.debugSessions) : [];
+  }
+
+  private readRunConfigurations(): SharedRunConfigurationsState | null {
+    const approval = this.sources.actions.runConfigurations;
+    return approval ? this.read(() => approval.state(), this.runConfigurations) : null;
   }
 
   private readSessions(): SessionRow[] {
@@ -708,4 +785,8 @@ function parseTasks(text: string): string {
 
 function sessionKey(sessions: readonly SessionRow[]): string {
   return sessions.map((s) => `${s.session}:${s.calls}`).join(',');
+}
+
+function debugKey(sessions: readonly DebugSessionSummary[]): string {
+  return sessions.map((s) => `${s.session_id}:${s.state}:${s.last_event_at}`).join(',');
 }

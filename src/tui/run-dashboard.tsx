@@ -1,6 +1,6 @@
 import { render } from 'ink';
 import { DashboardApp } from './dashboard-app.js';
-import { DashboardModel } from './dashboard-model.js';
+import { DashboardModel, FRAME_MS } from './dashboard-model.js';
 import type { DashboardSources } from './dashboard-sources.js';
 import { colorsEnabled } from './screen-text.js';
 
@@ -10,16 +10,17 @@ const LEAVE_ALT_SCREEN = '\u001b[?1049l';
 
 /**
  * Runs the dashboard on this terminal until `q` (or Ctrl-C, SIGTERM, SIGHUP). The model publishes at most one
- * change every FRAME_MS, so a flood of events costs at most 10 frames a second.
+ * change every FRAME_MS and Ink draws at most one frame per FRAME_MS, so the screen changes at most 10 times a
+ * second whatever the log or the keyboard do.
  */
 export async function runDashboard(sources: DashboardSources): Promise<void> {
   const model = new DashboardModel(sources);
   model.start();
   process.stdout.write(ENTER_ALT_SCREEN);
   const instance = render(<DashboardApp model={model} sources={sources} color={colorsEnabled()} />, {
-    // The model already sends at most one change per FRAME_MS; a second throttle here would only add its delay
-    // to every frame. Keys still redraw at once.
-    maxFps: 30,
+    // The model sends at most one change per FRAME_MS; this bounds what keys add (a held key, a paste) to the same
+    // 10 frames a second. Ink's throttle draws the first change at once and the rest at the end of the window.
+    maxFps: 1000 / FRAME_MS,
     patchConsole: false,
     exitOnCtrlC: true,
   });

@@ -2,6 +2,8 @@
 export interface Segment {
   readonly text: string;
   readonly color?: string;
+  /** Background color (pidcat's level badges); dropped with the other colors under NO_COLOR. */
+  readonly background?: string;
   readonly bold?: boolean;
   readonly inverse?: boolean;
   readonly dim?: boolean;

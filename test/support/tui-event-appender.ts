@@ -3,6 +3,8 @@
 //   scenario <project-root>   a session, tool calls (one refused), devices, builds (one failed, one running),
 //                             an install and crashes; prints "ready <seq>", then reads commands from stdin:
 //                               call <tool> <outcome>   one more tool call; prints "seq <seq>"
+//                               log <serial> <package> <level> <tag> <message…>
+//                                                       one device log line into logcat.db; prints "line <seq>"
 //   flood <rate> <seconds>    mcp.tool_called at <rate> events/s (a batch every 20 ms); prints "done <seq> <sent> <ms>"
 // Its agent session is this process, so it counts as connected while the process runs.
 import { createInterface } from 'node:readline';
@@ -12,6 +14,8 @@ import { EventStoreProvider } from '../../src/kernel/event-store-provider.js';
 import type { EventStore } from '../../src/events/event-store.js';
 import { pluginModules } from '../../src/plugins/index.js';
 import { BuildHistory } from '../../src/plugins/build/services/build-history.js';
+import { LogLineStore } from '../../src/plugins/logcat/services/log-line-store.js';
+import type { LogcatEntry } from '../../src/android/logcat/logcat-entry.js';
 import type { Actor } from '../../src/shared/actor.js';
 import { assembleStartedData, successfulBuildData } from './build-events.js';
 
@@ -194,10 +198,22 @@ function scenario(projectRoot: string): void {
   process.stdout.write(`ready ${store.lastSeq()}\n`);
   let n = 100;
   createInterface({ input: process.stdin }).on('line', (line) => {
-    const [command, tool, outcome] = line.trim().split(/\s+/);
+    const [command, tool, outcome, ...rest] = line.trim().split(/\s+/);
     if (command === 'call' && tool && outcome) {
       store.appendMany([toolCalled(tool, outcome, n++)]);
       process.stdout.write(`seq ${store.lastSeq()}\n`);
+    } else if (command === 'log' && tool && outcome && rest.length >= 3) {
+      const [level, tag, ...words] = rest as [LogcatEntry['level'], string, ...string[]];
+      const at = Date.now();
+      const pid = outcome === 'com.example.demo' ? 4242 : 1000;
+      const seqs = container
+        .get<LogLineStore>(LogLineStore)
+        .append(
+          tool,
+          [{ time: String(at / 1000), timeMs: at, pid, tid: pid, level, tag, message: words.join(' ') }],
+          () => (outcome === '-' ? null : outcome),
+        );
+      process.stdout.write(`line ${seqs?.last}\n`);
     }
   });
   process.stdin.on('end', () => finish(store));

@@ -168,8 +168,11 @@ export const BuildCancelRequested = defineEvent({
   schema: z.object({
     build_id: z.string().min(1).max(64),
     requested_by: z.string(),
-    /** request: the client cancelled the call that started the build; cancel_build (default): the cancel_build tool. */
-    via: z.enum(['request', 'cancel_build']).optional(),
+    /**
+     * request: the client cancelled the call that started the build; cancel_build (default): the cancel_build tool;
+     * tui: a person in `droidwright tui`.
+     */
+    via: z.enum(['request', 'cancel_build', 'tui']).optional(),
   }),
 });
 
@@ -180,7 +183,7 @@ export const BuildCancelled = defineEvent({
   schema: z.object({
     build_id: z.string().min(1).max(64),
     cancelled_by: z.string(),
-    via: z.enum(['request', 'cancel_build', 'shutdown']),
+    via: z.enum(['request', 'cancel_build', 'tui', 'shutdown']),
   }),
 });
 

@@ -1,3 +1,4 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { CLI, type CliEnv, freePort, type McpTestClient, runCli, startMcpClient } from '../../support/mcp-client.js';
@@ -27,6 +28,11 @@ describe('droidwright tui in a terminal (tmux)', () => {
   beforeAll(async () => {
     env = { home: join(temp.home, 'data'), adbPort: await freePort() };
     project = createFakeGradleProject(temp.home, 'demo');
+    mkdirSync(join(project, '.droidwright'));
+    writeFileSync(
+      join(project, '.droidwright', 'run-configurations.json'),
+      `${JSON.stringify({ configurations: [{ name: 'smoke', module: ':app', variant: 'debug' }] })}\n`,
+    );
   });
   afterEach(async () => {
     await mcp?.close();
@@ -45,7 +51,8 @@ describe('droidwright tui in a terminal (tmux)', () => {
 
   test('a person trusts the project from the dashboard and an MCP session sees it; keys, resize and quit', async () => {
     tmux = TmuxSession.start({ command: [process.execPath, CLI, 'tui'], cwd: project, env: tuiEnv() });
-    await tmux.waitForText(/droidwright .*demo untrusted/);
+    await tmux.waitForText(/^droidwright .*demo\s+\? help · q quit$/m);
+    await tmux.waitForText(/^untrusted /m);
     await tmux.waitForText(/log ✓ verified #\d+/);
     let screen = tmux.capture();
     const lines = screen.split('\n');
@@ -66,7 +73,7 @@ describe('droidwright tui in a terminal (tmux)', () => {
     tmux.send('t');
     await tmux.waitForText('y  yes, do it');
     tmux.send('y');
-    await tmux.waitForText(/demo TRUSTED/);
+    await tmux.waitForText(/^TRUSTED /m);
     await tmux.waitForText('Trusted ');
     const after = await mcp.client.callTool({ name: 'get_project_info', arguments: {} });
     expect((after.structuredContent as { trusted: boolean }).trusted).toBe(true);
@@ -83,6 +90,22 @@ describe('droidwright tui in a terminal (tmux)', () => {
       db.close();
     }
 
+    // The project's shared run configurations, approved from the dashboard and seen approved by the MCP session.
+    const listed = async () =>
+      (
+        (await mcp!.client.callTool({ name: 'list_run_configurations', arguments: {} })).structuredContent as {
+          shared_file: { status: string };
+        }
+      ).shared_file.status;
+    expect(await listed()).toBe('not_approved');
+    tmux.send('5');
+    await tmux.waitForText('shared run configurations: NOT APPROVED (a approves)  smoke');
+    tmux.send('a');
+    await tmux.waitForText('y  yes, do it');
+    tmux.send('y');
+    await tmux.waitForText('shared run configurations: approved  smoke');
+    expect(await listed()).toBe('approved');
+
     // Panels by number, Tab and Shift-Tab; a filter; Enter and Esc; help.
     tmux.send('2');
     await tmux.waitForText('No build running.');
@@ -92,12 +115,11 @@ describe('droidwright tui in a terminal (tmux)', () => {
     await tmux.waitForText('No build running.');
     tmux.send('1');
     await tmux.waitForText('time     client');
-    // One key at a time, each seen on screen: the dashboard reads a burst of keys as one chunk.
-    tmux.send('/');
-    await tmux.waitForText('filter Activity:');
-    tmux.send('outcome:refused', true);
-    await tmux.waitForText('filter Activity: outcome:refused');
-    tmux.send('Enter');
+    // Several keys in one send-keys reach the dashboard as one chunk of stdin: each of them counts.
+    tmux.tmux('send-keys', '-t', '0', '3', '2', '/', 'outcome:refused', 'Enter');
+    await tmux.waitForText('Builds*');
+    tmux.tmux('send-keys', '-t', '0', 'Escape', '1', '/', 'outcome:refused', 'Enter');
+    await tmux.waitForText(/ 2 Builds {2}/);
     await tmux.waitForText('Activity*');
     screen = tmux.capture();
     expect(screen).toMatch(/run_gradle_task/);
@@ -112,14 +134,33 @@ describe('droidwright tui in a terminal (tmux)', () => {
     tmux.send('Escape');
     await tmux.waitForText(/get_project_info\s+R ok/);
 
+    // The title, written once (Ink's <Static>), is on the first line again after each resize, and only once.
+    const whole = (rows: number) => () => {
+      const text = tmux!.capture().split('\n');
+      return (
+        text[0]?.startsWith('droidwright ') &&
+        text.filter((line) => line.startsWith('droidwright ')).length === 1 &&
+        /^(TRUSTED|untrusted) /.test(text[1] ?? '') &&
+        text[2]?.startsWith(' 1 Activity') &&
+        // The footer on the last line but one (cut to the width at 60 columns), nothing below it.
+        /q quit|…$/.test(text[rows - 2] ?? '') &&
+        (text[rows - 1] ?? '') === ''
+      );
+    };
     tmux.resize(120, 30);
-    await waitFor(() => tmux!.capture().split('\n')[28]?.includes('q quit'), {
-      what: 'the footer on line 29 after resizing to 120×30',
-    });
+    await waitFor(whole(30), { what: 'title, status and the footer on line 29 after resizing to 120×30' });
+    tmux.resize(100, 29);
+    await waitFor(whole(29), { what: 'the whole screen after shrinking by one row' });
+    tmux.resize(60, 15);
+    await waitFor(whole(15), { what: 'the whole screen at 60×15' });
     tmux.resize(80, 24);
-    await waitFor(() => tmux!.capture().split('\n')[22]?.includes('q quit'), {
-      what: 'the footer back on line 23 at 80×24',
-    });
+    await waitFor(whole(24), { what: 'the footer back on line 23 at 80×24' });
+    expect(
+      tmux
+        .capture()
+        .split('\n')
+        .every((line) => line.length <= 80),
+    ).toBe(true);
 
     const pid = tmux.panePid();
     tmux.send('q');

@@ -1,4 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { Container } from 'inversify';
 import { render } from 'ink-testing-library';
 import { createEventStream, type EventStream } from '../../../src/events/event-stream.js';
@@ -6,11 +8,10 @@ import type { EventStore } from '../../../src/events/event-store.js';
 import { createContainer, disposeContainer } from '../../../src/kernel/composition-root.js';
 import { EventStoreProvider } from '../../../src/kernel/event-store-provider.js';
 import { pluginModules } from '../../../src/plugins/index.js';
-import type { StoredLogLine } from '../../../src/plugins/logcat/services/log-line-store.js';
 import { DashboardApp } from '../../../src/tui/dashboard-app.js';
 import { DashboardModel, FRAME_MS } from '../../../src/tui/dashboard-model.js';
-import type { DashboardSources, LogLineSource } from '../../../src/tui/dashboard-sources.js';
-import { dashboardActions } from '../../../src/tui/tui-command.js';
+import type { DashboardSources } from '../../../src/tui/dashboard-sources.js';
+import { dashboardActions, dashboardLogSource, debugSessionSource } from '../../../src/tui/tui-command.js';
 import { bundleScript } from '../../support/bundle-script.js';
 import { trackPid, untrackPid } from '../../support/process-tracker.js';
 import { createFakeGradleProject, createTempHome } from '../../support/temp-home.js';
@@ -66,6 +67,7 @@ function sourcesWith(extra: Partial<DashboardSources> = {}): DashboardSources {
   stream = createEventStream(store, { pollMs: 50 });
   const trust = dashboardActions(container, project);
   return {
+    ...debugSessionSource(container),
     store,
     stream,
     projectRoot: project,
@@ -155,13 +157,54 @@ it('shows devices with installed builds and who installed them, crash groups and
   await ui.until('JAVA');
   expect(ui.frame()).toMatch(/2 JAVA\s+com\.example\.demo .*java\.lang\.IllegalStateException: boom/);
   expect(ui.frame()).toMatch(/1 ANR/);
-  await ui.press(KEY.enter);
+  // Newest crash first: the ANR, then the Java group.
+  await ui.press(KEY.down, KEY.enter);
   await ui.until('FATAL EXCEPTION: main');
+  // Read from the logcat plugin's crashes read model (crash_groups, crashes) and the newest crash event.
+  expect(ui.frame()).toContain('devices emulator-5554');
+  expect(ui.frame()).toMatch(/JAVA com\.example\.demo\s+×2\s+group [0-9a-f]+/);
   await ui.press(KEY.escape, '5');
-  await ui.until('Debug sessions');
-  expect(ui.frame()).toMatch(/test-agent 1\.2\.3\s+\d+\s+\d+/);
+  await ui.until('debug session');
+  expect(ui.frame()).toMatch(/MCP test-agent 1\.2\.3\s+pid \d+\s+\d+ calls/);
   await ui.press('6');
   await ui.until('logcat store not available');
+});
+
+it('shows debug sessions with their state and opens one: timeline and crashes', async () => {
+  const ui = mount();
+  await ui.press('5');
+  // The install of com.example.demo (build b-ok) began a session; the crashes after it on that device count in it.
+  await ui.until(/ds-\d+\s+open\s+com\.example\.demo\s+emulator-5554\s+0\s+3\s+b-ok \(debug\)/);
+  await ui.press(KEY.enter);
+  await ui.until('Timeline, newest first');
+  expect(ui.frame()).toMatch(/ds-\d+ {2}com\.example\.demo on emulator-5554 {2}open/);
+  expect(ui.frame()).toContain('Crashes (3)');
+  expect(ui.frame()).toMatch(/java IllegalStateException|java java\.lang\.IllegalStateException: boom/);
+  await ui.press(KEY.escape);
+  await ui.until('debug session');
+});
+
+it('approves the shared run configurations after a confirmation, recorded with the TUI as actor', async () => {
+  const shared = join(project, '.droidwright', 'run-configurations.json');
+  mkdirSync(dirname(shared), { recursive: true });
+  writeFileSync(
+    shared,
+    `${JSON.stringify({ configurations: [{ name: 'smoke', module: ':app', variant: 'debug' }] })}\n`,
+  );
+  const ui = mount();
+  await ui.press('5');
+  await ui.until('shared run configurations: NOT APPROVED (a approves)  smoke');
+  await ui.press('a');
+  await ui.until('y  yes, do it');
+  expect(ui.frame()).toContain('Approve the shared run configurations in');
+  await ui.press('y');
+  await ui.until('Approved 1 shared run configuration');
+  await ui.until('shared run configurations: approved  smoke');
+  const [approval] = store.query({ types: ['run_configurations.approved'], limit: 1 });
+  expect(approval!.actor).toMatchObject({ kind: 'tui', pid: process.pid });
+  expect(approval!.data).toMatchObject({ configurations: ['smoke'] });
+  await ui.press('a');
+  await ui.until('is already approved');
 });
 
 it('trusts the project after a confirmation, recorded with the TUI as actor', async () => {
@@ -173,7 +216,7 @@ it('trusts the project after a confirmation, recorded with the TUI as actor', as
   await ui.press('n');
   await ui.until('Nothing done.');
   await ui.press('t', 'y');
-  await ui.until(' TRUSTED');
+  await ui.until(/^TRUSTED/m);
   const [grant] = store.query({ types: ['project.trusted'], limit: 1 });
   expect(grant!.actor.kind).toBe('tui');
   expect(grant!.actor.pid).toBe(process.pid);
@@ -190,29 +233,77 @@ it('cancels the running build after a confirmation, recorded with the TUI as act
   await ui.until('Cancellation of build b-running requested');
   const [request] = store.query({ types: ['build.cancel_requested'], limit: 1 });
   expect(request!.actor.kind).toBe('tui');
-  expect(request!.data).toMatchObject({ build_id: 'b-running', via: 'cancel_build' });
+  expect(request!.data).toMatchObject({ build_id: 'b-running', via: 'tui' });
 });
 
-it('tails the device log from a line source when one is wired in, newest first, filtered with /', async () => {
-  const lines: StoredLogLine[] = [
-    line(1, 'I', 'ActivityManager', 'Start proc 4242:com.example.demo'),
-    line(2, 'E', 'AndroidRuntime', 'FATAL EXCEPTION: main'),
-  ];
-  const source: LogLineSource = {
-    query: (filter) => {
-      const matching = lines.filter(
-        (l) => l.deviceSerial === filter.deviceSerial && (!filter.text || l.message.includes(filter.text)),
-      );
-      return { lines: [...matching].reverse(), more: 0, moreIsLowerBound: false, nextBeforeSeq: null };
-    },
-  };
-  const ui = mount({ lines: source });
+/** Sends a command to the appender and waits for its answer line. */
+async function tell(command: string, answer: RegExp): Promise<void> {
+  const before = childOutput.length;
+  child.stdin!.write(`${command}\n`);
+  await waitFor(() => answer.test(childOutput.slice(before)), { what: `the appender answering ${command}` });
+}
+
+it('tails the device log pidcat-style from logcat.db, mine by default, with p, d, / and following', async () => {
+  await tell('log emulator-5554 com.example.demo I ActivityManager Start proc 4242:com.example.demo', /line \d+/);
+  await tell('log emulator-5554 com.other.app D OtherTag a line of another app', /line \d+/);
+  await tell('log emulator-5554 com.example.demo E AndroidRuntime FATAL EXCEPTION: main', /line \d+/);
+  await tell('log emulator-5556 com.example.demo W Choreographer Skipped 42 frames', /line \d+/);
+  const ui = mount(dashboardLogSource(container));
   await ui.press('6');
+  await ui.until('package mine');
   await ui.until('FATAL EXCEPTION: main');
-  expect(ui.frame()).toMatch(/E\s+AndroidRuntime\s+FATAL EXCEPTION: main[\s\S]*I\s+ActivityManager/);
-  await ui.press('/', ...'Start', KEY.enter);
-  await waitFor(() => !ui.frame().includes('FATAL'), { what: 'the filter applied' });
-  expect(ui.frame()).toContain('Start proc 4242');
+  // Oldest first, newest at the bottom, as a tail; another app's line is not "mine".
+  expect(ui.frame()).toMatch(/ActivityManager\s+I\s+Start proc 4242[\s\S]*AndroidRuntime\s+E\s+FATAL EXCEPTION: main/);
+  expect(ui.frame()).not.toContain('another app');
+  expect(ui.frame()).toContain('emulator-5554 (d: 1 more)');
+  expect(ui.frame()).toContain('▼ following');
+
+  // A line appended by another process arrives at the bottom while following.
+  await tell('log emulator-5554 com.example.demo I MainActivity resumed after the first batch', /line \d+/);
+  await ui.until('resumed after the first batch');
+
+  await ui.press('p');
+  await ui.until('package all');
+  await ui.until('a line of another app');
+  await ui.press('/', ...'level:E', KEY.enter);
+  await ui.until('/level:E');
+  await waitFor(() => !ui.frame().includes('Start proc'), { what: 'the level filter applied' });
+  expect(ui.frame()).toContain('FATAL EXCEPTION: main');
+  await ui.press(KEY.escape);
+  await ui.until('Start proc');
+
+  // k holds the list still; a new line waits until G follows the tail again.
+  await ui.press('k');
+  await ui.until('‖ paused (G follows)');
+  await tell('log emulator-5554 com.example.demo I MainActivity arrived while paused', /line \d+/);
+  await new Promise((resolve) => setTimeout(resolve, 800));
+  expect(ui.frame()).not.toContain('arrived while paused');
+  await ui.press('G');
+  await ui.until('arrived while paused');
+
+  await ui.press('d');
+  await ui.until('Skipped 42 frames');
+  expect(ui.frame()).toContain('emulator-5556');
+  await ui.press(KEY.enter);
+  await ui.until('com.example.demo  pid 4242');
+});
+
+it('handles every key of a chunk: keys typed fast or sent together are not lost', async () => {
+  const ui = mount();
+  await ui.until('REFUSED');
+  // One write: panel 2, down to the failed build, Enter for its detail.
+  await ui.press(`2j${KEY.enter}`);
+  await ui.until('Diagnostics (1 errors, 1 warnings)');
+  await ui.press(`${KEY.escape}`, `1/tool:install${KEY.enter}`);
+  await ui.until('Activity*');
+  expect(ui.frame()).toContain('install_apk');
+  expect(ui.frame()).not.toContain('list_devices');
+  // ESC and a key in one chunk (how tmux sends Escape then t): Escape clears the filter, t asks about trust.
+  await ui.press(`${KEY.escape}t`);
+  await ui.until('y  yes, do it');
+  expect(ui.frame()).not.toContain('Activity*');
+  await ui.press('n');
+  await ui.until('Nothing done.');
 });
 
 it('starts and stops logcat for the selected device through LogcatStreams when it is bound, and hides it otherwise', async () => {
@@ -277,18 +368,3 @@ it('redraws at most once per frame however fast another process appends', async 
   expect(model.snapshot().activity.length).toBeGreaterThanOrEqual(500);
   expect(frames).toBeLessThanOrEqual(Math.ceil(elapsed / FRAME_MS) + 2);
 });
-
-function line(seq: number, level: StoredLogLine['level'], tag: string, message: string): StoredLogLine {
-  return {
-    seq,
-    deviceSerial: 'emulator-5554',
-    timeMs: Date.now(),
-    pid: 4242,
-    tid: 4242,
-    level,
-    tag,
-    package: 'com.example.demo',
-    buffer: 'main',
-    message,
-  };
-}

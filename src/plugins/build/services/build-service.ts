@@ -305,8 +305,8 @@ export class BuildService {
     return this.history.get(record.id) ?? record;
   }
 
-  /** Asks the build's worker to stop it; recorded as cancelled by `actor` via the request or cancel_build. */
-  requestCancel(buildId: string, actor: Actor, via: 'request' | 'cancel_build'): void {
+  /** Asks the build's worker to stop it; recorded as cancelled by `actor` via the request, cancel_build or the TUI. */
+  requestCancel(buildId: string, actor: Actor, via: 'request' | 'cancel_build' | 'tui'): void {
     this.store().append(
       BuildCancelRequested,
       { build_id: buildId, requested_by: describeActor(actor), via },
@@ -322,6 +322,7 @@ export class BuildService {
     buildId: string | undefined,
     actor: Actor,
     waitMs = 10_000,
+    via: 'cancel_build' | 'tui' = 'cancel_build',
   ): Promise<{ record: BuildRecord; wasRunning: boolean }> {
     const root = this.requireRoot();
     let record = buildId ? this.getInProject(buildId) : (this.history.running(root)[0] ?? null);
@@ -330,7 +331,7 @@ export class BuildService {
     if (record.status !== 'running') return { record, wasRunning: false };
     record = this.reapIfOrphaned(record);
     if (record.status !== 'running') return { record, wasRunning: true };
-    this.requestCancel(record.id, actor, 'cancel_build');
+    this.requestCancel(record.id, actor, via);
     const final = await this.waitForEnd(record.id, waitMs);
     return { record: final ?? record, wasRunning: true };
   }

@@ -45,7 +45,7 @@ export const HARD_DEADLINE_MARGIN_MS = 30_000;
 export const FINISH_RETRY_MS = 30_000;
 const TASK_LINE = /^> Task (:\S+)/;
 
-export type CancelVia = 'request' | 'cancel_build' | 'shutdown';
+export type CancelVia = 'request' | 'cancel_build' | 'tui' | 'shutdown';
 
 interface Canceller {
   readonly actor: Actor;
@@ -176,7 +176,7 @@ export class BuildWorker {
   }
 
   private cancelReason(by: Canceller): string {
-    return `Cancelled by ${describeActor(by.actor)} (${{ request: 'request cancelled', cancel_build: 'cancel_build', shutdown: 'the build worker was stopped' }[by.via]}).`;
+    return `Cancelled by ${describeActor(by.actor)} (${{ request: 'request cancelled', cancel_build: 'cancel_build', tui: 'from droidwright tui', shutdown: 'the build worker was stopped' }[by.via]}).`;
   }
 
   private recordCancelled(build: StartedBuild, by: Canceller): void {
@@ -255,7 +255,7 @@ export class BuildWorker {
       order: 'asc',
     });
     if (!event) return null;
-    const via = (event.data as { via?: 'request' | 'cancel_build' }).via ?? 'cancel_build';
+    const via = (event.data as { via?: Exclude<CancelVia, 'shutdown'> }).via ?? 'cancel_build';
     return { actor: event.actor, via };
   }
 
