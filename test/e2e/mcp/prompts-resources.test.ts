@@ -70,8 +70,10 @@ describe('MCP prompts and resources over stdio', () => {
       arguments: { device_serial: 'emulator-5554', variant: 'demoDebug' },
     });
     const text = (got.messages[0]!.content as { text: string }).text;
-    expect(text).toContain('`install_apk` with device_serial: "emulator-5554", apk_path: <path from find_apk_path>');
-    expect(text).toContain('variant: "demoDebug"');
+    expect(text).toContain(
+      '`run_run_configuration` with name: <the configuration name from list_run_configurations>, device_serial: "emulator-5554"',
+    );
+    expect(text).toContain('Build the "demoDebug" variant');
     const bad = await rpcError(full.client.getPrompt({ name: 'diagnose-crash', arguments: { package: '$(reboot)' } }));
     expect(bad.code).toBe(ErrorCode.InvalidParams);
     expect(bad.message).toMatch(/package must be/);
