@@ -127,6 +127,8 @@ const LINT_WITHOUT_LINE = /^(\S+\.(?:java|kt|kts|xml|gradle)): (Error|Warning): 
 const JAVAC_DETAIL =
   /^\s*(symbol|location|required|found|reason|符号|位置|需要|找到|シンボル|場所|期待値|検出値|Symbol|Ort|Erforderlich|Ermittelt)\s*:\s*(.*)$/;
 const JAVAC_CLASS_FILE = /^\s*class file for \S+ not found$/;
+/** Tasks that run kotlinc or Kotlin/Native (`compileKotlinIosArm64`, `compileIosMainKotlinMetadata`, `linkDebugFrameworkIos`). */
+const KOTLIN_TASK = /:(?:compile\w*Kotlin\w*|link\w*(?:Framework|Executable|Test)\w*)$/;
 /** javac's location alone on a line, its `error: …` on the next (a JS CLI's log wraps it there). */
 const JAVAC_LOCATION_ONLY = /^(\s*)(\S.*?\.java):(\d+):\s*$/;
 const JAVAC_LEVEL_ONLY = new RegExp(`^\\s*${JAVAC_LEVEL}: \\S`);
@@ -1697,6 +1699,11 @@ export class GradleOutputParser {
     if (/^(resource |failed |attribute |style attribute |duplicate value |file failed )/.test(message))
       return this.add({ severity: 'error', source: 'aapt2', file: null, line: null, column: null, message, task });
     const kapt = this.kaptContext || /kapt/i.test(task ?? this.lastFailedTask ?? '');
+    // Kotlin/Native prints its own unlocated errors so (a klib not found), then this summary of them.
+    if (!kapt && KOTLIN_TASK.test(task ?? '')) {
+      if (message === 'Compilation finished with errors') return true;
+      return this.add({ severity: 'error', source: 'kotlin', file: null, line: null, column: null, message, task });
+    }
     this.pendingJavac = {
       severity: 'error',
       source: kapt ? 'kapt' : 'javac',
