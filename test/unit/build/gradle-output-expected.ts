@@ -9253,4 +9253,57 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
+  'lint_errors_found_relative_newapi_flutter_plugin.txt': [
+    d(
+      'error',
+      'lint',
+      'qr_mobile_vision-0.0.7/android/src/main/java/com/github/rmtmckenzie/qrmobilevision/SplitBarcodeDetector.java',
+      50,
+      null,
+      'Call requires API level 17 (current min is 16): android.renderscript.ScriptIntrinsicYuvToRGB#create [NewApi]',
+      ':qr_mobile_vision:lint',
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':qr_mobile_vision:lint': Lint found errors in the project; aborting build.",
+      ':qr_mobile_vision:lint',
+    ),
+  ],
+  'aapt_process_exception_cordova_error_code_tail.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':processDebugResources': com.android.ide.common.process.ProcessException: org.gradle.process.internal.ExecException: Process 'command '/Users/rga/android-sdk-macosx/build-tools/23.0.3/aapt'' finished with non-zero exit value 1",
+      ':processDebugResources',
+    ),
+  ],
+  'aapt_process_exception_ionic_command_failed_error_output.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':processReleaseResources': com.android.ide.common.process.ProcessException: org.gradle.process.internal.ExecException: Process 'command '/Users/***/Library/Android/sdk/build-tools/25.0.0/aapt'' finished with non-zero exit value 1",
+      ':processReleaseResources',
+    ),
+  ],
+  'aapt_process_exception_exception_is_stack_flavor.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':processF0F1DebugResources': com.android.ide.common.process.ProcessException: org.gradle.process.internal.ExecException: Process 'command '/home/andrea/android-sdk/build-tools/23.0.3/aapt'' finished with non-zero exit value 1",
+      ':processF0F1DebugResources',
+    ),
+  ],
 };
