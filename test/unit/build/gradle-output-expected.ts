@@ -9306,4 +9306,47 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       ':processF0F1DebugResources',
     ),
   ],
+  'ksp_room_missing_type_repeated_without_prefix.txt': [
+    d(
+      'error',
+      'ksp',
+      'C:/Users/z1303/AndroidStudioProjects/MiHome/app/src/main/java/com/github/miwu/logic/database/model/MiwuDevice.kt',
+      17,
+      null,
+      "[MissingType]: Element 'com.github.miwu.logic.database.model.MiwuDevice' references a type that is not present",
+      ':app:kspDebugKotlin',
+    ),
+    d(
+      'error',
+      'ksp',
+      null,
+      null,
+      null,
+      "androidx.room.RoomKspProcessor was unable to process 'com.github.miwu.logic.database.AppDatabase' because not all of its dependencies could be resolved. Check for compilation errors or a circular dependency with generated code.",
+      ':app:kspDebugKotlin',
+    ),
+    d('error', 'ksp', null, null, null, 'Error occurred in KSP, check log for detail', ':app:kspDebugKotlin'),
+  ],
+  'ksp2_room_missing_type_unlocated.txt': [
+    d(
+      'error',
+      'ksp',
+      null,
+      null,
+      null,
+      "[MissingType]: Element 'com.example.myapp.RoomDatabase' references a type that is not present",
+      null,
+    ),
+  ],
+  'task_not_found_dot_gradle8_try_markers.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Task '.' not found in root project 'GenerativeAiSampleApp' and its subprojects",
+      null,
+    ),
+  ],
 };
