@@ -9349,4 +9349,36 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
+  'aar_metadata_min_compile_sdk_multiple_task_action_failures.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:checkDebugAarMetadata': The minCompileSdk (31) specified in a dependency's AAR metadata (META-INF/com/android/build/gradle/aar-metadata.properties) is greater than this module's compileSdkVersion (android-30). Dependency: androidx.core:core:1.7.0. AAR metadata file: C:\\Users\\Nawzhin\\.gradle\\caches\\transforms-2\\files-2.1\\1978c8540575e4da29114a40e6bf1a1a\\core-1.7.0\\META-INF\\com\\android\\build\\gradle\\aar-metadata.properties.",
+      ':app:checkDebugAarMetadata',
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:checkDebugAarMetadata': The minCompileSdk (31) specified in a dependency's AAR metadata (META-INF/com/android/build/gradle/aar-metadata.properties) is greater than this module's compileSdkVersion (android-30). Dependency: androidx.lifecycle:lifecycle-viewmodel-savedstate:2.4.0.",
+      ':app:checkDebugAarMetadata',
+    ),
+  ],
+  'aar_metadata_headless_cause_inline_code.txt': [
+    d(
+      'error',
+      'agp',
+      null,
+      null,
+      null,
+      "Dependency 'androidx.fragment:fragment:1.7.1' requires libraries and applications that depend on it to compile against version 34 or later of the Android APIs. :media_store_plus is currently compiled against android-33. Recommended action: Update this project to use a newer compileSdk of at least 34, for example 36.",
+      null,
+    ),
+    d('error', 'gradle', null, null, null, '14 issues were found when checking AAR metadata:', null),
+  ],
 };
