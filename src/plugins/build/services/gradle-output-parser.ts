@@ -438,9 +438,11 @@ interface PendingJavac {
   readonly source: DiagnosticSource;
   readonly file: string | null;
   readonly line: number | null;
-  readonly message: string;
+  message: string;
   readonly task: string | null;
   readonly indent: number;
+  /** The message line ended in a space: a terminal cut it at its width, the rest is on the next line. */
+  cutAtWidth?: boolean;
   /** `e` or `w` when kapt wraps every line of javac's output in its own prefix. */
   readonly kaptLetter: string | null;
   readonly details: string[];
@@ -971,6 +973,13 @@ export class GradleOutputParser {
       line = prefixed[2] ?? '';
       pending.kaptWrapped = true;
     } else if (pending.kaptLetter !== null && line.trim() !== '') return false;
+    if (pending.cutAtWidth) {
+      pending.cutAtWidth = false;
+      if (!pending.sawCaret && /^\S+$/.test(line)) {
+        pending.message = `${pending.message} ${line}`;
+        return true;
+      }
+    }
     const detail = JAVAC_DETAIL.exec(line);
     if (detail) {
       pending.details.push(`${detail[1]}: ${detail[2]!.trim()}`);
@@ -1328,6 +1337,8 @@ export class GradleOutputParser {
         message: m[6]!.trim(),
         task,
         indent: indentOf(m[1]!),
+        // javac ends no message with a space: the line was cut there (`cannot find ` / `symbol`).
+        cutAtWidth: m[6]!.endsWith(' ') && m[6]!.trim() !== '',
         kaptLetter,
         details: [],
         column: null,
