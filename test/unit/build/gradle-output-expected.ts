@@ -9477,4 +9477,47 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
+  'd8_program_type_already_present_block_repeats.txt': [
+    d(
+      'error',
+      'r8',
+      null,
+      null,
+      null,
+      'Program type already present: android.support.v4.media.MediaBrowserCompat$CallbackHandler',
+      ':app:transformDexArchiveWithExternalLibsDexMergerForDebug',
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:transformDexArchiveWithExternalLibsDexMergerForDebug': com.android.builder.dexing.DexArchiveMergerException: Error while merging dex archives: Learn how to resolve the issue at https://developer.android.com/studio/build/dependencies#duplicate_classes. Program type already present: android.support.v4.media.MediaBrowserCompat$CallbackHandler",
+      ':app:transformDexArchiveWithExternalLibsDexMergerForDebug',
+    ),
+  ],
+  'd8_program_type_already_present_causeless_block.txt': [
+    d(
+      'error',
+      'r8',
+      null,
+      null,
+      null,
+      'Program type already present: android.support.design.widget.CoordinatorLayout$1',
+      null,
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:transformDexArchiveWithExternalLibsDexMergerForDebug'",
+      ':app:transformDexArchiveWithExternalLibsDexMergerForDebug',
+    ),
+  ],
+  'd8_program_type_already_present_message_kind.txt': [
+    d('error', 'r8', null, null, null, 'Program type already present: android.arch.core.util.Function', null),
+  ],
 };

@@ -1611,6 +1611,21 @@ export class GradleOutputParser {
       !(this.buildEnded && m[2] === undefined)
     )
       return this.addAgpLine(m, task);
+    // AGP 3.1-3.x printed D8's errors with the tool's name alone in front (`D8: Program type already present: …`).
+    if (
+      (trimmed.startsWith('D8: ') || trimmed.startsWith('R8: ')) &&
+      trimmed.length > 4 &&
+      !trimmed.includes('Cannot fit requested classes')
+    )
+      return this.add({
+        severity: 'error',
+        source: 'r8',
+        file: null,
+        line: null,
+        column: null,
+        message: trimmed.slice(4),
+        task,
+      });
     if (line.includes('Cannot fit requested classes') && (m = D8_DEX_LIMIT.exec(line))) {
       this.pendingMultiline = {
         base: { severity: 'error', source: 'r8', file: null, line: null, column: null, message: m[1]!, task },
