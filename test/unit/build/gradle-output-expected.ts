@@ -9520,4 +9520,6 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
   'd8_program_type_already_present_message_kind.txt': [
     d('error', 'r8', null, null, null, 'Program type already present: android.arch.core.util.Function', null),
   ],
+  'javac_deprecation_notes_only_clean_build.txt': [],
+  'javac_deprecation_notes_indented_quote.txt': [],
 };
