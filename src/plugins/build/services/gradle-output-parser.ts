@@ -62,11 +62,11 @@ const MAX_UNINDENTED_LINES = 12;
 
 /* Wrappers that prefix every line: ISO timestamps (GitHub Actions raw logs) or a time of day (Jenkins), `[stderr] `, Actions
  * workflow commands, Flutter's verbose `[  +12 ms] ` column, the Titanium CLI's `[ERROR] [GRADLE] `, AGP's `C/C++: ` before
- * a native build's output, and
+ * a native build's output, fastlane's `[23:49:00]: ▸ `, a JS CLI's tool tag and indentation (`[capacitor]         `), and
  * the `error: ` Android Studio puts before a compiler's own `e: `, and a markdown code fence glued to the first
  * line of a log pasted into an issue. Stripped repeatedly, in any order. */
 const WRAPPER_PREFIX =
-  /^(?:\uFEFF|(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|\[\w+ \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|C\/C\+\+: |(?:error|warning): (?=[ew]: )|```(?:[\w-]+(?= |$))? ?|\d{1,6}\.(?:\t|\s(?=[ew]: )))/;
+  /^(?:\uFEFF|(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|\[\w+ \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[\d{2}:\d{2}:\d{2}\]: (?:▸ )?|\[[a-z][a-z-]*\](?: {2,}|$)|\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|C\/C\+\+: |(?:error|warning): (?=[ew]: )|```(?:[\w-]+(?= |$))? ?|\d{1,6}\.(?:\t|\s(?=[ew]: )))/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes start with ESC.
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
 
@@ -126,6 +126,12 @@ const KOTLIN_ONLY_WORDING =
 const LINT_WITHOUT_LINE = /^(\S+\.(?:java|kt|kts|xml|gradle)): (Error|Warning): (\S.*)$/;
 const JAVAC_DETAIL =
   /^\s*(symbol|location|required|found|reason|符号|位置|需要|找到|シンボル|場所|期待値|検出値|Symbol|Ort|Erforderlich|Ermittelt)\s*:\s*(.*)$/;
+const JAVAC_CLASS_FILE = /^\s*class file for \S+ not found$/;
+/** Tasks that run kotlinc or Kotlin/Native (`compileKotlinIosArm64`, `compileIosMainKotlinMetadata`, `linkDebugFrameworkIos`). */
+const KOTLIN_TASK = /:(?:compile\w*Kotlin\w*|link\w*(?:Framework|Executable|Test)\w*)$/;
+/** javac's location alone on a line, its `error: …` on the next (a JS CLI's log wraps it there). */
+const JAVAC_LOCATION_ONLY = /^(\s*)(\S.*?\.java):(\d+):\s*$/;
+const JAVAC_LEVEL_ONLY = new RegExp(`^\\s*${JAVAC_LEVEL}: \\S`);
 /** javac's caret; on Windows consoles the next message sometimes follows it on the same line. */
 const CARET = /^(\s*)\^(?:\s*$|(\S.*)$)/;
 
@@ -432,9 +438,11 @@ interface PendingJavac {
   readonly source: DiagnosticSource;
   readonly file: string | null;
   readonly line: number | null;
-  readonly message: string;
+  message: string;
   readonly task: string | null;
   readonly indent: number;
+  /** The message line ended in a space: a terminal cut it at its width, the rest is on the next line. */
+  cutAtWidth?: boolean;
   /** `e` or `w` when kapt wraps every line of javac's output in its own prefix. */
   readonly kaptLetter: string | null;
   readonly details: string[];
@@ -510,6 +518,10 @@ export class GradleOutputParser {
   private r8Severity: DiagnosticSeverity = 'error';
   /** Set once kapt reported a javac error: its `e: ` lines that follow are kapt's too. */
   private kaptContext = false;
+  /** A javac location printed alone on its line (`<path>.java:3:`), waiting for the `error: …` line under it. */
+  private javacLocationOnly: string | null = null;
+  /** Set by `BUILD FAILED in 16s`: Gradle prints nothing after it, so an unlocated `ERROR:` is its wrapper's (JitPack). */
+  private buildEnded = false;
   /** What followed a caret on its own line, to be read as the next line. */
   private carriedLine: string | null = null;
   /** The line before this one, for a path the terminal wrapped onto two lines. */
@@ -574,6 +586,18 @@ export class GradleOutputParser {
       return;
     }
 
+    if (this.javacLocationOnly !== null) {
+      const location = this.javacLocationOnly;
+      this.javacLocationOnly = null;
+      if (JAVAC_LEVEL_ONLY.test(line)) {
+        this.push(`${location} ${line.trim()}`);
+        return;
+      }
+    }
+    if (line.endsWith(':') && line.includes('.java:') && JAVAC_LOCATION_ONLY.test(line)) {
+      this.javacLocationOnly = line.trimEnd();
+      return;
+    }
     const trimmed = line.trim();
     if (line.includes('What went wrong:')) {
       if (BLOCK_START.test(line)) {
@@ -621,8 +645,12 @@ export class GradleOutputParser {
     ) {
       this.closeBlock();
       this.section = /^(\* (Try|Exception|Get more|Query|Sugg)|=)/.test(trimmed) ? 'other' : 'none';
+      this.buildEnded = /^BUILD (FAILED|SUCCESSFUL) in /.test(trimmed);
       return;
     }
+    // Another build started in the same log.
+    if (this.buildEnded && (trimmed.startsWith('> Task ') || trimmed.startsWith('> Configure ')))
+      this.buildEnded = false;
     if (this.section === 'where') {
       const m = WHERE_BUILD_FILE.exec(trimmed);
       if (m) this.where = { file: m[1]!, line: m[2] ? Number(m[2]) : null };
@@ -945,9 +973,21 @@ export class GradleOutputParser {
       line = prefixed[2] ?? '';
       pending.kaptWrapped = true;
     } else if (pending.kaptLetter !== null && line.trim() !== '') return false;
+    if (pending.cutAtWidth) {
+      pending.cutAtWidth = false;
+      if (!pending.sawCaret && /^\S+$/.test(line)) {
+        pending.message = `${pending.message} ${line}`;
+        return true;
+      }
+    }
     const detail = JAVAC_DETAIL.exec(line);
     if (detail) {
       pending.details.push(`${detail[1]}: ${detail[2]!.trim()}`);
+      return true;
+    }
+    // `cannot access X`'s reason, which javac indents as it does `symbol:` (a wrapper may have taken the indent).
+    if (line.includes('class file for ') && JAVAC_CLASS_FILE.test(line)) {
+      pending.details.push(line.trim());
       return true;
     }
     const caret = CARET.exec(line);
@@ -1297,6 +1337,8 @@ export class GradleOutputParser {
         message: m[6]!.trim(),
         task,
         indent: indentOf(m[1]!),
+        // javac ends no message with a space: the line was cut there (`cannot find ` / `symbol`).
+        cutAtWidth: m[6]!.endsWith(' ') && m[6]!.trim() !== '',
         kaptLetter,
         details: [],
         column: null,
@@ -1565,9 +1607,25 @@ export class GradleOutputParser {
     if (
       (trimmed.startsWith('ERROR:') || trimmed.startsWith('WARNING:') || trimmed.startsWith('INFO:')) &&
       (m = AGP_ERROR.exec(line)) &&
-      !JVM_NOISE.test(line)
+      !JVM_NOISE.test(line) &&
+      !(this.buildEnded && m[2] === undefined)
     )
       return this.addAgpLine(m, task);
+    // AGP 3.1-3.x printed D8's errors with the tool's name alone in front (`D8: Program type already present: …`).
+    if (
+      (trimmed.startsWith('D8: ') || trimmed.startsWith('R8: ')) &&
+      trimmed.length > 4 &&
+      !trimmed.includes('Cannot fit requested classes')
+    )
+      return this.add({
+        severity: 'error',
+        source: 'r8',
+        file: null,
+        line: null,
+        column: null,
+        message: trimmed.slice(4),
+        task,
+      });
     if (line.includes('Cannot fit requested classes') && (m = D8_DEX_LIMIT.exec(line))) {
       this.pendingMultiline = {
         base: { severity: 'error', source: 'r8', file: null, line: null, column: null, message: m[1]!, task },
@@ -1667,6 +1725,11 @@ export class GradleOutputParser {
     if (/^(resource |failed |attribute |style attribute |duplicate value |file failed )/.test(message))
       return this.add({ severity: 'error', source: 'aapt2', file: null, line: null, column: null, message, task });
     const kapt = this.kaptContext || /kapt/i.test(task ?? this.lastFailedTask ?? '');
+    // Kotlin/Native prints its own unlocated errors so (a klib not found), then this summary of them.
+    if (!kapt && KOTLIN_TASK.test(task ?? '')) {
+      if (message === 'Compilation finished with errors') return true;
+      return this.add({ severity: 'error', source: 'kotlin', file: null, line: null, column: null, message, task });
+    }
     this.pendingJavac = {
       severity: 'error',
       source: kapt ? 'kapt' : 'javac',
