@@ -148,7 +148,8 @@ function readSmallFile(path: string, warnings: string[]): string | null {
   }
 }
 
-function firstExisting(dir: string, names: readonly string[]): string | null {
+/** The first of `names` (in order of preference, e.g. the Kotlin DSL before Groovy) that exists in `dir`. */
+export function firstExisting(dir: string, names: readonly string[]): string | null {
   for (const name of names) {
     const path = join(dir, name);
     if (existsSync(path)) return path;

@@ -401,8 +401,8 @@ export function verifyProjections(
   }
 }
 
-/** A stored row as the event it holds. */
-export function rowToEvent(row: EventRow): StoredEvent {
+/** A stored row (or an exported copy of one, which has no actor_kind/actor_session index columns) as its event. */
+export function rowToEvent(row: Omit<EventRow, 'actor_kind' | 'actor_session'>): StoredEvent {
   return {
     seq: row.seq,
     id: row.id,

@@ -1,6 +1,6 @@
-import { closeSync, constants, existsSync, fstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, isAbsolute, sep } from 'node:path';
-import { applicationModules, loadGradleProject } from '../../android/gradle-project-model.js';
+import { applicationModules, firstExisting, loadGradleProject } from '../../android/gradle-project-model.js';
 import { ToolError } from '../../kernel/errors.js';
 import type { FileResourceSource } from './resource-catalog.js';
 
@@ -11,14 +11,6 @@ const ROOT_FILES: Record<'build-gradle' | 'settings-gradle', readonly string[]> 
   'build-gradle': ['build.gradle.kts', 'build.gradle'],
   'settings-gradle': ['settings.gradle.kts', 'settings.gradle'],
 };
-
-function firstExisting(dir: string, names: readonly string[]): string | null {
-  for (const name of names) {
-    const path = join(dir, name);
-    if (existsSync(path)) return path;
-  }
-  return null;
-}
 
 function isInside(root: string, path: string): boolean {
   const rel = relative(root, path);

@@ -6,13 +6,9 @@
  */
 import { cpSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { detectCrashes } from '../../../src/android/logcat/crash-detector.js';
-import { parseLogcatText } from '../../../src/android/logcat/logcat-text-parser.js';
-import { createContainer, disposeContainer } from '../../../src/kernel/composition-root.js';
-import { pluginModules } from '../../../src/plugins/index.js';
-import { CrashSink } from '../../../src/plugins/logcat/services/crash-sink.js';
 import type { RunningSimulatedDevice } from '../../../src/sim/start-simulated-device.js';
 import { startAdbServer, type TestAdbServer } from '../../support/adb-server.js';
+import { recordDeviceCrashes } from '../../support/device-crash-recording.js';
 import { type CliEnv, type McpTestClient, runCli, startMcpClient } from '../../support/mcp-client.js';
 import { startSimOnAdb } from '../../support/sim-device.js';
 import { createTempHome } from '../../support/temp-home.js';
@@ -68,23 +64,7 @@ describe('debug sessions: build → crash → fix → rebuild, through the MCP c
     expect(r.exitCode).toBe(0);
   };
 
-  /** What the logcat worker does with a device's stream: crash blocks through the detector into the crash sink. */
-  async function recordCrashesFromDeviceLog(): Promise<number> {
-    const dump = await adb.adb(['-s', phone.serial, 'logcat', '-d', '-v', 'threadtime', '-b', 'main,system,crash']);
-    const { entries } = parseLogcatText(dump.stdout, { year: new Date().getUTCFullYear() });
-    const reports = detectCrashes(entries).filter((r) => r.package === PACKAGE);
-    const container = createContainer(
-      { home: env.home, cwd: project, readOnly: false, env: process.env },
-      pluginModules,
-    );
-    try {
-      const sink = container.get<CrashSink>(CrashSink);
-      for (const report of reports) sink.record(phone.serial, report, { first: null, last: null });
-    } finally {
-      disposeContainer(container);
-    }
-    return reports.length;
-  }
+  const recordCrashesFromDeviceLog = () => recordDeviceCrashes(adb, phone.serial, PACKAGE, { home: env.home, project });
 
   async function buildInstallLaunch(): Promise<string> {
     const build = data(await call('run_gradle_task', { task: 'assembleDebug' }));

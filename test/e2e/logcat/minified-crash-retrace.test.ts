@@ -7,14 +7,10 @@
  */
 import { cpSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { detectCrashes } from '../../../src/android/logcat/crash-detector.js';
-import { parseLogcatText } from '../../../src/android/logcat/logcat-text-parser.js';
-import { createContainer, disposeContainer } from '../../../src/kernel/composition-root.js';
-import { pluginModules } from '../../../src/plugins/index.js';
-import { CrashSink } from '../../../src/plugins/logcat/services/crash-sink.js';
 import type { SimulatedAndroidHandle } from '../../../src/sim/android/create-simulated-android.js';
 import type { RunningSimulatedDevice } from '../../../src/sim/start-simulated-device.js';
 import { startAdbServer, type TestAdbServer } from '../../support/adb-server.js';
+import { recordDeviceCrashes } from '../../support/device-crash-recording.js';
 import { type CliEnv, type McpTestClient, runCli, startMcpClient } from '../../support/mcp-client.js';
 import { startSimOnAdb } from '../../support/sim-device.js';
 import { createTempHome } from '../../support/temp-home.js';
@@ -67,23 +63,7 @@ describe('minified build → crash → retrace, through the MCP client', () => {
     expect(r.exitCode).toBe(0);
   };
 
-  /** What the logcat worker does with a device's stream: crash blocks through the detector into the crash sink. */
-  async function recordCrashesFromDeviceLog(): Promise<number> {
-    const dump = await adb.adb(['-s', phone.serial, 'logcat', '-d', '-v', 'threadtime', '-b', 'main,system,crash']);
-    const { entries } = parseLogcatText(dump.stdout, { year: new Date().getUTCFullYear() });
-    const reports = detectCrashes(entries).filter((r) => r.package === PACKAGE);
-    const container = createContainer(
-      { home: env.home, cwd: project, readOnly: false, env: process.env },
-      pluginModules,
-    );
-    try {
-      const sink = container.get<CrashSink>(CrashSink);
-      for (const report of reports) sink.record(phone.serial, report, { first: null, last: null });
-    } finally {
-      disposeContainer(container);
-    }
-    return reports.length;
-  }
+  const recordCrashesFromDeviceLog = () => recordDeviceCrashes(adb, phone.serial, PACKAGE, { home: env.home, project });
 
   it('gives the original frames of a crash in the installed minified build', async () => {
     const build = data(await call('run_gradle_task', { task: 'assembleRelease' }));

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { hashCanonicalRow } from '../../../events/event-hash.js';
-import type { StoreReader, StoredEvent } from '../../../events/event-definition.js';
-import type { Actor } from '../../../shared/actor.js';
+import { rowToEvent } from '../../../events/event-verifier.js';
+import type { StoreReader } from '../../../events/event-definition.js';
 import { debugSessionsProjection } from '../debug-sessions.projection.js';
 
 /*
@@ -61,24 +61,6 @@ export interface DebugSessionBundle {
 }
 
 const BUILD_EVENT_TYPES = ['build.started', 'build.finished'];
-
-function stored(row: BundledEvent): StoredEvent {
-  return {
-    seq: row.seq,
-    id: row.id,
-    at: row.at,
-    type: row.type,
-    v: row.v,
-    stream: row.stream,
-    actor: JSON.parse(row.actor) as Actor,
-    device: row.device,
-    package: row.package,
-    correlation: row.correlation,
-    data: JSON.parse(row.data) as unknown,
-    prevHash: row.prev_hash,
-    hash: row.hash,
-  };
-}
 
 /** Thrown when a session cannot be exported; the message says why. */
 export class BundleError extends Error {}
@@ -206,7 +188,7 @@ export function verifyBundle(store: StoreReader, input: unknown): BundleVerdict 
     const events = [...bundle.events].sort((a, b) => a.seq - b.seq);
     for (const e of events) {
       try {
-        debugSessionsProjection.apply(db, stored(e));
+        debugSessionsProjection.apply(db, rowToEvent(e));
       } catch (error) {
         problems.push(`event seq ${e.seq}: cannot be replayed (${(error as Error).message})`);
       }
