@@ -14,6 +14,12 @@ function slim(node: unknown): void {
   const record = node as Record<string, unknown>;
   for (const bound of ['minimum', 'maximum'] as const)
     if (SAFE_INTEGER_BOUNDS.has(record[bound] as number)) delete record[bound];
+  // String length bounds are ~5 % of the list and never what a model gets wrong; the server still enforces
+  // them and refuses a value outside them naming the field and the bound.
+  if (record.type === 'string') {
+    delete record.maxLength;
+    if (record.minLength === 1) delete record.minLength;
+  }
   for (const [key, value] of Object.entries(record)) {
     // A property named "description" is a field, not prose: only its schema is slimmed.
     if (key === 'properties' && value && typeof value === 'object') {
@@ -29,7 +35,7 @@ function slim(node: unknown): void {
  * small, because it is read at every start and SDK clients compile a validator per output schema.
  * - Inputs come from the registry's strict schema, so they say `additionalProperties: false`, and keep
  *   every field's description: that is how a model learns what to pass. zod's safe-integer bounds on every
- *   `.int()` are dropped.
+ *   `.int()` and string length bounds are dropped (the server enforces them, naming the bound when refused).
  * - Outputs describe success only (an error result carries no structuredContent) and name the fields a
  *   result has, without constraining them: `{ type: 'object', properties: { field: {} } }`. That is true of
  *   every result and is what an Ajv client compiles at almost no cost; field types, required fields and
