@@ -1,7 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { CLI, type CliEnv, freePort, type McpTestClient, runCli, startMcpClient } from '../../support/mcp-client.js';
+import { startAdbServer, type TestAdbServer } from '../../support/adb-server.js';
+import { CLI, type CliEnv, type McpTestClient, runCli, startMcpClient } from '../../support/mcp-client.js';
 import { createFakeGradleProject, createTempHome } from '../../support/temp-home.js';
 import { TmuxSession } from '../../support/tmux-session.js';
 import { isAlive, waitFor } from '../../support/wait.js';
@@ -17,6 +18,9 @@ describe('droidwright tui in a terminal (tmux)', () => {
   let project: string;
   let tmux: TmuxSession | undefined;
   let mcp: McpTestClient | undefined;
+  // The dashboard and the MCP server ask adb for devices; without a server of the test's own, adb would fork a
+  // daemon on this port that outlives the test.
+  let adb: TestAdbServer | undefined;
 
   const tuiEnv = (extra: Record<string, string> = {}) => ({
     DROIDWRIGHT_HOME: env.home,
@@ -26,7 +30,8 @@ describe('droidwright tui in a terminal (tmux)', () => {
   });
 
   beforeAll(async () => {
-    env = { home: join(temp.home, 'data'), adbPort: await freePort() };
+    adb = await startAdbServer();
+    env = { home: join(temp.home, 'data'), adbPort: adb.port };
     project = createFakeGradleProject(temp.home, 'demo');
     mkdirSync(join(project, '.droidwright'));
     writeFileSync(
@@ -40,7 +45,10 @@ describe('droidwright tui in a terminal (tmux)', () => {
     tmux?.stop();
     tmux = undefined;
   });
-  afterAll(() => temp.cleanup());
+  afterAll(async () => {
+    await adb?.stop();
+    temp.cleanup();
+  });
 
   test('without a terminal it says to run it in one and exits 2', async () => {
     const result = await runCli(env, ['tui'], { cwd: project });
