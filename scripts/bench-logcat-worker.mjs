@@ -6,26 +6,14 @@
 // Run: node scripts/bench-logcat-worker.mjs [rate=100000] [seconds=30]   (needs `npm run build` first)
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { loadSources, freePort } from './bench-support.mjs';
+import { adbHostRequest, freePort, loadSources } from './bench-support.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(root, 'dist', 'cli.js');
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function hostRequest(port, service) {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    const chunks = [];
-    socket.on('connect', () => socket.write(service.length.toString(16).padStart(4, '0') + service));
-    socket.on('data', (c) => chunks.push(c));
-    socket.on('error', reject);
-    socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
-  });
-}
 
 /** Bundles the line store so the script reads it the way the tools do (better-sqlite3 stays a normal import). */
 async function loadLineStore() {
@@ -85,7 +73,7 @@ export async function runLogcatWorkerBenchmark({ rate = 100_000, seconds = 30 } 
     const adbPort = await freePort();
     const env = { ANDROID_ADB_SERVER_PORT: String(adbPort) };
     children.push(spawn('adb', ['-P', String(adbPort), 'nodaemon', 'server'], { stdio: 'ignore' }));
-    for (let i = 0; !(await hostRequest(adbPort, 'host:version').catch(() => '')).startsWith('OKAY'); i++) {
+    for (let i = 0; !(await adbHostRequest(adbPort, 'host:version').catch(() => '')).startsWith('OKAY'); i++) {
       if (i > 100) throw new Error('the adb server did not start');
       await sleep(100);
     }
@@ -99,7 +87,7 @@ export async function runLogcatWorkerBenchmark({ rate = 100_000, seconds = 30 } 
       });
       sim.once('exit', () => reject(new Error(`the simulated device exited: ${out}`)));
     });
-    for (let i = 0; !(await hostRequest(adbPort, 'host:devices')).includes(`${serial}\tdevice`); i++) {
+    for (let i = 0; !(await adbHostRequest(adbPort, 'host:devices')).includes(`${serial}\tdevice`); i++) {
       if (i > 100) throw new Error(`${serial} did not come online`);
       await sleep(100);
     }

@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadSources, freePort } from './bench-support.mjs';
+import { adbHostRequest, freePort, loadSources } from './bench-support.mjs';
 
 const _root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -15,21 +15,6 @@ async function loadSimulator() {
     "export { startSimulatedDevice } from './src/sim/start-simulated-device.ts';\n" +
       "export { createSimulatedAndroid } from './src/sim/android/create-simulated-android.ts';\n",
   );
-}
-
-function hostRequest(port, service) {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    const chunks = [];
-    socket.on('connect', () => socket.write(service.length.toString(16).padStart(4, '0') + service));
-    socket.on('data', (c) => chunks.push(c));
-    socket.on('error', reject);
-    socket.on('close', () => {
-      const data = Buffer.concat(chunks);
-      if (data.toString('latin1', 0, 4) !== 'OKAY') return reject(new Error(`${service}: ${data}`));
-      resolve(data.toString('utf8', 8, 8 + Number.parseInt(data.toString('latin1', 4, 8), 16)));
-    });
-  });
 }
 
 /** Opens `service` on `serial` and resolves with the bytes received until the device closes the stream. */
@@ -124,8 +109,8 @@ async function withSetup(body) {
   const addDevice = async (android) => {
     const device = await simulator.startSimulatedDevice({ port: 0, android });
     devices.push(device);
-    await hostRequest(port, `host:connect:${device.serial}`);
-    for (let i = 0; !(await hostRequest(port, 'host:devices')).includes(`${device.serial}\tdevice`); i++) {
+    await adbHostRequest(port, `host:connect:${device.serial}`);
+    for (let i = 0; !(await adbHostRequest(port, 'host:devices')).includes(`${device.serial}\tdevice`); i++) {
       if (i > 300) throw new Error('device did not come online');
       await new Promise((r) => setTimeout(r, 20));
     }
@@ -134,7 +119,7 @@ async function withSetup(body) {
   try {
     for (let i = 0; ; i++) {
       try {
-        await hostRequest(port, 'host:version');
+        await adbHostRequest(port, 'host:version');
         break;
       } catch (error) {
         if (i > 300) throw error;
@@ -146,7 +131,7 @@ async function withSetup(body) {
     return await body({ port, env, serial, android, dir, simulator, addDevice });
   } finally {
     for (const device of devices) await device.stop();
-    await hostRequest(port, 'host:kill').catch(() => undefined);
+    await adbHostRequest(port, 'host:kill').catch(() => undefined);
     setTimeout(() => server.kill('SIGKILL'), 2000).unref();
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,6 +1,6 @@
 // Helpers shared by the benchmark scripts.
 import { readdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -57,4 +57,19 @@ export function pidsWithHome(home) {
     }
   }
   return pids;
+}
+
+/**
+ * One request to an adb server's host service (`host:devices`, `host:connect:…`), answered with the server's whole
+ * reply as text: `OKAY` and the length-prefixed payload, or `FAIL` and the reason.
+ */
+export function adbHostRequest(port, service) {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    const chunks = [];
+    socket.on('connect', () => socket.write(service.length.toString(16).padStart(4, '0') + service));
+    socket.on('data', (c) => chunks.push(c));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+  });
 }

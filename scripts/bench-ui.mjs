@@ -1,10 +1,9 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadSources, freePort, pidsWithHome } from './bench-support.mjs';
+import { adbHostRequest, freePort, loadSources, pidsWithHome } from './bench-support.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(root, 'dist', 'cli.js');
@@ -17,21 +16,6 @@ async function loadModules() {
   );
 }
 
-function hostRequest(port, service) {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    const chunks = [];
-    socket.on('connect', () => socket.write(service.length.toString(16).padStart(4, '0') + service));
-    socket.on('data', (c) => chunks.push(c));
-    socket.on('error', reject);
-    socket.on('close', () => {
-      const data = Buffer.concat(chunks);
-      if (data.toString('latin1', 0, 4) !== 'OKAY') return reject(new Error(`${service}: ${data}`));
-      resolve(data.toString('utf8', 8, 8 + Number.parseInt(data.toString('latin1', 4, 8), 16)));
-    });
-  });
-}
-
 function stats(name, samples) {
   const sorted = [...samples].sort((a, b) => a - b);
   const at = (q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
@@ -39,8 +23,8 @@ function stats(name, samples) {
 }
 
 async function connectDevice(port, device) {
-  await hostRequest(port, `host:connect:${device.serial}`);
-  for (let i = 0; !(await hostRequest(port, 'host:devices')).includes(`${device.serial}\tdevice`); i++) {
+  await adbHostRequest(port, `host:connect:${device.serial}`);
+  for (let i = 0; !(await adbHostRequest(port, 'host:devices')).includes(`${device.serial}\tdevice`); i++) {
     if (i > 300) throw new Error('device did not come online');
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -131,7 +115,7 @@ export async function runUiBenchmarks() {
   try {
     for (let i = 0; ; i++) {
       try {
-        await hostRequest(port, 'host:version');
+        await adbHostRequest(port, 'host:version');
         break;
       } catch (error) {
         if (i > 300) throw error;
@@ -200,7 +184,7 @@ export async function runUiBenchmarks() {
   } finally {
     await client?.close().catch(() => undefined);
     for (const device of devices) await device.stop();
-    await hostRequest(port, 'host:kill').catch(() => undefined);
+    await adbHostRequest(port, 'host:kill').catch(() => undefined);
     setTimeout(() => server.kill('SIGKILL'), 2000).unref();
     rmSync(home, { recursive: true, force: true });
   }

@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
-import { connect } from 'node:net';
 import { pathToFileURL, fileURLToPath } from 'node:url';
-import { bundleSources, freePort } from './bench-support.mjs';
+import { adbHostRequest, bundleSources, freePort } from './bench-support.mjs';
 
 const _root = fileURLToPath(new URL('..', import.meta.url));
 const rate = Number(process.argv[2] ?? 100_000);
@@ -20,17 +19,6 @@ async function bundle() {
       "export { LogcatBinaryDecoder } from './src/android/logcat/logcat-binary-decoder.ts';\n" +
       "export { LogcatTextParser } from './src/android/logcat/logcat-text-parser.ts';\n",
   );
-}
-
-function hostRequest(port, service) {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    const chunks = [];
-    socket.on('connect', () => socket.write(service.length.toString(16).padStart(4, '0') + service));
-    socket.on('data', (c) => chunks.push(c));
-    socket.on('error', reject);
-    socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
-  });
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -61,7 +49,7 @@ async function main() {
   const adbPort = await freePort();
   start('adb', ['-P', String(adbPort), 'nodaemon', 'server'], { stdio: 'ignore' });
   for (let i = 0; ; i++) {
-    if ((await hostRequest(adbPort, 'host:version').catch(() => '')).startsWith('OKAY')) break;
+    if ((await adbHostRequest(adbPort, 'host:version').catch(() => '')).startsWith('OKAY')) break;
     if (i > 100) throw new Error('the adb server did not start');
     await sleep(100);
   }
@@ -80,9 +68,9 @@ async function main() {
     sim.stdout.once('data', (c) => resolve(c.toString().trim()));
     sim.once('exit', () => reject(new Error('the simulated device exited')));
   });
-  const connected = await hostRequest(adbPort, `host:connect:${serial}`);
+  const connected = await adbHostRequest(adbPort, `host:connect:${serial}`);
   if (!connected.includes('connected')) throw new Error(`adb connect ${serial}: ${connected}`);
-  for (let i = 0; !(await hostRequest(adbPort, 'host:devices')).includes(`${serial}\tdevice`); i++) {
+  for (let i = 0; !(await adbHostRequest(adbPort, 'host:devices')).includes(`${serial}\tdevice`); i++) {
     if (i > 100) throw new Error(`${serial} did not come online`);
     await sleep(100);
   }
