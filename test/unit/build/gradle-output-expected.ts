@@ -9572,4 +9572,33 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
     ),
     d('error', 'aapt2', null, null, null, 'failed linking references.', null),
   ],
+  'duplicate_classes_headline_repeated_blank_before_cause.txt': [
+    d(
+      'error',
+      'agp',
+      null,
+      null,
+      null,
+      'Duplicate class kotlin.collections.jdk8.CollectionsJDK8Kt found in modules jetified-kotlin-stdlib-1.8.0-Beta (org.jetbrains.kotlin:kotlin-stdlib:1.8.0-Beta) and jetified-kotlin-stdlib-jdk8-1.6.21 (org.jetbrains.kotlin:kotlin-stdlib-jdk8:1.6.21)',
+      ':app:checkDebugDuplicateClasses',
+    ),
+    d(
+      'error',
+      'agp',
+      null,
+      null,
+      null,
+      'Duplicate class kotlin.internal.jdk8.JDK8PlatformImplementations found in modules jetified-kotlin-stdlib-1.8.0-Beta (org.jetbrains.kotlin:kotlin-stdlib:1.8.0-Beta) and jetified-kotlin-stdlib-jdk8-1.6.21 (org.jetbrains.kotlin:kotlin-stdlib-jdk8:1.6.21)',
+      ':app:checkDebugDuplicateClasses',
+    ),
+    d(
+      'error',
+      'agp',
+      null,
+      null,
+      null,
+      'Duplicate class kotlin.internal.jdk8.JDK8PlatformImplementations$ReflectSdkVersion found in modules jetified-kotlin-stdlib-1.8.0-Beta (org.jetbrains.kotlin:kotlin-stdlib:1.8.0-Beta) and jetified-kotlin-stdlib-jdk8-1.6.21 (org.jetbrains.kotlin:kotlin-stdlib-jdk8:1.6.21)',
+      ':app:checkDebugDuplicateClasses',
+    ),
+  ],
 };

@@ -495,6 +495,10 @@ export class GradleOutputParser {
   private lineLevel: string | null = null;
   /** The file Studio's Messages view named on its own line above the `Error:(l, c)` lines that follow. */
   private studioFile: string | null = null;
+  /** `task|message` of failure headlines reported with no cause under them (a headline pasted on its own). */
+  private readonly causelessHeadlines = new Set<string>();
+  /** Tasks whose failure block listed its causes: a lone copy of the same headline is that failure again. */
+  private readonly tasksWithCauses = new Set<string>();
   /** Tasks whose manifest merger errors were reported with their location: the failure block repeats them. */
   private readonly manifestLocatedTasks = new Set<string | null>();
   /** Inside a log quoted in markdown, every line of which starts with `> `. */
@@ -844,8 +848,18 @@ export class GradleOutputParser {
     // one problem: the located copy says more.
     const located = new Set<string>();
     for (const d of this.diagnostics) if (d.file !== null) located.add(`${d.severity}|${d.message}`);
-    if (located.size === 0) return [...this.diagnostics];
-    return this.diagnostics.filter((d) => d.file !== null || !located.has(`${d.severity}|${d.message}`));
+    // A task's failure headline pasted alone (before the full block, or Studio's copy) and the block with its causes
+    // are one failure: the causes say what went wrong.
+    const repeatedHeadline = (d: BuildDiagnostic): boolean =>
+      d.source === 'gradle' &&
+      d.file === null &&
+      d.task !== null &&
+      this.tasksWithCauses.has(d.task) &&
+      this.causelessHeadlines.has(`${d.task}|${d.message}`);
+    if (located.size === 0 && this.causelessHeadlines.size === 0) return [...this.diagnostics];
+    return this.diagnostics.filter(
+      (d) => (d.file !== null || !located.has(`${d.severity}|${d.message}`)) && !repeatedHeadline(d),
+    );
   }
 
   /** Diagnostics dropped because MAX_DIAGNOSTICS was reached. */
@@ -2128,7 +2142,8 @@ export class GradleOutputParser {
         message: indented.length > 0 ? `${headline}: ${indented.join(' ')}` : headline,
         task,
       });
-    }
+      if (indented.length === 0 && task !== null) this.causelessHeadlines.add(`${task}|${clip(headline)}`);
+    } else if (task !== null) this.tasksWithCauses.add(task);
     // A dependency failing in several repositories ends in one `Could not get resource` / `Could not GET` per
     // attempt at the same URL: one problem.
     const urls = new Set<string>();
