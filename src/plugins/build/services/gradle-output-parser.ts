@@ -153,7 +153,7 @@ const AAPT1 = /^\s*AAPT err\(Facade for \d+\)\s*: (?:No Delegate set : lost mess
 const AGPBI = /^\s*AGPBI: (\{.*\})\s*$/;
 
 /** Manifest merger: `<path>/AndroidManifest.xml:6:9-35 Error:` then tab-indented details. */
-const MANIFEST_LOCATED = /^\s*(.+?\.xml)(?::(\d+)(?::(\d+)(?:-\d+(?::\d+)?)?)?)? (Error|Warning):(?: (.*))?$/;
+const MANIFEST_LOCATED = /^\s*(.+?\.xml)(?::(\d+)(?::(\d+)(?:-\d+(?::\d+)?)?)?)?\s+(Error|Warning):(?: (.*))?$/;
 const MANIFEST_FAILED = /^Manifest merger failed\b/;
 /**
  * The resource merger: `[raw/x] <path> [raw/x] <path>: Resource and asset merger: Duplicate resources` (tab or
@@ -463,6 +463,8 @@ interface PendingMultiline {
   readonly indented?: boolean;
   /** A dependency Gradle could not find: of its detail lines only the `Required by:` list says something. */
   readonly dependency?: boolean;
+  /** A blank line held back after the merger's `is also present at …`: its `Suggestion:` may follow it. */
+  heldBlank?: boolean;
 }
 
 interface PendingTest {
@@ -925,9 +927,28 @@ export class GradleOutputParser {
     if (this.pendingMultiline) {
       // The merger's detail lines are tab-indented, but pasted logs often lose the tabs; a stack frame ends them.
       const pending = this.pendingMultiline;
+      const manifest = pending.base.source === 'manifest';
+      // A paste that lost the tabs may also have split the merger's `is also present at …` from its suggestion.
+      if (
+        manifest &&
+        !pending.heldBlank &&
+        line.trim() === '' &&
+        /^is also present at /.test(pending.lines.at(-1) ?? '')
+      ) {
+        pending.heldBlank = true;
+        return true;
+      }
       const detail =
         (pending.indented !== false && /^\s+\S/.test(line)) ||
-        (pending.base.source === 'manifest' && MANIFEST_DETAIL.test(line)) ||
+        (manifest && MANIFEST_DETAIL.test(line)) ||
+        // `<path>:29:9 Error:` says nothing after it: the untabbed line under it is the merger's message.
+        (manifest &&
+          !pending.heldBlank &&
+          pending.base.message === '' &&
+          pending.lines.length === 0 &&
+          /^\S/.test(line) &&
+          !MANIFEST_LOCATED.test(line) &&
+          !/^(?:[ewiv]: |> |\* |FAILURE|BUILD |(?:ERROR|WARNING|INFO|Error|Warning):|Task :|Caused by: )/.test(line)) ||
         (pending.unindented !== undefined &&
           pending.lines.length < MAX_UNINDENTED_LINES &&
           pending.unindented.test(line) &&
