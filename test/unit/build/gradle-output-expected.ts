@@ -9639,4 +9639,24 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
+  'kapt_databinding_republished_markers_lost.txt': [
+    d(
+      'error',
+      'kapt',
+      'C:\\Users\\shubh\\Downloads\\MarginCalculator\\app\\build\\generated\\source\\kapt\\debug\\com\\kotlin_developer\\margincalculator\\DataBinderMapperImpl.java',
+      10,
+      null,
+      'cannot find symbol (symbol: class FragmentCalculatorScreenBindingImpl; location: package com.kotlin_developer.margincalculator.databinding)',
+      ':app:kaptDebugKotlin',
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:kaptDebugKotlin': java.lang.reflect.InvocationTargetException (no error message)",
+      ':app:kaptDebugKotlin',
+    ),
+  ],
 };
