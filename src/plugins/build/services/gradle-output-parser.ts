@@ -153,7 +153,7 @@ const AAPT1 = /^\s*AAPT err\(Facade for \d+\)\s*: (?:No Delegate set : lost mess
 const AGPBI = /^\s*AGPBI: (\{.*\})\s*$/;
 
 /** Manifest merger: `<path>/AndroidManifest.xml:6:9-35 Error:` then tab-indented details. */
-const MANIFEST_LOCATED = /^\s*(.+?\.xml)(?::(\d+)(?::(\d+)(?:-\d+(?::\d+)?)?)?)? (Error|Warning):(?: (.*))?$/;
+const MANIFEST_LOCATED = /^\s*(.+?\.xml)(?::(\d+)(?::(\d+)(?:-\d+(?::\d+)?)?)?)?\s+(Error|Warning):(?: (.*))?$/;
 const MANIFEST_FAILED = /^Manifest merger failed\b/;
 /**
  * The resource merger: `[raw/x] <path> [raw/x] <path>: Resource and asset merger: Duplicate resources` (tab or
@@ -463,6 +463,8 @@ interface PendingMultiline {
   readonly indented?: boolean;
   /** A dependency Gradle could not find: of its detail lines only the `Required by:` list says something. */
   readonly dependency?: boolean;
+  /** A blank line held back after the merger's `is also present at …`: its `Suggestion:` may follow it. */
+  heldBlank?: boolean;
 }
 
 interface PendingTest {
@@ -495,6 +497,10 @@ export class GradleOutputParser {
   private lineLevel: string | null = null;
   /** The file Studio's Messages view named on its own line above the `Error:(l, c)` lines that follow. */
   private studioFile: string | null = null;
+  /** `task|message` of failure headlines reported with no cause under them (a headline pasted on its own). */
+  private readonly causelessHeadlines = new Set<string>();
+  /** Tasks whose failure block listed its causes: a lone copy of the same headline is that failure again. */
+  private readonly tasksWithCauses = new Set<string>();
   /** Tasks whose manifest merger errors were reported with their location: the failure block repeats them. */
   private readonly manifestLocatedTasks = new Set<string | null>();
   /** Inside a log quoted in markdown, every line of which starts with `> `. */
@@ -844,8 +850,18 @@ export class GradleOutputParser {
     // one problem: the located copy says more.
     const located = new Set<string>();
     for (const d of this.diagnostics) if (d.file !== null) located.add(`${d.severity}|${d.message}`);
-    if (located.size === 0) return [...this.diagnostics];
-    return this.diagnostics.filter((d) => d.file !== null || !located.has(`${d.severity}|${d.message}`));
+    // A task's failure headline pasted alone (before the full block, or Studio's copy) and the block with its causes
+    // are one failure: the causes say what went wrong.
+    const repeatedHeadline = (d: BuildDiagnostic): boolean =>
+      d.source === 'gradle' &&
+      d.file === null &&
+      d.task !== null &&
+      this.tasksWithCauses.has(d.task) &&
+      this.causelessHeadlines.has(`${d.task}|${d.message}`);
+    if (located.size === 0 && this.causelessHeadlines.size === 0) return [...this.diagnostics];
+    return this.diagnostics.filter(
+      (d) => (d.file !== null || !located.has(`${d.severity}|${d.message}`)) && !repeatedHeadline(d),
+    );
   }
 
   /** Diagnostics dropped because MAX_DIAGNOSTICS was reached. */
@@ -911,9 +927,28 @@ export class GradleOutputParser {
     if (this.pendingMultiline) {
       // The merger's detail lines are tab-indented, but pasted logs often lose the tabs; a stack frame ends them.
       const pending = this.pendingMultiline;
+      const manifest = pending.base.source === 'manifest';
+      // A paste that lost the tabs may also have split the merger's `is also present at …` from its suggestion.
+      if (
+        manifest &&
+        !pending.heldBlank &&
+        line.trim() === '' &&
+        /^is also present at /.test(pending.lines.at(-1) ?? '')
+      ) {
+        pending.heldBlank = true;
+        return true;
+      }
       const detail =
         (pending.indented !== false && /^\s+\S/.test(line)) ||
-        (pending.base.source === 'manifest' && MANIFEST_DETAIL.test(line)) ||
+        (manifest && MANIFEST_DETAIL.test(line)) ||
+        // `<path>:29:9 Error:` says nothing after it: the untabbed line under it is the merger's message.
+        (manifest &&
+          !pending.heldBlank &&
+          pending.base.message === '' &&
+          pending.lines.length === 0 &&
+          /^\S/.test(line) &&
+          !MANIFEST_LOCATED.test(line) &&
+          !/^(?:[ewiv]: |> |\* |FAILURE|BUILD |(?:ERROR|WARNING|INFO|Error|Warning):|Task :|Caused by: )/.test(line)) ||
         (pending.unindented !== undefined &&
           pending.lines.length < MAX_UNINDENTED_LINES &&
           pending.unindented.test(line) &&
@@ -2128,7 +2163,8 @@ export class GradleOutputParser {
         message: indented.length > 0 ? `${headline}: ${indented.join(' ')}` : headline,
         task,
       });
-    }
+      if (indented.length === 0 && task !== null) this.causelessHeadlines.add(`${task}|${clip(headline)}`);
+    } else if (task !== null) this.tasksWithCauses.add(task);
     // A dependency failing in several repositories ends in one `Could not get resource` / `Could not GET` per
     // attempt at the same URL: one problem.
     const urls = new Set<string>();
