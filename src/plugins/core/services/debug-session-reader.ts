@@ -212,13 +212,15 @@ export class DebugSessionReader {
   newestInstall(
     device: string,
     pkg: string,
-  ): { readonly version_code: number; readonly observed_update_time: string | null } | undefined {
+  ):
+    | { readonly version_code: number; readonly observed_update_time: string | null; readonly state: string }
+    | undefined {
     return this.reader()
       .prepareRead(
-        `SELECT version_code, observed_update_time FROM debug_sessions WHERE device_serial = ? AND package = ?
+        `SELECT version_code, observed_update_time, state FROM debug_sessions WHERE device_serial = ? AND package = ?
          ORDER BY install_seq DESC LIMIT 1`,
       )
-      .get(device, pkg) as { version_code: number; observed_update_time: string | null } | undefined;
+      .get(device, pkg) as { version_code: number; observed_update_time: string | null; state: string } | undefined;
   }
 
   /** One session with its build; an unknown or pruned id is a ToolError saying which. */

@@ -11,7 +11,8 @@ export interface InstalledPackageState {
 
 /**
  * Records `app.install_observed` when a tool reads a package installed by something droidwright does not know
- * (adb by hand, Android Studio, a store): no install known for the device and package, a versionCode that differs
+ * (adb by hand, Android Studio, a store): no install known for the device and package, the newest one seen
+ * uninstalled, a versionCode that differs
  * from the newest known install, or a lastUpdateTime other than the one the newest observed install saw. The
  * device prints lastUpdateTime in its local time with no zone, so it is not compared with the time of a
  * droidwright install. Once per observed install: the same lastUpdateTime is never recorded twice.
@@ -28,6 +29,7 @@ export function recordObservedInstall(
   const updateTime = state.lastUpdateTime ?? '';
   const unknown =
     known === undefined ||
+    known.state === 'ended' ||
     (state.versionCode !== null && state.versionCode !== known.version_code) ||
     (known.observed_update_time !== null && known.observed_update_time !== updateTime);
   if (!unknown) return false;
