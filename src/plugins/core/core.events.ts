@@ -152,6 +152,30 @@ export const AppUninstallObserved = defineEvent({
   }),
 });
 
+export const AppInstallObserved = defineEvent({
+  type: 'app.install_observed',
+  version: 1,
+  description:
+    'A device tool found a package installed or updated that droidwright did not install (adb install by hand, Android Studio, a store); a debug session opens for that install.',
+  schema: z.object({
+    device_serial: Serial,
+    package: Package,
+    version_code: z.number().int().nullable(),
+    version_name: z.string().max(200).nullable(),
+    /** lastUpdateTime as the device prints it (device local time): one event per distinct value. */
+    last_update_time: z.string().max(64).nullable(),
+    /** SHA-256 of the base APK when cheaply known, else null. */
+    apk_sha256: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .nullable(),
+    /** The recorded build that wrote an APK with that hash, looked up when recorded; null when none. */
+    build_id: z.string().max(100).nullable(),
+    /** The tool that looked and saw the install. */
+    observed_by: z.string().max(100),
+  }),
+});
+
 export const coreEvents = [
   ProjectTrusted,
   ProjectUntrusted,
@@ -162,4 +186,5 @@ export const coreEvents = [
   McpSessionEnded,
   AppExitReasonsRead,
   AppUninstallObserved,
+  AppInstallObserved,
 ];

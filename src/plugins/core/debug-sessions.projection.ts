@@ -52,6 +52,16 @@ type Installed = {
   variant: string | null;
   run_configuration?: string;
 };
+type InstallObserved = {
+  device_serial: string;
+  package: string;
+  version_code: number | null;
+  version_name: string | null;
+  last_update_time: string | null;
+  apk_sha256: string | null;
+  build_id: string | null;
+  observed_by: string;
+};
 type Launched = {
   device_serial: string;
   package: string;
@@ -119,7 +129,7 @@ const ms = (v: number | null | undefined) => (v === null || v === undefined ? '?
 
 export const debugSessionsProjection: Projection = {
   name: 'debug_sessions',
-  version: 1,
+  version: 2,
   handles: [
     'app.installed',
     'app.launched',
@@ -130,6 +140,7 @@ export const debugSessionsProjection: Projection = {
     'app.not_responding',
     'app.exit_reasons_read',
     'app.uninstall_observed',
+    'app.install_observed',
     'app.settings_opened',
     'permission.granted',
     'permission.revoked',
@@ -157,7 +168,8 @@ export const debugSessionsProjection: Projection = {
       last_event_at INTEGER NOT NULL, launches INTEGER NOT NULL DEFAULT 0, crashes INTEGER NOT NULL DEFAULT 0,
       anrs INTEGER NOT NULL DEFAULT 0, tool_calls INTEGER NOT NULL DEFAULT 0, ui_actions INTEGER NOT NULL DEFAULT 0,
       first_launch_ms INTEGER, first_launch_state TEXT, last_launch_ms INTEGER,
-      timeline_rows INTEGER NOT NULL DEFAULT 0, timeline_dropped INTEGER NOT NULL DEFAULT 0)`,
+      timeline_rows INTEGER NOT NULL DEFAULT 0, timeline_dropped INTEGER NOT NULL DEFAULT 0,
+      observed_update_time TEXT)`,
     'CREATE INDEX IF NOT EXISTS debug_sessions_target ON debug_sessions (device_serial, package, state)',
     'CREATE INDEX IF NOT EXISTS debug_sessions_open ON debug_sessions (state, device_serial)',
     'CREATE INDEX IF NOT EXISTS debug_sessions_package ON debug_sessions (package, install_seq)',
@@ -291,36 +303,70 @@ function pruneOldest(db: Database.Database, seq: number): void {
   );
 }
 
+/** Opens the session of one install, superseding the open one of that package on that device. */
+function openSession(
+  db: Database.Database,
+  event: StoredEvent,
+  d: Installed,
+  actor: string,
+  observedUpdateTime: string | null,
+): void {
+  const id = debugSessionId(event.seq);
+  db.prepare(
+    `UPDATE debug_sessions SET state = 'superseded', ended_at = ?, ended_seq = ?, superseded_by = ?
+     WHERE device_serial = ? AND package = ? AND state = 'open'`,
+  ).run(event.at, event.seq, id, d.device_serial, d.package);
+  db.prepare(
+    `INSERT INTO debug_sessions (session_id, install_seq, device_serial, package, state, installed_at, actor, apk_path,
+       apk_sha256, version_code, version_name, build_id, module, variant, run_configuration, last_event_at,
+         observed_update_time)
+     VALUES (?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    id,
+    event.seq,
+    d.device_serial,
+    d.package,
+    event.at,
+    actor,
+    d.apk_path,
+    d.apk_sha256,
+    d.version_code,
+    d.version_name,
+    d.build_id,
+    d.module,
+    d.variant,
+    d.run_configuration ?? null,
+    event.at,
+    observedUpdateTime,
+  );
+  pruneOldest(db, event.seq);
+}
+
 const APPLIERS: Readonly<Record<string, (db: Database.Database, event: StoredEvent) => void>> = {
   'app.installed'(db, event) {
-    const d = event.data as Installed;
-    const id = debugSessionId(event.seq);
-    db.prepare(
-      `UPDATE debug_sessions SET state = 'superseded', ended_at = ?, ended_seq = ?, superseded_by = ?
-       WHERE device_serial = ? AND package = ? AND state = 'open'`,
-    ).run(event.at, event.seq, id, d.device_serial, d.package);
-    db.prepare(
-      `INSERT INTO debug_sessions (session_id, install_seq, device_serial, package, state, installed_at, actor, apk_path,
-         apk_sha256, version_code, version_name, build_id, module, variant, run_configuration, last_event_at)
-       VALUES (?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      id,
-      event.seq,
-      d.device_serial,
-      d.package,
-      event.at,
-      actorJson(event.actor),
-      d.apk_path,
-      d.apk_sha256,
-      d.version_code,
-      d.version_name,
-      d.build_id,
-      d.module,
-      d.variant,
-      d.run_configuration ?? null,
-      event.at,
+    openSession(db, event, event.data as Installed, actorJson(event.actor), null);
+  },
+  'app.install_observed'(db, event) {
+    const d = event.data as InstallObserved;
+    // Nobody droidwright knows made this install: the session's actor says it was observed, and by which call.
+    const actor = JSON.parse(actorJson(event.actor)) as Record<string, unknown>;
+    openSession(
+      db,
+      event,
+      {
+        device_serial: d.device_serial,
+        package: d.package,
+        apk_path: '',
+        apk_sha256: d.apk_sha256 ?? '',
+        version_code: d.version_code ?? 0,
+        version_name: d.version_name,
+        build_id: d.build_id,
+        module: null,
+        variant: null,
+      },
+      JSON.stringify({ ...actor, kind: 'observed', observed_by: d.observed_by }),
+      d.last_update_time ?? '',
     );
-    pruneOldest(db, event.seq);
   },
   'app.launched'(db, event) {
     const d = event.data as Launched;

@@ -179,5 +179,20 @@ describe('debug sessions: build → crash → fix → rebuild, through the MCP c
     const ended = data(await call('get_debug_session', { session_id: sessions[0]!.session_id }));
     expect(ended.session).toMatchObject({ state: 'ended', end_reason: 'not installed (seen by dump_app_info)' });
     expect(data(await call('list_debug_sessions', { state: 'open' })).total).toBe(0);
+
+    // Installed again by hand with adb: the next dump_app_info sees an install it does not know and opens a
+    // session for it, once however often it looks.
+    const apk = data(await call('find_apk_path', { variant: 'debug' }));
+    const installed = await adb.adb(['-s', phone.serial, 'install', '-r', apk.path as string]);
+    expect(installed.exitCode).toBe(0);
+    data(await call('dump_app_info', { device_serial: phone.serial, package: PACKAGE }));
+    data(await call('dump_app_info', { device_serial: phone.serial, package: PACKAGE }));
+    const open = data(await call('list_debug_sessions', { state: 'open' })) as {
+      total: number;
+      sessions: { session_id: string }[];
+    };
+    expect(open.total).toBe(1);
+    const observed = data(await call('get_debug_session', { session_id: open.sessions[0]!.session_id }));
+    expect(observed.session).toMatchObject({ state: 'open', installed_by: 'observed' });
   }, 240_000);
 });

@@ -13,6 +13,7 @@ import {
 } from '../../../src/plugins/build/build.events.js';
 import {
   AppExitReasonsRead,
+  AppInstallObserved,
   AppUninstallObserved,
   McpSessionEnded,
   McpSessionStarted,
@@ -356,6 +357,21 @@ const debugSessionParts: [GivenEvent[], GivenEvent[], GivenEvent[]] = [
       { ...deviceMeta('emulator-5556'), package: 'com.example.notes', actor: agent },
     ),
     anr,
+    // Reinstalled by hand after the uninstall: an observed install opens a fourth session.
+    given(
+      AppInstallObserved,
+      {
+        device_serial: 'emulator-5556',
+        package: 'com.example.notes',
+        version_code: 3,
+        version_name: '1.3',
+        last_update_time: '2026-11-30 18:00:00',
+        apk_sha256: null,
+        build_id: null,
+        observed_by: 'dump_app_info',
+      },
+      { ...deviceMeta('emulator-5556'), package: 'com.example.notes', actor: agent },
+    ),
   ],
 ];
 
@@ -455,9 +471,9 @@ const cases: Case[] = [
   {
     projection: allProjections.find((p) => p.name === 'debug_sessions')!,
     parts: debugSessionParts,
-    // Sessions: 5554 (crashed, superseded), 5556 (ended), 5554 again (launched, stopped, ANR).
+    // Sessions: 5554 (crashed, superseded), 5556 (ended), 5554 again (launched, stopped, ANR), 5556 observed.
     // Timeline: launch, crash, stop intent, refused outcome, network, tap, exit reasons | ended | launch, stop, ANR.
-    rowCounts: { debug_sessions: 3, debug_session_timeline: 11, debug_session_builds: 2, debug_sessions_pruned: 0 },
+    rowCounts: { debug_sessions: 4, debug_session_timeline: 11, debug_session_builds: 2, debug_sessions_pruned: 0 },
   },
 ];
 

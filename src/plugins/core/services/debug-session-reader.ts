@@ -205,6 +205,24 @@ export class DebugSessionReader {
     );
   }
 
+  /**
+   * The newest install droidwright knows of a package on a device (made or observed), for deciding whether the
+   * state a tool just read shows an install it does not know; undefined when there is none.
+   */
+  newestInstall(
+    device: string,
+    pkg: string,
+  ):
+    | { readonly version_code: number; readonly observed_update_time: string | null; readonly state: string }
+    | undefined {
+    return this.reader()
+      .prepareRead(
+        `SELECT version_code, observed_update_time, state FROM debug_sessions WHERE device_serial = ? AND package = ?
+         ORDER BY install_seq DESC LIMIT 1`,
+      )
+      .get(device, pkg) as { version_code: number; observed_update_time: string | null; state: string } | undefined;
+  }
+
   /** One session with its build; an unknown or pruned id is a ToolError saying which. */
   get(sessionId: string, now = Date.now()): DebugSessionDetail {
     const row = this.row(sessionId);
@@ -388,7 +406,15 @@ export class DebugSessionReader {
   }
 
   private toSummary(row: SessionRow, now: number): DebugSessionSummary {
-    const { actor, state, ...rest } = row;
+    // observed_update_time is the projection's bookkeeping for observed installs, not part of a session's summary.
+    const {
+      actor,
+      state,
+      observed_update_time: _observed,
+      ...rest
+    } = row as SessionRow & {
+      observed_update_time?: string | null;
+    };
     const derived: DebugSessionState =
       state === 'open' ? (row.last_event_at < now - this.idleMs() ? 'idle' : 'open') : (state as DebugSessionState);
     return {

@@ -15,6 +15,7 @@ import {
 import { defineTool } from '../../../kernel/tool-definition.js';
 import { isToolError } from '../../../kernel/errors.js';
 import { validatePackageName } from '../../../kernel/validation.js';
+import { recordObservedInstall } from '../services/observed-install.js';
 import { AppUninstallObserved } from '../core.events.js';
 import type { DebugSessionReader } from '../services/debug-session-reader.js';
 
@@ -84,6 +85,7 @@ export function createDumpAppInfoTool(deps: {
           );
         throw error;
       }
+      recordObservedInstall(ctx, deps.sessions, serial, pkg, info, 'dump_app_info');
       // The fixed fields and the requested names take up to ~24 KiB; the grant states page in the rest.
       const permissions = pageOf(
         info.permissions.map((p) => ({ name: p.name.slice(0, 200), granted: p.granted, runtime: p.runtime })),
