@@ -887,6 +887,16 @@ export class GradleOutputParser {
     return normalized;
   }
 
+  /** A diagnostic the log gives no file for (a Gradle failure cause, an unlocated compiler message). */
+  private addUnlocated(
+    severity: DiagnosticSeverity,
+    source: DiagnosticSource,
+    message: string,
+    task: string | null,
+  ): boolean {
+    return this.add({ severity, source, file: null, line: null, column: null, message, task });
+  }
+
   private add(d: Diagnostic): boolean {
     const file = d.file !== null ? this.reportPath(d.file) : null;
     const message = clip(d.message);
@@ -1219,15 +1229,7 @@ export class GradleOutputParser {
       ) {
         const known = KNOWN_FAILURE.exec(m[2]!);
         if (m[1] === 'Error' || known)
-          return this.add({
-            severity: severityOf(m[1]!),
-            source: AAPT_MESSAGE.test(m[2]!) ? 'aapt2' : 'gradle',
-            file: null,
-            line: null,
-            column: null,
-            message: m[2]!,
-            task,
-          });
+          return this.addUnlocated(severityOf(m[1]!), AAPT_MESSAGE.test(m[2]!) ? 'aapt2' : 'gradle', m[2]!, task);
       }
     }
     if (trimmed.includes('.java:[') && (m = MAVEN_LOCATED.exec(line))) {
@@ -1254,25 +1256,9 @@ export class GradleOutputParser {
     const duplicate = trimmed.endsWith('Duplicate resources') ? parseDuplicateResources(trimmed) : null;
     if (duplicate) return this.addDuplicate(duplicate, 'error', 'agp', task);
     if (line.includes('Duplicate value for resource') && (m = AAPT_COMPILER_DUPLICATE.exec(line)))
-      return this.add({
-        severity: 'error',
-        source: 'aapt2',
-        file: null,
-        line: null,
-        column: null,
-        message: m[1]!,
-        task,
-      });
+      return this.addUnlocated('error', 'aapt2', m[1]!, task);
     if (line.includes('This version (') && (m = COMPOSE_VERSION.exec(line)))
-      return this.add({
-        severity: 'error',
-        source: 'kotlin',
-        file: null,
-        line: null,
-        column: null,
-        message: m[1]!,
-        task,
-      });
+      return this.addUnlocated('error', 'kotlin', m[1]!, task);
     if ((line.includes('error: ') || line.includes('warning: ')) && (m = CLANG.exec(line))) {
       return this.add({
         severity: m[4] === 'warning' ? 'warning' : 'error',
@@ -1315,16 +1301,7 @@ export class GradleOutputParser {
           message: `${m[3]}: ${m[4]}`,
           task,
         });
-      if ((m = NDK_BUILD_UNKNOWN_SCRIPT.exec(line)))
-        return this.add({
-          severity: 'error',
-          source: 'agp',
-          file: null,
-          line: null,
-          column: null,
-          message: m[1]!,
-          task,
-        });
+      if ((m = NDK_BUILD_UNKNOWN_SCRIPT.exec(line))) return this.addUnlocated('error', 'agp', m[1]!, task);
     }
     if ((line.includes('ninja: error: ') || line.includes('FAILED: ')) && (m = NINJA_ERROR.exec(line)))
       return this.add({ severity: 'error', source: 'agp', file: null, line: null, column: null, message: m[1]!, task });
@@ -1404,15 +1381,7 @@ export class GradleOutputParser {
       return true;
     }
     if (trimmed.includes('[kapt]') && (m = KAPT_TAGGED.exec(line))) {
-      return this.add({
-        severity: m[1] === 'w' ? 'warning' : 'error',
-        source: 'kapt',
-        file: null,
-        line: null,
-        column: null,
-        message: m[2]!,
-        task,
-      });
+      return this.addUnlocated(m[1] === 'w' ? 'warning' : 'error', 'kapt', m[2]!, task);
     }
     // Every Kotlin location names a `.kt` or `.kts` file.
     const hasKt = line.includes('.kt');
@@ -1483,16 +1452,7 @@ export class GradleOutputParser {
           message: m[7]!,
           task,
         });
-      if ((m = AAPT_UNLOCATED.exec(line)))
-        return this.add({
-          severity: severityOf(m[1]!),
-          source: 'aapt2',
-          file: null,
-          line: null,
-          column: null,
-          message: m[2]!,
-          task,
-        });
+      if ((m = AAPT_UNLOCATED.exec(line))) return this.addUnlocated(severityOf(m[1]!), 'aapt2', m[2]!, task);
     }
     if (
       hasXml &&
@@ -1557,30 +1517,13 @@ export class GradleOutputParser {
     ) {
       if (JAVAC_BARE_WARNING.test(line)) return this.addJavacBareWarning(line, task);
       const failed = m.length === 2;
-      return this.add({
-        severity: failed ? 'error' : severityOf(m[1]!),
-        source: 'aapt2',
-        file: null,
-        line: null,
-        column: null,
-        message: failed ? m[1]! : m[2]!,
-        task,
-      });
+      return this.addUnlocated(failed ? 'error' : severityOf(m[1]!), 'aapt2', failed ? m[1]! : m[2]!, task);
     }
     if (!inBlock && line.includes('warning: ') && JAVAC_BARE_WARNING.test(line))
       return this.addJavacBareWarning(line, task);
     // A kotlinc message pasted without its `e: <path>:` (Studio's problem view copies only the text).
     if (!inBlock && line === trimmed && (trimmed.startsWith('Type mismatch: ') || trimmed.startsWith('Unresolved ')))
-      if (KOTLIN_ONLY_WORDING.test(trimmed))
-        return this.add({
-          severity: 'error',
-          source: 'kotlin',
-          file: null,
-          line: null,
-          column: null,
-          message: trimmed,
-          task,
-        });
+      if (KOTLIN_ONLY_WORDING.test(trimmed)) return this.addUnlocated('error', 'kotlin', trimmed, task);
     if (
       !inBlock &&
       (line.includes(': Error: ') || line.includes(': Warning: ')) &&
@@ -1629,15 +1572,7 @@ export class GradleOutputParser {
         task,
       });
     if (line.includes('Duplicate class ') && (m = DUPLICATE_CLASS.exec(line))) {
-      return this.add({
-        severity: 'error',
-        source: 'agp',
-        file: null,
-        line: null,
-        column: null,
-        message: `Duplicate class ${m[1]} found in modules ${m[2]}`,
-        task,
-      });
+      return this.addUnlocated('error', 'agp', `Duplicate class ${m[1]} found in modules ${m[2]}`, task);
     }
     if (
       (trimmed.startsWith('ERROR:') || trimmed.startsWith('WARNING:') || trimmed.startsWith('INFO:')) &&
@@ -1652,15 +1587,7 @@ export class GradleOutputParser {
       trimmed.length > 4 &&
       !trimmed.includes('Cannot fit requested classes')
     )
-      return this.add({
-        severity: 'error',
-        source: 'r8',
-        file: null,
-        line: null,
-        column: null,
-        message: trimmed.slice(4),
-        task,
-      });
+      return this.addUnlocated('error', 'r8', trimmed.slice(4), task);
     if (line.includes('Cannot fit requested classes') && (m = D8_DEX_LIMIT.exec(line))) {
       this.pendingMultiline = {
         base: { severity: 'error', source: 'r8', file: null, line: null, column: null, message: m[1]!, task },
@@ -1696,15 +1623,7 @@ export class GradleOutputParser {
         task,
       });
     if (line.includes('Missing class') && (m = R8_MISSING.exec(line))) {
-      return this.add({
-        severity: this.r8Severity,
-        source: 'r8',
-        file: null,
-        line: null,
-        column: null,
-        message: trimmed,
-        task,
-      });
+      return this.addUnlocated(this.r8Severity, 'r8', trimmed, task);
     }
     // Behind `> ` the sentence is a failure cause, and the block it starts reports it. AGP indents the advice that
     // follows it (`You can try some of the following options:`), which belongs to the message.
@@ -1720,15 +1639,7 @@ export class GradleOutputParser {
       return true;
     }
     if (line.includes('Java compiler version') && (m = AGP_PLAIN_WARNING.exec(line)))
-      return this.add({
-        severity: 'warning',
-        source: 'agp',
-        file: null,
-        line: null,
-        column: null,
-        message: m[1]!,
-        task,
-      });
+      return this.addUnlocated('warning', 'agp', m[1]!, task);
     if (!inBlock && trimmed.endsWith('FAILED') && !trimmed.startsWith('>') && (m = TEST_FAILED.exec(trimmed))) {
       this.pendingTest = { className: m[1]!, method: m[2]!, task, lines: [], blankLines: 0 };
       return true;
@@ -1828,15 +1739,12 @@ export class GradleOutputParser {
     const m = JAVAC_BARE_WARNING.exec(line)!;
     // javac has no unused-declaration warnings: `warning: variable 'x' is never used` is kotlinc's, its path lost.
     const kotlin = KOTLIN_ONLY_WORDING.test(m[1]!);
-    return this.add({
-      severity: 'warning',
-      source: kotlin ? 'kotlin' : /kapt/i.test(task ?? '') || this.kaptContext ? 'kapt' : 'javac',
-      file: null,
-      line: null,
-      column: null,
-      message: m[1]!,
+    return this.addUnlocated(
+      'warning',
+      kotlin ? 'kotlin' : /kapt/i.test(task ?? '') || this.kaptContext ? 'kapt' : 'javac',
+      m[1]!,
       task,
-    });
+    );
   }
 
   private addAgpLine(m: RegExpExecArray, task: string | null): boolean {
@@ -2214,15 +2122,12 @@ export class GradleOutputParser {
     // `> Duplicate class …` as the leaf cause: the duplicate itself (its siblings are the indented lines under it).
     const duplicateClass = cause.includes('Duplicate class ') ? DUPLICATE_CLASS.exec(cause) : null;
     if (duplicateClass) {
-      this.add({
-        severity: 'error',
-        source: 'agp',
-        file: null,
-        line: null,
-        column: null,
-        message: `Duplicate class ${duplicateClass[1]} found in modules ${duplicateClass[2]}`,
+      this.addUnlocated(
+        'error',
+        'agp',
+        `Duplicate class ${duplicateClass[1]} found in modules ${duplicateClass[2]}`,
         task,
-      });
+      );
       return;
     }
     const located = /^(\/\S+?|[A-Za-z]:\\\S+?):(\d+)(?::(\d+))?: (?:Error|error|ERROR): (.*)$/.exec(cause);
