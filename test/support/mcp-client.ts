@@ -134,3 +134,17 @@ export function runCli(
     child.stdin.end(options.input ?? '');
   });
 }
+
+export type ToolCallResult = Awaited<ReturnType<McpTestClient['client']['callTool']>>;
+
+/** A successful call's structured result; fails the test with the error text when the call was an error. */
+export function resultData(result: ToolCallResult): Record<string, unknown> {
+  expect(result.isError ? JSON.stringify(result.content) : '').toBe('');
+  return result.structuredContent as Record<string, unknown>;
+}
+
+/** An error result's text; fails the test when the call succeeded. */
+export function resultErrorText(result: ToolCallResult): string {
+  expect(result.isError).toBe(true);
+  return (result.content as { text: string }[])[0]!.text;
+}

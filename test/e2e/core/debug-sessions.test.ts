@@ -9,7 +9,14 @@ import { join, resolve } from 'node:path';
 import type { RunningSimulatedDevice } from '../../../src/sim/start-simulated-device.js';
 import { startAdbServer, type TestAdbServer } from '../../support/adb-server.js';
 import { recordDeviceCrashes } from '../../support/device-crash-recording.js';
-import { type CliEnv, type McpTestClient, runCli, startMcpClient } from '../../support/mcp-client.js';
+import {
+  type CliEnv,
+  type McpTestClient,
+  resultData,
+  resultErrorText,
+  runCli,
+  startMcpClient,
+} from '../../support/mcp-client.js';
 import { startSimOnAdb } from '../../support/sim-device.js';
 import { createTempHome } from '../../support/temp-home.js';
 import { sleep } from '../../support/wait.js';
@@ -17,17 +24,8 @@ import { sleep } from '../../support/wait.js';
 const PACKAGE = 'com.example.notes';
 const SOURCE = 'app/src/main/kotlin/com/example/notes/data/NoteStore.kt';
 
-type Result = Awaited<ReturnType<McpTestClient['client']['callTool']>>;
-
-function data(result: Result): Record<string, unknown> {
-  expect(result.isError ? JSON.stringify(result.content) : '').toBe('');
-  return result.structuredContent as Record<string, unknown>;
-}
-
-function errorText(result: Result): string {
-  expect(result.isError).toBe(true);
-  return (result.content as { text: string }[])[0]!.text;
-}
+const data = resultData;
+const errorText = resultErrorText;
 
 describe('debug sessions: build → crash → fix → rebuild, through the MCP client', () => {
   const temp = createTempHome('debug-sessions-e2e');

@@ -11,24 +11,22 @@ import type { SimulatedAndroidHandle } from '../../../src/sim/android/create-sim
 import type { RunningSimulatedDevice } from '../../../src/sim/start-simulated-device.js';
 import { startAdbServer, type TestAdbServer } from '../../support/adb-server.js';
 import { recordDeviceCrashes } from '../../support/device-crash-recording.js';
-import { type CliEnv, type McpTestClient, runCli, startMcpClient } from '../../support/mcp-client.js';
+import {
+  type CliEnv,
+  type McpTestClient,
+  resultData,
+  resultErrorText,
+  runCli,
+  startMcpClient,
+} from '../../support/mcp-client.js';
 import { startSimOnAdb } from '../../support/sim-device.js';
 import { createTempHome } from '../../support/temp-home.js';
 import { sleep } from '../../support/wait.js';
 
 const PACKAGE = 'com.example.notes';
 
-type Result = Awaited<ReturnType<McpTestClient['client']['callTool']>>;
-
-function data(result: Result): Record<string, unknown> {
-  expect(result.isError ? JSON.stringify(result.content) : '').toBe('');
-  return result.structuredContent as Record<string, unknown>;
-}
-
-function errorText(result: Result): string {
-  expect(result.isError).toBe(true);
-  return (result.content as { text: string }[])[0]!.text;
-}
+const data = resultData;
+const errorText = resultErrorText;
 
 describe('minified build → crash → retrace, through the MCP client', () => {
   const temp = createTempHome('crash-retrace-e2e');
