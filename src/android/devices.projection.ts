@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { SqlConnection } from '../events/sql-connection.js';
 import type { Projection, StoreReader, StoredEvent } from '../events/event-definition.js';
 import type { DeviceConnectedData, DeviceDisconnectedData, DeviceStateChangedData } from './device.events.js';
 
@@ -28,7 +28,7 @@ export const devicesProjection: Projection = {
       model TEXT, manufacturer TEXT, api_level INTEGER, abi TEXT, avd_name TEXT,
       first_seen INTEGER NOT NULL, last_seen INTEGER NOT NULL)`,
   ],
-  apply(db: Database.Database, event: StoredEvent) {
+  apply(db: SqlConnection, event: StoredEvent) {
     switch (event.type) {
       case 'device.connected':
       case 'device.state_changed': {

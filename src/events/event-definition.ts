@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type Database from 'better-sqlite3';
+import type { SqlConnection, SqlStatement } from './sql-connection.js';
 import type { Actor } from '../shared/actor.js';
 
 /**
@@ -84,7 +84,7 @@ export interface Projection {
   readonly handles: readonly string[];
   readonly tables: readonly string[];
   readonly ddl: readonly string[];
-  apply(db: Database.Database, event: StoredEvent): void;
+  apply(db: SqlConnection, event: StoredEvent): void;
 }
 
 /** Adds a column unless the table already has it, so a table made before the step was recorded still opens. */
@@ -117,7 +117,7 @@ export interface StoreTable {
 
 /** Read access to the log's database for read-model and side-table queries: statements that cannot write. */
 export interface StoreReader {
-  prepareRead(sql: string): Database.Statement;
+  prepareRead(sql: string): SqlStatement;
 }
 
 /** What a plugin contributes to the event catalog. Bind with `bind(EventContribution).to(...)`. */

@@ -1,5 +1,3 @@
-import { watch, type FSWatcher } from 'node:fs';
-import { basename, dirname } from 'node:path';
 import { Subject, filter, type Observable, type OperatorFunction } from 'rxjs';
 import type { StoredEvent } from './event-definition.js';
 import type { EventStore } from './event-store.js';
@@ -38,8 +36,8 @@ const MAX_PER_TICK = 5000;
 
 /**
  * Hot stream of committed events: this process's appends at once (via onAppended), other
- * processes' by tailing seq (a poll, woken early by fs.watch on the database and its WAL), in seq
- * order without duplicates.
+ * processes' by tailing seq (a poll, woken early by the store's watchCommits: fs.watch on a SQLite
+ * file, LISTEN on PostgreSQL), in seq order without duplicates.
  */
 export function createEventStream(store: EventStore, options: EventStreamOptions = {}): EventStream {
   return new TailingEventStream(store, options);
@@ -61,7 +59,7 @@ class TailingEventStream implements EventStream {
   private wakeScheduled = false;
   private isClosed = false;
   private readonly timer: NodeJS.Timeout;
-  private watcher: FSWatcher | undefined;
+  private readonly stopWatching: () => void;
   private readonly stopListening: () => void;
   private readonly onSubscriberError: (error: unknown, event: StoredEvent) => void;
 
@@ -77,7 +75,7 @@ class TailingEventStream implements EventStream {
     this.timer = setInterval(() => this.poll(), pollMs);
     // A stream alone must not keep a CLI process alive; the TUI and servers have their own handles.
     this.timer.unref();
-    this.watchFiles();
+    this.stopWatching = store.watchCommits(() => this.wake());
     if (this.acceptedSeq < last) this.wake();
   }
 
@@ -103,28 +101,9 @@ class TailingEventStream implements EventStream {
     this.isClosed = true;
     this.stopListening();
     clearInterval(this.timer);
-    this.watcher?.close();
-    this.watcher = undefined;
+    this.stopWatching();
     this.queue.length = 0;
     this.subject.complete();
-  }
-
-  private watchFiles(): void {
-    if (this.store.path === ':memory:') return;
-    const names = new Set([basename(this.store.path), `${basename(this.store.path)}-wal`]);
-    try {
-      // The directory, not the files: the WAL is deleted and recreated as connections come and go.
-      this.watcher = watch(dirname(this.store.path), { persistent: false }, (_event, filename) => {
-        if (filename === null || names.has(filename.toString())) this.wake();
-      });
-      this.watcher.on('error', () => {
-        // Out of inotify watches or the directory vanished: the poll alone still delivers.
-        this.watcher?.close();
-        this.watcher = undefined;
-      });
-    } catch {
-      this.watcher = undefined;
-    }
   }
 
   private wake(): void {

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import type { Actor } from '../shared/actor.js';
 import { CanonicalJsonError, canonicalJson } from './canonical-json.js';
+import { EventValidationError } from './event-catalog.js';
 import type { Projection, StoredEvent } from './event-definition.js';
 import { hashCanonicalRow } from './event-hash.js';
 import { APPEND_ONLY_TRIGGERS, GENESIS_HASH } from './event-schema.js';
@@ -456,4 +457,51 @@ function compareTable(stored: Database.Database, rebuilt: Database.Database, tab
   const [missing] = expected.keys();
   if (missing !== undefined) return `the row ${showRow(missing)} that the events produce is missing`;
   return undefined;
+}
+
+/**
+ * The rows to insert for events copied verbatim from another store (`events migrate`): the first must
+ * follow `head` (next seq, prev_hash = head hash), each one the previous, and every hash must recompute
+ * from the canonical row. Throws EventValidationError naming the first event that does not fit, so a
+ * different chain is never merged into this one.
+ */
+export function checkVerbatimChain(head: { seq: number; hash: string }, events: readonly StoredEvent[]): EventRow[] {
+  let prev = head;
+  return events.map((event) => {
+    const where = `event seq ${event?.seq}`;
+    if (event === null || typeof event !== 'object' || event.seq !== prev.seq + 1) {
+      throw new EventValidationError(
+        `Cannot import ${where}: this log's head is seq ${prev.seq}, so the next event must be seq ${prev.seq + 1}.`,
+      );
+    }
+    if (event.prevHash !== prev.hash) {
+      throw new EventValidationError(
+        `Cannot import ${where}: its prev_hash ${String(event.prevHash).slice(0, 12)}… is not this log's hash at seq ${prev.seq} (${prev.hash.slice(0, 12)}…). The two logs are different chains; refusing to merge them.`,
+      );
+    }
+    const actorJson = canonicalJson(event.actor);
+    const dataJson = canonicalJson(event.data);
+    const hash = hashCanonicalRow({ ...event, actorJson, dataJson, prev_hash: event.prevHash });
+    if (hash !== event.hash) {
+      throw new EventValidationError(`Cannot import ${where}: its hash does not recompute from its fields.`);
+    }
+    prev = { seq: event.seq, hash };
+    return {
+      seq: event.seq,
+      id: event.id,
+      at: event.at,
+      type: event.type,
+      v: event.v,
+      stream: event.stream,
+      actor: actorJson,
+      actor_session: event.actor.session ?? null,
+      actor_kind: event.actor.kind,
+      device: event.device,
+      package: event.package,
+      correlation: event.correlation,
+      data: dataJson,
+      prev_hash: event.prevHash,
+      hash,
+    };
+  });
 }

@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { SqlConnection } from '../../events/sql-connection.js';
 import { describeActor } from '../../shared/actor.js';
 import type { Projection, StoredEvent } from '../../events/event-definition.js';
 import type { z } from 'zod';
@@ -90,7 +90,7 @@ export const buildHistoryProjection: Projection = {
       PRIMARY KEY (project_root, module)
     )`,
   ],
-  apply(db: Database.Database, event: StoredEvent) {
+  apply(db: SqlConnection, event: StoredEvent) {
     switch (event.type) {
       case 'build.started': {
         const d = event.data as Data<typeof BuildStarted>;

@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { SqlConnection } from '../../events/sql-connection.js';
 import type { Projection, StoredEvent } from '../../events/event-definition.js';
 import type { Actor } from '../../shared/actor.js';
 
@@ -206,7 +206,7 @@ function actorJson(actor: Actor): string {
   });
 }
 
-function openSessions(db: Database.Database, device: string | null, pkg: string | null): OpenSession[] {
+function openSessions(db: SqlConnection, device: string | null, pkg: string | null): OpenSession[] {
   if (!device) return [];
   if (pkg)
     return db
@@ -229,7 +229,7 @@ interface TimelineRow {
 }
 
 /** Adds a row to the session's timeline, dropping the oldest non-crash row past MAX_TIMELINE_ROWS. */
-function addRow(db: Database.Database, sessionId: string, event: StoredEvent, row: TimelineRow): void {
+function addRow(db: SqlConnection, sessionId: string, event: StoredEvent, row: TimelineRow): void {
   db.prepare(
     `INSERT INTO debug_session_timeline (session_id, seq, at, type, category, summary, detail, actor, call_id, outcome, duration_ms)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(session_id, seq) DO NOTHING`,
@@ -267,7 +267,7 @@ function addRow(db: Database.Database, sessionId: string, event: StoredEvent, ro
 }
 
 function bump(
-  db: Database.Database,
+  db: SqlConnection,
   sessionId: string,
   column: 'launches' | 'crashes' | 'anrs' | 'tool_calls' | 'ui_actions',
 ) {
@@ -275,7 +275,7 @@ function bump(
 }
 
 function toEach(
-  db: Database.Database,
+  db: SqlConnection,
   event: StoredEvent,
   device: string | null,
   pkg: string | null,
@@ -288,7 +288,7 @@ function toEach(
   }
 }
 
-function pruneOldest(db: Database.Database, seq: number): void {
+function pruneOldest(db: SqlConnection, seq: number): void {
   const { n } = db.prepare('SELECT COUNT(*) AS n FROM debug_sessions').get() as { n: number };
   if (n <= MAX_DEBUG_SESSIONS) return;
   const oldest = db
@@ -305,7 +305,7 @@ function pruneOldest(db: Database.Database, seq: number): void {
 
 /** Opens the session of one install, superseding the open one of that package on that device. */
 function openSession(
-  db: Database.Database,
+  db: SqlConnection,
   event: StoredEvent,
   d: Installed,
   actor: string,
@@ -342,7 +342,7 @@ function openSession(
   pruneOldest(db, event.seq);
 }
 
-const APPLIERS: Readonly<Record<string, (db: Database.Database, event: StoredEvent) => void>> = {
+const APPLIERS: Readonly<Record<string, (db: SqlConnection, event: StoredEvent) => void>> = {
   'app.installed'(db, event) {
     openSession(db, event, event.data as Installed, actorJson(event.actor), null);
   },
@@ -534,7 +534,7 @@ const APPLIERS: Readonly<Record<string, (db: Database.Database, event: StoredEve
   },
 };
 
-function recordLaunch(db: Database.Database, sessionId: string, d: Launched): void {
+function recordLaunch(db: SqlConnection, sessionId: string, d: Launched): void {
   db.prepare(
     `UPDATE debug_sessions SET launches = launches + 1, last_launch_ms = ?,
        first_launch_state = CASE WHEN launches = 0 THEN ? ELSE first_launch_state END,
@@ -543,7 +543,7 @@ function recordLaunch(db: Database.Database, sessionId: string, d: Launched): vo
   ).run(d.total_ms, d.launch_state, d.total_ms, sessionId);
 }
 
-function crash(db: Database.Database, event: StoredEvent): void {
+function crash(db: SqlConnection, event: StoredEvent): void {
   const d = event.data as Crash;
   const kind = CRASH_KINDS[event.type]!;
   // A process the crash detector could not name belongs to no install.
@@ -568,7 +568,7 @@ function crash(db: Database.Database, event: StoredEvent): void {
   }
 }
 
-function permission(db: Database.Database, event: StoredEvent): void {
+function permission(db: SqlConnection, event: StoredEvent): void {
   const d = event.data as { device_serial: string; package: string; permission: string };
   toEach(db, event, d.device_serial, d.package, {
     category: 'permission',
@@ -576,7 +576,7 @@ function permission(db: Database.Database, event: StoredEvent): void {
   });
 }
 
-function ui(db: Database.Database, event: StoredEvent): void {
+function ui(db: SqlConnection, event: StoredEvent): void {
   const d = event.data as {
     device_serial: string;
     foreground_package: string | null;

@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { SqlConnection } from '../../events/sql-connection.js';
 import type { Projection, StoreReader, StoredEvent } from '../../events/event-definition.js';
 import type { AppInstalledData } from './device-admin.events.js';
 
@@ -32,7 +32,7 @@ export const installedBuildsProjection: Projection = {
       PRIMARY KEY (device_serial, package))`,
     'CREATE INDEX IF NOT EXISTS installed_builds_sha ON installed_builds (apk_sha256)',
   ],
-  apply(db: Database.Database, event: StoredEvent) {
+  apply(db: SqlConnection, event: StoredEvent) {
     const d = event.data as AppInstalledData;
     db.prepare(
       `INSERT INTO installed_builds (device_serial, package, apk_sha256, apk_path, version_code, version_name, build_id, module, variant, installed_at, seq, actor_kind, actor_session)

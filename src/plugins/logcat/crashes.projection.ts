@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { SqlConnection } from '../../events/sql-connection.js';
 import type { z } from 'zod';
 import { signatureHash } from '../../android/logcat/crash-signature.js';
 import type { Projection, StoreReader, StoredEvent } from '../../events/event-definition.js';
@@ -96,7 +96,7 @@ export const crashesProjection: Projection = {
     'CREATE INDEX IF NOT EXISTS crashes_by_device ON crashes (device_serial, seq)',
     'CREATE INDEX IF NOT EXISTS crashes_by_package ON crashes (package, seq)',
   ],
-  apply(db: Database.Database, event: StoredEvent) {
+  apply(db: SqlConnection, event: StoredEvent) {
     const kind = KIND_OF_TYPE[event.type];
     if (!kind) return;
     const d = event.data as CrashData;
