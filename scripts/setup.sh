@@ -12,6 +12,9 @@ command -v apksigner >/dev/null 2>&1 || missing+=(apksigner)
 command -v keytool >/dev/null 2>&1 || missing+=(default-jre-headless)
 # ssh-keygen signs and checks event log digests (droidwright events digest --sign, verify --allowed-signers).
 command -v ssh-keygen >/dev/null 2>&1 || missing+=(openssh-client)
+# The PostgreSQL store's tests run a real server: initdb and pg_ctl in a temp dir, psql for checks.
+compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql)
+command -v psql >/dev/null 2>&1 || missing+=(postgresql-client)
 if [ ${#missing[@]} -gt 0 ]; then
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
