@@ -10,15 +10,11 @@ export const deviceSerialField = z
   .min(1)
   .max(128)
   .optional()
-  .describe('adb serial (list_devices); needed only when several devices are online.');
+  .describe('adb serial; omit if only one device is online.');
 
-export const requiredDeviceSerialField = z
-  .string()
-  .min(1)
-  .max(128)
-  .describe('adb serial of the device (from list_devices).');
+export const requiredDeviceSerialField = z.string().min(1).max(128).describe('adb serial (list_devices).');
 
-export const packageField = z.string().min(1).max(255).describe('Application id of the app, e.g. com.example.app.');
+export const packageField = z.string().min(1).max(255).describe('Application id.');
 
 /** For read-only app tools: the project's app unless the agent names another. */
 export const defaultedPackageField = z
@@ -26,14 +22,12 @@ export const defaultedPackageField = z
   .min(1)
   .max(255)
   .optional()
-  .describe("Application id, e.g. com.example.app; defaults to the project's application id when it has exactly one.");
+  .describe("Application id; default: the project's, if it has only one.");
 
 export const allowForeignPackageField = z
   .boolean()
   .optional()
-  .describe(
-    "Act on a package that is not one of the selected project's application ids. Pass true only when the user explicitly asked for that package.",
-  );
+  .describe("Needed to act on a package that is not the project's; pass only when the user asked for that package.");
 
 export const launchTimingFields = {
   total_ms: z.number().int().optional().describe('TotalTime reported by am start -W, in ms, when reported.'),

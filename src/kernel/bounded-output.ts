@@ -49,16 +49,8 @@ export function clip(text: string, max: number): string {
 /** `limit` and `cursor` input fields of a list tool. */
 export function pageInput(defaultLimit: number, maxLimit: number, noun: string) {
   return {
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .max(maxLimit)
-      .default(defaultLimit)
-      .describe(
-        `Most ${noun} to return (default ${defaultLimit}, max ${maxLimit}); fewer when the page reaches its size budget.`,
-      ),
-    cursor: z.string().max(20).optional().describe('next_cursor from the previous page, to continue the list.'),
+    limit: z.number().int().min(1).max(maxLimit).default(defaultLimit).describe(`Most ${noun} per page.`),
+    cursor: z.string().max(20).optional().describe('next_cursor of the previous page.'),
   };
 }
 

@@ -6,7 +6,7 @@ export const runConfigurationNameField = z
   .string()
   .min(1)
   .max(128)
-  .describe('Name of the run configuration, as list_run_configurations shows it (e.g. "app-debug").');
+  .describe('Run configuration name, as list_run_configurations shows it.');
 
 export const buildTimeoutField = z
   .number()
@@ -14,4 +14,4 @@ export const buildTimeoutField = z
   .min(1)
   .max(3600)
   .optional()
-  .describe('Stop the build after this many seconds; capped by buildTimeoutSec in settings (default 600).');
+  .describe('Stop the build after this many seconds (at most buildTimeoutSec in settings, 600 by default).');

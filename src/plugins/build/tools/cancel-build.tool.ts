@@ -10,13 +10,9 @@ export function createCancelBuildTool(deps: { service: BuildService }) {
     kind: 'W',
     title: 'Cancel build',
     description:
-      "Cancel the project's running build (or the one named), whoever started it and in whichever droidwright process it runs. Recorded as cancelled by you. Waits up to ~10 s for the build to stop and returns its final status.",
+      "Cancel the project's running build (or the one named), whoever started it, in any droidwright process. Waits up to ~10 s for it to stop and returns its final status.",
     input: z.object({
-      build_id: z
-        .string()
-        .max(64)
-        .optional()
-        .describe("Build of this project to cancel (other projects' ids are refused); defaults to its running build."),
+      build_id: z.string().max(64).optional().describe('Build id of this project; default: its running build.'),
     }),
     output: BuildViewSchema.extend({
       was_running: z.boolean().describe('False when the build had already ended (nothing was cancelled).'),

@@ -13,12 +13,12 @@ export function createCompareBuildsTool(deps: { service: BuildService }) {
     kind: 'R',
     title: 'Compare builds',
     description:
-      'Files added/removed/modified (by content hash, git or not), commits and Gradle/AGP/JDK versions between 2 builds.',
+      'Between two builds: files added, removed or modified (by content hash, git or not), commits, and Gradle/AGP/JDK versions.',
     input: z.object({
       build_id: z.string().max(64).optional().describe('Later build (default: latest).'),
       base_build_id: z.string().max(64).optional().describe('Earlier build (default: the one before).'),
-      limit: z.number().int().min(1).max(500).default(100).describe('Most files (max 500).'),
-      cursor: z.string().max(20).optional().describe('next_cursor of the last page.'),
+      limit: z.number().int().min(1).max(500).default(100).describe('Most files per page.'),
+      cursor: z.string().max(20).optional().describe('next_cursor of the previous page.'),
     }),
     output: z.object({
       base_build_id: z.string().describe('The earlier build.'),

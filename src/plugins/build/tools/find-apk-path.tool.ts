@@ -19,18 +19,18 @@ export function createFindApkPathTool(deps: { service: BuildService; history: Bu
     kind: 'R',
     title: 'Find APK path',
     description:
-      'Find the APK a build produced for a variant of an application module, matching the variant exactly through output-metadata.json. Defaults: the only application module and its active variant. Returns found: false with a reason when the module is ambiguous or zero or several APKs match; also names the recorded build that wrote it. Right after run_gradle_task you do not need it: that result lists the APKs the build wrote.',
+      'The built APK of an application module and variant (exact match via output-metadata.json) and the recorded build that wrote it; found: false with a reason when ambiguous or missing. Not needed after run_gradle_task: its result lists the APKs.',
     input: z.object({
       variant: z
         .string()
         .max(128)
         .optional()
-        .describe('Variant, e.g. "demoDebug"; defaults to the active variant, else the only one built.'),
+        .describe('Variant (demoDebug); default: the active one, else the only one built.'),
       module: z
         .string()
         .max(200)
         .optional()
-        .describe('Application module (":app"), or the task that built it (":app:assembleDebug").'),
+        .describe('Application module (:app) or the task that built it (:app:assembleDebug); default: the only one.'),
     }),
     output: z.object({
       found: z.boolean().describe('Whether exactly one APK matched.'),

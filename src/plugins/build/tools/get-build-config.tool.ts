@@ -17,9 +17,9 @@ export function createGetBuildConfigTool(deps: { service: BuildService }) {
     kind: 'R',
     title: 'Get build config',
     description:
-      'Android configuration of each module as its build file states it (read without running Gradle): plugin type, namespace, application id, SDK levels, version, build types, flavor dimensions and flavors. Values the script computes are absent.',
+      'Android configuration of each module as its build file states it (Gradle not run; computed values absent): plugin type, namespace, application id, SDK levels, version, build types, flavors.',
     input: z.object({
-      module: z.string().max(200).optional().describe('Only this module, e.g. ":app".'),
+      module: z.string().max(200).optional().describe('Only this module (:app).'),
       ...pageInput(20, 100, 'modules'),
     }),
     output: z.object({

@@ -14,13 +14,9 @@ export function createGetBuildErrorsTool(deps: { service: BuildService; history:
     kind: 'R',
     title: 'Get build errors',
     description:
-      'Structured diagnostics of a finished build (Kotlin, KSP, kapt, javac, lint, AAPT2, manifest merger, R8, AGP, failed tests, Gradle, configuration cache, build scripts): severity, source, file, line, column, message, task. Errors first. Files inside the project are relative to it. Diagnostics without a location keep their message.',
+      'Diagnostics of a finished build, errors first (Kotlin, KSP, kapt, javac, lint, AAPT2, manifest merger, R8, AGP, tests, Gradle): severity, source, file (project-relative), line, column, message, task.',
     input: z.object({
-      build_id: z
-        .string()
-        .max(64)
-        .optional()
-        .describe("Id of a build of this project (other projects' ids are refused); defaults to its latest build."),
+      build_id: z.string().max(64).optional().describe('Build id of this project; default: its latest.'),
       severity: z.enum(['error', 'warning', 'info']).optional().describe('Only this severity.'),
       ...pageInput(50, 500, 'diagnostics'),
     }),

@@ -36,22 +36,17 @@ export function createGetBuildLogTool(deps: { service: BuildService }) {
     toolset: 'build',
     kind: 'R',
     title: 'Get build log',
-    description:
-      "Lines of a build's full Gradle output (default: the last 200 of the latest build). filter keeps only lines containing a text (case-insensitive). Works while the build runs.",
+    description: "Lines of a build's full Gradle output, also while it runs.",
     input: z.object({
-      build_id: z
-        .string()
-        .max(64)
-        .optional()
-        .describe("Id of a build of this project (other projects' ids are refused); defaults to its latest build."),
-      lines: z.number().int().min(1).max(2000).default(200).describe('How many lines (default 200, max 2000).'),
-      filter: z.string().min(1).max(200).optional().describe('Only lines containing this text (case-insensitive).'),
-      from: z.enum(['tail', 'head']).default('tail').describe('tail: the last lines (default); head: the first lines.'),
+      build_id: z.string().max(64).optional().describe('Build id of this project; default: its latest.'),
+      lines: z.number().int().min(1).max(2000).default(200).describe('Most lines per page.'),
+      filter: z.string().min(1).max(200).optional().describe('Only lines containing this text, any case.'),
+      from: z.enum(['tail', 'head']).default('tail').describe('Start from the last (tail) or first (head) lines.'),
       cursor: z
         .string()
         .max(20)
         .optional()
-        .describe('next_cursor of the previous page: continues towards the other end of the log.'),
+        .describe('next_cursor of the previous page (continues toward the other end).'),
     }),
     output: z.object({
       build_id: z.string().describe('The build.'),

@@ -12,20 +12,16 @@ export function createGetBuildStatusTool(deps: { service: BuildService }) {
     kind: 'R',
     title: 'Get build status',
     description:
-      "Status of a build (default: this project's latest, from any agent or process): outcome, who started and who cancelled it, elapsed time, the task running now. wait_ms long-polls until the build ends or the wait expires.",
+      'Status of a build by any agent or process: outcome, who started or cancelled it, elapsed time, current task. wait_ms long-polls.',
     input: z.object({
-      build_id: z
-        .string()
-        .max(64)
-        .optional()
-        .describe("Id of a build of this project (other projects' ids are refused); defaults to its latest build."),
+      build_id: z.string().max(64).optional().describe('Build id of this project; default: its latest.'),
       wait_ms: z
         .number()
         .int()
         .min(0)
         .max(MAX_WAIT_MS)
         .default(0)
-        .describe('Wait up to this long (max 10000 ms) for a running build to end.'),
+        .describe('Wait up to this many ms for a running build to end.'),
     }),
     output: BuildWithSourcesSchema.extend({
       summary: z.string().describe('One line describing the build.'),

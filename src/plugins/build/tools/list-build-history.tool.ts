@@ -12,7 +12,7 @@ export function createListBuildHistoryTool(deps: { service: BuildService; histor
     kind: 'R',
     title: 'List build history',
     description:
-      'Recent builds and test runs of this project, newest first, by every agent and process: outcome, duration, who started (and cancelled) them, APKs. Paged.',
+      'Builds and test runs of this project by every agent and process, newest first: outcome, duration, who started or cancelled them, APKs.',
     input: z.object(pageInput(20, 100, 'builds')),
     output: z.object({ builds: z.array(BuildWithSourcesSchema).describe('Builds, newest first.'), ...pageOutput }),
     async handler(args) {

@@ -24,15 +24,10 @@ export function createListBuildVariantsTool(deps: { service: BuildService; histo
     kind: 'R',
     title: 'List build variants',
     description:
-      'Build variants of each Android module (flavor combinations × build types, e.g. demoDebug), read from the build files without running Gradle, with each application id and the active variant. Paged.',
+      'Build variants of each module (flavors x build types, e.g. demoDebug) from the build files (Gradle not run), with application ids and the active variant.',
     input: z.object({
-      module: z.string().max(200).optional().describe('Only this module, e.g. ":app".'),
-      name_contains: z
-        .string()
-        .min(1)
-        .max(128)
-        .optional()
-        .describe('Only variants whose name contains this text (case-insensitive).'),
+      module: z.string().max(200).optional().describe('Only this module (:app).'),
+      name_contains: z.string().min(1).max(128).optional().describe('Only names containing this, any case.'),
       ...pageInput(100, 1000, 'variants'),
     }),
     output: z.object({

@@ -28,42 +28,32 @@ export function createRunGradleTaskTool(deps: { service: BuildService; history: 
     kind: 'O',
     title: 'Run Gradle task',
     description:
-      "Run Gradle tasks through the project's wrapper (./gradlew --console=plain) and record the build: outcome, diagnostics, APKs written, log. The result lists the APKs the build wrote (path, variant, package): install one from there, find_apk_path is not needed after a build. A failed build is an error listing its first diagnostics. Needs a project the user trusted with `droidwright trust`. Tasks that publish, upload, deploy, push, promote, release to a repository or uninstall are refused (abbreviations too). One build per project at a time across all agents. With wait=false it returns the build_id at once; poll get_build_status — use that when your client times requests out (a client-side timeout cancels the request, and so the build). Cancelling the request cancels the build; disconnecting does not.",
+      "Run Gradle tasks with the project's wrapper and record the build; the result lists the APKs it wrote (install from there). A failed build is an error with its first diagnostics. Needs a project the user trusted (`droidwright trust`). Publish, upload, deploy, release and uninstall tasks are refused. One build per project across agents. Cancelling the request cancels the build, so if your client times requests out use wait=false and poll get_build_status.",
     input: z.object({
       task: z
         .string()
         .optional()
         .describe(
-          'One Gradle task, e.g. "assembleDebug" or ":app:assembleDemoDebug". With variant, a verb such as "assemble", "install", "bundle", "lint" or "test" gets the variant appended.',
+          'One task (assembleDebug, :app:assembleDemoDebug), or a verb (assemble, install, bundle, lint, test) with variant.',
         ),
-      tasks: z
-        .array(z.string())
-        .max(MAX_TASKS)
-        .optional()
-        .describe('Several tasks to run in one build (instead of task).'),
-      module: z.string().optional().describe('Module path such as ":app"; prefixed to tasks that have no module.'),
-      variant: z
-        .string()
-        .optional()
-        .describe('Variant such as "debug" or "demoDebug"; completes verb tasks (assemble → assembleDemoDebug).'),
+      tasks: z.array(z.string()).max(MAX_TASKS).optional().describe('Several tasks in one build (instead of task).'),
+      module: z.string().optional().describe('Module (:app), prefixed to tasks without one.'),
+      variant: z.string().optional().describe('Variant (demoDebug) appended to a verb task.'),
       args: z
         .array(z.string())
         .max(MAX_ARGS)
         .optional()
         .describe(
-          'Extra options from an allow-list: --stacktrace, --info, --offline, --rerun-tasks, --continue, --dry-run, (--no-)build-cache, (--no-)configuration-cache, (--no-)parallel, --refresh-dependencies, --no-daemon, -x <task>, --tests <filter>, -P<key>=<value>.',
+          'Allowed: --stacktrace, --info, --offline, --rerun-tasks, --continue, --dry-run, (--no-)build-cache, (--no-)configuration-cache, (--no-)parallel, --refresh-dependencies, --no-daemon, -x <task>, --tests <filter>, -P<key>=<value>.',
         ),
-      wait: z
-        .boolean()
-        .default(true)
-        .describe('Wait for the build to finish (default). false returns {build_id, status: "running"} at once.'),
+      wait: z.boolean().default(true).describe('false: return the build_id at once.'),
       timeout_sec: z
         .number()
         .int()
         .min(1)
         .max(3600)
         .optional()
-        .describe('Stop the build after this many seconds; capped by buildTimeoutSec in settings (default 600).'),
+        .describe('Stop the build after this many seconds (at most buildTimeoutSec in settings, 600 by default).'),
     }),
     output: BuildViewSchema.extend({
       current_task: z.string().optional().describe('The `> Task` Gradle is running now, while running.'),

@@ -34,40 +34,31 @@ export function createRunTestsTool(deps: { service: BuildService; history: Build
     kind: 'O',
     title: 'Run tests',
     description:
-      'Run unit tests (testXUnitTest) or instrumented tests on a connected device (connectedXAndroidTest) for a variant, or a custom test task through the same policy as run_gradle_task (trust, blocked tasks, one build per project). Returns pass/fail/skip counts from the JUnit reports. Failing tests make the result an error (TESTS_FAILED) that names each failed test with its assertion message, file:line in your sources and the first stack frames; get_build_errors has them all as diagnostics (source test). Progress and request cancellation work as for run_gradle_task.',
+      "Run a variant's unit tests or instrumented tests on a device, or a custom test task, under run_gradle_task's policy and cancellation. Returns pass/fail/skip counts; failures are an error (TESTS_FAILED) naming each test with its message, file:line and top frames (all in get_build_errors).",
     input: z.object({
       kind: z
         .enum(['unit', 'connected'])
         .default('unit')
-        .describe('unit: JVM unit tests; connected: instrumented tests on the connected device.'),
-      task: z
-        .string()
-        .optional()
-        .describe('A custom test task instead of the one kind and variant choose, e.g. ":lib:test".'),
-      module: z.string().optional().describe('Module path such as ":app"; defaults to the only application module.'),
-      variant: z
-        .string()
-        .optional()
-        .describe('Variant to test; defaults to the active variant (set_active_variant), else debug.'),
+        .describe('unit: JVM tests; connected: instrumented tests on a device.'),
+      task: z.string().optional().describe('Custom test task (:lib:test) instead of kind and variant.'),
+      module: z.string().optional().describe('Module (:app); default: the only application module.'),
+      variant: z.string().optional().describe('Variant; default: the active one, else debug.'),
       device_serial: deviceSerialField.describe(
-        'adb serial (from list_devices) of the device connected tests run on (ANDROID_SERIAL for Gradle); connected tests only. Without it they run on every online device.',
+        'adb serial for connected tests; without it they run on every online device.',
       ),
       test_filter: z
         .string()
         .max(256)
         .optional()
-        .describe('Only tests matching this filter (Gradle --tests, unit tests only), e.g. "com.example.*ParserTest".'),
-      wait: z
-        .boolean()
-        .default(true)
-        .describe('Wait for the run to finish (default); false returns the build_id at once.'),
+        .describe('Unit tests matching this Gradle --tests filter (com.example.*ParserTest).'),
+      wait: z.boolean().default(true).describe('false: return the build_id at once.'),
       timeout_sec: z
         .number()
         .int()
         .min(1)
         .max(3600)
         .optional()
-        .describe('Stop after this many seconds; capped by buildTimeoutSec in settings.'),
+        .describe('Stop after this many seconds (at most buildTimeoutSec in settings).'),
     }),
     output: BuildViewSchema.extend({
       top_errors: z.array(z.string()).describe('The first error diagnostics, one line each.'),

@@ -14,10 +14,10 @@ export function createSetActiveVariantTool(deps: { service: BuildService; histor
     kind: 'W',
     title: 'Set active variant',
     description:
-      'Choose the variant find_apk_path and run_tests use by default for a module (shared with every agent on this project; recorded in the event log).',
+      'Set the variant find_apk_path and run_tests default to for a module, for every agent on this project.',
     input: z.object({
-      variant: z.string().max(128).describe('Variant name, e.g. "demoDebug" (see list_build_variants).'),
-      module: z.string().max(200).optional().describe('Module path; defaults to the only application module.'),
+      variant: z.string().max(128).describe('Variant name (list_build_variants).'),
+      module: z.string().max(200).optional().describe('Module; default: the only application module.'),
     }),
     output: z.object({
       module: z.string().describe('Module the variant applies to.'),

@@ -21,10 +21,10 @@ export function createCompareDebugSessionsTool(deps: { sessions: DebugSessionRea
     kind: 'R',
     title: 'Compare debug sessions',
     description:
-      'What changed between two debug sessions: build and provenance differences with the source files whose content changed, crash signatures new and gone, first-launch time delta (only on the same device in the same launch state, else a note why), and exit reasons by count. Without from/to it compares the newest change between a crashing and a clean session of the same package and variant: after crash → fix → rebuild → install → launch, that is the crashing session against the fixed one.',
+      'What changed between two debug sessions: build and provenance fields, changed source files, new and gone crash signatures, first-launch time delta (same device and launch state only) and exit reason counts. Without from/to: the newest crashing session against the clean one after it (same package and variant), i.e. before and after a fix.',
     input: z.object({
-      from: sessionIdField.optional().describe('The earlier session id; give both from and to, or neither.'),
-      to: sessionIdField.optional().describe('The later session id; give both from and to, or neither.'),
+      from: sessionIdField.optional().describe('Earlier session id (give both or neither).'),
+      to: sessionIdField.optional().describe('Later session id.'),
     }),
     output: z.object({
       from: compactSessionSchema.describe('The earlier session.'),

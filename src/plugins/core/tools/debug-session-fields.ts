@@ -2,11 +2,7 @@ import { z } from 'zod';
 import type { DebugSessionSummary } from '../services/debug-session-reader.js';
 
 /** Shared by the debug session tools: one id field, the compact row and its output schema. */
-export const sessionIdField = z
-  .string()
-  .min(1)
-  .max(40)
-  .describe('Debug session id, e.g. ds-42 (from list_debug_sessions).');
+export const sessionIdField = z.string().min(1).max(40).describe('Debug session id (ds-N, from list_debug_sessions).');
 
 export const compactSessionSchema = z.object({
   session_id: z.string().describe('Session id (ds-<seq of the app.installed event>).'),

@@ -34,7 +34,7 @@ export function createDumpAppInfoTool(deps: {
     kind: 'R',
     title: 'Dump app info',
     description:
-      'Describe an installed app on a device: version, SDK levels, APK paths, data directory, first install and last update times, flags, and every requested permission with whether it is granted.',
+      'An installed app: version, SDK levels, APK paths, data directory, install and update times, flags, and each requested permission with whether it is granted.',
     input: z.object({
       device_serial: deviceSerialField,
       package: defaultedPackageField,

@@ -18,7 +18,7 @@ export function createGetAppRuntimeStateTool(deps: {
     kind: 'R',
     title: 'Get app runtime state',
     description:
-      "Whether an app is installed and running (with pids), whether it is in the foreground and on which activity, what else has focus, and the app's activity back stack (top first).",
+      'Whether an app is installed, running (pids) and in the foreground (activity), what has focus, and its activity back stack, top first.',
     input: z.object({ device_serial: deviceSerialField, package: defaultedPackageField }),
     output: z.object({
       device_serial: z.string().describe('The device that was read.'),

@@ -23,24 +23,11 @@ export function createGetDebugSessionTool(deps: { sessions: DebugSessionReader }
     kind: 'R',
     title: 'Get debug session',
     description:
-      'One debug session: the build it installed (task, variant, version, APK and mapping hashes, commit, branch, uncommitted files), who installed it, its crashes with how each was attributed and the log lines kept around it, and its timeline newest first (launches with timings, stops, crashes, exit reasons read, permission/network/orientation changes, deep links, UI actions, and every state-changing tool call naming its device). Page the timeline with before_seq.',
+      'One debug session: the build it installed (variant, version, APK and mapping hashes, commit, uncommitted files), who installed it, its crashes with attribution and nearby log lines, and its timeline newest first (launches with timings, stops, crashes, exit reasons, device changes, deep links, UI actions, state-changing tool calls).',
     input: z.object({
       session_id: sessionIdField,
-      max_events: z
-        .number()
-        .int()
-        .min(1)
-        .max(500)
-        .default(100)
-        .describe(
-          'Most timeline events to return (default 100, max 500); fewer when the page reaches its size budget.',
-        ),
-      before_seq: z
-        .number()
-        .int()
-        .min(1)
-        .optional()
-        .describe('next_before_seq of the previous page: return only events older than this seq.'),
+      max_events: z.number().int().min(1).max(500).default(100).describe('Most timeline events per page.'),
+      before_seq: z.number().int().min(1).optional().describe('next_before_seq of the previous page.'),
     }),
     output: z.object({
       session: compactSessionSchema

@@ -20,7 +20,7 @@ export function createGetExitReasonsTool(deps: {
     kind: 'R',
     title: 'Get exit reasons',
     description:
-      "Why an app's processes ended, from the device's own exit history (Android 11+): crashes, ANRs, low-memory kills, user stops, package updates — newest first, including ones that never reached logcat (their stacks: get_crash_logs / get_crash_stack_trace). package defaults to the project's app when it has exactly one application id. Below API 30 returns supported: false.",
+      "Why an app's processes ended, newest first, from the device's exit history (Android 11+, else supported: false): crashes, ANRs, low-memory kills, user stops, updates, including deaths logcat missed. Stacks: get_crash_stack_trace.",
     input: z.object({
       device_serial: deviceSerialField,
       package: z
@@ -28,15 +28,9 @@ export function createGetExitReasonsTool(deps: {
         .min(1)
         .max(255)
         .optional()
-        .describe("Application id; defaults to the project's only application id."),
-      limit: z
-        .number()
-        .int()
-        .min(1)
-        .max(MAX_EXIT_RECORDS)
-        .optional()
-        .describe(`Most records to return (default 20, max ${MAX_EXIT_RECORDS}).`),
-      cursor: z.string().max(20).optional().describe('next_cursor of the previous page, to continue the list.'),
+        .describe("Application id; default: the project's, if it has only one."),
+      limit: z.number().int().min(1).max(MAX_EXIT_RECORDS).optional().describe('Most records per page (default 20).'),
+      cursor: z.string().max(20).optional().describe('next_cursor of the previous page.'),
     }),
     output: z.object({
       device_serial: z.string().describe('The device that was read.'),

@@ -46,7 +46,7 @@ export function createGetProjectInfoTool(deps: {
     kind: 'R',
     title: 'Get project info',
     description:
-      'Describe the Android project this server works on: its root and how it was chosen, the modules that build apps (with their application ids when stated), whether a person has trusted it to run Gradle builds (and the command they run to grant that), where droidwright keeps its data, and which other agent sessions are live. Call this first.',
+      'Call this first. The Android project this server works on: root and how it was chosen, application modules and ids, whether the user trusted it to run Gradle (and the command that grants it), the data directory, live agent sessions.',
     input: z.object({}),
     output: z.object({
       root: z.string().optional().describe('Canonical project root; absent when no Gradle project was found.'),

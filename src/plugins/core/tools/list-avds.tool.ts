@@ -10,7 +10,7 @@ export function createListAvdsTool(deps: { avds: AvdController }) {
     kind: 'R',
     title: 'List AVDs',
     description:
-      'List the Android Virtual Devices defined on this computer (from the AVD home: $ANDROID_AVD_HOME, $ANDROID_USER_HOME/avd or ~/.android/avd) with target, API level, ABI, and the serial of any that is running. Start one with launch_avd.',
+      'Android Virtual Devices defined on this computer (the AVD home), with target, API level, ABI and the serial of any running. Start one with launch_avd.',
     input: z.object(pageInput(50, 200, 'AVDs')),
     output: z.object({
       avds: z

@@ -11,7 +11,7 @@ export function createListDebugSessionsTool(deps: { sessions: DebugSessionReader
     kind: 'R',
     title: 'List debug sessions',
     description:
-      'List debug sessions, newest first: one per install of an app on a device (install_apk, a run configuration), with its build, who installed it, launches, crashes and state (open, idle, superseded by a later install, ended when the app was found uninstalled). get_debug_session gives one timeline; compare_debug_sessions says what changed between two.',
+      'Debug sessions, newest first: one per install of an app on a device, with its build, installer, launches, crashes and state (superseded: a later install; ended: uninstalled). get_debug_session: one timeline; compare_debug_sessions: what changed between two.',
     input: z.object({
       package: z.string().min(1).max(255).optional().describe('Only sessions of this application id.'),
       device_serial: z.string().min(1).max(128).optional().describe('Only sessions on this device.'),

@@ -24,7 +24,7 @@ export function createListDevicesTool(deps: { inspector: DeviceInspector }) {
     kind: 'R',
     title: 'List devices',
     description:
-      'List every device adb sees (phones, emulators, wireless devices) with state, model, API level, ABI and AVD name. Use the serial as device_serial in other tools. Arrivals, departures and state changes since the last look are recorded in the event log.',
+      'Devices adb sees (phones, emulators, wireless) with state, model, API level, ABI and AVD name; the serial is device_serial in other tools. Records arrivals, departures and state changes.',
     input: z.object(pageInput(50, 200, 'devices')),
     output: z.object({
       devices: z.array(DeviceSummarySchema).describe('Every device adb lists, online or not.'),

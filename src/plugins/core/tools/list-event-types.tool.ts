@@ -8,8 +8,7 @@ export function createListEventTypesTool(deps: { store: EventStoreProvider }) {
     toolset: 'core',
     kind: 'R',
     title: 'List event types',
-    description:
-      'Every event type the log records (e.g. app.installed, build.finished), with what each means: the names query_events filters by.',
+    description: 'Every event type the log records, with what it means: the names query_events filters by.',
     input: z.object({}),
     output: z.object({
       types: z

@@ -14,12 +14,9 @@ export function createListMcpSessionsTool(deps: { activity: McpActivityReader })
     kind: 'R',
     title: 'List MCP sessions',
     description:
-      'List droidwright MCP sessions, live and recent: which client, its process, served toolsets, when it started and last called a tool, and how many calls failed or were refused. Useful to see what other agents are doing on the same machine.',
+      'droidwright MCP sessions, live and recent: client, process, toolsets, start and last call, failed and refused calls. Shows what other agents on this machine are doing.',
     input: z.object({
-      include_ended: z
-        .boolean()
-        .default(true)
-        .describe('Include sessions that have ended (default true); false lists only live ones.'),
+      include_ended: z.boolean().default(true).describe('Include ended sessions (false: live only).'),
       ...pageInput(20, 100, 'sessions'),
     }),
     output: z.object({

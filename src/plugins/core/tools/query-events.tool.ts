@@ -34,24 +34,20 @@ export function createQueryEventsTool(deps: { store: EventStoreProvider }) {
     kind: 'R',
     title: 'Query events',
     description:
-      "Search the droidwright event log (builds, installs, crashes, device actions, agent tool calls, trust changes), newest first, one compact line per event; verbose: true adds each event's data. Filter by type glob (list_event_types names them), time, device, package, agent session or correlation id; page back with next_cursor.",
+      'Search the event log (builds, installs, crashes, device actions, tool calls, trust changes), newest first, one line per event. Filters are ANDed.',
     input: z.object({
-      types: TypeGlobs.optional().describe(
-        'Event type globs, e.g. ["build.*", "app.installed"]. All types when omitted.',
-      ),
-      exclude_types: TypeGlobs.optional().describe('Leave out these types or globs, e.g. ["mcp.*"].'),
-      since: TimeBound.optional().describe(
-        'Only events at or after this time: ISO 8601, epoch milliseconds, or an age like "15m", "2h", "1d".',
-      ),
-      until: TimeBound.optional().describe('Only events at or before this time (same formats as since).'),
-      device: Subject.optional().describe('Only events about this device serial.'),
-      package: Subject.optional().describe('Only events about this application id.'),
-      session: Subject.optional().describe('Only events caused by this MCP session id (see list_mcp_sessions).'),
-      correlation: Subject.optional().describe('Only events with this correlation id (e.g. "build:<id>").'),
-      verbose: z.boolean().default(false).describe('Include stream, correlation and data (large data is cut).'),
-      before_seq: z.number().int().positive().optional().describe('Only events older than this sequence number.'),
-      cursor: z.string().max(20).optional().describe('next_cursor of the previous page, to page back.'),
-      limit: z.number().int().min(1).max(500).default(50).describe('Most events to return (default 50, max 500).'),
+      types: TypeGlobs.optional().describe('Type globs (build.*, app.installed; see list_event_types); default all.'),
+      exclude_types: TypeGlobs.optional().describe('Types or globs to leave out (mcp.*).'),
+      since: TimeBound.optional().describe('From this time: ISO 8601, epoch ms, or an age (15m, 2h, 1d).'),
+      until: TimeBound.optional().describe('Up to this time (forms as since).'),
+      device: Subject.optional().describe('Device serial.'),
+      package: Subject.optional().describe('Application id.'),
+      session: Subject.optional().describe('Caused by this MCP session id (list_mcp_sessions).'),
+      correlation: Subject.optional().describe('Correlation id (build:<id>).'),
+      verbose: z.boolean().default(false).describe('Add stream, correlation and data (large data cut).'),
+      before_seq: z.number().int().positive().optional().describe('Only events older than this seq.'),
+      cursor: z.string().max(20).optional().describe('next_cursor of the previous page.'),
+      limit: z.number().int().min(1).max(500).default(50).describe('Most events per page.'),
     }),
     output: z.object({
       events: z

@@ -18,12 +18,12 @@ export function createRunHealthCheckTool(deps: { checker: HealthChecker }) {
     kind: 'R',
     title: 'Run health check',
     description:
-      "Check the local Android setup: Node.js, Java (17+ needed by the Android Gradle Plugin), the Android SDK and build-tools, adb, whether its server answers and each device's state (an unauthorized phone: accept the prompt on it), the emulator, the project, its Gradle wrapper and trust, retrace, the data directory and, on request, the event log's hash chain. Each check says what is wrong and how to fix it. Never runs project code. `droidwright doctor` prints the same checks for a person.",
+      "Check the local Android setup: Node.js, Java 17+, Android SDK and build-tools, adb server and each device's state, emulator, project, Gradle wrapper and trust, retrace, data directory and, on request, the event log's hash chain. Each check says what is wrong and how to fix it. Runs no project code.",
     input: z.object({
       verify_event_log: z
         .boolean()
         .default(false)
-        .describe('Also recompute the event log hash chain (slow on a large log).'),
+        .describe('Also verify the event log hash chain (slow on a large log).'),
     }),
     output: z.object({
       node: CheckSchema.describe('The Node.js running droidwright (20.9 or newer).'),

@@ -13,12 +13,11 @@ export function createGrantRuntimePermissionTool(deps: { devices: DeviceInspecto
     kind: 'W',
     packageScope: { field: 'package', allowField: 'allow_foreign_package' },
     title: 'Grant runtime permission',
-    description:
-      "Grant a runtime (dangerous) permission to an app (pm grant). Only the project's own apps unless allow_foreign_package is true.",
+    description: 'Grant a runtime (dangerous) permission to an app (pm grant).',
     input: z.object({
       device_serial: deviceSerialField,
       package: packageField,
-      permission: z.string().min(1).max(255).describe('Fully-qualified permission, e.g. android.permission.CAMERA.'),
+      permission: z.string().min(1).max(255).describe('Full name (android.permission.CAMERA).'),
       allow_foreign_package: allowForeignPackageField,
     }),
     output: z.object({

@@ -20,16 +20,14 @@ export function createInstallApkTool(deps: {
     kind: 'D',
     title: 'Install APK',
     description:
-      "Install (or replace) an APK the project's build produced on a device. apk_path must resolve, symlinks followed, to an .apk under an application module's build/outputs inside the project; that file is opened once, and the bytes read from it are what is hashed, recorded and installed. The install is recorded with the build that wrote that APK when the build history knows its hash (and, when several variants wrote the same bytes, its path).",
+      "Install (or replace) on a device an APK the project built: it must be under an application module's build/outputs (symlinks resolved). Recorded with the build that wrote it, when known.",
     input: z.object({
       device_serial: deviceSerialField,
       apk_path: z
         .string()
         .min(1)
         .max(4096)
-        .describe(
-          'Path of the APK, absolute or relative to the project root (e.g. app/build/outputs/apk/debug/app-debug.apk).',
-        ),
+        .describe('APK path, absolute or relative to the project root (app/build/outputs/apk/debug/app-debug.apk).'),
     }),
     output: z.object({
       device_serial: z.string().describe('Where it was installed.'),

@@ -14,7 +14,7 @@ export function createLaunchAppTool(deps: { devices: DeviceInspector; apps: AppC
     kind: 'W',
     title: 'Launch app',
     description:
-      "Start an installed app with am start -W and report the launch timings. Without activity, the package's launcher activity is resolved on the device. Fails when am reports an error, even if it exits 0.",
+      'Start an installed app with am start -W and return the launch timings. Fails when am reports an error, even with exit 0.',
     input: z.object({
       device_serial: deviceSerialField,
       package: packageField,
@@ -23,7 +23,7 @@ export function createLaunchAppTool(deps: { devices: DeviceInspector; apps: AppC
         .min(1)
         .max(255)
         .optional()
-        .describe('Activity class to start (.MainActivity or fully qualified); defaults to the launcher activity.'),
+        .describe('Activity (.MainActivity or fully qualified); default: the launcher one.'),
     }),
     output: z.object({
       device_serial: z.string().describe('Where it was launched.'),

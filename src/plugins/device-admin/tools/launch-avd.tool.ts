@@ -10,7 +10,7 @@ export function createLaunchAvdTool(deps: { avds: AvdController }) {
     toolset: 'device-admin',
     kind: 'W',
     title: 'Launch AVD',
-    description: `Start an Android Virtual Device with the SDK emulator and wait (up to ${LAUNCH_TIMEOUT_MS / 1000} s) until adb lists it online. Returns its serial; if it is already running (or being started by this server), returns that one instead of starting a second.`,
+    description: `Start an AVD in the SDK emulator and wait (up to ${LAUNCH_TIMEOUT_MS / 1000} s) until it is online. Returns its serial; one already running or starting is returned, not started twice.`,
     input: z.object({ name: z.string().min(1).max(100).describe('AVD name from list_avds.') }),
     output: z.object({
       device_serial: z.string().describe('adb serial of the emulator running the AVD.'),

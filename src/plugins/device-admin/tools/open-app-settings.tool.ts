@@ -13,8 +13,7 @@ export function createOpenAppSettingsTool(deps: { devices: DeviceInspector; apps
     toolset: 'device-admin',
     kind: 'W',
     title: 'Open app settings',
-    description:
-      'Open the system App info screen of an installed app (permissions, storage, notifications) on the device.',
+    description: "Open an installed app's system App info screen (permissions, storage, notifications).",
     input: z.object({ device_serial: deviceSerialField, package: packageField }),
     output: z.object({
       device_serial: z.string().describe('The device.'),

@@ -21,10 +21,10 @@ export function createOpenDeepLinkTool(deps: { devices: DeviceInspector; apps: A
     kind: 'W',
     title: 'Open deep link',
     description:
-      'Open a URI on a device with a VIEW intent, to test deep links and app links. Optionally restrict it to one package. Schemes that open no app (javascript, vbscript, data, file, content, intent, about, blob) are refused. Fails when am reports that nothing resolved the intent.',
+      'Open a URI with a VIEW intent to test deep links and app links. Refuses schemes that open no app (javascript, data, file, content, intent, about, blob); fails when nothing resolves it.',
     input: z.object({
       device_serial: deviceSerialField,
-      uri: z.string().min(1).max(2048).describe('The link, e.g. https://example.com/item/42 or myapp://item/42.'),
+      uri: z.string().min(1).max(2048).describe('The link (https://example.com/item/42, myapp://item/42).'),
       package: z.string().min(1).max(255).optional().describe('Only let this package handle the link.'),
     }),
     output: z.object({

@@ -21,15 +21,15 @@ export function createRestartAppTool(deps: { devices: DeviceInspector; apps: App
     packageScope: { field: 'package', allowField: 'allow_foreign_package' },
     title: 'Restart app',
     description:
-      "Force-stop an app and launch it again, returning am start -W timings and the Displayed time from logcat. App data is kept unless clear_data is true (pm clear wipes data and runtime permissions, and needs an explicit device_serial). Only the project's own apps unless allow_foreign_package is true.",
+      'Force-stop an app and launch it again, returning am start -W timings and the Displayed time from logcat. Data is kept unless clear_data.',
     input: z.object({
       device_serial: deviceSerialField,
       package: packageField,
-      activity: z.string().min(1).max(255).optional().describe('Activity to start; defaults to the launcher activity.'),
+      activity: z.string().min(1).max(255).optional().describe('Activity to start; default: the launcher one.'),
       clear_data: z
         .boolean()
         .optional()
-        .describe("Wipe the app's data and runtime permissions before relaunching (pm clear). Requires device_serial."),
+        .describe("pm clear first: wipes the app's data and runtime permissions. Needs device_serial."),
       allow_foreign_package: allowForeignPackageField,
     }),
     output: z.object({

@@ -13,12 +13,11 @@ export function createRevokeRuntimePermissionTool(deps: { devices: DeviceInspect
     kind: 'D',
     packageScope: { field: 'package', allowField: 'allow_foreign_package' },
     title: 'Revoke runtime permission',
-    description:
-      "Revoke a runtime permission from an app (pm revoke); Android may kill the app's process. Only the project's own apps unless allow_foreign_package is true.",
+    description: "Revoke a runtime permission from an app (pm revoke); Android may kill the app's process.",
     input: z.object({
       device_serial: deviceSerialField,
       package: packageField,
-      permission: z.string().min(1).max(255).describe('Fully-qualified permission, e.g. android.permission.CAMERA.'),
+      permission: z.string().min(1).max(255).describe('Full name (android.permission.CAMERA).'),
       allow_foreign_package: allowForeignPackageField,
     }),
     output: z.object({

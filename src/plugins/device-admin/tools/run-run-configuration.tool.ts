@@ -19,11 +19,11 @@ export function createRunRunConfigurationTool(deps: { project: ProjectSelection;
     kind: 'O',
     title: 'Run run configuration',
     description:
-      "Build, install and launch a run configuration in one call (list_run_configurations names them and shows each plan). The build goes through run_gradle_task's path (trusted project, task policy, one build per project, time limit); the install is recorded like install_apk's, naming the configuration, and opens a debug session; the launch follows the configuration (default activity, an activity, a deep link, or none) and its timing is returned. Each phase is a progress notification. The device: the configuration's serial, its AVD's running emulator (never started for you: an AVD that is not running is an error telling you to call launch_avd), the device it last ran on, or the only online device. Cancelling the request cancels the build; once built, install and launch finish. A shared configuration runs only after the user approved the project's run-configurations file as it is now.",
+      "Build, install and launch a run configuration (list_run_configurations shows each plan) in one call, returning launch timing. The build follows run_gradle_task's policy; the install opens a debug session. Device: the configuration's serial, its AVD's running emulator (not started for you: launch_avd), the last one used, or the only online one. Cancelling stops only the build. A shared configuration needs the user's approval of the run-configurations file as it is now.",
     input: z.object({
       name: runConfigurationNameField,
       device_serial: deviceSerialField.describe(
-        'Device to run on, for a configuration whose target is ask or last used; with a serial or AVD target it must be that device.',
+        'Device for an ask or last-used target; with a serial or AVD target, only that device.',
       ),
       timeout_sec: buildTimeoutField,
     }),

@@ -13,12 +13,10 @@ export function createSetDeviceOrientationTool(deps: { devices: DeviceInspector;
     kind: 'W',
     title: 'Set device orientation',
     description:
-      'Lock the screen to portrait, landscape or their reverses (auto-rotate off), or return it to auto-rotate, to test configuration changes. Returns the previous orientation.',
+      'Lock the screen orientation (auto-rotate off) or return to auto-rotate, to test configuration changes. Returns the previous orientation.',
     input: z.object({
       device_serial: deviceSerialField,
-      orientation: z
-        .enum(ORIENTATIONS)
-        .describe('portrait, landscape, reverse_portrait, reverse_landscape, or auto (sensor-driven).'),
+      orientation: z.enum(ORIENTATIONS).describe('auto: sensor-driven.'),
     }),
     output: z.object({
       device_serial: z.string().describe('The device.'),

@@ -23,12 +23,12 @@ export function createSetNetworkStateTool(deps: { devices: DeviceInspector; netw
     kind: 'D',
     title: 'Set network state',
     description:
-      'Switch Wi-Fi, mobile data and/or airplane mode on a device to test offline and flaky-network behaviour. Returns the previous state so it can be restored. Turning Wi-Fi off or airplane mode on is refused over wireless adb, which would cut the connection.',
+      'Switch Wi-Fi, mobile data or airplane mode to test offline behaviour; returns the previous state. Refuses to cut a wireless adb connection (Wi-Fi off, airplane on).',
     input: z.object({
       device_serial: deviceSerialField,
-      wifi: z.boolean().optional().describe('true turns Wi-Fi on, false off.'),
-      mobile_data: z.boolean().optional().describe('true turns mobile data on, false off.'),
-      airplane_mode: z.boolean().optional().describe('true turns airplane mode on, false off.'),
+      wifi: z.boolean().optional().describe('Wi-Fi on or off.'),
+      mobile_data: z.boolean().optional().describe('Mobile data on or off.'),
+      airplane_mode: z.boolean().optional().describe('Airplane mode on or off.'),
     }),
     output: z.object({
       device_serial: z.string().describe('The device.'),

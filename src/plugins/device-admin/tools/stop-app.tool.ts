@@ -13,8 +13,7 @@ export function createStopAppTool(deps: { devices: DeviceInspector; apps: AppCon
     kind: 'D',
     packageScope: { field: 'package', allowField: 'allow_foreign_package' },
     title: 'Stop app',
-    description:
-      "Force-stop an app (am force-stop): its processes end and unsaved state is lost. Only the project's own apps unless allow_foreign_package is true.",
+    description: 'Force-stop an app (am force-stop): its processes end and unsaved state is lost.',
     input: z.object({
       device_serial: deviceSerialField,
       package: packageField,

@@ -13,8 +13,8 @@ export function createStopAvdTool(deps: { avds: AvdController }) {
     kind: 'D',
     title: 'Stop AVD',
     description:
-      'Shut down a running emulator (adb emu kill) and wait until adb no longer lists it (up to 30 s). Unsaved state in the emulator is lost.',
-    input: z.object({ device_serial: requiredDeviceSerialField.describe('Emulator serial, e.g. emulator-5554.') }),
+      'Shut down a running emulator (adb emu kill) and wait (up to 30 s) until it is gone. Unsaved emulator state is lost.',
+    input: z.object({ device_serial: requiredDeviceSerialField.describe('Emulator serial (emulator-5554).') }),
     output: z.object({
       device_serial: z.string().describe('The emulator that stopped.'),
       avd_name: z.string().optional().describe('Its AVD, when known.'),

@@ -12,7 +12,7 @@ export function createClearLogcatTool(deps: { devices: DeviceInspector; store: L
     kind: 'D',
     title: 'Clear logcat',
     description:
-      "Delete the lines droidwright stored for a device (every agent's view of its log), not the device's own buffer. Seqs continue; crash records stay.",
+      "Delete the log lines stored for a device (for every agent), not the device's buffer. Seqs continue; crashes stay.",
     input: z.object({ device_serial: deviceSerialField }),
     output: z.object({
       device_serial: z.string().describe('The device.'),

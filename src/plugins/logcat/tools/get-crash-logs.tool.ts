@@ -25,7 +25,7 @@ export function createGetCrashLogsTool(deps: {
     input: z.object({
       package: z.string().min(1).max(255).optional().describe('Application id.'),
       device_serial: z.string().min(1).max(128).optional().describe('Only groups seen on this device.'),
-      count: z.number().int().min(1).max(200).default(20).describe('Default 20, max 200.'),
+      count: z.number().int().min(1).max(200).default(20).describe('Most groups per page.'),
       cursor: z.string().max(20).optional().describe('next_cursor of the previous page.'),
       retrace: z.boolean().optional().describe('Also deobfuscate top frames (R8).'),
     }),

@@ -31,10 +31,10 @@ export function createGetLogcatEntriesTool(deps: {
     kind: 'R',
     title: 'Get logcat entries',
     description:
-      'Read the stored device log (start_logcat streams it), filtered, newest page first. Line: "seq date time pid tid L tag: message".',
+      'Read the stored device log (start_logcat streams it), newest page first, as lines: seq date time pid tid L tag: message.',
     input: z.object({
       device_serial: deviceSerialField,
-      count: z.number().int().min(1).max(10_000).default(200).describe('Max lines.'),
+      count: z.number().int().min(1).max(10_000).default(200).describe('Most lines.'),
       min_level: minLevelField,
       tag: tagFilterField,
       package: packageFilterField,

@@ -11,7 +11,7 @@ export function createStartLogcatTool(deps: { devices: DeviceInspector; streams:
     kind: 'W',
     title: 'Start logcat',
     description:
-      "Start streaming a device's log into the shared line store (one background worker per device for every droidwright process), or report the one already running. It stops on stop_logcat, when the device stays away, or after a long time with no reader.",
+      "Stream a device's log into the store shared by every droidwright process (one worker per device), or report the running one. Stops on stop_logcat, when the device stays away, or after long unread.",
     input: z.object({
       device_serial: deviceSerialField,
     }),

@@ -11,8 +11,7 @@ export function createStopLogcatTool(deps: { devices: DeviceInspector; streams: 
     toolset: 'logcat',
     kind: 'W',
     title: 'Stop logcat',
-    description:
-      "Stop the worker streaming a device's log, whichever droidwright process started it. Stored lines and crashes stay readable.",
+    description: "Stop streaming a device's log, whoever started it. Stored lines and crashes stay readable.",
     input: z.object({
       device_serial: deviceSerialField,
     }),

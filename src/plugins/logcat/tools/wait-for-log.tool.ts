@@ -30,7 +30,7 @@ export function createWaitForLogTool(deps: {
     kind: 'R',
     title: 'Wait for log',
     description:
-      'Wait for the first new log line matching marker (starts streaming if needed); ends early on a crash or ANR of the package (any app without one).',
+      'Wait for a new log line matching marker (streams if needed); ends early on a crash or ANR of package (of any app without it).',
     input: z.object({
       device_serial: deviceSerialField,
       marker: z.string().min(1).max(512).describe('RE2 pattern on the message.'),

@@ -22,7 +22,7 @@ export function createCompareUiStateTool(deps: { reader: UiReader }) {
         .min(1)
         .max(200)
         .default(UI_DIFF_DEFAULT_MAX_ENTRIES)
-        .describe(`Most added/removed/changed entries (default ${UI_DIFF_DEFAULT_MAX_ENTRIES}, max 200).`),
+        .describe('Most added/removed/changed entries.'),
     }),
     output: z.object({ ...screenOutput, diff: diffOutput.describe('Changes since your previous read.') }),
     async handler(args, ctx) {

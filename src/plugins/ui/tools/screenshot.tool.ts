@@ -12,10 +12,10 @@ export function createScreenshotTool(deps: { reader: UiReader; screenshots: Scre
     kind: 'R',
     title: 'Screenshot',
     description:
-      'A PNG of the device screen, longer side at most max_dimension (default 1280). To act, prefer element ids from get_ui_hierarchy; to tap a point seen here, multiply its image coordinates by scale.',
+      'A PNG of the device screen. To act, prefer element ids from get_ui_hierarchy; to tap a point seen here, multiply its image coordinates by scale.',
     input: z.object({
       device_serial: deviceSerialField,
-      max_dimension: z.number().int().min(256).max(8192).default(1280).describe('Longer side in px (256–8192).'),
+      max_dimension: z.number().int().min(256).max(8192).default(1280).describe('Longer side at most, px.'),
       full_size: z.boolean().default(false).describe('Device resolution; also saved to a file.'),
     }),
     output: z.object({

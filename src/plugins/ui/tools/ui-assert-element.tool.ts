@@ -40,7 +40,7 @@ export function createUiAssertElementTool(deps: { reader: UiReader }) {
     input: z.object({
       device_serial: deviceSerialField,
       ...selectorFields,
-      expect: z.enum(EXPECTATIONS).default('visible').describe('What must hold (default visible).'),
+      expect: z.enum(EXPECTATIONS).default('visible').describe('What must hold.'),
       count: z.number().int().min(0).max(1000).optional().describe('Exact number of visible matches.'),
     }),
     output: z.object({

@@ -33,10 +33,4 @@ export const elementField = z
   .max(4000)
   .describe('Element id or tree path from a read of the current screen.');
 
-export const findMaxField = z
-  .number()
-  .int()
-  .min(1)
-  .max(FIND_MAX)
-  .default(20)
-  .describe(`Most matches to return (default 20, max ${FIND_MAX}).`);
+export const findMaxField = z.number().int().min(1).max(FIND_MAX).default(20).describe('Most matches.');

@@ -21,7 +21,7 @@ export function createWaitForElementTool(deps: { reader: UiReader }) {
       device_serial: deviceSerialField,
       ...selectorFields,
       gone: z.boolean().default(false).describe('Wait until nothing matches instead.'),
-      timeout_ms: z.number().int().min(100).max(30_000).default(15_000).describe('Give up after (default 15000).'),
+      timeout_ms: z.number().int().min(100).max(30_000).default(15_000).describe('Give up after.'),
     }),
     output: z.object({
       ...screenOutput,
