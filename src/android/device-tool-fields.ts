@@ -10,7 +10,7 @@ export const deviceSerialField = z
   .min(1)
   .max(128)
   .optional()
-  .describe('adb serial; omit if only one device is online.');
+  .describe('adb serial; omit with one device online.');
 
 export const requiredDeviceSerialField = z.string().min(1).max(128).describe('adb serial (list_devices).');
 
@@ -22,12 +22,12 @@ export const defaultedPackageField = z
   .min(1)
   .max(255)
   .optional()
-  .describe("Application id; default: the project's, if it has only one.");
+  .describe("Application id; default: the project's only one.");
 
 export const allowForeignPackageField = z
   .boolean()
   .optional()
-  .describe("Needed to act on a package that is not the project's; pass only when the user asked for that package.");
+  .describe("Act on a package not the project's; only if the user asked for it.");
 
 export const launchTimingFields = {
   total_ms: z.number().int().optional().describe('TotalTime reported by am start -W, in ms, when reported.'),

@@ -14,4 +14,4 @@ export const buildTimeoutField = z
   .min(1)
   .max(3600)
   .optional()
-  .describe('Stop the build after this many seconds (at most buildTimeoutSec in settings, 600 by default).');
+  .describe('Build time limit in s (at most buildTimeoutSec in settings, default 600).');

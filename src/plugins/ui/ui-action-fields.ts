@@ -8,7 +8,7 @@ import { deviceSerialField } from '../../android/device-tool-fields.js';
 
 export { deviceSerialField };
 
-export const expectScreenHashField = z.string().optional().describe('Last screen_hash; refused if the screen differs.');
+export const expectScreenHashField = z.string().optional().describe('Last screen_hash; refused if it differs.');
 
 export const elementField = z.string().min(1).max(512).optional().describe('Element id or tree path.');
 

@@ -28,7 +28,7 @@ export function createRunGradleTaskTool(deps: { service: BuildService; history: 
     kind: 'O',
     title: 'Run Gradle task',
     description:
-      "Run Gradle tasks with the project's wrapper and record the build; the result lists the APKs it wrote (install from there). A failed build is an error with its first diagnostics. Needs a project the user trusted (`droidwright trust`). Publish, upload, deploy, release and uninstall tasks are refused. One build per project across agents. Cancelling the request cancels the build, so if your client times requests out use wait=false and poll get_build_status.",
+      "Run Gradle tasks with the project's wrapper and record the build; the result lists the APKs written. A failure is an error with the first diagnostics. Needs a project the user trusted (droidwright trust); publish, upload, deploy, release and uninstall tasks are refused; one build per project at a time. Cancelling the request cancels the build: if your client times requests out, use wait=false and poll get_build_status.",
     input: z.object({
       task: z
         .string()
@@ -53,7 +53,7 @@ export function createRunGradleTaskTool(deps: { service: BuildService; history: 
         .min(1)
         .max(3600)
         .optional()
-        .describe('Stop the build after this many seconds (at most buildTimeoutSec in settings, 600 by default).'),
+        .describe('Build time limit in s (at most buildTimeoutSec in settings, default 600).'),
     }),
     output: BuildViewSchema.extend({
       current_task: z.string().optional().describe('The `> Task` Gradle is running now, while running.'),

@@ -34,7 +34,7 @@ export function createRunTestsTool(deps: { service: BuildService; history: Build
     kind: 'O',
     title: 'Run tests',
     description:
-      "Run a variant's unit tests or instrumented tests on a device, or a custom test task, under run_gradle_task's policy and cancellation. Returns pass/fail/skip counts; failures are an error (TESTS_FAILED) naming each test with its message, file:line and top frames (all in get_build_errors).",
+      "Run a variant's unit or connected (instrumented) tests, or a custom test task, as run_gradle_task runs builds. Returns pass/fail/skip counts; failures are an error (TESTS_FAILED) naming each test with message, file:line and top frames.",
     input: z.object({
       kind: z
         .enum(['unit', 'connected'])
@@ -58,7 +58,7 @@ export function createRunTestsTool(deps: { service: BuildService; history: Build
         .min(1)
         .max(3600)
         .optional()
-        .describe('Stop after this many seconds (at most buildTimeoutSec in settings).'),
+        .describe('Time limit in s (at most buildTimeoutSec in settings).'),
     }),
     output: BuildViewSchema.extend({
       top_errors: z.array(z.string()).describe('The first error diagnostics, one line each.'),

@@ -23,7 +23,7 @@ export function createGetDebugSessionTool(deps: { sessions: DebugSessionReader }
     kind: 'R',
     title: 'Get debug session',
     description:
-      'One debug session: the build it installed (variant, version, APK and mapping hashes, commit, uncommitted files), who installed it, its crashes with attribution and nearby log lines, and its timeline newest first (launches with timings, stops, crashes, exit reasons, device changes, deep links, UI actions, state-changing tool calls).',
+      'One debug session: the build it installed and its provenance, who installed it, crashes with attribution and log lines, and its timeline newest first (launches, stops, crashes, device changes, deep links, UI actions, tool calls).',
     input: z.object({
       session_id: sessionIdField,
       max_events: z.number().int().min(1).max(500).default(100).describe('Most timeline events per page.'),

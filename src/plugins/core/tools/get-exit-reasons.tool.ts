@@ -23,12 +23,7 @@ export function createGetExitReasonsTool(deps: {
       "Why an app's processes ended, newest first, from the device's exit history (Android 11+, else supported: false): crashes, ANRs, low-memory kills, user stops, updates, including deaths logcat missed. Stacks: get_crash_stack_trace.",
     input: z.object({
       device_serial: deviceSerialField,
-      package: z
-        .string()
-        .min(1)
-        .max(255)
-        .optional()
-        .describe("Application id; default: the project's, if it has only one."),
+      package: z.string().min(1).max(255).optional().describe("Application id; default: the project's only one."),
       limit: z.number().int().min(1).max(MAX_EXIT_RECORDS).optional().describe('Most records per page (default 20).'),
       cursor: z.string().max(20).optional().describe('next_cursor of the previous page.'),
     }),

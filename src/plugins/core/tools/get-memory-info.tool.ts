@@ -26,7 +26,7 @@ export function createGetMemoryInfoTool(deps: {
     kind: 'R',
     title: 'Get memory info',
     description:
-      'Memory of a running app (dumpsys meminfo): total PSS/RSS, private dirty, Java and native heaps, App Summary and object counts (growing views, activities or contexts hint at leaks). running: false when it has no process.',
+      'Memory of a running app (dumpsys meminfo): PSS/RSS, private dirty, Java and native heaps, App Summary, object counts (growing views or activities hint at leaks); running: false without a process.',
     input: z.object({ device_serial: deviceSerialField, package: defaultedPackageField }),
     output: z.object({
       device_serial: z.string().describe('The device that was read.'),

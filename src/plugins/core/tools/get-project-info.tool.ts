@@ -46,7 +46,7 @@ export function createGetProjectInfoTool(deps: {
     kind: 'R',
     title: 'Get project info',
     description:
-      'Call this first. The Android project this server works on: root and how it was chosen, application modules and ids, whether the user trusted it to run Gradle (and the command that grants it), the data directory, live agent sessions.',
+      "Call this first: the project's root and how it was chosen, application modules and ids, whether the user trusted it to run Gradle (and how to grant that), the data directory, live agent sessions.",
     input: z.object({}),
     output: z.object({
       root: z.string().optional().describe('Canonical project root; absent when no Gradle project was found.'),

@@ -11,7 +11,7 @@ export function createListDebugSessionsTool(deps: { sessions: DebugSessionReader
     kind: 'R',
     title: 'List debug sessions',
     description:
-      'Debug sessions, newest first: one per install of an app on a device, with its build, installer, launches, crashes and state (superseded: a later install; ended: uninstalled). get_debug_session: one timeline; compare_debug_sessions: what changed between two.',
+      'Debug sessions, newest first: one per install of an app on a device, with build, installer, launches, crashes and state. get_debug_session shows one; compare_debug_sessions diffs two.',
     input: z.object({
       package: z.string().min(1).max(255).optional().describe('Only sessions of this application id.'),
       device_serial: z.string().min(1).max(128).optional().describe('Only sessions on this device.'),

@@ -74,7 +74,7 @@ export function createListRunConfigurationsTool(deps: {
     kind: 'R',
     title: 'List run configurations',
     description:
-      "The project's run configurations: one per application module and variant, plus shared ones from .droidwright/run-configurations.json (runnable once the user approved the file as it is now). Each has its plan on the devices online now (build task, device and why, launch) or why it cannot run. Run with run_run_configuration.",
+      "The project's run configurations (one per application module and variant, plus shared ones in .droidwright/run-configurations.json, runnable once the user approved that file as it is now), each with its plan on the devices online now or why it cannot run.",
     input: z.object({
       name: z.string().min(1).max(128).optional().describe('Only this configuration.'),
       ...pageInput(20, 100, 'configurations'),

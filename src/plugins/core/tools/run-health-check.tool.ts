@@ -18,7 +18,7 @@ export function createRunHealthCheckTool(deps: { checker: HealthChecker }) {
     kind: 'R',
     title: 'Run health check',
     description:
-      "Check the local Android setup: Node.js, Java 17+, Android SDK and build-tools, adb server and each device's state, emulator, project, Gradle wrapper and trust, retrace, data directory and, on request, the event log's hash chain. Each check says what is wrong and how to fix it. Runs no project code.",
+      'Check the local Android setup (Node.js, Java 17+, SDK and build-tools, adb and devices, emulator, project, Gradle wrapper, trust, retrace, data directory, optionally the event log hash chain); each check says what is wrong and how to fix it.',
     input: z.object({
       verify_event_log: z
         .boolean()

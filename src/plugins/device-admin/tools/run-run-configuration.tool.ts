@@ -19,7 +19,7 @@ export function createRunRunConfigurationTool(deps: { project: ProjectSelection;
     kind: 'O',
     title: 'Run run configuration',
     description:
-      "Build, install and launch a run configuration (list_run_configurations shows each plan) in one call, returning launch timing. The build follows run_gradle_task's policy; the install opens a debug session. Device: the configuration's serial, its AVD's running emulator (not started for you: launch_avd), the last one used, or the only online one. Cancelling stops only the build. A shared configuration needs the user's approval of the run-configurations file as it is now.",
+      "Build, install and launch a run configuration in one call (plans: list_run_configurations), returning launch timing; the install opens a debug session. Build policy as run_gradle_task; cancelling stops only the build. Device: the configuration's, its AVD's running emulator (launch_avd starts one), the last used, or the only online one.",
     input: z.object({
       name: runConfigurationNameField,
       device_serial: deviceSerialField.describe(
