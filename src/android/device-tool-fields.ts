@@ -5,12 +5,7 @@ import { z } from 'zod';
  * the same way) in every toolset. Values are checked again by the validators before use.
  */
 
-export const deviceSerialField = z
-  .string()
-  .min(1)
-  .max(128)
-  .optional()
-  .describe('adb serial; omit with one device online.');
+export const deviceSerialField = z.string().min(1).max(128).optional().describe('adb serial (list_devices).');
 
 export const requiredDeviceSerialField = z.string().min(1).max(128).describe('adb serial (list_devices).');
 

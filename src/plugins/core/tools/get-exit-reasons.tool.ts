@@ -20,7 +20,7 @@ export function createGetExitReasonsTool(deps: {
     kind: 'R',
     title: 'Get exit reasons',
     description:
-      "Why an app's processes ended, newest first, from the device's exit history (Android 11+, else supported: false): crashes, ANRs, low-memory kills, user stops, updates, including deaths logcat missed. Stacks: get_crash_stack_trace.",
+      "Why an app's processes ended, newest first, from the device's exit history (Android 11+; else supported: false): crashes, ANRs, low-memory kills, user stops, updates, even deaths logcat missed.",
     input: z.object({
       device_serial: deviceSerialField,
       package: z.string().min(1).max(255).optional().describe("Application id; default: the project's only one."),

@@ -24,7 +24,7 @@ export function createListDevicesTool(deps: { inspector: DeviceInspector }) {
     kind: 'R',
     title: 'List devices',
     description:
-      'Devices adb sees (phones, emulators, wireless) with state, model, API level, ABI and AVD name; the serial is device_serial in other tools. Records arrivals, departures and state changes.',
+      'Devices adb sees (phones, emulators, wireless): state, model, API level, ABI, AVD name. Other tools need the serial as device_serial only when several are online. Records arrivals and departures.',
     input: z.object(pageInput(50, 200, 'devices')),
     output: z.object({
       devices: z.array(DeviceSummarySchema).describe('Every device adb lists, online or not.'),

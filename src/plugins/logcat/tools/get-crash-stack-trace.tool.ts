@@ -29,7 +29,7 @@ export function createGetCrashStackTraceTool(deps: {
     kind: 'R',
     title: 'Get crash stack trace',
     description:
-      "Newest crash's stack (by group, package or the project's apps), its build and nearby log; retrace: true maps R8 frames with that exact build's mapping or refuses why. See get_crash_logs, get_exit_reasons.",
+      "Newest crash's stack (by group, package or the project's apps), its build and nearby log; retrace: true maps R8 frames with that exact build's mapping or says why not.",
     input: z.object({
       package: z.string().min(1).max(255).optional().describe('Application id.'),
       crash_group_id: z.string().min(1).max(64).optional().describe('From get_crash_logs.'),

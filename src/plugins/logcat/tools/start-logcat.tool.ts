@@ -11,7 +11,7 @@ export function createStartLogcatTool(deps: { devices: DeviceInspector; streams:
     kind: 'W',
     title: 'Start logcat',
     description:
-      "Stream a device's log into the store shared by every droidwright process (one worker per device), or report the running one. Stops on stop_logcat, when the device stays away, or after long unread.",
+      "Stream a device's log into droidwright's shared store (one worker per device), or report the running one; stops on stop_logcat, when the device stays away, or after long unread.",
     input: z.object({
       device_serial: deviceSerialField,
     }),

@@ -12,7 +12,7 @@ export function createClearFocusedInputTool(deps: { runner: UiActionRunner; text
     toolset: 'ui',
     kind: 'W',
     title: 'Clear the focused field',
-    description: 'Delete all text in the focused text field. Returns the screen diff.',
+    description: 'Delete all text in the focused text field. Returns the diff.',
     input: z.object({ device_serial: deviceSerialField, expect_screen_hash: expectScreenHashField }),
     output: actionOutput,
     async handler(args, ctx) {

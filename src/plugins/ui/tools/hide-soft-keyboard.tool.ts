@@ -14,7 +14,7 @@ export function createHideSoftKeyboardTool(deps: { runner: UiActionRunner; input
     kind: 'W',
     title: 'Hide the soft keyboard',
     description:
-      'Close the on-screen keyboard if it is up (a BACK that only closes it); does nothing otherwise. Returns the screen diff.',
+      'Close the on-screen keyboard if it is up (a BACK that only closes it); does nothing otherwise. Returns the diff.',
     input: z.object({ device_serial: deviceSerialField, expect_screen_hash: expectScreenHashField }),
     output: z.object({ ...actionOutputShape, was_shown: z.boolean().describe('Whether the keyboard was up.') }),
     async handler(args, ctx) {

@@ -14,7 +14,7 @@ export function createListClickableElementsTool(deps: { reader: UiReader }) {
     kind: 'R',
     title: 'List what can be acted on',
     description:
-      'List only the elements a tap, check or text entry acts on, one row each: id, class, "label", @x,y, flags. Target them by id with the acting tools. Returns screen_hash for expect_screen_hash.',
+      'Only the elements a tap, check or text entry acts on, one row each: id class "label" @x,y flags; target them by id. Returns screen_hash.',
     input: z.object({
       device_serial: deviceSerialField,
       ...rowPageFields(INTERACTIVE_VIEW_DEFAULT_ROWS, INTERACTIVE_VIEW_MAX_ROWS),

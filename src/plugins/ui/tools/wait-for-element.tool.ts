@@ -16,7 +16,7 @@ export function createWaitForElementTool(deps: { reader: UiReader }) {
     kind: 'R',
     title: 'Wait for an element',
     description:
-      'Re-read the screen until an element matching all selector fields given appears (with gone: disappears), within timeout_ms. For results that take time (loading, transitions).',
+      'Re-read the screen until an element matching all selector fields appears (gone: disappears), within timeout_ms: for loading and transitions.',
     input: z.object({
       device_serial: deviceSerialField,
       ...selectorFields,
