@@ -14,4 +14,4 @@ export const buildTimeoutField = z
   .min(1)
   .max(3600)
   .optional()
-  .describe('Build time limit in s (at most buildTimeoutSec in settings, default 600).');
+  .describe('Build time limit in s; buildTimeoutSec (default 600) caps it.');

@@ -19,7 +19,7 @@ export function createFindApkPathTool(deps: { service: BuildService; history: Bu
     kind: 'R',
     title: 'Find APK path',
     description:
-      'The built APK of an application module and variant (exact match via output-metadata.json) and the recorded build that wrote it; found: false with a reason when ambiguous or missing. Not needed after run_gradle_task: its result lists the APKs.',
+      'The built APK of an application module and variant (exact match via output-metadata.json) and the build that wrote it; found: false with a reason when ambiguous or missing. run_gradle_task results already list their APKs.',
     input: z.object({
       variant: z
         .string()

@@ -53,7 +53,7 @@ export function createRunGradleTaskTool(deps: { service: BuildService; history: 
         .min(1)
         .max(3600)
         .optional()
-        .describe('Build time limit in s (at most buildTimeoutSec in settings, default 600).'),
+        .describe('Build time limit in s; buildTimeoutSec (default 600) caps it.'),
     }),
     output: BuildViewSchema.extend({
       current_task: z.string().optional().describe('The `> Task` Gradle is running now, while running.'),

@@ -21,7 +21,7 @@ export function createCompareDebugSessionsTool(deps: { sessions: DebugSessionRea
     kind: 'R',
     title: 'Compare debug sessions',
     description:
-      'What changed between two debug sessions: build provenance, changed source files, new and gone crash signatures, first-launch time delta, exit reason counts. Without from/to: the newest crashing session against the clean one after it (before and after a fix).',
+      'What changed between two debug sessions: build provenance, changed source files, new and gone crash signatures, first-launch time delta, exit reason counts. Without from/to: the newest crashing session against the clean one after it.',
     input: z.object({
       from: sessionIdField.optional().describe('Earlier session id (give both or neither).'),
       to: sessionIdField.optional().describe('Later session id.'),

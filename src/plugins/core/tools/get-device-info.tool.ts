@@ -14,7 +14,7 @@ export function createGetDeviceInfoTool(deps: { inspector: DeviceInspector }) {
     kind: 'R',
     title: 'Get device info',
     description:
-      'One device: model, Android version and API level, ABI, key build properties, screen size and density (physical and override), battery, Wi-Fi, mobile data and airplane mode.',
+      'One device: model, Android version and API level, ABI, key build properties, screen size and density, battery, Wi-Fi, mobile data and airplane mode.',
     input: z.object({ device_serial: deviceSerialField }),
     output: z.object({
       device: DeviceSummarySchema.describe('The same summary list_devices gives.'),

@@ -22,9 +22,7 @@ export function createRunRunConfigurationTool(deps: { project: ProjectSelection;
       "Build, install and launch a run configuration in one call (plans: list_run_configurations), returning launch timing; the install opens a debug session. Build policy as run_gradle_task; cancelling stops only the build. Device: the configuration's, its AVD's running emulator (launch_avd starts one), the last used, or the only online one.",
     input: z.object({
       name: runConfigurationNameField,
-      device_serial: deviceSerialField.describe(
-        'Device for an ask or last-used target; with a serial or AVD target, only that device.',
-      ),
+      device_serial: deviceSerialField.describe('For an ask or last-used target; else it must be the target device.'),
       timeout_sec: buildTimeoutField,
     }),
     output: z.object({

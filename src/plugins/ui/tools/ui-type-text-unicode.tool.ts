@@ -12,10 +12,10 @@ export function createUiTypeTextUnicodeTool(deps: { runner: UiActionRunner; text
     toolset: 'ui',
     kind: 'W',
     title: 'Type any text',
-    description: `Type any Unicode (≤ ${MAX_TEXT_BYTES} bytes) into the focused field via ADBKeyboard or the clipboard (Clipper); says what to install if neither is there. Returns the screen diff.`,
+    description: `Type any Unicode (≤ ${MAX_TEXT_BYTES} bytes) into the focused field via ADBKeyboard or the clipboard (Clipper), saying what to install if neither is there. Returns the diff.`,
     input: z.object({
       device_serial: deviceSerialField,
-      text: z.string().min(1).max(MAX_TEXT_BYTES).describe('The text, exactly as it should appear.'),
+      text: z.string().min(1).max(MAX_TEXT_BYTES).describe('Text to type, exactly.'),
       expect_screen_hash: expectScreenHashField,
     }),
     output: actionOutput,

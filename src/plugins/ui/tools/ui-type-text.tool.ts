@@ -30,10 +30,10 @@ export function createUiTypeTextTool(deps: { runner: UiActionRunner; input: UiIn
     toolset: 'ui',
     kind: 'W',
     title: 'Type text',
-    description: `Type printable ASCII (≤ ${MAX_TEXT_BYTES} bytes) into the focused field, appending. ui_fill_input targets a field; ui_type_text_unicode types other text. Returns the screen diff.`,
+    description: `Type printable ASCII (≤ ${MAX_TEXT_BYTES} bytes) into the focused field, appending. ui_fill_input targets a field; ui_type_text_unicode types other text. Returns the diff.`,
     input: z.object({
       device_serial: deviceSerialField,
-      text: z.string().min(1).max(MAX_TEXT_BYTES).describe('The text, exactly as it should appear.'),
+      text: z.string().min(1).max(MAX_TEXT_BYTES).describe('Text to type, exactly.'),
       expect_screen_hash: expectScreenHashField,
     }),
     output: actionOutput,
