@@ -10,7 +10,7 @@ export function createCancelBuildTool(deps: { service: BuildService }) {
     kind: 'W',
     title: 'Cancel build',
     description:
-      "Cancel the project's running build (or the one named), whoever started it, in any droidwright process. Waits up to ~10 s for it to stop and returns its final status.",
+      "Cancel the project's running build (or the one named), whoever started it. Waits up to ~10 s for it to stop; returns its final status.",
     input: z.object({
       build_id: z.string().max(64).optional().describe('Build id of this project; default: its running build.'),
     }),

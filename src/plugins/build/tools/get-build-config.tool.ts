@@ -17,7 +17,7 @@ export function createGetBuildConfigTool(deps: { service: BuildService }) {
     kind: 'R',
     title: 'Get build config',
     description:
-      'Android configuration of each module as its build file states it (Gradle not run; computed values absent): plugin type, namespace, application id, SDK levels, version, build types, flavors.',
+      "Each module's Android configuration as its build file states it (Gradle not run, computed values absent): plugin, namespace, application id, SDK levels, version, build types, flavors.",
     input: z.object({
       module: z.string().max(200).optional().describe('Only this module (:app).'),
       ...pageInput(20, 100, 'modules'),

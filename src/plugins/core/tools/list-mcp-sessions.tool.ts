@@ -14,7 +14,7 @@ export function createListMcpSessionsTool(deps: { activity: McpActivityReader })
     kind: 'R',
     title: 'List MCP sessions',
     description:
-      'droidwright MCP sessions, live and recent: client, process, toolsets, start and last call, failed and refused calls. Shows what other agents on this machine are doing.',
+      'droidwright MCP sessions, live and recent: client, process, toolsets, start, last call, failed and refused calls; what other agents here are doing.',
     input: z.object({
       include_ended: z.boolean().default(true).describe('Include ended sessions (false: live only).'),
       ...pageInput(20, 100, 'sessions'),

@@ -20,7 +20,7 @@ export function createInstallApkTool(deps: {
     kind: 'D',
     title: 'Install APK',
     description:
-      "Install (or replace) on a device an APK the project built: it must be under an application module's build/outputs (symlinks resolved). Recorded with the build that wrote it, when known.",
+      "Install (or replace) an APK the project built, which must be under an application module's build/outputs; recorded with the build that wrote it.",
     input: z.object({
       device_serial: deviceSerialField,
       apk_path: z

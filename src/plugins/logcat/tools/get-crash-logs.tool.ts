@@ -21,7 +21,7 @@ export function createGetCrashLogsTool(deps: {
     kind: 'R',
     title: 'Get crash logs',
     description:
-      'Crashes, native crashes and ANRs from logcat grouped by signature, newest first: counts, builds, top frames. Stack: get_crash_stack_trace; deaths logcat missed: get_exit_reasons.',
+      'Crashes, native crashes and ANRs from logcat grouped by signature, newest first: counts, builds, top frames. Deaths logcat missed: get_exit_reasons.',
     input: z.object({
       package: z.string().min(1).max(255).optional().describe('Application id.'),
       device_serial: z.string().min(1).max(128).optional().describe('Only groups seen on this device.'),

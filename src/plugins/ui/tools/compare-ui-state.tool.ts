@@ -13,7 +13,7 @@ export function createCompareUiStateTool(deps: { reader: UiReader }) {
     kind: 'R',
     title: 'What changed on screen',
     description:
-      'Compare the screen with your previous read of this device: + added, - removed, ~ changed elements, app or activity change. Cheaper than a full read after an action.',
+      "+ added, - removed, ~ changed elements and app or activity change since your previous read of this device's screen; cheaper than a full read.",
     input: z.object({
       device_serial: deviceSerialField,
       max_entries: z

@@ -13,7 +13,7 @@ export function createFindUiElementsTool(deps: { reader: UiReader }) {
     kind: 'R',
     title: 'Find elements',
     description:
-      'Find elements matching all selector fields given, in screen order, as lines: id path Class "text" bounds @x,y flags. Target acting tools at an id or path from here.',
+      'Elements matching all selector fields given, in screen order, as lines: id path Class "text" bounds @x,y flags; act on them by id or path.',
     input: z.object({ device_serial: deviceSerialField, ...selectorFields, max: findMaxField }),
     output: z.object({
       ...screenOutput,

@@ -13,7 +13,7 @@ export function createUiWaitForIdleTool(deps: { reader: UiReader }) {
     kind: 'R',
     title: 'Wait for the screen to settle',
     description:
-      'Re-read the screen until two reads in a row are the same screen (same screen_hash), up to timeout_ms: after a transition, before reading or acting.',
+      'Re-read the screen until two reads in a row match (same screen_hash), up to timeout_ms: after a transition, before reading or acting.',
     input: z.object({
       device_serial: deviceSerialField,
       timeout_ms: z.number().int().min(100).max(30_000).default(5000).describe('Give up after.'),
