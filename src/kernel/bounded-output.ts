@@ -50,7 +50,7 @@ export function clip(text: string, max: number): string {
 export function pageInput(defaultLimit: number, maxLimit: number, noun: string) {
   return {
     limit: z.number().int().min(1).max(maxLimit).default(defaultLimit).describe(`Most ${noun} per page.`),
-    cursor: z.string().max(20).optional().describe('next_cursor of the previous page.'),
+    cursor: z.string().max(20).optional().describe('The next_cursor you got.'),
   };
 }
 

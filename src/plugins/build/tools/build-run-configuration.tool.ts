@@ -20,7 +20,7 @@ export function createBuildRunConfigurationTool(deps: {
     kind: 'O',
     title: 'Build run configuration',
     description:
-      "Build a run configuration's module and variant (assemble<Variant>) under run_gradle_task's policy; returns the APK (the current one, noted, when up to date). Does not install or launch: run_run_configuration does all three.",
+      "Build a run configuration's module and variant (assemble<Variant>) under run_gradle_task's policy; returns the APK, noted when up to date. Does not install or launch: run_run_configuration does all three.",
     input: z.object({ name: runConfigurationNameField, timeout_sec: buildTimeoutField }),
     output: z.object({
       configuration: z.string().describe('The configuration built.'),

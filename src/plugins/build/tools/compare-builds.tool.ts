@@ -18,7 +18,7 @@ export function createCompareBuildsTool(deps: { service: BuildService }) {
       build_id: z.string().max(64).optional().describe('Later build (default: latest).'),
       base_build_id: z.string().max(64).optional().describe('Earlier build (default: the one before).'),
       limit: z.number().int().min(1).max(500).default(100).describe('Most files per page.'),
-      cursor: z.string().max(20).optional().describe('next_cursor of the previous page.'),
+      cursor: z.string().max(20).optional().describe('The next_cursor you got.'),
     }),
     output: z.object({
       base_build_id: z.string().describe('The earlier build.'),

@@ -30,7 +30,7 @@ export function createFindApkPathTool(deps: { service: BuildService; history: Bu
         .string()
         .max(200)
         .optional()
-        .describe('Application module (:app) or the task that built it (:app:assembleDebug); default: the only one.'),
+        .describe('Application module (:app) or its build task; default: the only one.'),
     }),
     output: z.object({
       found: z.boolean().describe('Whether exactly one APK matched.'),

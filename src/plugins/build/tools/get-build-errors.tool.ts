@@ -16,7 +16,7 @@ export function createGetBuildErrorsTool(deps: { service: BuildService; history:
     description:
       'Diagnostics of a finished build, errors first (Kotlin, KSP, kapt, javac, lint, AAPT2, manifest merger, R8, AGP, tests, Gradle): severity, source, file (project-relative), line, column, message, task.',
     input: z.object({
-      build_id: z.string().max(64).optional().describe('Build id of this project; default: its latest.'),
+      build_id: z.string().max(64).optional().describe("Build id; default: this project's latest."),
       severity: z.enum(['error', 'warning', 'info']).optional().describe('Only this severity.'),
       ...pageInput(50, 500, 'diagnostics'),
     }),

@@ -38,7 +38,7 @@ export function createGetBuildLogTool(deps: { service: BuildService }) {
     title: 'Get build log',
     description: "Lines of a build's full Gradle output, also while it runs.",
     input: z.object({
-      build_id: z.string().max(64).optional().describe('Build id of this project; default: its latest.'),
+      build_id: z.string().max(64).optional().describe("Build id; default: this project's latest."),
       lines: z.number().int().min(1).max(2000).default(200).describe('Most lines per page.'),
       filter: z.string().min(1).max(200).optional().describe('Only lines containing this text, any case.'),
       from: z.enum(['tail', 'head']).default('tail').describe('Start from the last (tail) or first (head) lines.'),

@@ -14,7 +14,7 @@ export function createGetBuildStatusTool(deps: { service: BuildService }) {
     description:
       'Status of a build by any agent or process: outcome, who started or cancelled it, elapsed time, current task. wait_ms long-polls.',
     input: z.object({
-      build_id: z.string().max(64).optional().describe('Build id of this project; default: its latest.'),
+      build_id: z.string().max(64).optional().describe("Build id; default: this project's latest."),
       wait_ms: z
         .number()
         .int()

@@ -24,7 +24,7 @@ export function createListBuildVariantsTool(deps: { service: BuildService; histo
     kind: 'R',
     title: 'List build variants',
     description:
-      'Build variants of each module (flavors x build types, e.g. demoDebug) from the build files (Gradle not run), with application ids and the active variant.',
+      'Build variants of each module (flavors x build types) from the build files (Gradle not run), with application ids and the active variant.',
     input: z.object({
       module: z.string().max(200).optional().describe('Only this module (:app).'),
       name_contains: z.string().min(1).max(128).optional().describe('Only names containing this, any case.'),

@@ -23,7 +23,7 @@ export function createGetDebugSessionTool(deps: { sessions: DebugSessionReader }
     kind: 'R',
     title: 'Get debug session',
     description:
-      'One debug session: the build it installed and its provenance, who installed it, crashes with attribution and log lines, and its timeline newest first (launches, stops, crashes, device changes, deep links, UI actions, tool calls).',
+      'One debug session: its build and provenance, installer, crashes with attribution and log lines, and timeline newest first (launches, stops, crashes, device changes, deep links, UI actions, tool calls).',
     input: z.object({
       session_id: sessionIdField,
       max_events: z.number().int().min(1).max(500).default(100).describe('Most timeline events per page.'),

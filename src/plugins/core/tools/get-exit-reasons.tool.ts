@@ -25,7 +25,7 @@ export function createGetExitReasonsTool(deps: {
       device_serial: deviceSerialField,
       package: z.string().min(1).max(255).optional().describe("Application id; default: the project's only one."),
       limit: z.number().int().min(1).max(MAX_EXIT_RECORDS).optional().describe('Most records per page (default 20).'),
-      cursor: z.string().max(20).optional().describe('next_cursor of the previous page.'),
+      cursor: z.string().max(20).optional().describe('The next_cursor you got.'),
     }),
     output: z.object({
       device_serial: z.string().describe('The device that was read.'),

@@ -10,7 +10,7 @@ export function createListAvdsTool(deps: { avds: AvdController }) {
     kind: 'R',
     title: 'List AVDs',
     description:
-      'Android Virtual Devices defined on this computer (the AVD home), with target, API level, ABI and the serial of any running. Start one with launch_avd.',
+      'AVDs defined on this computer, with target, API level, ABI and the serial of any running. Start one with launch_avd.',
     input: z.object(pageInput(50, 200, 'AVDs')),
     output: z.object({
       avds: z

@@ -46,7 +46,7 @@ export function createQueryEventsTool(deps: { store: EventStoreProvider }) {
       correlation: Subject.optional().describe('Correlation id (build:<id>).'),
       verbose: z.boolean().default(false).describe('Add stream, correlation and data (large data cut).'),
       before_seq: z.number().int().positive().optional().describe('Only events older than this seq.'),
-      cursor: z.string().max(20).optional().describe('next_cursor of the previous page.'),
+      cursor: z.string().max(20).optional().describe('The next_cursor you got.'),
       limit: z.number().int().min(1).max(500).default(50).describe('Most events per page.'),
     }),
     output: z.object({

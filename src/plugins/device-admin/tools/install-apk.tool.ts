@@ -23,11 +23,7 @@ export function createInstallApkTool(deps: {
       "Install (or replace) an APK the project built, which must be under an application module's build/outputs; recorded with the build that wrote it.",
     input: z.object({
       device_serial: deviceSerialField,
-      apk_path: z
-        .string()
-        .min(1)
-        .max(4096)
-        .describe('APK path, absolute or relative to the project root (app/build/outputs/apk/debug/app-debug.apk).'),
+      apk_path: z.string().min(1).max(4096).describe('APK path, absolute or relative to the project root.'),
     }),
     output: z.object({
       device_serial: z.string().describe('Where it was installed.'),

@@ -10,7 +10,7 @@ export function createLaunchAvdTool(deps: { avds: AvdController }) {
     toolset: 'device-admin',
     kind: 'W',
     title: 'Launch AVD',
-    description: `Start an AVD in the SDK emulator and wait (up to ${LAUNCH_TIMEOUT_MS / 1000} s) until it is online. Returns its serial; one already running or starting is returned, not started twice.`,
+    description: `Start an AVD in the SDK emulator and wait (up to ${LAUNCH_TIMEOUT_MS / 1000} s) until it is online; returns its serial (the running one's, if already started).`,
     input: z.object({ name: z.string().min(1).max(100).describe('AVD name from list_avds.') }),
     output: z.object({
       device_serial: z.string().describe('adb serial of the emulator running the AVD.'),

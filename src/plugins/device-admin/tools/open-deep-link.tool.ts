@@ -21,7 +21,7 @@ export function createOpenDeepLinkTool(deps: { devices: DeviceInspector; apps: A
     kind: 'W',
     title: 'Open deep link',
     description:
-      'Open a URI with a VIEW intent to test deep links and app links. Refuses schemes that open no app (javascript, data, file, content, intent, about, blob); fails when nothing resolves it.',
+      'Open a URI with a VIEW intent (deep links, app links); fails when nothing resolves it. Refuses schemes that open no app (javascript, data, file, content, intent, about, blob).',
     input: z.object({
       device_serial: deviceSerialField,
       uri: z.string().min(1).max(2048).describe('The link (https://example.com/item/42, myapp://item/42).'),

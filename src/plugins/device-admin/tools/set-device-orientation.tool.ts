@@ -13,7 +13,7 @@ export function createSetDeviceOrientationTool(deps: { devices: DeviceInspector;
     kind: 'W',
     title: 'Set device orientation',
     description:
-      'Lock the screen orientation (auto-rotate off) or return to auto-rotate, to test configuration changes. Returns the previous orientation.',
+      'Lock the screen orientation (auto-rotate off) or return to auto-rotate; returns the previous orientation.',
     input: z.object({
       device_serial: deviceSerialField,
       orientation: z.enum(ORIENTATIONS).describe('auto: sensor-driven.'),

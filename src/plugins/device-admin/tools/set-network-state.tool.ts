@@ -23,7 +23,7 @@ export function createSetNetworkStateTool(deps: { devices: DeviceInspector; netw
     kind: 'D',
     title: 'Set network state',
     description:
-      'Switch Wi-Fi, mobile data or airplane mode to test offline behaviour; returns the previous state. Refuses to cut a wireless adb connection (Wi-Fi off, airplane on).',
+      'Switch Wi-Fi, mobile data or airplane mode; returns the previous state. Refuses to cut a wireless adb connection (Wi-Fi off, airplane on).',
     input: z.object({
       device_serial: deviceSerialField,
       wifi: z.boolean().optional().describe('Wi-Fi on or off.'),

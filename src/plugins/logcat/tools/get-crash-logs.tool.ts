@@ -26,7 +26,7 @@ export function createGetCrashLogsTool(deps: {
       package: z.string().min(1).max(255).optional().describe('Application id.'),
       device_serial: z.string().min(1).max(128).optional().describe('Only groups seen on this device.'),
       count: z.number().int().min(1).max(200).default(20).describe('Most groups per page.'),
-      cursor: z.string().max(20).optional().describe('next_cursor of the previous page.'),
+      cursor: z.string().max(20).optional().describe('The next_cursor you got.'),
       retrace: z.boolean().optional().describe('Also deobfuscate top frames (R8).'),
     }),
     output: z.object({

@@ -12,7 +12,7 @@ const text = (what: string) => z.string().max(500).optional().describe(what);
 export const selectorFields = {
   text: text('Exact text.'),
   text_contains: text('Substring of text or desc, any case.'),
-  resource_id: text('Resource id or its entry name (login).'),
+  resource_id: text('Resource id or entry name.'),
   content_desc: text('Exact content-desc.'),
   class: text('Class or simple name (Button).'),
   clickable: z.boolean().optional().describe('Clickable?'),
