@@ -22,7 +22,7 @@ export const defaultedPackageField = z
 export const allowForeignPackageField = z
   .boolean()
   .optional()
-  .describe('Only if the user asked for this package outside the project.');
+  .describe('Needed for a package outside the project; only if the user asked for it.');
 
 export const launchTimingFields = {
   total_ms: z.number().int().optional().describe('TotalTime reported by am start -W, in ms, when reported.'),

@@ -12,7 +12,7 @@ export function createCancelBuildTool(deps: { service: BuildService }) {
     description:
       "Cancel the project's running build (or the one named), whoever started it. Waits up to ~10 s for it to stop; returns its final status.",
     input: z.object({
-      build_id: z.string().max(64).optional().describe('Build id of this project; default: its running build.'),
+      build_id: z.string().max(64).optional().describe("Build id; default: this project's running build."),
     }),
     output: BuildViewSchema.extend({
       was_running: z.boolean().describe('False when the build had already ended (nothing was cancelled).'),
