@@ -22,7 +22,7 @@ export const selectorFields = {
 /** `limit` and `cursor` of the row views, described briefly (see bounded-output.ts for the paging rules). */
 export function rowPageFields(defaultRows: number, maxRows: number) {
   return {
-    limit: z.number().int().min(1).max(maxRows).default(defaultRows).describe(`Rows (default ${defaultRows}).`),
+    limit: z.number().int().min(1).max(maxRows).default(defaultRows).describe('Rows per page.'),
     cursor: z.string().max(20).optional().describe('next_cursor, to continue.'),
   };
 }
