@@ -1,6 +1,8 @@
 // The PostgreSQL event store against a real server: one cluster for this file, a fresh database per test.
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { EventStore, StoreUnavailableError } from '../../../src/events/event-store.js';
+import type { Projection, StoreTable, StoredEvent } from '../../../src/events/event-definition.js';
+import { EventStore, ProjectionError, StoreUnavailableError } from '../../../src/events/event-store.js';
+import type { SqlConnection } from '../../../src/events/sql-connection.js';
 import { PostgresEventStore } from '../../../src/events/postgres/postgres-event-store.js';
 import { CHAIN_LOCK_KEY } from '../../../src/events/postgres/postgres-schema.js';
 import { PgSyncClient } from '../../../src/events/postgres/pg-sync-client.js';
@@ -276,4 +278,149 @@ test("watchCommits hears another connection commit; onAppended sees this store's
   expect(heard).toBeGreaterThan(0);
   expect(seen).toEqual([1, 2]);
   stop();
+});
+
+/** Portable SQL (qualified columns in the upsert, which PostgreSQL needs and SQLite accepts). */
+function countsProjection(version = 1, failOn?: string): Projection {
+  return {
+    name: 'pg_counts',
+    version,
+    handles: ['test.*'],
+    tables: ['pg_counts'],
+    ddl: [
+      version === 1
+        ? 'CREATE TABLE pg_counts (name TEXT PRIMARY KEY, total INTEGER NOT NULL, events INTEGER NOT NULL)'
+        : 'CREATE TABLE pg_counts (name TEXT PRIMARY KEY, total INTEGER NOT NULL, events INTEGER NOT NULL, doubled INTEGER NOT NULL)',
+    ],
+    apply(db: SqlConnection, e: StoredEvent) {
+      const data = e.data as { name: string; count?: number };
+      if (data.name === failOn) throw new Error(`refusing ${failOn}`);
+      if (data.name === 'null-total') {
+        db.prepare('INSERT INTO pg_counts (name, total, events) VALUES (?, NULL, 1)').run(data.name);
+        return;
+      }
+      if (e.type === 'test.thing_removed') {
+        db.prepare('DELETE FROM pg_counts WHERE name = ?').run(data.name);
+      } else if (version === 1) {
+        db.prepare(
+          `INSERT INTO pg_counts (name, total, events) VALUES (?, ?, 1)
+           ON CONFLICT (name) DO UPDATE SET total = pg_counts.total + excluded.total, events = pg_counts.events + 1`,
+        ).run(data.name, data.count);
+      } else {
+        db.prepare(
+          `INSERT INTO pg_counts (name, total, events, doubled) VALUES (?, ?, 1, ?)
+           ON CONFLICT (name) DO UPDATE SET total = pg_counts.total + excluded.total, events = pg_counts.events + 1,
+             doubled = pg_counts.doubled + excluded.doubled`,
+        ).run(data.name, data.count, 2 * (data.count ?? 0));
+      }
+    },
+  };
+}
+
+test('projections apply in the append transaction and roll back with it; rebuilt, caught up and verified', () => {
+  const url = cluster.createDatabase();
+  const store = openStore(url, { projections: [countsProjection(1, 'poison')] });
+  const counts = store.prepareRead('SELECT name, total, events FROM pg_counts ORDER BY name');
+  appendThing(store, 'a', 2);
+  store.appendMany([thing('a', 3), thing('b', 1)]);
+  expect(counts.all()).toEqual([
+    { name: 'a', total: 5, events: 2 },
+    { name: 'b', total: 1, events: 1 },
+  ]);
+  // One event of the batch fails its projection: no event and no read-model row is written.
+  expect(() => store.appendMany([thing('c', 1), thing('poison', 1)])).toThrow(ProjectionError);
+  expect(() => store.appendMany([thing('c', 1), thing('poison', 1)])).toThrow(/Projection "pg_counts" failed on/);
+  expect(store.lastSeq()).toBe(3);
+  expect(counts.all()).toHaveLength(2);
+  // A projection whose SQL fails in PostgreSQL (here: NOT NULL) is a ProjectionError too, and the
+  // aborted transaction is rolled back so the store goes on.
+  expect(() => appendThing(store, 'null-total')).toThrow(ProjectionError);
+  expect(() => appendThing(store, 'null-total')).toThrow(/failed on test.thing_happened \(seq 4\): .*null/);
+  expect(appendThing(store, 'c', 4).seq).toBe(4);
+  expect(store.verify({ projections: true })).toMatchObject({ ok: true, checked: 4, projections: ['pg_counts'] });
+
+  // A process without the projection appends; the next one that has it catches up at open.
+  const without = openStore(url);
+  appendThing(without, 'a', 10);
+  const caughtUp = openStore(url, { projections: [countsProjection(1)] });
+  expect(caughtUp.prepareRead('SELECT total FROM pg_counts WHERE name = ?').get('a')).toEqual({ total: 15 });
+  expect(caughtUp.stats().projections).toEqual([
+    expect.objectContaining({ name: 'pg_counts', version: 1, lastSeq: 5 }),
+  ]);
+
+  // A new version is rebuilt from the log at open.
+  const v2 = openStore(url, { projections: [countsProjection(2)] });
+  expect(v2.prepareRead('SELECT name, total, doubled FROM pg_counts ORDER BY name').all()).toEqual([
+    { name: 'a', total: 15, doubled: 30 },
+    { name: 'b', total: 1, doubled: 2 },
+    { name: 'c', total: 4, doubled: 8 },
+  ]);
+  expect(v2.rebuildProjections()).toEqual({ rebuilt: ['pg_counts'], events: 5 });
+  expect(v2.verify({ projections: true })).toMatchObject({ ok: true, projections: ['pg_counts'] });
+
+  // A read model edited behind the store's back no longer matches a replay of the log.
+  cluster.psql(`UPDATE pg_counts SET total = 99 WHERE name = 'b'`, url.slice(url.lastIndexOf('/') + 1));
+  expect(v2.verify({ projections: true })).toMatchObject({
+    ok: false,
+    reason: expect.stringMatching(/read model pg_counts \(projection pg_counts\) differs from a replay/),
+  });
+});
+
+const leasesTable: StoreTable = {
+  owner: 'test',
+  name: 'test_leases',
+  migrations: [
+    'CREATE TABLE IF NOT EXISTS test_leases (key TEXT PRIMARY KEY, holder TEXT NOT NULL, until_ms INTEGER NOT NULL)',
+    { addColumn: 'note', type: 'TEXT' },
+  ],
+};
+
+test('side tables: created by their steps, written only through writeTables, which refuses every other table', () => {
+  const url = cluster.createDatabase();
+  const store = openStore(url, { tables: [leasesTable], projections: [countsProjection()] });
+  appendThing(store, 'a');
+  const taken = store.writeTables((t) => {
+    t.run('INSERT INTO test_leases (key, holder, until_ms, note) VALUES (?, ?, ?, ?)', 'build', 'me', 2 ** 40, 'n');
+    return t.get<{ holder: string }>('SELECT holder FROM test_leases WHERE key = ?', 'build');
+  });
+  expect(taken).toEqual({ holder: 'me' });
+  expect(store.prepareRead('SELECT key, until_ms, note FROM test_leases').all()).toEqual([
+    { key: 'build', until_ms: 2 ** 40, note: 'n' },
+  ]);
+  // Steps run once per database: a second open applies nothing and keeps the rows.
+  const again = openStore(url, { tables: [leasesTable], projections: [countsProjection()] });
+  expect(again.prepareRead('SELECT count(*) AS n FROM test_leases').get()).toEqual({ n: 1 });
+
+  for (const sql of [
+    `INSERT INTO events (seq, id, at, type, v, stream, actor, actor_kind, data, prev_hash, hash) VALUES (9, 'x', 0, 't', 1, 's', '{}', 'cli', '{}', 'p', 'h')`,
+    'DELETE FROM pg_counts',
+    'UPDATE projections SET last_seq = 0',
+    `WITH gone AS (DELETE FROM store_table_steps RETURNING 1) SELECT count(*) FROM gone`,
+    'DROP TABLE test_leases',
+    'TRUNCATE test_leases',
+    'CREATE TABLE sneaky (x int)',
+  ]) {
+    expect(() => store.writeTables((t) => t.run(sql))).toThrow(
+      /may write only the declared side tables \(test_leases\)/,
+    );
+  }
+  // A failed writeTables rolled back everything it did before the refusal.
+  expect(() =>
+    store.writeTables((t) => {
+      t.run('DELETE FROM test_leases');
+      t.run('DELETE FROM pg_counts');
+    }),
+  ).toThrow(TypeError);
+  expect(store.prepareRead('SELECT count(*) AS n FROM test_leases').get()).toEqual({ n: 1 });
+  expect(store.prepareRead('SELECT count(*) AS n FROM pg_counts').get()).toEqual({ n: 1 });
+
+  // prepareRead refuses statements that write, by text or (whatever the text hides) by the session.
+  expect(() => store.prepareRead('DELETE FROM test_leases')).toThrow(
+    'EventStore.prepareRead takes statements that only read; this one writes: DELETE FROM test_leases',
+  );
+  const hidden = 'WITH gone AS (DELETE FROM test_leases RETURNING 1) SELECT count(*) AS n FROM gone';
+  expect(() => store.prepareRead(hidden).all()).toThrow(
+    `EventStore.prepareRead takes statements that only read; this one writes: ${hidden}`,
+  );
+  expect(store.verify({ projections: true })).toMatchObject({ ok: true });
 });
