@@ -96,6 +96,20 @@ const EVENT_COLUMNS = [
   'hash',
 ] as const;
 
+const HEAD_SQL = 'SELECT seq, hash, at FROM events ORDER BY seq DESC LIMIT 1';
+
+/** The last event (seq 0 and the genesis hash for an empty log). */
+interface Head {
+  seq: number;
+  hash: string;
+  at: number;
+}
+const EMPTY_HEAD: Head = { seq: 0, hash: GENESIS_HASH, at: 0 };
+
+function toHead(row: Record<string, unknown> | undefined): Head {
+  return row ? { seq: row.seq as number, hash: row.hash as string, at: row.at as number } : EMPTY_HEAD;
+}
+
 interface CheckpointRow {
   name: string;
   version: number;
@@ -225,26 +239,30 @@ export class PostgresEventStore implements EventStore {
       return;
     }
     if (found === PG_LATEST_SCHEMA_VERSION) return;
-    this.writeTransaction(this.busyTimeoutMs, () => {
-      // Re-read under the lock: another process may have migrated since the check above.
-      const current = this.schemaVersion('writer');
-      if (current > PG_LATEST_SCHEMA_VERSION) throw newer(current);
-      if (current === 0) {
-        this.client.query(
-          'writer',
-          'CREATE TABLE schema_version (version BIGINT PRIMARY KEY, description TEXT NOT NULL, applied_at BIGINT NOT NULL)',
-        );
-      }
-      for (const migration of PG_MIGRATIONS) {
-        if (migration.version <= current) continue;
-        for (const statement of migration.statements) this.client.query('writer', statement);
-        this.client.query(
-          'writer',
-          'INSERT INTO schema_version (version, description, applied_at) VALUES ($1, $2, $3)',
-          [migration.version, migration.description, Date.now()],
-        );
-      }
-    });
+    this.writeTransaction(
+      this.busyTimeoutMs,
+      () => {
+        // Re-read under the lock: another process may have migrated since the check above.
+        const current = this.schemaVersion('writer');
+        if (current > PG_LATEST_SCHEMA_VERSION) throw newer(current);
+        if (current === 0) {
+          this.client.query(
+            'writer',
+            'CREATE TABLE schema_version (version BIGINT PRIMARY KEY, description TEXT NOT NULL, applied_at BIGINT NOT NULL)',
+          );
+        }
+        for (const migration of PG_MIGRATIONS) {
+          if (migration.version <= current) continue;
+          for (const statement of migration.statements) this.client.query('writer', statement);
+          this.client.query(
+            'writer',
+            'INSERT INTO schema_version (version, description, applied_at) VALUES ($1, $2, $3)',
+            [migration.version, migration.description, Date.now()],
+          );
+        }
+      },
+      { readHead: false },
+    );
   }
 
   /** At open: applies every declared side-table step this database has not recorded, under the chain lock. */
@@ -316,7 +334,7 @@ export class PostgresEventStore implements EventStore {
     const prepared = events.map((e) => prepareEvent(this.catalog, this.maxDataBytes, e));
     let stored: StoredEvent[];
     try {
-      stored = this.writeTransaction(this.busyTimeoutMs, () => this.commit(prepared));
+      stored = this.writeTransaction(this.busyTimeoutMs, (head) => this.commit(prepared, head));
     } catch (error) {
       throw this.failure(error) ?? error;
     }
@@ -349,8 +367,8 @@ export class PostgresEventStore implements EventStore {
       this.assertWritable();
       let stored: StoredEvent[];
       try {
-        stored = this.writeTransaction(Math.max(1, Math.min(ASYNC_ATTEMPT_LOCK_MS, maxWaitMs)), () =>
-          this.commit(prepared),
+        stored = this.writeTransaction(Math.max(1, Math.min(ASYNC_ATTEMPT_LOCK_MS, maxWaitMs)), (head) =>
+          this.commit(prepared, head),
         );
       } catch (error) {
         const waited = Date.now() - started;
@@ -372,8 +390,7 @@ export class PostgresEventStore implements EventStore {
       throw new Error('EventStore.importVerbatim was called inside an open transaction. Import after it returns.');
     }
     try {
-      this.writeTransaction(this.busyTimeoutMs, () => {
-        const head = this.head('writer');
+      this.writeTransaction(this.busyTimeoutMs, (head) => {
         const rows = checkVerbatimChain(head, events);
         this.catchUpProjections(head.seq);
         this.insertRows(rows);
@@ -386,8 +403,7 @@ export class PostgresEventStore implements EventStore {
   }
 
   /** Runs under the chain lock: nobody else can append between reading the head and inserting. */
-  private commit(events: readonly PreparedEvent[]): StoredEvent[] {
-    const head = this.head('writer');
+  private commit(events: readonly PreparedEvent[], head: Head): StoredEvent[] {
     let prevSeq = head.seq;
     let prevHash = head.hash;
     this.catchUpProjections(prevSeq);
@@ -472,11 +488,8 @@ export class PostgresEventStore implements EventStore {
     }
   }
 
-  private head(session: PgSession): { seq: number; hash: string; at: number } {
-    const row = this.client.query(session, 'SELECT seq, hash, at FROM events ORDER BY seq DESC LIMIT 1').rows[0] as
-      | { seq: number; hash: string; at: number }
-      | undefined;
-    return row ?? { seq: 0, hash: GENESIS_HASH, at: 0 };
+  private head(session: PgSession): Head {
+    return toHead(this.client.query(session, HEAD_SQL).rows[0]);
   }
 
   private advanceCheckpoints(lastSeq: number): void {
@@ -554,13 +567,12 @@ export class PostgresEventStore implements EventStore {
   }
 
   /** Must run under the chain lock. Drops and recreates the tables, replays the log, resets checkpoints. */
-  private rebuildInTransaction(projections: readonly Projection[]): number {
+  private rebuildInTransaction(projections: readonly Projection[], lastSeq: number): number {
     // One DROP for all of them: tables that reference each other go together, without CASCADE reaching
     // tables outside the set.
     const tables = projections.flatMap((p) => p.tables);
     if (tables.length > 0) this.client.query('writer', `DROP TABLE IF EXISTS ${tables.join(', ')}`);
     for (const p of projections) for (const ddl of p.ddl) this.writerSql.exec(ddl);
-    const lastSeq = this.head('writer').seq;
     const count = this.replay(projections, 0, lastSeq);
     const now = Date.now();
     for (const p of projections) {
@@ -586,11 +598,11 @@ export class PostgresEventStore implements EventStore {
       });
     };
     if (!needsWork()) return;
-    this.writeTransaction(this.busyTimeoutMs, () => {
+    this.writeTransaction(this.busyTimeoutMs, (head) => {
       const rows = this.checkpoints('writer');
       const stale = this.projections.filter((p) => rows.get(p.name)?.version !== p.version);
-      if (stale.length > 0) this.rebuildInTransaction(stale);
-      this.catchUpProjections(this.head('writer').seq);
+      if (stale.length > 0) this.rebuildInTransaction(stale, head.seq);
+      this.catchUpProjections(head.seq);
     });
   }
 
@@ -615,7 +627,7 @@ export class PostgresEventStore implements EventStore {
       throw new Error('EventStore.rebuildProjections was called inside an open transaction. Rebuild after it returns.');
     }
     try {
-      const events = this.writeTransaction(this.busyTimeoutMs, () => this.rebuildInTransaction(chosen));
+      const events = this.writeTransaction(this.busyTimeoutMs, (head) => this.rebuildInTransaction(chosen, head.seq));
       return { rebuilt: chosen.map((p) => p.name), events };
     } catch (error) {
       throw this.failure(error) ?? error;
@@ -626,17 +638,19 @@ export class PostgresEventStore implements EventStore {
    * BEGIN, the chain lock (waiting at most `lockWaitMs`), `fn`, COMMIT; ROLLBACK on any error, which is
    * rethrown as it came (callers map it). BEGIN, lock_timeout and the lock go in one round trip.
    */
-  private writeTransaction<T>(lockWaitMs: number, fn: () => T): T {
+  private writeTransaction<T>(lockWaitMs: number, fn: (head: Head) => T, options: { readHead?: boolean } = {}): T {
     if (this.inTransaction) throw new Error('A write transaction is already open on this event store.');
     this.inTransaction = true;
     try {
       // lock_timeout bounds only the wait for the chain lock: it is reset in the same round trip, so the
-      // rest of the transaction (DDL of a rebuild, say) is not cut short by it.
-      this.client.query(
+      // rest of the transaction (DDL of a rebuild, say) is not cut short by it. The head, read under the
+      // lock, rides along too (not while migrating: there may be no events table yet).
+      const readHead = options.readHead ?? true;
+      const rows = this.client.query(
         'writer',
-        `BEGIN; SET LOCAL lock_timeout = '${Math.max(1, Math.round(lockWaitMs))}ms'; SELECT pg_advisory_xact_lock(${CHAIN_LOCK_KEY}); SET LOCAL lock_timeout = 0`,
-      );
-      const result = fn();
+        `BEGIN; SET LOCAL lock_timeout = '${Math.max(1, Math.round(lockWaitMs))}ms'; SELECT pg_advisory_xact_lock(${CHAIN_LOCK_KEY}); SET LOCAL lock_timeout = 0${readHead ? `; ${HEAD_SQL}` : ''}`,
+      ).rows;
+      const result = fn(readHead ? toHead(rows[0]) : EMPTY_HEAD);
       if (result instanceof Promise) {
         throw new TypeError('The function given to EventStore.writeTables must be synchronous.');
       }

@@ -16,7 +16,6 @@ import {
   testCatalog,
   thing,
   thingHappened,
-  thingsProjection,
 } from '../../support/event-store-fixtures.js';
 import { freePort } from '../../support/free-port.js';
 import { type PostgresCluster, startPostgresCluster } from '../../support/postgres-cluster.js';
