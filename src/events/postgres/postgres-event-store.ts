@@ -49,7 +49,8 @@ import { isGlob } from '../glob.js';
 import type { SqlConnection, SqlStatement } from '../sql-connection.js';
 import { StoreUnavailableError } from '../store-unavailable-error.js';
 import { PgQueryError, type PgSession, PgSyncClient } from './pg-sync-client.js';
-import { createPgSqlConnection, toPostgresDdl } from './pg-sql-connection.js';
+import { bindParameters, createPgSqlConnection } from './pg-sql-connection.js';
+import { translateToPostgres } from './postgres-dialect.js';
 import { redactLocation } from './postgres-location.js';
 import {
   CHAIN_LOCK_KEY,
@@ -287,7 +288,7 @@ export class PostgresEventStore implements EventStore {
         table.migrations.forEach((step, i) => {
           if (done.has(`${table.name.toLowerCase()}#${i + 1}`)) return;
           if (typeof step === 'string') {
-            this.writerSql.exec(toPostgresDdl(step));
+            this.writerSql.exec(step);
           } else {
             // A table made before its steps were recorded may already have the column. Names are plain
             // identifiers (validateTables), unquoted so PostgreSQL folds them as the DDL that made them.
@@ -298,7 +299,7 @@ export class PostgresEventStore implements EventStore {
               [table.name, step.addColumn],
             ).rows.length;
             if (!has) {
-              this.writerSql.exec(toPostgresDdl(`ALTER TABLE ${table.name} ADD COLUMN ${step.addColumn} ${step.type}`));
+              this.writerSql.exec(`ALTER TABLE ${table.name} ADD COLUMN ${step.addColumn} ${step.type}`);
             }
           }
           this.client.query(
@@ -762,7 +763,13 @@ export class PostgresEventStore implements EventStore {
       );
     let plan: unknown;
     try {
-      const row = this.writerSql.prepare(`EXPLAIN (FORMAT JSON) ${sql}`).get(...params) as Record<string, unknown>;
+      // The statement as it will run: translated, its parameters bound as the handle will bind them.
+      const translation = translateToPostgres(sql);
+      const row = this.client.query(
+        'writer',
+        `EXPLAIN (FORMAT JSON) ${translation.sql}`,
+        bindParameters(translation, params),
+      ).rows[0];
       plan = Object.values(row ?? {})[0];
       if (typeof plan === 'string') plan = JSON.parse(plan);
     } catch (error) {
