@@ -1,12 +1,15 @@
 // The PostgreSQL event store against a real server: one cluster for this file, a fresh database per test.
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import type { Projection, StoreTable, StoredEvent } from '../../../src/events/event-definition.js';
+import { EventCatalog } from '../../../src/events/event-catalog.js';
 import { EventStore, ProjectionError, StoreUnavailableError } from '../../../src/events/event-store.js';
 import type { SqlConnection } from '../../../src/events/sql-connection.js';
 import { PostgresEventStore } from '../../../src/events/postgres/postgres-event-store.js';
 import { CHAIN_LOCK_KEY } from '../../../src/events/postgres/postgres-schema.js';
 import { PgSyncClient } from '../../../src/events/postgres/pg-sync-client.js';
 import { SqliteEventStore } from '../../../src/events/sqlite-event-store.js';
+import { collectEventContributions, createContainer, disposeContainer } from '../../../src/kernel/composition-root.js';
+import { pluginModules } from '../../../src/plugins/index.js';
 import {
   agentActor,
   appendThing,
@@ -422,4 +425,25 @@ test('side tables: created by their steps, written only through writeTables, whi
     `EventStore.prepareRead takes statements that only read; this one writes: ${hidden}`,
   );
   expect(store.verify({ projections: true })).toMatchObject({ ok: true });
+});
+
+test("every plugin's projections and side tables open on PostgreSQL; a second open changes nothing", () => {
+  const home = process.env.DROIDWRIGHT_HOME!;
+  const container = createContainer({ home, cwd: home, readOnly: false, env: process.env }, pluginModules);
+  try {
+    const { events, projections, tables } = collectEventContributions(container);
+    const url = cluster.createDatabase();
+    const options = { path: url, catalog: new EventCatalog(events), projections, tables };
+    const first = EventStore.open(options);
+    open.push(first);
+    const steps = first.prepareRead('SELECT count(*) AS n FROM store_table_steps').get();
+    expect(first.stats().projections.map((p) => p.name)).toEqual(projections.map((p) => p.name).sort());
+    const second = EventStore.open(options);
+    open.push(second);
+    expect(second.prepareRead('SELECT count(*) AS n FROM store_table_steps').get()).toEqual(steps);
+    expect(second.rebuildProjections().rebuilt).toHaveLength(projections.length);
+    expect(second.verify({ projections: true })).toMatchObject({ ok: true, projections: expect.any(Array) });
+  } finally {
+    disposeContainer(container);
+  }
 });
