@@ -60,6 +60,8 @@ import {
   PG_MIGRATIONS,
 } from './postgres-schema.js';
 
+/** How often watchCommits tries to LISTEN again while the server is unreachable. */
+const WATCH_RETRY_MS = 1000;
 /** Rows read per page by verify and replays: bounded memory whatever the log's size. */
 const VERIFY_PAGE = 2000;
 /** Rows per INSERT of an import or batch: one round trip each, bounded by bytes too (data may be 256 KiB). */
@@ -794,15 +796,32 @@ export class PostgresEventStore implements EventStore {
     return this.listeners.add(listener);
   }
 
-  /** LISTEN on the channel every append transaction notifies, from any machine. Hints only: tails still poll. */
+  /**
+   * LISTEN on the channel every append transaction notifies, from any machine. Hints only: tails still
+   * poll. A server that is down when the watch starts is tried again every second until it answers
+   * (PgSyncClient re-LISTENs by itself after a connection it had drops).
+   */
   watchCommits(onChange: () => void): () => void {
-    if (this.isClosed) return () => {};
-    try {
-      return this.client.listen(EVENTS_CHANNEL, () => onChange());
-    } catch {
-      // The server is unreachable right now: the caller's poll alone still delivers, and reports the outage.
-      return () => {};
-    }
+    let stop: (() => void) | undefined;
+    let retry: NodeJS.Timeout | undefined;
+    let stopped = false;
+    const subscribe = () => {
+      retry = undefined;
+      if (stopped || this.isClosed) return;
+      try {
+        stop = this.client.listen(EVENTS_CHANNEL, () => onChange());
+      } catch {
+        // Unreachable right now: the caller's poll still delivers (and reports the outage) meanwhile.
+        retry = setTimeout(subscribe, WATCH_RETRY_MS);
+        retry.unref();
+      }
+    };
+    subscribe();
+    return () => {
+      stopped = true;
+      if (retry) clearTimeout(retry);
+      stop?.();
+    };
   }
 
   // ---------------------------------------------------------------- reading

@@ -178,7 +178,11 @@ test('an unreachable server is STORE_UNAVAILABLE naming where and never the pass
   appendThing(store, 'before');
   process.kill(cluster.pid(), 'SIGINT');
   for (let i = 0; i < 200 && isRunning(cluster.pid()); i++) await new Promise((r) => setTimeout(r, 50));
+  let heard = 0;
+  let stopWatch = () => {};
   try {
+    // A watch started while the server is down follows commits once it is back.
+    stopWatch = store.watchCommits(() => heard++);
     expect(() => store.lastSeq()).toThrow(StoreUnavailableError);
     expect(() => store.query({})).toThrow(/Cannot reach the PostgreSQL event log at postgres@127\.0\.0\.1/);
     expect(() => appendThing(store, 'lost')).toThrow(StoreUnavailableError);
@@ -192,6 +196,12 @@ test('an unreachable server is STORE_UNAVAILABLE naming where and never the pass
   expect(store.readAfter(0).map((e) => e.data)).toEqual([{ name: 'before', count: 1 }]);
   expect(appendThing(store, 'after').seq).toBe(2);
   expect(store.verify()).toMatchObject({ ok: true, checked: 2 });
+  for (let i = 0; i < 100 && heard === 0; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    if (i % 20 === 19) appendThing(store, `poke-${i}`);
+  }
+  stopWatch();
+  expect(heard).toBeGreaterThan(0);
 });
 
 function isRunning(pid: number): boolean {
