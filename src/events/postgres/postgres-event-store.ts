@@ -890,15 +890,23 @@ export class PostgresEventStore implements EventStore {
       }
     }
     const anchors = [...(options.anchors ?? []), ...(digest ? [{ ...digest, source: 'the digest' }] : [])];
-    return this.read(() =>
-      this.readSnapshot(() => {
-        const chain = this.verifyChain(anchors);
-        if (!chain.ok || !options.projections) return chain;
-        const models = verifyProjectionsFrom(this.projectionSource(), this.projections);
-        if (!models.ok) return { ...chain, ok: false, reason: models.reason };
-        return { ...chain, projections: models.projections };
-      }),
-    );
+    try {
+      return this.read(() =>
+        this.readSnapshot(() => {
+          const chain = this.verifyChain(anchors);
+          if (!chain.ok || !options.projections) return chain;
+          const models = verifyProjectionsFrom(this.projectionSource(), this.projections);
+          if (!models.ok) return { ...chain, ok: false, reason: models.reason };
+          return { ...chain, projections: models.projections };
+        }),
+      );
+    } catch (error) {
+      // A log whose tables were dropped or altered is a verification result, not a crash of the verifier.
+      if (error instanceof PgQueryError && !this.failure(error)) {
+        return { ok: false, checked: 0, lastSeq: 0, reason: `PostgreSQL cannot read the log: ${error.message}` };
+      }
+      throw error;
+    }
   }
 
   private verifyChain(anchors: readonly ChainAnchor[]): VerifyResult {
@@ -926,6 +934,19 @@ export class PostgresEventStore implements EventStore {
         ...walker.result(),
         ok: false,
         reason: `the chain is intact but the append-only trigger(s) ${weakened.join(', ')} were removed, disabled or altered, so rows could be edited in place; treat the log as tampered with`,
+      };
+    }
+    const hidden = this.client.query(
+      'reader',
+      `SELECT c.relrowsecurity AS rls FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = current_schema() AND c.relname = 'events'`,
+    ).rows[0] as { rls: number } | undefined;
+    if (hidden?.rls) {
+      return {
+        ...walker.result(),
+        ok: false,
+        reason:
+          'the chain is intact as read, but row-level security is enabled on events, so rows may be hidden from this role (a truncated view verifies); treat the log as tampered with',
       };
     }
     return walker.result();

@@ -133,6 +133,19 @@ test('events are append-only in PostgreSQL; an edit made with the trigger disabl
     otherDb,
   );
   expect(other.verify()).toMatchObject({ ok: false, reason: expect.stringMatching(/removed, disabled or altered/) });
+
+  // Rows hidden by a row-level security policy, or a dropped table, are findings too, not crashes.
+  const hiding = openStore(cluster.createDatabase());
+  appendThing(hiding, 'a');
+  const hidingDb = hiding.path.slice(hiding.path.lastIndexOf('/') + 1);
+  cluster.psql('ALTER TABLE events ENABLE ROW LEVEL SECURITY', hidingDb);
+  expect(hiding.verify()).toMatchObject({ ok: false, reason: expect.stringMatching(/row-level security/) });
+  cluster.psql('DROP TABLE events', hidingDb);
+  expect(hiding.verify()).toMatchObject({
+    ok: false,
+    checked: 0,
+    reason: expect.stringMatching(/cannot read the log/),
+  });
 });
 
 test('importVerbatim copies a SQLite log byte for byte: both verify, same hashes; a different chain is refused', () => {
