@@ -100,17 +100,30 @@ const EVENT_COLUMNS = [
 ] as const;
 
 const HEAD_SQL = 'SELECT seq, hash, at FROM events ORDER BY seq DESC LIMIT 1';
+/**
+ * The head and the projection checkpoints in one row, read with the chain lock in one round trip: what
+ * every append needs before it inserts.
+ */
+const LOCKED_HEAD_SQL = `SELECT h.seq, h.hash, h.at,
+    (SELECT coalesce(json_agg(json_build_object('name', name, 'version', version, 'last_seq', last_seq, 'rebuilt_at', rebuilt_at)), '[]')
+       FROM projections) AS checkpoints
+  FROM (SELECT 1) AS one LEFT JOIN LATERAL (${HEAD_SQL}) AS h ON true`;
 
 /** The last event (seq 0 and the genesis hash for an empty log). */
 interface Head {
   seq: number;
   hash: string;
   at: number;
+  /** Read under the chain lock with the head (absent when read alone). */
+  checkpoints?: Map<string, CheckpointRow>;
 }
 const EMPTY_HEAD: Head = { seq: 0, hash: GENESIS_HASH, at: 0 };
 
 function toHead(row: Record<string, unknown> | undefined): Head {
-  return row ? { seq: row.seq as number, hash: row.hash as string, at: row.at as number } : EMPTY_HEAD;
+  const head =
+    row && row.seq !== null ? { seq: row.seq as number, hash: row.hash as string, at: row.at as number } : EMPTY_HEAD;
+  if (!Array.isArray(row?.checkpoints)) return head;
+  return { ...head, checkpoints: new Map((row.checkpoints as CheckpointRow[]).map((r) => [r.name, r])) };
 }
 
 interface CheckpointRow {
@@ -395,7 +408,7 @@ export class PostgresEventStore implements EventStore {
     try {
       this.writeTransaction(this.busyTimeoutMs, (head) => {
         const rows = checkVerbatimChain(head, events);
-        this.catchUpProjections(head.seq);
+        this.catchUpProjections(head.seq, head.checkpoints);
         this.insertRows(rows);
         for (const row of rows) this.project(rowToEvent(row));
         this.advanceCheckpoints(rows[rows.length - 1].seq);
@@ -409,7 +422,7 @@ export class PostgresEventStore implements EventStore {
   private commit(events: readonly PreparedEvent[], head: Head): StoredEvent[] {
     let prevSeq = head.seq;
     let prevHash = head.hash;
-    this.catchUpProjections(prevSeq);
+    this.catchUpProjections(prevSeq, head.checkpoints);
     const stored: StoredEvent[] = [];
     const rows: EventRow[] = [];
     for (const e of events) {
@@ -531,9 +544,9 @@ export class PostgresEventStore implements EventStore {
    * replays what it missed before applying new events, so a read model is never silently behind.
    * Must run under the chain lock.
    */
-  private catchUpProjections(lastSeq: number): void {
+  private catchUpProjections(lastSeq: number, checkpoints?: Map<string, CheckpointRow>): void {
     if (this.projections.length === 0) return;
-    const rows = this.checkpoints('writer');
+    const rows = checkpoints ?? this.checkpoints('writer');
     const behind: Projection[] = [];
     for (const p of this.projections) {
       const row = rows.get(p.name);
@@ -651,7 +664,7 @@ export class PostgresEventStore implements EventStore {
       const readHead = options.readHead ?? true;
       const rows = this.client.query(
         'writer',
-        `BEGIN; SET LOCAL lock_timeout = '${Math.max(1, Math.round(lockWaitMs))}ms'; SELECT pg_advisory_xact_lock(${CHAIN_LOCK_KEY}); SET LOCAL lock_timeout = 0${readHead ? `; ${HEAD_SQL}` : ''}`,
+        `BEGIN; SET LOCAL lock_timeout = '${Math.max(1, Math.round(lockWaitMs))}ms'; SELECT pg_advisory_xact_lock(${CHAIN_LOCK_KEY}); SET LOCAL lock_timeout = 0${readHead ? `; ${LOCKED_HEAD_SQL}` : ''}`,
       ).rows;
       const result = fn(readHead ? toHead(rows[0]) : EMPTY_HEAD);
       if (result instanceof Promise) {

@@ -367,20 +367,27 @@ test('projections apply in the append transaction and roll back with it; rebuilt
   // A process without the projection appends; the next one that has it catches up at open.
   const without = openStore(url);
   appendThing(without, 'a', 10);
+  // A process that has it catches up inside its next append, under the same lock.
+  appendThing(store, 'b', 1);
+  expect(counts.all()).toEqual([
+    { name: 'a', total: 15, events: 3 },
+    { name: 'b', total: 2, events: 2 },
+    { name: 'c', total: 4, events: 1 },
+  ]);
   const caughtUp = openStore(url, { projections: [countsProjection(1)] });
   expect(caughtUp.prepareRead('SELECT total FROM pg_counts WHERE name = ?').get('a')).toEqual({ total: 15 });
   expect(caughtUp.stats().projections).toEqual([
-    expect.objectContaining({ name: 'pg_counts', version: 1, lastSeq: 5 }),
+    expect.objectContaining({ name: 'pg_counts', version: 1, lastSeq: 6 }),
   ]);
 
   // A new version is rebuilt from the log at open.
   const v2 = openStore(url, { projections: [countsProjection(2)] });
   expect(v2.prepareRead('SELECT name, total, doubled FROM pg_counts ORDER BY name').all()).toEqual([
     { name: 'a', total: 15, doubled: 30 },
-    { name: 'b', total: 1, doubled: 2 },
+    { name: 'b', total: 2, doubled: 4 },
     { name: 'c', total: 4, doubled: 8 },
   ]);
-  expect(v2.rebuildProjections()).toEqual({ rebuilt: ['pg_counts'], events: 5 });
+  expect(v2.rebuildProjections()).toEqual({ rebuilt: ['pg_counts'], events: 6 });
   expect(v2.verify({ projections: true })).toMatchObject({ ok: true, projections: ['pg_counts'] });
 
   // A read model edited behind the store's back no longer matches a replay of the log.
