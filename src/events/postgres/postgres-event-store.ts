@@ -770,7 +770,7 @@ export class PostgresEventStore implements EventStore {
 
   /**
    * Proves from PostgreSQL's own plan of the statement that every table it modifies is a declared side
-   * table in this store's schema: EXPLAIN (which plans without executing) lists a ModifyTable node per
+   * table in this store's schema (not a same-named table in another schema): EXPLAIN (which plans without executing) lists a ModifyTable node per
    * target, data-modifying CTEs included. Utility statements (DDL, TRUNCATE, LOCK, SET) cannot be
    * EXPLAINed and are refused. What a plan cannot show is a function that writes from inside a SELECT;
    * the store defines none besides its triggers, and the events table refuses changes by trigger anyway.
@@ -786,10 +786,11 @@ export class PostgresEventStore implements EventStore {
     let plan: unknown;
     try {
       // The statement as it will run: translated, its parameters bound as the handle will bind them.
+      // VERBOSE, because only then does each ModifyTable node name its target's schema.
       const translation = translateToPostgres(sql);
       const row = this.client.query(
         'writer',
-        `EXPLAIN (FORMAT JSON) ${translation.sql}`,
+        `EXPLAIN (FORMAT JSON, VERBOSE) ${translation.sql}`,
         bindParameters(translation, params),
       ).rows[0];
       plan = Object.values(row ?? {})[0];
@@ -801,7 +802,7 @@ export class PostgresEventStore implements EventStore {
     const schema = this.client.query('writer', 'SELECT current_schema() AS s').rows[0].s as string;
     for (const node of modifyTableNodes(plan)) {
       const name = String(node['Relation Name'] ?? '');
-      const where = String(node.Schema ?? schema);
+      const where = String(node.Schema ?? '');
       if (where !== schema || !declared.has(name.toLowerCase())) {
         throw refuse(where === schema ? name || 'an unknown table' : `${where}.${name}`);
       }

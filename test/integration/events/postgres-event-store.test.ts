@@ -425,6 +425,10 @@ test('side tables: created by their steps, written only through writeTables, whi
   ]);
   // Steps run once per database: a second open applies nothing and keeps the rows.
   const again = openStore(url, { tables: [leasesTable], projections: [countsProjection()] });
+  cluster.psql(
+    'CREATE SCHEMA elsewhere; CREATE TABLE elsewhere.test_leases (key TEXT)',
+    url.slice(url.lastIndexOf('/') + 1),
+  );
   expect(again.prepareRead('SELECT count(*) AS n FROM test_leases').get()).toEqual({ n: 1 });
 
   for (const sql of [
@@ -435,6 +439,7 @@ test('side tables: created by their steps, written only through writeTables, whi
     'DROP TABLE test_leases',
     'TRUNCATE test_leases',
     'CREATE TABLE sneaky (x int)',
+    `INSERT INTO elsewhere.test_leases (key) VALUES ('x')`,
   ]) {
     expect(() => store.writeTables((t) => t.run(sql))).toThrow(
       /may write only the declared side tables \(test_leases\)/,
