@@ -261,6 +261,19 @@ export function translateToPostgres(sql: string, options: { ddl?: boolean } = {}
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
     if (t.kind === 'param') {
+      // PostgreSQL types a parameter from its context, and `? IS NULL` gives it none (even when another
+      // use of the same @name would): the statement fails at run time, so refuse it here, on both stores.
+      const after = significant(i + 1, 1);
+      if (lower(tokens[after]) === 'is') {
+        const then = significant(after + 1, 1);
+        const nullTest =
+          lower(tokens[then]) === 'null' ||
+          (lower(tokens[then]) === 'not' && lower(tokens[significant(then + 1, 1)]) === 'null');
+        if (nullTest)
+          refuse(
+            `${t.text} IS NULL leaves the parameter's type open: write CAST(${t.text} AS TEXT) IS NULL (or AS INTEGER)`,
+          );
+      }
       out.push(bindParam(t));
       continue;
     }

@@ -163,8 +163,8 @@ export function readCrashGroups(
   filter: { packages: readonly string[] | null; device: string | null; offset: number; limit: number },
 ): { groups: CrashGroupRow[]; total: number } {
   const packages = filter.packages === null ? null : JSON.stringify(filter.packages);
-  const where = `(@packages IS NULL OR package IN (SELECT value FROM json_each(@packages)))
-    AND (@device IS NULL OR group_id IN (SELECT group_id FROM crashes WHERE device_serial = @device))`;
+  const where = `(CAST(@packages AS TEXT) IS NULL OR package IN (SELECT value FROM json_each(@packages)))
+    AND (CAST(@device AS TEXT) IS NULL OR group_id IN (SELECT group_id FROM crashes WHERE device_serial = @device))`;
   const groups = store
     .prepareRead(`SELECT * FROM crash_groups WHERE ${where} ORDER BY last_seq DESC LIMIT @limit OFFSET @offset`)
     .all({ packages, device: filter.device, limit: filter.limit, offset: filter.offset }) as CrashGroupRow[];
@@ -205,8 +205,8 @@ export function readNewestCrash(
   return (
     (store
       .prepareRead(
-        `SELECT * FROM crashes WHERE (@packages IS NULL OR package IN (SELECT value FROM json_each(@packages)))
-          AND (@device IS NULL OR device_serial = @device) ORDER BY seq DESC LIMIT 1`,
+        `SELECT * FROM crashes WHERE (CAST(@packages AS TEXT) IS NULL OR package IN (SELECT value FROM json_each(@packages)))
+          AND (CAST(@device AS TEXT) IS NULL OR device_serial = @device) ORDER BY seq DESC LIMIT 1`,
       )
       .get({ packages, device: filter.device ?? null }) as CrashRow) ?? null
   );

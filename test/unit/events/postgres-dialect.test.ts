@@ -26,13 +26,23 @@ describe('parameters', () => {
   });
 
   test('@name, :name and $name bind by name, the same name to the same $n', () => {
-    const t = translateToPostgres('UPDATE t SET a = @a, b = :b WHERE id = $id AND (@a IS NULL OR a = @a)');
-    expect(t.sql).toBe('UPDATE t SET a = $1, b = $2 WHERE id = $3 AND ($1 IS NULL OR a = $1)');
+    const t = translateToPostgres(
+      'UPDATE t SET a = @a, b = :b WHERE id = $id AND (CAST(@a AS TEXT) IS NULL OR a = @a)',
+    );
+    expect(t.sql).toBe('UPDATE t SET a = $1, b = $2 WHERE id = $3 AND (CAST($1 AS TEXT) IS NULL OR a = $1)');
     expect(t.params).toEqual({ style: 'named', names: ['a', 'b', 'id'] });
   });
 
   test('a PostgreSQL cast is not a :name parameter', () => {
     expect(pg('SELECT x::text FROM t WHERE y = :y')).toBe('SELECT x::text FROM t WHERE y = $1');
+  });
+
+  test('a parameter only tested for NULL must be CAST, or PostgreSQL cannot type it', () => {
+    expect(() => pg('SELECT * FROM t WHERE (@a IS NULL OR a = @a)')).toThrow(/CAST\(@a AS TEXT\) IS NULL/);
+    expect(() => pg('SELECT * FROM t WHERE ? IS NOT NULL')).toThrow(/CAST/);
+    expect(pg('SELECT * FROM t WHERE (CAST(@a AS TEXT) IS NULL OR a = @a)')).toBe(
+      'SELECT * FROM t WHERE (CAST($1 AS TEXT) IS NULL OR a = $1)',
+    );
   });
 
   test('mixing styles, $1 and parameters in DDL are refused', () => {
