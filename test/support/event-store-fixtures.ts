@@ -63,7 +63,8 @@ export function removed(name: string): NewEvent & { actor: Actor } {
 }
 
 /**
- * Sum of counts per name, minus removed names. `version` 2 also keeps the number of events per
+ * Sum of counts per name, minus removed names. The upsert names `test_things.total`: a bare `total`
+ * beside `excluded.total` is ambiguous on PostgreSQL (42702), while SQLite accepts both spellings. `version` 2 also keeps the number of events per
  * name, so a version bump visibly changes the table's shape and content.
  */
 export function thingsProjection(version = 1): Projection {
@@ -84,12 +85,12 @@ export function thingsProjection(version = 1): Projection {
       } else if (version === 1) {
         db.prepare(
           `INSERT INTO test_things (name, total, last_seq) VALUES (?, ?, ?)
-           ON CONFLICT(name) DO UPDATE SET total = total + excluded.total, last_seq = excluded.last_seq`,
+           ON CONFLICT(name) DO UPDATE SET total = test_things.total + excluded.total, last_seq = excluded.last_seq`,
         ).run(data.name, data.count, event.seq);
       } else {
         db.prepare(
           `INSERT INTO test_things (name, total, last_seq, events) VALUES (?, ?, ?, 1)
-           ON CONFLICT(name) DO UPDATE SET total = total + excluded.total, last_seq = excluded.last_seq, events = events + 1`,
+           ON CONFLICT(name) DO UPDATE SET total = test_things.total + excluded.total, last_seq = excluded.last_seq, events = test_things.events + 1`,
         ).run(data.name, data.count, event.seq);
       }
     },
