@@ -294,6 +294,8 @@ export function translateToPostgres(sql: string, options: { ddl?: boolean } = {}
     // A word after `.` is a column of a table (t.max, x.value), never a keyword or function.
     const qualified = previousOut?.kind === 'punct' && previousOut.text === '.';
     if (qualified) {
+      // t.rowid is as SQLite-only as rowid.
+      if (word === 'rowid' || word === '_rowid_') refuse(REFUSED_WORDS.get(word) as string);
       out.push(t);
       continue;
     }

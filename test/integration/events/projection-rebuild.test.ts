@@ -38,21 +38,34 @@ import {
   given,
   openPluginStore,
   pluginCatalog,
-  rowsAfter,
+  postgresLocations,
+  readModelAfter,
+  rowsOnSqlite,
+  type StoreLocations,
+  sqliteLocations,
   tableRows,
 } from '../../support/projection-spec.js';
+import { type PostgresCluster, startPostgresCluster } from '../../support/postgres-cluster.js';
 import { bundleWorker } from './bundle-worker.js';
 
-// Every projection: appends from this process and from a second one (a real child process on the same
-// file), then a rebuild from the log must give exactly the live read model.
+// Every projection, on both stores: appends from this process and from a second one (a real child process
+// on the same file or database), then a rebuild from the log must give exactly the live read model; and the
+// same events give the same rows on SQLite and on PostgreSQL.
 let writer: string;
+let cluster: PostgresCluster;
 beforeAll(async () => {
   writer = await bundleWorker('projection-writer.ts');
+  cluster = await startPostgresCluster();
 });
 afterAll(() => {
+  cluster?.stop();
   rmSync(dirname(writer), { recursive: true, force: true });
   removeTempDirs();
 });
+const stores: [string, () => StoreLocations][] = [
+  ['sqlite', () => sqliteLocations],
+  ['postgres', () => postgresLocations(cluster)],
+];
 
 const agent: Actor = { kind: 'agent', session: 'sess-a', client: 'jest', pid: process.pid };
 const cli: Actor = { kind: 'cli', pid: process.pid };
@@ -492,35 +505,39 @@ test('every projection in src has a case here', async () => {
   expect(cases.map((c) => c.projection?.name).sort()).toEqual(allProjections.map((p) => p.name).sort());
 });
 
-describe.each(cases.map((c) => [c.projection.name, c] as const))('projection %s', (_name, c) => {
-  test('given its events, holds the expected rows', () => {
-    const rows = rowsAfter(c.projection, c.parts.flat());
-    expect(Object.fromEntries(Object.entries(rows).map(([table, r]) => [table, r.length]))).toEqual(c.rowCounts);
-  });
+describe.each(stores)('on %s', (storeName, locations) => {
+  describe.each(cases.map((c) => [c.projection.name, c] as const))('projection %s', (_name, c) => {
+    test('given its events, holds the expected rows', () => {
+      const { rows, log } = readModelAfter(c.projection, c.parts.flat(), locations());
+      expect(Object.fromEntries(Object.entries(rows).map(([table, r]) => [table, r.length]))).toEqual(c.rowCounts);
+      // The read model must not depend on the store: the same log gives the same rows, values and types.
+      if (storeName === 'postgres') expect(rows).toEqual(rowsOnSqlite(c.projection, log));
+    });
 
-  test('a rebuild from the log equals the live read model after appends from two processes', () => {
-    const dir = tempDir('droidwright-projection-');
-    const path = join(dir, 'events.db');
-    const store = openPluginStore(path);
-    try {
-      appendGiven(store, pluginCatalog(), c.parts[0]);
-      const eventsFile = join(dir, 'events.json');
-      writeFileSync(eventsFile, JSON.stringify(c.parts[1]));
-      const child = spawnSync(process.execPath, [writer, path, eventsFile], { encoding: 'utf8', timeout: 30_000 });
-      expect({ status: child.status, stderr: child.stderr, stdout: child.stdout }).toEqual({
-        status: 0,
-        stderr: '',
-        stdout: `appended ${c.parts[1].length}\n`,
-      });
-      appendGiven(store, pluginCatalog(), c.parts[2]);
-      expect(store.lastSeq()).toBe(c.parts.flat().length);
+    test('a rebuild from the log equals the live read model after appends from two processes', () => {
+      const dir = tempDir('droidwright-projection-');
+      const path = storeName === 'sqlite' ? join(dir, 'events.db') : locations().fresh().path;
+      const store = openPluginStore(path);
+      try {
+        appendGiven(store, pluginCatalog(), c.parts[0]);
+        const eventsFile = join(dir, 'events.json');
+        writeFileSync(eventsFile, JSON.stringify(c.parts[1]));
+        const child = spawnSync(process.execPath, [writer, path, eventsFile], { encoding: 'utf8', timeout: 30_000 });
+        expect({ status: child.status, stderr: child.stderr, stdout: child.stdout }).toEqual({
+          status: 0,
+          stderr: '',
+          stdout: `appended ${c.parts[1].length}\n`,
+        });
+        appendGiven(store, pluginCatalog(), c.parts[2]);
+        expect(store.lastSeq()).toBe(c.parts.flat().length);
 
-      const live = tableRows(store, c.projection.tables);
-      expect(Object.fromEntries(Object.entries(live).map(([table, r]) => [table, r.length]))).toEqual(c.rowCounts);
-      expect(store.rebuildProjections([c.projection.name]).rebuilt).toEqual([c.projection.name]);
-      expect(tableRows(store, c.projection.tables)).toEqual(live);
-    } finally {
-      store.close();
-    }
+        const live = tableRows(store, c.projection.tables);
+        expect(Object.fromEntries(Object.entries(live).map(([table, r]) => [table, r.length]))).toEqual(c.rowCounts);
+        expect(store.rebuildProjections([c.projection.name]).rebuilt).toEqual([c.projection.name]);
+        expect(tableRows(store, c.projection.tables)).toEqual(live);
+      } finally {
+        store.close();
+      }
+    });
   });
 });

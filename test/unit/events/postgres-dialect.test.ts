@@ -106,6 +106,7 @@ describe('statements', () => {
     expect(() => pg('PRAGMA table_info(t)')).toThrow(/PRAGMA/);
     expect(() => pg("SELECT name FROM sqlite_master WHERE type = 'table'")).toThrow(/sqlite_master/);
     expect(() => pg('SELECT rowid FROM t')).toThrow(/rowid/);
+    expect(() => pg('SELECT * FROM t b ORDER BY b.rowid')).toThrow(/rowid/);
     expect(() => pg('SELECT last_insert_rowid()')).toThrow(/RETURNING/);
     expect(() => pg('SELECT changes()')).toThrow(/run\(\) returns/);
     expect(() => pg("SELECT strftime('%s', 'now')")).toThrow(/epoch milliseconds/);
