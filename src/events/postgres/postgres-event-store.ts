@@ -662,10 +662,17 @@ export class PostgresEventStore implements EventStore {
       // rest of the transaction (DDL of a rebuild, say) is not cut short by it. The head, read under the
       // lock, rides along too (not while migrating: there may be no events table yet).
       const readHead = options.readHead ?? true;
-      const rows = this.client.query(
-        'writer',
-        `BEGIN; SET LOCAL lock_timeout = '${Math.max(1, Math.round(lockWaitMs))}ms'; SELECT pg_advisory_xact_lock(${CHAIN_LOCK_KEY}); SET LOCAL lock_timeout = 0${readHead ? `; ${LOCKED_HEAD_SQL}` : ''}`,
-      ).rows;
+      const begin = `BEGIN; SET LOCAL lock_timeout = '${Math.max(1, Math.round(lockWaitMs))}ms'; SELECT pg_advisory_xact_lock(${CHAIN_LOCK_KEY}); SET LOCAL lock_timeout = 0${readHead ? `; ${LOCKED_HEAD_SQL}` : ''}`;
+      let rows: Record<string, unknown>[];
+      try {
+        rows = this.client.query('writer', begin).rows;
+      } catch (error) {
+        // A connection that died while idle (a server restart, a dropped NAT entry) fails the first
+        // statement sent on it. Nothing was written yet, so BEGIN again once on a fresh connection.
+        if (!(error instanceof StoreUnavailableError) || this.client.closed) throw error;
+        this.client.query('writer', 'ROLLBACK');
+        rows = this.client.query('writer', begin).rows;
+      }
       const result = fn(readHead ? toHead(rows[0]) : EMPTY_HEAD);
       if (result instanceof Promise) {
         throw new TypeError('The function given to EventStore.writeTables must be synchronous.');

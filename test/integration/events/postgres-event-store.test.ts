@@ -215,6 +215,10 @@ test('an unreachable server is STORE_UNAVAILABLE naming where and never the pass
   }
   stopWatch();
   expect(heard).toBeGreaterThan(0);
+  // A restart between two appends costs the next one nothing: it begins again on a fresh connection.
+  const before = store.lastSeq();
+  cluster.restart();
+  expect(appendThing(store, 'after-restart').seq).toBe(before + 1);
 });
 
 function isRunning(pid: number): boolean {

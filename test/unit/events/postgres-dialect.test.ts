@@ -75,6 +75,12 @@ describe('statements', () => {
     expect(pg("SELECT replace(a, 'x', 'y') FROM t WHERE b OR replace(a, 'x', '') = ''")).toContain('replace(a');
   });
 
+  test('IS and IS NOT against a value compare null-safely, as in SQLite; IS [NOT] NULL stays', () => {
+    expect(pg('UPDATE t SET a = 1 WHERE b IS ? AND c IS NOT ? AND d IS NOT NULL AND e IS NULL AND f IS d')).toBe(
+      'UPDATE t SET a = 1 WHERE b IS NOT DISTINCT FROM $1 AND c IS DISTINCT FROM $2 AND d IS NOT NULL AND e IS NULL AND f IS NOT DISTINCT FROM d',
+    );
+  });
+
   test('scalar MAX/MIN become GREATEST/LEAST; the aggregates stay', () => {
     expect(pg('UPDATE t SET a = MAX(a, ?), b = min(b, (SELECT max(c) FROM u))')).toBe(
       'UPDATE t SET a = GREATEST(a, $1), b = LEAST(b, (SELECT max(c) FROM u))',

@@ -243,7 +243,8 @@ export class BuildHistory {
   setCurrentTask(buildId: string, task: string | null): void {
     this.store().writeTables((tables) =>
       tables.run(
-        'INSERT OR REPLACE INTO build_live (build_id, current_task, updated_at) VALUES (?, ?, ?)',
+        `INSERT INTO build_live (build_id, current_task, updated_at) VALUES (?, ?, ?)
+         ON CONFLICT (build_id) DO UPDATE SET current_task = excluded.current_task, updated_at = excluded.updated_at`,
         buildId,
         task,
         Date.now(),
