@@ -617,6 +617,13 @@ async function provenance() {
   return runProvenanceBenchmarks(loadSource);
 }
 
+// ---------------------------------------------------------------- event stores (SQLite and PostgreSQL side by side)
+/** Appends/s, verify of a 100k-event log and the cross-machine tail delay on both stores (issue 17). */
+async function eventStores() {
+  const { runEventStoreBenchmarks } = await import('./bench-event-stores.mjs');
+  return runEventStoreBenchmarks();
+}
+
 // ---------------------------------------------------------------- ui (owner: ui toolset)
 /** Screen reads through the real server and client on a normal and a 2,397-node screen; screenshot downscale. */
 async function ui() {
@@ -639,6 +646,7 @@ async function logcatWorker() {
 const benchmarks = {
   startup,
   events,
+  'event-stores': eventStores,
   build,
   provenance,
   'logcat-store': logcatStore,
@@ -648,7 +656,17 @@ const benchmarks = {
   ui,
 };
 
+/** A benchmark comparing alternatives returns { columns, rows: [{ name, values: { column: text } }] }. */
+function printColumns(title, { columns, rows }) {
+  console.log(`\n## ${title}`);
+  console.log(`${'measure'.padEnd(48)} ${columns.map((c) => c.padStart(10)).join(' ')}`);
+  for (const row of rows) {
+    console.log(`${row.name.padEnd(48)} ${columns.map((c) => String(row.values[c] ?? '').padStart(10)).join(' ')}`);
+  }
+}
+
 function printTable(title, rows) {
+  if (!Array.isArray(rows)) return printColumns(title, rows);
   console.log(`\n## ${title}`);
   console.log(
     `${'measure'.padEnd(40)} ${'runs'.padStart(5)} ${'median ms'.padStart(10)} ${'p90 ms'.padStart(8)} ${'min ms'.padStart(8)}`,

@@ -63,7 +63,8 @@ export function removed(name: string): NewEvent & { actor: Actor } {
 }
 
 /**
- * Sum of counts per name, minus removed names. `version` 2 also keeps the number of events per
+ * Sum of counts per name, minus removed names. The upsert names `test_things.total`: a bare `total`
+ * beside `excluded.total` is ambiguous on PostgreSQL (42702), while SQLite accepts both spellings. `version` 2 also keeps the number of events per
  * name, so a version bump visibly changes the table's shape and content.
  */
 export function thingsProjection(version = 1): Projection {

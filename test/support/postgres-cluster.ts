@@ -45,7 +45,15 @@ export function postgresBinDir(): string | undefined {
 
 let counter = 0;
 
-export async function startPostgresCluster(): Promise<PostgresCluster> {
+export interface PostgresClusterOptions {
+  /**
+   * Keep PostgreSQL's default fsync (the benchmark compares it with SQLite, which syncs every commit).
+   * Default false: tests do not exercise durability against an OS crash, and fsync costs seconds per file.
+   */
+  durable?: boolean;
+}
+
+export async function startPostgresCluster(clusterOptions: PostgresClusterOptions = {}): Promise<PostgresCluster> {
   const bin = postgresBinDir();
   if (!bin) {
     throw new Error('PostgreSQL server binaries not found: install Debian package postgresql (scripts/setup.sh does).');
@@ -69,8 +77,7 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     `-p ${port}`,
     `-k ${dir}`,
     '-c listen_addresses=127.0.0.1',
-    // Durability against an OS crash is not what these tests exercise; fsync costs seconds per file.
-    '-c fsync=off',
+    ...(clusterOptions.durable ? [] : ['-c fsync=off']),
     '-c max_connections=200',
   ].join(' ');
   const start = () => run('pg_ctl', ['-D', dataDir, '-o', options, '-l', join(dir, 'server.log'), '-w', 'start']);
