@@ -219,7 +219,9 @@ const WHERE_BUILD_FILE =
 const GRADLE_SECTION = /^\* (?:What went wrong|Where|Try|Exception is|Get more help|Query|Suggestions?)\b/;
 const BLOCK_START = /^\s*\*?\s*What went wrong:\s*$/;
 /** The header with the headline glued after it, as IDEs and one-line pastes print it. */
-const BLOCK_START_GLUED = /^\s*\*\s*What went wrong:\s+(\S.*)$/;
+const BLOCK_START_GLUED = /^\s*\*?\s*What went wrong:\s+(\S.*)$/;
+/** A literal `\n` followed by a line that starts Gradle's failure report: a log escaped into one JSON string. */
+const ESCAPED_LOG_BREAK = /\\n(?:\* What went wrong:|FAILURE: |\d+: Task failed|BUILD FAILED)/;
 /** Failure headlines that start a block even when the `* What went wrong:` line was not printed or pasted. */
 const IMPLICIT_BLOCK =
   /^\s*(?:Error:\s*(?:Gradle:\s*)?)?((?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project|Could not resolve all (?:files|dependencies|artifacts|task dependencies) for configuration|Could not determine the dependencies of task) '[^']+'\.?.*)$/;
@@ -546,6 +548,16 @@ export class GradleOutputParser {
   }
 
   push(rawLine: string): void {
+    // A log carried inside a JSON string (a bot's or a CI tool's report) has its line breaks as literal `\n`: one
+    // line per break, when a break is followed by a line only Gradle's failure report starts with.
+    if (rawLine.length > 20 && rawLine.includes('\\n') && ESCAPED_LOG_BREAK.test(rawLine)) {
+      for (const part of rawLine.replace(/^`+|`+$/g, '').split('\\n')) this.pushLine(part);
+      return;
+    }
+    this.pushLine(rawLine);
+  }
+
+  private pushLine(rawLine: string): void {
     let line = capIndent(stripWrapperPrefixes(rawLine), this.pendingJavac !== null);
     // A log pasted into an issue as a markdown quote has `> ` on every line: from the first line that only a
     // quote explains (`> FAILURE:`, `> > Task :`), one level is removed until the quote ends.
@@ -615,7 +627,11 @@ export class GradleOutputParser {
       if (glued) {
         this.closeBlock();
         this.section = 'what-went-wrong';
-        this.pushBlockLine(glued[1]!);
+        // The whole block squashed onto the header's line (`What went wrong: <headline>.   > <cause>`): one line per cause.
+        const squashed = glued[1]!.split(/\s+> (?=\S)/);
+        this.pushBlockLine(squashed[0]!);
+        for (let k = 1; k < squashed.length && k < 16; k++)
+          this.pushBlockLine(`${'   '.repeat(k - 1)}> ${squashed[k]}`);
         return;
       }
     }
@@ -2100,7 +2116,8 @@ export class GradleOutputParser {
       const requiredAt = free.findIndex((t) => /^Required by:/.test(t));
       if (requiredAt >= 0) text = `${cause} ${free.slice(requiredAt, requiredAt + 6).join(' ')}`;
     } else if (MANIFEST_FAILED.test(cause) || (!anyConsumed && free.length > 0 && free.length <= 6)) {
-      text = [cause, ...free].filter((t) => t !== '').join(' ');
+      // Gradle's problem reports print a problem's title, then its label, which can be the same words: said once.
+      text = [cause, ...free].filter((t, k, all) => t !== '' && t !== all[k - 1]).join(' ');
     } else if (!anyConsumed && cause.endsWith(':')) {
       // `> startup failed:` then the compiler's message, a blank line and the exception's stack: the first paragraph.
       const paragraph: string[] = [];
