@@ -221,6 +221,9 @@ const BLOCK_START = /^\s*\*?\s*What went wrong:\s*$/;
 /** The header with the headline glued after it, as IDEs and one-line pastes print it. */
 const BLOCK_START_GLUED = /^\s*\*?\s*What went wrong:\s+(\S.*)$/;
 /** A literal `\n` followed by a line that starts Gradle's failure report: a log escaped into one JSON string. */
+/** `* What went wrong:` after other text on its line: the report's sections squashed onto one line. */
+const SQUASHED_REPORT = /\S\s+\* What went wrong:/;
+const SQUASHED_SECTION_BREAK = /\s+(?=\* (?:Where|What went wrong|Try|Exception is|Get more help):|BUILD FAILED\b)/;
 const ESCAPED_LOG_BREAK = /\\n(?:\* What went wrong:|FAILURE: |\d+: Task failed|BUILD FAILED)/;
 /** Failure headlines that start a block even when the `* What went wrong:` line was not printed or pasted. */
 const IMPLICIT_BLOCK =
@@ -264,7 +267,7 @@ const MANIFEST_MESSAGE =
   /^\s*(?:Error: )?((?:uses-sdk:minSdkVersion \d+ cannot be smaller than version \d+ declared in library|android:exported needs to be explicitly specified for|Attribute [\w:.@-]+ value=\(.*\) from .* is also present at)\b.*)$/;
 const D8_MESSAGE =
   /^\s*(?:Error: |ERROR: |D8: |com\.android\.tools\.r8\.[\w.$]+: )?((?:Invoke-customs|Default interface methods|Static interface methods|Private interface methods|MethodHandle\.invoke and MethodHandle\.invokeExact|Invoke-polymorphic|Constant-dynamic) (?:are|is) only supported starting with Android \S+ \(--min-api \d+\).*)$/;
-const LOG_LEVEL_PREFIX = /^\[(ERROR|WARNING|WARN|INFO|DEBUG|LIFECYCLE|QUIET)\] (?:\[[\w$]+(?:\.[\w$]+)+\] )?/;
+const LOG_LEVEL_PREFIX = /^\[(ERROR|WARNING|WARN|INFO|DEBUG|LIFECYCLE|QUIET)\] (?:\[[\w$]+(?:\.[\w$]+)+\](?: |$))?/;
 /** javac through Maven: `/p/A.java:[160,40] cannot find symbol` (older plugins keep javac's `error: `). */
 const MAVEN_LOCATED = /^\s*(.+?\.java):\[(\d+),(\d+)\] (?:(error|warning): )?(.*)$/;
 /** The Compose compiler plugin's version check, also seen pasted without Kotlin's `e: `. */
@@ -467,6 +470,8 @@ interface PendingMultiline {
   readonly dependency?: boolean;
   /** A blank line held back after the merger's `is also present at …`: its `Suggestion:` may follow it. */
   heldBlank?: boolean;
+  /** Only lines indented deeper than this continue the message (a compiler's message wrapped under its `e: `). */
+  readonly deeperThan?: number;
 }
 
 interface PendingTest {
@@ -552,6 +557,11 @@ export class GradleOutputParser {
     // line per break, when a break is followed by a line only Gradle's failure report starts with.
     if (rawLine.length > 20 && rawLine.includes('\\n') && ESCAPED_LOG_BREAK.test(rawLine)) {
       for (const part of rawLine.replace(/^`+|`+$/g, '').split('\\n')) this.pushLine(part);
+      return;
+    }
+    // A whole failure report pasted onto one line (a blog's or a phone's reflow): one line per `* …:` section.
+    if (rawLine.length > 40 && rawLine.includes('* What went wrong:') && SQUASHED_REPORT.test(rawLine)) {
+      for (const part of rawLine.split(SQUASHED_SECTION_BREAK)) this.pushLine(part);
       return;
     }
     this.pushLine(rawLine);
@@ -653,6 +663,9 @@ export class GradleOutputParser {
     if (trimmed.startsWith('* Where:') || trimmed === 'Where:') {
       this.closeBlock();
       this.section = 'where';
+      // The location on the header's own line (`* Where: Build file '…' line: 1`), as one-line pastes print it.
+      const glued = WHERE_BUILD_FILE.exec(trimmed.slice('* Where:'.length).trim());
+      if (glued) this.where = { file: glued[1]!, line: glued[2] ? Number(glued[2]) : null };
       return;
     }
     // Every section end starts with `*`, `=`, `B`, `F` or a digit.
@@ -679,6 +692,17 @@ export class GradleOutputParser {
       return;
     }
     if (this.section === 'what-went-wrong') {
+      // A terminal cut a report URL or path at its width: the rest starts the next line (`/tests/debug/index.html`).
+      const previous = this.block.at(-1);
+      if (
+        previous !== undefined &&
+        line.charCodeAt(0) === 47 &&
+        /^\/\S+$/.test(trimmed) &&
+        /(?:file:|https?:)\/\/\S+$/.test(previous.text)
+      ) {
+        this.block[this.block.length - 1] = { ...previous, text: previous.text + trimmed };
+        return;
+      }
       if (this.implicitBlock && trimmed !== '' && this.causeAfterOneLineHeadline(line)) {
         this.pushBlockLine(`> ${trimmed}`);
         return;
@@ -965,7 +989,10 @@ export class GradleOutputParser {
         return true;
       }
       const detail =
-        (pending.indented !== false && /^\s+\S/.test(line)) ||
+        (pending.indented !== false &&
+          /^\s+\S/.test(line) &&
+          (pending.deeperThan === undefined ||
+            (line.length - line.trimStart().length > pending.deeperThan && !/^\s*[ewi]: /.test(line)))) ||
         (manifest && MANIFEST_DETAIL.test(line)) ||
         // `<path>:29:9 Error:` says nothing after it: the untabbed line under it is the merger's message.
         (manifest &&
@@ -1452,6 +1479,12 @@ export class GradleOutputParser {
       // kotlinc's unlocated messages run on too (`… incompatible with language version 2.0:`, the plugins under it).
       if (!binary && message.endsWith(':') && !inBlock) {
         this.pendingMultiline = { base: diagnostic, lines: [], unindented: ANY_TEXT };
+        return true;
+      }
+      // An internal error's message wrapped onto a deeper-indented line (`e: java.lang.NullPointerException: Cannot
+      // invoke` / `   "…" because "$this" is null`) is the rest of it.
+      if (!binary && !inBlock) {
+        this.pendingMultiline = { base: diagnostic, lines: [], deeperThan: line.length - line.trimStart().length };
         return true;
       }
       return this.add(diagnostic);
