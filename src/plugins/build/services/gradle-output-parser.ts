@@ -184,8 +184,9 @@ function parseDuplicateResources(text: string): DuplicateResources | null {
 }
 /** AGP 7+'s in-process resource compiler. */
 const AAPT_COMPILER_DUPLICATE = /^\s*(Duplicate value for resource '[^']+' with config '[^']*'.*)$/;
+/** The merger's detail lines, read as its message's rest even when a paste lost their tabs or rewrapped its sentences. */
 const MANIFEST_DETAIL =
-  /^(?:is also present at |Suggestion: |See https?:\/\/developer\.android\.com\/|\S*AndroidManifest\.xml as the library )/;
+  /^(?:is also present at |Suggestion: |See https?:\/\/developer\.android\.com\/|\S*AndroidManifest\.xml as the library |Apps targeting Android \d+ and higher are required |`android:exported` when the corresponding component )/;
 /** D8/R8's own exception named as a cause: its message is the dexing problem (the generic ones say nothing). */
 const D8_CAUSE = /^\s*(?:Caused by: )?com\.android\.tools\.r8\.[\w.$]+: (?!Compilation failed to complete)(.+)$/;
 
@@ -1868,8 +1869,21 @@ export class GradleOutputParser {
     }
     const severity = severityOf(typeof record.kind === 'string' ? record.kind : '');
     const tool = typeof record.tool === 'string' ? record.tool : '';
-    const source: DiagnosticSource = /aapt/i.test(tool) ? 'aapt2' : /^(R8|D8)$/i.test(tool) ? 'r8' : 'agp';
+    // R8's missing-class report can come without its tool named: its wording says whose it is.
+    const r8Wording =
+      typeof record.text === 'string' && /^Missing class(?:es detected while running R8\b| )/.test(record.text);
+    const source: DiagnosticSource = /aapt/i.test(tool)
+      ? 'aapt2'
+      : /^(R8|D8)$/i.test(tool) || (tool === '' && r8Wording)
+        ? 'r8'
+        : 'agp';
     if (source === 'r8') this.r8Severity = severity;
+    // Several missing classes in one record, one per line: one diagnostic each, as R8 prints them.
+    if (source === 'r8' && typeof record.text === 'string' && /\r?\nMissing class /.test(record.text)) {
+      for (const one of record.text.split(/\r?\n/))
+        if (one.trim() !== '') this.addUnlocated(severity, 'r8', one.trim(), task);
+      return true;
+    }
     if (typeof record.original === 'string') {
       const first = record.original.split('\n').find((l) => l.trim() !== '');
       if (first && this.scanLine(first, true)) return true;
