@@ -63,10 +63,11 @@ const MAX_UNINDENTED_LINES = 12;
 /* Wrappers that prefix every line: ISO timestamps (GitHub Actions raw logs) or a time of day (Jenkins), `[stderr] `, Actions
  * workflow commands, Flutter's verbose `[  +12 ms] ` column, the Titanium CLI's `[ERROR] [GRADLE] `, AGP's `C/C++: ` before
  * a native build's output, fastlane's `[23:49:00]: ▸ `, a JS CLI's tool tag and indentation (`[capacitor]         `), and
- * the `error: ` Android Studio puts before a compiler's own `e: `, and a markdown code fence glued to the first
- * line of a log pasted into an issue. Stripped repeatedly, in any order. */
+ * the `error: ` Android Studio puts before a compiler's own `e: `, the `exception: ` before each line of a compiler run
+ * whose output the Kotlin plugin relays, and a markdown code fence glued to the first line of a log pasted into an
+ * issue. Stripped repeatedly, in any order. */
 const WRAPPER_PREFIX =
-  /^(?:\uFEFF|(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|\[\w+ \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[\d{2}:\d{2}:\d{2}\]: (?:▸ )?|\[[a-z][a-z-]*\](?: {2,}|$)|\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|C\/C\+\+: |(?:error|warning): (?=[ew]: )|```(?:[\w-]+(?= |$))? ?|\d{1,6}\.(?:\t|\s(?=[ew]: )))/;
+  /^(?:\uFEFF|(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|\[\w+ \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[\d{2}:\d{2}:\d{2}\]: (?:▸ )?|\[[a-z][a-z-]*\](?: {2,}|$)|\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|C\/C\+\+: |(?:error|warning): (?=[ew]: )|```(?:[\w-]+(?= |$))? ?|exception: (?=\S)|\d{1,6}\.(?:\t|\s(?=[ew]: )))/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes start with ESC.
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
 
@@ -82,6 +83,8 @@ const GLUED_TASK = /^(:[A-Za-z][\w-]*(?::[A-Za-z][\w-]*)*)(\/[^\s:][^:]*:\d+:? .
 /** Kotlin K2 `e: file:///p/A.kt:4:54 msg` (and `:23:23: msg` in scripts), K1 `e: /p/A.kt: (12, 5): msg`. */
 const KOTLIN_K2 = /^\s*([ewi]): (.+?\.kts?):(\d+):(\d+):? (.*)$/;
 const KOTLIN_K1 = /^\s*([ewi]): (.+?\.kts?): \((\d+), (\d+)\): (.*)$/;
+/** kotlinc's own command-line form, `<path>.kt:37:69: error: msg`, as a compiler run outside the daemon relays it. */
+const KOTLINC_CLI = /^\s*((?:[A-Za-z]:)?[^\s:][^:]*?\.kts?):(\d+):(\d+): (error|warning): (\S.*)$/;
 const KOTLIN_BARE = /^\s*([ew]): (.+)$/;
 /**
  * A Kotlin location whose `e: ` was lost in copying (Flutter and Android Studio print it so, reporters elide the
@@ -218,7 +221,8 @@ const CC_BULLET = /^- (.*)$/;
 const WHERE_BUILD_FILE =
   /^(?:(?:Build|Settings|Script|Init script) file|Script|Init script|Initialization script) '(.+?)'(?: line: (\d+))?$/;
 const GRADLE_SECTION = /^\* (?:What went wrong|Where|Try|Exception is|Get more help|Query|Suggestions?)\b/;
-const BLOCK_START = /^\s*\*?\s*What went wrong:\s*$/;
+/** Also as `- What went wrong:` when a markdown renderer turned the report's `* ` sections into a list. */
+const BLOCK_START = /^\s*[*-]?\s*What went wrong:\s*$/;
 /** The header with the headline glued after it, as IDEs and one-line pastes print it. */
 const BLOCK_START_GLUED = /^\s*\*?\s*What went wrong:\s+(\S.*)$/;
 /** A literal `\n` followed by a line that starts Gradle's failure report: a log escaped into one JSON string. */
@@ -408,10 +412,28 @@ function studioSource(tool: string, file: string | null, message: string): Diagn
   return 'gradle';
 }
 
-/** A failure block printed (or pasted) with every line indented: its lines with the common indentation removed. */
+/** More `[` than `]` in a text: a bracketed list left open. */
+function opensBracket(text: string): boolean {
+  let depth = 0;
+  for (let k = 0; k < text.length; k++) {
+    const c = text.charCodeAt(k);
+    if (c === 91) depth++;
+    else if (c === 93 && depth > 0) depth--;
+  }
+  return depth > 0;
+}
+
+/**
+ * A failure block printed (or pasted) with every line indented: its lines with the common indentation removed. A
+ * markdown list item indents the headline and its causes but not the paragraphs after them: then the headline's.
+ */
 function dedent(lines: BlockLine[]): BlockLine[] {
   let common = Number.POSITIVE_INFINITY;
   for (const l of lines) if (l.text.trim() !== '') common = Math.min(common, l.text.length - l.text.trimStart().length);
+  if (common === 0) {
+    const headline = lines.find((l) => l.text.trim() !== '')!.text;
+    common = headline.length - headline.trimStart().length;
+  }
   if (common === 0 || common === Number.POSITIVE_INFINITY) return lines;
   return lines.map((l) => ({
     text: l.text.slice(Math.min(common, l.text.length - l.text.trimStart().length)),
@@ -543,6 +565,8 @@ export class GradleOutputParser {
   private currentLine: string | null = null;
   /** The line that gave the last diagnostic, and where it is: a terminal may have wrapped its message. */
   private lastAdded: { line: string | null; index: number } | null = null;
+  /** The start of a `* Where:` location a terminal cut at its width, waiting for its rest on the next line. */
+  private whereFragment: string | null = null;
   /** Set by Studio's bare `Build file '…' line: N`: the next line is a failure headline. */
   private headlineExpected = false;
   /** The task of the last failure block, for the bare `error:` lines printed after it. */
@@ -661,7 +685,7 @@ export class GradleOutputParser {
       return;
     }
     // `Where:` with its `* ` lost (a paste's markdown took it), as `What went wrong:` is read without it.
-    if (trimmed.startsWith('* Where:') || trimmed === 'Where:') {
+    if (trimmed.startsWith('* Where:') || trimmed === 'Where:' || trimmed === '- Where:') {
       this.closeBlock();
       this.section = 'where';
       // The location on the header's own line (`* Where: Build file '…' line: 1`), as one-line pastes print it.
@@ -688,8 +712,13 @@ export class GradleOutputParser {
     if (this.buildEnded && (trimmed.startsWith('> Task ') || trimmed.startsWith('> Configure ')))
       this.buildEnded = false;
     if (this.section === 'where') {
-      const m = WHERE_BUILD_FILE.exec(trimmed);
+      // A terminal cut a long location at its width: its rest, from the next line on, is glued back.
+      const location = this.whereFragment === null ? trimmed : this.whereFragment + trimmed;
+      const m = WHERE_BUILD_FILE.exec(location);
+      this.whereFragment = null;
       if (m) this.where = { file: m[1]!, line: m[2] ? Number(m[2]) : null };
+      else if (/^(?:Build|Settings|Script|Init script) file '[^']*$/.test(location) && location.length < 2048)
+        this.whereFragment = location;
       return;
     }
     if (this.section === 'what-went-wrong') {
@@ -1429,7 +1458,12 @@ export class GradleOutputParser {
     }
     // Every Kotlin location names a `.kt` or `.kts` file.
     const hasKt = line.includes('.kt');
-    const kotlin = hasKt ? (KOTLIN_K2.exec(line) ?? KOTLIN_K1.exec(line)) : null;
+    const cli = hasKt && (line.includes(': error: ') || line.includes(': warning: ')) ? KOTLINC_CLI.exec(line) : null;
+    const kotlin = hasKt
+      ? (KOTLIN_K2.exec(line) ??
+        KOTLIN_K1.exec(line) ??
+        (cli ? [cli[0], cli[4] === 'warning' ? 'w' : 'e', cli[1]!, cli[2]!, cli[3]!, cli[5]!] : null))
+      : null;
     const urlOnly =
       kotlin || !hasKt
         ? null
@@ -2097,6 +2131,9 @@ export class GradleOutputParser {
       // `> Suggestion: …` pasted with its own marker is the merger's detail line, not a cause of its own.
       if (cause && causes.length > 0 && /^(?:Suggestion: |is also present at )/.test(text))
         causes[causes.length - 1]!.details.push({ text, consumed: false });
+      // A cause a terminal cut at its width inside `[…]`, its rest quoted again as a cause of its own: one cause.
+      else if (cause && causes.length > 0 && opensBracket(causes[causes.length - 1]!.text) && /^\S+\]/.test(text))
+        causes[causes.length - 1]!.text += text;
       else if (cause) causes.push({ depth: cause[1]!.length, text, details: [] });
       else if (causes.length > 0) causes[causes.length - 1]!.details.push(entry);
     }
