@@ -226,6 +226,7 @@ const BLOCK_START = /^\s*[*-]?\s*What went wrong:\s*$/;
 /** The header with the headline glued after it, as IDEs and one-line pastes print it. */
 const BLOCK_START_GLUED = /^\s*\*?\s*What went wrong:\s+(\S.*)$/;
 /** A literal `\n` followed by a line that starts Gradle's failure report: a log escaped into one JSON string. */
+const TABLE_RULE = /^\s*-{2,}(?:\s*\|\s*-{2,})+\s*\|?\s*$/;
 /** `* What went wrong:` after other text on its line: the report's sections squashed onto one line. */
 const SQUASHED_REPORT = /\S\s+\* What went wrong:/;
 const SQUASHED_SECTION_BREAK = /\s+(?=\* (?:Where|What went wrong|Try|Exception is|Get more help):|BUILD FAILED\b)/;
@@ -594,6 +595,12 @@ export class GradleOutputParser {
 
   private pushLine(rawLine: string): void {
     let line = capIndent(stripWrapperPrefixes(rawLine), this.pendingJavac !== null);
+    // Copied out of an HTML table (Android Studio's build view pasted into an issue): each row ends in ` |` and the
+    // rows are separated by `-- | --`.
+    if (line.includes('|')) {
+      if (TABLE_RULE.test(line)) return;
+      line = line.replace(/\s+\|\s*$/, '');
+    }
     // A log pasted into an issue as a markdown quote has `> ` on every line: from the first line that only a
     // quote explains (`> FAILURE:`, `> > Task :`), one level is removed until the quote ends.
     if (this.markdownQuote) {
@@ -1696,14 +1703,15 @@ export class GradleOutputParser {
       return this.add({ severity: 'error', source: 'r8', file: null, line: null, column: null, message: m[1]!, task });
     if (trimmed.startsWith('Message{kind=')) return this.addToolMessage(trimmed, task);
     if (/^(?:Caused by: )?com\.android\.tools\.r8\./.test(trimmed) && (m = D8_CAUSE.exec(line)))
-      // R8's reporter puts its own `Error: ` before the message of an AbortException.
+      // R8's reporter puts its own `Error: ` before the message of an AbortException, and its origin (`null, ` when
+      // it has none).
       return this.add({
         severity: 'error',
         source: 'r8',
         file: null,
         line: null,
         column: null,
-        message: m[1]!.replace(/^Error: /, ''),
+        message: m[1]!.replace(/^Error: (?:null, )?/, ''),
         task,
       });
     if (line.includes('Missing class') && (m = R8_MISSING.exec(line))) {
