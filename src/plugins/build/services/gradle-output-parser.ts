@@ -202,6 +202,9 @@ const R8_MISSING = /^\s*Missing class:? (\S+)(?: \(referenced from: .*\))?\s*$/;
 
 /** `com.x.FooTest > bar FAILED`; nested classes stay in the method part (`Outer > Inner > test()`). */
 const TEST_FAILED = /^([A-Za-z_$][\w$.]*) > (.+) FAILED\s*$/;
+/** A connected-test run that did not complete, per device (`There was N failure(s).` only counts the failures listed). */
+const DEVICE_RUN_FAILED = /^Tests on .+? failed: (?!There (?:was|were) \d+ failures?)\S.*$/;
+const INSTRUMENTATION_RUN_FAILED = /^Test failed to run to completion\. Reason: \S.*$/;
 const TEST_SHORT_FRAME = /^(.*?)\s+at (\S+?\.(?:kt|java|groovy|scala)):(\d+)\s*$/;
 /** Frames of test frameworks and the platform, skipped when looking for the project's frame. */
 const FRAMEWORK_FRAME =
@@ -852,7 +855,9 @@ export class GradleOutputParser {
     // Not a line of its own: no tool's `w: ` or `error: `, no `path:12: ` location.
     if (
       !(first >= 97 && first <= 122) ||
-      /^[\w-]+:(?:\s|$)|:\d+(?::\d+)?:? |: \(\d+, \d+\)|\b(?:error|warning|warn): /.test(line)
+      /^[\w-]+:(?:\s|$)|:\d+(?::\d+)?:? |: \(\d+, \d+\)|\b(?:error|warning|warn): /.test(line) ||
+      // A test's `com.example.FooTest > bar FAILED` line starts with a lower-case package name too.
+      /^[a-z][\w$]*(?:\.[\w$]+)+ > /.test(line)
     )
       return false;
     const d = this.diagnostics[last.index];
@@ -1061,6 +1066,17 @@ export class GradleOutputParser {
       }
       if (/^\s+\S/.test(line) && !/^\s*> /.test(line)) {
         if (this.pendingTest.lines.length < MAX_CONTINUATION_LINES) this.pendingTest.lines.push(line.trim());
+        return true;
+      }
+      // The failure's message pasted without its indentation: the one sentence right under the `FAILED` line.
+      if (
+        this.pendingTest.lines.length === 0 &&
+        /^[A-Z][^:]*\.(?:\s|$)/.test(line) &&
+        !NEW_ENTRY.test(line) &&
+        !TEST_FAILED.test(line.trim()) &&
+        !OLD_TASK_LINE.test(line.trim())
+      ) {
+        this.pendingTest.lines.push(line.trim());
         return true;
       }
       this.flushTest();
@@ -1736,6 +1752,14 @@ export class GradleOutputParser {
       this.pendingTest = { className: m[1]!, method: m[2]!, task, lines: [], blankLines: 0 };
       return true;
     }
+    // The instrumentation run itself failed (the app process crashed, fewer tests reported than started): the
+    // device's summary and the runner's reason name no test the lines above failed, so they are failures of their own.
+    if (
+      !inBlock &&
+      trimmed.startsWith('Test') &&
+      (INSTRUMENTATION_RUN_FAILED.test(trimmed) || DEVICE_RUN_FAILED.test(trimmed))
+    )
+      return this.addUnlocated('error', 'test', trimmed, task);
     return false;
   }
 
