@@ -10338,4 +10338,35 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
+  'script_compilation_exception_stack_only_two_errors.txt': [
+    d(
+      'error',
+      'script',
+      '/Users/mac/.gradle/.tmp/gradle-kotlin-dsl-4387917382735680989.tmp/build.gradle.kts',
+      10,
+      49,
+      'Unresolved reference: serviceOf',
+      null,
+    ),
+    d(
+      'error',
+      'script',
+      '/Users/mac/.gradle/.tmp/gradle-kotlin-dsl-4387917382735680989.tmp/build.gradle.kts',
+      50,
+      11,
+      'Unresolved reference: serviceOf',
+      null,
+    ),
+  ],
+  'script_compilation_exception_older_errors_field.txt': [
+    d(
+      'error',
+      'script',
+      '/Users/1049263/.gradle/.tmp/gradle-kotlin-dsl-4070468738517446862.tmp/build.gradle.kts',
+      15,
+      7,
+      'Unresolved reference: codequality',
+      null,
+    ),
+  ],
 };

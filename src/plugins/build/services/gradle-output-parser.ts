@@ -201,6 +201,7 @@ const JVM_NOISE =
 const R8_MISSING = /^\s*Missing class:? (\S+)(?: \(referenced from: .*\))?\s*$/;
 
 /** `com.x.FooTest > bar FAILED`; nested classes stay in the method part (`Outer > Inner > test()`). */
+const SCRIPT_COMPILATION_ERROR = /ScriptCompilationError\(message=(.+?), location=(.+?) \((\d+):(\d+)\)\)/g;
 const TEST_FAILED = /^([A-Za-z_$][\w$.]*) > (.+) FAILED\s*$/;
 /** A connected-test run that did not complete, per device (`There was N failure(s).` only counts the failures listed). */
 const DEVICE_RUN_FAILED = /^Tests on .+? failed: (?!There (?:was|were) \d+ failures?)\S.*$/;
@@ -784,6 +785,9 @@ export class GradleOutputParser {
         return;
       }
     }
+    // The Kotlin DSL's compile errors as `--stacktrace` prints them (also all that is left when only the stack was
+    // pasted): each error with its script and position, in `* Exception is:` or a `Caused by:` line.
+    if (line.includes('ScriptCompilationException(') && this.addScriptCompilationErrors(line)) return;
     if (this.section === 'other') {
       // `* Try:` advice and `* Exception is:` stacks have no blank line inside; one ends them.
       if (trimmed === '') {
@@ -2312,6 +2316,24 @@ export class GradleOutputParser {
         message: compile[2]!,
         task,
       });
+  }
+
+  /** `ScriptCompilationException(…[ScriptCompilationError(message=…, location=<script> (12:5)), …])`. */
+  private addScriptCompilationErrors(line: string): boolean {
+    let found = false;
+    for (const m of line.matchAll(SCRIPT_COMPILATION_ERROR)) {
+      found = true;
+      const [lineNo, column, message] = [Number(m[3]), Number(m[4]), m[1]!];
+      // The same error printed before as kotlinc's `e: <script>:12:5 …` names the script itself, not Gradle's copy.
+      if (
+        this.diagnostics.some(
+          (d) => d.source === 'script' && d.line === lineNo && d.column === column && d.message === message,
+        )
+      )
+        continue;
+      this.add({ severity: 'error', source: 'script', file: m[2]!, line: lineNo, column, message, task: null });
+    }
+    return found;
   }
 
   /** `Line 23: <code>` followed by a caret line `   ^ message`, located by the `* Where:` section. */
