@@ -139,6 +139,8 @@ const JAVAC_LEVEL_ONLY = new RegExp(`^\\s*${JAVAC_LEVEL}: \\S`);
 const CARET = /^(\s*)\^(?:\s*$|(\S.*)$)/;
 
 const LINT = /^\s*(.+?):(?:(\d+):)? (Error|Warning|Information|Hint|Fatal): (.*\[[A-Za-z0-9_]+\])\s*$/;
+/** Lint's `<path>:12: Error: …` before its closing `[IssueId]`. */
+const LINT_CUT_BEFORE_ID = /^\s*\S.*?:\d+: (?:Error|Warning): \S/;
 const LINT_IN_LINT_TASK = /^\s*(\S.*?\.\w+):(\d+): (Error|Warning|Information|Fatal): (\S.*)$/;
 /** AAPT2 through AGP: `<path>:12: AAPT: error: msg`, also `ERROR:<path>:105:5-114:25: AAPT: error:`. */
 const AAPT_LOCATED =
@@ -570,6 +572,8 @@ export class GradleOutputParser {
   private currentLine: string | null = null;
   /** The line that gave the last diagnostic, and where it is: a terminal may have wrapped its message. */
   private lastAdded: { line: string | null; index: number } | null = null;
+  /** A lint line cut at the terminal's width before its `[IssueId]` ended, waiting for the rest on the next line. */
+  private heldLintLine: string | null = null;
   /** The start of a `* Where:` location a terminal cut at its width, waiting for its rest on the next line. */
   private whereFragment: string | null = null;
   /** Set by Studio's bare `Build file '…' line: N`: the next line is a failure headline. */
@@ -597,7 +601,7 @@ export class GradleOutputParser {
     this.pushLine(rawLine);
   }
 
-  private pushLine(rawLine: string): void {
+  private pushLine(rawLine: string, mayHold = true): void {
     let line = capIndent(stripWrapperPrefixes(rawLine), this.pendingJavac !== null);
     // Copied out of an HTML table (Android Studio's build view pasted into an issue): each row ends in ` |` and the
     // rows are separated by `-- | --`.
@@ -620,6 +624,18 @@ export class GradleOutputParser {
     }
     // Gradle puts a space after every `>` it prints: `>Execution failed …` is a reporter's quote of that line alone.
     if (line.charCodeAt(0) === 62 && /^>[A-Za-z]/.test(line)) line = line.slice(1);
+    // A lint line a terminal cut at its width before its `[IssueId]` ended: held until the next line says.
+    if (this.heldLintLine !== null) {
+      const held = this.heldLintLine;
+      this.heldLintLine = null;
+      const rest = line.trim();
+      if (/^[\w[]*\]$/.test(rest)) line = held.length >= 80 || !rest.startsWith('[') ? held + rest : `${held} ${rest}`;
+      else this.pushLine(held, false);
+    }
+    if (mayHold && line.length >= 79 && !line.endsWith(']') && LINT_CUT_BEFORE_ID.test(line)) {
+      this.heldLintLine = line;
+      return;
+    }
     this.previousLine = this.currentLine;
     this.currentLine = line;
     if (this.lastAdded !== null && this.continuesWrappedMessage(line)) return;
@@ -921,6 +937,11 @@ export class GradleOutputParser {
 
   /** Ends the stream; returns every diagnostic (deduplicated, in order of appearance). */
   finish(): BuildDiagnostic[] {
+    if (this.heldLintLine !== null) {
+      const held = this.heldLintLine;
+      this.heldLintLine = null;
+      this.pushLine(held, false);
+    }
     if (this.pendingStudio)
       this.add({
         ...this.pendingStudio,
@@ -1772,9 +1793,17 @@ export class GradleOutputParser {
    * the terminal wrapped the path (`…\\permissionhandler\\ServiceMana` / `ger.java:153: Error: …`).
    */
   private unwrapPath(file: string): string {
-    if (file.includes('/') || file.includes('\\') || this.previousLine === null) return file;
+    if (this.previousLine === null) return file;
     const previous = this.previousLine.trim();
-    return /^(?:[A-Za-z]:)?[\\/]?[^\s:]*[\\/][^\\/\s:.]+$/.test(previous) ? previous + file : file;
+    if (!file.includes('/') && !file.includes('\\'))
+      return /^(?:[A-Za-z]:)?[\\/]?[^\s:]*[\\/][^\\/\s:.]+$/.test(previous) ? previous + file : file;
+    // Cut inside a directory's name (`…\res\v` / `alues\strings.xml:216: …`): an absolute path alone on a full-width
+    // line, and a relative one after it.
+    return previous.length >= 79 &&
+      !/^(?:[A-Za-z]:)?[\\/]/.test(file) &&
+      /^(?:[A-Za-z]:)?[\\/][^\s:]*[\\/][^\\/\s:]*$/.test(previous)
+      ? previous + file
+      : file;
   }
 
   private kotlinSource(task: string | null, message = ''): DiagnosticSource {
