@@ -632,7 +632,13 @@ export class GradleOutputParser {
       if (/^[\w[]*\]$/.test(rest)) line = held.length >= 80 || !rest.startsWith('[') ? held + rest : `${held} ${rest}`;
       else this.pushLine(held, false);
     }
-    if (mayHold && line.length >= 79 && !line.endsWith(']') && LINT_CUT_BEFORE_ID.test(line)) {
+    if (
+      mayHold &&
+      line.length >= 79 &&
+      (line.includes(': Error: ') || line.includes(': Warning: ')) &&
+      !line.endsWith(']') &&
+      LINT_CUT_BEFORE_ID.test(line)
+    ) {
       this.heldLintLine = line;
       return;
     }
