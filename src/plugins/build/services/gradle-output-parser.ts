@@ -63,10 +63,11 @@ const MAX_UNINDENTED_LINES = 12;
 /* Wrappers that prefix every line: ISO timestamps (GitHub Actions raw logs) or a time of day (Jenkins), `[stderr] `, Actions
  * workflow commands, Flutter's verbose `[  +12 ms] ` column, the Titanium CLI's `[ERROR] [GRADLE] `, AGP's `C/C++: ` before
  * a native build's output, fastlane's `[23:49:00]: ▸ `, a JS CLI's tool tag and indentation (`[capacitor]         `), and
- * the `error: ` Android Studio puts before a compiler's own `e: `, and a markdown code fence glued to the first
- * line of a log pasted into an issue. Stripped repeatedly, in any order. */
+ * the `error: ` Android Studio puts before a compiler's own `e: `, the `exception: ` before each line of a compiler run
+ * whose output the Kotlin plugin relays, and a markdown code fence glued to the first line of a log pasted into an
+ * issue. Stripped repeatedly, in any order. */
 const WRAPPER_PREFIX =
-  /^(?:\uFEFF|(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|\[\w+ \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[\d{2}:\d{2}:\d{2}\]: (?:▸ )?|\[[a-z][a-z-]*\](?: {2,}|$)|\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|C\/C\+\+: |(?:error|warning): (?=[ew]: )|```(?:[\w-]+(?= |$))? ?|\d{1,6}\.(?:\t|\s(?=[ew]: )))/;
+  /^(?:\uFEFF|(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|\[\w+ \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[\d{2}:\d{2}:\d{2}\]: (?:▸ )?|\[[a-z][a-z-]*\](?: {2,}|$)|\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|C\/C\+\+: |(?:error|warning): (?=[ew]: )|```(?:[\w-]+(?= |$))? ?|exception: (?=\S)|\d{1,6}\.(?:\t|\s(?=[ew]: )))/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes start with ESC.
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
 
@@ -82,6 +83,8 @@ const GLUED_TASK = /^(:[A-Za-z][\w-]*(?::[A-Za-z][\w-]*)*)(\/[^\s:][^:]*:\d+:? .
 /** Kotlin K2 `e: file:///p/A.kt:4:54 msg` (and `:23:23: msg` in scripts), K1 `e: /p/A.kt: (12, 5): msg`. */
 const KOTLIN_K2 = /^\s*([ewi]): (.+?\.kts?):(\d+):(\d+):? (.*)$/;
 const KOTLIN_K1 = /^\s*([ewi]): (.+?\.kts?): \((\d+), (\d+)\): (.*)$/;
+/** kotlinc's own command-line form, `<path>.kt:37:69: error: msg`, as a compiler run outside the daemon relays it. */
+const KOTLINC_CLI = /^\s*((?:[A-Za-z]:)?[^\s:][^:]*?\.kts?):(\d+):(\d+): (error|warning): (\S.*)$/;
 const KOTLIN_BARE = /^\s*([ew]): (.+)$/;
 /**
  * A Kotlin location whose `e: ` was lost in copying (Flutter and Android Studio print it so, reporters elide the
@@ -136,6 +139,8 @@ const JAVAC_LEVEL_ONLY = new RegExp(`^\\s*${JAVAC_LEVEL}: \\S`);
 const CARET = /^(\s*)\^(?:\s*$|(\S.*)$)/;
 
 const LINT = /^\s*(.+?):(?:(\d+):)? (Error|Warning|Information|Hint|Fatal): (.*\[[A-Za-z0-9_]+\])\s*$/;
+/** Lint's `<path>:12: Error: …` before its closing `[IssueId]`. */
+const LINT_CUT_BEFORE_ID = /^\s*\S.*?:\d+: (?:Error|Warning): \S/;
 const LINT_IN_LINT_TASK = /^\s*(\S.*?\.\w+):(\d+): (Error|Warning|Information|Fatal): (\S.*)$/;
 /** AAPT2 through AGP: `<path>:12: AAPT: error: msg`, also `ERROR:<path>:105:5-114:25: AAPT: error:`. */
 const AAPT_LOCATED =
@@ -184,8 +189,9 @@ function parseDuplicateResources(text: string): DuplicateResources | null {
 }
 /** AGP 7+'s in-process resource compiler. */
 const AAPT_COMPILER_DUPLICATE = /^\s*(Duplicate value for resource '[^']+' with config '[^']*'.*)$/;
+/** The merger's detail lines, read as its message's rest even when a paste lost their tabs or rewrapped its sentences. */
 const MANIFEST_DETAIL =
-  /^(?:is also present at |Suggestion: |See https?:\/\/developer\.android\.com\/|\S*AndroidManifest\.xml as the library )/;
+  /^(?:is also present at |Suggestion: |See https?:\/\/developer\.android\.com\/|\S*AndroidManifest\.xml as the library |Apps targeting Android \d+ and higher are required |`android:exported` when the corresponding component )/;
 /** D8/R8's own exception named as a cause: its message is the dexing problem (the generic ones say nothing). */
 const D8_CAUSE = /^\s*(?:Caused by: )?com\.android\.tools\.r8\.[\w.$]+: (?!Compilation failed to complete)(.+)$/;
 
@@ -197,7 +203,11 @@ const JVM_NOISE =
 const R8_MISSING = /^\s*Missing class:? (\S+)(?: \(referenced from: .*\))?\s*$/;
 
 /** `com.x.FooTest > bar FAILED`; nested classes stay in the method part (`Outer > Inner > test()`). */
+const SCRIPT_COMPILATION_ERROR = /ScriptCompilationError\(message=(.+?), location=(.+?) \((\d+):(\d+)\)\)/g;
 const TEST_FAILED = /^([A-Za-z_$][\w$.]*) > (.+) FAILED\s*$/;
+/** A connected-test run that did not complete, per device (`There was N failure(s).` only counts the failures listed). */
+const DEVICE_RUN_FAILED = /^Tests on .+? failed: (?!There (?:was|were) \d+ failures?)\S.*$/;
+const INSTRUMENTATION_RUN_FAILED = /^Test failed to run to completion\. Reason: \S.*$/;
 const TEST_SHORT_FRAME = /^(.*?)\s+at (\S+?\.(?:kt|java|groovy|scala)):(\d+)\s*$/;
 /** Frames of test frameworks and the platform, skipped when looking for the project's frame. */
 const FRAMEWORK_FRAME =
@@ -217,9 +227,16 @@ const CC_BULLET = /^- (.*)$/;
 const WHERE_BUILD_FILE =
   /^(?:(?:Build|Settings|Script|Init script) file|Script|Init script|Initialization script) '(.+?)'(?: line: (\d+))?$/;
 const GRADLE_SECTION = /^\* (?:What went wrong|Where|Try|Exception is|Get more help|Query|Suggestions?)\b/;
-const BLOCK_START = /^\s*\*?\s*What went wrong:\s*$/;
+/** Also as `- What went wrong:` when a markdown renderer turned the report's `* ` sections into a list. */
+const BLOCK_START = /^\s*[*-]?\s*What went wrong:\s*$/;
 /** The header with the headline glued after it, as IDEs and one-line pastes print it. */
-const BLOCK_START_GLUED = /^\s*\*\s*What went wrong:\s+(\S.*)$/;
+const BLOCK_START_GLUED = /^\s*\*?\s*What went wrong:\s+(\S.*)$/;
+/** A literal `\n` followed by a line that starts Gradle's failure report: a log escaped into one JSON string. */
+const TABLE_RULE = /^\s*-{2,}(?:\s*\|\s*-{2,})+\s*\|?\s*$/;
+/** `* What went wrong:` after other text on its line: the report's sections squashed onto one line. */
+const SQUASHED_REPORT = /\S\s+\* What went wrong:/;
+const SQUASHED_SECTION_BREAK = /\s+(?=\* (?:Where|What went wrong|Try|Exception is|Get more help):|BUILD FAILED\b)/;
+const ESCAPED_LOG_BREAK = /\\n(?:\* What went wrong:|FAILURE: |\d+: Task failed|BUILD FAILED)/;
 /** Failure headlines that start a block even when the `* What went wrong:` line was not printed or pasted. */
 const IMPLICIT_BLOCK =
   /^\s*(?:Error:\s*(?:Gradle:\s*)?)?((?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project|Could not resolve all (?:files|dependencies|artifacts|task dependencies) for configuration|Could not determine the dependencies of task) '[^']+'\.?.*)$/;
@@ -262,7 +279,7 @@ const MANIFEST_MESSAGE =
   /^\s*(?:Error: )?((?:uses-sdk:minSdkVersion \d+ cannot be smaller than version \d+ declared in library|android:exported needs to be explicitly specified for|Attribute [\w:.@-]+ value=\(.*\) from .* is also present at)\b.*)$/;
 const D8_MESSAGE =
   /^\s*(?:Error: |ERROR: |D8: |com\.android\.tools\.r8\.[\w.$]+: )?((?:Invoke-customs|Default interface methods|Static interface methods|Private interface methods|MethodHandle\.invoke and MethodHandle\.invokeExact|Invoke-polymorphic|Constant-dynamic) (?:are|is) only supported starting with Android \S+ \(--min-api \d+\).*)$/;
-const LOG_LEVEL_PREFIX = /^\[(ERROR|WARNING|WARN|INFO|DEBUG|LIFECYCLE|QUIET)\] (?:\[[\w$]+(?:\.[\w$]+)+\] )?/;
+const LOG_LEVEL_PREFIX = /^\[(ERROR|WARNING|WARN|INFO|DEBUG|LIFECYCLE|QUIET)\] (?:\[[\w$]+(?:\.[\w$]+)+\](?: |$))?/;
 /** javac through Maven: `/p/A.java:[160,40] cannot find symbol` (older plugins keep javac's `error: `). */
 const MAVEN_LOCATED = /^\s*(.+?\.java):\[(\d+),(\d+)\] (?:(error|warning): )?(.*)$/;
 /** The Compose compiler plugin's version check, also seen pasted without Kotlin's `e: `. */
@@ -402,10 +419,28 @@ function studioSource(tool: string, file: string | null, message: string): Diagn
   return 'gradle';
 }
 
-/** A failure block printed (or pasted) with every line indented: its lines with the common indentation removed. */
+/** More `[` than `]` in a text: a bracketed list left open. */
+function opensBracket(text: string): boolean {
+  let depth = 0;
+  for (let k = 0; k < text.length; k++) {
+    const c = text.charCodeAt(k);
+    if (c === 91) depth++;
+    else if (c === 93 && depth > 0) depth--;
+  }
+  return depth > 0;
+}
+
+/**
+ * A failure block printed (or pasted) with every line indented: its lines with the common indentation removed. A
+ * markdown list item indents the headline and its causes but not the paragraphs after them: then the headline's.
+ */
 function dedent(lines: BlockLine[]): BlockLine[] {
   let common = Number.POSITIVE_INFINITY;
   for (const l of lines) if (l.text.trim() !== '') common = Math.min(common, l.text.length - l.text.trimStart().length);
+  if (common === 0) {
+    const headline = lines.find((l) => l.text.trim() !== '')!.text;
+    common = headline.length - headline.trimStart().length;
+  }
   if (common === 0 || common === Number.POSITIVE_INFINITY) return lines;
   return lines.map((l) => ({
     text: l.text.slice(Math.min(common, l.text.length - l.text.trimStart().length)),
@@ -465,6 +500,8 @@ interface PendingMultiline {
   readonly dependency?: boolean;
   /** A blank line held back after the merger's `is also present at …`: its `Suggestion:` may follow it. */
   heldBlank?: boolean;
+  /** Only lines indented deeper than this continue the message (a compiler's message wrapped under its `e: `). */
+  readonly deeperThan?: number;
 }
 
 interface PendingTest {
@@ -535,6 +572,10 @@ export class GradleOutputParser {
   private currentLine: string | null = null;
   /** The line that gave the last diagnostic, and where it is: a terminal may have wrapped its message. */
   private lastAdded: { line: string | null; index: number } | null = null;
+  /** A lint line cut at the terminal's width before its `[IssueId]` ended, waiting for the rest on the next line. */
+  private heldLintLine: string | null = null;
+  /** The start of a `* Where:` location a terminal cut at its width, waiting for its rest on the next line. */
+  private whereFragment: string | null = null;
   /** Set by Studio's bare `Build file '…' line: N`: the next line is a failure headline. */
   private headlineExpected = false;
   /** The task of the last failure block, for the bare `error:` lines printed after it. */
@@ -546,7 +587,28 @@ export class GradleOutputParser {
   }
 
   push(rawLine: string): void {
+    // A log carried inside a JSON string (a bot's or a CI tool's report) has its line breaks as literal `\n`: one
+    // line per break, when a break is followed by a line only Gradle's failure report starts with.
+    if (rawLine.length > 20 && rawLine.includes('\\n') && ESCAPED_LOG_BREAK.test(rawLine)) {
+      for (const part of rawLine.replace(/^`+|`+$/g, '').split('\\n')) this.pushLine(part);
+      return;
+    }
+    // A whole failure report pasted onto one line (a blog's or a phone's reflow): one line per `* …:` section.
+    if (rawLine.length > 40 && rawLine.includes('* What went wrong:') && SQUASHED_REPORT.test(rawLine)) {
+      for (const part of rawLine.split(SQUASHED_SECTION_BREAK)) this.pushLine(part);
+      return;
+    }
+    this.pushLine(rawLine);
+  }
+
+  private pushLine(rawLine: string, mayHold = true): void {
     let line = capIndent(stripWrapperPrefixes(rawLine), this.pendingJavac !== null);
+    // Copied out of an HTML table (Android Studio's build view pasted into an issue): each row ends in ` |` and the
+    // rows are separated by `-- | --`.
+    if (line.includes('|')) {
+      if (TABLE_RULE.test(line)) return;
+      line = line.replace(/\s+\|\s*$/, '');
+    }
     // A log pasted into an issue as a markdown quote has `> ` on every line: from the first line that only a
     // quote explains (`> FAILURE:`, `> > Task :`), one level is removed until the quote ends.
     if (this.markdownQuote) {
@@ -562,6 +624,24 @@ export class GradleOutputParser {
     }
     // Gradle puts a space after every `>` it prints: `>Execution failed …` is a reporter's quote of that line alone.
     if (line.charCodeAt(0) === 62 && /^>[A-Za-z]/.test(line)) line = line.slice(1);
+    // A lint line a terminal cut at its width before its `[IssueId]` ended: held until the next line says.
+    if (this.heldLintLine !== null) {
+      const held = this.heldLintLine;
+      this.heldLintLine = null;
+      const rest = line.trim();
+      if (/^[\w[]*\]$/.test(rest)) line = held.length >= 80 || !rest.startsWith('[') ? held + rest : `${held} ${rest}`;
+      else this.pushLine(held, false);
+    }
+    if (
+      mayHold &&
+      line.length >= 79 &&
+      (line.includes(': Error: ') || line.includes(': Warning: ')) &&
+      !line.endsWith(']') &&
+      LINT_CUT_BEFORE_ID.test(line)
+    ) {
+      this.heldLintLine = line;
+      return;
+    }
     this.previousLine = this.currentLine;
     this.currentLine = line;
     if (this.lastAdded !== null && this.continuesWrappedMessage(line)) return;
@@ -615,7 +695,11 @@ export class GradleOutputParser {
       if (glued) {
         this.closeBlock();
         this.section = 'what-went-wrong';
-        this.pushBlockLine(glued[1]!);
+        // The whole block squashed onto the header's line (`What went wrong: <headline>.   > <cause>`): one line per cause.
+        const squashed = glued[1]!.split(/\s+> (?=\S)/);
+        this.pushBlockLine(squashed[0]!);
+        for (let k = 1; k < squashed.length && k < 16; k++)
+          this.pushBlockLine(`${'   '.repeat(k - 1)}> ${squashed[k]}`);
         return;
       }
     }
@@ -634,9 +718,12 @@ export class GradleOutputParser {
       return;
     }
     // `Where:` with its `* ` lost (a paste's markdown took it), as `What went wrong:` is read without it.
-    if (trimmed.startsWith('* Where:') || trimmed === 'Where:') {
+    if (trimmed.startsWith('* Where:') || trimmed === 'Where:' || trimmed === '- Where:') {
       this.closeBlock();
       this.section = 'where';
+      // The location on the header's own line (`* Where: Build file '…' line: 1`), as one-line pastes print it.
+      const glued = WHERE_BUILD_FILE.exec(trimmed.slice('* Where:'.length).trim());
+      if (glued) this.where = { file: glued[1]!, line: glued[2] ? Number(glued[2]) : null };
       return;
     }
     // Every section end starts with `*`, `=`, `B`, `F` or a digit.
@@ -658,11 +745,27 @@ export class GradleOutputParser {
     if (this.buildEnded && (trimmed.startsWith('> Task ') || trimmed.startsWith('> Configure ')))
       this.buildEnded = false;
     if (this.section === 'where') {
-      const m = WHERE_BUILD_FILE.exec(trimmed);
+      // A terminal cut a long location at its width: its rest, from the next line on, is glued back.
+      const location = this.whereFragment === null ? trimmed : this.whereFragment + trimmed;
+      const m = WHERE_BUILD_FILE.exec(location);
+      this.whereFragment = null;
       if (m) this.where = { file: m[1]!, line: m[2] ? Number(m[2]) : null };
+      else if (/^(?:Build|Settings|Script|Init script) file '[^']*$/.test(location) && location.length < 2048)
+        this.whereFragment = location;
       return;
     }
     if (this.section === 'what-went-wrong') {
+      // A terminal cut a report URL or path at its width: the rest starts the next line (`/tests/debug/index.html`).
+      const previous = this.block.at(-1);
+      if (
+        previous !== undefined &&
+        line.charCodeAt(0) === 47 &&
+        /^\/\S+$/.test(trimmed) &&
+        /(?:file:|https?:)\/\/\S+$/.test(previous.text)
+      ) {
+        this.block[this.block.length - 1] = { ...previous, text: previous.text + trimmed };
+        return;
+      }
       if (this.implicitBlock && trimmed !== '' && this.causeAfterOneLineHeadline(line)) {
         this.pushBlockLine(`> ${trimmed}`);
         return;
@@ -704,6 +807,9 @@ export class GradleOutputParser {
         return;
       }
     }
+    // The Kotlin DSL's compile errors as `--stacktrace` prints them (also all that is left when only the stack was
+    // pasted): each error with its script and position, in `* Exception is:` or a `Caused by:` line.
+    if (line.includes('ScriptCompilationException(') && this.addScriptCompilationErrors(line)) return;
     if (this.section === 'other') {
       // `* Try:` advice and `* Exception is:` stacks have no blank line inside; one ends them.
       if (trimmed === '') {
@@ -775,7 +881,9 @@ export class GradleOutputParser {
     // Not a line of its own: no tool's `w: ` or `error: `, no `path:12: ` location.
     if (
       !(first >= 97 && first <= 122) ||
-      /^[\w-]+:(?:\s|$)|:\d+(?::\d+)?:? |: \(\d+, \d+\)|\b(?:error|warning|warn): /.test(line)
+      /^[\w-]+:(?:\s|$)|:\d+(?::\d+)?:? |: \(\d+, \d+\)|\b(?:error|warning|warn): /.test(line) ||
+      // A test's `com.example.FooTest > bar FAILED` line starts with a lower-case package name too.
+      /^[a-z][\w$]*(?:\.[\w$]+)+ > /.test(line)
     )
       return false;
     const d = this.diagnostics[last.index];
@@ -835,6 +943,11 @@ export class GradleOutputParser {
 
   /** Ends the stream; returns every diagnostic (deduplicated, in order of appearance). */
   finish(): BuildDiagnostic[] {
+    if (this.heldLintLine !== null) {
+      const held = this.heldLintLine;
+      this.heldLintLine = null;
+      this.pushLine(held, false);
+    }
     if (this.pendingStudio)
       this.add({
         ...this.pendingStudio,
@@ -949,7 +1062,10 @@ export class GradleOutputParser {
         return true;
       }
       const detail =
-        (pending.indented !== false && /^\s+\S/.test(line)) ||
+        (pending.indented !== false &&
+          /^\s+\S/.test(line) &&
+          (pending.deeperThan === undefined ||
+            (line.length - line.trimStart().length > pending.deeperThan && !/^\s*[ewi]: /.test(line)))) ||
         (manifest && MANIFEST_DETAIL.test(line)) ||
         // `<path>:29:9 Error:` says nothing after it: the untabbed line under it is the merger's message.
         (manifest &&
@@ -981,6 +1097,17 @@ export class GradleOutputParser {
       }
       if (/^\s+\S/.test(line) && !/^\s*> /.test(line)) {
         if (this.pendingTest.lines.length < MAX_CONTINUATION_LINES) this.pendingTest.lines.push(line.trim());
+        return true;
+      }
+      // The failure's message pasted without its indentation: the one sentence right under the `FAILED` line.
+      if (
+        this.pendingTest.lines.length === 0 &&
+        /^[A-Z][^:]*\.(?:\s|$)/.test(line) &&
+        !NEW_ENTRY.test(line) &&
+        !TEST_FAILED.test(line.trim()) &&
+        !OLD_TASK_LINE.test(line.trim())
+      ) {
+        this.pendingTest.lines.push(line.trim());
         return true;
       }
       this.flushTest();
@@ -1385,7 +1512,12 @@ export class GradleOutputParser {
     }
     // Every Kotlin location names a `.kt` or `.kts` file.
     const hasKt = line.includes('.kt');
-    const kotlin = hasKt ? (KOTLIN_K2.exec(line) ?? KOTLIN_K1.exec(line)) : null;
+    const cli = hasKt && (line.includes(': error: ') || line.includes(': warning: ')) ? KOTLINC_CLI.exec(line) : null;
+    const kotlin = hasKt
+      ? (KOTLIN_K2.exec(line) ??
+        KOTLIN_K1.exec(line) ??
+        (cli ? [cli[0], cli[4] === 'warning' ? 'w' : 'e', cli[1]!, cli[2]!, cli[3]!, cli[5]!] : null))
+      : null;
     const urlOnly =
       kotlin || !hasKt
         ? null
@@ -1436,6 +1568,12 @@ export class GradleOutputParser {
       // kotlinc's unlocated messages run on too (`… incompatible with language version 2.0:`, the plugins under it).
       if (!binary && message.endsWith(':') && !inBlock) {
         this.pendingMultiline = { base: diagnostic, lines: [], unindented: ANY_TEXT };
+        return true;
+      }
+      // An internal error's message wrapped onto a deeper-indented line (`e: java.lang.NullPointerException: Cannot
+      // invoke` / `   "…" because "$this" is null`) is the rest of it.
+      if (!binary && !inBlock) {
+        this.pendingMultiline = { base: diagnostic, lines: [], deeperThan: line.length - line.trimStart().length };
         return true;
       }
       return this.add(diagnostic);
@@ -1612,14 +1750,15 @@ export class GradleOutputParser {
       return this.add({ severity: 'error', source: 'r8', file: null, line: null, column: null, message: m[1]!, task });
     if (trimmed.startsWith('Message{kind=')) return this.addToolMessage(trimmed, task);
     if (/^(?:Caused by: )?com\.android\.tools\.r8\./.test(trimmed) && (m = D8_CAUSE.exec(line)))
-      // R8's reporter puts its own `Error: ` before the message of an AbortException.
+      // R8's reporter puts its own `Error: ` before the message of an AbortException, and its origin (`null, ` when
+      // it has none).
       return this.add({
         severity: 'error',
         source: 'r8',
         file: null,
         line: null,
         column: null,
-        message: m[1]!.replace(/^Error: /, ''),
+        message: m[1]!.replace(/^Error: (?:null, )?/, ''),
         task,
       });
     if (line.includes('Missing class') && (m = R8_MISSING.exec(line))) {
@@ -1644,6 +1783,14 @@ export class GradleOutputParser {
       this.pendingTest = { className: m[1]!, method: m[2]!, task, lines: [], blankLines: 0 };
       return true;
     }
+    // The instrumentation run itself failed (the app process crashed, fewer tests reported than started): the
+    // device's summary and the runner's reason name no test the lines above failed, so they are failures of their own.
+    if (
+      !inBlock &&
+      trimmed.startsWith('Test') &&
+      (INSTRUMENTATION_RUN_FAILED.test(trimmed) || DEVICE_RUN_FAILED.test(trimmed))
+    )
+      return this.addUnlocated('error', 'test', trimmed, task);
     return false;
   }
 
@@ -1652,9 +1799,17 @@ export class GradleOutputParser {
    * the terminal wrapped the path (`…\\permissionhandler\\ServiceMana` / `ger.java:153: Error: …`).
    */
   private unwrapPath(file: string): string {
-    if (file.includes('/') || file.includes('\\') || this.previousLine === null) return file;
+    if (this.previousLine === null) return file;
     const previous = this.previousLine.trim();
-    return /^(?:[A-Za-z]:)?[\\/]?[^\s:]*[\\/][^\\/\s:.]+$/.test(previous) ? previous + file : file;
+    if (!file.includes('/') && !file.includes('\\'))
+      return /^(?:[A-Za-z]:)?[\\/]?[^\s:]*[\\/][^\\/\s:.]+$/.test(previous) ? previous + file : file;
+    // Cut inside a directory's name (`…\res\v` / `alues\strings.xml:216: …`): an absolute path alone on a full-width
+    // line, and a relative one after it.
+    return previous.length >= 79 &&
+      !/^(?:[A-Za-z]:)?[\\/]/.test(file) &&
+      /^(?:[A-Za-z]:)?[\\/][^\s:]*[\\/][^\\/\s:]*$/.test(previous)
+      ? previous + file
+      : file;
   }
 
   private kotlinSource(task: string | null, message = ''): DiagnosticSource {
@@ -1819,8 +1974,21 @@ export class GradleOutputParser {
     }
     const severity = severityOf(typeof record.kind === 'string' ? record.kind : '');
     const tool = typeof record.tool === 'string' ? record.tool : '';
-    const source: DiagnosticSource = /aapt/i.test(tool) ? 'aapt2' : /^(R8|D8)$/i.test(tool) ? 'r8' : 'agp';
+    // R8's missing-class report can come without its tool named: its wording says whose it is.
+    const r8Wording =
+      typeof record.text === 'string' && /^Missing class(?:es detected while running R8\b| )/.test(record.text);
+    const source: DiagnosticSource = /aapt/i.test(tool)
+      ? 'aapt2'
+      : /^(R8|D8)$/i.test(tool) || (tool === '' && r8Wording)
+        ? 'r8'
+        : 'agp';
     if (source === 'r8') this.r8Severity = severity;
+    // Several missing classes in one record, one per line: one diagnostic each, as R8 prints them.
+    if (source === 'r8' && typeof record.text === 'string' && /\r?\nMissing class /.test(record.text)) {
+      for (const one of record.text.split(/\r?\n/))
+        if (one.trim() !== '') this.addUnlocated(severity, 'r8', one.trim(), task);
+      return true;
+    }
     if (typeof record.original === 'string') {
       const first = record.original.split('\n').find((l) => l.trim() !== '');
       if (first && this.scanLine(first, true)) return true;
@@ -2034,6 +2202,9 @@ export class GradleOutputParser {
       // `> Suggestion: …` pasted with its own marker is the merger's detail line, not a cause of its own.
       if (cause && causes.length > 0 && /^(?:Suggestion: |is also present at )/.test(text))
         causes[causes.length - 1]!.details.push({ text, consumed: false });
+      // A cause a terminal cut at its width inside `[…]`, its rest quoted again as a cause of its own: one cause.
+      else if (cause && causes.length > 0 && opensBracket(causes[causes.length - 1]!.text) && /^\S+\]/.test(text))
+        causes[causes.length - 1]!.text += text;
       else if (cause) causes.push({ depth: cause[1]!.length, text, details: [] });
       else if (causes.length > 0) causes[causes.length - 1]!.details.push(entry);
     }
@@ -2100,7 +2271,8 @@ export class GradleOutputParser {
       const requiredAt = free.findIndex((t) => /^Required by:/.test(t));
       if (requiredAt >= 0) text = `${cause} ${free.slice(requiredAt, requiredAt + 6).join(' ')}`;
     } else if (MANIFEST_FAILED.test(cause) || (!anyConsumed && free.length > 0 && free.length <= 6)) {
-      text = [cause, ...free].filter((t) => t !== '').join(' ');
+      // Gradle's problem reports print a problem's title, then its label, which can be the same words: said once.
+      text = [cause, ...free].filter((t, k, all) => t !== '' && t !== all[k - 1]).join(' ');
     } else if (!anyConsumed && cause.endsWith(':')) {
       // `> startup failed:` then the compiler's message, a blank line and the exception's stack: the first paragraph.
       const paragraph: string[] = [];
@@ -2179,6 +2351,24 @@ export class GradleOutputParser {
         message: compile[2]!,
         task,
       });
+  }
+
+  /** `ScriptCompilationException(…[ScriptCompilationError(message=…, location=<script> (12:5)), …])`. */
+  private addScriptCompilationErrors(line: string): boolean {
+    let found = false;
+    for (const m of line.matchAll(SCRIPT_COMPILATION_ERROR)) {
+      found = true;
+      const [lineNo, column, message] = [Number(m[3]), Number(m[4]), m[1]!];
+      // The same error printed before as kotlinc's `e: <script>:12:5 …` names the script itself, not Gradle's copy.
+      if (
+        this.diagnostics.some(
+          (d) => d.source === 'script' && d.line === lineNo && d.column === column && d.message === message,
+        )
+      )
+        continue;
+      this.add({ severity: 'error', source: 'script', file: m[2]!, line: lineNo, column, message, task: null });
+    }
+    return found;
   }
 
   /** `Line 23: <code>` followed by a caret line `   ^ message`, located by the `* Where:` section. */
