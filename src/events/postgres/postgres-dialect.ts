@@ -430,7 +430,7 @@ function isTypePosition(previous: Token | undefined, ddl: boolean, inCast: boole
   if (previous.kind === 'word' && previous.text.toLowerCase() === 'as') return inCast;
   if (ddl && (previous.kind === 'word' || previous.kind === 'quoted')) {
     // `name INTEGER`, `ADD COLUMN name INTEGER`, but not a keyword followed by a column called "real".
-    return !['table', 'index', 'on', 'exists', 'column', 'key', 'references', 'by'].includes(
+    return !['table', 'index', 'on', 'exists', 'column'].includes(
       previous.text.toLowerCase(),
     );
   }

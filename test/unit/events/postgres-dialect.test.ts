@@ -150,5 +150,9 @@ describe('DDL', () => {
       'CREATE INDEX IF NOT EXISTS t_a ON t (a, b) WHERE a IS NOT NULL',
     );
     expect(() => toPostgresDdl('CREATE TABLE t (id INTEGER PRIMARY KEY AUTOINCREMENT)')).toThrow(/AUTOINCREMENT/);
+    // Columns named like keywords still get 8-byte integers; translating twice changes nothing.
+    const kv = toPostgresDdl('CREATE TABLE kv (key INTEGER, "by" INTEGER, at INTEGER REFERENCES t (a))');
+    expect(kv).toBe('CREATE TABLE kv (key BIGINT, "by" BIGINT, at BIGINT REFERENCES t (a))');
+    expect(toPostgresDdl(kv)).toBe(kv);
   });
 });
