@@ -49,7 +49,8 @@ import { isGlob } from '../glob.js';
 import type { SqlConnection, SqlStatement } from '../sql-connection.js';
 import { StoreUnavailableError } from '../store-unavailable-error.js';
 import { PgQueryError, type PgSession, PgSyncClient } from './pg-sync-client.js';
-import { createPgSqlConnection, toPostgresDdl } from './pg-sql-connection.js';
+import { bindParameters, createPgSqlConnection } from './pg-sql-connection.js';
+import { translateToPostgres } from './postgres-dialect.js';
 import { redactLocation } from './postgres-location.js';
 import {
   CHAIN_LOCK_KEY,
@@ -59,6 +60,8 @@ import {
   PG_MIGRATIONS,
 } from './postgres-schema.js';
 
+/** How often watchCommits tries to LISTEN again while the server is unreachable. */
+const WATCH_RETRY_MS = 1000;
 /** Rows read per page by verify and replays: bounded memory whatever the log's size. */
 const VERIFY_PAGE = 2000;
 /** Rows per INSERT of an import or batch: one round trip each, bounded by bytes too (data may be 256 KiB). */
@@ -95,6 +98,33 @@ const EVENT_COLUMNS = [
   'prev_hash',
   'hash',
 ] as const;
+
+const HEAD_SQL = 'SELECT seq, hash, at FROM events ORDER BY seq DESC LIMIT 1';
+/**
+ * The head and the projection checkpoints in one row, read with the chain lock in one round trip: what
+ * every append needs before it inserts.
+ */
+const LOCKED_HEAD_SQL = `SELECT h.seq, h.hash, h.at,
+    (SELECT coalesce(json_agg(json_build_object('name', name, 'version', version, 'last_seq', last_seq, 'rebuilt_at', rebuilt_at)), '[]')
+       FROM projections) AS checkpoints
+  FROM (SELECT 1) AS one LEFT JOIN LATERAL (${HEAD_SQL}) AS h ON true`;
+
+/** The last event (seq 0 and the genesis hash for an empty log). */
+interface Head {
+  seq: number;
+  hash: string;
+  at: number;
+  /** Read under the chain lock with the head (absent when read alone). */
+  checkpoints?: Map<string, CheckpointRow>;
+}
+const EMPTY_HEAD: Head = { seq: 0, hash: GENESIS_HASH, at: 0 };
+
+function toHead(row: Record<string, unknown> | undefined): Head {
+  const head =
+    row && row.seq !== null ? { seq: row.seq as number, hash: row.hash as string, at: row.at as number } : EMPTY_HEAD;
+  if (!Array.isArray(row?.checkpoints)) return head;
+  return { ...head, checkpoints: new Map((row.checkpoints as CheckpointRow[]).map((r) => [r.name, r])) };
+}
 
 interface CheckpointRow {
   name: string;
@@ -225,26 +255,30 @@ export class PostgresEventStore implements EventStore {
       return;
     }
     if (found === PG_LATEST_SCHEMA_VERSION) return;
-    this.writeTransaction(this.busyTimeoutMs, () => {
-      // Re-read under the lock: another process may have migrated since the check above.
-      const current = this.schemaVersion('writer');
-      if (current > PG_LATEST_SCHEMA_VERSION) throw newer(current);
-      if (current === 0) {
-        this.client.query(
-          'writer',
-          'CREATE TABLE schema_version (version BIGINT PRIMARY KEY, description TEXT NOT NULL, applied_at BIGINT NOT NULL)',
-        );
-      }
-      for (const migration of PG_MIGRATIONS) {
-        if (migration.version <= current) continue;
-        for (const statement of migration.statements) this.client.query('writer', statement);
-        this.client.query(
-          'writer',
-          'INSERT INTO schema_version (version, description, applied_at) VALUES ($1, $2, $3)',
-          [migration.version, migration.description, Date.now()],
-        );
-      }
-    });
+    this.writeTransaction(
+      this.busyTimeoutMs,
+      () => {
+        // Re-read under the lock: another process may have migrated since the check above.
+        const current = this.schemaVersion('writer');
+        if (current > PG_LATEST_SCHEMA_VERSION) throw newer(current);
+        if (current === 0) {
+          this.client.query(
+            'writer',
+            'CREATE TABLE schema_version (version BIGINT PRIMARY KEY, description TEXT NOT NULL, applied_at BIGINT NOT NULL)',
+          );
+        }
+        for (const migration of PG_MIGRATIONS) {
+          if (migration.version <= current) continue;
+          for (const statement of migration.statements) this.client.query('writer', statement);
+          this.client.query(
+            'writer',
+            'INSERT INTO schema_version (version, description, applied_at) VALUES ($1, $2, $3)',
+            [migration.version, migration.description, Date.now()],
+          );
+        }
+      },
+      { readHead: false },
+    );
   }
 
   /** At open: applies every declared side-table step this database has not recorded, under the chain lock. */
@@ -269,7 +303,7 @@ export class PostgresEventStore implements EventStore {
         table.migrations.forEach((step, i) => {
           if (done.has(`${table.name.toLowerCase()}#${i + 1}`)) return;
           if (typeof step === 'string') {
-            this.writerSql.exec(toPostgresDdl(step));
+            this.writerSql.exec(step);
           } else {
             // A table made before its steps were recorded may already have the column. Names are plain
             // identifiers (validateTables), unquoted so PostgreSQL folds them as the DDL that made them.
@@ -280,7 +314,7 @@ export class PostgresEventStore implements EventStore {
               [table.name, step.addColumn],
             ).rows.length;
             if (!has) {
-              this.writerSql.exec(toPostgresDdl(`ALTER TABLE ${table.name} ADD COLUMN ${step.addColumn} ${step.type}`));
+              this.writerSql.exec(`ALTER TABLE ${table.name} ADD COLUMN ${step.addColumn} ${step.type}`);
             }
           }
           this.client.query(
@@ -316,7 +350,7 @@ export class PostgresEventStore implements EventStore {
     const prepared = events.map((e) => prepareEvent(this.catalog, this.maxDataBytes, e));
     let stored: StoredEvent[];
     try {
-      stored = this.writeTransaction(this.busyTimeoutMs, () => this.commit(prepared));
+      stored = this.writeTransaction(this.busyTimeoutMs, (head) => this.commit(prepared, head));
     } catch (error) {
       throw this.failure(error) ?? error;
     }
@@ -349,8 +383,8 @@ export class PostgresEventStore implements EventStore {
       this.assertWritable();
       let stored: StoredEvent[];
       try {
-        stored = this.writeTransaction(Math.max(1, Math.min(ASYNC_ATTEMPT_LOCK_MS, maxWaitMs)), () =>
-          this.commit(prepared),
+        stored = this.writeTransaction(Math.max(1, Math.min(ASYNC_ATTEMPT_LOCK_MS, maxWaitMs)), (head) =>
+          this.commit(prepared, head),
         );
       } catch (error) {
         const waited = Date.now() - started;
@@ -372,10 +406,9 @@ export class PostgresEventStore implements EventStore {
       throw new Error('EventStore.importVerbatim was called inside an open transaction. Import after it returns.');
     }
     try {
-      this.writeTransaction(this.busyTimeoutMs, () => {
-        const head = this.head('writer');
+      this.writeTransaction(this.busyTimeoutMs, (head) => {
         const rows = checkVerbatimChain(head, events);
-        this.catchUpProjections(head.seq);
+        this.catchUpProjections(head.seq, head.checkpoints);
         this.insertRows(rows);
         for (const row of rows) this.project(rowToEvent(row));
         this.advanceCheckpoints(rows[rows.length - 1].seq);
@@ -386,11 +419,10 @@ export class PostgresEventStore implements EventStore {
   }
 
   /** Runs under the chain lock: nobody else can append between reading the head and inserting. */
-  private commit(events: readonly PreparedEvent[]): StoredEvent[] {
-    const head = this.head('writer');
+  private commit(events: readonly PreparedEvent[], head: Head): StoredEvent[] {
     let prevSeq = head.seq;
     let prevHash = head.hash;
-    this.catchUpProjections(prevSeq);
+    this.catchUpProjections(prevSeq, head.checkpoints);
     const stored: StoredEvent[] = [];
     const rows: EventRow[] = [];
     for (const e of events) {
@@ -472,11 +504,8 @@ export class PostgresEventStore implements EventStore {
     }
   }
 
-  private head(session: PgSession): { seq: number; hash: string; at: number } {
-    const row = this.client.query(session, 'SELECT seq, hash, at FROM events ORDER BY seq DESC LIMIT 1').rows[0] as
-      | { seq: number; hash: string; at: number }
-      | undefined;
-    return row ?? { seq: 0, hash: GENESIS_HASH, at: 0 };
+  private head(session: PgSession): Head {
+    return toHead(this.client.query(session, HEAD_SQL).rows[0]);
   }
 
   private advanceCheckpoints(lastSeq: number): void {
@@ -515,9 +544,9 @@ export class PostgresEventStore implements EventStore {
    * replays what it missed before applying new events, so a read model is never silently behind.
    * Must run under the chain lock.
    */
-  private catchUpProjections(lastSeq: number): void {
+  private catchUpProjections(lastSeq: number, checkpoints?: Map<string, CheckpointRow>): void {
     if (this.projections.length === 0) return;
-    const rows = this.checkpoints('writer');
+    const rows = checkpoints ?? this.checkpoints('writer');
     const behind: Projection[] = [];
     for (const p of this.projections) {
       const row = rows.get(p.name);
@@ -554,13 +583,12 @@ export class PostgresEventStore implements EventStore {
   }
 
   /** Must run under the chain lock. Drops and recreates the tables, replays the log, resets checkpoints. */
-  private rebuildInTransaction(projections: readonly Projection[]): number {
+  private rebuildInTransaction(projections: readonly Projection[], lastSeq: number): number {
     // One DROP for all of them: tables that reference each other go together, without CASCADE reaching
     // tables outside the set.
     const tables = projections.flatMap((p) => p.tables);
     if (tables.length > 0) this.client.query('writer', `DROP TABLE IF EXISTS ${tables.join(', ')}`);
     for (const p of projections) for (const ddl of p.ddl) this.writerSql.exec(ddl);
-    const lastSeq = this.head('writer').seq;
     const count = this.replay(projections, 0, lastSeq);
     const now = Date.now();
     for (const p of projections) {
@@ -586,11 +614,11 @@ export class PostgresEventStore implements EventStore {
       });
     };
     if (!needsWork()) return;
-    this.writeTransaction(this.busyTimeoutMs, () => {
+    this.writeTransaction(this.busyTimeoutMs, (head) => {
       const rows = this.checkpoints('writer');
       const stale = this.projections.filter((p) => rows.get(p.name)?.version !== p.version);
-      if (stale.length > 0) this.rebuildInTransaction(stale);
-      this.catchUpProjections(this.head('writer').seq);
+      if (stale.length > 0) this.rebuildInTransaction(stale, head.seq);
+      this.catchUpProjections(head.seq);
     });
   }
 
@@ -615,7 +643,7 @@ export class PostgresEventStore implements EventStore {
       throw new Error('EventStore.rebuildProjections was called inside an open transaction. Rebuild after it returns.');
     }
     try {
-      const events = this.writeTransaction(this.busyTimeoutMs, () => this.rebuildInTransaction(chosen));
+      const events = this.writeTransaction(this.busyTimeoutMs, (head) => this.rebuildInTransaction(chosen, head.seq));
       return { rebuilt: chosen.map((p) => p.name), events };
     } catch (error) {
       throw this.failure(error) ?? error;
@@ -626,17 +654,26 @@ export class PostgresEventStore implements EventStore {
    * BEGIN, the chain lock (waiting at most `lockWaitMs`), `fn`, COMMIT; ROLLBACK on any error, which is
    * rethrown as it came (callers map it). BEGIN, lock_timeout and the lock go in one round trip.
    */
-  private writeTransaction<T>(lockWaitMs: number, fn: () => T): T {
+  private writeTransaction<T>(lockWaitMs: number, fn: (head: Head) => T, options: { readHead?: boolean } = {}): T {
     if (this.inTransaction) throw new Error('A write transaction is already open on this event store.');
     this.inTransaction = true;
     try {
       // lock_timeout bounds only the wait for the chain lock: it is reset in the same round trip, so the
-      // rest of the transaction (DDL of a rebuild, say) is not cut short by it.
-      this.client.query(
-        'writer',
-        `BEGIN; SET LOCAL lock_timeout = '${Math.max(1, Math.round(lockWaitMs))}ms'; SELECT pg_advisory_xact_lock(${CHAIN_LOCK_KEY}); SET LOCAL lock_timeout = 0`,
-      );
-      const result = fn();
+      // rest of the transaction (DDL of a rebuild, say) is not cut short by it. The head, read under the
+      // lock, rides along too (not while migrating: there may be no events table yet).
+      const readHead = options.readHead ?? true;
+      const begin = `BEGIN; SET LOCAL lock_timeout = '${Math.max(1, Math.round(lockWaitMs))}ms'; SELECT pg_advisory_xact_lock(${CHAIN_LOCK_KEY}); SET LOCAL lock_timeout = 0${readHead ? `; ${LOCKED_HEAD_SQL}` : ''}`;
+      let rows: Record<string, unknown>[];
+      try {
+        rows = this.client.query('writer', begin).rows;
+      } catch (error) {
+        // A connection that died while idle (a server restart, a dropped NAT entry) fails the first
+        // statement sent on it. Nothing was written yet, so BEGIN again once on a fresh connection.
+        if (!(error instanceof StoreUnavailableError) || this.client.closed) throw error;
+        this.client.query('writer', 'ROLLBACK');
+        rows = this.client.query('writer', begin).rows;
+      }
+      const result = fn(readHead ? toHead(rows[0]) : EMPTY_HEAD);
       if (result instanceof Promise) {
         throw new TypeError('The function given to EventStore.writeTables must be synchronous.');
       }
@@ -733,7 +770,7 @@ export class PostgresEventStore implements EventStore {
 
   /**
    * Proves from PostgreSQL's own plan of the statement that every table it modifies is a declared side
-   * table in this store's schema: EXPLAIN (which plans without executing) lists a ModifyTable node per
+   * table in this store's schema (not a same-named table in another schema): EXPLAIN (which plans without executing) lists a ModifyTable node per
    * target, data-modifying CTEs included. Utility statements (DDL, TRUNCATE, LOCK, SET) cannot be
    * EXPLAINed and are refused. What a plan cannot show is a function that writes from inside a SELECT;
    * the store defines none besides its triggers, and the events table refuses changes by trigger anyway.
@@ -748,7 +785,14 @@ export class PostgresEventStore implements EventStore {
       );
     let plan: unknown;
     try {
-      const row = this.writerSql.prepare(`EXPLAIN (FORMAT JSON) ${sql}`).get(...params) as Record<string, unknown>;
+      // The statement as it will run: translated, its parameters bound as the handle will bind them.
+      // VERBOSE, because only then does each ModifyTable node name its target's schema.
+      const translation = translateToPostgres(sql);
+      const row = this.client.query(
+        'writer',
+        `EXPLAIN (FORMAT JSON, VERBOSE) ${translation.sql}`,
+        bindParameters(translation, params),
+      ).rows[0];
       plan = Object.values(row ?? {})[0];
       if (typeof plan === 'string') plan = JSON.parse(plan);
     } catch (error) {
@@ -758,7 +802,7 @@ export class PostgresEventStore implements EventStore {
     const schema = this.client.query('writer', 'SELECT current_schema() AS s').rows[0].s as string;
     for (const node of modifyTableNodes(plan)) {
       const name = String(node['Relation Name'] ?? '');
-      const where = String(node.Schema ?? schema);
+      const where = String(node.Schema ?? '');
       if (where !== schema || !declared.has(name.toLowerCase())) {
         throw refuse(where === schema ? name || 'an unknown table' : `${where}.${name}`);
       }
@@ -773,15 +817,32 @@ export class PostgresEventStore implements EventStore {
     return this.listeners.add(listener);
   }
 
-  /** LISTEN on the channel every append transaction notifies, from any machine. Hints only: tails still poll. */
+  /**
+   * LISTEN on the channel every append transaction notifies, from any machine. Hints only: tails still
+   * poll. A server that is down when the watch starts is tried again every second until it answers
+   * (PgSyncClient re-LISTENs by itself after a connection it had drops).
+   */
   watchCommits(onChange: () => void): () => void {
-    if (this.isClosed) return () => {};
-    try {
-      return this.client.listen(EVENTS_CHANNEL, () => onChange());
-    } catch {
-      // The server is unreachable right now: the caller's poll alone still delivers, and reports the outage.
-      return () => {};
-    }
+    let stop: (() => void) | undefined;
+    let retry: NodeJS.Timeout | undefined;
+    let stopped = false;
+    const subscribe = () => {
+      retry = undefined;
+      if (stopped || this.isClosed) return;
+      try {
+        stop = this.client.listen(EVENTS_CHANNEL, () => onChange());
+      } catch {
+        // Unreachable right now: the caller's poll still delivers (and reports the outage) meanwhile.
+        retry = setTimeout(subscribe, WATCH_RETRY_MS);
+        retry.unref();
+      }
+    };
+    subscribe();
+    return () => {
+      stopped = true;
+      if (retry) clearTimeout(retry);
+      stop?.();
+    };
   }
 
   // ---------------------------------------------------------------- reading
@@ -850,15 +911,23 @@ export class PostgresEventStore implements EventStore {
       }
     }
     const anchors = [...(options.anchors ?? []), ...(digest ? [{ ...digest, source: 'the digest' }] : [])];
-    return this.read(() =>
-      this.readSnapshot(() => {
-        const chain = this.verifyChain(anchors);
-        if (!chain.ok || !options.projections) return chain;
-        const models = verifyProjectionsFrom(this.projectionSource(), this.projections);
-        if (!models.ok) return { ...chain, ok: false, reason: models.reason };
-        return { ...chain, projections: models.projections };
-      }),
-    );
+    try {
+      return this.read(() =>
+        this.readSnapshot(() => {
+          const chain = this.verifyChain(anchors);
+          if (!chain.ok || !options.projections) return chain;
+          const models = verifyProjectionsFrom(this.projectionSource(), this.projections);
+          if (!models.ok) return { ...chain, ok: false, reason: models.reason };
+          return { ...chain, projections: models.projections };
+        }),
+      );
+    } catch (error) {
+      // A log whose tables were dropped or altered is a verification result, not a crash of the verifier.
+      if (error instanceof PgQueryError && !this.failure(error)) {
+        return { ok: false, checked: 0, lastSeq: 0, reason: `PostgreSQL cannot read the log: ${error.message}` };
+      }
+      throw error;
+    }
   }
 
   private verifyChain(anchors: readonly ChainAnchor[]): VerifyResult {
@@ -886,6 +955,19 @@ export class PostgresEventStore implements EventStore {
         ...walker.result(),
         ok: false,
         reason: `the chain is intact but the append-only trigger(s) ${weakened.join(', ')} were removed, disabled or altered, so rows could be edited in place; treat the log as tampered with`,
+      };
+    }
+    const hidden = this.client.query(
+      'reader',
+      `SELECT c.relrowsecurity AS rls FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = current_schema() AND c.relname = 'events'`,
+    ).rows[0] as { rls: number } | undefined;
+    if (hidden?.rls) {
+      return {
+        ...walker.result(),
+        ok: false,
+        reason:
+          'the chain is intact as read, but row-level security is enabled on events, so rows may be hidden from this role (a truncated view verifies); treat the log as tampered with',
       };
     }
     return walker.result();
