@@ -314,7 +314,9 @@ export function translateToPostgres(sql: string, options: { ddl?: boolean } = {}
     }
 
     const refusedWord = REFUSED_WORDS.get(word);
-    if (refusedWord) refuse(refusedWord);
+    // The one collation this translation writes itself (below) reads back unchanged.
+    const ownCollation = word === 'collate' && options.ddl === true && tokens[next]?.text === '"C"';
+    if (refusedWord && !ownCollation) refuse(refusedWord);
     if (isCall && REFUSED_FUNCTIONS.has(word)) refuse(REFUSED_FUNCTIONS.get(word) as string);
 
     if (word === 'replace' && nextWord === 'into') {
@@ -401,6 +403,18 @@ export function translateToPostgres(sql: string, options: { ddl?: boolean } = {}
       out.push({ kind: 'word', text: mapped });
       continue;
     }
+    if (
+      word === 'text' &&
+      options.ddl === true &&
+      lower(previousOut) !== 'as' &&
+      isTypePosition(previousOut, true, false) &&
+      nextWord !== 'collate'
+    ) {
+      // Text columns compare and sort by bytes, as SQLite's BINARY collation does, whatever locale the
+      // database was created with: the same ORDER BY gives the same order on both stores.
+      out.push(t, { kind: 'word', text: ' COLLATE "C"' });
+      continue;
+    }
     (t as Token & { depth?: number }).depth = depth;
     out.push(t);
   }
@@ -430,9 +444,7 @@ function isTypePosition(previous: Token | undefined, ddl: boolean, inCast: boole
   if (previous.kind === 'word' && previous.text.toLowerCase() === 'as') return inCast;
   if (ddl && (previous.kind === 'word' || previous.kind === 'quoted')) {
     // `name INTEGER`, `ADD COLUMN name INTEGER`, but not a keyword followed by a column called "real".
-    return !['table', 'index', 'on', 'exists', 'column'].includes(
-      previous.text.toLowerCase(),
-    );
+    return !['table', 'index', 'on', 'exists', 'column'].includes(previous.text.toLowerCase());
   }
   return false;
 }
