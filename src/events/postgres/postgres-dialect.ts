@@ -17,6 +17,8 @@ interface Token {
   text: string;
   /** For params: the name (`@x`, `:x`, `$x` -> `x`), the 1-based index for `?NNN`, or undefined for `?`. */
   param?: { name?: string; index?: number };
+  /** Parenthesis depth of a word in the output, so INSERT OR IGNORE finds its own statement's RETURNING. */
+  depth?: number;
 }
 
 export interface PostgresTranslation {
@@ -201,8 +203,8 @@ const DDL_TYPES: ReadonlyMap<string, string> = new Map([
 
 /**
  * Translates one or more portable statements to PostgreSQL. Throws TypeError for what is not portable.
- * `ddl` additionally drops SQLite-only table options (WITHOUT ROWID, STRICT); type names are mapped in
- * every statement because CAST(x AS INTEGER) must not become a 4-byte cast either.
+ * `ddl` additionally maps column types (INTEGER -> BIGINT, TEXT -> TEXT COLLATE "C" …) and drops SQLite-only
+ * table options (WITHOUT ROWID, STRICT); in every statement CAST(x AS INTEGER) becomes an 8-byte cast too.
  */
 export function translateToPostgres(sql: string, options: { ddl?: boolean } = {}): PostgresTranslation {
   const tokens = tokenize(sql);
@@ -210,7 +212,7 @@ export function translateToPostgres(sql: string, options: { ddl?: boolean } = {}
   let positional = 0;
   let numbered = 0;
   const names: string[] = [];
-  // Index (in `out`) where each open INSERT OR IGNORE's statement started, ended by `;` or the end.
+  // An INSERT OR IGNORE whose ON CONFLICT DO NOTHING is still to be placed (at `;` or the end), and its depth.
   let pendingIgnore: { depth: number } | undefined;
   let depth = 0;
   // For each open parenthesis, the word before it: `cast` tells a type name from a column alias.
@@ -248,7 +250,7 @@ export function translateToPostgres(sql: string, options: { ddl?: boolean } = {}
     let at = out.length;
     for (let k = out.length - 1; k >= 0; k--) {
       if (out[k].kind === 'punct' && out[k].text === ';') break;
-      if ((out[k] as Token & { depth?: number }).depth === pendingIgnore.depth && lower(out[k]) === 'returning') {
+      if (out[k].depth === pendingIgnore.depth && lower(out[k]) === 'returning') {
         at = k;
         break;
       }
@@ -262,7 +264,7 @@ export function translateToPostgres(sql: string, options: { ddl?: boolean } = {}
     const t = tokens[i];
     if (t.kind === 'param') {
       // PostgreSQL types a parameter from its context, and `? IS NULL` gives it none (even when another
-      // use of the same @name would): the statement fails at run time, so refuse it here, on both stores.
+      // use of the same @name would): the statement would fail only when run, so refuse it at prepare.
       const after = significant(i + 1, 1);
       if (lower(tokens[after]) === 'is') {
         const then = significant(after + 1, 1);
@@ -314,7 +316,9 @@ export function translateToPostgres(sql: string, options: { ddl?: boolean } = {}
     }
 
     const refusedWord = REFUSED_WORDS.get(word);
-    if (refusedWord) refuse(refusedWord);
+    // The one collation this translation writes itself (below) reads back unchanged.
+    const ownCollation = word === 'collate' && options.ddl === true && tokens[next]?.text === '"C"';
+    if (refusedWord && !ownCollation) refuse(refusedWord);
     if (isCall && REFUSED_FUNCTIONS.has(word)) refuse(REFUSED_FUNCTIONS.get(word) as string);
 
     if (word === 'replace' && nextWord === 'into') {
@@ -401,8 +405,19 @@ export function translateToPostgres(sql: string, options: { ddl?: boolean } = {}
       out.push({ kind: 'word', text: mapped });
       continue;
     }
-    (t as Token & { depth?: number }).depth = depth;
-    out.push(t);
+    if (
+      word === 'text' &&
+      options.ddl === true &&
+      lower(previousOut) !== 'as' &&
+      isTypePosition(previousOut, true, false) &&
+      nextWord !== 'collate'
+    ) {
+      // Text columns compare and sort by bytes, as SQLite's BINARY collation does, whatever locale the
+      // database was created with: the same ORDER BY gives the same order on both stores.
+      out.push(t, { kind: 'word', text: ' COLLATE "C"' });
+      continue;
+    }
+    out.push({ ...t, depth });
   }
   closeIgnore();
 
@@ -430,9 +445,7 @@ function isTypePosition(previous: Token | undefined, ddl: boolean, inCast: boole
   if (previous.kind === 'word' && previous.text.toLowerCase() === 'as') return inCast;
   if (ddl && (previous.kind === 'word' || previous.kind === 'quoted')) {
     // `name INTEGER`, `ADD COLUMN name INTEGER`, but not a keyword followed by a column called "real".
-    return !['table', 'index', 'on', 'exists', 'column', 'key', 'references', 'by'].includes(
-      previous.text.toLowerCase(),
-    );
+    return !['table', 'index', 'on', 'exists', 'column'].includes(previous.text.toLowerCase());
   }
   return false;
 }

@@ -135,13 +135,24 @@ describe('statements', () => {
 });
 
 describe('DDL', () => {
+  test('text columns sort by bytes as in SQLite (COLLATE "C"), once, and only in DDL', () => {
+    const ddl = toPostgresDdl("CREATE TABLE t (a TEXT NOT NULL, b text, c INTEGER CHECK (CAST(c AS TEXT) <> ''))");
+    expect(ddl).toBe(
+      'CREATE TABLE t (a TEXT COLLATE "C" NOT NULL, b text COLLATE "C", c BIGINT CHECK (CAST(c AS TEXT) <> \'\'))',
+    );
+    expect(toPostgresDdl(ddl)).toBe(ddl);
+    expect(toPostgresDdl('ALTER TABLE t ADD COLUMN d TEXT')).toBe('ALTER TABLE t ADD COLUMN d TEXT COLLATE "C"');
+    expect(pg('SELECT CAST(a AS TEXT) FROM t')).toBe('SELECT CAST(a AS TEXT) FROM t');
+    expect(() => pg('SELECT a FROM t ORDER BY a COLLATE "C"')).toThrow(/COLLATE/);
+  });
+
   test('integers are 8 bytes, REAL is DOUBLE PRECISION, BLOB is BYTEA, WITHOUT ROWID and STRICT go', () => {
     expect(
       toPostgresDdl(
         'CREATE TABLE IF NOT EXISTS t (id INTEGER PRIMARY KEY, at integer NOT NULL, ratio REAL, body BLOB, "real" TEXT) WITHOUT ROWID',
       ),
     ).toBe(
-      'CREATE TABLE IF NOT EXISTS t (id BIGINT PRIMARY KEY, at BIGINT NOT NULL, ratio DOUBLE PRECISION, body BYTEA, "real" TEXT)',
+      'CREATE TABLE IF NOT EXISTS t (id BIGINT PRIMARY KEY, at BIGINT NOT NULL, ratio DOUBLE PRECISION, body BYTEA, "real" TEXT COLLATE "C")',
     );
     expect(toPostgresDdl('CREATE TABLE t (a INTEGER) STRICT;\nALTER TABLE t ADD COLUMN b INTEGER')).toBe(
       'CREATE TABLE t (a BIGINT);\nALTER TABLE t ADD COLUMN b BIGINT',
@@ -150,5 +161,9 @@ describe('DDL', () => {
       'CREATE INDEX IF NOT EXISTS t_a ON t (a, b) WHERE a IS NOT NULL',
     );
     expect(() => toPostgresDdl('CREATE TABLE t (id INTEGER PRIMARY KEY AUTOINCREMENT)')).toThrow(/AUTOINCREMENT/);
+    // Columns named like keywords still get 8-byte integers; translating twice changes nothing.
+    const kv = toPostgresDdl('CREATE TABLE kv (key INTEGER, "by" INTEGER, at INTEGER REFERENCES t (a))');
+    expect(kv).toBe('CREATE TABLE kv (key BIGINT, "by" BIGINT, at BIGINT REFERENCES t (a))');
+    expect(toPostgresDdl(kv)).toBe(kv);
   });
 });
