@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, isAbsolute } from 'node:path';
 import { inject, injectable } from 'inversify';
-import { describeActor, type Actor } from '../../../shared/actor.js';
+import { describeActor, systemActor, thisHost, type Actor } from '../../../shared/actor.js';
 import { ToolError } from '../../../kernel/errors.js';
 import { EventStoreProvider } from '../../../kernel/event-store-provider.js';
 import { buildLogsDir } from '../../../kernel/paths.js';
@@ -235,8 +235,8 @@ export class BuildService {
     if (record?.status !== 'running') return;
     // Recorded, like every build's end, as the agent that started it; the reaper is named in the data.
     const [started] = this.store().query({ types: ['build.started'], stream: `build:${record.id}`, limit: 1 });
-    const actor: Actor = started?.actor ?? { kind: 'system', pid: process.pid };
-    const reapedBy = describeActor({ kind: 'system', pid: process.pid });
+    const actor: Actor = started?.actor ?? systemActor();
+    const reapedBy = describeActor(systemActor());
     // The worker could not append its outcome but left it beside the log: that is the outcome.
     const left = readOutcomeFallback(record.logPath, record.id);
     if (left) {
