@@ -513,6 +513,17 @@ describe('build worker under failure', () => {
     ).message;
     expect(message).not.toMatch(/\.\./);
     expect(message).not.toContain('get_build_errors');
+
+    // Started on another machine sharing the log: its worker's pid means nothing here, so it is not reaped.
+    const elsewhere = 'c0c0c0c0c0c0';
+    append(
+      BuildStarted,
+      { ...data, build_id: elsewhere, pid: dead, log_path: join(h.home, 'build-logs', `${elsewhere}.log`) },
+      { stream: `build:${elsewhere}`, correlation: elsewhere, actor: { ...agent, host: `not-${thisHost()}` } },
+    );
+    const running = await h.call('get_build_status', { build_id: elsewhere });
+    expect(running.data.status).toBe('running');
+    expect(store.query({ types: ['build.finished'], stream: `build:${elsewhere}` })).toEqual([]);
   });
 
   it('records a build as cancelled (shutdown) when its worker is stopped while waiting for the hand-over', async () => {

@@ -287,11 +287,16 @@ export class BuildService {
     const reaped = this.lock().reapIfDead(record.id);
     if (reaped) {
       this.recordOrphan(reaped);
-    } else if (!this.lock().holderOf(record.id) && !isProcessAlive(record.ownerPid, null)) {
+    } else if (
+      !this.lock().holderOf(record.id) &&
+      this.startedHere(record.id) &&
+      !isProcessAlive(record.ownerPid, null)
+    ) {
       // Running without a lock: its worker released the project but could not record the end.
       const again = this.history.get(record.id);
       if (again?.status === 'running')
         this.recordOrphan({
+          host: thisHost(),
           projectRoot: record.projectRoot,
           buildId: record.id,
           pid: record.ownerPid,
@@ -303,6 +308,17 @@ export class BuildService {
       return record;
     }
     return this.history.get(record.id) ?? record;
+  }
+
+  /**
+   * Whether the build's worker ran on this machine, from the host of the agent that started it (the server
+   * that asked spawns the worker beside itself). A shared log holds other machines' running builds, whose
+   * worker pids mean nothing here; a build recorded before hosts were named was started here.
+   */
+  private startedHere(buildId: string): boolean {
+    const [started] = this.store().query({ types: ['build.started'], stream: `build:${buildId}`, limit: 1 });
+    const host = started?.actor.host;
+    return host === undefined || host === thisHost();
   }
 
   /** Asks the build's worker to stop it; recorded as cancelled by `actor` via the request, cancel_build or the TUI. */
