@@ -294,6 +294,8 @@ export function translateToPostgres(sql: string, options: { ddl?: boolean } = {}
     // A word after `.` is a column of a table (t.max, x.value), never a keyword or function.
     const qualified = previousOut?.kind === 'punct' && previousOut.text === '.';
     if (qualified) {
+      // t.rowid is as SQLite-only as rowid.
+      if (word === 'rowid' || word === '_rowid_') refuse(REFUSED_WORDS.get(word) as string);
       out.push(t);
       continue;
     }
@@ -324,6 +326,21 @@ export function translateToPostgres(sql: string, options: { ddl?: boolean } = {}
     if (word === 'conflict' && pendingIgnore)
       refuse('INSERT OR IGNORE together with ON CONFLICT: use only ON CONFLICT DO NOTHING');
 
+    if (word === 'is') {
+      // SQLite's `a IS b` / `a IS NOT b` compare null-safely for any b (pid_start IS ?); PostgreSQL only
+      // takes NULL, TRUE, FALSE … there, and spells the comparison IS [NOT] DISTINCT FROM.
+      const negated = nextWord === 'not';
+      const operandAt = negated ? significant(next + 1, 1) : next;
+      const operand = tokens[operandAt];
+      const keyword = lower(operand);
+      const special = ['null', 'true', 'false', 'unknown', 'distinct', 'not', 'json', 'document', 'normalized', 'of'];
+      if (operand && !(operand.kind === 'word' && special.includes(keyword)) && operand.kind !== 'punct') {
+        out.push({ kind: 'word', text: negated ? `${t.text} DISTINCT FROM` : `${t.text} NOT DISTINCT FROM` });
+        // Skip NOT (it is part of the replacement), keep the space before the operand.
+        if (negated) i = next;
+        continue;
+      }
+    }
     if ((word === 'max' || word === 'min') && isCall && topLevelArgumentCount(tokens, next) >= 2) {
       // SQLite's scalar max/min. GREATEST/LEAST ignore NULL arguments where SQLite returns NULL; portable
       // SQL keeps the arguments non-null (COALESCE) so both agree.

@@ -75,6 +75,12 @@ describe('statements', () => {
     expect(pg("SELECT replace(a, 'x', 'y') FROM t WHERE b OR replace(a, 'x', '') = ''")).toContain('replace(a');
   });
 
+  test('IS and IS NOT against a value compare null-safely, as in SQLite; IS [NOT] NULL stays', () => {
+    expect(pg('UPDATE t SET a = 1 WHERE b IS ? AND c IS NOT ? AND d IS NOT NULL AND e IS NULL AND f IS d')).toBe(
+      'UPDATE t SET a = 1 WHERE b IS NOT DISTINCT FROM $1 AND c IS DISTINCT FROM $2 AND d IS NOT NULL AND e IS NULL AND f IS NOT DISTINCT FROM d',
+    );
+  });
+
   test('scalar MAX/MIN become GREATEST/LEAST; the aggregates stay', () => {
     expect(pg('UPDATE t SET a = MAX(a, ?), b = min(b, (SELECT max(c) FROM u))')).toBe(
       'UPDATE t SET a = GREATEST(a, $1), b = LEAST(b, (SELECT max(c) FROM u))',
@@ -106,6 +112,7 @@ describe('statements', () => {
     expect(() => pg('PRAGMA table_info(t)')).toThrow(/PRAGMA/);
     expect(() => pg("SELECT name FROM sqlite_master WHERE type = 'table'")).toThrow(/sqlite_master/);
     expect(() => pg('SELECT rowid FROM t')).toThrow(/rowid/);
+    expect(() => pg('SELECT * FROM t b ORDER BY b.rowid')).toThrow(/rowid/);
     expect(() => pg('SELECT last_insert_rowid()')).toThrow(/RETURNING/);
     expect(() => pg('SELECT changes()')).toThrow(/run\(\) returns/);
     expect(() => pg("SELECT strftime('%s', 'now')")).toThrow(/epoch milliseconds/);
