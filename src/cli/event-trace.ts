@@ -63,8 +63,21 @@ function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
 
-function who(actor: Actor): { kind: string; client: string | null; session: string | null; pid: number } {
-  return { kind: actor.kind, client: actor.client ?? null, session: actor.session ?? null, pid: actor.pid };
+function who(actor: Actor): {
+  kind: string;
+  client: string | null;
+  session: string | null;
+  pid: number;
+  host: string | null;
+} {
+  // The host says where the pid lived: on a team's shared log the same pid is on many machines.
+  return {
+    kind: actor.kind,
+    client: actor.client ?? null,
+    session: actor.session ?? null,
+    pid: actor.pid,
+    host: actor.host ?? null,
+  };
 }
 
 function sessionFacts(store: EventStore, session: string): SessionFacts {
@@ -385,6 +398,7 @@ function actorOf(w: ReturnType<typeof who>): Actor {
     pid: w.pid,
     ...(w.client ? { client: w.client } : {}),
     ...(w.session ? { session: w.session } : {}),
+    ...(w.host ? { host: w.host } : {}),
   };
 }
 

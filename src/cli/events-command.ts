@@ -13,7 +13,7 @@ import { verifyExportLines } from '../events/event-verifier.js';
 import { WITNESS_FILE, readWitness } from '../events/event-witness.js';
 import { createEventStream } from '../events/event-stream.js';
 import { typeMatcher } from '../events/glob.js';
-import { describeActor } from '../shared/actor.js';
+import { describeActor, thisHost } from '../shared/actor.js';
 import { EventStoreProvider } from '../kernel/event-store-provider.js';
 import { UsageError } from '../kernel/usage-error.js';
 import { parseTimeBound } from '../plugins/core/services/event-query.js';
@@ -133,14 +133,27 @@ function eventJson(event: StoredEvent): string {
   return JSON.stringify(event);
 }
 
+/**
+ * The machine reading, whose own actors need no host in a listing: a person on one laptop sees what they saw
+ * before hosts were recorded, and a team's shared log names every other machine. A bad DROIDWRIGHT_HOST must
+ * not stop anyone reading the log, so it only makes every host show.
+ */
+function readerHost(): string | undefined {
+  try {
+    return thisHost();
+  } catch {
+    return undefined;
+  }
+}
+
 /** One event a line for people; on a terminal, cut to its width so a line never wraps into the next. */
 function humanLine(event: StoredEvent): string {
-  const line = oneLine(event);
+  const line = oneLine(event, readerHost());
   const columns = terminalColumns(process.stdout);
   return columns !== undefined && line.length > columns ? `${line.slice(0, Math.max(columns - 1, 1))}…` : line;
 }
 
-function oneLine(event: StoredEvent): string {
+function oneLine(event: StoredEvent, localHost: string | undefined): string {
   const subject = [
     event.device && `device=${event.device}`,
     event.package && `package=${event.package}`,
@@ -157,7 +170,7 @@ function oneLine(event: StoredEvent): string {
     data = JSON.stringify(event.data) ?? '';
   }
   if (data.length > 160) data = `${data.slice(0, 157)}...`;
-  return `${String(event.seq).padStart(6)}  ${new Date(event.at).toISOString()}  ${event.type.padEnd(22)}  ${describeActor(event.actor)}${subject ? `  ${subject}` : ''}  ${data}`;
+  return `${String(event.seq).padStart(6)}  ${new Date(event.at).toISOString()}  ${event.type.padEnd(22)}  ${describeActor(event.actor, localHost)}${subject ? `  ${subject}` : ''}  ${data}`;
 }
 
 /** Matches a live event against the same selection the query used. */

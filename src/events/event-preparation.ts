@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Actor } from '../shared/actor.js';
+import { type Actor, hostNameProblem } from '../shared/actor.js';
 import { CanonicalJsonError, canonicalJson } from './canonical-json.js';
 import { type EventCatalog, EventValidationError } from './event-catalog.js';
 import type { NewEvent, Projection, StoreTable, StoredEvent } from './event-definition.js';
@@ -144,6 +144,13 @@ export function normalizeActor(actor: unknown, type: string): Actor {
         type,
         [`actor.${key}`],
       );
+    }
+  }
+  // Optional: events recorded before hosts were named have none, and stay valid.
+  if (a.host !== undefined) {
+    const problem = hostNameProblem(a.host);
+    if (problem) {
+      throw new EventValidationError(`Event "${type}": actor.host ${problem}.`, type, ['actor.host']);
     }
   }
   try {

@@ -24,7 +24,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { StoredEvent } from '../events/event-definition.js';
-import type { Actor } from '../shared/actor.js';
+import { type Actor, thisHost } from '../shared/actor.js';
 import { getContributions } from '../kernel/contribution-provider.js';
 import { InvalidArgumentsError, ToolError, type ErrorCode as DroidwrightErrorCode } from '../kernel/errors.js';
 import { EventStoreProvider } from '../kernel/event-store-provider.js';
@@ -362,6 +362,7 @@ export class McpSession {
       ...(name ? { client: name } : {}),
       ...(version ? { clientVersion: version } : {}),
       pid: process.pid,
+      host: thisHost(),
     };
   }
 

@@ -2,6 +2,7 @@ import { computeEventHash } from '../events/event-hash.js';
 import { GENESIS_HASH } from '../events/event-schema.js';
 import type { StoredEvent } from '../events/event-definition.js';
 import { isProcessAlive } from '../kernel/process-identity.js';
+import { thisHost } from '../shared/actor.js';
 import { type CrashGroupRow, type CrashKind, readCrashGroups } from '../plugins/logcat/crashes.projection.js';
 import type { DebugSessionSummary } from '../plugins/core/services/debug-session-reader.js';
 import type { DashboardSources, DashboardStore, SharedRunConfigurationsState } from './dashboard-sources.js';
@@ -33,6 +34,8 @@ export interface SessionRow {
   readonly calls: number;
   readonly errors: number;
   readonly refused: number;
+  /** The server's machine when it is not this one (a team's shared log); null here. */
+  readonly host: string | null;
 }
 
 export interface BuildRow {
@@ -160,6 +163,7 @@ interface SessionTableRow {
   calls: number;
   errors: number;
   refused: number;
+  host: string | null;
 }
 
 /**
@@ -599,14 +603,17 @@ export class DashboardModel {
       () =>
         this.store
           .prepareRead(
-            `SELECT session, client_name, client_version, pid, pid_start, started_at, last_call_at, calls, errors, refused
+            `SELECT session, client_name, client_version, pid, pid_start, started_at, last_call_at, calls, errors, refused, host
              FROM mcp_sessions WHERE ended_at IS NULL ORDER BY COALESCE(last_call_at, started_at) DESC LIMIT 200`,
           )
           .all() as SessionTableRow[],
       [],
     );
+    const here = thisHost();
+    // Another machine's server (a team's shared log) cannot be checked by pid from here: shown while not ended.
+    const foreign = (r: SessionTableRow) => r.host !== null && r.host !== here;
     return rows
-      .filter((r) => isProcessAlive(r.pid, r.pid_start))
+      .filter((r) => foreign(r) || isProcessAlive(r.pid, r.pid_start))
       .map((r) => {
         if (r.client_name) this.clients.set(r.session, r.client_name);
         return {
@@ -619,6 +626,7 @@ export class DashboardModel {
           calls: r.calls,
           errors: r.errors,
           refused: r.refused,
+          host: foreign(r) ? r.host : null,
         };
       });
   }

@@ -11,6 +11,7 @@ import type {
   ToolKind,
 } from './dashboard-model.js';
 import type { DebugSessionSummary } from '../plugins/core/services/debug-session-reader.js';
+import { thisHost } from '../shared/actor.js';
 import type { DebugSessionSource, SharedRunConfigurationsState } from './dashboard-sources.js';
 import { ago, clock, duration, type Line, pad, padStart, type Segment } from './screen-text.js';
 
@@ -468,7 +469,7 @@ function sessionsPanel(ctx: PanelContext): PanelView {
       detail: () => [
         [
           { text: `${s.client} ${s.clientVersion ?? ''}`, bold: true },
-          { text: `  MCP session ${s.session}  pid ${s.pid}` },
+          { text: `  MCP session ${s.session}  pid ${s.pid}${s.host ? ` on ${s.host}` : ''}` },
         ],
         [
           {
@@ -528,7 +529,9 @@ function debugSessionLine(d: DebugSessionSummary, now: number): Line {
 }
 
 function actorName(actor: DebugSessionSummary['installed_by']): string {
-  return actor.kind === 'agent' && actor.client ? `agent ${actor.client}` : actor.kind;
+  // Installs made from another machine sharing the log say which: its devices are not this desk's.
+  const where = actor.host !== undefined && actor.host !== thisHost() ? ` on ${actor.host}` : '';
+  return `${actor.kind === 'agent' && actor.client ? `agent ${actor.client}` : actor.kind}${where}`;
 }
 
 const TIMELINE_ROWS = 60;
@@ -599,7 +602,7 @@ function sessionLine(s: SessionRow, now: number): Line {
   return [
     { text: 'MCP ', color: 'cyan' },
     { text: pad(`${s.client} ${s.clientVersion ?? ''}`, 24), bold: true },
-    { text: ` pid ${s.pid}  ${s.calls} calls  ` },
+    { text: ` pid ${s.pid}${s.host ? ` on ${s.host}` : ''}  ${s.calls} calls  ` },
     { text: `${s.errors} errors  `, color: s.errors ? 'red' : undefined },
     { text: `${s.refused} refused`, color: s.refused ? 'red' : undefined },
     { text: `  ${ago(now, s.lastCallAt) || 'no calls yet'}`, dim: true },

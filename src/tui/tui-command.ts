@@ -17,12 +17,12 @@ import { resolvePackageFilter } from '../plugins/logcat/services/log-filter-args
 import { LogLineStore } from '../plugins/logcat/services/log-line-store.js';
 import { SqliteLogLineStore } from '../plugins/logcat/services/sqlite-log-line-store.js';
 import { LogcatStreams } from '../plugins/logcat/services/logcat-streams.js';
-import type { Actor } from '../shared/actor.js';
+import { type Actor, thisHost } from '../shared/actor.js';
 import type { DashboardActions, DashboardSources, LogcatControl, LogLineSource } from './dashboard-sources.js';
 
 /** The person at the dashboard. */
 export function tuiActor(): Actor {
-  return { kind: 'tui', pid: process.pid };
+  return { kind: 'tui', pid: process.pid, host: thisHost() };
 }
 
 export interface TuiCommandExtras {

@@ -28,8 +28,8 @@ type SessionEnded = { session: string; reason: string };
  */
 export const mcpActivityProjection: Projection = {
   name: 'mcp_activity',
-  // 2: mcp_sessions.pid_start.
-  version: 2,
+  // 2: mcp_sessions.pid_start. 3: mcp_sessions.host (the server's machine: its pid is judged only there).
+  version: 3,
   handles: ['mcp.session_started', 'mcp.tool_called', 'mcp.session_ended'],
   tables: ['mcp_sessions', 'mcp_tool_calls'],
   ddl: [
@@ -39,7 +39,7 @@ export const mcpActivityProjection: Projection = {
       pid INTEGER NOT NULL, pid_start TEXT, toolsets TEXT NOT NULL DEFAULT '[]', read_only INTEGER NOT NULL DEFAULT 0, project_root TEXT,
       started_at INTEGER NOT NULL, last_call_at INTEGER,
       calls INTEGER NOT NULL DEFAULT 0, errors INTEGER NOT NULL DEFAULT 0, refused INTEGER NOT NULL DEFAULT 0,
-      ended_at INTEGER, end_reason TEXT)`,
+      ended_at INTEGER, end_reason TEXT, host TEXT)`,
     'CREATE INDEX IF NOT EXISTS mcp_sessions_started ON mcp_sessions (started_at)',
     `CREATE TABLE IF NOT EXISTS mcp_tool_calls (
       seq INTEGER PRIMARY KEY, session TEXT NOT NULL, at INTEGER NOT NULL, tool TEXT NOT NULL, kind TEXT,
@@ -52,11 +52,11 @@ export const mcpActivityProjection: Projection = {
         const d = event.data as SessionStarted;
         // The existing row's column is qualified: PostgreSQL finds a bare started_at ambiguous with excluded's.
         db.prepare(
-          `INSERT INTO mcp_sessions (session, client_name, client_version, protocol_version, pid, pid_start, toolsets, read_only, project_root, started_at)
-           VALUES (@session, @client_name, @client_version, @protocol_version, @pid, @pid_start, @toolsets, @read_only, @project_root, @at)
+          `INSERT INTO mcp_sessions (session, client_name, client_version, protocol_version, pid, pid_start, toolsets, read_only, project_root, started_at, host)
+           VALUES (@session, @client_name, @client_version, @protocol_version, @pid, @pid_start, @toolsets, @read_only, @project_root, @at, @host)
            ON CONFLICT(session) DO UPDATE SET client_name = excluded.client_name, client_version = excluded.client_version,
              protocol_version = excluded.protocol_version, pid = excluded.pid, pid_start = excluded.pid_start, toolsets = excluded.toolsets,
-             read_only = excluded.read_only, project_root = excluded.project_root,
+             read_only = excluded.read_only, project_root = excluded.project_root, host = excluded.host,
              started_at = MIN(mcp_sessions.started_at, excluded.started_at)`,
         ).run({
           ...d,
@@ -64,15 +64,23 @@ export const mcpActivityProjection: Projection = {
           toolsets: JSON.stringify(d.toolsets),
           read_only: d.read_only ? 1 : 0,
           at: event.at,
+          host: event.actor.host ?? null,
         });
         break;
       }
       case 'mcp.tool_called': {
         const d = event.data as ToolCalled;
         db.prepare(
-          `INSERT INTO mcp_sessions (session, client_name, client_version, pid, started_at) VALUES (?, ?, ?, ?, ?)
+          `INSERT INTO mcp_sessions (session, client_name, client_version, pid, started_at, host) VALUES (?, ?, ?, ?, ?, ?)
            ON CONFLICT(session) DO NOTHING`,
-        ).run(d.session, event.actor.client ?? null, event.actor.clientVersion ?? null, event.actor.pid, event.at);
+        ).run(
+          d.session,
+          event.actor.client ?? null,
+          event.actor.clientVersion ?? null,
+          event.actor.pid,
+          event.at,
+          event.actor.host ?? null,
+        );
         db.prepare(
           `UPDATE mcp_sessions SET calls = calls + 1, last_call_at = ?,
              errors = errors + ?, refused = refused + ? WHERE session = ?`,

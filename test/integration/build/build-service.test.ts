@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import type { Container } from 'inversify';
 import { DATA_BUDGET_BYTES, wireBytes } from '../../../src/kernel/bounded-output.js';
-import { cliActor, systemActor, type Actor } from '../../../src/shared/actor.js';
+import { cliActor, systemActor, thisHost, type Actor } from '../../../src/shared/actor.js';
 import { createContainer, disposeContainer } from '../../../src/kernel/composition-root.js';
 import { InvalidArgumentsError, ToolError } from '../../../src/kernel/errors.js';
 import { getContributions } from '../../../src/kernel/contribution-provider.js';
@@ -491,7 +491,7 @@ describe('build worker under failure', () => {
     expect(status.data).toMatchObject({ status: 'success' });
     const [finished] = store.query({ types: ['build.finished'], stream: `build:${orphan}`, limit: 1 });
     expect(finished!.actor).toMatchObject({ kind: 'agent', session: agent.session });
-    expect(finished!.data).toMatchObject({ reaped_by: `system (pid ${process.pid})` });
+    expect(finished!.data).toMatchObject({ reaped_by: `system (pid ${process.pid} on ${thisHost()})` });
 
     // Without an outcome file: unknown, recorded as its starter, and the message says what to do.
     const lost = 'b0b0b0b0b0b0';
@@ -513,6 +513,17 @@ describe('build worker under failure', () => {
     ).message;
     expect(message).not.toMatch(/\.\./);
     expect(message).not.toContain('get_build_errors');
+
+    // Started on another machine sharing the log: its worker's pid means nothing here, so it is not reaped.
+    const elsewhere = 'c0c0c0c0c0c0';
+    append(
+      BuildStarted,
+      { ...data, build_id: elsewhere, pid: dead, log_path: join(h.home, 'build-logs', `${elsewhere}.log`) },
+      { stream: `build:${elsewhere}`, correlation: elsewhere, actor: { ...agent, host: `not-${thisHost()}` } },
+    );
+    const running = await h.call('get_build_status', { build_id: elsewhere });
+    expect(running.data.status).toBe('running');
+    expect(store.query({ types: ['build.finished'], stream: `build:${elsewhere}` })).toEqual([]);
   });
 
   it('records a build as cancelled (shutdown) when its worker is stopped while waiting for the hand-over', async () => {

@@ -7,8 +7,8 @@ import type { Logger } from '../../../src/kernel/tool-definition.js';
 import { CallRecorder } from '../../../src/mcp/call-recorder.js';
 import { coreEvents } from '../../../src/plugins/core/core.events.js';
 import { mcpActivityProjection } from '../../../src/plugins/core/mcp-activity.projection.js';
-import { McpActivityReader } from '../../../src/plugins/core/services/mcp-activity-reader.js';
-import type { Actor } from '../../../src/shared/actor.js';
+import { McpActivityReader, sessionIsLocal } from '../../../src/plugins/core/services/mcp-activity-reader.js';
+import { type Actor, thisHost } from '../../../src/shared/actor.js';
 import { removeTempDirs, tempDir } from '../../support/event-store-fixtures.js';
 
 const silent: Logger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
@@ -93,6 +93,20 @@ describe('MCP session liveness', () => {
     await kill(server);
     expect(alive()).toEqual({ live: false, crashed: false, legacy: false });
     expect(reader.liveSessions()).toEqual([]);
+  });
+
+  it("judges only this machine's servers by pid: another machine's session is live until it ends", () => {
+    const here = thisHost();
+    // A pid above Linux's largest: absent here, as the pids of another machine's processes are.
+    const far: Actor = { kind: 'agent', session: 'far', client: 'test-client', pid: 2 ** 22 + 5, host: `not-${here}` };
+    const near: Actor = { ...far, session: 'near', host: here };
+    new CallRecorder(() => store, 'far', silent).sessionStarted(far, facts);
+    new CallRecorder(() => store, 'near', silent).sessionStarted(near, facts);
+    expect(alive()).toEqual({ far: true, near: false });
+    expect(reader.liveSessions()).toEqual([expect.objectContaining({ session: 'far', host: `not-${here}` })]);
+    new CallRecorder(() => store, 'far', silent).sessionEnded(far, 'stdin closed');
+    expect(alive()).toEqual({ far: false, near: false });
+    expect(sessionIsLocal(null, here)).toBe(true);
   });
 
   it('rebuilds the same sessions, start times included, from the log', async () => {

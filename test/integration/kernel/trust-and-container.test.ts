@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cliActor, type Actor } from '../../../src/shared/actor.js';
+import { cliActor, thisHost, type Actor } from '../../../src/shared/actor.js';
 import { createContainer, disposeContainer } from '../../../src/kernel/composition-root.js';
 import { getContributions } from '../../../src/kernel/contribution-provider.js';
 import { ProjectTrust } from '../../../src/kernel/project-trust.js';
@@ -35,7 +35,9 @@ describe('container, trust service and core read models on a real SQLite file', 
       expect(trust.trust(root, cliActor())).toBe(false);
       // Another process (container) sees it at once.
       expect(second.get(TrustService).isTrusted(root)).toBe(true);
-      expect(trust.list()).toEqual([{ root, trustedAt: expect.any(Number), by: `cli (pid ${process.pid})` }]);
+      expect(trust.list()).toEqual([
+        { root, trustedAt: expect.any(Number), by: `cli (pid ${process.pid} on ${thisHost()})` },
+      ]);
 
       const store = first.get<EventStoreProvider>(EventStoreProvider)();
       const events = store.query({ types: ['project.*'], order: 'asc' });

@@ -123,19 +123,33 @@ describe('BuildLock', () => {
     for (let open = 1; open <= 2; open++) {
       const upgraded = openLockStore(path);
       try {
-        const lock = new BuildLock(upgraded);
-        expect(lock.holder('/p')).toMatchObject({ buildId: 'old', pid: 424242, startTime: null, gradle: null });
+        const lock = new BuildLock(upgraded, 'laptop-a');
         expect(upgraded.prepareRead('SELECT table_name, step FROM store_table_steps ORDER BY 1, 2').all()).toEqual([
           { table_name: 'build_live', step: 1 },
-          { table_name: 'build_locks', step: 1 },
-          { table_name: 'build_locks', step: 2 },
-          { table_name: 'build_locks', step: 3 },
-          { table_name: 'build_locks', step: 4 },
+          ...[1, 2, 3, 4, 5, 6, 7, 8].map((step) => ({ table_name: 'build_locks', step })),
         ]);
         expect(
           (upgraded.prepareRead('PRAGMA table_info(build_locks)').all() as { name: string }[]).map((c) => c.name),
-        ).toEqual(['project_root', 'build_id', 'pid', 'started_at', 'pid_start', 'gradle_pgid', 'gradle_start']);
+        ).toEqual([
+          'host',
+          'project_root',
+          'build_id',
+          'pid',
+          'pid_start',
+          'started_at',
+          'gradle_pgid',
+          'gradle_start',
+        ]);
         if (open === 1) {
+          // The old row was written on this machine before hosts were named: kept with host '', and the
+          // first acquire of its project adopts it as this host's and judges its holder.
+          expect(upgraded.prepareRead('SELECT host, build_id FROM build_locks').all()).toEqual([
+            { host: '', build_id: 'old' },
+          ]);
+          expect(lock.acquire('/p', 'new', P1, alive)).toMatchObject({
+            acquired: false,
+            holder: { host: 'laptop-a', buildId: 'old', pid: 424242, startTime: null, gradle: null },
+          });
           // The old holder (pid 424242) is gone: the lock is taken over and works with the new columns.
           expect(lock.acquire('/p', 'new', P1, (h) => h.pid !== 424242)).toMatchObject({
             acquired: true,
@@ -145,10 +159,70 @@ describe('BuildLock', () => {
           expect(lock.holderOf('new')).toMatchObject({ pid: 111, startTime: '5000', gradle: P2 });
           lock.release('/p', 'new');
           lock.acquire('/p', 'old', { pid: 424242, startTime: null }, alive);
+        } else {
+          expect(lock.holder('/p')).toMatchObject({ host: 'laptop-a', buildId: 'old', pid: 424242, startTime: null });
         }
       } finally {
         upgraded.close();
       }
+    }
+  });
+
+  it('keeps one lock per project and host: the same path on two machines is two projects', () => {
+    const laptopA = new BuildLock(store, 'laptop-a');
+    const laptopB = new BuildLock(store, 'laptop-b');
+    expect(laptopA.acquire('/home/dev/app', 'a1', P1, alive)).toEqual({ acquired: true, staleHolder: null });
+    expect(laptopB.acquire('/home/dev/app', 'b1', P2, alive)).toEqual({ acquired: true, staleHolder: null });
+    // The same host twice cannot.
+    expect(new BuildLock(store, 'laptop-a').acquire('/home/dev/app', 'a2', P2, alive)).toMatchObject({
+      acquired: false,
+      holder: { host: 'laptop-a', buildId: 'a1', pid: 111 },
+    });
+    expect(laptopA.holder('/home/dev/app')).toMatchObject({ buildId: 'a1' });
+    expect(laptopB.holder('/home/dev/app')).toMatchObject({ buildId: 'b1' });
+    // Each machine sees, hands over, reaps and releases only its own rows.
+    expect(laptopB.holderOf('a1')).toBeNull();
+    expect(laptopB.handOver('a1', P1, P2)).toBe(false);
+    laptopB.release('/home/dev/app', 'a1');
+    expect(laptopA.holderOf('a1')).toMatchObject({ pid: 111 });
+    laptopA.release('/home/dev/app', 'a1');
+    expect(laptopA.holder('/home/dev/app')).toBeNull();
+    expect(laptopB.holder('/home/dev/app')).toMatchObject({ buildId: 'b1' });
+  });
+
+  it('never breaks a lock held on another machine because its pid is absent here', () => {
+    const deadHere = () => false;
+    const laptopA = new BuildLock(store, 'laptop-a');
+    const laptopB = new BuildLock(store, 'laptop-b');
+    // A pid no process has here (and a start time no process had).
+    laptopA.acquire('/p', 'a1', { pid: 2 ** 22 + 12345, startTime: '1' }, alive);
+    expect(laptopB.reapIfDead('a1', deadHere)).toBeNull();
+    expect(laptopB.reapIfDead('a1')).toBeNull();
+    expect(laptopB.acquire('/p', 'b1', P2, deadHere)).toMatchObject({ acquired: true, staleHolder: null });
+    expect(laptopA.holderOf('a1')).toMatchObject({ host: 'laptop-a', pid: 2 ** 22 + 12345 });
+    // On its own host the dead holder is reaped, once.
+    expect(laptopA.reapIfDead('a1')).toMatchObject({ host: 'laptop-a', buildId: 'a1' });
+    expect(laptopA.holderOf('a1')).toBeNull();
+  });
+
+  it('names this machine by DROIDWRIGHT_HOST', () => {
+    const saved = process.env.DROIDWRIGHT_HOST;
+    try {
+      process.env.DROIDWRIGHT_HOST = 'ci-runner-1';
+      expect(new BuildLock(store).acquire('/p', 'c1', P1, alive)).toMatchObject({ acquired: true });
+      process.env.DROIDWRIGHT_HOST = 'ci-runner-2';
+      expect(new BuildLock(store).acquire('/p', 'c2', P2, alive)).toMatchObject({ acquired: true });
+      expect(new BuildLock(store).acquire('/p', 'c3', P2, alive)).toMatchObject({
+        acquired: false,
+        holder: { host: 'ci-runner-2', buildId: 'c2' },
+      });
+      expect(store.prepareRead('SELECT host, build_id FROM build_locks ORDER BY host').all()).toEqual([
+        { host: 'ci-runner-1', build_id: 'c1' },
+        { host: 'ci-runner-2', build_id: 'c2' },
+      ]);
+    } finally {
+      if (saved === undefined) delete process.env.DROIDWRIGHT_HOST;
+      else process.env.DROIDWRIGHT_HOST = saved;
     }
   });
 });

@@ -75,6 +75,12 @@ describe('event query helpers', () => {
     });
     expect(line.summary.length).toBeLessThanOrEqual(201);
     expect(compactEvent({ ...event, device: null, package: null })).not.toHaveProperty('device');
+    // On a log several machines share, an actor on another machine is named with its host; this one's is not.
+    const fromLaptop = { ...event, actor: { ...event.actor, host: 'laptop-b' } };
+    expect(compactEvent(fromLaptop, 'laptop-a').actor).toBe('agent claude-code 01234567 pid 42 on laptop-b');
+    expect(compactEvent(fromLaptop, 'laptop-b').actor).toBe('agent claude-code 01234567 pid 42');
+    expect(presentEvent(fromLaptop).actor).toMatchObject({ pid: 42, host: 'laptop-b' });
+    expect(presentEvent(event).actor.host).toBeNull();
   });
 
   test('trust hint quotes paths a terminal would split', () => {

@@ -103,6 +103,28 @@ describe('append and the hash chain', () => {
     expect(tableContents(store, 'test_things')).toEqual([{ name: 'a', total: 1, last_seq: 1 }]);
   });
 
+  it('records the host in the hashed actor, keeps events without one valid, and refuses a bad host', () => {
+    const store = openStore();
+    const before = appendThing(store, 'a');
+    expect(before.actor).not.toHaveProperty('host');
+    const [here] = store.appendMany([{ ...thing('b'), actor: { kind: 'cli', pid: 7, host: 'laptop-a' } }]);
+    expect(here!.actor).toEqual({ kind: 'cli', pid: 7, host: 'laptop-a' });
+    expect(store.prepareRead('SELECT actor FROM events WHERE seq = 2').get()).toEqual({
+      actor: '{"host":"laptop-a","kind":"cli","pid":7}',
+    });
+    // The host is part of the hash: the same event claimed from another machine is another hash.
+    expect(
+      computeEventHash({ ...here!, actor: { ...here!.actor, host: 'laptop-b' }, prev_hash: here!.prevHash }),
+    ).not.toBe(here!.hash);
+    for (const host of ['', 'x'.repeat(254), 'evil\u001b[2Jhost', ' padded', 42]) {
+      expect(() => store.appendMany([{ ...thing('c'), actor: { kind: 'cli', pid: 7, host } as never }])).toThrow(
+        /actor\.host/,
+      );
+    }
+    expect(store.lastSeq()).toBe(2);
+    expect(store.verify()).toEqual({ ok: true, checked: 2, lastSeq: 2 });
+  });
+
   it('rolls back the events and every projection change when a projection throws', () => {
     const failing = {
       ...thingsProjection(),

@@ -1,10 +1,11 @@
+import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LogcatEntry } from '../../../src/android/logcat/logcat-entry.js';
 import { EventStore } from '../../../src/events/event-store.js';
 import type { ProcessIdentity } from '../../../src/kernel/process-identity.js';
-import { logcatTables } from '../../../src/plugins/logcat/logcat-tables.js';
+import { logcatTables, logcatWorkersTable } from '../../../src/plugins/logcat/logcat-tables.js';
 import { LogcatLease } from '../../../src/plugins/logcat/services/logcat-lease.js';
 import { logcatCommand, ResumeBoundary } from '../../../src/plugins/logcat/services/logcat-worker.js';
 import {
@@ -89,6 +90,75 @@ describe('LogcatLease', () => {
     expect(lease.requestStop('s1', testActor)).toBe(false);
     expect(lease.claim('s1', OTHER, agentActor, alive)).toMatchObject({ claimed: true });
     expect(lease.read('s1')).toMatchObject({ pid: 333, tookOver: null, stopActor: null });
+  });
+
+  it('keeps one worker per device and host: the same serial on two machines is two devices', () => {
+    const laptopA = new LogcatLease(store, 'laptop-a');
+    const laptopB = new LogcatLease(store, 'laptop-b');
+    expect(laptopA.claim('emulator-5554', SERVER, agentActor, alive)).toEqual({ claimed: true, previous: null });
+    expect(laptopB.claim('emulator-5554', OTHER, testActor, alive)).toEqual({ claimed: true, previous: null });
+    // The same host twice cannot.
+    expect(new LogcatLease(store, 'laptop-a').claim('emulator-5554', OTHER, testActor, alive)).toMatchObject({
+      claimed: false,
+      holder: { host: 'laptop-a', pid: 111 },
+    });
+    // Hand-overs, stop requests, touches and ends reach only the row of their own host.
+    expect(laptopB.handOver('emulator-5554', SERVER, WORKER)).toBe(false);
+    expect(laptopA.handOver('emulator-5554', SERVER, WORKER)).toBe(true);
+    expect(laptopA.markStreaming('emulator-5554', WORKER)).toBe(true);
+    expect(laptopB.requestStop('emulator-5554', testActor)).toBe(true);
+    expect(laptopA.read('emulator-5554')).toMatchObject({ state: 'streaming', stopActor: null });
+    laptopB.finish('emulator-5554', WORKER);
+    expect(laptopA.read('emulator-5554')).toMatchObject({ host: 'laptop-a', pid: 222, state: 'streaming' });
+    expect(laptopB.read('emulator-5554')).toMatchObject({ host: 'laptop-b', pid: 333, state: 'starting' });
+  });
+
+  it("never takes over another machine's worker because its pid is absent here", () => {
+    const laptopA = new LogcatLease(store, 'laptop-a');
+    const far = { pid: 2 ** 22 + 4321, startTime: '1' };
+    laptopA.claim('s1', far, agentActor, alive);
+    laptopA.handOver('s1', far, far);
+    laptopA.markStreaming('s1', far);
+    // Laptop B does not see laptop A's row at all: its claim is of its own device, with nothing taken over.
+    expect(new LogcatLease(store, 'laptop-b').claim('s1', OTHER, testActor, dead)).toEqual({
+      claimed: true,
+      previous: null,
+    });
+    expect(laptopA.read('s1')).toMatchObject({ pid: far.pid, state: 'streaming' });
+    // On its own host the dead worker is taken over and named.
+    expect(laptopA.claim('s1', SERVER, agentActor)).toMatchObject({ claimed: true, previous: { pid: far.pid } });
+    expect(laptopA.read('s1')).toMatchObject({ pid: 111, tookOver: far.pid });
+  });
+
+  it('adopts a lease written before hosts were recorded, keeping its worker and resume point', () => {
+    const path = join(dir, 'old.db');
+    EventStore.open({ path, catalog: testCatalog(), tables: [] }).close();
+    const old = new Database(path);
+    old.exec(logcatWorkersTable.migrations[0] as string);
+    old
+      .prepare(
+        "INSERT INTO store_table_steps (table_name, step, owner, applied_at) VALUES ('logcat_workers', 1, 'logcat', 0)",
+      )
+      .run();
+    old
+      .prepare(
+        "INSERT INTO logcat_workers (device_serial, pid, pid_start, state, actor, started_at, touched_at, resume_ms) VALUES ('s1', 222, '6000', 'streaming', '{}', 1, 1, 1700000000123)",
+      )
+      .run();
+    old.close();
+    const upgraded = EventStore.open({ path, catalog: testCatalog(), tables: logcatTables });
+    try {
+      const here = new LogcatLease(upgraded, 'laptop-a');
+      expect(here.read('s1')).toBeNull();
+      expect(here.claim('s1', SERVER, agentActor, alive)).toMatchObject({
+        claimed: false,
+        holder: { host: 'laptop-a', pid: 222, state: 'streaming' },
+      });
+      expect(here.claim('s1', SERVER, agentActor, dead)).toMatchObject({ claimed: true });
+      expect(here.read('s1')).toMatchObject({ pid: 111, tookOver: 222, resumeMs: 1_700_000_000_123 });
+    } finally {
+      upgraded.close();
+    }
   });
 });
 

@@ -1,5 +1,6 @@
 import type { EventStore } from '../../../events/event-store.js';
 import { currentProcess, isProcessAlive, type ProcessIdentity } from '../../../kernel/process-identity.js';
+import { thisHost } from '../../../shared/actor.js';
 
 /*
  * One build per project across every droidwright process. The lock is a row in the shared SQLite
@@ -9,11 +10,15 @@ import { currentProcess, isProcessAlive, type ProcessIdentity } from '../../../k
  * keep the project locked. It also names Gradle's process group once the worker started it, so
  * whoever reaps a dead worker can stop the Gradle it left behind. A row whose process is gone is taken
  * over (its build is reported back so the caller can record it).
+ * The lock is per machine: rows are keyed by host as well as project (a shared PostgreSQL log serves many
+ * laptops, and the same path on two of them is two projects), and a BuildLock sees and judges only its own
+ * host's rows, so a holder on another machine is never taken for dead because its pid is absent here.
  * This table is coordination state, not history: a side table the build plugin declares to the store
  * (build-tables.ts), not a projection, never replayed.
  */
 
 export interface BuildLockHolder extends ProcessIdentity {
+  readonly host: string;
   readonly projectRoot: string;
   readonly buildId: string;
   readonly startedAt: number;
@@ -26,6 +31,7 @@ export type AcquireResult =
   | { readonly acquired: false; readonly holder: BuildLockHolder };
 
 interface LockRow {
+  host: string;
   project_root: string;
   build_id: string;
   pid: number;
@@ -52,6 +58,7 @@ export function killOrphanedGroup(gradle: ProcessIdentity | null): boolean {
 
 function toHolder(row: LockRow): BuildLockHolder {
   return {
+    host: row.host,
     projectRoot: row.project_root,
     buildId: row.build_id,
     pid: row.pid,
@@ -70,10 +77,14 @@ export type BuildLockStore = Pick<EventStore, 'prepareRead' | 'readWithRetry' | 
  * STORE_UNAVAILABLE rather than an internal error.
  */
 export class BuildLock {
-  constructor(private readonly store: BuildLockStore) {}
+  /** `host` is this machine (DROIDWRIGHT_HOST or the OS name); a test plays another machine by passing one. */
+  constructor(
+    private readonly store: BuildLockStore,
+    private readonly host: string = thisHost(),
+  ) {}
 
-  private row(sql: string, key: string): LockRow | undefined {
-    return this.store.readWithRetry(() => this.store.prepareRead(sql).get(key) as LockRow | undefined);
+  private row(sql: string, ...params: unknown[]): LockRow | undefined {
+    return this.store.readWithRetry(() => this.store.prepareRead(sql).get(this.host, ...params) as LockRow | undefined);
   }
 
   /** `isAlive` is injectable so a test can play a dead holder without killing anything. */
@@ -83,14 +94,29 @@ export class BuildLock {
     holder: ProcessIdentity = currentProcess(),
     isAlive: (holder: ProcessIdentity) => boolean = holderAlive,
   ): AcquireResult {
+    const sql = 'SELECT * FROM build_locks WHERE host = ? AND project_root = ?';
     // A live holder is seen with a read: no write transaction (and no writer lock) for a refusal.
-    const current = this.row('SELECT * FROM build_locks WHERE project_root = ?', projectRoot);
+    const current = this.row(sql, projectRoot);
     if (current && isAlive(toHolder(current))) return { acquired: false, holder: toHolder(current) };
     return this.store.writeTables((tables): AcquireResult => {
-      const row = tables.get<LockRow>('SELECT * FROM build_locks WHERE project_root = ?', projectRoot);
+      // A row from before hosts were recorded (host '') was written on this machine: only a single-machine
+      // SQLite log predates them. It becomes this host's, unless this host already has its own row.
+      tables.run(
+        `UPDATE build_locks SET host = ? WHERE host = '' AND project_root = ?
+           AND NOT EXISTS (SELECT 1 FROM build_locks AS mine WHERE mine.host = ? AND mine.project_root = ?)`,
+        this.host,
+        projectRoot,
+        this.host,
+        projectRoot,
+      );
+      const row = tables.get<LockRow>(sql, this.host, projectRoot);
       if (row && isAlive(toHolder(row))) return { acquired: false, holder: toHolder(row) };
       tables.run(
-        'INSERT OR REPLACE INTO build_locks (project_root, build_id, pid, pid_start, started_at, gradle_pgid, gradle_start) VALUES (?, ?, ?, ?, ?, NULL, NULL)',
+        `INSERT INTO build_locks (host, project_root, build_id, pid, pid_start, started_at, gradle_pgid, gradle_start)
+         VALUES (?, ?, ?, ?, ?, ?, NULL, NULL)
+         ON CONFLICT (host, project_root) DO UPDATE SET build_id = excluded.build_id, pid = excluded.pid,
+           pid_start = excluded.pid_start, started_at = excluded.started_at, gradle_pgid = NULL, gradle_start = NULL`,
+        this.host,
         projectRoot,
         buildId,
         holder.pid,
@@ -105,9 +131,10 @@ export class BuildLock {
   handOver(buildId: string, from: ProcessIdentity, to: ProcessIdentity): boolean {
     const result = this.store.writeTables((tables) =>
       tables.run(
-        'UPDATE build_locks SET pid = ?, pid_start = ? WHERE build_id = ? AND pid = ? AND pid_start IS ?',
+        'UPDATE build_locks SET pid = ?, pid_start = ? WHERE host = ? AND build_id = ? AND pid = ? AND pid_start IS NOT DISTINCT FROM ?',
         to.pid,
         to.startTime,
+        this.host,
         buildId,
         from.pid,
         from.startTime,
@@ -120,9 +147,10 @@ export class BuildLock {
   setGradle(buildId: string, gradle: ProcessIdentity): void {
     this.store.writeTables((tables) =>
       tables.run(
-        'UPDATE build_locks SET gradle_pgid = ?, gradle_start = ? WHERE build_id = ?',
+        'UPDATE build_locks SET gradle_pgid = ?, gradle_start = ? WHERE host = ? AND build_id = ?',
         gradle.pid,
         gradle.startTime,
+        this.host,
         buildId,
       ),
     );
@@ -131,32 +159,39 @@ export class BuildLock {
   /** Releases only our own lock (a takeover may have replaced it). */
   release(projectRoot: string, buildId: string): void {
     this.store.writeTables((tables) =>
-      tables.run('DELETE FROM build_locks WHERE project_root = ? AND build_id = ?', projectRoot, buildId),
+      tables.run(
+        'DELETE FROM build_locks WHERE host = ? AND project_root = ? AND build_id = ?',
+        this.host,
+        projectRoot,
+        buildId,
+      ),
     );
   }
 
   holder(projectRoot: string): BuildLockHolder | null {
-    const row = this.row('SELECT * FROM build_locks WHERE project_root = ?', projectRoot);
+    const row = this.row('SELECT * FROM build_locks WHERE host = ? AND project_root = ?', projectRoot);
     return row ? toHolder(row) : null;
   }
 
   holderOf(buildId: string): BuildLockHolder | null {
-    const row = this.row('SELECT * FROM build_locks WHERE build_id = ?', buildId);
+    const row = this.row('SELECT * FROM build_locks WHERE host = ? AND build_id = ?', buildId);
     return row ? toHolder(row) : null;
   }
 
   /**
    * Removes the lock of `buildId` if its process is gone. Returns the removed holder to exactly one
    * caller, which then records the orphaned build as ended and stops its Gradle group; null otherwise.
+   * Only this host's locks: another machine's pid cannot be judged here.
    */
   reapIfDead(buildId: string, isAlive: (holder: ProcessIdentity) => boolean = holderAlive): BuildLockHolder | null {
+    const sql = 'SELECT * FROM build_locks WHERE host = ? AND build_id = ?';
     // Waiters call this every poll: while the holder lives, only read.
-    const current = this.row('SELECT * FROM build_locks WHERE build_id = ?', buildId);
+    const current = this.row(sql, buildId);
     if (!current || isAlive(toHolder(current))) return null;
     return this.store.writeTables((tables): BuildLockHolder | null => {
-      const row = tables.get<LockRow>('SELECT * FROM build_locks WHERE build_id = ?', buildId);
+      const row = tables.get<LockRow>(sql, this.host, buildId);
       if (!row || isAlive(toHolder(row))) return null;
-      tables.run('DELETE FROM build_locks WHERE build_id = ?', buildId);
+      tables.run('DELETE FROM build_locks WHERE host = ? AND build_id = ?', this.host, buildId);
       return toHolder(row);
     });
   }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, isAbsolute } from 'node:path';
 import { inject, injectable } from 'inversify';
-import { describeActor, type Actor } from '../../../shared/actor.js';
+import { describeActor, systemActor, thisHost, type Actor } from '../../../shared/actor.js';
 import { ToolError } from '../../../kernel/errors.js';
 import { EventStoreProvider } from '../../../kernel/event-store-provider.js';
 import { buildLogsDir } from '../../../kernel/paths.js';
@@ -235,8 +235,8 @@ export class BuildService {
     if (record?.status !== 'running') return;
     // Recorded, like every build's end, as the agent that started it; the reaper is named in the data.
     const [started] = this.store().query({ types: ['build.started'], stream: `build:${record.id}`, limit: 1 });
-    const actor: Actor = started?.actor ?? { kind: 'system', pid: process.pid };
-    const reapedBy = describeActor({ kind: 'system', pid: process.pid });
+    const actor: Actor = started?.actor ?? systemActor();
+    const reapedBy = describeActor(systemActor());
     // The worker could not append its outcome but left it beside the log: that is the outcome.
     const left = readOutcomeFallback(record.logPath, record.id);
     if (left) {
@@ -287,11 +287,16 @@ export class BuildService {
     const reaped = this.lock().reapIfDead(record.id);
     if (reaped) {
       this.recordOrphan(reaped);
-    } else if (!this.lock().holderOf(record.id) && !isProcessAlive(record.ownerPid, null)) {
+    } else if (
+      !this.lock().holderOf(record.id) &&
+      this.startedHere(record.id) &&
+      !isProcessAlive(record.ownerPid, null)
+    ) {
       // Running without a lock: its worker released the project but could not record the end.
       const again = this.history.get(record.id);
       if (again?.status === 'running')
         this.recordOrphan({
+          host: thisHost(),
           projectRoot: record.projectRoot,
           buildId: record.id,
           pid: record.ownerPid,
@@ -303,6 +308,17 @@ export class BuildService {
       return record;
     }
     return this.history.get(record.id) ?? record;
+  }
+
+  /**
+   * Whether the build's worker ran on this machine, from the host of the agent that started it (the server
+   * that asked spawns the worker beside itself). A shared log holds other machines' running builds, whose
+   * worker pids mean nothing here; a build recorded before hosts were named was started here.
+   */
+  private startedHere(buildId: string): boolean {
+    const [started] = this.store().query({ types: ['build.started'], stream: `build:${buildId}`, limit: 1 });
+    const host = started?.actor.host;
+    return host === undefined || host === thisHost();
   }
 
   /** Asks the build's worker to stop it; recorded as cancelled by `actor` via the request, cancel_build or the TUI. */

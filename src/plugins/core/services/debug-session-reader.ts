@@ -33,6 +33,8 @@ export interface DebugSessionActor {
   readonly session?: string;
   readonly client?: string;
   readonly pid: number;
+  /** The installer's machine (absent on events recorded before hosts were). */
+  readonly host?: string;
 }
 
 export interface DebugSessionSummary {

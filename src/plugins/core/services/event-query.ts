@@ -38,7 +38,7 @@ export interface PresentedEvent {
   at: string;
   type: string;
   stream: string;
-  actor: { kind: string; session: string | null; client: string | null; pid: number };
+  actor: { kind: string; session: string | null; client: string | null; pid: number; host: string | null };
   device: string | null;
   package: string | null;
   correlation: string | null;
@@ -60,6 +60,7 @@ export function presentEvent(event: StoredEvent, maxDataChars = MAX_EVENT_DATA_C
       session: event.actor.session ?? null,
       client: event.actor.client ?? null,
       pid: event.actor.pid,
+      host: event.actor.host ?? null,
     },
     device: event.device,
     package: event.package,
@@ -82,9 +83,13 @@ export interface CompactEvent {
   summary: string;
 }
 
-/** `agent claude-code 1a2b3c4d pid 123`: enough to tell actors apart in a list. */
-function describeEventActor(actor: StoredEvent['actor']): string {
-  return [actor.kind, actor.client, actor.session?.slice(0, 8), `pid ${actor.pid}`]
+/**
+ * `agent claude-code 1a2b3c4d pid 123`: enough to tell actors apart in a list. `on <host>` follows when the
+ * actor ran on another machine than `localHost` (a team's shared log), where the pid alone says nothing.
+ */
+function describeEventActor(actor: StoredEvent['actor'], localHost: string | undefined): string {
+  const host = actor.host !== undefined && actor.host !== localHost ? `on ${actor.host}` : undefined;
+  return [actor.kind, actor.client, actor.session?.slice(0, 8), `pid ${actor.pid}`, host]
     .filter((part) => part !== undefined && part !== null && part !== '')
     .map((part) => String(part).slice(0, 60))
     .join(' ');
@@ -108,13 +113,13 @@ function summarizeData(data: unknown): string {
   return line.length > MAX_SUMMARY_CHARS ? `${line.slice(0, MAX_SUMMARY_CHARS)}…` : line;
 }
 
-/** The default one-line form of an event in query_events. */
-export function compactEvent(event: StoredEvent): CompactEvent {
+/** The default one-line form of an event in query_events; `localHost` is the machine asking. */
+export function compactEvent(event: StoredEvent, localHost?: string): CompactEvent {
   return {
     seq: event.seq,
     at: new Date(event.at).toISOString(),
     type: event.type,
-    actor: describeEventActor(event.actor),
+    actor: describeEventActor(event.actor, localHost),
     ...(event.device !== null ? { device: event.device } : {}),
     ...(event.package !== null ? { package: event.package } : {}),
     summary: summarizeData(event.data),

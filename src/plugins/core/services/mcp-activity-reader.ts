@@ -1,6 +1,7 @@
 import { inject, injectable } from 'inversify';
 import { EventStoreProvider } from '../../../kernel/event-store-provider.js';
 import { isProcessAlive } from '../../../kernel/process-identity.js';
+import { thisHost } from '../../../shared/actor.js';
 
 export interface McpSessionView {
   readonly session: string;
@@ -18,8 +19,18 @@ export interface McpSessionView {
   readonly refused: number;
   readonly ended_at: number | null;
   readonly end_reason: string | null;
-  /** Not ended and its process still exists (a crashed server never records its end). */
+  /** The server's machine; null for sessions recorded before hosts were (they ran on this one). */
+  readonly host: string | null;
+  /**
+   * Not ended and its process still exists (a crashed server never records its end). A session on another
+   * machine sharing the log is alive while it has not ended: its pid cannot be checked from here.
+   */
   readonly alive: boolean;
+}
+
+/** Whether a session's process can be checked here: it ran on this machine (or before hosts were recorded). */
+export function sessionIsLocal(host: string | null, here: string = thisHost()): boolean {
+  return host === null || host === here;
 }
 
 interface SessionRow extends Omit<McpSessionView, 'toolsets' | 'read_only' | 'alive'> {
@@ -55,6 +66,7 @@ export class McpActivityReader {
          ORDER BY COALESCE(last_call_at, started_at) DESC LIMIT ? OFFSET ?`,
       )
       .all(options.includeEnded || paged ? options.limit : options.limit * 4, options.offset ?? 0) as SessionRow[];
+    const here = thisHost();
     const views = rows.map((row) => ({
       session: row.session,
       client_name: row.client_name,
@@ -71,7 +83,8 @@ export class McpActivityReader {
       refused: row.refused,
       ended_at: row.ended_at,
       end_reason: row.end_reason,
-      alive: row.ended_at === null && isProcessAlive(row.pid, row.pid_start),
+      host: row.host,
+      alive: row.ended_at === null && (!sessionIsLocal(row.host, here) || isProcessAlive(row.pid, row.pid_start)),
     }));
     return (options.includeEnded ? views : views.filter((v) => v.alive)).slice(0, options.limit);
   }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { thisHost } from '../../../shared/actor.js';
 import type { DebugSessionSummary } from '../services/debug-session-reader.js';
 
 /** Shared by the debug session tools: one id field, the compact row and its output schema. */
@@ -10,7 +11,9 @@ export const compactSessionSchema = z.object({
   device_serial: z.string().describe('Device the APK was installed on.'),
   package: z.string().describe('Application id.'),
   installed_at: z.string().describe('Install time (ISO 8601).'),
-  installed_by: z.string().describe('Who installed it: agent client#session, cli, tui or system.'),
+  installed_by: z
+    .string()
+    .describe('Who installed it: agent client#session, cli, tui or system; "on <host>" when another machine.'),
   build: z.string().describe('Build id, variant and version, or "unknown build" for an APK no recorded build wrote.'),
   run_configuration: z.string().optional().describe('The run configuration whose run installed it.'),
   launches: z.number().int().describe('Launches and restarts.'),
@@ -20,10 +23,12 @@ export const compactSessionSchema = z.object({
   last_event_at: z.string().describe('Time of its latest event (ISO 8601).'),
 });
 
-export function describeInstaller(actor: DebugSessionSummary['installed_by']): string {
+/** `agent claude-code#1a2b3c4d`, with `on <host>` when the install was made from another machine sharing the log. */
+export function describeInstaller(actor: DebugSessionSummary['installed_by'], here: string = thisHost()): string {
+  const where = actor.host !== undefined && actor.host !== here ? ` on ${actor.host}` : '';
   if (actor.kind === 'agent')
-    return `agent ${actor.client ?? 'unknown-client'}${actor.session ? `#${actor.session.slice(0, 8)}` : ''}`;
-  return actor.kind;
+    return `agent ${actor.client ?? 'unknown-client'}${actor.session ? `#${actor.session.slice(0, 8)}` : ''}${where}`;
+  return `${actor.kind}${where}`;
 }
 
 export function buildLabel(s: DebugSessionSummary): string {

@@ -40,7 +40,12 @@ export function createListMcpSessionsTool(deps: { activity: McpActivityReader })
               .int()
               .describe('Calls refused before running (hidden tool, invalid arguments, policy).'),
             ended_at: z.string().optional().describe('End time, if it ended cleanly.'),
-            alive: z.boolean().describe('Not ended and its process is running.'),
+            host: z.string().optional().describe('Machine the server runs on, when recorded.'),
+            alive: z
+              .boolean()
+              .describe(
+                'Not ended and its process is running; for a server on another machine sharing the log, not ended.',
+              ),
           }),
         )
         .describe('Sessions, most recently active first.'),
@@ -68,6 +73,7 @@ export function createListMcpSessionsTool(deps: { activity: McpActivityReader })
                   errors: s.errors,
                   refused: s.refused,
                   ended_at: iso(s.ended_at),
+                  host: s.host,
                   alive: s.alive,
                 },
                 MAX_VALUE_CHARS,

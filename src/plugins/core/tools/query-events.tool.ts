@@ -5,6 +5,7 @@ import type { EventStoreProvider } from '../../../kernel/event-store-provider.js
 import { InvalidArgumentsError } from '../../../kernel/errors.js';
 import { decodeOffsetCursor, takeWithinBudget } from '../../../kernel/bounded-output.js';
 import { defineTool } from '../../../kernel/tool-definition.js';
+import { thisHost } from '../../../shared/actor.js';
 import { compactEvent, parseTimeBound, presentEvent } from '../services/event-query.js';
 
 const TimeBound = z.union([z.string().max(40), z.number().int().nonnegative()]);
@@ -56,13 +57,16 @@ export function createQueryEventsTool(deps: { store: EventStoreProvider }) {
             seq: z.number().int().describe('Position in the log.'),
             at: z.string().describe('Time (ISO 8601, UTC).'),
             type: z.string().describe('Event type.'),
-            actor: z.string().describe('Who caused it: kind, client, short session id, pid.'),
+            actor: z
+              .string()
+              .describe('Who caused it: kind, client, short session id, pid, and "on <host>" when another machine.'),
             device: z.string().optional().describe('Device serial it is about.'),
             package: z.string().optional().describe('Application id it is about.'),
             summary: z.string().describe('Its main data fields, one line.'),
             stream: z.string().optional().describe('Stream (verbose).'),
             correlation: z.string().optional().describe('Correlation id (verbose).'),
             session: z.string().optional().describe('Full MCP session id of the actor (verbose).'),
+            host: z.string().optional().describe('Machine the actor ran on, as it claimed (verbose).'),
             data: z.unknown().optional().describe('Payload (verbose; a preview when data_truncated).'),
             data_truncated: z.boolean().optional().describe('True when data was cut (verbose).'),
           }),
@@ -78,6 +82,7 @@ export function createQueryEventsTool(deps: { store: EventStoreProvider }) {
         throw new InvalidArgumentsError('Pass cursor or before_seq, not both.', 'INVALID_ARGUMENT', 'cursor');
       const beforeSeq = args.cursor !== undefined ? decodeOffsetCursor(args.cursor) : args.before_seq;
       const store = deps.store();
+      const localHost = thisHost();
       const rows = queryStore(store, {
         types: args.types,
         excludeTypes: args.exclude_types,
@@ -92,7 +97,7 @@ export function createQueryEventsTool(deps: { store: EventStoreProvider }) {
         order: 'desc',
       });
       const shown = rows.slice(0, args.limit).map((row) => {
-        const line = compactEvent(row);
+        const line = compactEvent(row, localHost);
         if (!args.verbose) return line;
         const full = presentEvent(row);
         return {
@@ -100,6 +105,7 @@ export function createQueryEventsTool(deps: { store: EventStoreProvider }) {
           stream: full.stream,
           ...(full.correlation !== null ? { correlation: full.correlation } : {}),
           ...(full.actor.session !== null ? { session: full.actor.session } : {}),
+          ...(full.actor.host !== null ? { host: full.actor.host } : {}),
           data: full.data,
           data_truncated: full.data_truncated,
         };

@@ -1,6 +1,6 @@
 import type { EventStore } from '../../../events/event-store.js';
 import { isProcessAlive, type ProcessIdentity } from '../../../kernel/process-identity.js';
-import type { Actor } from '../../../shared/actor.js';
+import { type Actor, thisHost } from '../../../shared/actor.js';
 
 /*
  * One logcat worker per device across every droidwright process. The lease is a row of the `logcat_workers` side
@@ -9,11 +9,14 @@ import type { Actor } from '../../../shared/actor.js';
  * whose holder is gone is taken over. The process that asked claims the row, starts the worker and hands the row to
  * it (as builds hand over their lock); the worker then marks it `streaming`. Any process asks it to stop by writing
  * `stop_actor`, and readers keep it alive by moving `touched_at`: both are one UPDATE, seen by the worker's poll.
+ * Rows are keyed by host as well as serial, and a lease sees only its own host's: emulator-5554 on two laptops
+ * sharing a log is two devices, and a worker's pid can be judged only on the machine it runs on.
  */
 
 export type LeaseState = 'starting' | 'streaming' | 'stopped';
 
 export interface LogcatLeaseRow extends ProcessIdentity {
+  readonly host: string;
   readonly deviceSerial: string;
   readonly state: LeaseState;
   /** Who asked for the stream (recorded as the actor of logcat.started). */
@@ -36,6 +39,7 @@ export type ClaimResult =
   | { readonly claimed: false; readonly holder: LogcatLeaseRow };
 
 interface LeaseDbRow {
+  host: string;
   device_serial: string;
   pid: number;
   pid_start: string | null;
@@ -60,11 +64,12 @@ function parseActor(text: string | null): Actor | null {
 
 function toRow(row: LeaseDbRow): LogcatLeaseRow {
   return {
+    host: row.host,
     deviceSerial: row.device_serial,
     pid: row.pid,
     startTime: row.pid_start,
     state: row.state === 'streaming' || row.state === 'starting' ? row.state : 'stopped',
-    actor: parseActor(row.actor) ?? { kind: 'system', pid: row.pid },
+    actor: parseActor(row.actor) ?? { kind: 'system', pid: row.pid, ...(row.host ? { host: row.host } : {}) },
     startedAt: row.started_at,
     touchedAt: row.touched_at,
     tookOver: row.took_over,
@@ -85,14 +90,18 @@ export function leaseHeld(row: LogcatLeaseRow | null, isAlive = holderAlive): bo
 export type LogcatLeaseStore = Pick<EventStore, 'prepareRead' | 'readWithRetry' | 'writeTables'>;
 
 export class LogcatLease {
-  constructor(private readonly store: LogcatLeaseStore) {}
+  /** `host` is this machine (DROIDWRIGHT_HOST or the OS name); a test plays another machine by passing one. */
+  constructor(
+    private readonly store: LogcatLeaseStore,
+    private readonly host: string = thisHost(),
+  ) {}
 
   read(serial: string): LogcatLeaseRow | null {
     const row = this.store.readWithRetry(
       () =>
-        this.store.prepareRead('SELECT * FROM logcat_workers WHERE device_serial = ?').get(serial) as
-          | LeaseDbRow
-          | undefined,
+        this.store
+          .prepareRead('SELECT * FROM logcat_workers WHERE host = ? AND device_serial = ?')
+          .get(this.host, serial) as LeaseDbRow | undefined,
     );
     return row ? toRow(row) : null;
   }
@@ -105,18 +114,34 @@ export class LogcatLease {
     const current = this.read(serial);
     if (current && leaseHeld(current, isAlive)) return { claimed: false, holder: current };
     return this.store.writeTables((tables): ClaimResult => {
-      const raw = tables.get<LeaseDbRow>('SELECT * FROM logcat_workers WHERE device_serial = ?', serial);
+      // A row from before hosts were recorded (host '') was written on this machine: only a single-machine
+      // SQLite log predates them. It becomes this host's (a running worker, its resume point), unless this
+      // host already has its own row.
+      tables.run(
+        `UPDATE logcat_workers SET host = ? WHERE host = '' AND device_serial = ?
+           AND NOT EXISTS (SELECT 1 FROM logcat_workers AS mine WHERE mine.host = ? AND mine.device_serial = ?)`,
+        this.host,
+        serial,
+        this.host,
+        serial,
+      );
+      const raw = tables.get<LeaseDbRow>(
+        'SELECT * FROM logcat_workers WHERE host = ? AND device_serial = ?',
+        this.host,
+        serial,
+      );
       const row = raw ? toRow(raw) : null;
       if (row && leaseHeld(row, isAlive)) return { claimed: false, holder: row };
       const now = Date.now();
       // Only a worker that was streaming is "taken over"; a requester that died before its hand-over never streamed.
       const tookOver = row && row.state === 'streaming' ? row.pid : null;
       tables.run(
-        `INSERT INTO logcat_workers (device_serial, pid, pid_start, state, actor, started_at, touched_at, took_over, stop_actor)
-         VALUES (?, ?, ?, 'starting', ?, ?, ?, ?, NULL)
-         ON CONFLICT(device_serial) DO UPDATE SET pid = excluded.pid, pid_start = excluded.pid_start, state = 'starting',
+        `INSERT INTO logcat_workers (host, device_serial, pid, pid_start, state, actor, started_at, touched_at, took_over, stop_actor)
+         VALUES (?, ?, ?, ?, 'starting', ?, ?, ?, ?, NULL)
+         ON CONFLICT (host, device_serial) DO UPDATE SET pid = excluded.pid, pid_start = excluded.pid_start, state = 'starting',
            actor = excluded.actor, started_at = excluded.started_at, touched_at = excluded.touched_at,
            took_over = COALESCE(excluded.took_over, logcat_workers.took_over), stop_actor = NULL`,
+        this.host,
         serial,
         holder.pid,
         holder.startTime,
@@ -134,9 +159,10 @@ export class LogcatLease {
   handOver(serial: string, from: ProcessIdentity, to: ProcessIdentity): boolean {
     const result = this.store.writeTables((tables) =>
       tables.run(
-        "UPDATE logcat_workers SET pid = ?, pid_start = ? WHERE device_serial = ? AND pid = ? AND pid_start IS ? AND state = 'starting'",
+        "UPDATE logcat_workers SET pid = ?, pid_start = ? WHERE host = ? AND device_serial = ? AND pid = ? AND pid_start IS NOT DISTINCT FROM ? AND state = 'starting'",
         to.pid,
         to.startTime,
+        this.host,
         serial,
         from.pid,
         from.startTime,
@@ -149,7 +175,8 @@ export class LogcatLease {
   markStreaming(serial: string, me: ProcessIdentity): boolean {
     const result = this.store.writeTables((tables) =>
       tables.run(
-        "UPDATE logcat_workers SET state = 'streaming' WHERE device_serial = ? AND pid = ? AND pid_start IS ? AND state = 'starting'",
+        "UPDATE logcat_workers SET state = 'streaming' WHERE host = ? AND device_serial = ? AND pid = ? AND pid_start IS NOT DISTINCT FROM ? AND state = 'starting'",
+        this.host,
         serial,
         me.pid,
         me.startTime,
@@ -162,9 +189,10 @@ export class LogcatLease {
   progress(serial: string, me: ProcessIdentity, resumeMs: number | null, lastLineAt: number): void {
     this.store.writeTables((tables) =>
       tables.run(
-        'UPDATE logcat_workers SET resume_ms = COALESCE(?, resume_ms), last_line_at = ? WHERE device_serial = ? AND pid = ? AND pid_start IS ?',
+        'UPDATE logcat_workers SET resume_ms = COALESCE(?, resume_ms), last_line_at = ? WHERE host = ? AND device_serial = ? AND pid = ? AND pid_start IS NOT DISTINCT FROM ?',
         resumeMs,
         lastLineAt,
+        this.host,
         serial,
         me.pid,
         me.startTime,
@@ -172,14 +200,17 @@ export class LogcatLease {
     );
   }
 
-  /** A reader used the device's log: restarts the idle clock. */
+  /** A reader used the device's log: restarts the idle clock (never moves it back). */
   touch(serial: string, at = Date.now()): void {
     this.store.writeTables((tables) =>
       tables.run(
-        'UPDATE logcat_workers SET touched_at = MAX(touched_at, ?) WHERE device_serial = ? AND state != ?',
+        // A condition, not SQLite's two-argument MAX(): PostgreSQL spells that GREATEST.
+        'UPDATE logcat_workers SET touched_at = ? WHERE host = ? AND device_serial = ? AND state != ? AND touched_at < ?',
         at,
+        this.host,
         serial,
         'stopped',
+        at,
       ),
     );
   }
@@ -188,8 +219,9 @@ export class LogcatLease {
   requestStop(serial: string, actor: Actor): boolean {
     const result = this.store.writeTables((tables) =>
       tables.run(
-        "UPDATE logcat_workers SET stop_actor = ? WHERE device_serial = ? AND state != 'stopped'",
+        "UPDATE logcat_workers SET stop_actor = ? WHERE host = ? AND device_serial = ? AND state != 'stopped'",
         JSON.stringify(actor),
+        this.host,
         serial,
       ),
     );
@@ -200,7 +232,8 @@ export class LogcatLease {
   finish(serial: string, me: ProcessIdentity): void {
     this.store.writeTables((tables) =>
       tables.run(
-        "UPDATE logcat_workers SET state = 'stopped', took_over = NULL WHERE device_serial = ? AND pid = ? AND pid_start IS ?",
+        "UPDATE logcat_workers SET state = 'stopped', took_over = NULL WHERE host = ? AND device_serial = ? AND pid = ? AND pid_start IS NOT DISTINCT FROM ?",
+        this.host,
         serial,
         me.pid,
         me.startTime,

@@ -6,7 +6,7 @@ import type { LogcatEntry } from '../../../android/logcat/logcat-entry.js';
 import type { EventStore } from '../../../events/event-store.js';
 import { currentProcess, isProcessAlive, type ProcessIdentity } from '../../../kernel/process-identity.js';
 import type { SettingsValues } from '../../../kernel/settings.js';
-import type { Actor } from '../../../shared/actor.js';
+import { type Actor, systemActor } from '../../../shared/actor.js';
 import { LogcatStarted, LogcatStopped } from '../logcat.events.js';
 import type { CrashSink } from './crash-sink.js';
 import { LogcatLease, type LogcatLeaseRow } from './logcat-lease.js';
@@ -209,7 +209,7 @@ export class LogcatWorker {
       const holderAlive = row !== null && row.state !== 'stopped' && isProcessAlive(row.pid, row.startTime);
       // Started by hand, or the process that started us died before handing over: take a lease nobody holds.
       if (!holderAlive) {
-        const claim = this.lease.claim(serial, me, row?.actor ?? { kind: 'system', pid: me.pid });
+        const claim = this.lease.claim(serial, me, row?.actor ?? systemActor());
         if (claim.claimed) return this.lease.read(serial);
         return null;
       }
