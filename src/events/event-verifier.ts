@@ -191,8 +191,8 @@ function exportedRow(e: Record<string, unknown>): EventRow {
   };
 }
 
-/** The chain rules, row by row, shared by the database walk and the export walk. */
-class ChainWalker {
+/** The chain rules, row by row, shared by the database walks (SQLite, PostgreSQL) and the export walk. */
+export class ChainWalker {
   private checked = 0;
   private prevSeq = 0;
   private prevHash = GENESIS_HASH;
@@ -327,6 +327,24 @@ export interface ProjectionCheckpoint {
 }
 
 /**
+ * What a projection check needs from the store that holds the read models: its checkpoints, its events
+ * and its tables. SQLite's comes from the file itself; PostgreSQL's reads its database.
+ */
+export interface ProjectionSource {
+  checkpoints(): readonly ProjectionCheckpoint[];
+  /** Events with seq <= `upTo`, ascending. */
+  events(upTo: number): Iterable<EventRow>;
+  /** The stored table's column names in order; empty when the table is missing. */
+  columns(table: string): string[];
+  rows(table: string): Iterable<unknown>;
+  /**
+   * The store folds unquoted names to lower case (PostgreSQL), so the replay's column names are
+   * compared lower-cased too.
+   */
+  readonly foldsNames?: boolean;
+}
+
+/**
  * Replays the log into a fresh in-memory database with the same projections and compares every
  * projection table with the stored one, row by row (as multisets: row order is not part of a read
  * model). Each projection is replayed up to its own checkpoint, so a projection that a process
@@ -337,13 +355,26 @@ export function verifyProjections(
   db: Database.Database,
   projections: readonly Projection[],
 ): { ok: true; projections: string[] } | { ok: false; projection: string; reason: string } {
+  return verifyProjectionsFrom(sqliteSource(db), projections);
+}
+
+function sqliteSource(db: Database.Database): ProjectionSource {
+  return {
+    checkpoints: () => db.prepare('SELECT name, version, last_seq FROM projections').all() as ProjectionCheckpoint[],
+    events: (upTo) =>
+      db.prepare('SELECT * FROM events WHERE seq <= ? ORDER BY seq ASC').iterate(upTo) as IterableIterator<EventRow>,
+    columns: (table) => columnsOf(db, table),
+    rows: (table) => db.prepare(`SELECT * FROM "${table}"`).iterate(),
+  };
+}
+
+/** verifyProjections against any store's tables; the replay always runs in an in-memory SQLite. */
+export function verifyProjectionsFrom(
+  source: ProjectionSource,
+  projections: readonly Projection[],
+): { ok: true; projections: string[] } | { ok: false; projection: string; reason: string } {
   if (projections.length === 0) return { ok: true, projections: [] };
-  const checkpoints = new Map(
-    (db.prepare('SELECT name, version, last_seq FROM projections').all() as ProjectionCheckpoint[]).map((r) => [
-      r.name,
-      r,
-    ]),
-  );
+  const checkpoints = new Map(source.checkpoints().map((r) => [r.name, r]));
   for (const p of projections) {
     const row = checkpoints.get(p.name);
     if (!row) {
@@ -372,9 +403,7 @@ export function verifyProjections(
     }));
     const maxSeq = Math.max(...matchers.map((m) => m.upTo));
     const replay = memory.transaction(() => {
-      for (const row of db
-        .prepare('SELECT * FROM events WHERE seq <= ? ORDER BY seq ASC')
-        .iterate(maxSeq) as IterableIterator<EventRow>) {
+      for (const row of source.events(maxSeq)) {
         let event: StoredEvent | undefined;
         for (const m of matchers) {
           if (row.seq > m.upTo || !m.handles(row.type)) continue;
@@ -386,7 +415,7 @@ export function verifyProjections(
     replay();
     for (const p of projections) {
       for (const table of p.tables) {
-        const difference = compareTable(db, memory, table);
+        const difference = compareTable(source, memory, table);
         if (difference) {
           return {
             ok: false,
@@ -434,20 +463,25 @@ function showRow(key: string): string {
 }
 
 /** The first difference between the stored and the rebuilt table, or undefined when they hold the same rows. */
-function compareTable(stored: Database.Database, rebuilt: Database.Database, table: string): string | undefined {
-  const expectedColumns = columnsOf(rebuilt, table);
-  const storedColumns = columnsOf(stored, table);
+function compareTable(stored: ProjectionSource, rebuilt: Database.Database, table: string): string | undefined {
+  const fold = stored.foldsNames === true;
+  const name = (column: string) => (fold ? column.toLowerCase() : column);
+  const expectedColumns = columnsOf(rebuilt, table).map(name);
+  const storedColumns = stored.columns(table);
   if (storedColumns.length === 0) return 'the stored table is missing';
   if (storedColumns.join(',') !== expectedColumns.join(',')) {
     return `its columns are (${storedColumns.join(', ')}), a replay creates (${expectedColumns.join(', ')})`;
   }
-  const rowKey = (row: unknown): string => canonicalJson(row);
+  const rowKey = (row: unknown): string =>
+    canonicalJson(
+      fold ? Object.fromEntries(Object.entries(row as Record<string, unknown>).map(([k, v]) => [name(k), v])) : row,
+    );
   const expected = new Map<string, number>();
   for (const row of rebuilt.prepare(`SELECT * FROM "${table}"`).iterate()) {
     const key = rowKey(row);
     expected.set(key, (expected.get(key) ?? 0) + 1);
   }
-  for (const row of stored.prepare(`SELECT * FROM "${table}"`).iterate()) {
+  for (const row of stored.rows(table)) {
     const key = rowKey(row);
     const n = expected.get(key);
     if (!n) return `the stored row ${showRow(key)} is not produced by any event`;

@@ -13,6 +13,7 @@ import type {
   StoreTable,
   StoredEvent,
 } from './event-definition.js';
+import { AppendedListeners } from './appended-listeners.js';
 import { hashCanonicalRow } from './event-hash.js';
 import {
   DEFAULT_BUSY_TIMEOUT_MS,
@@ -86,10 +87,7 @@ export class SqliteEventStore implements EventStore {
   private readonly sideTableStatements = new Map<string, Database.Statement>();
   private readonly busyTimeoutMs: number;
   private readonly maxDataBytes: number;
-  private readonly onListenerError: (error: unknown, event: StoredEvent) => void;
-  private readonly listeners = new Set<(e: StoredEvent) => void>();
-  private readonly deliveryQueue: StoredEvent[] = [];
-  private delivering = false;
+  private readonly listeners: AppendedListeners;
   private isClosed = false;
   private readonly statements: ReturnType<SqliteEventStore['prepareStatements']>;
   private readonly appendTransaction: Database.Transaction<(events: readonly PreparedEvent[]) => StoredEvent[]>;
@@ -103,7 +101,7 @@ export class SqliteEventStore implements EventStore {
     this.sideTables = options.tables ?? [];
     this.busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
     this.maxDataBytes = options.maxDataBytes ?? DEFAULT_MAX_DATA_BYTES;
-    this.onListenerError = options.onListenerError ?? reportListenerError;
+    this.listeners = new AppendedListeners(options.onListenerError ?? reportListenerError);
     this.statements = this.prepareStatements();
     this.appendTransaction = db.transaction((events: readonly PreparedEvent[]) => this.commit(events));
   }
@@ -645,35 +643,11 @@ export class SqliteEventStore implements EventStore {
 
   /** Called for this process's commits, after COMMIT, in seq order. A throwing listener affects nothing else. */
   onAppended(listener: (e: StoredEvent) => void): () => void {
-    const entry = (e: StoredEvent) => listener(e);
-    this.listeners.add(entry);
-    return () => {
-      this.listeners.delete(entry);
-    };
+    return this.listeners.add(listener);
   }
 
-  /** A listener that appends re-enters here; queuing keeps every listener seeing events in seq order. */
   private deliver(events: readonly StoredEvent[]): void {
-    this.deliveryQueue.push(...events);
-    if (this.delivering) return;
-    this.delivering = true;
-    try {
-      for (let e = this.deliveryQueue.shift(); e; e = this.deliveryQueue.shift()) {
-        for (const listener of [...this.listeners]) {
-          try {
-            listener(e);
-          } catch (error) {
-            try {
-              this.onListenerError(error, e);
-            } catch {
-              // A failing error reporter must not break the append either.
-            }
-          }
-        }
-      }
-    } finally {
-      this.delivering = false;
-    }
+    this.listeners.deliver(events);
   }
 
   /** fs.watch on the directory, not the files: the WAL is deleted and recreated as connections come and go. */

@@ -277,9 +277,11 @@ async function handle(m) {
     throw e;
   }
   const client = clients[m.session] || (await open(m.session));
-  const r = await client.query(m.sql, m.params);
+  const result = await client.query(m.sql, m.params);
   if (begins) inTransaction[m.session] = true;
   if (ends) inTransaction[m.session] = false;
+  // Several statements without parameters (BEGIN; ...; SELECT ...) save round trips: the last one answers.
+  const r = Array.isArray(result) ? result[result.length - 1] : result;
   return { rows: r.rows, rowCount: r.rowCount ?? 0 };
 }
 

@@ -1,5 +1,5 @@
 import type { EventStore, EventStoreOptions } from '../event-store.js';
-import { StoreUnavailableError } from '../store-unavailable-error.js';
+import { PostgresEventStore } from './postgres-event-store.js';
 
 /** `postgres://` and `postgresql://` URLs name a PostgreSQL log; anything else is a SQLite file. */
 export function isPostgresLocation(location: string): boolean {
@@ -24,8 +24,7 @@ export function redactLocation(location: string): string {
   }
 }
 
+/** Opens the PostgreSQL event log at `options.path` (see PostgresEventStore.open). */
 export function openPostgresEventStore(options: EventStoreOptions): EventStore {
-  throw new StoreUnavailableError(
-    `This droidwright build cannot open ${redactLocation(options.path)}: the PostgreSQL store is not built yet.`,
-  );
+  return PostgresEventStore.open(options);
 }
