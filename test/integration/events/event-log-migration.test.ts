@@ -1,10 +1,10 @@
 /*
  * events migrate's core: a log copied between stores as stored (seq, id, at, actor, data, hashes), resumed from a
  * prefix, refused into a different chain or from a broken source with nothing written, and verified on both sides.
- * Real SQLite files; the PostgreSQL pairs are in event-log-migration-postgres.test.ts.
+ * Every pair of real stores: SQLite files and PostgreSQL databases (one cluster for the file, a database per log).
  */
 import Database from 'better-sqlite3';
-import type { StoredEvent } from '../../../src/events/event-definition.js';
+import type { Projection, StoredEvent } from '../../../src/events/event-definition.js';
 import { MigrationRefusedError, migrateEventLog } from '../../../src/events/event-log-migration.js';
 import { EventStore } from '../../../src/events/event-store.js';
 import {
@@ -14,14 +14,67 @@ import {
   tempStorePath,
   testCatalog,
   thing,
-  thingsProjection,
 } from '../../support/event-store-fixtures.js';
 import { truncateLog } from '../../support/log-tampering.js';
+import { type PostgresCluster, startPostgresCluster } from '../../support/postgres-cluster.js';
 
+type Kind = 'sqlite' | 'postgres';
 const open: EventStore[] = [];
+let cluster: PostgresCluster;
+
+beforeAll(async () => {
+  cluster = await startPostgresCluster();
+});
+
+/** A place for a new, empty log of this kind. */
+function newLocation(kind: Kind): string {
+  return kind === 'sqlite' ? tempStorePath() : cluster.createDatabase('droidwright_migrate');
+}
+
+/** What someone with write access to the log's storage can do: change one event's data, hashes left as they were. */
+function editEventData(kind: Kind, location: string, seq: number, data: string): void {
+  if (kind === 'sqlite') {
+    const db = new Database(location);
+    db.exec('DROP TRIGGER IF EXISTS events_refuse_update');
+    db.prepare('UPDATE events SET data = ? WHERE seq = ?').run(data, seq);
+    db.close();
+    return;
+  }
+  cluster.psql(
+    `ALTER TABLE events DISABLE TRIGGER USER; UPDATE events SET data = '${data}' WHERE seq = ${seq}; ALTER TABLE events ENABLE TRIGGER USER;`,
+    new URL(location).pathname.slice(1),
+  );
+}
+
+/** Cuts the end off a log, leaving a valid chain. */
+function truncate(kind: Kind, location: string, keepThroughSeq: number): void {
+  if (kind === 'sqlite') return truncateLog(location, keepThroughSeq);
+  cluster.psql(
+    `ALTER TABLE events DISABLE TRIGGER USER; DELETE FROM events WHERE seq > ${keepThroughSeq}; ALTER TABLE events ENABLE TRIGGER USER;`,
+    new URL(location).pathname.slice(1),
+  );
+}
+
+/** The fixtures' read model in SQL both stores run (PostgreSQL wants the target's columns qualified in DO UPDATE). */
+const things: Projection = {
+  name: 'test_things',
+  version: 1,
+  handles: ['test.*'],
+  tables: ['test_things'],
+  ddl: ['CREATE TABLE test_things (name TEXT PRIMARY KEY, total INTEGER NOT NULL, last_seq INTEGER NOT NULL)'],
+  apply(db, event) {
+    const data = event.data as { name: string; count?: number };
+    if (event.type === 'test.thing_removed') db.prepare('DELETE FROM test_things WHERE name = ?').run(data.name);
+    else
+      db.prepare(
+        `INSERT INTO test_things (name, total, last_seq) VALUES (?, ?, ?)
+         ON CONFLICT(name) DO UPDATE SET total = test_things.total + excluded.total, last_seq = excluded.last_seq`,
+      ).run(data.name, data.count, event.seq);
+  },
+};
 
 function openStore(path: string, readonly = false): EventStore {
-  const store = EventStore.open({ path, catalog: testCatalog(), projections: [thingsProjection()], readonly });
+  const store = EventStore.open({ path, catalog: testCatalog(), projections: [things], readonly });
   open.push(store);
   return store;
 }
@@ -54,122 +107,131 @@ function all(store: EventStore): StoredEvent[] {
   }
 }
 
-function things(store: EventStore): unknown[] {
+function thingRows(store: EventStore): unknown[] {
   return store.prepareRead('SELECT name, total, last_seq FROM test_things ORDER BY name').all();
 }
 
 afterEach(() => {
   for (const store of open.splice(0)) if (!store.closed) store.close();
 });
-afterAll(() => removeTempDirs());
-
-test('a fresh copy holds every event as stored, its read models equal the source, and both sides verify', () => {
-  const source = openStore(tempStorePath());
-  seed(source, 2345);
-  const destination = openStore(tempStorePath());
-  const progress: [number, number][] = [];
-  const report = migrateEventLog(source, destination, { onProgress: (c, t) => progress.push([c, t]) });
-
-  expect(report).toMatchObject({ ok: true, copied: 2345, resumedAfter: 0, destinationAhead: 0 });
-  expect(report.from.head).toEqual(source.digest());
-  expect(report.to.head).toEqual(source.digest());
-  expect(report.from.verify).toMatchObject({ ok: true, checked: 2345 });
-  expect(report.to.verify).toMatchObject({ ok: true, checked: 2345 });
-  // Paged: one importVerbatim (one transaction) per 1000 events.
-  expect(progress).toEqual([
-    [1000, 2345],
-    [2000, 2345],
-    [2345, 2345],
-  ]);
-  expect(all(destination)).toEqual(all(source));
-  expect(things(destination)).toEqual(things(source));
-  expect(destination.verify({ projections: true })).toMatchObject({ ok: true });
+afterAll(() => {
+  cluster?.stop();
+  removeTempDirs();
 });
 
-test('a copy that stopped part way resumes after the prefix the destination holds; a re-run copies only what is new', () => {
-  const source = openStore(tempStorePath());
-  seed(source, 1500);
-  const destination = openStore(tempStorePath());
-  // As if a first run was stopped after its first page.
-  destination.importVerbatim(source.readAfter(0, 1000));
+const pairs: [Kind, Kind][] = [
+  ['sqlite', 'sqlite'],
+  ['sqlite', 'postgres'],
+  ['postgres', 'sqlite'],
+  ['postgres', 'postgres'],
+];
 
-  const resumed = migrateEventLog(source, destination);
-  expect(resumed).toMatchObject({ ok: true, copied: 500, resumedAfter: 1000 });
+describe.each(pairs)('%s to %s', (from, to) => {
+  test('a fresh copy holds every event as stored, its read models equal the source, and both sides verify', () => {
+    const source = openStore(newLocation(from));
+    seed(source, 2345);
+    const destination = openStore(newLocation(to));
+    const progress: [number, number][] = [];
+    const report = migrateEventLog(source, destination, { onProgress: (c, t) => progress.push([c, t]) });
 
-  seed(source, 40, 1500);
-  const again = migrateEventLog(source, destination);
-  expect(again).toMatchObject({ ok: true, copied: 40, resumedAfter: 1500 });
-  expect(all(destination)).toEqual(all(source));
+    expect(report).toMatchObject({ ok: true, copied: 2345, resumedAfter: 0, destinationAhead: 0 });
+    expect([report.from.kind, report.to.kind]).toEqual([from, to]);
+    expect(report.from.head).toEqual(source.digest());
+    expect(report.to.head).toEqual(source.digest());
+    expect(report.from.verify).toMatchObject({ ok: true, checked: 2345 });
+    expect(report.to.verify).toMatchObject({ ok: true, checked: 2345 });
+    // Paged: one importVerbatim (one transaction) per 1000 events.
+    expect(progress).toEqual([
+      [1000, 2345],
+      [2000, 2345],
+      [2345, 2345],
+    ]);
+    expect(all(destination)).toEqual(all(source));
+    expect(thingRows(destination)).toEqual(thingRows(source));
+    expect(destination.verify({ projections: true })).toMatchObject({ ok: true });
+  });
 
-  const idle = migrateEventLog(source, destination);
-  expect(idle).toMatchObject({ ok: true, copied: 0, resumedAfter: 1540, destinationAhead: 0 });
-});
+  test('a copy that stopped part way resumes after the prefix the destination holds; a re-run copies only what is new', () => {
+    const source = openStore(newLocation(from));
+    seed(source, 1500);
+    const destination = openStore(newLocation(to));
+    // As if a first run was stopped after its first page.
+    destination.importVerbatim(source.readAfter(0, 1000));
 
-test('a destination that already extends the whole source (written to after the switch) is left as it is', () => {
-  const source = openStore(tempStorePath());
-  seed(source, 30);
-  const destination = openStore(tempStorePath());
-  migrateEventLog(source, destination);
-  seed(destination, 5, 30);
+    const resumed = migrateEventLog(source, destination);
+    expect(resumed).toMatchObject({ ok: true, copied: 500, resumedAfter: 1000 });
 
-  const report = migrateEventLog(source, destination);
-  expect(report).toMatchObject({ ok: true, copied: 0, resumedAfter: 30, destinationAhead: 5 });
-  expect(destination.lastSeq()).toBe(35);
-});
+    seed(source, 40, 1500);
+    const again = migrateEventLog(source, destination);
+    expect(again).toMatchObject({ ok: true, copied: 40, resumedAfter: 1500 });
+    expect(all(destination)).toEqual(all(source));
 
-test('two different chains are never merged: the destination is refused before anything is written', () => {
-  const source = openStore(tempStorePath());
-  seed(source, 50);
-  const other = openStore(tempStorePath());
-  seed(other, 20, 7);
-  const before = other.digest();
+    const idle = migrateEventLog(source, destination);
+    expect(idle).toMatchObject({ ok: true, copied: 0, resumedAfter: 1540, destinationAhead: 0 });
+  });
 
-  expect(() => migrateEventLog(source, other)).toThrow(MigrationRefusedError);
-  expect(() => migrateEventLog(source, other)).toThrow(
-    /holds a different log: its head \(seq 20, hash [0-9a-f]{12}…\) is not in the source .*whose event at seq 20 has hash [0-9a-f]{12}…\. Refusing to merge two chains; nothing was written/,
-  );
-  expect(other.digest()).toEqual(before);
+  test('a destination that already extends the whole source (written to after the switch) is left as it is', () => {
+    const source = openStore(newLocation(from));
+    seed(source, 30);
+    const destination = openStore(newLocation(to));
+    migrateEventLog(source, destination);
+    seed(destination, 5, 30);
 
-  // Longer than the source and not extending it: refused too.
-  const longer = openStore(tempStorePath());
-  seed(longer, 80, 3);
-  expect(() => migrateEventLog(source, longer)).toThrow(/holds a different log: it has 80 events/);
-  expect(longer.lastSeq()).toBe(80);
-});
+    const report = migrateEventLog(source, destination);
+    expect(report).toMatchObject({ ok: true, copied: 0, resumedAfter: 30, destinationAhead: 5 });
+    expect(destination.lastSeq()).toBe(35);
+  });
 
-test('a source that does not verify, or lost heads this machine witnessed, is not copied', () => {
-  const path = tempStorePath();
-  const source = openStore(path);
-  seed(source, 40);
-  source.close();
-  // Edited in place without re-chaining: the hash no longer recomputes.
-  const db = new Database(path);
-  db.exec('DROP TRIGGER IF EXISTS events_refuse_update');
-  db.prepare('UPDATE events SET data = ? WHERE seq = 12').run('{"count":999,"name":"t12"}');
-  db.close();
-  const broken = openStore(path, true);
-  const destination = openStore(tempStorePath());
-  expect(() => migrateEventLog(broken, destination)).toThrow(/does not verify at seq 12.*Nothing was copied/);
-  expect(destination.lastSeq()).toBe(0);
+  test('two different chains are never merged: the destination is refused before anything is written', () => {
+    const source = openStore(newLocation(from));
+    seed(source, 50);
+    const other = openStore(newLocation(to));
+    seed(other, 20, 7);
+    const before = other.digest();
 
-  // A truncated log is a valid chain; the witness head it no longer holds gives it away.
-  const truncatedPath = tempStorePath();
-  const full = openStore(truncatedPath);
-  seed(full, 40);
-  const head = full.digest();
-  full.close();
-  truncateLog(truncatedPath, 25);
-  const truncated = openStore(truncatedPath, true);
-  expect(() =>
-    migrateEventLog(truncated, destination, {
-      sourceAnchors: [{ seq: head.seq, hash: head.hash, source: 'the witness line 1' }],
-    }),
-  ).toThrow(/does not verify/);
-  expect(destination.lastSeq()).toBe(0);
-});
+    expect(() => migrateEventLog(source, other)).toThrow(MigrationRefusedError);
+    expect(() => migrateEventLog(source, other)).toThrow(
+      /holds a different log: its head \(seq 20, hash [0-9a-f]{12}…\) is not in the source .*whose event at seq 20 has hash [0-9a-f]{12}…\. Refusing to merge two chains; nothing was written/,
+    );
+    expect(other.digest()).toEqual(before);
 
-test('an empty source copies nothing and both sides verify', () => {
-  const source = openStore(tempStorePath());
-  const destination = openStore(tempStorePath());
-  expect(migrateEventLog(source, destination)).toMatchObject({ ok: true, copied: 0, resumedAfter: 0 });
+    // Longer than the source and not extending it: refused too.
+    const longer = openStore(newLocation(to));
+    seed(longer, 80, 3);
+    expect(() => migrateEventLog(source, longer)).toThrow(/holds a different log: it has 80 events/);
+    expect(longer.lastSeq()).toBe(80);
+  });
+
+  test('a source that does not verify, or lost heads this machine witnessed, is not copied', () => {
+    const path = newLocation(from);
+    const source = openStore(path);
+    seed(source, 40);
+    source.close();
+    editEventData(from, path, 12, '{"count":999,"name":"t12"}');
+    const broken = openStore(path, true);
+    const destination = openStore(newLocation(to));
+    expect(() => migrateEventLog(broken, destination)).toThrow(/does not verify at seq 12.*Nothing was copied/);
+    expect(destination.lastSeq()).toBe(0);
+
+    // A truncated log is a valid chain; the witness head it no longer holds gives it away.
+    const truncatedPath = newLocation(from);
+    const full = openStore(truncatedPath);
+    seed(full, 40);
+    const head = full.digest();
+    full.close();
+    truncate(from, truncatedPath, 25);
+    const truncated = openStore(truncatedPath, true);
+    expect(() =>
+      migrateEventLog(truncated, destination, {
+        sourceAnchors: [{ seq: head.seq, hash: head.hash, source: 'the witness line 1' }],
+      }),
+    ).toThrow(/does not verify/);
+    expect(destination.lastSeq()).toBe(0);
+  });
+
+  test('an empty source copies nothing and both sides verify', () => {
+    const source = openStore(newLocation(from));
+    const destination = openStore(newLocation(to));
+    expect(migrateEventLog(source, destination)).toMatchObject({ ok: true, copied: 0, resumedAfter: 0 });
+  });
 });
