@@ -123,7 +123,8 @@ describe('health findings (run_health_check and doctor)', () => {
           server_version: null,
           schema_version: null,
           head: null,
-          error: 'Cannot reach the PostgreSQL event log at alice@db.example.com:5432/droidwright: connect ECONNREFUSED',
+          error:
+            'Cannot reach the PostgreSQL event log at alice@db.example.com:5432/droidwright: connect ECONNREFUSED. Check that the server is running.',
           hint: postgresFix('connect ECONNREFUSED 10.0.0.5:5432', 'alice@db.example.com:5432/droidwright'),
         },
         all_ok: false,
@@ -131,7 +132,7 @@ describe('health findings (run_health_check and doctor)', () => {
     ).find((f) => f.check === 'store');
     expect(unreachable).toMatchObject({
       status: 'error',
-      summary: expect.stringMatching(/^PostgreSQL at alice@db\.example\.com:5432\/droidwright is unreachable: /),
+      summary: 'Cannot reach the PostgreSQL event log at alice@db.example.com:5432/droidwright: connect ECONNREFUSED',
       fix: expect.stringMatching(/Start the server.*pg_isready -h db\.example\.com -p 5432/),
     });
     const at = 'alice@db.example.com:5432/droidwright';

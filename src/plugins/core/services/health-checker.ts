@@ -848,7 +848,8 @@ export function healthFindings(report: HealthReport): HealthFinding[] {
         ? `event log in PostgreSQL ${store.server_version ?? ''} at ${store.location}: schema ${store.schema_version}, ${store.head && store.head.seq > 0 ? `head seq ${store.head.seq} (${store.head.hash.slice(0, 12)}…)` : 'no events yet'}`
         : store.reachable
           ? `the event log at ${store.location} cannot be opened: ${store.error}`
-          : `PostgreSQL at ${store.location} is unreachable: ${store.error}`,
+          : // The error names the server; what to check is the fix line, not repeated here.
+            (store.error ?? `PostgreSQL at ${store.location} is unreachable`).replace(/\. Check that .*$/s, ''),
       store.hint,
     );
   const log = report.event_log;
