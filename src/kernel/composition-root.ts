@@ -55,8 +55,13 @@ function openStore(container: Container, options: RuntimeOptions): EventStore {
     );
   }
   try {
-    // The data directory holds this machine's witness of the log even when the log itself is remote.
-    mkdirSync(options.home, { recursive: true });
+    // The data directory holds this machine's witness of the log even when the log itself is remote; there, a
+    // directory that cannot be made costs only the witness (which reports that itself), not the log.
+    try {
+      mkdirSync(options.home, { recursive: true });
+    } catch (error) {
+      if (!remote) throw error;
+    }
     const { events, projections, tables } = collectEventContributions(container);
     return EventStore.open({ path: location, catalog: new EventCatalog(events), projections, tables });
   } catch (error) {
