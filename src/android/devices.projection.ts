@@ -34,14 +34,15 @@ export const devicesProjection: Projection = {
       case 'device.state_changed': {
         const d = event.data as DeviceConnectedData | DeviceStateChangedData;
         const state = 'state' in d ? d.state : d.to;
-        // Details are only known while the device is online; keep the last known ones otherwise.
+        // Details are only known while the device is online; keep the last known ones otherwise. The kept
+        // values are qualified (devices.model): PostgreSQL finds a bare name ambiguous with excluded's.
         db.prepare(
           `INSERT INTO devices (serial, state, connected, kind, model, manufacturer, api_level, abi, avd_name, first_seen, last_seen)
            VALUES (@serial, @state, 1, @kind, @model, @manufacturer, @api_level, @abi, @avd_name, @at, @at)
            ON CONFLICT(serial) DO UPDATE SET state = excluded.state, connected = 1, kind = excluded.kind,
-             model = COALESCE(excluded.model, model), manufacturer = COALESCE(excluded.manufacturer, manufacturer),
-             api_level = COALESCE(excluded.api_level, api_level), abi = COALESCE(excluded.abi, abi),
-             avd_name = COALESCE(excluded.avd_name, avd_name), last_seen = excluded.last_seen`,
+             model = COALESCE(excluded.model, devices.model), manufacturer = COALESCE(excluded.manufacturer, devices.manufacturer),
+             api_level = COALESCE(excluded.api_level, devices.api_level), abi = COALESCE(excluded.abi, devices.abi),
+             avd_name = COALESCE(excluded.avd_name, devices.avd_name), last_seen = excluded.last_seen`,
         ).run({
           serial: d.serial,
           state,

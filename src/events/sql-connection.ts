@@ -1,7 +1,7 @@
 /**
  * The SQL surface projections, side-table writers and read-model readers get, whichever store holds the
  * log. better-sqlite3's Database and Statement satisfy it as they are; the PostgreSQL store hands out an
- * adapter that translates the same SQL (see docs/event-log.md, "Portable SQL").
+ * adapter that translates the same SQL (see docs/portable-sql.md).
  *
  * SQL written against it must be portable: `?` or `@name` parameters, upserts with `ON CONFLICT (...)`,
  * no `INSERT OR REPLACE`, no SQLite-only functions, CAST a parameter whose type nothing else fixes

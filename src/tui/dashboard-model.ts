@@ -632,7 +632,7 @@ export class DashboardModel {
             `SELECT b.id, b.kind, b.status, b.tasks, b.started_at, b.finished_at, b.duration_ms, b.started_by, b.errors,
                     b.warnings, b.reason, b.cancelled_by, l.current_task
              FROM builds b LEFT JOIN build_live l ON l.build_id = b.id
-             WHERE (@root IS NULL OR b.project_root = @root) ORDER BY b.started_at DESC, b.rowid DESC LIMIT @limit`,
+             WHERE (CAST(@root AS TEXT) IS NULL OR b.project_root = @root) ORDER BY b.started_at DESC, b.started_seq DESC LIMIT @limit`,
           )
           .all({ root, limit: BUILD_LIMIT }) as {
           id: string;

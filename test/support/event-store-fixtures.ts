@@ -84,12 +84,12 @@ export function thingsProjection(version = 1): Projection {
       } else if (version === 1) {
         db.prepare(
           `INSERT INTO test_things (name, total, last_seq) VALUES (?, ?, ?)
-           ON CONFLICT(name) DO UPDATE SET total = total + excluded.total, last_seq = excluded.last_seq`,
+           ON CONFLICT(name) DO UPDATE SET total = test_things.total + excluded.total, last_seq = excluded.last_seq`,
         ).run(data.name, data.count, event.seq);
       } else {
         db.prepare(
           `INSERT INTO test_things (name, total, last_seq, events) VALUES (?, ?, ?, 1)
-           ON CONFLICT(name) DO UPDATE SET total = total + excluded.total, last_seq = excluded.last_seq, events = events + 1`,
+           ON CONFLICT(name) DO UPDATE SET total = test_things.total + excluded.total, last_seq = excluded.last_seq, events = test_things.events + 1`,
         ).run(data.name, data.count, event.seq);
       }
     },

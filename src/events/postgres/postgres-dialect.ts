@@ -261,6 +261,19 @@ export function translateToPostgres(sql: string, options: { ddl?: boolean } = {}
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
     if (t.kind === 'param') {
+      // PostgreSQL types a parameter from its context, and `? IS NULL` gives it none (even when another
+      // use of the same @name would): the statement fails at run time, so refuse it here, on both stores.
+      const after = significant(i + 1, 1);
+      if (lower(tokens[after]) === 'is') {
+        const then = significant(after + 1, 1);
+        const nullTest =
+          lower(tokens[then]) === 'null' ||
+          (lower(tokens[then]) === 'not' && lower(tokens[significant(then + 1, 1)]) === 'null');
+        if (nullTest)
+          refuse(
+            `${t.text} IS NULL leaves the parameter's type open: write CAST(${t.text} AS TEXT) IS NULL (or AS INTEGER)`,
+          );
+      }
       out.push(bindParam(t));
       continue;
     }
@@ -294,12 +307,16 @@ export function translateToPostgres(sql: string, options: { ddl?: boolean } = {}
     // A word after `.` is a column of a table (t.max, x.value), never a keyword or function.
     const qualified = previousOut?.kind === 'punct' && previousOut.text === '.';
     if (qualified) {
+      // t.rowid is as SQLite-only as rowid.
+      if (word === 'rowid' || word === '_rowid_') refuse(REFUSED_WORDS.get(word) as string);
       out.push(t);
       continue;
     }
 
     const refusedWord = REFUSED_WORDS.get(word);
-    if (refusedWord) refuse(refusedWord);
+    // The one collation this translation writes itself (below) reads back unchanged.
+    const ownCollation = word === 'collate' && options.ddl === true && tokens[next]?.text === '"C"';
+    if (refusedWord && !ownCollation) refuse(refusedWord);
     if (isCall && REFUSED_FUNCTIONS.has(word)) refuse(REFUSED_FUNCTIONS.get(word) as string);
 
     if (word === 'replace' && nextWord === 'into') {
@@ -324,6 +341,21 @@ export function translateToPostgres(sql: string, options: { ddl?: boolean } = {}
     if (word === 'conflict' && pendingIgnore)
       refuse('INSERT OR IGNORE together with ON CONFLICT: use only ON CONFLICT DO NOTHING');
 
+    if (word === 'is') {
+      // SQLite's `a IS b` / `a IS NOT b` compare null-safely for any b (pid_start IS ?); PostgreSQL only
+      // takes NULL, TRUE, FALSE … there, and spells the comparison IS [NOT] DISTINCT FROM.
+      const negated = nextWord === 'not';
+      const operandAt = negated ? significant(next + 1, 1) : next;
+      const operand = tokens[operandAt];
+      const keyword = lower(operand);
+      const special = ['null', 'true', 'false', 'unknown', 'distinct', 'not', 'json', 'document', 'normalized', 'of'];
+      if (operand && !(operand.kind === 'word' && special.includes(keyword)) && operand.kind !== 'punct') {
+        out.push({ kind: 'word', text: negated ? `${t.text} DISTINCT FROM` : `${t.text} NOT DISTINCT FROM` });
+        // Skip NOT (it is part of the replacement), keep the space before the operand.
+        if (negated) i = next;
+        continue;
+      }
+    }
     if ((word === 'max' || word === 'min') && isCall && topLevelArgumentCount(tokens, next) >= 2) {
       // SQLite's scalar max/min. GREATEST/LEAST ignore NULL arguments where SQLite returns NULL; portable
       // SQL keeps the arguments non-null (COALESCE) so both agree.
@@ -371,6 +403,18 @@ export function translateToPostgres(sql: string, options: { ddl?: boolean } = {}
       out.push({ kind: 'word', text: mapped });
       continue;
     }
+    if (
+      word === 'text' &&
+      options.ddl === true &&
+      lower(previousOut) !== 'as' &&
+      isTypePosition(previousOut, true, false) &&
+      nextWord !== 'collate'
+    ) {
+      // Text columns compare and sort by bytes, as SQLite's BINARY collation does, whatever locale the
+      // database was created with: the same ORDER BY gives the same order on both stores.
+      out.push(t, { kind: 'word', text: ' COLLATE "C"' });
+      continue;
+    }
     (t as Token & { depth?: number }).depth = depth;
     out.push(t);
   }
@@ -400,9 +444,7 @@ function isTypePosition(previous: Token | undefined, ddl: boolean, inCast: boole
   if (previous.kind === 'word' && previous.text.toLowerCase() === 'as') return inCast;
   if (ddl && (previous.kind === 'word' || previous.kind === 'quoted')) {
     // `name INTEGER`, `ADD COLUMN name INTEGER`, but not a keyword followed by a column called "real".
-    return !['table', 'index', 'on', 'exists', 'column', 'key', 'references', 'by'].includes(
-      previous.text.toLowerCase(),
-    );
+    return !['table', 'index', 'on', 'exists', 'column'].includes(previous.text.toLowerCase());
   }
   return false;
 }

@@ -60,6 +60,8 @@ import {
   PG_MIGRATIONS,
 } from './postgres-schema.js';
 
+/** How often watchCommits tries to LISTEN again while the server is unreachable. */
+const WATCH_RETRY_MS = 1000;
 /** Rows read per page by verify and replays: bounded memory whatever the log's size. */
 const VERIFY_PAGE = 2000;
 /** Rows per INSERT of an import or batch: one round trip each, bounded by bytes too (data may be 256 KiB). */
@@ -98,17 +100,30 @@ const EVENT_COLUMNS = [
 ] as const;
 
 const HEAD_SQL = 'SELECT seq, hash, at FROM events ORDER BY seq DESC LIMIT 1';
+/**
+ * The head and the projection checkpoints in one row, read with the chain lock in one round trip: what
+ * every append needs before it inserts.
+ */
+const LOCKED_HEAD_SQL = `SELECT h.seq, h.hash, h.at,
+    (SELECT coalesce(json_agg(json_build_object('name', name, 'version', version, 'last_seq', last_seq, 'rebuilt_at', rebuilt_at)), '[]')
+       FROM projections) AS checkpoints
+  FROM (SELECT 1) AS one LEFT JOIN LATERAL (${HEAD_SQL}) AS h ON true`;
 
 /** The last event (seq 0 and the genesis hash for an empty log). */
 interface Head {
   seq: number;
   hash: string;
   at: number;
+  /** Read under the chain lock with the head (absent when read alone). */
+  checkpoints?: Map<string, CheckpointRow>;
 }
 const EMPTY_HEAD: Head = { seq: 0, hash: GENESIS_HASH, at: 0 };
 
 function toHead(row: Record<string, unknown> | undefined): Head {
-  return row ? { seq: row.seq as number, hash: row.hash as string, at: row.at as number } : EMPTY_HEAD;
+  const head =
+    row && row.seq !== null ? { seq: row.seq as number, hash: row.hash as string, at: row.at as number } : EMPTY_HEAD;
+  if (!Array.isArray(row?.checkpoints)) return head;
+  return { ...head, checkpoints: new Map((row.checkpoints as CheckpointRow[]).map((r) => [r.name, r])) };
 }
 
 interface CheckpointRow {
@@ -393,7 +408,7 @@ export class PostgresEventStore implements EventStore {
     try {
       this.writeTransaction(this.busyTimeoutMs, (head) => {
         const rows = checkVerbatimChain(head, events);
-        this.catchUpProjections(head.seq);
+        this.catchUpProjections(head.seq, head.checkpoints);
         this.insertRows(rows);
         for (const row of rows) this.project(rowToEvent(row));
         this.advanceCheckpoints(rows[rows.length - 1].seq);
@@ -407,7 +422,7 @@ export class PostgresEventStore implements EventStore {
   private commit(events: readonly PreparedEvent[], head: Head): StoredEvent[] {
     let prevSeq = head.seq;
     let prevHash = head.hash;
-    this.catchUpProjections(prevSeq);
+    this.catchUpProjections(prevSeq, head.checkpoints);
     const stored: StoredEvent[] = [];
     const rows: EventRow[] = [];
     for (const e of events) {
@@ -529,9 +544,9 @@ export class PostgresEventStore implements EventStore {
    * replays what it missed before applying new events, so a read model is never silently behind.
    * Must run under the chain lock.
    */
-  private catchUpProjections(lastSeq: number): void {
+  private catchUpProjections(lastSeq: number, checkpoints?: Map<string, CheckpointRow>): void {
     if (this.projections.length === 0) return;
-    const rows = this.checkpoints('writer');
+    const rows = checkpoints ?? this.checkpoints('writer');
     const behind: Projection[] = [];
     for (const p of this.projections) {
       const row = rows.get(p.name);
@@ -647,10 +662,17 @@ export class PostgresEventStore implements EventStore {
       // rest of the transaction (DDL of a rebuild, say) is not cut short by it. The head, read under the
       // lock, rides along too (not while migrating: there may be no events table yet).
       const readHead = options.readHead ?? true;
-      const rows = this.client.query(
-        'writer',
-        `BEGIN; SET LOCAL lock_timeout = '${Math.max(1, Math.round(lockWaitMs))}ms'; SELECT pg_advisory_xact_lock(${CHAIN_LOCK_KEY}); SET LOCAL lock_timeout = 0${readHead ? `; ${HEAD_SQL}` : ''}`,
-      ).rows;
+      const begin = `BEGIN; SET LOCAL lock_timeout = '${Math.max(1, Math.round(lockWaitMs))}ms'; SELECT pg_advisory_xact_lock(${CHAIN_LOCK_KEY}); SET LOCAL lock_timeout = 0${readHead ? `; ${LOCKED_HEAD_SQL}` : ''}`;
+      let rows: Record<string, unknown>[];
+      try {
+        rows = this.client.query('writer', begin).rows;
+      } catch (error) {
+        // A connection that died while idle (a server restart, a dropped NAT entry) fails the first
+        // statement sent on it. Nothing was written yet, so BEGIN again once on a fresh connection.
+        if (!(error instanceof StoreUnavailableError) || this.client.closed) throw error;
+        this.client.query('writer', 'ROLLBACK');
+        rows = this.client.query('writer', begin).rows;
+      }
       const result = fn(readHead ? toHead(rows[0]) : EMPTY_HEAD);
       if (result instanceof Promise) {
         throw new TypeError('The function given to EventStore.writeTables must be synchronous.');
@@ -748,7 +770,7 @@ export class PostgresEventStore implements EventStore {
 
   /**
    * Proves from PostgreSQL's own plan of the statement that every table it modifies is a declared side
-   * table in this store's schema: EXPLAIN (which plans without executing) lists a ModifyTable node per
+   * table in this store's schema (not a same-named table in another schema): EXPLAIN (which plans without executing) lists a ModifyTable node per
    * target, data-modifying CTEs included. Utility statements (DDL, TRUNCATE, LOCK, SET) cannot be
    * EXPLAINed and are refused. What a plan cannot show is a function that writes from inside a SELECT;
    * the store defines none besides its triggers, and the events table refuses changes by trigger anyway.
@@ -764,10 +786,11 @@ export class PostgresEventStore implements EventStore {
     let plan: unknown;
     try {
       // The statement as it will run: translated, its parameters bound as the handle will bind them.
+      // VERBOSE, because only then does each ModifyTable node name its target's schema.
       const translation = translateToPostgres(sql);
       const row = this.client.query(
         'writer',
-        `EXPLAIN (FORMAT JSON) ${translation.sql}`,
+        `EXPLAIN (FORMAT JSON, VERBOSE) ${translation.sql}`,
         bindParameters(translation, params),
       ).rows[0];
       plan = Object.values(row ?? {})[0];
@@ -779,7 +802,7 @@ export class PostgresEventStore implements EventStore {
     const schema = this.client.query('writer', 'SELECT current_schema() AS s').rows[0].s as string;
     for (const node of modifyTableNodes(plan)) {
       const name = String(node['Relation Name'] ?? '');
-      const where = String(node.Schema ?? schema);
+      const where = String(node.Schema ?? '');
       if (where !== schema || !declared.has(name.toLowerCase())) {
         throw refuse(where === schema ? name || 'an unknown table' : `${where}.${name}`);
       }
@@ -794,15 +817,32 @@ export class PostgresEventStore implements EventStore {
     return this.listeners.add(listener);
   }
 
-  /** LISTEN on the channel every append transaction notifies, from any machine. Hints only: tails still poll. */
+  /**
+   * LISTEN on the channel every append transaction notifies, from any machine. Hints only: tails still
+   * poll. A server that is down when the watch starts is tried again every second until it answers
+   * (PgSyncClient re-LISTENs by itself after a connection it had drops).
+   */
   watchCommits(onChange: () => void): () => void {
-    if (this.isClosed) return () => {};
-    try {
-      return this.client.listen(EVENTS_CHANNEL, () => onChange());
-    } catch {
-      // The server is unreachable right now: the caller's poll alone still delivers, and reports the outage.
-      return () => {};
-    }
+    let stop: (() => void) | undefined;
+    let retry: NodeJS.Timeout | undefined;
+    let stopped = false;
+    const subscribe = () => {
+      retry = undefined;
+      if (stopped || this.isClosed) return;
+      try {
+        stop = this.client.listen(EVENTS_CHANNEL, () => onChange());
+      } catch {
+        // Unreachable right now: the caller's poll still delivers (and reports the outage) meanwhile.
+        retry = setTimeout(subscribe, WATCH_RETRY_MS);
+        retry.unref();
+      }
+    };
+    subscribe();
+    return () => {
+      stopped = true;
+      if (retry) clearTimeout(retry);
+      stop?.();
+    };
   }
 
   // ---------------------------------------------------------------- reading
@@ -871,15 +911,23 @@ export class PostgresEventStore implements EventStore {
       }
     }
     const anchors = [...(options.anchors ?? []), ...(digest ? [{ ...digest, source: 'the digest' }] : [])];
-    return this.read(() =>
-      this.readSnapshot(() => {
-        const chain = this.verifyChain(anchors);
-        if (!chain.ok || !options.projections) return chain;
-        const models = verifyProjectionsFrom(this.projectionSource(), this.projections);
-        if (!models.ok) return { ...chain, ok: false, reason: models.reason };
-        return { ...chain, projections: models.projections };
-      }),
-    );
+    try {
+      return this.read(() =>
+        this.readSnapshot(() => {
+          const chain = this.verifyChain(anchors);
+          if (!chain.ok || !options.projections) return chain;
+          const models = verifyProjectionsFrom(this.projectionSource(), this.projections);
+          if (!models.ok) return { ...chain, ok: false, reason: models.reason };
+          return { ...chain, projections: models.projections };
+        }),
+      );
+    } catch (error) {
+      // A log whose tables were dropped or altered is a verification result, not a crash of the verifier.
+      if (error instanceof PgQueryError && !this.failure(error)) {
+        return { ok: false, checked: 0, lastSeq: 0, reason: `PostgreSQL cannot read the log: ${error.message}` };
+      }
+      throw error;
+    }
   }
 
   private verifyChain(anchors: readonly ChainAnchor[]): VerifyResult {
@@ -907,6 +955,19 @@ export class PostgresEventStore implements EventStore {
         ...walker.result(),
         ok: false,
         reason: `the chain is intact but the append-only trigger(s) ${weakened.join(', ')} were removed, disabled or altered, so rows could be edited in place; treat the log as tampered with`,
+      };
+    }
+    const hidden = this.client.query(
+      'reader',
+      `SELECT c.relrowsecurity AS rls FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = current_schema() AND c.relname = 'events'`,
+    ).rows[0] as { rls: number } | undefined;
+    if (hidden?.rls) {
+      return {
+        ...walker.result(),
+        ok: false,
+        reason:
+          'the chain is intact as read, but row-level security is enabled on events, so rows may be hidden from this role (a truncated view verifies); treat the log as tampered with',
       };
     }
     return walker.result();

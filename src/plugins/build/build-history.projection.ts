@@ -19,7 +19,8 @@ type Data<E> = E extends { schema: z.ZodType<infer D> } ? D : never;
  */
 export const buildHistoryProjection: Projection = {
   name: 'build_history',
-  version: 2,
+  // 3: builds.started_seq, the start order readers break ties with (SQLite's rowid did, which PostgreSQL has not).
+  version: 3,
   handles: ['build.started', 'build.finished', 'build.cancel_requested', 'build.cancelled', 'variant.selected'],
   tables: ['builds', 'build_diagnostics', 'build_apks', 'active_variants'],
   ddl: [
@@ -34,6 +35,7 @@ export const buildHistoryProjection: Projection = {
       module TEXT,
       variant TEXT,
       started_at INTEGER NOT NULL,
+      started_seq INTEGER NOT NULL,
       finished_at INTEGER,
       duration_ms INTEGER,
       started_by TEXT NOT NULL,
@@ -94,9 +96,12 @@ export const buildHistoryProjection: Projection = {
     switch (event.type) {
       case 'build.started': {
         const d = event.data as Data<typeof BuildStarted>;
+        // A restarted build id starts from a fresh row (what INSERT OR REPLACE did, portably): columns the
+        // start does not set must not keep the previous run's values.
+        db.prepare('DELETE FROM builds WHERE id = ?').run(d.build_id);
         db.prepare(
-          `INSERT OR REPLACE INTO builds (id, project_root, kind, status, tasks, task, args, module, variant, started_at, started_by, started_by_session, owner_pid, timeout_sec, log_path, provenance)
-           VALUES (?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO builds (id, project_root, kind, status, tasks, task, args, module, variant, started_at, started_seq, started_by, started_by_session, owner_pid, timeout_sec, log_path, provenance)
+           VALUES (?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         ).run(
           d.build_id,
           d.project_root,
@@ -107,6 +112,7 @@ export const buildHistoryProjection: Projection = {
           d.module,
           d.variant,
           event.at,
+          event.seq,
           describeActor(event.actor),
           event.actor.session ?? null,
           d.pid,
@@ -152,7 +158,9 @@ export const buildHistoryProjection: Projection = {
           d.build_id,
         );
         const insert = db.prepare(
-          'INSERT OR REPLACE INTO build_diagnostics (build_id, idx, severity, source, file, line, col, message, task) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+          `INSERT INTO build_diagnostics (build_id, idx, severity, source, file, line, col, message, task) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT (build_id, idx) DO UPDATE SET severity = excluded.severity, source = excluded.source, file = excluded.file,
+             line = excluded.line, col = excluded.col, message = excluded.message, task = excluded.task`,
         );
         db.prepare('DELETE FROM build_apks WHERE build_id = ?').run(d.build_id);
         const insertApk = db.prepare(

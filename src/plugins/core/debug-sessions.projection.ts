@@ -297,10 +297,10 @@ function pruneOldest(db: SqlConnection, seq: number): void {
   if (!oldest) return;
   db.prepare('DELETE FROM debug_session_timeline WHERE session_id = ?').run(oldest.session_id);
   db.prepare('DELETE FROM debug_sessions WHERE session_id = ?').run(oldest.session_id);
-  db.prepare('INSERT OR REPLACE INTO debug_sessions_pruned (session_id, pruned_seq) VALUES (?, ?)').run(
-    oldest.session_id,
-    seq,
-  );
+  db.prepare(
+    `INSERT INTO debug_sessions_pruned (session_id, pruned_seq) VALUES (?, ?)
+     ON CONFLICT (session_id) DO UPDATE SET pruned_seq = excluded.pruned_seq`,
+  ).run(oldest.session_id, seq);
 }
 
 /** Opens the session of one install, superseding the open one of that package on that device. */

@@ -50,12 +50,14 @@ export const mcpActivityProjection: Projection = {
     switch (event.type) {
       case 'mcp.session_started': {
         const d = event.data as SessionStarted;
+        // The existing row's column is qualified: PostgreSQL finds a bare started_at ambiguous with excluded's.
         db.prepare(
           `INSERT INTO mcp_sessions (session, client_name, client_version, protocol_version, pid, pid_start, toolsets, read_only, project_root, started_at)
            VALUES (@session, @client_name, @client_version, @protocol_version, @pid, @pid_start, @toolsets, @read_only, @project_root, @at)
            ON CONFLICT(session) DO UPDATE SET client_name = excluded.client_name, client_version = excluded.client_version,
              protocol_version = excluded.protocol_version, pid = excluded.pid, pid_start = excluded.pid_start, toolsets = excluded.toolsets,
-             read_only = excluded.read_only, project_root = excluded.project_root, started_at = MIN(started_at, excluded.started_at)`,
+             read_only = excluded.read_only, project_root = excluded.project_root,
+             started_at = MIN(mcp_sessions.started_at, excluded.started_at)`,
         ).run({
           ...d,
           pid_start: d.pid_start ?? null,

@@ -65,7 +65,7 @@ export function readInstalledBuilds(
 ): InstalledBuildRow[] {
   return store
     .prepareRead(
-      `SELECT * FROM installed_builds WHERE (@device IS NULL OR device_serial = @device) AND (@package IS NULL OR package = @package)
+      `SELECT * FROM installed_builds WHERE (CAST(@device AS TEXT) IS NULL OR device_serial = @device) AND (CAST(@package AS TEXT) IS NULL OR package = @package)
        ORDER BY installed_at DESC, seq DESC LIMIT 500`,
     )
     .all({ device: filter.device ?? null, package: filter.package ?? null }) as InstalledBuildRow[];

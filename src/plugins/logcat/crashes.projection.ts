@@ -102,10 +102,12 @@ export const crashesProjection: Projection = {
     const d = event.data as CrashData;
     const groupId = crashGroupId(d.package, d.signature_hash);
     const title = crashTitle(event.type, d);
+    // Existing values are qualified (crash_groups.crashes): PostgreSQL finds a bare name in DO UPDATE
+    // ambiguous with excluded's.
     db.prepare(
       `INSERT INTO crash_groups (group_id, package, kind, signature, signature_hash, title, crashes, first_seen_at, last_seen_at, first_seq, last_seq, last_device)
        VALUES (@group_id, @package, @kind, @signature, @signature_hash, @title, 1, @at, @at, @seq, @seq, @device)
-       ON CONFLICT(group_id) DO UPDATE SET crashes = crashes + 1, title = excluded.title, last_seen_at = excluded.last_seen_at,
+       ON CONFLICT(group_id) DO UPDATE SET crashes = crash_groups.crashes + 1, title = excluded.title, last_seen_at = excluded.last_seen_at,
          last_seq = excluded.last_seq, last_device = excluded.last_device`,
     ).run({
       group_id: groupId,
@@ -122,8 +124,8 @@ export const crashesProjection: Projection = {
       db.prepare(
         `INSERT INTO crash_group_builds (group_id, apk_sha256, build_id, version_code, variant, crashes, last_seq)
          VALUES (?, ?, ?, ?, ?, 1, ?)
-         ON CONFLICT(group_id, apk_sha256) DO UPDATE SET crashes = crashes + 1, last_seq = excluded.last_seq,
-           build_id = COALESCE(excluded.build_id, build_id)`,
+         ON CONFLICT(group_id, apk_sha256) DO UPDATE SET crashes = crash_group_builds.crashes + 1, last_seq = excluded.last_seq,
+           build_id = COALESCE(excluded.build_id, crash_group_builds.build_id)`,
       ).run(groupId, d.build.apk_sha256, d.build.build_id, d.build.version_code, d.build.variant, event.seq);
     }
     db.prepare(
@@ -161,8 +163,8 @@ export function readCrashGroups(
   filter: { packages: readonly string[] | null; device: string | null; offset: number; limit: number },
 ): { groups: CrashGroupRow[]; total: number } {
   const packages = filter.packages === null ? null : JSON.stringify(filter.packages);
-  const where = `(@packages IS NULL OR package IN (SELECT value FROM json_each(@packages)))
-    AND (@device IS NULL OR group_id IN (SELECT group_id FROM crashes WHERE device_serial = @device))`;
+  const where = `(CAST(@packages AS TEXT) IS NULL OR package IN (SELECT value FROM json_each(@packages)))
+    AND (CAST(@device AS TEXT) IS NULL OR group_id IN (SELECT group_id FROM crashes WHERE device_serial = @device))`;
   const groups = store
     .prepareRead(`SELECT * FROM crash_groups WHERE ${where} ORDER BY last_seq DESC LIMIT @limit OFFSET @offset`)
     .all({ packages, device: filter.device, limit: filter.limit, offset: filter.offset }) as CrashGroupRow[];
@@ -203,8 +205,8 @@ export function readNewestCrash(
   return (
     (store
       .prepareRead(
-        `SELECT * FROM crashes WHERE (@packages IS NULL OR package IN (SELECT value FROM json_each(@packages)))
-          AND (@device IS NULL OR device_serial = @device) ORDER BY seq DESC LIMIT 1`,
+        `SELECT * FROM crashes WHERE (CAST(@packages AS TEXT) IS NULL OR package IN (SELECT value FROM json_each(@packages)))
+          AND (CAST(@device AS TEXT) IS NULL OR device_serial = @device) ORDER BY seq DESC LIMIT 1`,
       )
       .get({ packages, device: filter.device ?? null }) as CrashRow) ?? null
   );

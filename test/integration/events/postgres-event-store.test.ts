@@ -1,12 +1,15 @@
 // The PostgreSQL event store against a real server: one cluster for this file, a fresh database per test.
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import type { Projection, StoreTable, StoredEvent } from '../../../src/events/event-definition.js';
+import { EventCatalog } from '../../../src/events/event-catalog.js';
 import { EventStore, ProjectionError, StoreUnavailableError } from '../../../src/events/event-store.js';
 import type { SqlConnection } from '../../../src/events/sql-connection.js';
 import { PostgresEventStore } from '../../../src/events/postgres/postgres-event-store.js';
 import { CHAIN_LOCK_KEY } from '../../../src/events/postgres/postgres-schema.js';
 import { PgSyncClient } from '../../../src/events/postgres/pg-sync-client.js';
 import { SqliteEventStore } from '../../../src/events/sqlite-event-store.js';
+import { collectEventContributions, createContainer, disposeContainer } from '../../../src/kernel/composition-root.js';
+import { pluginModules } from '../../../src/plugins/index.js';
 import {
   agentActor,
   appendThing,
@@ -130,6 +133,19 @@ test('events are append-only in PostgreSQL; an edit made with the trigger disabl
     otherDb,
   );
   expect(other.verify()).toMatchObject({ ok: false, reason: expect.stringMatching(/removed, disabled or altered/) });
+
+  // Rows hidden by a row-level security policy, or a dropped table, are findings too, not crashes.
+  const hiding = openStore(cluster.createDatabase());
+  appendThing(hiding, 'a');
+  const hidingDb = hiding.path.slice(hiding.path.lastIndexOf('/') + 1);
+  cluster.psql('ALTER TABLE events ENABLE ROW LEVEL SECURITY', hidingDb);
+  expect(hiding.verify()).toMatchObject({ ok: false, reason: expect.stringMatching(/row-level security/) });
+  cluster.psql('DROP TABLE events', hidingDb);
+  expect(hiding.verify()).toMatchObject({
+    ok: false,
+    checked: 0,
+    reason: expect.stringMatching(/cannot read the log/),
+  });
 });
 
 test('importVerbatim copies a SQLite log byte for byte: both verify, same hashes; a different chain is refused', () => {
@@ -175,7 +191,11 @@ test('an unreachable server is STORE_UNAVAILABLE naming where and never the pass
   appendThing(store, 'before');
   process.kill(cluster.pid(), 'SIGINT');
   for (let i = 0; i < 200 && isRunning(cluster.pid()); i++) await new Promise((r) => setTimeout(r, 50));
+  let heard = 0;
+  let stopWatch = () => {};
   try {
+    // A watch started while the server is down follows commits once it is back.
+    stopWatch = store.watchCommits(() => heard++);
     expect(() => store.lastSeq()).toThrow(StoreUnavailableError);
     expect(() => store.query({})).toThrow(/Cannot reach the PostgreSQL event log at postgres@127\.0\.0\.1/);
     expect(() => appendThing(store, 'lost')).toThrow(StoreUnavailableError);
@@ -189,6 +209,16 @@ test('an unreachable server is STORE_UNAVAILABLE naming where and never the pass
   expect(store.readAfter(0).map((e) => e.data)).toEqual([{ name: 'before', count: 1 }]);
   expect(appendThing(store, 'after').seq).toBe(2);
   expect(store.verify()).toMatchObject({ ok: true, checked: 2 });
+  for (let i = 0; i < 100 && heard === 0; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    if (i % 20 === 19) appendThing(store, `poke-${i}`);
+  }
+  stopWatch();
+  expect(heard).toBeGreaterThan(0);
+  // A restart between two appends costs the next one nothing: it begins again on a fresh connection.
+  const before = store.lastSeq();
+  cluster.restart();
+  expect(appendThing(store, 'after-restart').seq).toBe(before + 1);
 });
 
 function isRunning(pid: number): boolean {
@@ -341,20 +371,27 @@ test('projections apply in the append transaction and roll back with it; rebuilt
   // A process without the projection appends; the next one that has it catches up at open.
   const without = openStore(url);
   appendThing(without, 'a', 10);
+  // A process that has it catches up inside its next append, under the same lock.
+  appendThing(store, 'b', 1);
+  expect(counts.all()).toEqual([
+    { name: 'a', total: 15, events: 3 },
+    { name: 'b', total: 2, events: 2 },
+    { name: 'c', total: 4, events: 1 },
+  ]);
   const caughtUp = openStore(url, { projections: [countsProjection(1)] });
   expect(caughtUp.prepareRead('SELECT total FROM pg_counts WHERE name = ?').get('a')).toEqual({ total: 15 });
   expect(caughtUp.stats().projections).toEqual([
-    expect.objectContaining({ name: 'pg_counts', version: 1, lastSeq: 5 }),
+    expect.objectContaining({ name: 'pg_counts', version: 1, lastSeq: 6 }),
   ]);
 
   // A new version is rebuilt from the log at open.
   const v2 = openStore(url, { projections: [countsProjection(2)] });
   expect(v2.prepareRead('SELECT name, total, doubled FROM pg_counts ORDER BY name').all()).toEqual([
     { name: 'a', total: 15, doubled: 30 },
-    { name: 'b', total: 1, doubled: 2 },
+    { name: 'b', total: 2, doubled: 4 },
     { name: 'c', total: 4, doubled: 8 },
   ]);
-  expect(v2.rebuildProjections()).toEqual({ rebuilt: ['pg_counts'], events: 5 });
+  expect(v2.rebuildProjections()).toEqual({ rebuilt: ['pg_counts'], events: 6 });
   expect(v2.verify({ projections: true })).toMatchObject({ ok: true, projections: ['pg_counts'] });
 
   // A read model edited behind the store's back no longer matches a replay of the log.
@@ -388,6 +425,10 @@ test('side tables: created by their steps, written only through writeTables, whi
   ]);
   // Steps run once per database: a second open applies nothing and keeps the rows.
   const again = openStore(url, { tables: [leasesTable], projections: [countsProjection()] });
+  cluster.psql(
+    'CREATE SCHEMA elsewhere; CREATE TABLE elsewhere.test_leases (key TEXT)',
+    url.slice(url.lastIndexOf('/') + 1),
+  );
   expect(again.prepareRead('SELECT count(*) AS n FROM test_leases').get()).toEqual({ n: 1 });
 
   for (const sql of [
@@ -398,6 +439,7 @@ test('side tables: created by their steps, written only through writeTables, whi
     'DROP TABLE test_leases',
     'TRUNCATE test_leases',
     'CREATE TABLE sneaky (x int)',
+    `INSERT INTO elsewhere.test_leases (key) VALUES ('x')`,
   ]) {
     expect(() => store.writeTables((t) => t.run(sql))).toThrow(
       /may write only the declared side tables \(test_leases\)/,
@@ -422,4 +464,25 @@ test('side tables: created by their steps, written only through writeTables, whi
     `EventStore.prepareRead takes statements that only read; this one writes: ${hidden}`,
   );
   expect(store.verify({ projections: true })).toMatchObject({ ok: true });
+});
+
+test("every plugin's projections and side tables open on PostgreSQL; a second open changes nothing", () => {
+  const home = process.env.DROIDWRIGHT_HOME!;
+  const container = createContainer({ home, cwd: home, readOnly: false, env: process.env }, pluginModules);
+  try {
+    const { events, projections, tables } = collectEventContributions(container);
+    const url = cluster.createDatabase();
+    const options = { path: url, catalog: new EventCatalog(events), projections, tables };
+    const first = EventStore.open(options);
+    open.push(first);
+    const steps = first.prepareRead('SELECT count(*) AS n FROM store_table_steps').get();
+    expect(first.stats().projections.map((p) => p.name)).toEqual(projections.map((p) => p.name).sort());
+    const second = EventStore.open(options);
+    open.push(second);
+    expect(second.prepareRead('SELECT count(*) AS n FROM store_table_steps').get()).toEqual(steps);
+    expect(second.rebuildProjections().rebuilt).toHaveLength(projections.length);
+    expect(second.verify({ projections: true })).toMatchObject({ ok: true, projections: expect.any(Array) });
+  } finally {
+    disposeContainer(container);
+  }
 });

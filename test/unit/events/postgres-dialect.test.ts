@@ -26,13 +26,23 @@ describe('parameters', () => {
   });
 
   test('@name, :name and $name bind by name, the same name to the same $n', () => {
-    const t = translateToPostgres('UPDATE t SET a = @a, b = :b WHERE id = $id AND (@a IS NULL OR a = @a)');
-    expect(t.sql).toBe('UPDATE t SET a = $1, b = $2 WHERE id = $3 AND ($1 IS NULL OR a = $1)');
+    const t = translateToPostgres(
+      'UPDATE t SET a = @a, b = :b WHERE id = $id AND (CAST(@a AS TEXT) IS NULL OR a = @a)',
+    );
+    expect(t.sql).toBe('UPDATE t SET a = $1, b = $2 WHERE id = $3 AND (CAST($1 AS TEXT) IS NULL OR a = $1)');
     expect(t.params).toEqual({ style: 'named', names: ['a', 'b', 'id'] });
   });
 
   test('a PostgreSQL cast is not a :name parameter', () => {
     expect(pg('SELECT x::text FROM t WHERE y = :y')).toBe('SELECT x::text FROM t WHERE y = $1');
+  });
+
+  test('a parameter only tested for NULL must be CAST, or PostgreSQL cannot type it', () => {
+    expect(() => pg('SELECT * FROM t WHERE (@a IS NULL OR a = @a)')).toThrow(/CAST\(@a AS TEXT\) IS NULL/);
+    expect(() => pg('SELECT * FROM t WHERE ? IS NOT NULL')).toThrow(/CAST/);
+    expect(pg('SELECT * FROM t WHERE (CAST(@a AS TEXT) IS NULL OR a = @a)')).toBe(
+      'SELECT * FROM t WHERE (CAST($1 AS TEXT) IS NULL OR a = $1)',
+    );
   });
 
   test('mixing styles, $1 and parameters in DDL are refused', () => {
@@ -75,6 +85,12 @@ describe('statements', () => {
     expect(pg("SELECT replace(a, 'x', 'y') FROM t WHERE b OR replace(a, 'x', '') = ''")).toContain('replace(a');
   });
 
+  test('IS and IS NOT against a value compare null-safely, as in SQLite; IS [NOT] NULL stays', () => {
+    expect(pg('UPDATE t SET a = 1 WHERE b IS ? AND c IS NOT ? AND d IS NOT NULL AND e IS NULL AND f IS d')).toBe(
+      'UPDATE t SET a = 1 WHERE b IS NOT DISTINCT FROM $1 AND c IS DISTINCT FROM $2 AND d IS NOT NULL AND e IS NULL AND f IS NOT DISTINCT FROM d',
+    );
+  });
+
   test('scalar MAX/MIN become GREATEST/LEAST; the aggregates stay', () => {
     expect(pg('UPDATE t SET a = MAX(a, ?), b = min(b, (SELECT max(c) FROM u))')).toBe(
       'UPDATE t SET a = GREATEST(a, $1), b = LEAST(b, (SELECT max(c) FROM u))',
@@ -106,6 +122,7 @@ describe('statements', () => {
     expect(() => pg('PRAGMA table_info(t)')).toThrow(/PRAGMA/);
     expect(() => pg("SELECT name FROM sqlite_master WHERE type = 'table'")).toThrow(/sqlite_master/);
     expect(() => pg('SELECT rowid FROM t')).toThrow(/rowid/);
+    expect(() => pg('SELECT * FROM t b ORDER BY b.rowid')).toThrow(/rowid/);
     expect(() => pg('SELECT last_insert_rowid()')).toThrow(/RETURNING/);
     expect(() => pg('SELECT changes()')).toThrow(/run\(\) returns/);
     expect(() => pg("SELECT strftime('%s', 'now')")).toThrow(/epoch milliseconds/);
@@ -118,13 +135,24 @@ describe('statements', () => {
 });
 
 describe('DDL', () => {
+  test('text columns sort by bytes as in SQLite (COLLATE "C"), once, and only in DDL', () => {
+    const ddl = toPostgresDdl("CREATE TABLE t (a TEXT NOT NULL, b text, c INTEGER CHECK (CAST(c AS TEXT) <> ''))");
+    expect(ddl).toBe(
+      'CREATE TABLE t (a TEXT COLLATE "C" NOT NULL, b text COLLATE "C", c BIGINT CHECK (CAST(c AS TEXT) <> \'\'))',
+    );
+    expect(toPostgresDdl(ddl)).toBe(ddl);
+    expect(toPostgresDdl('ALTER TABLE t ADD COLUMN d TEXT')).toBe('ALTER TABLE t ADD COLUMN d TEXT COLLATE "C"');
+    expect(pg('SELECT CAST(a AS TEXT) FROM t')).toBe('SELECT CAST(a AS TEXT) FROM t');
+    expect(() => pg('SELECT a FROM t ORDER BY a COLLATE "C"')).toThrow(/COLLATE/);
+  });
+
   test('integers are 8 bytes, REAL is DOUBLE PRECISION, BLOB is BYTEA, WITHOUT ROWID and STRICT go', () => {
     expect(
       toPostgresDdl(
         'CREATE TABLE IF NOT EXISTS t (id INTEGER PRIMARY KEY, at integer NOT NULL, ratio REAL, body BLOB, "real" TEXT) WITHOUT ROWID',
       ),
     ).toBe(
-      'CREATE TABLE IF NOT EXISTS t (id BIGINT PRIMARY KEY, at BIGINT NOT NULL, ratio DOUBLE PRECISION, body BYTEA, "real" TEXT)',
+      'CREATE TABLE IF NOT EXISTS t (id BIGINT PRIMARY KEY, at BIGINT NOT NULL, ratio DOUBLE PRECISION, body BYTEA, "real" TEXT COLLATE "C")',
     );
     expect(toPostgresDdl('CREATE TABLE t (a INTEGER) STRICT;\nALTER TABLE t ADD COLUMN b INTEGER')).toBe(
       'CREATE TABLE t (a BIGINT);\nALTER TABLE t ADD COLUMN b BIGINT',
@@ -133,5 +161,9 @@ describe('DDL', () => {
       'CREATE INDEX IF NOT EXISTS t_a ON t (a, b) WHERE a IS NOT NULL',
     );
     expect(() => toPostgresDdl('CREATE TABLE t (id INTEGER PRIMARY KEY AUTOINCREMENT)')).toThrow(/AUTOINCREMENT/);
+    // Columns named like keywords still get 8-byte integers; translating twice changes nothing.
+    const kv = toPostgresDdl('CREATE TABLE kv (key INTEGER, "by" INTEGER, at INTEGER REFERENCES t (a))');
+    expect(kv).toBe('CREATE TABLE kv (key BIGINT, "by" BIGINT, at BIGINT REFERENCES t (a))');
+    expect(toPostgresDdl(kv)).toBe(kv);
   });
 });

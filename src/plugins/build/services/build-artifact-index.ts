@@ -24,7 +24,7 @@ export class BuildArtifactIndex implements BuildArtifactLookup {
       .prepareRead(
         `SELECT a.build_id, b.project_root, a.path, a.module, a.variant, b.finished_at
            FROM build_apks a JOIN builds b ON b.id = a.build_id
-          WHERE a.sha256 = ? AND (? IS NULL OR b.project_root = ?)
+          WHERE a.sha256 = ? AND (CAST(? AS TEXT) IS NULL OR b.project_root = ?)
           ORDER BY a.finished_seq DESC, a.idx
           LIMIT ?`,
       )

@@ -121,7 +121,7 @@ export class BuildHistory {
 
   latest(projectRoot: string): BuildRecord | null {
     const row = this.db()
-      .prepareRead('SELECT * FROM builds WHERE project_root = ? ORDER BY started_at DESC, rowid DESC LIMIT 1')
+      .prepareRead('SELECT * FROM builds WHERE project_root = ? ORDER BY started_at DESC, started_seq DESC LIMIT 1')
       .get(projectRoot) as BuildRow | undefined;
     return row ? toRecord(row) : null;
   }
@@ -130,8 +130,8 @@ export class BuildHistory {
   previous(record: BuildRecord): BuildRecord | null {
     const row = this.db()
       .prepareRead(
-        `SELECT * FROM builds WHERE project_root = ? AND id != ? AND (started_at < ? OR (started_at = ? AND rowid < (SELECT rowid FROM builds WHERE id = ?)))
-         ORDER BY started_at DESC, rowid DESC LIMIT 1`,
+        `SELECT * FROM builds WHERE project_root = ? AND id != ? AND (started_at < ? OR (started_at = ? AND started_seq < (SELECT started_seq FROM builds WHERE id = ?)))
+         ORDER BY started_at DESC, started_seq DESC LIMIT 1`,
       )
       .get(record.projectRoot, record.id, record.startedAt, record.startedAt, record.id) as BuildRow | undefined;
     return row ? toRecord(row) : null;
@@ -147,7 +147,9 @@ export class BuildHistory {
   /** Builds of the project, newest first, skipping the first `offset`. */
   list(projectRoot: string, limit: number, offset = 0): BuildRecord[] {
     const rows = this.db()
-      .prepareRead('SELECT * FROM builds WHERE project_root = ? ORDER BY started_at DESC, rowid DESC LIMIT ? OFFSET ?')
+      .prepareRead(
+        'SELECT * FROM builds WHERE project_root = ? ORDER BY started_at DESC, started_seq DESC LIMIT ? OFFSET ?',
+      )
       .all(projectRoot, limit, offset) as BuildRow[];
     return rows.map(toRecord);
   }
@@ -241,7 +243,8 @@ export class BuildHistory {
   setCurrentTask(buildId: string, task: string | null): void {
     this.store().writeTables((tables) =>
       tables.run(
-        'INSERT OR REPLACE INTO build_live (build_id, current_task, updated_at) VALUES (?, ?, ?)',
+        `INSERT INTO build_live (build_id, current_task, updated_at) VALUES (?, ?, ?)
+         ON CONFLICT (build_id) DO UPDATE SET current_task = excluded.current_task, updated_at = excluded.updated_at`,
         buildId,
         task,
         Date.now(),

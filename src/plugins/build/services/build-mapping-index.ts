@@ -28,7 +28,7 @@ export class BuildMappingIndex implements BuildMappingLookup {
     const rows = this.store()
       .prepareRead(
         `SELECT id, project_root, mappings, finished_at FROM builds
-          WHERE mappings <> '[]' AND (? IS NULL OR project_root = ?)
+          WHERE mappings <> '[]' AND (CAST(? AS TEXT) IS NULL OR project_root = ?)
           ORDER BY finished_at DESC, started_at DESC LIMIT ?`,
       )
       .all(query.projectRoot ?? null, query.projectRoot ?? null, limit) as MappingRow[];

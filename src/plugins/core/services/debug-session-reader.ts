@@ -179,9 +179,9 @@ export class DebugSessionReader {
       crashing: filter.only_crashing ? 1 : 0,
       idle_before: idleBefore,
     };
-    const where = `WHERE (@package IS NULL OR package = @package) AND (@device IS NULL OR device_serial = @device)
+    const where = `WHERE (CAST(@package AS TEXT) IS NULL OR package = @package) AND (CAST(@device AS TEXT) IS NULL OR device_serial = @device)
       AND (@crashing = 0 OR crashes + anrs > 0)
-      AND (@state IS NULL
+      AND (CAST(@state AS TEXT) IS NULL
         OR (@state = 'idle' AND state = 'open' AND last_event_at < @idle_before)
         OR (@state = 'open' AND state = 'open' AND last_event_at >= @idle_before)
         OR (@state NOT IN ('idle', 'open') AND state = @state))`;
