@@ -4,7 +4,7 @@
  * Every pair of real stores: SQLite files and PostgreSQL databases (one cluster for the file, a database per log).
  */
 import Database from 'better-sqlite3';
-import type { Projection, StoredEvent } from '../../../src/events/event-definition.js';
+import type { StoredEvent } from '../../../src/events/event-definition.js';
 import { MigrationRefusedError, migrateEventLog } from '../../../src/events/event-log-migration.js';
 import { EventStore } from '../../../src/events/event-store.js';
 import {
@@ -14,6 +14,7 @@ import {
   tempStorePath,
   testCatalog,
   thing,
+  thingsProjection,
 } from '../../support/event-store-fixtures.js';
 import { truncateLog } from '../../support/log-tampering.js';
 import { type PostgresCluster, startPostgresCluster } from '../../support/postgres-cluster.js';
@@ -48,33 +49,18 @@ function editEventData(kind: Kind, location: string, seq: number, data: string):
 
 /** Cuts the end off a log, leaving a valid chain. */
 function truncate(kind: Kind, location: string, keepThroughSeq: number): void {
-  if (kind === 'sqlite') return truncateLog(location, keepThroughSeq);
+  if (kind === 'sqlite') {
+    truncateLog(location, keepThroughSeq);
+    return;
+  }
   cluster.psql(
     `ALTER TABLE events DISABLE TRIGGER USER; DELETE FROM events WHERE seq > ${keepThroughSeq}; ALTER TABLE events ENABLE TRIGGER USER;`,
     new URL(location).pathname.slice(1),
   );
 }
 
-/** The fixtures' read model in SQL both stores run (PostgreSQL wants the target's columns qualified in DO UPDATE). */
-const things: Projection = {
-  name: 'test_things',
-  version: 1,
-  handles: ['test.*'],
-  tables: ['test_things'],
-  ddl: ['CREATE TABLE test_things (name TEXT PRIMARY KEY, total INTEGER NOT NULL, last_seq INTEGER NOT NULL)'],
-  apply(db, event) {
-    const data = event.data as { name: string; count?: number };
-    if (event.type === 'test.thing_removed') db.prepare('DELETE FROM test_things WHERE name = ?').run(data.name);
-    else
-      db.prepare(
-        `INSERT INTO test_things (name, total, last_seq) VALUES (?, ?, ?)
-         ON CONFLICT(name) DO UPDATE SET total = test_things.total + excluded.total, last_seq = excluded.last_seq`,
-      ).run(data.name, data.count, event.seq);
-  },
-};
-
 function openStore(path: string, readonly = false): EventStore {
-  const store = EventStore.open({ path, catalog: testCatalog(), projections: [things], readonly });
+  const store = EventStore.open({ path, catalog: testCatalog(), projections: [thingsProjection()], readonly });
   open.push(store);
   return store;
 }
