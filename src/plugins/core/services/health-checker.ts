@@ -853,7 +853,8 @@ export function healthFindings(report: HealthReport): HealthFinding[] {
       store.hint,
     );
   const log = report.event_log;
-  if (log)
+  // A store that cannot be opened was reported above; its chain was not walked, so there is nothing more to say.
+  if (log && store.ok)
     add(
       'event_log',
       log.ok ? 'ok' : 'error',
