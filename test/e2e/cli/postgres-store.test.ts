@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { witnessPath } from '../../../src/kernel/store-location.js';
-import { type CliEnv, type CliResult, freePort, runCli } from '../../support/mcp-client.js';
+import { type CliEnv, type CliResult, freePort, runCli, startMcpClient } from '../../support/mcp-client.js';
 import { type PostgresCluster, startPostgresCluster } from '../../support/postgres-cluster.js';
 import { createFakeGradleProject, createTempHome } from '../../support/temp-home.js';
 import { isAlive, sleep } from '../../support/wait.js';
@@ -90,6 +90,28 @@ test('--store postgres://… is the log every command uses; doctor checks it; th
   const human = await cli(['doctor', '--store', url]);
   expect(human.stdout).toMatch(/✓ event log in PostgreSQL .*head seq 1/);
   expect(human.stdout).toMatch(/✓ event log intact: 1 events, hash chain verified against 1 witness head/);
+});
+
+test('droidwright mcp --store records its session in PostgreSQL and answers reads from it; stderr never shows the password', async () => {
+  const url = withPassword(cluster.createDatabase('droidwright_mcp'));
+  expect((await cli(['trust', '--yes', project, '--store', url])).code).toBe(0);
+  const mcp = await startMcpClient(env, ['--store', url]);
+  let stderr = '';
+  try {
+    const result = (await mcp.client.callTool({
+      name: 'query_events',
+      arguments: { types: ['project.*'], limit: 5 },
+    })) as { isError?: boolean; structuredContent?: { events?: unknown[] } };
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent?.events).toHaveLength(1);
+  } finally {
+    stderr = mcp.stderr();
+    await mcp.close();
+  }
+  expect(stderr).not.toContain(PASSWORD);
+  const listed = JSON.parse((await cli(['events', 'list', '--json', '--store', url])).stdout) as { type: string }[];
+  expect(listed.map((e) => e.type)).toEqual(expect.arrayContaining(['mcp.session_started', 'mcp.session_ended']));
+  expect(existsSync(join(env.home, 'events.db'))).toBe(false);
 });
 
 test('events migrate moves a SQLite log into PostgreSQL and back, byte for byte', async () => {
