@@ -1,9 +1,19 @@
 import type { Container } from 'inversify';
 import { resolveHome } from '../kernel/paths.js';
 import type { RuntimeOptions } from '../kernel/runtime-options.js';
+import { storeFromEnv } from '../kernel/store-location.js';
 
+/** This process's options: the data directory and the store from the environment (`--home` and `--store` set it). */
 export function runtimeOptions(overrides: Partial<RuntimeOptions> = {}): RuntimeOptions {
-  return { home: resolveHome(process.env), cwd: process.cwd(), readOnly: false, env: process.env, ...overrides };
+  const store = storeFromEnv(process.env);
+  return {
+    home: resolveHome(process.env),
+    ...(store ? { store } : {}),
+    cwd: process.cwd(),
+    readOnly: false,
+    env: process.env,
+    ...overrides,
+  };
 }
 
 /**

@@ -1,10 +1,11 @@
 // Reads a command line against the command definitions (command-specs.ts): node:util parseArgs underneath, the help
 // and usage lines rendered from the same definitions, and the conventions every command shares — `-h`/`--help` and
 // `droidwright help <command>` on stdout with exit 0, usage errors on stderr with the one-line usage and exit 2,
-// `--version` alone, and `--home DIR` before or after the command.
+// `--version` alone, `--home DIR` before or after the command, and `--store` on the commands that open the log.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { droidwrightVersion } from '../kernel/version.js';
+import { STORE_ENV, normalizeStoreLocation } from '../kernel/store-location.js';
 import { UsageError } from '../kernel/usage-error.js';
 import type { CommandInput, CommandRunner, CommandSpec, FlagSpec, FlagSpecs } from './command-spec.js';
 import { commandSpecs, findCommandSpec, globalFlags } from './command-specs.js';
@@ -268,6 +269,18 @@ function setHome(home: string | undefined): void {
   process.env.DROIDWRIGHT_HOME = resolve(home);
 }
 
+/**
+ * `--store LOCATION` of a command that opens the event log becomes $DROIDWRIGHT_STORE for this process and
+ * the workers it starts, as `--home` does: checked here (a usage error never repeats a URL, which may hold a
+ * password), and a SQLite file made absolute.
+ */
+function setStore(spec: CommandSpec, values: CommandInput['values']): void {
+  if (!spec.flags || !('store' in spec.flags)) return;
+  const given = values.store;
+  if (typeof given !== 'string') return;
+  process.env[STORE_ENV] = normalizeStoreLocation(given, '--store');
+}
+
 function printHelp(spec: CommandSpec | undefined, path: readonly string[]): number {
   process.stdout.write(spec ? renderHelp(spec, path) : renderTopHelp());
   return 0;
@@ -356,6 +369,11 @@ export async function runCommandLine(
     }
     if (parsed.help) return printHelp(leaf, path);
     setHome(parsed.home);
+    try {
+      setStore(leaf, parsed.input.values);
+    } catch (error) {
+      return reportFailure(error, leaf);
+    }
     const load = loaders[path.join(' ')];
     if (!load) throw new Error(`no runner for droidwright ${path.join(' ')}`);
     try {

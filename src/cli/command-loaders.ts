@@ -13,6 +13,7 @@ export const commandLoaders: Readonly<Record<string, CommandLoader>> = {
   'events verify': async () => (await import('./events-command.js')).runEventsVerify,
   'events digest': async () => (await import('./events-command.js')).runEventsDigest,
   'events export': async () => (await import('./events-command.js')).runEventsExport,
+  'events migrate': async () => (await import('./events-migrate-command.js')).runEventsMigrate,
   'events stats': async () => (await import('./events-command.js')).runEventsStats,
   'events rebuild': async () => (await import('./events-command.js')).runEventsRebuild,
   trust: async () => (await import('./trust-command.js')).runTrustCommand,

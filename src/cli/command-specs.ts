@@ -22,6 +22,20 @@ const projectFlag = {
   description: 'The Gradle project (default: the nearest settings.gradle[.kts] at or above the working directory)',
 } as const;
 
+/**
+ * On every command that opens the event log. The CLI makes it $DROIDWRIGHT_STORE for the process and its workers,
+ * so one choice covers the server, its builds and its logcat streams.
+ */
+const storeFlag = {
+  type: 'string',
+  valueName: 'URL',
+  complete: 'file',
+  description:
+    'The event log: a postgres://user@host:port/database URL (password from PGPASSWORD or ~/.pgpass, never ' +
+    'printed; TLS options such as ?sslmode=verify-full pass through) or a SQLite file; same as $DROIDWRIGHT_STORE, ' +
+    'default events.db in the data directory',
+} as const;
+
 export const mcpFlags = {
   project: projectFlag,
   toolsets: {
@@ -39,6 +53,7 @@ export const mcpFlags = {
       'Ask the person through the client (MCP elicitation) before a call runs: destructive = D and O tools, ' +
       'all-writes = W, D and O; a client that cannot ask gets the call refused, never run unconfirmed',
   },
+  store: storeFlag,
 } as const satisfies FlagSpecs;
 
 const mcp: CommandSpec = {
@@ -84,9 +99,10 @@ export const eventsListFlags = {
   limit: { type: 'string', valueName: 'N', description: 'At most N events, the newest (1-10000)' },
   follow: { type: 'boolean', short: 'f', description: 'Then follow new events from every process until Ctrl-C' },
   json: { type: 'boolean', description: 'One JSON array; with -f, one event per line (JSON Lines)' },
+  store: storeFlag,
 } as const satisfies FlagSpecs;
 
-export const eventsTraceFlags = { json: jsonFlag } as const satisfies FlagSpecs;
+export const eventsTraceFlags = { json: jsonFlag, store: storeFlag } as const satisfies FlagSpecs;
 
 export const eventsVerifyFlags = {
   projections: { type: 'boolean', description: 'Also replay the log in memory and compare every read model' },
@@ -117,30 +133,49 @@ export const eventsVerifyFlags = {
     description: 'Verify an export (`events export`) offline, with no database',
   },
   json: { type: 'boolean', description: 'Print the result as JSON' },
+  store: storeFlag,
 } as const satisfies FlagSpecs;
 
 export const eventsDigestFlags = {
   sign: { type: 'boolean', description: 'Sign it with your SSH key (ssh-keygen -Y sign, namespace droidwright)' },
   key: { type: 'string', valueName: 'FILE', complete: 'file', description: 'With --sign: the private key to use' },
   json: { type: 'boolean', description: 'The digest is printed as JSON either way' },
+  store: storeFlag,
 } as const satisfies FlagSpecs;
 
 export const eventsExportFlags = {
   ...filterFlags,
   out: { type: 'string', short: 'o', valueName: 'FILE', complete: 'file', description: 'Write to FILE, not stdout' },
   json: { type: 'boolean', description: 'The export is JSON Lines either way' },
+  store: storeFlag,
 } as const satisfies FlagSpecs;
 
-export const eventsStatsFlags = { json: jsonFlag } as const satisfies FlagSpecs;
-export const eventsRebuildFlags = { json: jsonFlag } as const satisfies FlagSpecs;
+const locationFlag = (side: string) =>
+  ({
+    type: 'string',
+    valueName: 'LOCATION',
+    complete: 'file',
+    description: `${side}: a postgres://… URL or a SQLite file (default: the current store, see --store)`,
+  }) as const;
+
+export const eventsMigrateFlags = {
+  to: locationFlag('Copy into this log'),
+  from: locationFlag('Copy from this log'),
+  json: { type: 'boolean', description: 'Print the result as JSON' },
+  store: storeFlag,
+} as const satisfies FlagSpecs;
+
+export const eventsStatsFlags = { json: jsonFlag, store: storeFlag } as const satisfies FlagSpecs;
+export const eventsRebuildFlags = { json: jsonFlag, store: storeFlag } as const satisfies FlagSpecs;
 
 const events: CommandSpec = {
   name: 'events',
-  summary: 'Read, trace and check the event log: list, tail, trace, verify, digest, export, stats, rebuild',
+  summary: 'Read, trace and check the event log: list, tail, trace, verify, digest, export, migrate, stats, rebuild',
   usage: 'events <command> [options]',
   description:
-    'Everything droidwright does is an event in a hash-chained SQLite log. The hash format and what the ' +
-    'witness does and does not prove: docs/event-log.md.',
+    'Everything droidwright does is an event in a hash-chained log: a SQLite file in the data directory, or a ' +
+    'PostgreSQL database chosen with --store or $DROIDWRIGHT_STORE. The hash format and what the witness does and ' +
+    'does not prove: docs/event-log.md.',
   subcommands: [
     {
       name: 'list',
@@ -219,6 +254,27 @@ const events: CommandSpec = {
       ],
     },
     {
+      name: 'migrate',
+      summary: 'Copy the log to or from another store (PostgreSQL or SQLite), seq and hashes as they are',
+      usage: 'events migrate --to LOCATION | --from LOCATION [--json]',
+      description:
+        'Copies every event exactly as stored (seq, id, time, actor, data, hashes), 1000 per transaction, so the ' +
+        'copy verifies byte for byte on either store; then verifies both sides and prints their counts and heads. ' +
+        'The side not given is the current store (--store, $DROIDWRIGHT_STORE, else events.db in the data directory).\n\n' +
+        'Run it again to resume an interrupted copy or to bring over events written since: a destination that holds ' +
+        'the start of the same chain continues from its head. A destination holding another log (its head is not in ' +
+        'the source) is refused and left untouched, as is a source that does not verify. Exit 1 on either.',
+      flags: eventsMigrateFlags,
+      examples: [
+        [
+          'droidwright events migrate --to postgres://alice@db.example.com/droidwright',
+          'your log into the team database',
+        ],
+        ['droidwright events migrate --from ~/old-home/events.db', 'an older log into the current store'],
+        ['PGPASSWORD=… droidwright events migrate --to postgres://ci@db/droidwright --json', 'for scripts'],
+      ],
+    },
+    {
       name: 'stats',
       summary: 'Counts by type, size, time span',
       usage: 'events stats [--json]',
@@ -255,6 +311,7 @@ export const trustFlags = {
   },
   list: { type: 'boolean', description: 'List the trusted projects' },
   json: { type: 'boolean', description: 'Print JSON instead of text' },
+  store: storeFlag,
 } as const satisfies FlagSpecs;
 
 const trust: CommandSpec = {
@@ -280,7 +337,7 @@ const trust: CommandSpec = {
   ],
 };
 
-export const untrustFlags = { json: jsonFlag } as const satisfies FlagSpecs;
+export const untrustFlags = { json: jsonFlag, store: storeFlag } as const satisfies FlagSpecs;
 
 const untrust: CommandSpec = {
   name: 'untrust',
@@ -298,7 +355,7 @@ const untrust: CommandSpec = {
   examples: [['droidwright untrust ~/src/my-app', '']],
 };
 
-export const tuiFlags = { project: projectFlag } as const satisfies FlagSpecs;
+export const tuiFlags = { project: projectFlag, store: storeFlag } as const satisfies FlagSpecs;
 
 const tui: CommandSpec = {
   name: 'tui',
@@ -438,6 +495,7 @@ export const demoFlags = {
     valueName: 'PORT',
     description: 'Use the adb server on PORT (default: start one on a free port for the demo)',
   },
+  store: storeFlag,
 } as const satisfies FlagSpecs;
 
 const demo: CommandSpec = {
@@ -576,6 +634,7 @@ export const sessionsListFlags = {
   crashing: { type: 'boolean', description: 'Only sessions with a crash, ANR or native crash' },
   limit: { type: 'string', valueName: 'N', description: 'At most N sessions, newest first (1-1000, default 20)' },
   json: jsonFlag,
+  store: storeFlag,
 } as const satisfies FlagSpecs;
 export const sessionsShowFlags = {
   events: {
@@ -584,6 +643,7 @@ export const sessionsShowFlags = {
     description: 'Timeline entries to show, newest first (1-5000, default 50)',
   },
   json: jsonFlag,
+  store: storeFlag,
 } as const satisfies FlagSpecs;
 export const sessionsExportFlags = {
   out: {
@@ -593,8 +653,9 @@ export const sessionsExportFlags = {
     complete: 'file',
     description: 'Write the bundle to FILE (default: <id>.json)',
   },
+  store: storeFlag,
 } as const satisfies FlagSpecs;
-export const sessionsVerifyFlags = { json: jsonFlag } as const satisfies FlagSpecs;
+export const sessionsVerifyFlags = { json: jsonFlag, store: storeFlag } as const satisfies FlagSpecs;
 
 const sessions: CommandSpec = {
   name: 'sessions',
@@ -645,7 +706,11 @@ const sessions: CommandSpec = {
   ],
 };
 
-export const runconfigListFlags = { project: projectFlag, json: jsonFlag } as const satisfies FlagSpecs;
+export const runconfigListFlags = {
+  project: projectFlag,
+  json: jsonFlag,
+  store: storeFlag,
+} as const satisfies FlagSpecs;
 export const runconfigApproveFlags = {
   project: projectFlag,
   yes: {
@@ -653,6 +718,7 @@ export const runconfigApproveFlags = {
     short: 'y',
     description: "Approve without asking (for scripts; refused inside an AI tool's shell like the prompt is)",
   },
+  store: storeFlag,
 } as const satisfies FlagSpecs;
 
 const runconfig: CommandSpec = {
@@ -716,7 +782,7 @@ const setup: CommandSpec = {
   ],
 };
 
-export const doctorFlags = { project: projectFlag, json: jsonFlag } as const satisfies FlagSpecs;
+export const doctorFlags = { project: projectFlag, json: jsonFlag, store: storeFlag } as const satisfies FlagSpecs;
 
 const doctor: CommandSpec = {
   name: 'doctor',

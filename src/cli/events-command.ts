@@ -1,5 +1,4 @@
 import { closeSync, createWriteStream, openSync, readFileSync, readSync } from 'node:fs';
-import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { StoredEvent } from '../events/event-definition.js';
 import {
@@ -10,11 +9,12 @@ import {
   type EventStore,
 } from '../events/event-store.js';
 import { verifyExportLines } from '../events/event-verifier.js';
-import { WITNESS_FILE, readWitness } from '../events/event-witness.js';
+import { readWitness } from '../events/event-witness.js';
 import { createEventStream } from '../events/event-stream.js';
 import { typeMatcher } from '../events/glob.js';
 import { describeActor, thisHost } from '../shared/actor.js';
 import { EventStoreProvider } from '../kernel/event-store-provider.js';
+import { witnessPath } from '../kernel/store-location.js';
 import { UsageError } from '../kernel/usage-error.js';
 import { parseTimeBound } from '../plugins/core/services/event-query.js';
 import { runtimeOptions, withContainer, writeOut } from './cli-support.js';
@@ -308,9 +308,11 @@ async function verify(values: VerifyValues, store: EventStore | undefined): Prom
       }
     }
   }
+  const options = runtimeOptions();
+  // This machine's witness of the store in use (witness.jsonl for the default log; one file per other store).
   const witnessFile = values['no-witness']
     ? undefined
-    : (values.witness ?? (values.file === undefined ? join(runtimeOptions().home, WITNESS_FILE) : undefined));
+    : (values.witness ?? (values.file === undefined ? witnessPath(options.home, options.store) : undefined));
   if (witnessFile !== undefined) {
     let reading: ReturnType<typeof readWitness>;
     try {

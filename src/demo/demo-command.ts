@@ -9,6 +9,8 @@ import { cliActor } from '../shared/actor.js';
 import { createContainer } from '../kernel/composition-root.js';
 import { packagePath } from '../kernel/package-root.js';
 import { resolveHome } from '../kernel/paths.js';
+import { eventLogLocation, isPostgresStore, storeOption } from '../kernel/store-location.js';
+import { redactLocation } from '../events/postgres/postgres-location.js';
 import { TrustService } from '../plugins/core/trust-service.js';
 import { pluginModules } from '../plugins/index.js';
 import {
@@ -93,8 +95,10 @@ export async function runDemoCommand({ values }: CommandInput<typeof demoFlags>)
     const projectDir = join(workDir, 'notes-app');
     cpSync(packagePath('examples', 'notes-app'), projectDir, { recursive: true });
     const home = resolveHome();
+    // --store (as $DROIDWRIGHT_STORE) reaches the `droidwright mcp` below through the environment it inherits.
+    const store = storeOption(process.env);
     const container = createContainer(
-      { home, cwd: projectDir, projectPath: projectDir, readOnly: false, env: process.env },
+      { home, ...store, cwd: projectDir, projectPath: projectDir, readOnly: false, env: process.env },
       pluginModules,
     );
     // The demo plays the developer here: trusting is a terminal action, recorded like `droidwright trust`.
@@ -102,7 +106,8 @@ export async function runDemoCommand({ values }: CommandInput<typeof demoFlags>)
     trust.trust(projectDir, cliActor(), collectTrustEvidence('demo'));
     trustedProject = { trust, root: projectDir };
     out(`• demo project ${projectDir} (trusted, as \`droidwright trust\` would)`);
-    out(`• event log ${join(home, 'events.db')}`);
+    const log = eventLogLocation({ home, ...store });
+    out(`• event log ${isPostgresStore(log) ? redactLocation(log) : log}`);
     out();
 
     const entry = process.argv[1];

@@ -9,16 +9,16 @@ import {
 } from '../events/event-definition.js';
 import { EventCatalog } from '../events/event-catalog.js';
 import { EventStore, StoreUnavailableError } from '../events/event-store.js';
-import { EventWitness, WITNESS_FILE } from '../events/event-witness.js';
+import { EventWitness } from '../events/event-witness.js';
+import { redactLocation } from '../events/postgres/postgres-location.js';
 import { getContributions } from './contribution-provider.js';
 import { ToolError } from './errors.js';
 import { EventStoreProvider } from './event-store-provider.js';
-import { join } from 'node:path';
-import { eventsDbPath } from './paths.js';
 import { ProcessRunner } from './process-runner.js';
 import { selectProject, SelectedProject } from './project-selection.js';
 import { RuntimeOptions } from './runtime-options.js';
 import { Settings } from './settings.js';
+import { eventLogLocation, isPostgresStore, witnessPath } from './store-location.js';
 import { ToolRegistry } from './tool-registry.js';
 import { ToolsetContribution } from './toolset-contribution.js';
 import { ProjectTrustPolicy } from './project-trust-policy.js';
@@ -38,28 +38,42 @@ export function collectEventContributions(container: Container): {
   };
 }
 
-/** Opens the log, turning every failure (missing directory, unwritable home, corrupt file) into one actionable error. */
+/**
+ * Opens the log (the SQLite file in the data directory, or the store `--store` / $DROIDWRIGHT_STORE chose),
+ * turning every failure (missing directory, unwritable home, corrupt file, unreachable server) into one
+ * actionable error. A PostgreSQL URL is shown only without its password.
+ */
 function openStore(container: Container, options: RuntimeOptions): EventStore {
-  const path = eventsDbPath(options.home);
+  const location = eventLogLocation(options);
+  const remote = isPostgresStore(location);
+  const shown = remote ? redactLocation(location) : location;
   if (existsSync(options.home) && !statSync(options.home).isDirectory()) {
     throw new ToolError(
       'STORE_UNAVAILABLE',
       `The data directory ${options.home} is a file, not a directory. Move it or set DROIDWRIGHT_HOME to a directory.`,
-      { path },
+      { path: shown },
     );
   }
   try {
-    mkdirSync(options.home, { recursive: true });
+    // The data directory holds this machine's witness of the log even when the log itself is remote; there, a
+    // directory that cannot be made costs only the witness (which reports that itself), not the log.
+    try {
+      mkdirSync(options.home, { recursive: true });
+    } catch (error) {
+      if (!remote) throw error;
+    }
     const { events, projections, tables } = collectEventContributions(container);
-    return EventStore.open({ path, catalog: new EventCatalog(events), projections, tables });
+    return EventStore.open({ path: location, catalog: new EventCatalog(events), projections, tables });
   } catch (error) {
     // The store's own failure already says what to do; the adapter maps it to STORE_UNAVAILABLE.
     if (error instanceof ToolError || error instanceof StoreUnavailableError) throw error;
     const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
     throw new ToolError(
       'STORE_UNAVAILABLE',
-      `Cannot open the event log at ${path}: ${reason}. Check that ${options.home} is writable and the file is a droidwright database (set DROIDWRIGHT_HOME to use another directory).`,
-      { path },
+      remote
+        ? `Cannot open the event log at ${shown}: ${reason}. Check that the role may create and write tables in that database (droidwright creates its schema on first use), or run \`droidwright doctor\`.`
+        : `Cannot open the event log at ${location}: ${reason}. Check that ${options.home} is writable and the file is a droidwright database (set DROIDWRIGHT_HOME to use another directory).`,
+      { path: shown },
     );
   }
 }
@@ -93,8 +107,9 @@ export function createContainer(options: RuntimeOptions, modules: readonly Conta
   const provideStore: EventStoreProvider = () => {
     if (store) return store;
     store = openStore(container, options);
-    // Every process that appends leaves the head it reached outside the database (see docs/event-log.md).
-    witness = EventWitness.attach(store, join(options.home, WITNESS_FILE));
+    // Every process that appends leaves the head it reached outside the database (see docs/event-log.md),
+    // on this machine, in a file of this store's own: a remote log is witnessed by every machine that writes it.
+    witness = EventWitness.attach(store, witnessPath(options.home, options.store));
     return store;
   };
   container.bind(EventStoreProvider).toConstantValue(provideStore);

@@ -2,6 +2,11 @@
 export const RuntimeOptions = Symbol.for('droidwright.RuntimeOptions');
 export interface RuntimeOptions {
   readonly home: string;
+  /**
+   * The event log (`--store` / $DROIDWRIGHT_STORE): a postgres:// URL, which may hold a password (show it only
+   * through the store's `path` or `redactLocation`), or a SQLite file. Undefined: events.db in `home`.
+   */
+  readonly store?: string;
   readonly cwd: string;
   /** `--project`, when given. */
   readonly projectPath?: string;

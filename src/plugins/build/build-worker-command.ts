@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { systemActor } from '../../shared/actor.js';
 import { createContainer, disposeContainer } from '../../kernel/composition-root.js';
 import { buildLogsDir, resolveHome } from '../../kernel/paths.js';
+import { storeOption } from '../../kernel/store-location.js';
 import { UsageError } from '../../kernel/usage-error.js';
 import type { CommandInput } from '../../cli/command-spec.js';
 import { pluginModules } from '../index.js';
@@ -20,7 +21,10 @@ export async function runBuildWorkerCommand({ positionals }: CommandInput): Prom
     );
   }
   const home = resolveHome(process.env);
-  const container = createContainer({ home, cwd: process.cwd(), readOnly: false, env: process.env }, pluginModules);
+  const container = createContainer(
+    { home, ...storeOption(process.env), cwd: process.cwd(), readOnly: false, env: process.env },
+    pluginModules,
+  );
   let code = 1;
   try {
     const worker = container.get(BuildWorker);

@@ -43,14 +43,7 @@ export class TrustService implements ProjectTrust {
    */
   isTrusted(root: string): boolean {
     try {
-      const canonical = canonicalProjectRoot(root);
-      const [latest] = this.store().query({
-        stream: trustStream(canonical),
-        types: [ProjectTrusted.type, ProjectUntrusted.type],
-        order: 'desc',
-        limit: 1,
-      });
-      return latest?.type === ProjectTrusted.type && (latest.data as { root?: unknown }).root === canonical;
+      return this.trustedInLog(canonicalProjectRoot(root));
     } catch {
       return false;
     }
@@ -59,7 +52,7 @@ export class TrustService implements ProjectTrust {
   /** Records the grant. Returns false (and records nothing) when the project was already trusted. */
   trust(root: string, actor: Actor, evidence?: TrustEvidence): boolean {
     const canonical = canonicalProjectRoot(root);
-    if (this.isTrusted(canonical)) return false;
+    if (this.trustedInLog(canonical)) return false;
     this.store().append(
       ProjectTrusted,
       { root: canonical, by: describeActor(actor), ...evidence },
@@ -68,16 +61,30 @@ export class TrustService implements ProjectTrust {
     return true;
   }
 
-  /** Records the revocation. Returns false when the project was not trusted. */
+  /**
+   * Records the revocation. Returns false when the project was not trusted. A log that cannot be read throws
+   * (STORE_UNAVAILABLE) rather than answer "not trusted": a revocation must never seem done when it was not.
+   */
   untrust(root: string, actor: Actor): boolean {
     const canonical = canonicalProjectRoot(root);
-    if (!this.isTrusted(canonical)) return false;
+    if (!this.trustedInLog(canonical)) return false;
     this.store().append(
       ProjectUntrusted,
       { root: canonical, by: describeActor(actor) },
       { stream: trustStream(canonical), actor },
     );
     return true;
+  }
+
+  /** The newest grant or revocation of the project's stream; throws when the log cannot be read. */
+  private trustedInLog(canonical: string): boolean {
+    const [latest] = this.store().query({
+      stream: trustStream(canonical),
+      types: [ProjectTrusted.type, ProjectUntrusted.type],
+      order: 'desc',
+      limit: 1,
+    });
+    return latest?.type === ProjectTrusted.type && (latest.data as { root?: unknown }).root === canonical;
   }
 
   list(): TrustedProject[] {

@@ -3,6 +3,7 @@ import { isLogLevel } from '../../android/logcat/logcat-entry.js';
 import { PackageScopeGuard } from '../../android/package-scope-guard.js';
 import { createContainer, disposeContainer } from '../../kernel/composition-root.js';
 import { resolveHome } from '../../kernel/paths.js';
+import { storeOption } from '../../kernel/store-location.js';
 import { UsageError } from '../../kernel/usage-error.js';
 import { pluginModules } from '../index.js';
 import type { CommandInput } from '../../cli/command-spec.js';
@@ -84,7 +85,10 @@ export async function runLogcatCommand({ values }: CommandInput<typeof logcatFla
   const count = values.count === undefined ? 200 : Number(values.count);
   if (!Number.isInteger(count) || count < 1 || count > 100_000) throw new UsageError('-n must be 1–100000.');
   const home = resolveHome(process.env);
-  const container = createContainer({ home, cwd: process.cwd(), readOnly: true, env: process.env }, pluginModules);
+  const container = createContainer(
+    { home, ...storeOption(process.env), cwd: process.cwd(), readOnly: true, env: process.env },
+    pluginModules,
+  );
   const store = container.get<LogLineStore>(LogLineStore);
   try {
     const serial = values.device ?? onlyDevice(container.get(SqliteLogLineStore));

@@ -2,6 +2,7 @@ import { createContainer, disposeContainer } from '../../kernel/composition-root
 import { AdbService } from '../../android/adb-service.js';
 import { EventStoreProvider } from '../../kernel/event-store-provider.js';
 import { resolveHome } from '../../kernel/paths.js';
+import { storeOption } from '../../kernel/store-location.js';
 import { Settings } from '../../kernel/settings.js';
 import { UsageError } from '../../kernel/usage-error.js';
 import type { CommandInput } from '../../cli/command-spec.js';
@@ -24,7 +25,10 @@ export async function runLogcatWorkerCommand({ positionals }: CommandInput): Pro
     throw new UsageError(`logcat-worker: ${(error as Error).message}`);
   }
   const home = resolveHome(process.env);
-  const container = createContainer({ home, cwd: process.cwd(), readOnly: false, env: process.env }, pluginModules);
+  const container = createContainer(
+    { home, ...storeOption(process.env), cwd: process.cwd(), readOnly: false, env: process.env },
+    pluginModules,
+  );
   let code = 1;
   try {
     const lines = container.get<LogLineStore>(LogLineStore);

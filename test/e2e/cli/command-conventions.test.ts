@@ -167,6 +167,16 @@ const jsonCases: Record<string, { argv: () => string[]; lines?: boolean; check(p
     lines: true,
     check: (events) => expect(events.length).toBeGreaterThan(2),
   },
+  'events migrate': {
+    argv: () => ['events', 'migrate', '--to', join(temp.home, 'migrated.db'), '--json'],
+    check: ([r]) =>
+      expect(r).toMatchObject({
+        ok: true,
+        copied: expect.any(Number),
+        from: { kind: 'sqlite' },
+        to: { kind: 'sqlite' },
+      }),
+  },
   'events stats': {
     argv: () => ['events', 'stats', '--json'],
     check: ([s]) => expect(s).toMatchObject({ events: expect.any(Number) }),

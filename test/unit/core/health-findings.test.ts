@@ -4,9 +4,29 @@ import {
   healthFindings,
   nodeCheck,
   parseDeviceList,
+  postgresFix,
+  type StoreCheck,
 } from '../../../src/plugins/core/services/health-checker.js';
 
 const ok = { ok: true, path: '/x', version: '1', hint: null };
+
+const sqliteStore: StoreCheck = {
+  ok: true,
+  kind: 'sqlite',
+  location: '/h/events.db',
+  reachable: true,
+  server_version: null,
+  schema_version: 2,
+  head: { seq: 3, hash: 'a'.repeat(64) },
+  error: null,
+  hint: null,
+};
+const postgresStore: StoreCheck = {
+  ...sqliteStore,
+  kind: 'postgres',
+  location: 'alice@db.example.com:5432/droidwright',
+  server_version: '16.4',
+};
 
 function report(overrides: Partial<HealthReport> = {}): HealthReport {
   return {
@@ -26,6 +46,7 @@ function report(overrides: Partial<HealthReport> = {}): HealthReport {
     gradle_wrapper: ok,
     retrace: ok,
     data_dir: { ok: true, path: '/h', hint: null },
+    store: sqliteStore,
     event_log: { ok: true, path: '/h/events.db', checked: 3, anchors: 1, hint: null },
     all_ok: true,
     ...overrides,
@@ -79,5 +100,50 @@ describe('health findings (run_health_check and doctor)', () => {
     expect(byCheck.adb).toMatchObject({ status: 'error', fix: 'adb not found.' });
     expect(byCheck.event_log).toMatchObject({ status: 'error', fix: 'does not verify at seq 7' });
     expect(byCheck.trust).toMatchObject({ status: 'warning', fix: 'run `droidwright trust /p`' });
+  });
+
+  test('the default SQLite log adds no store line; a PostgreSQL log reports its connection, server, schema and head', () => {
+    expect(healthFindings(report()).map((f) => f.check)).not.toContain('store');
+    const [store] = healthFindings(report({ store: postgresStore })).filter((f) => f.check === 'store');
+    expect(store).toEqual({
+      check: 'store',
+      status: 'ok',
+      summary: `event log in PostgreSQL 16.4 at alice@db.example.com:5432/droidwright: schema 2, head seq 3 (${'a'.repeat(12)}…)`,
+      fix: null,
+    });
+  });
+
+  test('an unreachable or refusing PostgreSQL is an error with one fix for its cause, naming the server', () => {
+    const unreachable = healthFindings(
+      report({
+        store: {
+          ...postgresStore,
+          ok: false,
+          reachable: false,
+          server_version: null,
+          schema_version: null,
+          head: null,
+          error:
+            'Cannot reach the PostgreSQL event log at alice@db.example.com:5432/droidwright: connect ECONNREFUSED. Check that the server is running.',
+          hint: postgresFix('connect ECONNREFUSED 10.0.0.5:5432', 'alice@db.example.com:5432/droidwright'),
+        },
+        all_ok: false,
+      }),
+    ).find((f) => f.check === 'store');
+    expect(unreachable).toMatchObject({
+      status: 'error',
+      summary: 'Cannot reach the PostgreSQL event log at alice@db.example.com:5432/droidwright: connect ECONNREFUSED',
+      fix: expect.stringMatching(/Start the server.*pg_isready -h db\.example\.com -p 5432/),
+    });
+    const at = 'alice@db.example.com:5432/droidwright';
+    expect(postgresFix('password authentication failed for user "alice"', at)).toMatch(
+      /PGPASSWORD.*db\.example\.com:5432:droidwright:ROLE:PASSWORD.*~\/\.pgpass/,
+    );
+    expect(postgresFix('database "droidwright" does not exist', at)).toMatch(
+      /createdb -h db\.example\.com -p 5432 droidwright/,
+    );
+    expect(postgresFix('The server does not support SSL connections', at)).toMatch(/sslmode/);
+    expect(postgresFix('permission denied for schema public', at)).toMatch(/CREATE on its schema/);
+    expect(postgresFix('something else', at)).toMatch(/psql -h db\.example\.com -p 5432 droidwright/);
   });
 });

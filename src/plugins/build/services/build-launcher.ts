@@ -6,6 +6,7 @@ import { droidwrightPackage } from '../../../kernel/package-root.js';
 import { buildLogsDir } from '../../../kernel/paths.js';
 import { ProcessRunner } from '../../../kernel/process-runner.js';
 import { RuntimeOptions } from '../../../kernel/runtime-options.js';
+import { storeEnv } from '../../../kernel/store-location.js';
 import { currentProcess, identityOf, type ProcessIdentity } from '../../../kernel/process-identity.js';
 import { BuildWorker } from './build-worker.js';
 
@@ -49,7 +50,8 @@ export class DetachedBuildLauncher implements BuildLauncher {
     try {
       const pid = await this.runner.spawnDetached(process.execPath, [entry, 'build-worker', buildId], {
         cwd: root,
-        env: { ...this.options.env, DROIDWRIGHT_HOME: this.options.home },
+        // The worker writes the same log as this process, whatever its own environment says.
+        env: storeEnv(this.options.env, this.options),
         logFd,
       });
       return identityOf(pid);

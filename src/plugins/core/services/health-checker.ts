@@ -13,13 +13,15 @@ import {
   type SdkLocatorInput,
   sdkRootCandidates,
 } from '../../../android/sdk-locator.js';
-import { readWitness, WITNESS_FILE } from '../../../events/event-witness.js';
+import { readWitness } from '../../../events/event-witness.js';
+import { PgSyncClient } from '../../../events/postgres/pg-sync-client.js';
+import { redactLocation } from '../../../events/postgres/postgres-location.js';
 import { EventStoreProvider } from '../../../kernel/event-store-provider.js';
-import { eventsDbPath } from '../../../kernel/paths.js';
 import { ProcessRunner } from '../../../kernel/process-runner.js';
 import { SelectedProject } from '../../../kernel/project-selection.js';
 import { RuntimeOptions } from '../../../kernel/runtime-options.js';
 import { Settings } from '../../../kernel/settings.js';
+import { eventLogLocation, isPostgresStore, witnessPath } from '../../../kernel/store-location.js';
 import { TrustService } from '../trust-service.js';
 import { readHead } from './project-inspector.js';
 
@@ -65,6 +67,24 @@ export interface DataDirCheck {
   path: string;
   hint: string | null;
 }
+/** Where the event log is kept and whether this process can use it: the connection check of a PostgreSQL store. */
+export interface StoreCheck {
+  ok: boolean;
+  kind: 'sqlite' | 'postgres';
+  /** A file, or the PostgreSQL server and database without the password. */
+  location: string;
+  /** PostgreSQL: a connection was made. SQLite: always true (a missing file is created on first use). */
+  reachable: boolean;
+  /** PostgreSQL's `server_version`. */
+  server_version: string | null;
+  /** The log's schema version; null when there is no log yet or it could not be opened. */
+  schema_version: number | null;
+  /** The newest event (seq 0 for an empty log); null when it could not be read. */
+  head: { seq: number; hash: string } | null;
+  /** What failed, naming the server (never the password). */
+  error: string | null;
+  hint: string | null;
+}
 export interface EventLogCheck {
   ok: boolean;
   path: string;
@@ -86,6 +106,7 @@ export interface HealthReport {
   gradle_wrapper: Check;
   retrace: Check;
   data_dir: DataDirCheck;
+  store: StoreCheck;
   /** Only when asked for (`verifyEventLog`): walking a large log takes time. */
   event_log: EventLogCheck | null;
   all_ok: boolean;
@@ -244,7 +265,8 @@ export class HealthChecker {
     const gradleWrapper = this.gradleWrapper();
     const retrace = this.retrace(sdk.path);
     const dataDir = this.dataDir();
-    const eventLog = options.verifyEventLog ? this.eventLog() : null;
+    const store = this.storeCheck();
+    const eventLog = options.verifyEventLog ? this.eventLog(store) : null;
     const all_ok =
       node.ok &&
       java.ok &&
@@ -252,6 +274,7 @@ export class HealthChecker {
       adb.ok &&
       (this.project.root === null || gradleWrapper.ok) &&
       dataDir.ok &&
+      store.ok &&
       (eventLog?.ok ?? true);
     return {
       node,
@@ -265,6 +288,7 @@ export class HealthChecker {
       gradle_wrapper: gradleWrapper,
       retrace,
       data_dir: dataDir,
+      store,
       event_log: eventLog,
       all_ok,
     };
@@ -342,12 +366,75 @@ export class HealthChecker {
     }
   }
 
-  /** `events verify`: the whole chain, against the witness beside the log. No log yet is fine. */
-  private eventLog(): EventLogCheck {
-    const path = eventsDbPath(this.options.home);
-    if (!existsSync(path)) return { ok: true, path, checked: 0, anchors: 0, hint: null };
+  /**
+   * Can this process use the event log? SQLite: the file opens (no file yet is fine). PostgreSQL: a connection of
+   * its own first (so an unreachable server is told apart from a log that does not open), the server's version,
+   * then the store itself: schema version and head. Bounded: 5 s to connect.
+   */
+  private storeCheck(): StoreCheck {
+    const location = eventLogLocation(this.options);
+    const remote = isPostgresStore(location);
+    const base: StoreCheck = {
+      ok: true,
+      kind: remote ? 'postgres' : 'sqlite',
+      location: remote ? redactLocation(location) : location,
+      reachable: true,
+      server_version: null,
+      schema_version: null,
+      head: null,
+      error: null,
+      hint: null,
+    };
+    if (!remote && !existsSync(location)) return base;
+    if (remote) {
+      let client: PgSyncClient | undefined;
+      try {
+        client = PgSyncClient.connect(location, {
+          connectTimeoutMs: PROBE_TIMEOUT_MS,
+          statementTimeoutMs: PROBE_TIMEOUT_MS,
+          applicationName: 'droidwright doctor',
+        });
+        base.location = client.location;
+        base.server_version = String(client.query('reader', 'SHOW server_version').rows[0]?.server_version ?? '');
+      } catch (error) {
+        const message = (error as Error).message;
+        return { ...base, ok: false, reachable: false, error: message, hint: postgresFix(message, base.location) };
+      } finally {
+        client?.close();
+      }
+    }
     try {
-      const anchors = readWitness(join(this.options.home, WITNESS_FILE)).anchors;
+      const store = this.store();
+      const head = store.digest();
+      return { ...base, schema_version: store.stats().schemaVersion, head: { seq: head.seq, hash: head.hash } };
+    } catch (error) {
+      const message = (error as Error).message;
+      return {
+        ...base,
+        ok: false,
+        error: message,
+        hint: remote
+          ? postgresFix(message, base.location)
+          : 'Move the file aside to start a new log, or point --store / $DROIDWRIGHT_STORE elsewhere.',
+      };
+    }
+  }
+
+  /** `events verify`: the whole chain, against this machine's witness of the log. No log yet is fine. */
+  private eventLog(store: StoreCheck): EventLogCheck {
+    const path = store.location;
+    if (!store.ok) {
+      return {
+        ok: false,
+        path,
+        checked: 0,
+        anchors: 0,
+        hint: 'Not verified: the event log could not be opened (see the store check above).',
+      };
+    }
+    if (store.kind === 'sqlite' && store.head === null) return { ok: true, path, checked: 0, anchors: 0, hint: null };
+    try {
+      const anchors = readWitness(witnessPath(this.options.home, this.options.store)).anchors;
       const result = this.store().verify({ anchors });
       return {
         ok: result.ok,
@@ -356,7 +443,7 @@ export class HealthChecker {
         anchors: anchors.length,
         hint: result.ok
           ? null
-          : `The event log does not verify${result.firstBadSeq !== undefined ? ` at seq ${result.firstBadSeq}` : ''}: ${result.reason ?? 'hash mismatch'}. Keep the file for inspection (\`droidwright events verify\`), and move it aside to start a new log.`,
+          : `The event log does not verify${result.firstBadSeq !== undefined ? ` at seq ${result.firstBadSeq}` : ''}: ${result.reason ?? 'hash mismatch'}. ${store.kind === 'postgres' ? 'Keep the database as it is for inspection (`droidwright events verify`) and tell whoever administers it.' : 'Keep the file for inspection (`droidwright events verify`), and move it aside to start a new log.'}`,
       };
     } catch (error) {
       return {
@@ -634,6 +721,31 @@ export class HealthChecker {
   }
 }
 
+/** The one thing to do about a PostgreSQL failure, from the server's (or the socket's) own message. */
+export function postgresFix(message: string, location: string): string {
+  const [, host = 'HOST', port = '5432', database = 'DATABASE'] =
+    /(?:[^@\s]*@)?([^:/\s]+):(\d+)\/(\S*)/.exec(location) ?? [];
+  if (/database "[^"]*" does not exist/i.test(message))
+    return `Create the database (\`createdb -h ${host} -p ${port} ${database}\`) or fix its name in the store URL (--store / $DROIDWRIGHT_STORE).`;
+  if (
+    /password authentication failed|no pg_hba\.conf entry|role "[^"]*" does not exist|SASL|password must be|client password/i.test(
+      message,
+    )
+  )
+    return `Check the role and its password: set PGPASSWORD, or add \`${host}:${port}:${database || '*'}:ROLE:PASSWORD\` to ~/.pgpass (chmod 600); the server's pg_hba.conf must admit this machine.`;
+  if (/SSL|certificate|TLS/i.test(message))
+    return "Check the URL's TLS options (sslmode, sslrootcert, sslcert): they must match what the server offers.";
+  if (
+    /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT|timeout|did not answer|terminated/i.test(
+      message,
+    )
+  )
+    return `Start the server, or fix the host and port in the store URL (--store / $DROIDWRIGHT_STORE); \`pg_isready -h ${host} -p ${port}\` run here says whether it answers this machine.`;
+  if (/permission denied/i.test(message))
+    return 'Grant the role what droidwright needs in that database: CREATE on its schema the first time (it creates its tables), then SELECT and INSERT.';
+  return `Connect with \`psql -h ${host} -p ${port} ${database}\` from this machine to see the server's own message.`;
+}
+
 function describe(check: Check): string {
   return [check.version, check.path && `(${check.path})`].filter(Boolean).join(' ') || 'found';
 }
@@ -726,8 +838,23 @@ export function healthFindings(report: HealthReport): HealthFinding[] {
     dir.ok ? `data directory ${dir.path} is writable` : `data directory ${dir.path} is not writable`,
     dir.hint,
   );
+  const store = report.store;
+  // The default SQLite log has its say in event_log; a PostgreSQL one gets its connection reported here.
+  if (store.kind === 'postgres' || !store.ok)
+    add(
+      'store',
+      store.ok ? 'ok' : 'error',
+      store.ok
+        ? `event log in PostgreSQL ${store.server_version ?? ''} at ${store.location}: schema ${store.schema_version}, ${store.head && store.head.seq > 0 ? `head seq ${store.head.seq} (${store.head.hash.slice(0, 12)}…)` : 'no events yet'}`
+        : store.reachable
+          ? `the event log at ${store.location} cannot be opened: ${store.error}`
+          : // The error names the server; what to check is the fix line, not repeated here.
+            (store.error ?? `PostgreSQL at ${store.location} is unreachable`).replace(/\. Check that .*$/s, ''),
+      store.hint,
+    );
   const log = report.event_log;
-  if (log)
+  // A store that cannot be opened was reported above; its chain was not walked, so there is nothing more to say.
+  if (log && store.ok)
     add(
       'event_log',
       log.ok ? 'ok' : 'error',

@@ -18,7 +18,7 @@ export function createRunHealthCheckTool(deps: { checker: HealthChecker }) {
     kind: 'R',
     title: 'Run health check',
     description:
-      'Check the local Android setup (Node.js, Java 17+, SDK and build-tools, adb and devices, emulator, project, Gradle wrapper, trust, retrace, data directory, optionally the event log hash chain); each check says what is wrong and how to fix it.',
+      'Check the local Android setup (Node.js, Java 17+, SDK and build-tools, adb and devices, emulator, project, Gradle wrapper, trust, retrace, data directory, the event log store: for PostgreSQL its connection, versions and head; optionally the hash chain); each check says what is wrong and how to fix it.',
     input: z.object({
       verify_event_log: z
         .boolean()
@@ -85,6 +85,22 @@ export function createRunHealthCheckTool(deps: { checker: HealthChecker }) {
           hint: z.string().optional().describe('How to fix it.'),
         })
         .describe('Where the event log and build logs live.'),
+      store: z
+        .object({
+          ok: z.boolean().describe('This process can use the event log.'),
+          kind: z.enum(['sqlite', 'postgres']).describe('Where the log is kept (--store / DROIDWRIGHT_STORE).'),
+          location: z.string().describe('The file, or user@host:port/database (never a password).'),
+          reachable: z.boolean().describe('PostgreSQL: a connection was made.'),
+          server_version: z.string().optional().describe("PostgreSQL's server_version."),
+          schema_version: z.number().int().optional().describe("The log's schema version."),
+          head: z
+            .object({ seq: z.number().int(), hash: z.string() })
+            .optional()
+            .describe('The newest event (seq 0: empty).'),
+          error: z.string().optional().describe('What failed.'),
+          hint: z.string().optional().describe('What to do about it.'),
+        })
+        .describe('The event log store and, for PostgreSQL, its connection.'),
       event_log: z
         .object({
           ok: z.boolean().describe('The hash chain verifies.'),
@@ -98,7 +114,7 @@ export function createRunHealthCheckTool(deps: { checker: HealthChecker }) {
       all_ok: z
         .boolean()
         .describe(
-          'Node, Java, SDK, adb, the data directory, the event log (when checked) and (with a project) the Gradle wrapper are ok.',
+          'Node, Java, SDK, adb, the data directory, the store, the event log (when checked) and (with a project) the Gradle wrapper are ok.',
         ),
     }),
     async handler(args, ctx) {

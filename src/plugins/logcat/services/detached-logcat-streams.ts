@@ -7,6 +7,7 @@ import { droidwrightPackage } from '../../../kernel/package-root.js';
 import { currentProcess, identityOf, isProcessAlive, type ProcessIdentity } from '../../../kernel/process-identity.js';
 import { ProcessRunner } from '../../../kernel/process-runner.js';
 import { RuntimeOptions } from '../../../kernel/runtime-options.js';
+import { storeEnv } from '../../../kernel/store-location.js';
 import { validateSerial } from '../../../kernel/validation.js';
 import type { Actor } from '../../../shared/actor.js';
 import { LogcatLease, leaseHeld, type LogcatLeaseRow } from './logcat-lease.js';
@@ -82,7 +83,8 @@ export class DetachedLogcatWorkerLauncher implements LogcatWorkerLauncher {
         [...LOGCAT_WORKER_NODE_FLAGS, entry, 'logcat-worker', serial],
         {
           cwd: this.options.home,
-          env: { ...this.options.env, DROIDWRIGHT_HOME: this.options.home },
+          // The worker writes the same log as this process, whatever its own environment says.
+          env: storeEnv(this.options.env, this.options),
           logFd,
         },
       );
