@@ -62,7 +62,7 @@ describe('droidwright CLI', () => {
     expect((await runCli(env, ['trust', project])).stdout).toContain('already trusted');
     const list = await runCli(env, ['trust', '--list', '--json']);
     expect(JSON.parse(list.stdout)).toEqual([
-      { root: project, trustedAt: expect.any(Number), by: expect.stringMatching(/^cli \(pid \d+\)$/) },
+      { root: project, trustedAt: expect.any(Number), by: expect.stringMatching(/^cli \(pid \d+ on \S+\)$/) },
     ]);
     const notGradle = join(temp.home, 'plain');
     mkdirSync(notGradle);

@@ -173,7 +173,7 @@ describe('run configurations over MCP', () => {
     const before = invocations(project).length;
     const error = refusal(await call('run_run_configuration', { name: 'notes-screen' }));
     expect(error.code).toBe('CONFIGURATION_NOT_APPROVED');
-    expect(error.message).toMatch(/changed since cli \(pid \d+\) approved it/);
+    expect(error.message).toMatch(/changed since cli \(pid \d+ on \S+\) approved it/);
     expect(error.message).toContain(`droidwright runconfig approve --project ${project}`);
     expect(refusal(await call('build_run_configuration', { name: 'notes-screen' })).code).toBe(
       'CONFIGURATION_NOT_APPROVED',
