@@ -112,6 +112,8 @@ export async function startPostgresCluster(clusterOptions: PostgresClusterOption
   const psql = (sql: string, database = 'postgres') =>
     execFileSync('psql', ['-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-d', url(database), '-c', sql], {
       encoding: 'utf8',
+      // psql's errors belong in the thrown error (tests provoke some), not in the jest output.
+      stdio: ['pipe', 'pipe', 'pipe'],
     });
   return {
     port,
