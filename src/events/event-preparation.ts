@@ -6,6 +6,8 @@ import type { NewEvent, Projection, StoreTable, StoredEvent } from './event-defi
 import { EventQueryError } from './event-query-error.js';
 import { STORE_TABLES } from './event-schema.js';
 import type { EventFilter } from './event-store.js';
+import { hashCanonicalRow } from './event-hash.js';
+import type { EventRow } from './event-verifier.js';
 import { typeMatcher } from './glob.js';
 
 /**
@@ -316,4 +318,57 @@ export class ProjectionError extends Error {
   ) {
     super(message);
   }
+}
+
+/**
+ * Links prepared events onto the head (seq, hash) of the chain: each gets the next seq, this moment's
+ * time and its hash, as the row to insert and the event listeners and projections see. Pure, so both
+ * stores chain exactly alike; it must run under the store's write lock, where the head cannot move.
+ */
+export function chainEvents(
+  events: readonly PreparedEvent[],
+  head: { seq: number; hash: string },
+): { row: EventRow; event: StoredEvent }[] {
+  let prevSeq = head.seq;
+  let prevHash = head.hash;
+  return events.map((e) => {
+    const seq = prevSeq + 1;
+    const at = Date.now();
+    const hash = hashCanonicalRow({ ...e, seq, at, prev_hash: prevHash });
+    const row: EventRow = {
+      seq,
+      id: e.id,
+      at,
+      type: e.type,
+      v: e.v,
+      stream: e.stream,
+      actor: e.actorJson,
+      actor_session: e.actor.session ?? null,
+      actor_kind: e.actor.kind,
+      device: e.device,
+      package: e.package,
+      correlation: e.correlation,
+      data: e.dataJson,
+      prev_hash: prevHash,
+      hash,
+    };
+    const event: StoredEvent = {
+      seq,
+      id: e.id,
+      at,
+      type: e.type,
+      v: e.v,
+      stream: e.stream,
+      actor: e.actor,
+      device: e.device,
+      package: e.package,
+      correlation: e.correlation,
+      data: e.data,
+      prevHash,
+      hash,
+    };
+    prevSeq = seq;
+    prevHash = hash;
+    return { row, event };
+  });
 }

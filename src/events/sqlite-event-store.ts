@@ -14,7 +14,6 @@ import type {
   StoredEvent,
 } from './event-definition.js';
 import { AppendedListeners } from './appended-listeners.js';
-import { hashCanonicalRow } from './event-hash.js';
 import {
   DEFAULT_BUSY_TIMEOUT_MS,
   DEFAULT_MAX_DATA_BYTES,
@@ -22,6 +21,7 @@ import {
   type PreparedEvent,
   ProjectionError,
   REPLAY_PAGE,
+  chainEvents,
   clampLimit,
   eventFilterSql,
   handlesType,
@@ -292,66 +292,16 @@ export class SqliteEventStore implements EventStore {
   /** Runs inside BEGIN IMMEDIATE: nobody else can append between reading the tail and inserting. */
   private commit(events: readonly PreparedEvent[]): StoredEvent[] {
     const last = this.statements.last.get() as { seq: number; hash: string } | undefined;
-    let prevSeq = last?.seq ?? 0;
-    let prevHash = last?.hash ?? GENESIS_HASH;
-    this.catchUpProjections(prevSeq);
-    const stored: StoredEvent[] = [];
-    for (const e of events) {
-      const seq = prevSeq + 1;
-      const at = Date.now();
-      const hash = hashCanonicalRow({
-        seq,
-        id: e.id,
-        at,
-        type: e.type,
-        v: e.v,
-        stream: e.stream,
-        actorJson: e.actorJson,
-        device: e.device,
-        package: e.package,
-        correlation: e.correlation,
-        dataJson: e.dataJson,
-        prev_hash: prevHash,
-      });
-      this.statements.insert!.run({
-        seq,
-        id: e.id,
-        at,
-        type: e.type,
-        v: e.v,
-        stream: e.stream,
-        actor: e.actorJson,
-        actor_session: e.actor.session ?? null,
-        actor_kind: e.actor.kind,
-        device: e.device,
-        package: e.package,
-        correlation: e.correlation,
-        data: e.dataJson,
-        prev_hash: prevHash,
-        hash,
-      });
-      const event: StoredEvent = {
-        seq,
-        id: e.id,
-        at,
-        type: e.type,
-        v: e.v,
-        stream: e.stream,
-        actor: e.actor,
-        device: e.device,
-        package: e.package,
-        correlation: e.correlation,
-        data: e.data,
-        prevHash,
-        hash,
-      };
+    const head = { seq: last?.seq ?? 0, hash: last?.hash ?? GENESIS_HASH };
+    this.catchUpProjections(head.seq);
+    const chained = chainEvents(events, head);
+    for (const { row, event } of chained) {
+      this.statements.insert!.run(row);
       this.project(event);
-      stored.push(event);
-      prevSeq = seq;
-      prevHash = hash;
     }
-    for (const p of this.projections) this.statements.advanceCheckpoint!.run(prevSeq, p.name);
-    return stored;
+    const lastSeq = chained[chained.length - 1]?.row.seq ?? head.seq;
+    for (const p of this.projections) this.statements.advanceCheckpoint!.run(lastSeq, p.name);
+    return chained.map((c) => c.event);
   }
 
   private project(event: StoredEvent, only: readonly Projection[] = this.projections): void {

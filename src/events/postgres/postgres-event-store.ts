@@ -10,7 +10,6 @@ import type {
   StoreTable,
   StoredEvent,
 } from '../event-definition.js';
-import { hashCanonicalRow } from '../event-hash.js';
 import {
   DEFAULT_BUSY_TIMEOUT_MS,
   DEFAULT_MAX_DATA_BYTES,
@@ -18,6 +17,7 @@ import {
   type PreparedEvent,
   ProjectionError,
   REPLAY_PAGE,
+  chainEvents,
   clampLimit,
   eventFilterSql,
   handlesType,
@@ -420,68 +420,14 @@ export class PostgresEventStore implements EventStore {
 
   /** Runs under the chain lock: nobody else can append between reading the head and inserting. */
   private commit(events: readonly PreparedEvent[], head: Head): StoredEvent[] {
-    let prevSeq = head.seq;
-    let prevHash = head.hash;
-    this.catchUpProjections(prevSeq, head.checkpoints);
-    const stored: StoredEvent[] = [];
-    const rows: EventRow[] = [];
-    for (const e of events) {
-      const seq = prevSeq + 1;
-      const at = Date.now();
-      const hash = hashCanonicalRow({
-        seq,
-        id: e.id,
-        at,
-        type: e.type,
-        v: e.v,
-        stream: e.stream,
-        actorJson: e.actorJson,
-        device: e.device,
-        package: e.package,
-        correlation: e.correlation,
-        dataJson: e.dataJson,
-        prev_hash: prevHash,
-      });
-      rows.push({
-        seq,
-        id: e.id,
-        at,
-        type: e.type,
-        v: e.v,
-        stream: e.stream,
-        actor: e.actorJson,
-        actor_session: e.actor.session ?? null,
-        actor_kind: e.actor.kind,
-        device: e.device,
-        package: e.package,
-        correlation: e.correlation,
-        data: e.dataJson,
-        prev_hash: prevHash,
-        hash,
-      });
-      stored.push({
-        seq,
-        id: e.id,
-        at,
-        type: e.type,
-        v: e.v,
-        stream: e.stream,
-        actor: e.actor,
-        device: e.device,
-        package: e.package,
-        correlation: e.correlation,
-        data: e.data,
-        prevHash,
-        hash,
-      });
-      prevSeq = seq;
-      prevHash = hash;
-    }
+    this.catchUpProjections(head.seq, head.checkpoints);
+    const chained = chainEvents(events, head);
     // One INSERT for the batch (a round trip per statement is the cost here); the events_notify
     // trigger NOTIFYs the last seq, delivered to every LISTENer at COMMIT.
-    this.insertRows(rows);
+    this.insertRows(chained.map((c) => c.row));
+    const stored = chained.map((c) => c.event);
     for (const event of stored) this.project(event);
-    this.advanceCheckpoints(prevSeq);
+    this.advanceCheckpoints(stored[stored.length - 1]?.seq ?? head.seq);
     return stored;
   }
 
