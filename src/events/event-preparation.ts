@@ -372,3 +372,17 @@ export function chainEvents(
     return { row, event };
   });
 }
+
+/** The projections `rebuildProjections` names (all when `names` is undefined); an unknown name is refused. */
+export function chooseProjections(projections: readonly Projection[], names?: readonly string[]): Projection[] {
+  if (names === undefined) return [...projections];
+  const known = new Map(projections.map((p) => [p.name, p]));
+  const unknown = names.filter((n) => !known.has(n));
+  if (unknown.length > 0) {
+    throw new EventQueryError(
+      `Unknown projection(s): ${unknown.join(', ')}. Known: ${[...known.keys()].join(', ') || '(none)'}.`,
+      'names',
+    );
+  }
+  return [...new Set(names)].map((n) => known.get(n)!);
+}

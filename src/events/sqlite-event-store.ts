@@ -22,6 +22,7 @@ import {
   ProjectionError,
   REPLAY_PAGE,
   chainEvents,
+  chooseProjections,
   clampLimit,
   eventFilterSql,
   handlesType,
@@ -411,20 +412,7 @@ export class SqliteEventStore implements EventStore {
   /** Replays the whole log into all (or the named) projections, from empty tables. */
   rebuildProjections(names?: readonly string[]): { rebuilt: string[]; events: number } {
     this.assertWritable();
-    let chosen: Projection[];
-    if (names === undefined) {
-      chosen = [...this.projections];
-    } else {
-      const known = new Map(this.projections.map((p) => [p.name, p]));
-      const unknown = names.filter((n) => !known.has(n));
-      if (unknown.length > 0) {
-        throw new EventQueryError(
-          `Unknown projection(s): ${unknown.join(', ')}. Known: ${[...known.keys()].join(', ') || '(none)'}.`,
-          'names',
-        );
-      }
-      chosen = [...new Set(names)].map((n) => known.get(n)!);
-    }
+    const chosen = chooseProjections(this.projections, names);
     if (chosen.length === 0) return { rebuilt: [], events: 0 };
     const rebuild = this.db.transaction(() => this.rebuildInTransaction(chosen));
     try {

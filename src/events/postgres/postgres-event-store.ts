@@ -18,6 +18,7 @@ import {
   ProjectionError,
   REPLAY_PAGE,
   chainEvents,
+  chooseProjections,
   clampLimit,
   eventFilterSql,
   handlesType,
@@ -570,20 +571,7 @@ export class PostgresEventStore implements EventStore {
 
   rebuildProjections(names?: readonly string[]): { rebuilt: string[]; events: number } {
     this.assertWritable();
-    let chosen: Projection[];
-    if (names === undefined) {
-      chosen = [...this.projections];
-    } else {
-      const known = new Map(this.projections.map((p) => [p.name, p]));
-      const unknown = names.filter((n) => !known.has(n));
-      if (unknown.length > 0) {
-        throw new EventQueryError(
-          `Unknown projection(s): ${unknown.join(', ')}. Known: ${[...known.keys()].join(', ') || '(none)'}.`,
-          'names',
-        );
-      }
-      chosen = [...new Set(names)].map((n) => known.get(n)!);
-    }
+    const chosen = chooseProjections(this.projections, names);
     if (chosen.length === 0) return { rebuilt: [], events: 0 };
     if (this.inTransaction) {
       throw new Error('EventStore.rebuildProjections was called inside an open transaction. Rebuild after it returns.');
