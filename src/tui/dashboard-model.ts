@@ -3,6 +3,7 @@ import { GENESIS_HASH } from '../events/event-schema.js';
 import type { StoredEvent } from '../events/event-definition.js';
 import { isProcessAlive } from '../kernel/process-identity.js';
 import { thisHost } from '../shared/actor.js';
+import { HOST_DEVICES } from '../android/devices.projection.js';
 import { type CrashGroupRow, type CrashKind, readCrashGroups } from '../plugins/logcat/crashes.projection.js';
 import type { DebugSessionSummary } from '../plugins/core/services/debug-session-reader.js';
 import type { DashboardSources, DashboardStore, SharedRunConfigurationsState } from './dashboard-sources.js';
@@ -680,10 +681,12 @@ export class DashboardModel {
     const devices = this.read(
       () =>
         this.store
+          // This desk's devices: a serial means a device only on its own machine (a team's shared log).
           .prepareRead(
-            'SELECT serial, state, connected, model, api_level FROM devices ORDER BY connected DESC, last_seen DESC LIMIT 50',
+            `SELECT serial, state, connected, model, api_level FROM devices WHERE ${HOST_DEVICES}
+             ORDER BY connected DESC, last_seen DESC, serial LIMIT 50`,
           )
-          .all() as {
+          .all({ host: thisHost() }) as {
           serial: string;
           state: string;
           connected: number;

@@ -158,6 +158,8 @@ const details = {
   avd_name: 'Pixel_7',
 };
 const deviceMeta = (serial: string) => ({ stream: `device:${serial}`, device: serial, actor: system });
+// Two machines sharing the log, each with its own emulator-5554; `system` above names no host (older events).
+const deviceMetaOn = (host: string, serial: string) => ({ ...deviceMeta(serial), actor: { ...system, host } });
 const installed = (serial: string, versionCode: number, buildId: string | null) =>
   given(
     AppInstalled,
@@ -422,10 +424,34 @@ export const cases: Case[] = [
           deviceMeta('emulator-5556'),
         ),
         given(DeviceDisconnected, { serial: 'emulator-5554', last_state: 'device' }, deviceMeta('emulator-5554')),
+        // Each host's first event about a serial seen before hosts were named continues that row as its own.
+        given(
+          DeviceConnected,
+          { serial: 'emulator-5554', state: 'device', ...details, model: null },
+          deviceMetaOn('laptop-a', 'emulator-5554'),
+        ),
+        given(
+          DeviceConnected,
+          { serial: 'emulator-5554', state: 'offline', ...details },
+          deviceMetaOn('laptop-b', 'emulator-5554'),
+        ),
       ],
-      [given(DeviceConnected, { serial: 'emulator-5554', state: 'device', ...details }, deviceMeta('emulator-5554'))],
+      [
+        given(DeviceConnected, { serial: 'emulator-5554', state: 'device', ...details }, deviceMeta('emulator-5554')),
+        given(
+          DeviceDisconnected,
+          { serial: 'emulator-5554', last_state: 'offline' },
+          deviceMetaOn('laptop-b', 'emulator-5554'),
+        ),
+        given(
+          DeviceDisconnected,
+          { serial: 'emulator-5556', last_state: 'device' },
+          deviceMetaOn('laptop-a', 'emulator-5556'),
+        ),
+      ],
     ],
-    rowCounts: { devices: 2 },
+    // One row per host and serial: '' (no host) 5554 and 5556, laptop-a 5554 and 5556, laptop-b 5554.
+    rowCounts: { devices: 5 },
   },
   {
     projection: allProjections.find((p) => p.name === 'installed_builds')!,

@@ -151,7 +151,7 @@ function readEverything(store: EventStore): Record<string, unknown> {
       ],
       crash: group ? crashes.crash(group.last_seq) : null,
     },
-    devices: readDevices(store),
+    devices: [readDevices(store), readDevices(store, 'laptop-a'), readDevices(store, 'laptop-b')],
     installed: [
       readInstalledBuilds(store),
       readInstalledBuilds(store, { device: 'emulator-5554' }),
