@@ -4,6 +4,7 @@ import type { StoredEvent } from '../events/event-definition.js';
 import { isProcessAlive } from '../kernel/process-identity.js';
 import { thisHost } from '../shared/actor.js';
 import { HOST_DEVICES } from '../android/devices.projection.js';
+import { HOST_INSTALLS } from '../plugins/device-admin/installed-builds.projection.js';
 import { type CrashGroupRow, type CrashKind, readCrashGroups } from '../plugins/logcat/crashes.projection.js';
 import type { DebugSessionSummary } from '../plugins/core/services/debug-session-reader.js';
 import type { DashboardSources, DashboardStore, SharedRunConfigurationsState } from './dashboard-sources.js';
@@ -701,10 +702,11 @@ export class DashboardModel {
           .prepareRead(
             `SELECT i.device_serial, i.package, i.version_name, i.version_code, i.build_id, i.variant, i.installed_at,
                     i.actor_kind, s.client_name
-             FROM installed_builds i LEFT JOIN mcp_sessions s ON s.session = i.actor_session
-             ORDER BY i.installed_at DESC LIMIT 500`,
+             FROM (SELECT * FROM installed_builds WHERE ${HOST_INSTALLS}) AS i
+               LEFT JOIN mcp_sessions s ON s.session = i.actor_session
+             ORDER BY i.installed_at DESC, i.seq DESC LIMIT 500`,
           )
-          .all() as {
+          .all({ host: thisHost() }) as {
           device_serial: string;
           package: string;
           version_name: string | null;

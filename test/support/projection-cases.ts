@@ -160,7 +160,7 @@ const details = {
 const deviceMeta = (serial: string) => ({ stream: `device:${serial}`, device: serial, actor: system });
 // Two machines sharing the log, each with its own emulator-5554; `system` above names no host (older events).
 const deviceMetaOn = (host: string, serial: string) => ({ ...deviceMeta(serial), actor: { ...system, host } });
-const installed = (serial: string, versionCode: number, buildId: string | null) =>
+const installed = (serial: string, versionCode: number, buildId: string | null, host?: string) =>
   given(
     AppInstalled,
     {
@@ -176,7 +176,7 @@ const installed = (serial: string, versionCode: number, buildId: string | null) 
       variant: buildId ? 'debug' : null,
       duration_ms: 800,
     },
-    { ...deviceMeta(serial), package: 'com.example.notes', actor: agent },
+    { ...deviceMeta(serial), package: 'com.example.notes', actor: host === undefined ? agent : { ...agent, host } },
   );
 
 const crashBase = (serial: string, signature: string, build: 'b1' | null) => ({
@@ -456,11 +456,16 @@ export const cases: Case[] = [
   {
     projection: allProjections.find((p) => p.name === 'installed_builds')!,
     parts: [
-      [installed('emulator-5554', 1, 'b1')],
-      [installed('emulator-5556', 1, null), installed('emulator-5554', 2, null)],
-      [installed('emulator-5556', 2, 'b3')],
+      [installed('emulator-5554', 1, 'b1'), installed('emulator-5554', 1, 'b1', 'laptop-a')],
+      [
+        installed('emulator-5556', 1, null),
+        installed('emulator-5554', 2, null),
+        installed('emulator-5554', 2, null, 'laptop-b'),
+      ],
+      [installed('emulator-5556', 2, 'b3'), installed('emulator-5554', 2, 'b3', 'laptop-a')],
     ],
-    rowCounts: { installed_builds: 2 },
+    // One row per host, device and package: '' (no host) 5554 and 5556, laptop-a 5554, laptop-b 5554.
+    rowCounts: { installed_builds: 4 },
   },
   {
     projection: allProjections.find((p) => p.name === 'crashes')!,

@@ -156,6 +156,8 @@ function readEverything(store: EventStore): Record<string, unknown> {
       readInstalledBuilds(store),
       readInstalledBuilds(store, { device: 'emulator-5554' }),
       readInstalledBuilds(store, { package: 'com.example.notes' }),
+      readInstalledBuilds(store, { host: 'laptop-a' }),
+      readInstalledBuilds(store, { device: 'emulator-5554', host: 'laptop-b' }),
     ],
     debugSessions: {
       sessions,
