@@ -160,7 +160,7 @@ const details = {
 const deviceMeta = (serial: string) => ({ stream: `device:${serial}`, device: serial, actor: system });
 // Two machines sharing the log, each with its own emulator-5554; `system` above names no host (older events).
 const deviceMetaOn = (host: string, serial: string) => ({ ...deviceMeta(serial), actor: { ...system, host } });
-const installed = (serial: string, versionCode: number, buildId: string | null, host?: string) =>
+export const installed = (serial: string, versionCode: number, buildId: string | null, host?: string) =>
   given(
     AppInstalled,
     {
@@ -195,8 +195,11 @@ const crashBase = (serial: string, signature: string, build: 'b1' | null) => ({
     ? { build_id: build, apk_sha256: sha('b'), version_code: 1, variant: 'release', installed_seq: 1 }
     : null,
 });
-const crashMeta = (serial: string) => ({ ...deviceMeta(serial), package: 'com.example.notes' });
-const javaCrash = (serial: string, build: 'b1' | null) =>
+const crashMeta = (serial: string, host?: string) => ({
+  ...(host === undefined ? deviceMeta(serial) : deviceMetaOn(host, serial)),
+  package: 'com.example.notes',
+});
+export const javaCrash = (serial: string, build: 'b1' | null, host?: string) =>
   given(
     AppCrashed,
     {
@@ -206,7 +209,7 @@ const javaCrash = (serial: string, build: 'b1' | null) =>
       message: 'Note store is not initialised',
       r8_map_ids: ['5b46fdc'],
     },
-    crashMeta(serial),
+    crashMeta(serial, host),
   );
 const nativeCrash = given(
   AppNativeCrashed,
