@@ -724,7 +724,10 @@ export class DashboardModel {
       [],
     );
     const foreground = new Map<string, string | null>();
+    const here = thisHost();
     for (const event of launches) {
+      // Another machine's emulator-5554 is not this desk's.
+      if (event.actor.host !== undefined && event.actor.host !== here) continue;
       const d = event.data as { device_serial: string; package: string };
       if (!foreground.has(d.device_serial))
         foreground.set(d.device_serial, event.type === 'app.stopped' ? null : d.package);
