@@ -92,6 +92,7 @@ export interface DeviceObserver {
 export class DeviceTracker {
   constructor(@inject(EventStoreProvider) private readonly store: EventStoreProvider) {}
 
+  /** This machine's devices as the log knows them; another machine's serials are its own business. */
   known(): DeviceRow[] {
     return readDevices(this.store());
   }
@@ -101,10 +102,14 @@ export class DeviceTracker {
    * call noticed it in `observed_by`, so an auditor never reads "agent X connected device Y".
    */
   record(observed: readonly ObservedDevice[], observer: DeviceObserver): DeviceChange[] {
-    const changes = diffDevices(this.known(), observed);
+    // adb lists this machine's devices only: compare them with this host's rows, and record the changes as
+    // this host's (the projection keys rows by the actor's host), so a laptop sharing the log never
+    // disconnects another's devices, and two laptops' emulator-5554 are two devices.
+    const actor = systemActor();
+    const changes = diffDevices(readDevices(this.store(), actor.host), observed);
     const observedBy = describeActor(observer.actor);
     for (const change of changes) {
-      const meta = { stream: `device:${change.serial}`, device: change.serial, actor: systemActor() };
+      const meta = { stream: `device:${change.serial}`, device: change.serial, actor };
       if (change.type === 'device.connected') {
         observer.append(DeviceConnected, { ...change.data, observed_by: observedBy }, meta);
       } else if (change.type === 'device.disconnected') {

@@ -3,6 +3,8 @@ import { GENESIS_HASH } from '../events/event-schema.js';
 import type { StoredEvent } from '../events/event-definition.js';
 import { isProcessAlive } from '../kernel/process-identity.js';
 import { thisHost } from '../shared/actor.js';
+import { HOST_DEVICES } from '../android/devices.projection.js';
+import { HOST_INSTALLS } from '../plugins/device-admin/installed-builds.projection.js';
 import { type CrashGroupRow, type CrashKind, readCrashGroups } from '../plugins/logcat/crashes.projection.js';
 import type { DebugSessionSummary } from '../plugins/core/services/debug-session-reader.js';
 import type { DashboardSources, DashboardStore, SharedRunConfigurationsState } from './dashboard-sources.js';
@@ -680,10 +682,12 @@ export class DashboardModel {
     const devices = this.read(
       () =>
         this.store
+          // This desk's devices: a serial means a device only on its own machine (a team's shared log).
           .prepareRead(
-            'SELECT serial, state, connected, model, api_level FROM devices ORDER BY connected DESC, last_seen DESC LIMIT 50',
+            `SELECT serial, state, connected, model, api_level FROM devices WHERE ${HOST_DEVICES}
+             ORDER BY connected DESC, last_seen DESC, serial LIMIT 50`,
           )
-          .all() as {
+          .all({ host: thisHost() }) as {
           serial: string;
           state: string;
           connected: number;
@@ -698,10 +702,11 @@ export class DashboardModel {
           .prepareRead(
             `SELECT i.device_serial, i.package, i.version_name, i.version_code, i.build_id, i.variant, i.installed_at,
                     i.actor_kind, s.client_name
-             FROM installed_builds i LEFT JOIN mcp_sessions s ON s.session = i.actor_session
-             ORDER BY i.installed_at DESC LIMIT 500`,
+             FROM (SELECT * FROM installed_builds WHERE ${HOST_INSTALLS}) AS i
+               LEFT JOIN mcp_sessions s ON s.session = i.actor_session
+             ORDER BY i.installed_at DESC, i.seq DESC LIMIT 500`,
           )
-          .all() as {
+          .all({ host: thisHost() }) as {
           device_serial: string;
           package: string;
           version_name: string | null;
@@ -719,7 +724,10 @@ export class DashboardModel {
       [],
     );
     const foreground = new Map<string, string | null>();
+    const here = thisHost();
     for (const event of launches) {
+      // Another machine's emulator-5554 is not this desk's.
+      if (event.actor.host !== undefined && event.actor.host !== here) continue;
       const d = event.data as { device_serial: string; package: string };
       if (!foreground.has(d.device_serial))
         foreground.set(d.device_serial, event.type === 'app.stopped' ? null : d.package);

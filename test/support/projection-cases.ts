@@ -158,7 +158,9 @@ const details = {
   avd_name: 'Pixel_7',
 };
 const deviceMeta = (serial: string) => ({ stream: `device:${serial}`, device: serial, actor: system });
-const installed = (serial: string, versionCode: number, buildId: string | null) =>
+// Two machines sharing the log, each with its own emulator-5554; `system` above names no host (older events).
+const deviceMetaOn = (host: string, serial: string) => ({ ...deviceMeta(serial), actor: { ...system, host } });
+export const installed = (serial: string, versionCode: number, buildId: string | null, host?: string) =>
   given(
     AppInstalled,
     {
@@ -174,7 +176,7 @@ const installed = (serial: string, versionCode: number, buildId: string | null) 
       variant: buildId ? 'debug' : null,
       duration_ms: 800,
     },
-    { ...deviceMeta(serial), package: 'com.example.notes', actor: agent },
+    { ...deviceMeta(serial), package: 'com.example.notes', actor: host === undefined ? agent : { ...agent, host } },
   );
 
 const crashBase = (serial: string, signature: string, build: 'b1' | null) => ({
@@ -193,8 +195,11 @@ const crashBase = (serial: string, signature: string, build: 'b1' | null) => ({
     ? { build_id: build, apk_sha256: sha('b'), version_code: 1, variant: 'release', installed_seq: 1 }
     : null,
 });
-const crashMeta = (serial: string) => ({ ...deviceMeta(serial), package: 'com.example.notes' });
-const javaCrash = (serial: string, build: 'b1' | null) =>
+const crashMeta = (serial: string, host?: string) => ({
+  ...(host === undefined ? deviceMeta(serial) : deviceMetaOn(host, serial)),
+  package: 'com.example.notes',
+});
+export const javaCrash = (serial: string, build: 'b1' | null, host?: string) =>
   given(
     AppCrashed,
     {
@@ -204,7 +209,7 @@ const javaCrash = (serial: string, build: 'b1' | null) =>
       message: 'Note store is not initialised',
       r8_map_ids: ['5b46fdc'],
     },
-    crashMeta(serial),
+    crashMeta(serial, host),
   );
 const nativeCrash = given(
   AppNativeCrashed,
@@ -422,19 +427,48 @@ export const cases: Case[] = [
           deviceMeta('emulator-5556'),
         ),
         given(DeviceDisconnected, { serial: 'emulator-5554', last_state: 'device' }, deviceMeta('emulator-5554')),
+        // Each host's first event about a serial seen before hosts were named continues that row as its own.
+        given(
+          DeviceConnected,
+          { serial: 'emulator-5554', state: 'device', ...details, model: null },
+          deviceMetaOn('laptop-a', 'emulator-5554'),
+        ),
+        given(
+          DeviceConnected,
+          { serial: 'emulator-5554', state: 'offline', ...details },
+          deviceMetaOn('laptop-b', 'emulator-5554'),
+        ),
       ],
-      [given(DeviceConnected, { serial: 'emulator-5554', state: 'device', ...details }, deviceMeta('emulator-5554'))],
+      [
+        given(DeviceConnected, { serial: 'emulator-5554', state: 'device', ...details }, deviceMeta('emulator-5554')),
+        given(
+          DeviceDisconnected,
+          { serial: 'emulator-5554', last_state: 'offline' },
+          deviceMetaOn('laptop-b', 'emulator-5554'),
+        ),
+        given(
+          DeviceDisconnected,
+          { serial: 'emulator-5556', last_state: 'device' },
+          deviceMetaOn('laptop-a', 'emulator-5556'),
+        ),
+      ],
     ],
-    rowCounts: { devices: 2 },
+    // One row per host and serial: '' (no host) 5554 and 5556, laptop-a 5554 and 5556, laptop-b 5554.
+    rowCounts: { devices: 5 },
   },
   {
     projection: allProjections.find((p) => p.name === 'installed_builds')!,
     parts: [
-      [installed('emulator-5554', 1, 'b1')],
-      [installed('emulator-5556', 1, null), installed('emulator-5554', 2, null)],
-      [installed('emulator-5556', 2, 'b3')],
+      [installed('emulator-5554', 1, 'b1'), installed('emulator-5554', 1, 'b1', 'laptop-a')],
+      [
+        installed('emulator-5556', 1, null),
+        installed('emulator-5554', 2, null),
+        installed('emulator-5554', 2, null, 'laptop-b'),
+      ],
+      [installed('emulator-5556', 2, 'b3'), installed('emulator-5554', 2, 'b3', 'laptop-a')],
     ],
-    rowCounts: { installed_builds: 2 },
+    // One row per host, device and package: '' (no host) 5554 and 5556, laptop-a 5554, laptop-b 5554.
+    rowCounts: { installed_builds: 4 },
   },
   {
     projection: allProjections.find((p) => p.name === 'crashes')!,

@@ -129,7 +129,8 @@ const ms = (v: number | null | undefined) => (v === null || v === undefined ? '?
 
 export const debugSessionsProjection: Projection = {
   name: 'debug_sessions',
-  version: 2,
+  // 3: sessions belong to the host of their install (a serial names a device only on its own machine).
+  version: 3,
   handles: [
     'app.installed',
     'app.launched',
@@ -160,7 +161,8 @@ export const debugSessionsProjection: Projection = {
   tables: ['debug_sessions', 'debug_session_timeline', 'debug_session_builds', 'debug_sessions_pruned'],
   ddl: [
     `CREATE TABLE IF NOT EXISTS debug_sessions (
-      session_id TEXT PRIMARY KEY, install_seq INTEGER NOT NULL, device_serial TEXT NOT NULL, package TEXT NOT NULL,
+      session_id TEXT PRIMARY KEY, install_seq INTEGER NOT NULL, host TEXT NOT NULL, device_serial TEXT NOT NULL,
+      package TEXT NOT NULL,
       state TEXT NOT NULL, installed_at INTEGER NOT NULL, actor TEXT NOT NULL,
       apk_path TEXT NOT NULL, apk_sha256 TEXT NOT NULL, version_code INTEGER NOT NULL, version_name TEXT,
       build_id TEXT, module TEXT, variant TEXT, run_configuration TEXT,
@@ -203,20 +205,35 @@ function actorJson(actor: Actor): string {
     ...(actor.session ? { session: actor.session } : {}),
     ...(actor.client ? { client: actor.client } : {}),
     pid: actor.pid,
+    // Another machine's installs are named as such (list_debug_sessions, the dashboard).
+    ...(actor.host !== undefined ? { host: actor.host } : {}),
   });
 }
 
-function openSessions(db: SqlConnection, device: string | null, pkg: string | null): OpenSession[] {
+/**
+ * The host whose devices an event is about: its actor's, '' for events recorded before hosts were named. A
+ * serial names a device only on its own machine (two laptops sharing a log each have an `emulator-5554`), so
+ * an event reaches the sessions of its own host's installs, and those opened before hosts were named (only a
+ * single-machine log has them: they are read as the machine's that goes on using the log, as everywhere else).
+ */
+const hostOf = (event: StoredEvent): string => event.actor.host ?? '';
+
+function openSessions(db: SqlConnection, event: StoredEvent, device: string | null, pkg: string | null): OpenSession[] {
   if (!device) return [];
+  const host = hostOf(event);
   if (pkg)
     return db
       .prepare(
-        "SELECT session_id, install_seq, package FROM debug_sessions WHERE device_serial = ? AND package = ? AND state = 'open'",
+        `SELECT session_id, install_seq, package FROM debug_sessions
+         WHERE device_serial = ? AND package = ? AND state = 'open' AND (host = ? OR host = '')`,
       )
-      .all(device, pkg) as OpenSession[];
+      .all(device, pkg, host) as OpenSession[];
   return db
-    .prepare("SELECT session_id, install_seq, package FROM debug_sessions WHERE state = 'open' AND device_serial = ?")
-    .all(device) as OpenSession[];
+    .prepare(
+      `SELECT session_id, install_seq, package FROM debug_sessions
+       WHERE state = 'open' AND device_serial = ? AND (host = ? OR host = '')`,
+    )
+    .all(device, host) as OpenSession[];
 }
 
 interface TimelineRow {
@@ -282,7 +299,7 @@ function toEach(
   row: TimelineRow,
   counter?: 'launches' | 'ui_actions' | 'tool_calls',
 ) {
-  for (const s of openSessions(db, device, pkg)) {
+  for (const s of openSessions(db, event, device, pkg)) {
     addRow(db, s.session_id, event, row);
     if (counter) bump(db, s.session_id, counter);
   }
@@ -314,16 +331,17 @@ function openSession(
   const id = debugSessionId(event.seq);
   db.prepare(
     `UPDATE debug_sessions SET state = 'superseded', ended_at = ?, ended_seq = ?, superseded_by = ?
-     WHERE device_serial = ? AND package = ? AND state = 'open'`,
-  ).run(event.at, event.seq, id, d.device_serial, d.package);
+     WHERE device_serial = ? AND package = ? AND state = 'open' AND (host = ? OR host = '')`,
+  ).run(event.at, event.seq, id, d.device_serial, d.package, hostOf(event));
   db.prepare(
-    `INSERT INTO debug_sessions (session_id, install_seq, device_serial, package, state, installed_at, actor, apk_path,
+    `INSERT INTO debug_sessions (session_id, install_seq, host, device_serial, package, state, installed_at, actor, apk_path,
        apk_sha256, version_code, version_name, build_id, module, variant, run_configuration, last_event_at,
          observed_update_time)
-     VALUES (?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+     VALUES (?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     id,
     event.seq,
+    hostOf(event),
     d.device_serial,
     d.package,
     event.at,
@@ -370,7 +388,7 @@ const APPLIERS: Readonly<Record<string, (db: SqlConnection, event: StoredEvent) 
   },
   'app.launched'(db, event) {
     const d = event.data as Launched;
-    for (const s of openSessions(db, d.device_serial, d.package)) {
+    for (const s of openSessions(db, event, d.device_serial, d.package)) {
       addRow(db, s.session_id, event, {
         category: 'launch',
         summary: `launched ${d.activity ?? d.package} in ${ms(d.total_ms)}${d.launch_state ? ` (${d.launch_state})` : ''}`,
@@ -381,7 +399,7 @@ const APPLIERS: Readonly<Record<string, (db: SqlConnection, event: StoredEvent) 
   },
   'app.restarted'(db, event) {
     const d = event.data as Launched;
-    for (const s of openSessions(db, d.device_serial, d.package)) {
+    for (const s of openSessions(db, event, d.device_serial, d.package)) {
       addRow(db, s.session_id, event, {
         category: 'restart',
         summary: `restarted${d.cleared_data ? ' with data cleared' : ''} in ${ms(d.total_ms)}${d.launch_state ? ` (${d.launch_state})` : ''}`,
@@ -417,7 +435,7 @@ const APPLIERS: Readonly<Record<string, (db: SqlConnection, event: StoredEvent) 
   },
   'app.uninstall_observed'(db, event) {
     const d = event.data as { device_serial: string; package: string; observed_by: string };
-    for (const s of openSessions(db, d.device_serial, d.package)) {
+    for (const s of openSessions(db, event, d.device_serial, d.package)) {
       addRow(db, s.session_id, event, {
         category: 'ended',
         summary: `${d.package} found not installed by ${d.observed_by}`,
@@ -549,7 +567,7 @@ function crash(db: SqlConnection, event: StoredEvent): void {
   // A process the crash detector could not name belongs to no install.
   if (d.package === null) return;
   // Attributed by device + package + time: the install of that package open on that device when it was recorded.
-  for (const s of openSessions(db, d.device_serial, d.package)) {
+  for (const s of openSessions(db, event, d.device_serial, d.package)) {
     const verified = d.build !== null && d.build.installed_seq === s.install_seq;
     addRow(db, s.session_id, event, {
       category: 'crash',

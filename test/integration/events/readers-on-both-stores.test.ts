@@ -151,11 +151,13 @@ function readEverything(store: EventStore): Record<string, unknown> {
       ],
       crash: group ? crashes.crash(group.last_seq) : null,
     },
-    devices: readDevices(store),
+    devices: [readDevices(store), readDevices(store, 'laptop-a'), readDevices(store, 'laptop-b')],
     installed: [
       readInstalledBuilds(store),
       readInstalledBuilds(store, { device: 'emulator-5554' }),
       readInstalledBuilds(store, { package: 'com.example.notes' }),
+      readInstalledBuilds(store, { host: 'laptop-a' }),
+      readInstalledBuilds(store, { device: 'emulator-5554', host: 'laptop-b' }),
     ],
     debugSessions: {
       sessions,

@@ -194,7 +194,12 @@ export function verifyBundle(store: StoreReader, input: unknown): BundleVerdict 
       }
     }
     const id = bundle.session_id;
-    const session = db.prepare('SELECT * FROM debug_sessions WHERE session_id = ?').get(id);
+    const session = db.prepare('SELECT * FROM debug_sessions WHERE session_id = ?').get(id) as
+      | Record<string, unknown>
+      | undefined;
+    // Bundles exported before sessions had a host column (debug_sessions v3) verify as they did.
+    if (session && typeof bundle.session === 'object' && bundle.session !== null && !('host' in bundle.session))
+      delete session.host;
     const timeline = db.prepare('SELECT * FROM debug_session_timeline WHERE session_id = ? ORDER BY seq').all(id);
     if (JSON.stringify(session) !== JSON.stringify(bundle.session))
       problems.push('the session row differs from what its events give');

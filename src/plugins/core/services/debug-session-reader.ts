@@ -3,6 +3,7 @@ import type { StoreReader } from '../../../events/event-definition.js';
 import { ToolError } from '../../../kernel/errors.js';
 import { EventStoreProvider } from '../../../kernel/event-store-provider.js';
 import { Settings } from '../../../kernel/settings.js';
+import { thisHost } from '../../../shared/actor.js';
 import { debugSessionId, type TimelineCategory } from '../debug-sessions.projection.js';
 import {
   chooseDefaultPair,
@@ -198,12 +199,19 @@ export class DebugSessionReader {
     return { sessions: rows.map((r) => this.toSummary(r, now)), total };
   }
 
-  /** Whether droidwright's latest install of `pkg` on `device` still has an open (or idle) session. */
-  hasOpenSession(device: string, pkg: string): boolean {
+  /**
+   * Whether droidwright's latest install of `pkg` on `device` still has an open (or idle) session. The device is
+   * this machine's (`host` unless named): another laptop's `emulator-5554` is another device. Sessions opened
+   * before hosts were named ('') count as this machine's.
+   */
+  hasOpenSession(device: string, pkg: string, host: string = thisHost()): boolean {
     return (
       this.reader()
-        .prepareRead("SELECT 1 FROM debug_sessions WHERE device_serial = ? AND package = ? AND state = 'open'")
-        .get(device, pkg) !== undefined
+        .prepareRead(
+          `SELECT 1 FROM debug_sessions WHERE device_serial = ? AND package = ? AND state = 'open'
+             AND (host = ? OR host = '')`,
+        )
+        .get(device, pkg, host) !== undefined
     );
   }
 
@@ -214,15 +222,19 @@ export class DebugSessionReader {
   newestInstall(
     device: string,
     pkg: string,
+    host: string = thisHost(),
   ):
     | { readonly version_code: number; readonly observed_update_time: string | null; readonly state: string }
     | undefined {
     return this.reader()
       .prepareRead(
         `SELECT version_code, observed_update_time, state FROM debug_sessions WHERE device_serial = ? AND package = ?
+           AND (host = ? OR host = '')
          ORDER BY install_seq DESC LIMIT 1`,
       )
-      .get(device, pkg) as { version_code: number; observed_update_time: string | null; state: string } | undefined;
+      .get(device, pkg, host) as
+      | { version_code: number; observed_update_time: string | null; state: string }
+      | undefined;
   }
 
   /** One session with its build; an unknown or pruned id is a ToolError saying which. */
@@ -408,14 +420,17 @@ export class DebugSessionReader {
   }
 
   private toSummary(row: SessionRow, now: number): DebugSessionSummary {
-    // observed_update_time is the projection's bookkeeping for observed installs, not part of a session's summary.
+    // observed_update_time is the projection's bookkeeping for observed installs, not part of a session's summary;
+    // the host column routes events, and the summary names the machine in installed_by.host.
     const {
       actor,
       state,
       observed_update_time: _observed,
+      host: _host,
       ...rest
     } = row as SessionRow & {
       observed_update_time?: string | null;
+      host?: string;
     };
     const derived: DebugSessionState =
       state === 'open' ? (row.last_event_at < now - this.idleMs() ? 'idle' : 'open') : (state as DebugSessionState);
