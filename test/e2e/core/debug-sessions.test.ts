@@ -4,20 +4,13 @@
  * compare_debug_sessions with no arguments names the crash that is gone and the source file the fix changed.
  * Then the CLI exports the crashing session as a bundle that verifies against the log, and fails once edited.
  */
-import { cpSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { RunningSimulatedDevice } from '../../../src/sim/start-simulated-device.js';
-import { startAdbServer, type TestAdbServer } from '../../support/adb-server.js';
+import type { TestAdbServer } from '../../support/adb-server.js';
 import { recordDeviceCrashes } from '../../support/device-crash-recording.js';
-import {
-  type CliEnv,
-  type McpTestClient,
-  resultData,
-  resultErrorText,
-  runCli,
-  startMcpClient,
-} from '../../support/mcp-client.js';
-import { startSimOnAdb } from '../../support/sim-device.js';
+import { type CliEnv, type McpTestClient, resultData, resultErrorText, runCli } from '../../support/mcp-client.js';
+import { type NotesAppSession, startNotesAppSession } from '../../support/notes-app-session.js';
 import { createTempHome } from '../../support/temp-home.js';
 import { sleep } from '../../support/wait.js';
 
@@ -34,24 +27,18 @@ describe('debug sessions: build → crash → fix → rebuild, through the MCP c
   let mcp: McpTestClient | undefined;
   let env: CliEnv;
   let project: string;
+  let session: NotesAppSession | undefined;
 
   beforeAll(async () => {
-    adb = await startAdbServer();
-    phone = await startSimOnAdb(adb, { androidOptions: { backgroundLogRate: 0 } });
-    env = { home: join(temp.home, 'data'), adbPort: adb.port };
-    project = join(temp.home, 'notes-app');
-    cpSync(resolve('examples/notes-app'), project, { recursive: true });
-    project = realpathSync(project);
-    mkdirSync(join(project, SOURCE, '..'), { recursive: true });
-    writeFileSync(join(project, SOURCE), 'class NoteStore { fun all() = requireOpen() }\n');
-    expect((await runCli(env, ['trust', '--yes', project])).code).toBe(0);
-    mcp = await startMcpClient(env, ['--project', project]);
+    session = await startNotesAppSession(temp.home, (copy) => {
+      mkdirSync(join(copy, SOURCE, '..'), { recursive: true });
+      writeFileSync(join(copy, SOURCE), 'class NoteStore { fun all() = requireOpen() }\n');
+    });
+    ({ adb, phone, env, project, mcp } = session);
   }, 60_000);
 
   afterAll(async () => {
-    await mcp?.close();
-    await phone?.stop();
-    await adb?.stop();
+    await session?.stop();
     temp.cleanup();
   });
 

@@ -6,13 +6,12 @@
  * call launch_avd and builds nothing; build_run_configuration returns the APK it wrote, or the current one when
  * Gradle wrote none.
  */
-import { cpSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { RunningSimulatedDevice } from '../../../src/sim/start-simulated-device.js';
 import { invocations, replayCapture, setScenario } from '../../integration/build/fixture-project.js';
-import { startAdbServer, type TestAdbServer } from '../../support/adb-server.js';
-import { type CliEnv, type McpTestClient, runCli, startMcpClient } from '../../support/mcp-client.js';
-import { startSimOnAdb } from '../../support/sim-device.js';
+import { type CliEnv, type McpTestClient, runCli } from '../../support/mcp-client.js';
+import { type NotesAppSession, startNotesAppSession } from '../../support/notes-app-session.js';
 import { createTempHome } from '../../support/temp-home.js';
 import { waitFor } from '../../support/wait.js';
 
@@ -37,11 +36,11 @@ function refusal(result: Result): { code: unknown; message: string } {
 
 describe('run configurations over MCP', () => {
   const temp = createTempHome('runconfig-e2e');
-  let adb: TestAdbServer;
   let phone: RunningSimulatedDevice;
   let mcp: McpTestClient | undefined;
   let env: CliEnv;
   let project: string;
+  let session: NotesAppSession | undefined;
 
   const sharedPath = () => join(project, '.droidwright', 'run-configurations.json');
   const writeShared = (configurations: unknown[]) => {
@@ -52,24 +51,24 @@ describe('run configurations over MCP', () => {
     (await mcp!.client.callTool({ name, arguments: args }, undefined, { timeout: 120_000, ...options })) as Result;
 
   beforeAll(async () => {
-    adb = await startAdbServer();
-    phone = await startSimOnAdb(adb, { androidOptions: { backgroundLogRate: 0 } });
-    env = { home: join(temp.home, 'data'), adbPort: adb.port };
-    project = join(temp.home, 'notes-app');
-    cpSync(resolve('examples/notes-app'), project, { recursive: true });
-    project = realpathSync(project);
-    writeShared([
-      { name: 'notes-screen', module: ':app', variant: 'debug', launch: { activity: '.NotesActivity' }, target: 'ask' },
-      { name: 'tablet', module: ':app', variant: 'debug', target: { avd: 'Tablet_API_35' } },
-    ]);
-    expect((await runCli(env, ['trust', '--yes', project])).code).toBe(0);
-    mcp = await startMcpClient(env, ['--project', project]);
+    session = await startNotesAppSession(temp.home, (copy) => {
+      project = copy;
+      writeShared([
+        {
+          name: 'notes-screen',
+          module: ':app',
+          variant: 'debug',
+          launch: { activity: '.NotesActivity' },
+          target: 'ask',
+        },
+        { name: 'tablet', module: ':app', variant: 'debug', target: { avd: 'Tablet_API_35' } },
+      ]);
+    });
+    ({ phone, env, project, mcp } = session);
   }, 60_000);
 
   afterAll(async () => {
-    await mcp?.close();
-    await phone?.stop();
-    await adb?.stop();
+    await session?.stop();
     temp.cleanup();
   });
 

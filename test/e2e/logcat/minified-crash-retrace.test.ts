@@ -5,21 +5,14 @@
  * recorded linked to the installed build, and get_crash_stack_trace with retrace gives back the source names and
  * lines. A later build that overwrites the mapping makes the same retrace a refusal, never a guess.
  */
-import { cpSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { SimulatedAndroidHandle } from '../../../src/sim/android/create-simulated-android.js';
 import type { RunningSimulatedDevice } from '../../../src/sim/start-simulated-device.js';
-import { startAdbServer, type TestAdbServer } from '../../support/adb-server.js';
+import type { TestAdbServer } from '../../support/adb-server.js';
 import { recordDeviceCrashes } from '../../support/device-crash-recording.js';
-import {
-  type CliEnv,
-  type McpTestClient,
-  resultData,
-  resultErrorText,
-  runCli,
-  startMcpClient,
-} from '../../support/mcp-client.js';
-import { startSimOnAdb } from '../../support/sim-device.js';
+import { type CliEnv, type McpTestClient, resultData, resultErrorText } from '../../support/mcp-client.js';
+import { type NotesAppSession, startNotesAppSession } from '../../support/notes-app-session.js';
 import { createTempHome } from '../../support/temp-home.js';
 import { sleep } from '../../support/wait.js';
 
@@ -35,22 +28,15 @@ describe('minified build → crash → retrace, through the MCP client', () => {
   let mcp: McpTestClient | undefined;
   let env: CliEnv;
   let project: string;
+  let session: NotesAppSession | undefined;
 
   beforeAll(async () => {
-    adb = await startAdbServer();
-    phone = await startSimOnAdb(adb, { androidOptions: { backgroundLogRate: 0 } });
-    env = { home: join(temp.home, 'data'), adbPort: adb.port };
-    project = join(temp.home, 'notes-app');
-    cpSync(resolve('examples/notes-app'), project, { recursive: true });
-    project = realpathSync(project);
-    expect((await runCli(env, ['trust', '--yes', project])).code).toBe(0);
-    mcp = await startMcpClient(env, ['--project', project]);
+    session = await startNotesAppSession(temp.home);
+    ({ adb, phone, env, project, mcp } = session);
   }, 60_000);
 
   afterAll(async () => {
-    await mcp?.close();
-    await phone?.stop();
-    await adb?.stop();
+    await session?.stop();
     temp.cleanup();
   });
 
