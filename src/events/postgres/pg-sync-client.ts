@@ -154,6 +154,21 @@ export class PgSyncClient {
     void this.worker.terminate();
   }
 
+  /**
+   * Waits until the worker has flagged its reply, at most `ms`. A wake-up alone proves nothing: the worker's
+   * notify for the previous call can land after that call already saw the flag and returned, waking this
+   * wait before this call's reply exists. So only the flag counts; returns false on timeout.
+   */
+  private awaitReply(ms: number): boolean {
+    const deadline = Date.now() + ms;
+    while (Atomics.load(this.flag, 0) === 0) {
+      const left = deadline - Date.now();
+      if (left <= 0) return false;
+      Atomics.wait(this.flag, 0, 0, left);
+    }
+    return true;
+  }
+
   private call(message: Record<string, unknown>, timeoutMs?: number): WorkerReply {
     if (this.isClosed && message.op !== 'close') {
       throw new StoreUnavailableError(`The connection to PostgreSQL at ${this.location} was closed.`);
@@ -161,7 +176,7 @@ export class PgSyncClient {
     const wait = timeoutMs ?? this.statementTimeoutMs + this.connectTimeoutMs + 1000;
     Atomics.store(this.flag, 0, 0);
     this.requests.postMessage(message);
-    if (Atomics.wait(this.flag, 0, 0, wait) === 'timed-out') {
+    if (!this.awaitReply(wait)) {
       // The worker is stuck (a network that drops packets): replace it rather than read a late reply later.
       this.isClosed = true;
       void this.worker.terminate();

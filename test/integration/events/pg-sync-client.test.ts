@@ -74,3 +74,13 @@ test('a connection lost inside a transaction fails until ROLLBACK; outside one, 
     client.close();
   }
 });
+
+test('back-to-back statements each get their own reply, never a late wake-up from the one before', () => {
+  const client = PgSyncClient.connect(cluster.createDatabase());
+  try {
+    // A worker's notify for call n can arrive while call n+1 already waits; only the reply flag may end a wait.
+    for (let i = 0; i < 3000; i++) expect(client.query('writer', 'SELECT $1::int AS i', [i]).rows[0].i).toBe(i);
+  } finally {
+    client.close();
+  }
+});
