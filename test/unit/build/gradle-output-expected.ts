@@ -10677,13 +10677,22 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
   ],
   'aapt2_daemon_unexpected_error_output_androidide.txt': [
     d(
+      'warning',
+      'agp',
+      null,
+      null,
+      null,
+      "The option setting 'android.aapt2FromMavenOverride=/data/data/com.itsaky.androidide/files/home/.androidide/aapt2' is experimental.",
+      null,
+    ),
+    d(
       'error',
       'aapt2',
       null,
       null,
       null,
       "AAPT2 .androidide Daemon #0: Unexpected error output: /data/data/com.itsaky.androidide/files/home/.androidide/aapt2[5]: syntax error: unexpected '('",
-      ':app:processDebugResources',
+      ':app:processDebugManifestForPackage',
     ),
     d(
       'error',
@@ -10692,7 +10701,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       "AAPT2 .androidide Daemon #1: Unexpected error output: /data/data/com.itsaky.androidide/files/home/.androidide/aapt2[5]: syntax error: unexpected '('",
-      ':app:processDebugResources',
+      ':app:processDebugManifestForPackage',
     ),
   ],
   'aapt2_workers_exception_blank_spaced_manifest_range.txt': [
@@ -10722,7 +10731,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       null,
-      "Execution failed for task ':flutter_custom_dialog:verifyReleaseResources': 1 exception was raised by workers:",
+      "Execution failed for task ':flutter_custom_dialog:verifyReleaseResources': 1 exception was raised by workers: com.android.builder.internal.aapt.v2.Aapt2Exception: Android resource linking failed",
       ':flutter_custom_dialog:verifyReleaseResources',
     ),
   ],

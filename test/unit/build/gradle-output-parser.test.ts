@@ -228,6 +228,29 @@ describe('GradleOutputParser rules', () => {
     expect(stripWrapperPrefixes('\u001b[1m> Task :app:lint\u001b[m')).toBe('> Task :app:lint');
   });
 
+  it('unwraps a line quoted whole in parentheses, not one that only starts and ends with them', () => {
+    expect(stripWrapperPrefixes('( AAPT: error: resource attr/x not found.)')).toBe(
+      'AAPT: error: resource attr/x not found.',
+    );
+    expect(stripWrapperPrefixes('(1 of 2) done (cached)')).toBe('(1 of 2) done (cached)');
+  });
+
+  it('reads an AAPT message behind a label as unlocated, the label being no path', () => {
+    expect(
+      parseGradleOutput("Build Failed : AAPT: error: duplicate value for resource 'attr/x' with config ''."),
+    ).toEqual([d('error', 'aapt2', null, null, null, "duplicate value for resource 'attr/x' with config ''.", null)]);
+  });
+
+  it("reads every line AGP logs at error level for its AAPT2 daemon's stray output", () => {
+    const lines = [
+      'AAPT2 aapt2-8.6.1-11315950-linux Daemon #0: Unexpected standard output: Segmentation fault',
+      'AAPT2 aapt2-8.6.1-11315950-linux Daemon #1: Idle daemon unexpectedly exit. This should not happen.',
+    ];
+    expect(parseGradleOutput(lines.join('\n'))).toEqual(
+      lines.map((l) => d('error', 'aapt2', null, null, null, l, null)),
+    );
+  });
+
   it('turns an unknown task into a diagnostic', () => {
     const out = parseGradleOutput(
       [
