@@ -235,6 +235,29 @@ describe('GradleOutputParser rules', () => {
     expect(stripWrapperPrefixes('(1 of 2) done (cached)')).toBe('(1 of 2) done (cached)');
   });
 
+  it("keeps Studio's file for its messages when the copy kept their indentation under it", () => {
+    const file = 'C:\\p\\res\\values\\values.xml';
+    expect(parseGradleOutput(`${file}\n    Error:(326, 5) error: <item> inner element must be empty.`)).toEqual([
+      d('error', 'aapt2', file, 326, 5, '<item> inner element must be empty.', null),
+    ]);
+  });
+
+  it("reads AGP 2's located AAPT line, which has no level", () => {
+    expect(
+      parseGradleOutput('C:\\a\\AndroidManifest.xml:104: AAPT: Error parsing XML: not well-formed (invalid token)'),
+    ).toEqual([
+      d(
+        'error',
+        'aapt2',
+        'C:\\a\\AndroidManifest.xml',
+        104,
+        null,
+        'Error parsing XML: not well-formed (invalid token)',
+        null,
+      ),
+    ]);
+  });
+
   it('reads an AAPT message behind a label as unlocated, the label being no path', () => {
     expect(
       parseGradleOutput("Build Failed : AAPT: error: duplicate value for resource 'attr/x' with config ''."),

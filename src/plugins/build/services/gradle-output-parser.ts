@@ -142,9 +142,12 @@ const LINT = /^\s*(.+?):(?:(\d+):)? (Error|Warning|Information|Hint|Fatal): (.*\
 /** Lint's `<path>:12: Error: …` before its closing `[IssueId]`. */
 const LINT_CUT_BEFORE_ID = /^\s*\S.*?:\d+: (?:Error|Warning): \S/;
 const LINT_IN_LINT_TASK = /^\s*(\S.*?\.\w+):(\d+): (Error|Warning|Information|Fatal): (\S.*)$/;
-/** AAPT2 through AGP: `<path>:12: AAPT: error: msg`, also `ERROR:<path>:105:5-114:25: AAPT: error:`. */
+/**
+ * AAPT2 through AGP: `<path>:12: AAPT: error: msg`, also `ERROR:<path>:105:5-114:25: AAPT: error:`; AAPT 1 through
+ * AGP 2 gave no level (`<path>:104: AAPT: Error parsing XML: …`), only errors.
+ */
 const AAPT_LOCATED =
-  /^\s*(?:ERROR:\s*)?(.+?)(?::(\d+)(?::(\d+)(?:-(\d+)(?::(\d+))?)?)?)?: AAPT: (error|warn|warning): (.*)$/;
+  /^\s*(?:ERROR:\s*)?(?!ERROR: AAPT: )(.+?)(?::(\d+)(?::(\d+)(?:-(\d+)(?::(\d+))?)?)?)?: AAPT: (?:(error|warn|warning): |(?=[A-Z][a-z]))(.*)$/;
 /** Also behind a label of the reporter's or an IDE's (`Build Failed : AAPT: error:`): no path ends in a space. */
 const AAPT_UNLOCATED = /^\s*(?:ERROR:\s*|.*\s:\s+)?AAPT: (error|warn|warning): (.+)$/;
 /**
@@ -684,7 +687,9 @@ export class GradleOutputParser {
       this.studioFile = line;
       return;
     }
-    if (!line.startsWith('Error:(') && !line.startsWith('Warning:(')) this.studioFile = null;
+    // Copied out of the Messages tree, a file's messages may keep the indentation that nests them under it.
+    const unindented = line.trimStart();
+    if (!unindented.startsWith('Error:(') && !unindented.startsWith('Warning:(')) this.studioFile = null;
     // A markdown bullet in front of a pasted diagnostic (`* res/values/values.xml:33:5-494: AAPT: error: …`).
     if (this.section === 'none' && line.startsWith('* ') && !GRADLE_SECTION.test(line)) line = line.slice(2);
     if (this.pendingStudio) {
@@ -1618,7 +1623,7 @@ export class GradleOutputParser {
         return this.addUnlocated('error', 'aapt2', line.trimEnd(), task);
       if ((m = AAPT_LOCATED.exec(line)))
         return this.add({
-          severity: severityOf(m[6]!),
+          severity: m[6] ? severityOf(m[6]) : 'error',
           source: 'aapt2',
           file: m[1]!,
           line: m[2] ? Number(m[2]) : null,
