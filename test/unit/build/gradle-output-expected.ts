@@ -10684,7 +10684,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       'AndroidManifest.xml',
       7,
       9,
-      'Attribute meta-data#com.google.ar.core@value value=(optional) from [:google_ar_optional:] AndroidManifest.xml:7:54-78 is also present at [:google_ar_required:] AndroidManifest.xml:7:54-78 value=(required). Suggestion: add \'tools:replace="android:value"\' to <meta-data> element at AndroidManifest.xml:7:9-81 to override.',
+      'Manifest merger failed : Attribute meta-data#com.google.ar.core@value value=(optional) from [:google_ar_optional:] AndroidManifest.xml:7:54-78 is also present at [:google_ar_required:] AndroidManifest.xml:7:54-78 value=(required). Suggestion: add \'tools:replace="android:value"\' to <meta-data> element at AndroidManifest.xml:7:9-81 to override.',
       ':processReleaseManifest',
     ),
   ],
@@ -10712,11 +10712,11 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
     d(
       'error',
       'manifest',
-      '\\AndroidManifest.xml',
+      '"\\AndroidManifest.xml',
       13,
       9,
       'Element activity#de.appplant.cordova.plugin.printer.ui.SelectPrinterActivity at AndroidManifest.xml:13:9-205 duplicated with element declared at AndroidManifest.xml:12:9-200',
-      ':processDebugManifest',
+      null,
     ),
   ],
   'manifest_studio_merging_errors_missing_key_attributes.txt': [
