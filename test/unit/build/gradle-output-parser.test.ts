@@ -384,6 +384,36 @@ describe('GradleOutputParser rules', () => {
         ':app:processReleaseMainManifest',
       ),
     ]);
+    // Android Studio's Messages view names the exception AGP threw.
+    expect(
+      parseGradleOutput('Error:java.lang.RuntimeException: Manifest merger failed with multiple errors, see logs'),
+    ).toEqual([
+      d('error', 'manifest', null, null, null, 'Manifest merger failed with multiple errors, see logs', null),
+    ]);
+  });
+
+  it("reads every `> ` line after the merger's failure as its message, however the paste wrapped it", () => {
+    const out = parseGradleOutput(
+      [
+        "Execution failed for task ':app:processDebugManifest'.",
+        '',
+        '> Manifest merger failed : Attribute application@label value=(@string/app_na',
+        '> me) from AndroidManifest.xml:12:9-41',
+        '>     is also present at [com.example:lib:1.0] AndroidManifest.xml:9:9-4',
+        '> 1 value=(Lib).',
+      ].join('\n'),
+    );
+    expect(out).toEqual([
+      d(
+        'error',
+        'manifest',
+        'AndroidManifest.xml',
+        12,
+        9,
+        'Manifest merger failed : Attribute application@label value=(@string/app_na me) from AndroidManifest.xml:12:9-41 is also present at [com.example:lib:1.0] AndroidManifest.xml:9:9-4 1 value=(Lib).',
+        ':app:processDebugManifest',
+      ),
+    ]);
   });
 
   it('bounds the number of diagnostics and message sizes', () => {

@@ -1716,9 +1716,10 @@ export class GradleOutputParser {
     if (
       !inBlock &&
       trimmed.includes('Manifest merger failed') &&
-      (m = /^(?:error:|Error:|(?:Caused by: )?java\.lang\.RuntimeException:)?\s*(Manifest merger failed\b.*)$/.exec(
-        trimmed,
-      ))
+      (m =
+        /^(?:error:|Error:)?\s*(?:(?:Caused by: )?java\.lang\.RuntimeException:\s*)?(Manifest merger failed\b.*)$/.exec(
+          trimmed,
+        ))
     ) {
       this.pendingMultiline = {
         base: { severity: 'error', source: 'manifest', file: null, line: null, column: null, message: m[1]!, task },
@@ -2261,13 +2262,12 @@ export class GradleOutputParser {
     for (const entry of lines) {
       const cause = /^(\s*)>(?: (.*))?$/.exec(entry.text);
       const text = (cause?.[2] ?? '').trim();
-      // `> Suggestion: …` pasted with its own marker is the merger's detail line, not a cause of its own, and so is
-      // the library's manifest path a paste wrapped onto a `> ` line of its own.
+      // `> Suggestion: …` pasted with its own marker is the merger's detail line, not a cause of its own. The merger's
+      // failure has no cause under it: any `> ` line after it is its message, quoted line by line or rewrapped.
       if (
         cause &&
         causes.length > 0 &&
-        (/^(?:Suggestion: |is also present at )/.test(text) ||
-          (/^\S*AndroidManifest\.xml\b/.test(text) && MANIFEST_FAILED.test(causes[causes.length - 1]!.text)))
+        (/^(?:Suggestion: |is also present at )/.test(text) || MANIFEST_FAILED.test(causes[causes.length - 1]!.text))
       )
         causes[causes.length - 1]!.details.push({ text, consumed: false });
       // A cause a terminal cut at its width inside `[…]`, its rest quoted again as a cause of its own: one cause.
