@@ -10751,7 +10751,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       29,
       35,
       'cannot find symbol (symbol: class DataBindingComponent; location: class ActivityGardenBinding)',
-      null,
+      ':app:kaptGenerateStubsDebugKotlin',
     ),
     d(
       'error',
@@ -10760,7 +10760,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       47,
       65,
       'cannot find symbol (symbol: class DataBindingComponent)',
-      null,
+      ':app:kaptGenerateStubsDebugKotlin',
     ),
   ],
   'javac_studio_quoted_file_line_generated_view_binding.txt': [
@@ -10857,7 +10857,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       null,
-      '[Hilt] dagger.hilt.android.components.ApplicationComponent, expected to be annotated with @DefineComponent. Found:',
+      '[Hilt] dagger.hilt.android.components.ApplicationComponent, expected to be annotated with @DefineComponent. Found: [Hilt] Processing did not complete. See error above for details.',
       null,
     ),
   ],
