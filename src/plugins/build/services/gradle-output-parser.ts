@@ -276,7 +276,7 @@ const QUOTED_HEADLINE =
   /^> (?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project) '[^']+'\.\s*$/;
 /** Android Studio's Messages view: `Error:(12, 0) msg`, `Error:(34, 24) Kotlin: msg`, `Error:(8) msg`, `Error:msg`. */
 const STUDIO_LOCATED =
-  /^(Error|Warning):\((\d+)(?:, ?(\d+))?\) (?:(Kotlin|Java|Gradle|error|warning|Error|Warning): )?(.+)$/;
+  /^(Error|Warning):\((\d+)(?:, ?(\d+))?\) ?(?:(Kotlin|Java|Gradle|error|warning|Error|Warning): )?(.+)$/;
 const STUDIO_UNLOCATED =
   /^(Error|Warning):(?:Gradle: )?(?!\s*(?:\(|Execution failed|A problem occurred|FAILURE: |BUILD (?:FAILED|SUCCESSFUL)))(\S.*)$/;
 const STUDIO_OPEN_FILE = /^<a href="openFile:([^"]+)">/;
@@ -503,6 +503,8 @@ interface PendingJavac {
   readonly details: string[];
   column: number | null;
   linesBeforeCaret: number;
+  /** The line taken as javac's source echo. */
+  echo?: string;
   blankLines: number;
   sawCaret: boolean;
   /** kapt wrapped the lines after the message (it may print the first one bare). */
@@ -813,7 +815,7 @@ export class GradleOutputParser {
         return;
       }
       // The section headers with their `* ` lost end the block as theirs do.
-      if (trimmed === 'Try:' || trimmed === 'Exception is:') {
+      if (/^(?:- )?(?:Try|Exception is):$/.test(trimmed)) {
         this.lostMarkerDepth = 0;
         this.closeBlock();
         this.section = 'other';
@@ -1217,13 +1219,28 @@ export class GradleOutputParser {
       return true;
     }
     if (!pending.sawCaret) {
+      // A message wrapped onto the next line (`… implement a method` / `from a supertype`), its echo after it: the
+      // line taken as the echo was only words, and this one is indented source.
+      if (
+        pending.linesBeforeCaret === 1 &&
+        pending.echo !== undefined &&
+        /^[a-z]+(?: [\w'-]+)+$/.test(pending.echo) &&
+        /^\s+\S/.test(line)
+      ) {
+        pending.message = `${pending.message} ${pending.echo}`;
+        pending.echo = line;
+        return true;
+      }
       // The source line javac echoes before its caret.
       if (
         pending.linesBeforeCaret >= 1 ||
-        /^(Note:|注:|\d+ |FAILURE|BUILD |\* |> |:\w|\s*(?:error|warning|错误|警告): )/.test(line)
+        /^(Note:|注:|\d+ |FAILURE|BUILD |\* |> |:\w|\s*(?:error|warning|错误|警告|エラー|Fehler|Warnung|\uFFFD{2,}): )/.test(
+          line,
+        )
       )
         return false;
       pending.linesBeforeCaret++;
+      pending.echo = line;
       return true;
     }
     // Annotation processors (Dagger's binding trace) indent what follows the caret deeper than the message.
@@ -1757,7 +1774,9 @@ export class GradleOutputParser {
     // AGP 3.2 prints its Message{…} record after the tool's own text: the record says where.
     if (trimmed.endsWith(')}') && line.includes(' Message{kind='))
       return this.addToolMessage(trimmed.slice(trimmed.indexOf('Message{kind=')), task);
-    if (!inBlock && (m = /^error: (.+)$/.exec(line))) return this.addBareError(m[1]!, task);
+    // Also in the JDK's locales, and with the level word mis-decoded (a GBK console's `错误` read as UTF-8 is `����`).
+    if (!inBlock && (m = /^(?:error|错误|エラー|Fehler|\uFFFD{2,}): (.+)$/.exec(line)))
+      return this.addBareError(m[1]!, task);
     if (!inBlock && !quotedCause && trimmed.startsWith('Could not find ') && DEPENDENCY_NOT_FOUND.test(trimmed))
       return this.pendingDependency({
         severity: 'error',
