@@ -115,11 +115,12 @@ const KAPT_TAGGED = /^\s*(?:([ew]): )?\[kapt\] (.*)$/;
 /** The summary kapt prints after the processor's own errors; it names no problem of its own. */
 const KAPT_SUMMARY = /failed to analyze: org\.jetbrains\.kotlin\.kapt3\.diagnostic\.KaptError/;
 
-/** javac's `error:` / `warning:` in the JDK's locales: English, Chinese, Japanese, German. */
-const JAVAC_LEVEL = '(error|warning|错误|警告|エラー|Fehler|Warnung)';
-const JAVAC = new RegExp(`^(\\s*)(?:([ew]): )?(.+?\\.java):(\\d+): ${JAVAC_LEVEL}: ?(.*)$`);
-/** An unanchored, linear pre-check for JAVAC: its `(.+?\.java)` retries at every `.java:` of a line that has many. */
-const JAVAC_HINT = /\.java:\d+: /;
+/** javac's `error:` / `warning:` in the JDK's locales: English (`Error:` as a translated log has it), Chinese, Japanese, German. */
+const JAVAC_LEVEL = '(error|warning|Error|错误|警告|エラー|Fehler|Warnung)';
+/** Also on a `.kt` file: kapt maps the processors' diagnostics on its stubs back to the Kotlin source. */
+const JAVAC = new RegExp(`^(\\s*)(?:([ew]): )?(.+?\\.(?:java|kt)):(\\d+): ${JAVAC_LEVEL}: ?(.*)$`);
+/** An unanchored, linear pre-check for JAVAC: its `(.+?\.java)` (or `.kt`) retries at every `.java:` of a line that has many. */
+const JAVAC_HINT = /\.(?:java|kt):\d+: /;
 /** javac's unlocated warnings: `warning: [options] …`, `warning: The following options were not recognized …`. */
 const JAVAC_BARE_WARNING = /^\s*warning: (\S.*)$/;
 /** Sentences only kotlinc prints (javac reports no unused declarations and words type errors otherwise). */
@@ -129,6 +130,22 @@ const KOTLIN_ONLY_WORDING =
 const LINT_WITHOUT_LINE = /^(\S+\.(?:java|kt|kts|xml|gradle)): (Error|Warning): (\S.*)$/;
 const JAVAC_DETAIL =
   /^\s*(symbol|location|required|found|reason|符号|位置|需要|找到|シンボル|場所|期待値|検出値|Symbol|Ort|Erforderlich|Ermittelt)\s*:\s*(.*)$/;
+/**
+ * A javac location glued to the end of the line printed before it (a paste lost the line break): to the previous
+ * error's detail line (`symbol: class X/app/A.java`, `location: package p.qC:\\p\\A.java`: a detail's value has no
+ * slash) or to a Dagger binding trace line ending in its component path (`… [p.AppComponent → p.Sub]/app/A.kt`).
+ */
+function splitGluedLocation(file: string): { before: string; path: string } | null {
+  let at = -1;
+  if (JAVAC_DETAIL.test(file)) at = file.search(/[A-Za-z]:[\\/]|[\\/]/);
+  else if (file.includes(' [')) {
+    const trace = / \[[^\]]*\](?=(?:[A-Za-z]:)?[\\/])/.exec(file);
+    if (trace) at = trace.index + trace[0].length;
+  }
+  return at > 0 ? { before: file.slice(0, at), path: file.slice(at) } : null;
+}
+/** A javac message whose first line is only an annotation processor's tag (`[Hilt]`), or empty. */
+const TAG_ONLY = /^(?:\[[\w/ :-]+\])?$/;
 const JAVAC_CLASS_FILE = /^\s*class file for \S+ not found$/;
 /** Tasks that run kotlinc or Kotlin/Native (`compileKotlinIosArm64`, `compileIosMainKotlinMetadata`, `linkDebugFrameworkIos`). */
 const KOTLIN_TASK = /:(?:compile\w*Kotlin\w*|link\w*(?:Framework|Executable|Test)\w*)$/;
@@ -259,12 +276,15 @@ const QUOTED_HEADLINE =
   /^> (?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project) '[^']+'\.\s*$/;
 /** Android Studio's Messages view: `Error:(12, 0) msg`, `Error:(34, 24) Kotlin: msg`, `Error:(8) msg`, `Error:msg`. */
 const STUDIO_LOCATED =
-  /^(Error|Warning):\((\d+)(?:, ?(\d+))?\) (?:(Kotlin|Java|Gradle|error|warning|Error|Warning): )?(.+)$/;
+  /^(Error|Warning):\((\d+)(?:, ?(\d+))?\) ?(?:(Kotlin|Java|Gradle|error|warning|Error|Warning): )?(.+)$/;
 const STUDIO_UNLOCATED =
   /^(Error|Warning):(?:Gradle: )?(?!\s*(?:\(|Execution failed|A problem occurred|FAILURE: |BUILD (?:FAILED|SUCCESSFUL)))(\S.*)$/;
 const STUDIO_OPEN_FILE = /^<a href="openFile:([^"]+)">/;
-/** Studio's Messages view groups located messages under a line that is only the file's absolute path. */
-const STUDIO_FILE_LINE = /^(?:[A-Za-z]:[\\/]|\/)[^:*?"<>|]*\.[A-Za-z]{1,6}$/;
+/** Studio's Messages view groups located messages under a line that is only the file's path (absolute, or relative where a reporter cut the project's part). */
+const STUDIO_FILE_LINE = /^(?:[A-Za-z]:[\\/]|\/|[\w.-]+[\\/])[^:*?"<>|]*\.[A-Za-z]{1,6}$/;
+/** javac's `where` clause (compiler.properties `where.description.*`) and the declarations listed under it. */
+const JAVAC_WHERE_CLAUSE =
+  /^\s*(?:where \S.* (?:is an?|are) [\w -]+:|\S+ extends \S.* (?:declared in|from capture of) \S.*)$/;
 /** An exception's class and message, which Studio also shows as `Error:java.util…Exception: …`: a trace, not a problem. */
 const STUDIO_EXCEPTION = /^[\w$]+(?:\.[\w$]+)+(?:Exception|Error)\b/;
 /** AAPT2's own messages, recognisable without a path. */
@@ -496,11 +516,13 @@ interface PendingJavac {
   readonly indent: number;
   /** The message line ended in a space: a terminal cut it at its width, the rest is on the next line. */
   cutAtWidth?: boolean;
-  /** `e` or `w` when kapt wraps every line of javac's output in its own prefix. */
+  /** `e` or `w` when kapt put its prefix before javac's location line. */
   readonly kaptLetter: string | null;
   readonly details: string[];
   column: number | null;
   linesBeforeCaret: number;
+  /** The line taken as javac's source echo. */
+  echo?: string;
   blankLines: number;
   sawCaret: boolean;
   /** kapt wrapped the lines after the message (it may print the first one bare). */
@@ -672,11 +694,22 @@ export class GradleOutputParser {
     const level = line.startsWith('[') ? LOG_LEVEL_PREFIX.exec(line) : null;
     this.lineLevel = level ? level[1]! : null;
     if (level) line = line.slice(level[0].length);
-    if (this.section === 'none' && !this.pendingJavac && !this.pendingMultiline && STUDIO_FILE_LINE.test(line)) {
-      this.studioFile = line;
-      return;
+    if (this.section === 'none' && !this.pendingJavac && !this.pendingMultiline) {
+      // Also behind a reporter's markdown `> `, with the project's part of the path cut off.
+      const path = line.startsWith('> ') ? line.slice(2) : line;
+      if (STUDIO_FILE_LINE.test(path)) {
+        this.studioFile = path;
+        return;
+      }
     }
-    if (!line.startsWith('Error:(') && !line.startsWith('Warning:(')) this.studioFile = null;
+    // javac's `where T is a type-variable:` clause under a message stays in the file's group.
+    if (
+      this.studioFile !== null &&
+      !line.startsWith('Error:(') &&
+      !line.startsWith('Warning:(') &&
+      !JAVAC_WHERE_CLAUSE.test(line)
+    )
+      this.studioFile = null;
     // A markdown bullet in front of a pasted diagnostic (`* res/values/values.xml:33:5-494: AAPT: error: …`).
     if (this.section === 'none' && line.startsWith('* ') && !GRADLE_SECTION.test(line)) line = line.slice(2);
     if (this.pendingStudio) {
@@ -805,7 +838,7 @@ export class GradleOutputParser {
         return;
       }
       // The section headers with their `* ` lost end the block as theirs do.
-      if (trimmed === 'Try:' || trimmed === 'Exception is:') {
+      if (/^(?:- )?(?:Try|Exception is):$/.test(trimmed)) {
         this.lostMarkerDepth = 0;
         this.closeBlock();
         this.section = 'other';
@@ -1157,20 +1190,30 @@ export class GradleOutputParser {
       this.carriedLine = joined[2];
       return true;
     }
+    const next = JAVAC_HINT.test(rawLine) ? JAVAC.exec(rawLine) : null;
+    const glued = next ? splitGluedLocation(next[3]!) : null;
+    if (next && glued) {
+      // The next error's location glued to this one's last line: that line's detail is this error's.
+      const detail = JAVAC_DETAIL.exec(glued.before);
+      if (detail) pending.details.push(`${detail[1]}: ${detail[2]!.trim()}`);
+      this.carriedLine = rawLine.slice(rawLine.indexOf(next[3]!) + glued.before.length);
+      return true;
+    }
     if (
-      (JAVAC_HINT.test(rawLine) && JAVAC.test(rawLine)) ||
+      next !== null ||
       (rawLine.includes('[ksp') && KSP.test(rawLine)) ||
       (rawLine.includes('.kt') && (KOTLIN_K2.test(rawLine) || KOTLIN_K1.test(rawLine))) ||
       KAPT_SUMMARY.test(rawLine)
     )
       return false;
     let line = rawLine;
-    // kapt repeats its `e: ` in front of every line javac printed, echo and caret included.
+    // kapt repeats its `e: ` in front of every line javac printed, echo and caret included; newer kapt relays the
+    // whole diagnostic as one message, so only its first line has the `e: ` and the echo and caret follow raw.
     const prefixed = /^\s*([ew]):(?: (.*))?$/.exec(line);
     if (prefixed) {
       line = prefixed[2] ?? '';
       pending.kaptWrapped = true;
-    } else if (pending.kaptLetter !== null && line.trim() !== '') return false;
+    } else if (pending.kaptWrapped && line.trim() !== '') return false;
     if (pending.cutAtWidth) {
       pending.cutAtWidth = false;
       if (!pending.sawCaret && /^\S+$/.test(line)) {
@@ -1202,17 +1245,36 @@ export class GradleOutputParser {
       return true;
     }
     if (!pending.sawCaret) {
+      // A message wrapped onto the next line (`… implement a method` / `from a supertype`), its echo after it: the
+      // line taken as the echo was only words, and this one is indented source.
+      if (
+        pending.linesBeforeCaret === 1 &&
+        pending.echo !== undefined &&
+        /^[a-z]+(?: [\w'-]+)+$/.test(pending.echo) &&
+        /^\s+\S/.test(line)
+      ) {
+        pending.message = `${pending.message} ${pending.echo}`;
+        pending.echo = line;
+        return true;
+      }
       // The source line javac echoes before its caret.
       if (
         pending.linesBeforeCaret >= 1 ||
-        /^(Note:|注:|\d+ |FAILURE|BUILD |\* |> |:\w|\s*(?:error|warning|错误|警告): )/.test(line)
+        /^(Note:|注:|\d+ |FAILURE|BUILD |\* |> |:\w|\s*(?:error|warning|错误|警告|エラー|Fehler|Warnung|\uFFFD{2,}): )/.test(
+          line,
+        )
       )
         return false;
       pending.linesBeforeCaret++;
+      pending.echo = line;
       return true;
     }
     // Annotation processors (Dagger's binding trace) indent what follows the caret deeper than the message.
-    return indentOf(line) > pending.indent && !/^\s*(Note|注|注意|Hinweis):/.test(line);
+    if (indentOf(line) <= pending.indent || /^\s*(Note|注|注意|Hinweis):/.test(line)) return false;
+    // javac prints a message's first line on the location line and its other lines under the caret: when the first
+    // line is only the processor's tag (Hilt's `error: [Hilt]`), the next one is what it says.
+    if (TAG_ONLY.test(pending.message)) pending.message = `${pending.message} ${line.trim()}`.trim();
+    return true;
   }
 
   private flushJavac(): void {
@@ -1493,10 +1555,21 @@ export class GradleOutputParser {
       });
     }
 
-    if (trimmed.includes('.java:') && JAVAC_HINT.test(line) && (m = JAVAC.exec(line))) {
-      const file = m[3]!;
+    if (
+      (trimmed.includes('.java:') || trimmed.includes('.kt:')) &&
+      JAVAC_HINT.test(line) &&
+      (m = JAVAC.exec(line)) &&
+      // A capitalised `Error:` (a log run through a translator) is javac's only without lint's closing `[IssueId]`.
+      (m[5] !== 'Error' || !(trimmed.endsWith(']') || /:lint\w*$/i.test(task ?? '')))
+    ) {
+      const glued = splitGluedLocation(m[3]!);
+      const file = glued?.path ?? m[3]!;
       const kaptLetter = m[2] ?? null;
-      const kapt = kaptLetter !== null || /kapt/i.test(task ?? '') || /[\\/](?:kapt3?|tmp[\\/]kapt3)[\\/]/.test(file);
+      const kapt =
+        kaptLetter !== null ||
+        /kapt/i.test(task ?? '') ||
+        /[\\/](?:kapt3?|tmp[\\/]kapt3)[\\/]/.test(file) ||
+        file.endsWith('.kt');
       if (kapt) this.kaptContext = true;
       this.pendingJavac = {
         severity: severityOf(m[5]!),
@@ -1505,7 +1578,8 @@ export class GradleOutputParser {
         line: Number(m[4]),
         message: m[6]!.trim(),
         task,
-        indent: indentOf(m[1]!),
+        // A glued location's indent was the line's it was glued to.
+        indent: glued ? 0 : indentOf(m[1]!),
         // javac ends no message with a space: the line was cut there (`cannot find ` / `symbol`).
         cutAtWidth: m[6]!.endsWith(' ') && m[6]!.trim() !== '',
         kaptLetter,
@@ -1584,11 +1658,13 @@ export class GradleOutputParser {
         ? KOTLIN_BINARY_LOCATION.exec(trimmed)
         : null;
     if (kotlinBare || binary) {
-      const message = kotlinBare ? kotlinBare[2]! : trimmed;
+      // `e: error: msg` is javac's unlocated diagnostic (its own `error: `) relayed by kapt: kotlinc says no `error: `.
+      const relayed = kotlinBare ? /^(?:error|warning): (\S.*)$/.exec(kotlinBare[2]!) : null;
+      const message = relayed ? relayed[1]! : kotlinBare ? kotlinBare[2]! : trimmed;
       if (KAPT_SUMMARY.test(message)) return true;
       const diagnostic: Diagnostic = {
         severity: severityOf(kotlinBare ? kotlinBare[1]! : 'e'),
-        source: this.kotlinSource(task, message),
+        source: relayed ? 'kapt' : this.kotlinSource(task, message),
         file: binary ? binary[1]! : null,
         line: null,
         column: null,
@@ -1730,7 +1806,9 @@ export class GradleOutputParser {
     // AGP 3.2 prints its Message{…} record after the tool's own text: the record says where.
     if (trimmed.endsWith(')}') && line.includes(' Message{kind='))
       return this.addToolMessage(trimmed.slice(trimmed.indexOf('Message{kind=')), task);
-    if (!inBlock && (m = /^error: (.+)$/.exec(line))) return this.addBareError(m[1]!, task);
+    // Also in the JDK's locales, and with the level word mis-decoded (a GBK console's `错误` read as UTF-8 is `����`).
+    if (!inBlock && (m = /^(?:error|错误|エラー|Fehler|\uFFFD{2,}): (.+)$/.exec(line)))
+      return this.addBareError(m[1]!, task);
     if (!inBlock && !quotedCause && trimmed.startsWith('Could not find ') && DEPENDENCY_NOT_FOUND.test(trimmed))
       return this.pendingDependency({
         severity: 'error',
