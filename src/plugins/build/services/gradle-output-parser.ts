@@ -266,6 +266,21 @@ const DEPENDENCY_NOT_FOUND = /^Could not find \S+\.$/;
 const DEPENDENCY_DETAIL = /^(?:Searched in the following locations:|Required by:)\s*$/;
 /** A cause line (`> …`) with no headline before it. */
 const BARE_CAUSE = /^> (?!Task :|Configure project |Transform )\S/;
+/**
+ * npm and pnpm announce a package script as `> name@1.2.3 script [dir]`, its command on the next `> ` line (a React
+ * Native or Expo build run through `npm run`): neither is a failure cause.
+ */
+const NPM_SCRIPT_BANNER = /^> (?:@[\w.-]+\/)?[\w.-]+@\d+\.\d+\.\d+\S* [\w:.-]+(?: \S.*)?$/;
+/**
+ * Gradle's rich console: a work-in-progress line (`> IDLE`, `> Evaluating settings`) over the status line it
+ * overwrote (`<===> 0% INITIALIZING [79ms]`), copied from a terminal: progress, not a failure cause.
+ */
+const CONSOLE_STATUS = /^> (?:IDLE|.*[A-Z]{4,} \[(?:\d+h )?(?:\d+m )?\d+(?:\.\d+)?m?s\])\s*$/;
+/**
+ * Python's logging in the form `2021-10-10 17:05:33,488 ERROR: …` (the comma before the milliseconds is Python's
+ * asctime): a build server's own log around the build (F-Droid's fdroidserver), never Gradle's or AGP's.
+ */
+const BUILD_SERVER_LOG = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},\d{3} (?:DEBUG|INFO|WARNING|ERROR|CRITICAL): /;
 /** A nested cause (`   > …`) with nothing above it: a failure pasted from its second line. */
 const INDENTED_CAUSE = /^ {2,12}> (?!Task :|Configure project |Transform )[A-Za-z]/;
 /** Lines that start with `> ` only because the log was quoted in markdown: Gradle prints none of these after `> `. */
@@ -414,6 +429,13 @@ export function stripWrapperPrefixes(rawLine: string): string {
   // A log line quoted in a sentence: `"MainActivity.kt:8:22 Unresolved reference: X"`.
   if (line.length > 2 && line.startsWith('"') && line.endsWith('"') && line.indexOf('"', 1) === line.length - 1)
     line = line.slice(1, -1);
+  // The same quotes around a pasted block: the opening one alone on its first line, the closing one on its last.
+  else if (
+    line.length > 1 &&
+    (line.startsWith('"') || line.endsWith('"')) &&
+    line.indexOf('"') === line.lastIndexOf('"')
+  )
+    line = line.startsWith('"') ? line.slice(1) : line.slice(0, -1);
   return line;
 }
 
@@ -624,6 +646,8 @@ export class GradleOutputParser {
   }
 
   private pushLine(rawLine: string, mayHold = true): void {
+    // A digit first: the cheap test before the pattern, on every line.
+    if (rawLine.charCodeAt(0) <= 57 && BUILD_SERVER_LOG.test(rawLine)) return;
     let line = capIndent(stripWrapperPrefixes(rawLine), this.pendingJavac !== null);
     // Copied out of an HTML table (Android Studio's build view pasted into an issue): each row ends in ` |` and the
     // rows are separated by `-- | --`.
@@ -833,6 +857,9 @@ export class GradleOutputParser {
         return;
       }
       if (this.implicitBlock && trimmed !== '' && !/^\s/.test(line) && !trimmed.startsWith('>')) {
+        // One `> ` line with no headline, ordinary text right under it: a reporter's markdown quote of a single
+        // line (`> Launching lib/main.dart …`), not a failure pasted from its cause (Gradle ends those with a section).
+        if (this.block.length === 1 && this.block[0]!.text.startsWith('> ')) this.block = [];
         this.closeBlock();
         this.section = 'none';
       } else {
@@ -879,6 +906,13 @@ export class GradleOutputParser {
         return;
       }
     }
+    if (
+      line.startsWith('> ') &&
+      (CONSOLE_STATUS.test(line) ||
+        NPM_SCRIPT_BANNER.test(line) ||
+        (this.previousLine?.startsWith('> ') && NPM_SCRIPT_BANNER.test(this.previousLine)))
+    )
+      return;
     // A quoted compiler line (`> e: [ksp] …` in a pasted log) is that diagnostic, not a failure cause.
     if (BARE_CAUSE.test(line) && this.scanLine(line.slice(2), false, true)) return;
     // Every headline IMPLICIT_BLOCK knows quotes a task, project or configuration name.
@@ -1004,9 +1038,18 @@ export class GradleOutputParser {
       d.task !== null &&
       this.tasksWithCauses.has(d.task) &&
       this.causelessHeadlines.has(`${d.task}|${d.message}`);
+    // The same report printed again and cut after its headline (a CLI echoing the build's output, a paste stopping
+    // there) names the same place: the whole copy says what went wrong.
+    const locatedFailures = this.diagnostics.filter((d) => d.source === 'gradle' && d.file !== null);
+    const cutCopy = (d: BuildDiagnostic): boolean =>
+      d.source === 'gradle' &&
+      d.file !== null &&
+      locatedFailures.some(
+        (whole) => whole.file === d.file && whole.line === d.line && whole.message.startsWith(`${d.message}: `),
+      );
     if (located.size === 0 && this.causelessHeadlines.size === 0) return [...this.diagnostics];
     return this.diagnostics.filter(
-      (d) => (d.file !== null || !located.has(`${d.severity}|${d.message}`)) && !repeatedHeadline(d),
+      (d) => (d.file !== null || !located.has(`${d.severity}|${d.message}`)) && !repeatedHeadline(d) && !cutCopy(d),
     );
   }
 
@@ -2380,15 +2423,16 @@ export class GradleOutputParser {
       );
       return;
     }
-    const located = /^(\/\S+?|[A-Za-z]:\\\S+?):(\d+)(?::(\d+))?: (?:Error|error|ERROR): (.*)$/.exec(cause);
+    // AGP's resource merger words its failure `<file>[:line[:col]]: Error: <message>` (no position when it has none).
+    const located = /^(\/\S+?|[A-Za-z]:\\\S+?)(?::(\d+)(?::(\d+))?)?: (?:Error|error|ERROR): (.*)$/.exec(cause);
     // R8 names the position at the end of its cause: `…, position: offset: 96, line: 3, column: 19, origin: /p/rules.pro`.
     const position = cause.includes(', origin: ') ? /\bline: (\d+), column: (\d+), origin: (\S+)$/.exec(cause) : null;
     if (located) {
       this.add({
         severity: 'error',
-        source: 'gradle',
+        source: 'agp',
         file: located[1]!,
-        line: Number(located[2]),
+        line: located[2] ? Number(located[2]) : null,
         column: located[3] ? Number(located[3]) : null,
         message: located[4]!,
         task,
