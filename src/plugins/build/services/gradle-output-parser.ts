@@ -309,12 +309,30 @@ const AAPT_MESSAGE =
 /** D8's dex size limit, bare or behind `D8: ` (its counts follow on the next line in the older form). */
 const D8_DEX_LIMIT =
   /^\s*(?:D8: |Error: )?(Cannot fit requested classes in (?:a single dex file|the main-dex file).*)$/;
-/** The merger's own messages, recognisable without `Manifest merger failed :` or a location before them. */
+/**
+ * The merger's own messages, recognisable without `Manifest merger failed :` or a location before them. Android Studio's
+ * Merged Manifest pane lists them as `Merging Errors: Error: <message> <module> main manifest (this file), line 23`.
+ */
 const MANIFEST_MESSAGE =
-  /^\s*(?:Error: )?((?:uses-sdk:minSdkVersion \d+ cannot be smaller than version \d+ declared in library|android:exported needs to be explicitly specified for|Attribute [\w:.@-]+ value=\(.*\) from .* is also present at)\b.*)$/;
+  /^\s*(?:Merging Errors: )?(?:Error: )?((?:uses-sdk:minSdkVersion \d+ cannot be smaller than version \d+ declared in library|android:exported needs to be explicitly specified for|Attribute [\w:.@-]+ value=\(.*\) from .* is also present at|Missing one of the key attributes '[^']*' on element|Element \S+ at \S+ duplicated with element declared at)\b.*)$/;
+/** The pane's next record after a message that names its manifest: `… (this file), line 219 Error: Validation failed …`. */
+const MERGED_MANIFEST_PANE_NEXT = / manifest(?: \(this file\))?(?:, line \d+)? (?=(?:Error|Warning): )/;
+const MAX_PANE_RECORDS = 20;
+/** The merger's note that it stopped after the errors it reported: not a problem of its own. */
+const MANIFEST_VALIDATION_STOPPED = /^Validation failed, exiting\b/;
+/**
+ * AGP 7.3+ on a source manifest's `package=` attribute: a warning (`… and the value is ignored.`, or `… is deprecated.`
+ * before AGP 8), an error when it differs from the namespace (`Incorrect package="…" found …`). Its explanation and
+ * recommendation follow on lines of their own.
+ */
+const PACKAGE_ATTRIBUTE =
+  /^\s*((Incorrect )?package="[^"]*" found in source AndroidManifest\.xml: (.+?AndroidManifest\.xml)\.?)\s*$/;
+const PACKAGE_ATTRIBUTE_REST =
+  /^\s*(?:Setting the namespace via |Recommendation: remove package=|Please instead set the namespace |This migration can be done automatically )/;
 const D8_MESSAGE =
   /^\s*(?:Error: |ERROR: |D8: |com\.android\.tools\.r8\.[\w.$]+: )?((?:Invoke-customs|Default interface methods|Static interface methods|Private interface methods|MethodHandle\.invoke and MethodHandle\.invokeExact|Invoke-polymorphic|Constant-dynamic) (?:are|is) only supported starting with Android \S+ \(--min-api \d+\).*)$/;
-const LOG_LEVEL_PREFIX = /^\[(ERROR|WARNING|WARN|INFO|DEBUG|LIFECYCLE|QUIET)\] (?:\[[\w$]+(?:\.[\w$]+)+\](?: |$))?/;
+const LOG_LEVEL_PREFIX =
+  /^\[(ERROR|WARNING|WARN|INFO|DEBUG|LIFECYCLE|QUIET|error|warn|info|debug)\] (?:\[[\w$]+(?:\.[\w$]+)+\](?: |$))?/;
 /** javac through Maven: `/p/A.java:[160,40] cannot find symbol` (older plugins keep javac's `error: `). */
 const MAVEN_LOCATED = /^\s*(.+?\.java):\[(\d+),(\d+)\] (?:(error|warning): )?(.*)$/;
 /** The Compose compiler plugin's version check, also seen pasted without Kotlin's `e: `. */
@@ -546,6 +564,8 @@ interface PendingMultiline {
   heldBlank?: boolean;
   /** Only lines indented deeper than this continue the message (a compiler's message wrapped under its `e: `). */
   readonly deeperThan?: number;
+  /** The merger's located record (`<path> Error:`). */
+  readonly mergerRecord?: boolean;
 }
 
 interface PendingTest {
@@ -561,6 +581,8 @@ export class GradleOutputParser {
   private readonly diagnostics: BuildDiagnostic[] = [];
   private readonly seen = new Set<string>();
   private readonly seenLocated = new Set<string>();
+  /** The dedup key of the last diagnostic kept. */
+  private lastKey: string | null = null;
   private readonly projectRoot: string | null;
   private currentTask: string | null = null;
   private truncatedCount = 0;
@@ -691,7 +713,8 @@ export class GradleOutputParser {
     this.previousLine = this.currentLine;
     this.currentLine = line;
     if (this.lastAdded !== null && this.continuesWrappedMessage(line)) return;
-    // Maven's `[ERROR] ` (the Android Maven plugin) and Gradle's `--debug` `[ERROR] [org.gradle.…] ` before every line.
+    // Maven's `[ERROR] ` (the Android Maven plugin), sbt's `[warn] ` (sbt-android) and Gradle's `--debug`
+    // `[ERROR] [org.gradle.…] ` before every line.
     const level = line.startsWith('[') ? LOG_LEVEL_PREFIX.exec(line) : null;
     this.lineLevel = level ? level[1]! : null;
     if (level) line = line.slice(level[0].length);
@@ -1086,7 +1109,8 @@ export class GradleOutputParser {
     return this.add({ severity, source, file: null, line: null, column: null, message, task });
   }
 
-  private add(d: Diagnostic): boolean {
+  /** `again`: a record the tool printed twice in a row is two problems (see flushMultiline), not one printed twice. */
+  private add(d: Diagnostic, again = false): boolean {
     const file = d.file !== null ? this.reportPath(d.file) : null;
     const message = clip(d.message);
     if (message === '') return false;
@@ -1100,10 +1124,12 @@ export class GradleOutputParser {
         ? `${d.severity}|${file}|${d.line}|${d.column}|${message}`
         : // The same unlocated warning from several modules' tasks (javac's `[options]`) is one per module.
           `${d.severity}|${d.source}|${d.line}|${d.column}|${message}|${d.severity === 'warning' ? d.task : ''}`;
-    if (this.seen.has(key)) return true;
+    const repeated = again && this.lastKey === key;
+    if (this.seen.has(key) && !repeated) return true;
     // A copy printed without its caret (cut short) is the same error as the one with a column.
     const located = file !== null ? `${d.severity}|${file}|${d.line}|${message}` : null;
-    if (located !== null && d.column === null && this.seenLocated.has(located)) return true;
+    if (located !== null && d.column === null && this.seenLocated.has(located) && !repeated) return true;
+    this.lastKey = key;
     this.seen.add(key);
     if (located !== null) this.seenLocated.add(located);
     if (this.diagnostics.length >= MAX_DIAGNOSTICS) {
@@ -1320,7 +1346,11 @@ export class GradleOutputParser {
       : [p.base.message, ...p.lines].filter((s) => s !== '').join(' ');
     const located = p.base.source === 'manifest' && p.base.file === null ? this.manifestLocation(message) : {};
     if (p.base.source === 'manifest' && p.base.file !== null) this.manifestLocatedTasks.add(p.base.task);
-    this.add({ ...p.base, ...located, message });
+    if (p.base.source === 'manifest' && MANIFEST_VALIDATION_STOPPED.test(message)) return;
+    // The merger reports each element once: the same record right after itself, in a file it names no line of, is
+    // another element its message does not name (`… for <activity>.` for each activity of a test manifest).
+    const again = p.mergerRecord === true && p.base.line === null;
+    this.add({ ...p.base, ...located, message }, again);
   }
 
   /** The first position in a merger message that is the project's own manifest, for a message without a file. */
@@ -1728,6 +1758,7 @@ export class GradleOutputParser {
           task,
         },
         lines: [],
+        mergerRecord: true,
       };
       return true;
     }
@@ -1804,9 +1835,10 @@ export class GradleOutputParser {
     if (
       !inBlock &&
       trimmed.includes('Manifest merger failed') &&
-      (m = /^(?:error:|Error:|(?:Caused by: )?java\.lang\.RuntimeException:)?\s*(Manifest merger failed\b.*)$/.exec(
-        trimmed,
-      ))
+      (m =
+        /^(?:error:|Error:)?\s*(?:(?:Caused by: )?java\.lang\.RuntimeException:\s*)?(Manifest merger failed\b.*)$/.exec(
+          trimmed,
+        ))
     ) {
       this.pendingMultiline = {
         base: { severity: 'error', source: 'manifest', file: null, line: null, column: null, message: m[1]!, task },
@@ -1858,12 +1890,43 @@ export class GradleOutputParser {
     }
     if (
       !inBlock &&
-      (line.includes('minSdkVersion') || line.includes('android:exported') || line.includes(' is also present at ')) &&
+      (line.includes('minSdkVersion') ||
+        line.includes('android:exported') ||
+        line.includes(' is also present at ') ||
+        line.includes('Missing one of the key attributes') ||
+        line.includes(' duplicated with element declared at ')) &&
       (m = MANIFEST_MESSAGE.exec(line))
     ) {
+      // Studio's pane copied as one line: its records one after another (`Error: Validation failed, exiting …` says
+      // nothing of its own).
+      let record: string | undefined = m[1]!;
+      for (let k = 0; record !== undefined && k < MAX_PANE_RECORDS; k++) {
+        const next = MERGED_MANIFEST_PANE_NEXT.exec(record);
+        const message = next ? record.slice(0, next.index + next[0].length - 1) : record;
+        this.pendingMultiline = {
+          base: { severity: 'error', source: 'manifest', file: null, line: null, column: null, message, task },
+          lines: [],
+        };
+        if (!next) break;
+        this.flushMultiline();
+        record = MANIFEST_MESSAGE.exec(record.slice(next.index + next[0].length))?.[1];
+      }
+      return true;
+    }
+    if (trimmed.includes('found in source AndroidManifest.xml') && (m = PACKAGE_ATTRIBUTE.exec(line))) {
       this.pendingMultiline = {
-        base: { severity: 'error', source: 'manifest', file: null, line: null, column: null, message: m[1]!, task },
+        base: {
+          severity: m[2] ? 'error' : 'warning',
+          source: 'manifest',
+          file: m[3]!,
+          line: null,
+          column: null,
+          message: m[1]!,
+          task,
+        },
         lines: [],
+        unindented: PACKAGE_ATTRIBUTE_REST,
+        indented: false,
       };
       return true;
     }
@@ -2320,8 +2383,13 @@ export class GradleOutputParser {
     for (const entry of lines) {
       const cause = /^(\s*)>(?: (.*))?$/.exec(entry.text);
       const text = (cause?.[2] ?? '').trim();
-      // `> Suggestion: …` pasted with its own marker is the merger's detail line, not a cause of its own.
-      if (cause && causes.length > 0 && /^(?:Suggestion: |is also present at )/.test(text))
+      // `> Suggestion: …` pasted with its own marker is the merger's detail line, not a cause of its own. The merger's
+      // failure has no cause under it: any `> ` line after it is its message, quoted line by line or rewrapped.
+      if (
+        cause &&
+        causes.length > 0 &&
+        (/^(?:Suggestion: |is also present at )/.test(text) || MANIFEST_FAILED.test(causes[causes.length - 1]!.text))
+      )
         causes[causes.length - 1]!.details.push({ text, consumed: false });
       // A cause a terminal cut at its width inside `[…]`, its rest quoted again as a cause of its own: one cause.
       else if (cause && causes.length > 0 && opensBracket(causes[causes.length - 1]!.text) && /^\S+\]/.test(text))
@@ -2427,6 +2495,9 @@ export class GradleOutputParser {
     const located = /^(\/\S+?|[A-Za-z]:\\\S+?)(?::(\d+)(?::(\d+))?)?: (?:Error|error|ERROR): (.*)$/.exec(cause);
     // R8 names the position at the end of its cause: `…, position: offset: 96, line: 3, column: 19, origin: /p/rules.pro`.
     const position = cause.includes(', origin: ') ? /\bline: (\d+), column: (\d+), origin: (\S+)$/.exec(cause) : null;
+    const packageAttribute = cause.includes('found in source AndroidManifest.xml')
+      ? PACKAGE_ATTRIBUTE.exec(cause)
+      : null;
     if (located) {
       this.add({
         severity: 'error',
@@ -2447,9 +2518,27 @@ export class GradleOutputParser {
         message: headline ? `${headline}: ${text}` : text,
         task,
       });
+    } else if (packageAttribute) {
+      // AGP printed it before the block too: the same file and words are one diagnostic.
+      this.add({
+        severity: 'error',
+        source: 'manifest',
+        file: packageAttribute[3]!,
+        line: null,
+        column: null,
+        message: text,
+        task,
+      });
     } else if (MANIFEST_FAILED.test(cause)) {
-      // The located errors printed before the block already say this, with file and line.
-      if (this.manifestLocatedTasks.has(task)) return;
+      // The located errors printed before the block already say this, with file and line; so do located errors whose
+      // task the log did not show (no `> Task` line before them).
+      if (this.manifestLocatedTasks.has(task) || this.manifestLocatedTasks.has(null)) return;
+      // `… with multiple errors, see logs` only points at the merger's errors: when they were read, it adds nothing.
+      if (
+        /^Manifest merger failed with multiple errors/.test(cause) &&
+        this.diagnostics.some((d) => d.source === 'manifest')
+      )
+        return;
       this.add({ severity: 'error', source: 'manifest', ...this.manifestLocation(text), message: text, task });
     } else {
       this.add({
