@@ -11437,7 +11437,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
     d(
       'error',
       'manifest',
-      '"\\AndroidManifest.xml',
+      '\\AndroidManifest.xml',
       13,
       9,
       'Element activity#de.appplant.cordova.plugin.printer.ui.SelectPrinterActivity at AndroidManifest.xml:13:9-205 duplicated with element declared at AndroidManifest.xml:12:9-200',
