@@ -11773,7 +11773,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       "Could not determine the dependencies of task ':app:compileDebugJavaWithJavac'",
-      ':app:compileDebugJavaWithJavac',
+      null,
     ),
   ],
   'mixed2_cordova_xml_unexpected_end_ionic_errors.txt': [],
