@@ -11870,6 +11870,42 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
   'mixed3_rn_block_then_elided_k2_errors_squashed_second_block.txt': [
     d(
       'error',
+      'kotlin',
+      '/Volumes/PD/.../MainApplication.kt',
+      27,
+      58,
+      'Unresolved reference: BuildConfig',
+      ':app:compileDebugKotlin',
+    ),
+    d(
+      'error',
+      'kotlin',
+      '/Volumes/PD/.../MainApplication.kt',
+      29,
+      50,
+      'Unresolved reference: BuildConfig',
+      ':app:compileDebugKotlin',
+    ),
+    d(
+      'error',
+      'kotlin',
+      '/Volumes/PD/.../MainApplication.kt',
+      30,
+      49,
+      'Unresolved reference: BuildConfig',
+      ':app:compileDebugKotlin',
+    ),
+    d(
+      'error',
+      'kotlin',
+      '/Volumes/PD/.../MainApplication.kt',
+      39,
+      9,
+      'Unresolved reference: BuildConfig',
+      ':app:compileDebugKotlin',
+    ),
+    d(
+      'error',
       'gradle',
       null,
       null,
@@ -11877,10 +11913,6 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       "Execution failed for task ':app:compileDebugKotlin': Compilation error. See log for more details",
       ':app:compileDebugKotlin',
     ),
-    d('error', 'kotlin', '/Volumes/PD/.../MainApplication.kt', 27, 58, 'Unresolved reference: BuildConfig', null),
-    d('error', 'kotlin', '/Volumes/PD/.../MainApplication.kt', 29, 50, 'Unresolved reference: BuildConfig', null),
-    d('error', 'kotlin', '/Volumes/PD/.../MainApplication.kt', 30, 49, 'Unresolved reference: BuildConfig', null),
-    d('error', 'kotlin', '/Volumes/PD/.../MainApplication.kt', 39, 9, 'Unresolved reference: BuildConfig', null),
   ],
   'mixed3_rn_k2_node_modules_relative_then_failure_line.txt': [
     d(

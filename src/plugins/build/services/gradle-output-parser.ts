@@ -250,9 +250,10 @@ const BLOCK_START = /^\s*[*-]?\s*What went wrong:\s*$/;
 const BLOCK_START_GLUED = /^\s*\*?\s*What went wrong:\s+(\S.*)$/;
 /** A literal `\n` followed by a line that starts Gradle's failure report: a log escaped into one JSON string. */
 const TABLE_RULE = /^\s*-{2,}(?:\s*\|\s*-{2,})+\s*\|?\s*$/;
-/** `* What went wrong:` after other text on its line: the report's sections squashed onto one line. */
-const SQUASHED_REPORT = /\S\s+\* What went wrong:/;
-const SQUASHED_SECTION_BREAK = /\s+(?=\* (?:Where|What went wrong|Try|Exception is|Get more help):|BUILD FAILED\b)/;
+/** `* What went wrong:` (or `* Try:` after the last cause) after other text on its line: sections squashed onto one line. */
+const SQUASHED_REPORT = /\S\s+\* (?:What went wrong|Try):/;
+const SQUASHED_SECTION_BREAK =
+  /\s+(?=\* (?:Where|What went wrong|Try|Exception is|Get more help):|BUILD FAILED\b|FAILURE: Build failed)/;
 const ESCAPED_LOG_BREAK = /\\n(?:\* What went wrong:|FAILURE: |\d+: Task failed|BUILD FAILED)/;
 /** Failure headlines that start a block even when the `* What went wrong:` line was not printed or pasted. */
 const IMPLICIT_BLOCK =
@@ -660,8 +661,17 @@ export class GradleOutputParser {
       return;
     }
     // A whole failure report pasted onto one line (a blog's or a phone's reflow): one line per `* …:` section.
-    if (rawLine.length > 40 && rawLine.includes('* What went wrong:') && SQUASHED_REPORT.test(rawLine)) {
-      for (const part of rawLine.split(SQUASHED_SECTION_BREAK)) this.pushLine(part);
+    if (
+      rawLine.length > 40 &&
+      (rawLine.includes('* What went wrong:') || rawLine.includes(' * Try:')) &&
+      SQUASHED_REPORT.test(rawLine)
+    ) {
+      for (const part of rawLine.split(SQUASHED_SECTION_BREAK)) {
+        // A cause squashed with the causes nested under it (`> A failure occurred … > Compilation error …`).
+        const causes = part.startsWith('> ') ? part.split(/\s+> (?=\S)/) : [part];
+        for (let k = 0; k < causes.length && k < 16; k++)
+          this.pushLine(k === 0 ? causes[0]! : `${'   '.repeat(k)}> ${causes[k]}`);
+      }
       return;
     }
     this.pushLine(rawLine);
@@ -877,6 +887,19 @@ export class GradleOutputParser {
       this.lostMarkerDepth = 0;
       if (this.implicitBlock && this.continuesDuplicateResources(trimmed)) {
         this.pushBlockLine(`  ${trimmed}`);
+        return;
+      }
+      // Gradle puts no stack frames under a cause: a lone `> ` exception line with frames under it is a quoted stack
+      // trace, which reports nothing the failure block does not.
+      if (
+        this.implicitBlock &&
+        this.block.length === 1 &&
+        this.block[0]!.text.startsWith('> ') &&
+        /^\s+at [\w$.[\]]+\(/.test(line)
+      ) {
+        this.block = [];
+        this.closeBlock();
+        this.section = 'other';
         return;
       }
       if (this.implicitBlock && trimmed !== '' && !/^\s/.test(line) && !trimmed.startsWith('>')) {
