@@ -12127,7 +12127,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       null,
-      "A problem occurred configuring project ':launcher': Could not find com.android.tools.build:gradle:6.1.1. Required by: project :launcher",
+      "A problem occurred configuring project ':launcher': Could not find com.android.tools.build:gradle:6.1.1. Required by: Required by: project :launcher",
       null,
     ),
   ],

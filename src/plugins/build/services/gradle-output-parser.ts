@@ -282,6 +282,9 @@ const CONSOLE_STATUS = /^> (?:IDLE|.*[A-Z]{4,} \[(?:\d+h )?(?:\d+m )?\d+(?:\.\d+
  * asctime): a build server's own log around the build (F-Droid's fdroidserver), never Gradle's or AGP's.
  */
 const BUILD_SERVER_LOG = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},\d{3} (?:DEBUG|INFO|WARNING|ERROR|CRITICAL): /;
+/** `Running Gradle task 'assembleDebug'...` with its time when done (`… 359.5s`, `… Done 362.1s (!)`). */
+const FLUTTER_GRADLE_STATUS =
+  /^\s*(?:> )?Running Gradle task '[^']*'\.\.\.(?:\s+(?:Done\s+)?[\d.,]+m?s(?:\s+\(!\))?)?\s*$/;
 /** A nested cause (`   > …`) with nothing above it: a failure pasted from its second line. */
 const INDENTED_CAUSE = /^ {2,12}> (?!Task :|Configure project |Transform )[A-Za-z]/;
 /** Lines that start with `> ` only because the log was quoted in markdown: Gradle prints none of these after `> `. */
@@ -702,6 +705,8 @@ export class GradleOutputParser {
     }
     // Gradle puts a space after every `>` it prints: `>Execution failed …` is a reporter's quote of that line alone.
     if (line.charCodeAt(0) === 62 && /^>[A-Za-z]/.test(line)) line = line.slice(1);
+    // The Flutter tool's own status line, which a console can interleave with every line Gradle prints.
+    if (line.includes('Running Gradle task ') && FLUTTER_GRADLE_STATUS.test(line)) return;
     // A lint line a terminal cut at its width before its `[IssueId]` ended: held until the next line says.
     if (this.heldLintLine !== null) {
       const held = this.heldLintLine;
