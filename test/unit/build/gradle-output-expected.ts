@@ -12142,4 +12142,23 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
+  'mixed5_studio_idea_log_error_throwable_frames.txt': [],
+  'mixed5_exception_is_release_javac_stack.txt': [],
+  'mixed5_tab_stack_frames_finalize_properties.txt': [],
+  'mixed5_studio_error_failure_list_task_not_found_information.txt': [
+    d('error', 'gradle', null, null, null, "Task 'assemble' not found in root project 'iosched'", null),
+  ],
+  'mixed5_debug_log_iso_offset_exception_reporter_frames.txt': [],
+  'mixed5_task_execution_exception_process_resources_stack.txt': [],
+  'mixed5_task_execution_exception_javac_stack_cordova.txt': [],
+  'mixed5_studio_error_failure_empty_task_name.txt': [
+    d('error', 'gradle', null, null, null, "Task '' not found in root project 'mosby'", null),
+  ],
+  'mixed5_spaces_stack_old_gradle_compile_java.txt': [],
+  'mixed5_flutter_studio_error_running_gradle_process_exception.txt': [],
+  'mixed5_debug_log_time_exception_reporter_frames.txt': [],
+  'mixed5_cordova_error_code_cmd_windows_quoted.txt': [],
+  'mixed5_nativescript_tns_run_include_gradle_lines.txt': [],
+  'mixed5_flutter_verbose_stack_task_graph_frames.txt': [],
+  'mixed5_processing_build_failed_tooling_build_exception.txt': [],
 };
