@@ -1901,7 +1901,8 @@ export class GradleOutputParser {
       return this.addUnlocated('error', 'gradle', m[1]!, task);
     if (!inBlock && trimmed.startsWith('Gradle ') && (m = STUDIO_SYNC_FAILED.exec(line)))
       return this.addUnlocated('error', 'gradle', m[1]!.trim(), task);
-    if (!inBlock && !quotedCause && trimmed.includes('Exception: ')) {
+    // Gradle's failure report prints these exceptions by their message alone: `> org.gradle…Exception: …` is a quoted stack.
+    if (!inBlock && trimmed.includes('Exception: ')) {
       if ((m = STACK_TASK_FAILURE.exec(line))) return this.addFromStack(m[1]!, m[2]!);
       if ((m = STACK_UNRESOLVED.exec(line))) return this.addFromStack(m[1]!, task);
     }
