@@ -12031,7 +12031,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       'javac',
       '/builds/fdroid/fdroiddata/build/at.jclehner.rxdroid/src/main/java/at/jclehner/rxdroid/BackupActivity.java',
       195,
-      20,
+      24,
       'cannot find symbol (symbol: variable ic_folder_white; location: class drawable)',
       ':compileReleaseJavaWithJavac',
     ),
@@ -12099,7 +12099,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       56,
       56,
       'cannot find symbol (symbol: variable tv_font; location: class id)',
-      ':InboxPager:compileReleaseJavaWithJavac',
+      null,
     ),
     d(
       'error',
@@ -12108,7 +12108,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       65,
       65,
       'cannot find symbol (symbol: variable tv_open_keychain; location: class id)',
-      ':InboxPager:compileReleaseJavaWithJavac',
+      null,
     ),
   ],
 };

@@ -71,7 +71,8 @@ const WRAPPER_PREFIX =
 // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes start with ESC.
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
 
-const TASK_LINE = /^> Task (:\S*)(?: (?:FAILED|UP-TO-DATE|NO-SOURCE|SKIPPED|FROM-CACHE))?\s*$/;
+/** A reporter's markdown bold around the task and its outcome (`> Task **:app:x FAILED**`) is no part of the line. */
+const TASK_LINE = /^> Task (?:\*\*)?(:[^\s*]*)(?: (?:FAILED|UP-TO-DATE|NO-SOURCE|SKIPPED|FROM-CACHE))?(?:\*\*)?\s*$/;
 /** Gradle before 5 printed tasks as `:app:compileDebugJavaWithJavac UP-TO-DATE`. */
 const OLD_TASK_LINE =
   /^(:[\w.-]+(?::[\w.-]+)*)(?: (?:UP-TO-DATE|FAILED|SKIPPED|NO-SOURCE|FROM-CACHE|\(Thread\[.*|- .*))?\s*$/;
@@ -284,9 +285,9 @@ const DEPENDENCY_NOT_FOUND = /^Could not find \S+\.$/;
 /** The unindented lines of its detail (the locations and the requirers are indented under them). */
 const DEPENDENCY_DETAIL = /^(?:Searched in the following locations:|Required by:)\s*$/;
 /** A cause line (`> …`) with no headline before it (the rich console's `> IDLE` is a worker's status, not a cause). */
-const BARE_CAUSE = /^> (?!Task :|Configure project |Transform |IDLE\s*$)\S/;
+const BARE_CAUSE = /^> (?!Task (?:\*\*)?:|Configure project |Transform |IDLE\s*$)\S/;
 /** A nested cause (`   > …`) with nothing above it: a failure pasted from its second line. */
-const INDENTED_CAUSE = /^ {2,12}> (?!Task :|Configure project |Transform )[A-Za-z]/;
+const INDENTED_CAUSE = /^ {2,12}> (?!Task (?:\*\*)?:|Configure project |Transform )[A-Za-z]/;
 /** Lines that start with `> ` only because the log was quoted in markdown: Gradle prints none of these after `> `. */
 const MARKDOWN_QUOTED =
   /^> ?(?:> |\d{2}:\d{2}:\d{2}\b|Caused by: |\s*at [\w$.]+[\w$<>]*\(|\* (?:What went wrong|Where|Try|Exception is|Get more help)|FAILURE: |BUILD (?:FAILED|SUCCESSFUL)|Error:(?!\s))/;
