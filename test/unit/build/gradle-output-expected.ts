@@ -12111,4 +12111,71 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
+  'mixed2_could_not_find_agp_required_by_plugin_open_file.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      'Could not find com.android.tools.build:gradle:3.0.1. Required by: project :app > com.frogermcs.androiddevmetrics:androiddevmetrics-plugin:0.6',
+      null,
+    ),
+  ],
+  'mixed2_gradlew_could_not_find_agp_classpath_block.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "A problem occurred configuring root project 'daily-dozen-android': Could not find com.android.tools.build:gradle:3.0.1. Required by: project :",
+      null,
+    ),
+  ],
+  'mixed2_exception_is_project_configuration_stack.txt': [
+    d('error', 'gradle', null, null, null, "A problem occurred configuring root project 'My Application'", null),
+  ],
+  'mixed2_could_not_find_agp_one_line.txt': [
+    d('error', 'gradle', null, null, null, 'Could not find com.android.tools.build:gradle:2.2.2.', null),
+  ],
+  'mixed2_studio_error_could_not_find_agp_required_by_module.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      'Could not find com.android.tools.build:gradle:2.2.2. Required by: 2way:simple-crop-image-lib:unspecified',
+      null,
+    ),
+  ],
+  'mixed2_caused_by_module_version_not_found_searched.txt': [
+    d('error', 'gradle', null, null, null, 'Could not find com.android.tools.build:gradle:3.0.1.', null),
+  ],
+  'mixed2_list_markers_try_exception_is_resolve_exception.txt': [
+    d('error', 'gradle', null, null, null, "Could not resolve all dependencies for configuration ':classpath'.", null),
+  ],
+  'mixed2_duplicate_class_line_alone.txt': [
+    d(
+      'error',
+      'agp',
+      null,
+      null,
+      null,
+      'Duplicate class io.flutter.BuildConfig found in modules flutter_debug-1.0-runtime (com.samson.flutter_module_support:flutter_debug:1.0) and flutter_embedding_debug-1.0.0-40441def692f444660a11e20fac37af9050245ab (io.flutter:flutter_embedding_debug:1.0.0-40441def692f444660a11e20fac37af9050245ab)',
+      null,
+    ),
+  ],
+  'mixed2_exception_is_task_execution_duplicate_classes.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:checkStagingDuplicateClasses'",
+      ':app:checkStagingDuplicateClasses',
+    ),
+  ],
 };
