@@ -11727,33 +11727,23 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       ':app:processDebugManifest',
     ),
   ],
-  'mixed2_stack_task_execution_exception_kotlin_line.txt': [
-    d(
-      'error',
-      'gradle',
-      null,
-      null,
-      null,
-      "Execution failed for task ':app:compileDebugKotlin'",
-      ':app:compileDebugKotlin',
-    ),
-  ],
-  'mixed2_studio_failed_to_resolve_affected_modules.txt': [
+  'mixednative_stack_task_execution_exception_kotlin_line.txt': [],
+  'mixednative_studio_failed_to_resolve_affected_modules.txt': [
     d('error', 'gradle', null, null, null, 'Failed to resolve: com.github.naz013:ColorSlider:1.0.5', null),
   ],
-  'mixed2_studio_failed_to_resolve_location_next_line.txt': [
+  'mixednative_studio_failed_to_resolve_location_next_line.txt': [
     d('error', 'gradle', null, 39, 13, 'Failed to resolve: com.github.user:Repo:Tag', null),
   ],
-  'mixed2_stack_caused_by_could_not_resolve_agp.txt': [
+  'mixednative_stack_caused_by_could_not_resolve_agp.txt': [
     d('error', 'gradle', null, null, null, 'Could not resolve com.android.tools.build:gradle:3.1.3.', null),
   ],
-  'mixed2_studio_failed_to_resolve_quoted_located.txt': [
+  'mixednative_studio_failed_to_resolve_quoted_located.txt': [
     d('error', 'gradle', null, 30, 13, 'Failed to resolve: com.eftimoff:androidplayer:1.0.3', null),
   ],
-  'mixed2_studio_failed_to_resolve_install_repository_links.txt': [
+  'mixednative_studio_failed_to_resolve_install_repository_links.txt': [
     d('error', 'gradle', null, 8, 13, 'Failed to resolve: com.android.support:gridlayout-v7:23.1.1', null),
   ],
-  'mixed2_studio_failed_to_resolve_unspecified.txt': [
+  'mixednative_studio_failed_to_resolve_unspecified.txt': [
     d(
       'error',
       'gradle',
@@ -11764,7 +11754,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
-  'mixed2_studio_build_native_ndk_exit_value.txt': [
+  'mixednative_studio_build_native_ndk_exit_value.txt': [
     d(
       'error',
       'gradle',
@@ -11775,29 +11765,9 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       ':app:buildNative',
     ),
   ],
-  'mixed2_stack_task_execution_exception_process_release_resources.txt': [
-    d(
-      'error',
-      'gradle',
-      null,
-      null,
-      null,
-      "Execution failed for task ':app:processReleaseResources'",
-      ':app:processReleaseResources',
-    ),
-  ],
-  'mixed2_stack_task_execution_exception_fabric_resources.txt': [
-    d(
-      'error',
-      'gradle',
-      null,
-      null,
-      null,
-      "Execution failed for task ':app:fabricGenerateResourcesMadaniBeta'",
-      ':app:fabricGenerateResourcesMadaniBeta',
-    ),
-  ],
-  'mixed2_docker_could_not_resolve_agp_handshake.txt': [
+  'mixednative_stack_task_execution_exception_process_release_resources.txt': [],
+  'mixednative_stack_task_execution_exception_fabric_resources.txt': [],
+  'mixednative_docker_could_not_resolve_agp_handshake.txt': [
     d(
       'error',
       'gradle',
@@ -11808,7 +11778,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
-  'mixed2_studio_indented_android_dependencies_project_variants.txt': [
+  'mixednative_studio_indented_android_dependencies_project_variants.txt': [
     d(
       'warning',
       'agp',
@@ -11837,19 +11807,9 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       ':app:androidDependencies',
     ),
   ],
-  'mixed2_stack_frames_only_task_dependencies.txt': [],
-  'mixed2_stack_task_execution_exception_kmp_android_kotlin.txt': [
-    d(
-      'error',
-      'gradle',
-      null,
-      null,
-      null,
-      "Execution failed for task ':composeApp:compileDebugKotlinAndroid'",
-      ':composeApp:compileDebugKotlinAndroid',
-    ),
-  ],
-  'mixed2_kotlin_quoted_glued_unix_path.txt': [
+  'mixednative_stack_frames_only_task_dependencies.txt': [],
+  'mixednative_stack_task_execution_exception_kmp_android_kotlin.txt': [],
+  'mixednative_kotlin_quoted_glued_unix_path.txt': [
     d(
       'error',
       'kotlin',
@@ -11860,7 +11820,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
-  'mixed2_old_gradle_plugin_id_not_found_version_banner.txt': [
+  'mixednative_old_gradle_plugin_id_not_found_version_banner.txt': [
     d(
       'error',
       'gradle',
@@ -11871,7 +11831,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
-  'mixed2_maven_exec_gradle_could_not_create_library_plugin.txt': [
+  'mixednative_maven_exec_gradle_could_not_create_library_plugin.txt': [
     d(
       'error',
       'gradle',
@@ -11882,7 +11842,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
-  'mixed2_failed_to_apply_plugin_exception_is_four_space_stack.txt': [
+  'mixednative_failed_to_apply_plugin_exception_is_four_space_stack.txt': [
     d(
       'error',
       'gradle',
@@ -11893,7 +11853,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
-  'mixed2_studio_located_task_failed_no_such_property.txt': [
+  'mixednative_studio_located_task_failed_no_such_property.txt': [
     d(
       'error',
       'gradle',
@@ -11904,7 +11864,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       ':gintonic:compileReleaseJavaWithJavac',
     ),
   ],
-  'mixed2_studio_error_kotlin_plugin_version_too_old.txt': [
+  'mixednative_studio_error_kotlin_plugin_version_too_old.txt': [
     d(
       'error',
       'gradle',
@@ -11915,7 +11875,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
-  'mixed2_stray_number_could_not_create_app_plugin.txt': [
+  'mixednative_stray_number_could_not_create_app_plugin.txt': [
     d(
       'error',
       'gradle',
@@ -11926,7 +11886,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
-  'mixed2_plugin_too_old_daily_override_failed_to_apply.txt': [
+  'mixednative_plugin_too_old_daily_override_failed_to_apply.txt': [
     d(
       'error',
       'gradle',
@@ -11946,7 +11906,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
-  'mixed2_bug_semantic_analysis_major_version_progress_bar.txt': [
+  'mixednative_bug_semantic_analysis_major_version_progress_bar.txt': [
     d(
       'error',
       'gradle',
@@ -11957,7 +11917,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
-  'mixed2_studio_gradle_sync_failed_cause_major_minor.txt': [
+  'mixednative_studio_gradle_sync_failed_cause_major_minor.txt': [
     d(
       'error',
       'gradle',
@@ -11968,8 +11928,8 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
-  'mixed2_stack_frames_only_indented_tab_settings.txt': [],
-  'mixed2_studio_quoted_located_cause_major_minor.txt': [
+  'mixednative_stack_frames_only_indented_tab_settings.txt': [],
+  'mixednative_studio_quoted_located_cause_major_minor.txt': [
     d(
       'error',
       'gradle',
@@ -11980,19 +11940,9 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
-  'mixed2_stack_task_execution_exception_aar_metadata_catch_first.txt': [
-    d(
-      'error',
-      'gradle',
-      null,
-      null,
-      null,
-      "Execution failed for task ':app:checkDevDebugAarMetadata'",
-      ':app:checkDevDebugAarMetadata',
-    ),
-  ],
-  'mixed2_stack_multiple_task_action_failures_frames.txt': [],
-  'mixed2_kotlin_errors_stored_two_failures_resource_compilation_cut.txt': [
+  'mixednative_stack_task_execution_exception_aar_metadata_catch_first.txt': [],
+  'mixednative_stack_multiple_task_action_failures_frames.txt': [],
+  'mixednative_kotlin_errors_stored_two_failures_resource_compilation_cut.txt': [
     d(
       'error',
       'gradle',
@@ -12012,20 +11962,10 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       ':app:mergeDebugResources',
     ),
   ],
-  'mixed2_stack_caused_by_resource_exception_aapt2_check_logs.txt': [],
-  'mixed2_stack_task_execution_exception_merge_resources_old.txt': [
-    d(
-      'error',
-      'gradle',
-      null,
-      null,
-      null,
-      "Execution failed for task ':app:mergeDebugResources'",
-      ':app:mergeDebugResources',
-    ),
-  ],
-  'mixed2_old_task_lines_prepare_libraries.txt': [],
-  'mixed2_javac_fdroid_tab_echo_cannot_find_symbol.txt': [
+  'mixednative_stack_caused_by_resource_exception_aapt2_check_logs.txt': [],
+  'mixednative_stack_task_execution_exception_merge_resources_old.txt': [],
+  'mixednative_old_task_lines_prepare_libraries.txt': [],
+  'mixednative_javac_fdroid_tab_echo_cannot_find_symbol.txt': [
     d(
       'error',
       'javac',
@@ -12036,8 +11976,8 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       ':compileReleaseJavaWithJavac',
     ),
   ],
-  'mixed2_old_task_lines_interleaved_modules.txt': [],
-  'mixed2_javac_fdroid_not_incremental_then_task_failed.txt': [
+  'mixednative_old_task_lines_interleaved_modules.txt': [],
+  'mixednative_javac_fdroid_not_incremental_then_task_failed.txt': [
     d(
       'error',
       'javac',
@@ -12048,8 +11988,8 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       ':app:compileReleaseJavaWithJavac',
     ),
   ],
-  'mixed2_old_task_lines_flavor_proto.txt': [],
-  'mixed2_javac_markdown_bold_backtick_block.txt': [
+  'mixednative_old_task_lines_flavor_proto.txt': [],
+  'mixednative_javac_markdown_bold_backtick_block.txt': [
     d(
       'error',
       'javac',
@@ -12069,7 +12009,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       ':compileDebugJavaWithJavac',
     ),
   ],
-  'mixed2_studio_located_configuring_unknown_property.txt': [
+  'mixednative_studio_located_configuring_unknown_property.txt': [
     d(
       'error',
       'gradle',
@@ -12080,7 +12020,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
-  'mixed2_javac_italic_markdown_previous_symbol_lines.txt': [
+  'mixednative_javac_italic_markdown_previous_symbol_lines.txt': [
     d(
       'error',
       'javac',
@@ -12091,7 +12031,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
-  'mixed2_javac_fdroid_two_errors_old_task_failed.txt': [
+  'mixednative_javac_fdroid_two_errors_old_task_failed.txt': [
     d(
       'error',
       'javac',
@@ -12111,7 +12051,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
-  'mixed2_could_not_find_agp_required_by_plugin_open_file.txt': [
+  'mixednative_could_not_find_agp_required_by_plugin_open_file.txt': [
     d(
       'error',
       'gradle',
@@ -12122,7 +12062,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
-  'mixed2_gradlew_could_not_find_agp_classpath_block.txt': [
+  'mixednative_gradlew_could_not_find_agp_classpath_block.txt': [
     d(
       'error',
       'gradle',
@@ -12133,13 +12073,11 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
-  'mixed2_exception_is_project_configuration_stack.txt': [
-    d('error', 'gradle', null, null, null, "A problem occurred configuring root project 'My Application'", null),
-  ],
-  'mixed2_could_not_find_agp_one_line.txt': [
+  'mixednative_exception_is_project_configuration_stack.txt': [],
+  'mixednative_could_not_find_agp_one_line.txt': [
     d('error', 'gradle', null, null, null, 'Could not find com.android.tools.build:gradle:2.2.2.', null),
   ],
-  'mixed2_studio_error_could_not_find_agp_required_by_module.txt': [
+  'mixednative_studio_error_could_not_find_agp_required_by_module.txt': [
     d(
       'error',
       'gradle',
@@ -12150,13 +12088,11 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
-  'mixed2_caused_by_module_version_not_found_searched.txt': [
+  'mixednative_caused_by_module_version_not_found_searched.txt': [
     d('error', 'gradle', null, null, null, 'Could not find com.android.tools.build:gradle:3.0.1.', null),
   ],
-  'mixed2_list_markers_try_exception_is_resolve_exception.txt': [
-    d('error', 'gradle', null, null, null, "Could not resolve all dependencies for configuration ':classpath'.", null),
-  ],
-  'mixed2_duplicate_class_line_alone.txt': [
+  'mixednative_list_markers_try_exception_is_resolve_exception.txt': [],
+  'mixednative_duplicate_class_line_alone.txt': [
     d(
       'error',
       'agp',
@@ -12167,15 +12103,5 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
-  'mixed2_exception_is_task_execution_duplicate_classes.txt': [
-    d(
-      'error',
-      'gradle',
-      null,
-      null,
-      null,
-      "Execution failed for task ':app:checkStagingDuplicateClasses'",
-      ':app:checkStagingDuplicateClasses',
-    ),
-  ],
+  'mixednative_exception_is_task_execution_duplicate_classes.txt': [],
 };

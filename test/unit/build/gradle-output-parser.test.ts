@@ -290,22 +290,13 @@ describe('GradleOutputParser rules', () => {
     ]);
   });
 
-  it("leaves a stack's exception line to the failure report when the log has one", () => {
+  it("reads a missing dependency from a stack's exception, unless the log's failure report says more", () => {
     const stack = [
       "org.gradle.api.tasks.TaskExecutionException: Execution failed for task ':app:compileDebugKotlin'.",
       '\tat org.gradle.api.internal.tasks.execution.ExecuteActionsTaskExecuter.execute(ExecuteActionsTaskExecuter.java:1)',
       'Caused by: org.gradle.internal.resolve.ModuleVersionNotFoundException: Could not find com.example:lib:1.0.',
     ];
     expect(parseGradleOutput(stack.join('\n'))).toEqual([
-      d(
-        'error',
-        'gradle',
-        null,
-        null,
-        null,
-        "Execution failed for task ':app:compileDebugKotlin'",
-        ':app:compileDebugKotlin',
-      ),
       d('error', 'gradle', null, null, null, 'Could not find com.example:lib:1.0.', null),
     ]);
     const withReport = [

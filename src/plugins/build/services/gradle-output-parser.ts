@@ -273,11 +273,9 @@ const STUDIO_SYNC_FAILED = /^\s*Gradle (?:project )?sync failed: (\S.*)$/;
 /** A Studio location with its message lost (copied apart from it): `Error:(39,13)`. */
 const STUDIO_LOCATION_ONLY = /^\s*Error:\((\d+)(?:, ?(\d+))?\)\s*$/;
 /**
- * Gradle's exceptions as a stack prints them (`Caused by: ` when nested): the failing task, or the dependency no
- * repository had. They name the failure when only the stack was pasted.
+ * Gradle's exception for a dependency no repository had, as a stack prints it (`Caused by: ` when nested): the missing
+ * dependency, when only the stack was pasted. (A stack headed by a task's or project's failure alone names no cause.)
  */
-const STACK_TASK_FAILURE =
-  /^\s*(?:Caused by: )?org\.gradle\.api\.tasks\.TaskExecutionException: (Execution failed for task '([^']+)')\.?\s*$/;
 const STACK_UNRESOLVED =
   /^\s*(?:Caused by: )?org\.gradle\.internal\.resolve\.ModuleVersion(?:Resolve|NotFound)Exception: (Could not (?:resolve|find) \S+?\.?)\s*$/;
 /** Gradle's missing dependency, also printed (or pasted) outside a failure block: Studio's sync, `ERROR: `, `Error:(62, 0) `. */
@@ -1536,6 +1534,17 @@ export class GradleOutputParser {
         !STUDIO_EXCEPTION.test(m[2]!)
       ) {
         const known = KNOWN_FAILURE.exec(m[2]!);
+        // `Error:Could not find g:a:v.` with its `Required by:` lines under it, as Studio copies a sync failure.
+        if (m[1] === 'Error' && DEPENDENCY_NOT_FOUND.test(m[2]!))
+          return this.pendingDependency({
+            severity: 'error',
+            source: 'gradle',
+            file: null,
+            line: null,
+            column: null,
+            message: m[2]!,
+            task,
+          });
         if (m[1] === 'Error' || known)
           return this.addUnlocated(severityOf(m[1]!), AAPT_MESSAGE.test(m[2]!) ? 'aapt2' : 'gradle', m[2]!, task);
       }
@@ -1902,11 +1911,8 @@ export class GradleOutputParser {
       return this.addUnlocated('error', 'gradle', m[1]!, task);
     if (!inBlock && trimmed.startsWith('Gradle ') && (m = STUDIO_SYNC_FAILED.exec(line)))
       return this.addUnlocated('error', 'gradle', m[1]!.trim(), task);
-    // Gradle's failure report prints these exceptions by their message alone: `> org.gradle…Exception: …` is a quoted stack.
-    if (!inBlock && trimmed.includes('Exception: ')) {
-      if ((m = STACK_TASK_FAILURE.exec(line))) return this.addFromStack(m[1]!, m[2]!);
-      if ((m = STACK_UNRESOLVED.exec(line))) return this.addFromStack(m[1]!, task);
-    }
+    if (!inBlock && trimmed.includes('Exception: ') && (m = STACK_UNRESOLVED.exec(line)))
+      return this.addFromStack(m[1]!, task);
     if (!inBlock && !quotedCause && trimmed.startsWith('Could not find ') && DEPENDENCY_NOT_FOUND.test(trimmed))
       return this.pendingDependency({
         severity: 'error',
