@@ -290,6 +290,37 @@ describe('GradleOutputParser rules', () => {
     ]);
   });
 
+  it("reads a missing dependency from a stack's exception, unless the log's failure report says more", () => {
+    const stack = [
+      "org.gradle.api.tasks.TaskExecutionException: Execution failed for task ':app:compileDebugKotlin'.",
+      '\tat org.gradle.api.internal.tasks.execution.ExecuteActionsTaskExecuter.execute(ExecuteActionsTaskExecuter.java:1)',
+      'Caused by: org.gradle.internal.resolve.ModuleVersionNotFoundException: Could not find com.example:lib:1.0.',
+    ];
+    expect(parseGradleOutput(stack.join('\n'))).toEqual([
+      d('error', 'gradle', null, null, null, 'Could not find com.example:lib:1.0.', null),
+    ]);
+    const withReport = [
+      ...stack,
+      '',
+      'FAILURE: Build failed with an exception.',
+      '',
+      '* What went wrong:',
+      "Execution failed for task ':app:compileDebugKotlin'.",
+      '> Compilation error. See log for more details',
+    ];
+    expect(parseGradleOutput(withReport.join('\n'))).toEqual([
+      d(
+        'error',
+        'gradle',
+        null,
+        null,
+        null,
+        "Execution failed for task ':app:compileDebugKotlin': Compilation error. See log for more details",
+        ':app:compileDebugKotlin',
+      ),
+    ]);
+  });
+
   it('uses the * Where: section for a failure without a location of its own', () => {
     const out = parseGradleOutput(
       [

@@ -71,7 +71,8 @@ const WRAPPER_PREFIX =
 // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes start with ESC.
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
 
-const TASK_LINE = /^> Task (:\S*)(?: (?:FAILED|UP-TO-DATE|NO-SOURCE|SKIPPED|FROM-CACHE))?\s*$/;
+/** A reporter's markdown bold around the task and its outcome (`> Task **:app:x FAILED**`) is no part of the line. */
+const TASK_LINE = /^> Task (?:\*\*)?(:[^\s*]*)(?: (?:FAILED|UP-TO-DATE|NO-SOURCE|SKIPPED|FROM-CACHE))?(?:\*\*)?\s*$/;
 /** Gradle before 5 printed tasks as `:app:compileDebugJavaWithJavac UP-TO-DATE`. */
 const OLD_TASK_LINE =
   /^(:[\w.-]+(?::[\w.-]+)*)(?: (?:UP-TO-DATE|FAILED|SKIPPED|NO-SOURCE|FROM-CACHE|\(Thread\[.*|- .*))?\s*$/;
@@ -258,17 +259,32 @@ const ESCAPED_LOG_BREAK = /\\n(?:\* What went wrong:|FAILURE: |\d+: Task failed|
 /** Failure headlines that start a block even when the `* What went wrong:` line was not printed or pasted. */
 const IMPLICIT_BLOCK =
   /^\s*(?:Error:\s*(?:Gradle:\s*)?)?((?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project|Could not resolve all (?:files|dependencies|artifacts|task dependencies) for configuration|Could not determine the dependencies of task) '[^']+'\.?.*)$/;
+/** Studio's Messages view puts the build file's line in front of a failure headline: `Error:(45, 1) Execution failed …`. */
+const STUDIO_LOCATED_HEADLINE =
+  /^\s*Error:\((\d+)(?:, ?\d+)?\)\s*(?=Execution failed for task|A problem occurred (?:configuring|evaluating) )/;
 /** Headlines Gradle prints on one line of their own, the causes following on the next. */
 const ONE_LINE_HEADLINE =
   /^(?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project) '[^']+'\.$/;
 const HEADLINE_THEN_CAUSE =
   /^((?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project) '[^']+'\.)\s+(\S.*)$/;
+/** Studio's sync message for a dependency no repository had (`ERROR: Failed to resolve: g:a:v`, bare when copied). */
+const STUDIO_UNRESOLVED = /^\s*(Failed to resolve: \S+:\S+)\s*$/;
+/** Studio's notification when a sync fails: the rest of the line is the failure. */
+const STUDIO_SYNC_FAILED = /^\s*Gradle (?:project )?sync failed: (\S.*)$/;
+/** A Studio location with its message lost (copied apart from it): `Error:(39,13)`. */
+const STUDIO_LOCATION_ONLY = /^\s*Error:\((\d+)(?:, ?(\d+))?\)\s*$/;
+/**
+ * Gradle's exception for a dependency no repository had, as a stack prints it (`Caused by: ` when nested): the missing
+ * dependency, when only the stack was pasted. (A stack headed by a task's or project's failure alone names no cause.)
+ */
+const STACK_UNRESOLVED =
+  /^\s*(?:Caused by: )?org\.gradle\.internal\.resolve\.ModuleVersion(?:Resolve|NotFound)Exception: (Could not (?:resolve|find) \S+?\.?)\s*$/;
 /** Gradle's missing dependency, also printed (or pasted) outside a failure block: Studio's sync, `ERROR: `, `Error:(62, 0) `. */
 const DEPENDENCY_NOT_FOUND = /^Could not find \S+\.$/;
 /** The unindented lines of its detail (the locations and the requirers are indented under them). */
 const DEPENDENCY_DETAIL = /^(?:Searched in the following locations:|Required by:)\s*$/;
 /** A cause line (`> …`) with no headline before it. */
-const BARE_CAUSE = /^> (?!Task :|Configure project |Transform )\S/;
+const BARE_CAUSE = /^> (?!Task (?:\*\*)?:|Configure project |Transform )\S/;
 /**
  * npm and pnpm announce a package script as `> name@1.2.3 script [dir]`, its command on the next `> ` line (a React
  * Native or Expo build run through `npm run`): neither is a failure cause.
@@ -288,7 +304,7 @@ const BUILD_SERVER_LOG = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},\d{3} (?:DEBUG|IN
 const FLUTTER_GRADLE_STATUS =
   /^\s*(?:> )?Running Gradle task '[^']*'\.\.\.(?:\s+(?:Done\s+)?[\d.,]+m?s(?:\s+\(!\))?)?\s*$/;
 /** A nested cause (`   > …`) with nothing above it: a failure pasted from its second line. */
-const INDENTED_CAUSE = /^ {2,12}> (?!Task :|Configure project |Transform )[A-Za-z]/;
+const INDENTED_CAUSE = /^ {2,12}> (?!Task (?:\*\*)?:|Configure project |Transform )[A-Za-z]/;
 /** Lines that start with `> ` only because the log was quoted in markdown: Gradle prints none of these after `> `. */
 const MARKDOWN_QUOTED =
   /^> ?(?:> |\d{2}:\d{2}:\d{2}\b|Caused by: |\s*at [\w$.]+[\w$<>]*\(|\* (?:What went wrong|Where|Try|Exception is|Get more help)|FAILURE: |BUILD (?:FAILED|SUCCESSFUL)|Error:(?!\s))/;
@@ -366,7 +382,7 @@ const NDK_BUILD_UNKNOWN_SCRIPT = /^\s*Android NDK: (Your APP_BUILD_SCRIPT points
 const CMAKE_ERROR = /^\s*CMake (Error|Warning)(?: \(dev\))? at (.+?):(\d+) \((\w+)\):\s*$/;
 /** Failures Gradle and AGP print as one sentence, seen pasted on their own without the failure block around them. */
 const KNOWN_FAILURE =
-  /^\s*(?:Caused by: [\w.$]+(?:Exception|Error): )?((?:SDK location not found|Unsupported class file major version|General error during (?:conversion|semantic analysis): |Could not find method \S+ for arguments|Keystore file .* not found for signing config|Failed to find (?:target with hash string|Build Tools revision)|No toolchains found in the NDK|NDK (?:not configured|is not installed)|Minimum supported Gradle version is|The project is using an incompatible version|Android Gradle plugin requires Java \d+ to run\.|Namespace not specified\. |Task '[^']*' not found in (?:root )?project '[^']+'\.).*)$/;
+  /^\s*(?:Caused by: [\w.$]+(?:Exception|Error): )?((?:SDK location not found|Unsupported class file major version|General error during (?:conversion|semantic analysis): |Could not find method \S+ for arguments|Keystore file .* not found for signing config|Failed to find (?:target with hash string|Build Tools revision)|No toolchains found in the NDK|NDK (?:not configured|is not installed)|Minimum supported Gradle version is|The project is using an incompatible version|Android Gradle plugin requires Java \d+ to run\.|Namespace not specified\. |Task '[^']*' not found in (?:root )?project '[^']+'\.|Plugin is too old, please update to a more recent version).*)$/;
 /** AGP's advice on migrating `package=`, printed after a blank line under `Namespace not specified`. */
 const NAMESPACE_ADVICE =
   /^\s*If (?:you've specified the package attribute|the package attribute is specified) in the source AndroidManifest\.xml/;
@@ -616,7 +632,7 @@ export class GradleOutputParser {
   /** A failure block that began with `Execution failed for task` and no `* What went wrong:` header. */
   private implicitBlock = false;
   private block: BlockLine[] = [];
-  private where: { file: string; line: number | null } | null = null;
+  private where: { file: string | null; line: number | null } | null = null;
   /** AAR-metadata item being collected inside a failure block. */
   private aarItem: { lines: string[] } | null = null;
   private inAarList = false;
@@ -627,6 +643,8 @@ export class GradleOutputParser {
   private studioFile: string | null = null;
   /** `task|message` of failure headlines reported with no cause under them (a headline pasted on its own). */
   private readonly causelessHeadlines = new Set<string>();
+  /** Indexes of the diagnostics read from stack lines (addFromStack). */
+  private readonly fromStack = new Set<number>();
   /** Tasks whose failure block listed its causes: a lone copy of the same headline is that failure again. */
   private readonly tasksWithCauses = new Set<string>();
   /** Tasks whose manifest merger errors were reported with their location: the failure block repeats them. */
@@ -724,8 +742,8 @@ export class GradleOutputParser {
       // A wrapper's prefix (a CI runner's time) inside the quote is the log's own.
       line = stripWrapperPrefixes(line.slice(2));
     }
-    // Gradle puts a space after every `>` it prints: `>Execution failed …` is a reporter's quote of that line alone.
-    if (line.charCodeAt(0) === 62 && /^>[A-Za-z]/.test(line)) line = line.slice(1);
+    // Gradle puts a space after every `>` it prints: `>Execution failed …`, `>/p/A.kt: …` quote that line alone.
+    if (line.charCodeAt(0) === 62 && /^>[A-Za-z/]/.test(line)) line = line.slice(1);
     // The Flutter tool's own status line, which a console can interleave with every line Gradle prints.
     if (line.includes('Running Gradle task ') && FLUTTER_GRADLE_STATUS.test(line)) return;
     // A lint line a terminal cut at its width before its `[IssueId]` ended: held until the next line says.
@@ -989,7 +1007,9 @@ export class GradleOutputParser {
     if (BARE_CAUSE.test(line) && this.scanLine(line.slice(2), false, true)) return;
     // Every headline IMPLICIT_BLOCK knows quotes a task, project or configuration name.
     const cause = BARE_CAUSE.test(line) || (this.section === 'none' && INDENTED_CAUSE.test(line));
-    const implicit = (line.includes("'") ? IMPLICIT_BLOCK.exec(line) : null) ?? (cause ? [line, line] : null);
+    const studioAt = line.startsWith('Error:(') ? STUDIO_LOCATED_HEADLINE.exec(line) : null;
+    const headlineLine = studioAt ? line.slice(studioAt[0].length) : line;
+    const implicit = (line.includes("'") ? IMPLICIT_BLOCK.exec(headlineLine) : null) ?? (cause ? [line, line] : null);
     if (implicit) {
       // Gradle prints a failure's headline, then its causes: the line just before the first cause is the
       // headline when it is no diagnostic and no Gradle line of its own (`Failed to apply plugin '…'.`).
@@ -997,6 +1017,7 @@ export class GradleOutputParser {
       this.closeBlock();
       this.section = 'what-went-wrong';
       this.implicitBlock = true;
+      if (studioAt) this.where = { file: null, line: Number(studioAt[1]) };
       if (headline !== null) this.pushBlockLine(headline);
       // A block squashed onto one line (`Execution failed for task ':x'. > cause    > cause`): one line per cause.
       let squashed = implicit[1]!.split(/\s+> (?=\S)/);
@@ -1083,6 +1104,23 @@ export class GradleOutputParser {
     return true;
   }
 
+  /** A failure read from a stack's exception line: kept (see finish) only when the log reports no error otherwise. */
+  private addFromStack(message: string, task: string | null): true {
+    const at = this.diagnostics.length;
+    this.addUnlocated('error', 'gradle', message, task);
+    if (this.diagnostics.length > at) this.fromStack.add(at);
+    return true;
+  }
+
+  /** Studio's `Error:(l, c)` copied on the line after its message: the location of the diagnostic just reported. */
+  private locateLast(m: RegExpExecArray): boolean {
+    const last = this.lastAdded;
+    const d = last !== null && last.line === this.previousLine ? this.diagnostics[last.index] : undefined;
+    if (d === undefined || d.line !== null) return false;
+    this.diagnostics[last!.index] = { ...d, line: Number(m[1]), column: m[2] ? Number(m[2]) : null };
+    return true;
+  }
+
   /** Ends the stream; returns every diagnostic (deduplicated, in order of appearance). */
   finish(): BuildDiagnostic[] {
     if (this.heldLintLine !== null) {
@@ -1122,9 +1160,16 @@ export class GradleOutputParser {
       locatedFailures.some(
         (whole) => whole.file === d.file && whole.line === d.line && whole.message.startsWith(`${d.message}: `),
       );
-    if (located.size === 0 && this.causelessHeadlines.size === 0) return [...this.diagnostics];
+    // A stack's exception repeats what the failure report above or below it says: it speaks only when nothing else does.
+    const stackRepeats =
+      this.fromStack.size > 0 && this.diagnostics.some((d, k) => d.severity === 'error' && !this.fromStack.has(k));
+    if (located.size === 0 && this.causelessHeadlines.size === 0 && !stackRepeats) return [...this.diagnostics];
     return this.diagnostics.filter(
-      (d) => (d.file !== null || !located.has(`${d.severity}|${d.message}`)) && !repeatedHeadline(d) && !cutCopy(d),
+      (d, k) =>
+        (d.file !== null || !located.has(`${d.severity}|${d.message}`)) &&
+        !repeatedHeadline(d) &&
+        !cutCopy(d) &&
+        !(stackRepeats && this.fromStack.has(k)),
     );
   }
 
@@ -1530,6 +1575,7 @@ export class GradleOutputParser {
 
     let m: RegExpExecArray | null;
     if (!inBlock && (trimmed.startsWith('Error:') || trimmed.startsWith('Warning:'))) {
+      if (trimmed.endsWith(')') && (m = STUDIO_LOCATION_ONLY.exec(trimmed))) return this.locateLast(m);
       if ((m = STUDIO_LOCATED.exec(trimmed))) {
         const file = this.studioFile;
         const message = m[5]!;
@@ -1560,6 +1606,17 @@ export class GradleOutputParser {
         !STUDIO_EXCEPTION.test(m[2]!)
       ) {
         const known = KNOWN_FAILURE.exec(m[2]!);
+        // `Error:Could not find g:a:v.` with its `Required by:` lines under it, as Studio copies a sync failure.
+        if (m[1] === 'Error' && DEPENDENCY_NOT_FOUND.test(m[2]!))
+          return this.pendingDependency({
+            severity: 'error',
+            source: 'gradle',
+            file: null,
+            line: null,
+            column: null,
+            message: m[2]!,
+            task,
+          });
         if (m[1] === 'Error' || known)
           return this.addUnlocated(severityOf(m[1]!), AAPT_MESSAGE.test(m[2]!) ? 'aapt2' : 'gradle', m[2]!, task);
       }
@@ -1922,6 +1979,12 @@ export class GradleOutputParser {
     // Also in the JDK's locales, and with the level word mis-decoded (a GBK console's `错误` read as UTF-8 is `����`).
     if (!inBlock && (m = /^(?:error|错误|エラー|Fehler|\uFFFD{2,}): (.+)$/.exec(line)))
       return this.addBareError(m[1]!, task);
+    if (!inBlock && !quotedCause && trimmed.startsWith('Failed to resolve: ') && (m = STUDIO_UNRESOLVED.exec(line)))
+      return this.addUnlocated('error', 'gradle', m[1]!, task);
+    if (!inBlock && trimmed.startsWith('Gradle ') && (m = STUDIO_SYNC_FAILED.exec(line)))
+      return this.addUnlocated('error', 'gradle', m[1]!.trim(), task);
+    if (!inBlock && trimmed.includes('Exception: ') && (m = STACK_UNRESOLVED.exec(line)))
+      return this.addFromStack(m[1]!, task);
     if (!inBlock && !quotedCause && trimmed.startsWith('Could not find ') && DEPENDENCY_NOT_FOUND.test(trimmed))
       return this.pendingDependency({
         severity: 'error',
@@ -2181,6 +2244,7 @@ export class GradleOutputParser {
     }
     message = message.replace(/^Resource and asset merger: /, '');
     if (message === '') return false;
+    if (STUDIO_UNRESOLVED.test(message)) return this.addUnlocated(severity, 'gradle', message, task);
     if (DEPENDENCY_NOT_FOUND.test(message))
       return this.pendingDependency({
         severity,
@@ -2630,7 +2694,8 @@ export class GradleOutputParser {
         file: this.where?.file ?? null,
         line: this.where?.line ?? null,
         column: null,
-        message: headline ? `${headline}: ${text}` : text,
+        // A headline that is an exception's message ends with its cause's (`BUG! … major version 66` / `> … version 66`).
+        message: !headline ? text : headline.endsWith(text) ? headline : `${headline}: ${text}`,
         task,
       });
     }
