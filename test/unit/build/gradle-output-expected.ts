@@ -10515,7 +10515,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       null,
-      "Could not resolve all files for configuration ':app:debugRuntimeClasspath'.",
+      "Could not resolve all files for configuration ':app:debugRuntimeClasspath'",
       null,
     ),
   ],
@@ -10664,7 +10664,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
     d('error', 'gradle', null, null, null, "Task 'admin' not found in root project 'bidolon'", null),
   ],
   'task_not_found_bare_sentence.txt': [
-    d('error', 'gradle', null, null, null, "Task 'run' not found in root project 'movie-service'", null),
+    d('error', 'gradle', null, null, null, "Task 'run' not found in root project 'movie-service'.", null),
   ],
   'agp_requires_java17_markdown_quoted_caused_by.txt': [
     d(

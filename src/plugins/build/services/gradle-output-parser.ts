@@ -68,6 +68,10 @@ const MAX_UNINDENTED_LINES = 12;
  * issue. Stripped repeatedly, in any order. */
 const WRAPPER_PREFIX =
   /^(?:\uFEFF|(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|\[\w+ \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[\d{2}:\d{2}:\d{2}\]: (?:▸ )?|\[[a-z][a-z-]*\](?: {2,}|$)|\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|C\/C\+\+: |(?:error|warning): (?=[ew]: )|```(?:[\w-]+(?= |$))? ?|exception: (?=\S)|\d{1,6}\.(?:\t|\s(?=[ew]: )))/;
+/** Flutter's verbose `[  +21 ms] ` column after other text: the line break before it was lost. */
+const FLUTTER_PREFIX_GLUED = /\S\[ *\+ *\d+ m?s\] /;
+/** A whole line set in markdown emphasis by a reporter (`_Missing classes detected …_`, `**…**`). */
+const EMPHASIZED_LINE = /^(\*\*|__|\*|_)([^\s*_](?:.*\S)?)\1\s*$/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes start with ESC.
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
 
@@ -201,6 +205,12 @@ const AGP_ERROR =
 const JVM_NOISE =
   /^\s*WARNING: (A terminally deprecated method|sun\.misc\.Unsafe|A restricted method|Use --enable-native-access|Restricted methods will be blocked|Please consider reporting|An illegal reflective access|Illegal reflective access|All illegal access operations)/;
 const R8_MISSING = /^\s*Missing class:? (\S+)(?: \(referenced from: .*\))?\s*$/;
+/** R8's summary of its missing classes, recognisable by its wording when its `ERROR:` / `WARNING:` was not pasted. */
+const R8_MISSING_SUMMARY = /^\s*(Missing classes detected while running R8\. \S.*)$/;
+/** AGP 7's AAR-metadata check before it numbered its issues: the message's own line breaks, then the dependency. */
+const AAR_MIN_COMPILE_SDK = /^\s*(The minCompileSdk \(\d+\) specified in a\b.*)$/;
+const AAR_MIN_COMPILE_SDK_DETAIL =
+  /^(?:dependency's AAR metadata|is greater than this module's compileSdk|Dependency: |AAR metadata file: )/;
 
 /** `com.x.FooTest > bar FAILED`; nested classes stay in the method part (`Outer > Inner > test()`). */
 const SCRIPT_COMPILATION_ERROR = /ScriptCompilationError\(message=(.+?), location=(.+?) \((\d+):(\d+)\)\)/g;
@@ -247,8 +257,8 @@ const ONE_LINE_HEADLINE =
 const DEPENDENCY_NOT_FOUND = /^Could not find \S+\.$/;
 /** The unindented lines of its detail (the locations and the requirers are indented under them). */
 const DEPENDENCY_DETAIL = /^(?:Searched in the following locations:|Required by:)\s*$/;
-/** A cause line (`> …`) with no headline before it. */
-const BARE_CAUSE = /^> (?!Task :|Configure project |Transform )\S/;
+/** A cause line (`> …`) with no headline before it; VS Code's `> Executing task: <command> <` echo is none. */
+const BARE_CAUSE = /^> (?!Task :|Configure project |Transform |Executing task: )\S/;
 /** A nested cause (`   > …`) with nothing above it: a failure pasted from its second line. */
 const INDENTED_CAUSE = /^ {2,12}> (?!Task :|Configure project |Transform )[A-Za-z]/;
 /** Lines that start with `> ` only because the log was quoted in markdown: Gradle prints none of these after `> `. */
@@ -300,6 +310,15 @@ const CMAKE_ERROR = /^\s*CMake (Error|Warning)(?: \(dev\))? at (.+?):(\d+) \((\w
 /** Failures Gradle and AGP print as one sentence, seen pasted on their own without the failure block around them. */
 const KNOWN_FAILURE =
   /^\s*(?:Caused by: [\w.$]+(?:Exception|Error): )?((?:SDK location not found|Unsupported class file major version|General error during (?:conversion|semantic analysis): |Could not find method \S+ for arguments|Keystore file .* not found for signing config|Failed to find (?:target with hash string|Build Tools revision)|No toolchains found in the NDK|NDK (?:not configured|is not installed)|Minimum supported Gradle version is|The project is using an incompatible version|Android Gradle plugin requires Java \d+ to run\.|Namespace not specified\. |Task '[^']*' not found in (?:root )?project '[^']+'\.).*)$/;
+/**
+ * The exception Gradle wraps a build failure in carries the report's headline as its message
+ * (`org.gradle.api.ProjectConfigurationException: A problem occurred configuring project ':app'.`): all that names the
+ * failure when only the stack trace was pasted.
+ */
+const GRADLE_FAILURE_EXCEPTION =
+  /^\s*(?:Caused by: )?(?:(?:[a-z][\w$]*\.)+[A-Z][\w$]*Exception: )+((?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project|Could not resolve all (?:files|dependencies|artifacts|task dependencies) for configuration|Could not determine the dependencies of task) '[^']+'|Lint found (?:fatal )?errors\b[^.]*\.?)\.?\s*$/;
+/** The lines AGP's JDK check prints under its message, also when a paste lost their one-space indentation. */
+const AGP_JDK_ADVICE = /^(?:Your current JDK is located in |You can try some of the following options:|\s*- changing )/;
 /** AGP reports every configuration problem it finds as an EvalIssueException: its message is the problem. */
 const EVAL_ISSUE = /^\s*(?:Caused by: )?com\.android\.builder\.errors\.EvalIssueException: (\S.*)$/;
 /** Warnings AGP prints as plain lines (no `WARNING:`), recognisable by their wording. */
@@ -377,9 +396,11 @@ export function stripWrapperPrefixes(rawLine: string): string {
     if (!m || m[0].length === 0) break;
     line = line.slice(m[0].length);
   }
-  // A log pasted in markdown italics: `_> cause` at its start, `…found._` at its end.
+  // A log pasted in markdown italics: `_> cause` at its start, `…found._` at its end; a line in emphasis whole.
   const head = line.charCodeAt(0);
-  if ((head === 95 || head === 32) && /^ *_> /.test(line)) line = line.slice(line.indexOf('_') + 1);
+  const emphasized = head === 95 || head === 42 ? EMPHASIZED_LINE.exec(line) : null;
+  if (emphasized) line = emphasized[2]!;
+  else if ((head === 95 || head === 32) && /^ *_> /.test(line)) line = line.slice(line.indexOf('_') + 1);
   if (line.endsWith('._')) line = line.slice(0, -1);
   // A closing fence glued to the end of a log line (```e: …```).
   if (line.length > 3 && line.endsWith('```')) line = line.slice(0, -3);
@@ -500,6 +521,8 @@ interface PendingMultiline {
   readonly dependency?: boolean;
   /** A blank line held back after the merger's `is also present at …`: its `Suggestion:` may follow it. */
   heldBlank?: boolean;
+  /** An indented message whose own paragraphs are split by a blank line (AGP's namespace advice). */
+  readonly paragraphs?: boolean;
   /** Only lines indented deeper than this continue the message (a compiler's message wrapped under its `e: `). */
   readonly deeperThan?: number;
 }
@@ -580,6 +603,14 @@ export class GradleOutputParser {
   private headlineExpected = false;
   /** The task of the last failure block, for the bare `error:` lines printed after it. */
   private lastFailedTask: string | null = null;
+  /** A failure report (its `* What went wrong:` or `* Try:`) was read: the exceptions in stacks only repeat it. */
+  private failureReportRead = false;
+  /** Diagnostics taken from an exception's message alone, dropped at the end when a failure report says more. */
+  private readonly exceptionNamed = new Set<number>();
+  /** Inside the stack of an exception that named a failure: its `Caused by:` chain is the same failure. */
+  private inNamedStack = false;
+  /** The line after `* Exception is:`, which is the exception Gradle wrapped the failure in. */
+  private exceptionSectionStart = false;
 
   constructor(options: GradleOutputParserOptions = {}) {
     const root = options.projectRoot?.replace(/\\/g, '/').replace(/\/+$/, '');
@@ -587,6 +618,19 @@ export class GradleOutputParser {
   }
 
   push(rawLine: string): void {
+    // Flutter's verbose log starts every line with its `[  +21 ms] ` column: one found after other text begins a line
+    // whose break was lost (`… line: 24[  +21 ms] * What went wrong:`).
+    let rest = rawLine;
+    for (let k = 0; k < 16 && rest.length > 12 && rest.includes('s] '); k++) {
+      const glued = FLUTTER_PREFIX_GLUED.exec(rest);
+      if (!glued) break;
+      this.pushUnglued(rest.slice(0, glued.index + 1));
+      rest = rest.slice(glued.index + 1);
+    }
+    this.pushUnglued(rest);
+  }
+
+  private pushUnglued(rawLine: string): void {
     // A log carried inside a JSON string (a bot's or a CI tool's report) has its line breaks as literal `\n`: one
     // line per break, when a break is followed by a line only Gradle's failure report starts with.
     if (rawLine.length > 20 && rawLine.includes('\\n') && ESCAPED_LOG_BREAK.test(rawLine)) {
@@ -624,6 +668,7 @@ export class GradleOutputParser {
     }
     // Gradle puts a space after every `>` it prints: `>Execution failed …` is a reporter's quote of that line alone.
     if (line.charCodeAt(0) === 62 && /^>[A-Za-z]/.test(line)) line = line.slice(1);
+    if (this.inNamedStack && !/^\s*(?:at |\.\.\. \d+ more|Caused by: )/.test(line)) this.inNamedStack = false;
     // A lint line a terminal cut at its width before its `[IssueId]` ended: held until the next line says.
     if (this.heldLintLine !== null) {
       const held = this.heldLintLine;
@@ -738,6 +783,9 @@ export class GradleOutputParser {
     ) {
       this.closeBlock();
       this.section = /^(\* (Try|Exception|Get more|Query|Sugg)|=)/.test(trimmed) ? 'other' : 'none';
+      this.exceptionSectionStart = trimmed.startsWith('* Exception is');
+      // `* Try:` follows a report's `* What went wrong:`, even when a paste left the report's top out.
+      if (trimmed.startsWith('* Try')) this.failureReportRead = true;
       this.buildEnded = /^BUILD (FAILED|SUCCESSFUL) in /.test(trimmed);
       return;
     }
@@ -786,6 +834,7 @@ export class GradleOutputParser {
         this.lostMarkerDepth = 0;
         this.closeBlock();
         this.section = 'other';
+        this.exceptionSectionStart = trimmed === 'Exception is:';
         return;
       }
       // After such a line, the next unindented line is the cause under it, its marker lost too.
@@ -811,9 +860,20 @@ export class GradleOutputParser {
     // pasted): each error with its script and position, in `* Exception is:` or a `Caused by:` line.
     if (line.includes('ScriptCompilationException(') && this.addScriptCompilationErrors(line)) return;
     if (this.section === 'other') {
+      const exceptionLine = this.exceptionSectionStart;
+      this.exceptionSectionStart = false;
       // `* Try:` advice and `* Exception is:` stacks have no blank line inside; one ends them.
       if (trimmed === '') {
         this.section = 'none';
+        return;
+      }
+      // A report pasted from its `* Exception is:` on: the exception's message is the failure's headline.
+      const named =
+        exceptionLine && !this.failureReportRead && line.includes('Exception: ')
+          ? GRADLE_FAILURE_EXCEPTION.exec(line)
+          : null;
+      if (named) {
+        this.addExceptionNamedFailure(named[1]!);
         return;
       }
       if ((line.includes("'") && IMPLICIT_BLOCK.test(line)) || TASK_LINE.test(trimmed)) this.section = 'none';
@@ -935,6 +995,16 @@ export class GradleOutputParser {
     );
   }
 
+  /** A failure named only by the exception Gradle wrapped it in; the report, when the log has one, says more. */
+  private addExceptionNamedFailure(headline: string): true {
+    this.inNamedStack = true;
+    const before = this.diagnostics.length;
+    const task = /^Execution failed for task '([^']+)'/.exec(headline)?.[1] ?? null;
+    this.addUnlocated('error', 'gradle', headline, task);
+    if (this.diagnostics.length > before) this.exceptionNamed.add(before);
+    return true;
+  }
+
   /** A missing dependency outside a failure block; the `Required by:` lines under it complete its message. */
   private pendingDependency(base: Diagnostic): true {
     this.pendingMultiline = { base, lines: [], unindented: DEPENDENCY_DETAIL, dependency: true };
@@ -971,9 +1041,14 @@ export class GradleOutputParser {
       d.task !== null &&
       this.tasksWithCauses.has(d.task) &&
       this.causelessHeadlines.has(`${d.task}|${d.message}`);
-    if (located.size === 0 && this.causelessHeadlines.size === 0) return [...this.diagnostics];
+    // A stack's exception repeats the failure the report names with its causes.
+    const dropNamed = this.failureReportRead && this.exceptionNamed.size > 0;
+    if (located.size === 0 && this.causelessHeadlines.size === 0 && !dropNamed) return [...this.diagnostics];
     return this.diagnostics.filter(
-      (d) => (d.file !== null || !located.has(`${d.severity}|${d.message}`)) && !repeatedHeadline(d),
+      (d, k) =>
+        (d.file !== null || !located.has(`${d.severity}|${d.message}`)) &&
+        !repeatedHeadline(d) &&
+        !(dropNamed && this.exceptionNamed.has(k)),
     );
   }
 
@@ -1053,10 +1128,10 @@ export class GradleOutputParser {
       const manifest = pending.base.source === 'manifest';
       // A paste that lost the tabs may also have split the merger's `is also present at …` from its suggestion.
       if (
-        manifest &&
         !pending.heldBlank &&
         line.trim() === '' &&
-        /^is also present at /.test(pending.lines.at(-1) ?? '')
+        ((manifest && /^is also present at /.test(pending.lines.at(-1) ?? '')) ||
+          (pending.paragraphs === true && pending.lines.length > 0))
       ) {
         pending.heldBlank = true;
         return true;
@@ -1212,7 +1287,7 @@ export class GradleOutputParser {
     const requiredAt = p.dependency ? p.lines.findIndex((l) => /^Required by:/.test(l)) : -1;
     const message = p.dependency
       ? [p.base.message, ...(requiredAt < 0 ? [] : p.lines.slice(requiredAt, requiredAt + 6))].join(' ')
-      : [p.base.message, ...p.lines].filter((s) => s !== '').join(' ');
+      : [p.base.message.trimEnd(), ...p.lines].filter((s) => s !== '').join(' ');
     const located = p.base.source === 'manifest' && p.base.file === null ? this.manifestLocation(message) : {};
     if (p.base.source === 'manifest' && p.base.file !== null) this.manifestLocatedTasks.add(p.base.task);
     this.add({ ...p.base, ...located, message });
@@ -1761,7 +1836,7 @@ export class GradleOutputParser {
         message: m[1]!.replace(/^Error: (?:null, )?/, ''),
         task,
       });
-    if (line.includes('Missing class') && (m = R8_MISSING.exec(line))) {
+    if (line.includes('Missing class') && (m = R8_MISSING.exec(line) ?? R8_MISSING_SUMMARY.exec(line))) {
       return this.addUnlocated(this.r8Severity, 'r8', trimmed, task);
     }
     // Behind `> ` the sentence is a failure cause, and the block it starts reports it. AGP indents the advice that
@@ -1774,6 +1849,25 @@ export class GradleOutputParser {
       this.pendingMultiline = {
         base: { severity: 'error', source: 'gradle', file: null, line: null, column: null, message: m[1]!, task },
         lines: [],
+        // A message indented as a whole (a paste inside a list) may go on in a paragraph of its own.
+        paragraphs: /^\s/.test(line),
+        unindented: AGP_JDK_ADVICE,
+      };
+      return true;
+    }
+    if (
+      !inBlock &&
+      !quotedCause &&
+      !this.inNamedStack &&
+      line.includes('Exception: ') &&
+      (m = GRADLE_FAILURE_EXCEPTION.exec(line))
+    )
+      return this.addExceptionNamedFailure(m[1]!);
+    if (!inBlock && !quotedCause && line.includes('The minCompileSdk (') && (m = AAR_MIN_COMPILE_SDK.exec(line))) {
+      this.pendingMultiline = {
+        base: { severity: 'error', source: 'gradle', file: null, line: null, column: null, message: m[1]!, task },
+        lines: [],
+        unindented: AAR_MIN_COMPILE_SDK_DETAIL,
       };
       return true;
     }
@@ -2188,6 +2282,7 @@ export class GradleOutputParser {
     if (header.includes('FAILURE: Build failed')) return;
     const task = this.blockTask(lines);
     this.lastFailedTask = task;
+    this.failureReportRead = true;
     let headline = header.replace(/\.$/, '');
 
     interface Cause {
