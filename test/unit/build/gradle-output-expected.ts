@@ -10752,4 +10752,140 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
+  'aar_metadata_values_block_single_issue_unix.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:checkDebugAarMetadata': One or more issues found when checking AAR metadata values: The minCompileSdk (30) specified in a dependency's AAR metadata (META-INF/com/android/build/gradle/aar-metadata.properties) is greater than this module's compileSdkVersion (android-29). Dependency: androidx.activity:activity-ktx:1.3.1. AAR metadata file: /Users/gfan/.gradle/caches/transforms-3/0024c7a14b5c2c68c2105d91922181dc/transformed/jetified-activity-ktx-1.3.1/META-INF/com/android/build/gradle/aar-metadata.properties.",
+      ':app:checkDebugAarMetadata',
+    ),
+  ],
+  'aar_metadata_rn_install_sdk_xml_warnings_then_block.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:checkDebugAarMetadata': A failure occurred while executing com.android.build.gradle.internal.tasks.CheckAarMetadataWorkAction",
+      ':app:checkDebugAarMetadata',
+    ),
+  ],
+  'lint_fatal_errors_bare_advice_only.txt': [
+    d('error', 'gradle', null, null, null, 'Lint found fatal errors while assembling a release target.', null),
+  ],
+  'task_not_found_welcome_banner_progress_bar.txt': [
+    d('error', 'gradle', null, null, null, "Task 'run' not found in root project 'orkesworkers'", null),
+  ],
+  'task_not_found_exception_is_candidates_no_star.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Task 'assembleDev' not found in root project 'project'. Some candidates are: 'assemble'",
+      null,
+    ),
+  ],
+  'task_not_found_markdown_list_sections_wide_try.txt': [
+    d('error', 'gradle', null, null, null, "Task 'install' not found in root project 'joseph_durham'", null),
+  ],
+  'agp_requires_java17_plugin_request_artifact_null.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "An exception occurred applying plugin request [id: 'com.android.library', artifact: 'com.android.tools.build:gradle:null']: Android Gradle plugin requires Java 17 to run. You are currently using Java 11. Your current JDK is located in /Users/runner/hostedtoolcache/Java_Temurin-Hotspot_jdk/11.0.18-10/x64/Contents/Home You can try some of the following options: - changing the IDE settings. - changing the JAVA_HOME environment variable. - changing `org.gradle.java.home` in `gradle.properties`.",
+      null,
+    ),
+  ],
+  'agp_requires_java11_bitrise_output_prefix_where.txt': [
+    d(
+      'error',
+      'gradle',
+      '/bitrise/src/app/build.gradle',
+      2,
+      null,
+      "An exception occurred applying plugin request [id: 'com.android.application']: Android Gradle plugin requires Java 11 to run. You are currently using Java 1.8. You can try some of the following options: - changing the IDE settings. - changing the JAVA_HOME environment variable. - changing `org.gradle.java.home` in `gradle.properties`.",
+      null,
+    ),
+  ],
+  'gradle_evaluating_root_build_file_line_no_headers.txt': [
+    d(
+      'error',
+      'gradle',
+      'C:\\Users\\YOU DONT GET TO SEE THIS\\OR THIS HAHA\\3arthh4ck\\build.gradle',
+      81,
+      null,
+      "A problem occurred evaluating root project '3arthh4ck': C:\\Users\\NOPE NOT HAPPENING\\NO THANKS BYE\\3arthh4ck\\version (The system cannot find the file specified)",
+      null,
+    ),
+  ],
+  'gradle_evaluating_location_aware_exception_stack.txt': [
+    d(
+      'error',
+      'gradle',
+      'D:\\Compressed\\IsTheApp-master\\IsTheApp-master\\app\\build.gradle',
+      1,
+      null,
+      "A problem occurred evaluating project ':app'",
+      null,
+    ),
+  ],
+  'dependency_retyped_lowercase_headline_root_project.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "A problem occurred configuring root project 'Groceries': Could not find com.google.firebase:firebase-core:11.4.2. Required by: project :",
+      null,
+    ),
+  ],
+  'agp_namespace_build_file_path_affected_modules.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Namespace not specified. Specify a namespace in the module's build file: C:\\Users\\Ahmed\\AndroidStudioProjects\\MyApplication3\\page_curl_library\\build.gradle. See https://d.android.com/r/tools/upgrade-assistant/set-namespace for information about setting the namespace.",
+      null,
+    ),
+  ],
+  'agp_namespace_block_fenced_plugin.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "A problem occurred configuring project ':background_sms': Namespace not specified. Specify a namespace in the module's build file. See https://d.android.com/r/tools/upgrade-assistant/set-namespace for information about setting the namespace. If you've specified the package attribute in the source AndroidManifest.xml, you can use the AGP Upgrade Assistant to migrate to the namespace value in the build file. Refer to https://d.android.com/r/tools/upgrade-assistant/agp-upgrade-assistant for general information about using the AGP Upgrade Assistant.",
+      null,
+    ),
+  ],
+  'd8_unable_to_merge_dex_headline_cause_no_header.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':zanq:transformDexArchiveWithExternalLibsDexMergerForDebug': java.lang.RuntimeException: com.android.builder.dexing.DexArchiveMergerException: Unable to merge dex",
+      ':zanq:transformDexArchiveWithExternalLibsDexMergerForDebug',
+    ),
+  ],
+  'task_not_found_headline_only_internal_lines.txt': [
+    d('error', 'gradle', null, null, null, "Task 'Duke.main()' not found in root project 'ip'.", null),
+  ],
+  'task_not_found_subproject_exception_is_only.txt': [
+    d('error', 'gradle', null, null, null, "Task 'wrapper' not found in project ':app'", null),
+  ],
 };
