@@ -257,6 +257,10 @@ const ONE_LINE_HEADLINE =
 const DEPENDENCY_NOT_FOUND = /^Could not find \S+\.$/;
 /** The unindented lines of its detail (the locations and the requirers are indented under them). */
 const DEPENDENCY_DETAIL = /^(?:Searched in the following locations:|Required by:)\s*$/;
+/** Causes Gradle prints only around the causes under them (a worker's failure, a configuration's resolution). */
+const WRAPPING_CAUSE = /^(?:A failure occurred while executing |[Cc]ould not resolve all [\w ]+ for configuration )/;
+/** Gradle's rich console: the progress bar, then one `> IDLE` / `> :app:task` line per worker (no failure causes). */
+const PROGRESS_BAR = /^<[-=]*> \d+% (?:INITIALIZING|CONFIGURING|EXECUTING|WAITING)\b/;
 /** A cause line (`> …`) with no headline before it; VS Code's `> Executing task: <command> <` echo is none. */
 const BARE_CAUSE = /^> (?!Task :|Configure project |Transform |Executing task: )\S/;
 /** A nested cause (`   > …`) with nothing above it: a failure pasted from its second line. */
@@ -316,7 +320,12 @@ const KNOWN_FAILURE =
  * failure when only the stack trace was pasted.
  */
 const GRADLE_FAILURE_EXCEPTION =
-  /^\s*(?:Caused by: )?(?:(?:[a-z][\w$]*\.)+[A-Z][\w$]*Exception: )+((?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project|Could not resolve all (?:files|dependencies|artifacts|task dependencies) for configuration|Could not determine the dependencies of task) '[^']+'|Lint found (?:fatal )?errors\b[^.]*\.?)\.?\s*$/;
+  /^\s*(?:Caused by: )?(?:(?:[a-z][\w$]*\.)+[A-Z][\w$]*Exception: )+((?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project|Could not resolve all (?:files|dependencies|artifacts|task dependencies) for configuration|Could not determine the dependencies of task) '[^']+'|Task '[^']*' not found in (?:root )?project '[^']+'.*?|Lint found (?:fatal )?errors\b[^.]*\.?)\.?\s*$/;
+/** Lint's own line before the failure block it ends the build with (the advice follows it). */
+const LINT_ABORTED = /^\s*(Lint found (?:fatal )?errors\b[^.]*\.)\s*$/;
+/** LocationAwareException's message: the location, then the failure's headline on the next line. */
+const LOCATION_AWARE_EXCEPTION =
+  /^(?:Caused by: )?(?:(?:[a-z][\w$]*\.)+[A-Z][\w$]*Exception: )+((?:Build|Settings|Script|Init script) file '.+)$/;
 /** The lines AGP's JDK check prints under its message, also when a paste lost their one-space indentation. */
 const AGP_JDK_ADVICE = /^(?:Your current JDK is located in |You can try some of the following options:|\s*- changing )/;
 /** AGP reports every configuration problem it finds as an EvalIssueException: its message is the problem. */
@@ -605,12 +614,14 @@ export class GradleOutputParser {
   private lastFailedTask: string | null = null;
   /** A failure report (its `* What went wrong:` or `* Try:`) was read: the exceptions in stacks only repeat it. */
   private failureReportRead = false;
-  /** Diagnostics taken from an exception's message alone, dropped at the end when a failure report says more. */
-  private readonly exceptionNamed = new Set<number>();
+  /** Diagnostics of failures named outside a report, dropped at the end when the log has the report. */
+  private readonly namedOutsideReport = new Set<number>();
   /** Inside the stack of an exception that named a failure: its `Caused by:` chain is the same failure. */
   private inNamedStack = false;
   /** The line after `* Exception is:`, which is the exception Gradle wrapped the failure in. */
   private exceptionSectionStart = false;
+  /** Below the rich console's progress bar: its `> …` lines are the workers' status. */
+  private inProgressArea = false;
 
   constructor(options: GradleOutputParserOptions = {}) {
     const root = options.projectRoot?.replace(/\\/g, '/').replace(/\/+$/, '');
@@ -669,6 +680,14 @@ export class GradleOutputParser {
     // Gradle puts a space after every `>` it prints: `>Execution failed …` is a reporter's quote of that line alone.
     if (line.charCodeAt(0) === 62 && /^>[A-Za-z]/.test(line)) line = line.slice(1);
     if (this.inNamedStack && !/^\s*(?:at |\.\.\. \d+ more|Caused by: )/.test(line)) this.inNamedStack = false;
+    if (line.charCodeAt(0) === 60 && PROGRESS_BAR.test(line)) {
+      this.inProgressArea = true;
+      return;
+    }
+    if (this.inProgressArea) {
+      if (line.startsWith('> ')) return;
+      this.inProgressArea = false;
+    }
     // A lint line a terminal cut at its width before its `[IssueId]` ended: held until the next line says.
     if (this.heldLintLine !== null) {
       const held = this.heldLintLine;
@@ -873,21 +892,26 @@ export class GradleOutputParser {
           ? GRADLE_FAILURE_EXCEPTION.exec(line)
           : null;
       if (named) {
-        this.addExceptionNamedFailure(named[1]!);
+        this.addFailureNamedOutsideReport(named[1]!);
         return;
       }
       if ((line.includes("'") && IMPLICIT_BLOCK.test(line)) || TASK_LINE.test(trimmed)) this.section = 'none';
       else return;
     }
-    // Android Studio prints the `* Where:` location without its marker, above the headline.
-    const initial = trimmed.charCodeAt(0);
+    // Android Studio prints the `* Where:` location without its marker, above the headline; a stack's
+    // LocationAwareException carries it as its message.
+    const location =
+      trimmed.includes('Exception: ') && trimmed.includes(" file '")
+        ? (LOCATION_AWARE_EXCEPTION.exec(trimmed)?.[1] ?? trimmed)
+        : trimmed;
+    const initial = location.charCodeAt(0);
     // Only `Build file`, `Settings file`, `Script` and `Init script` lines (B, S, I) can name the location.
     if (
       (initial === 66 || initial === 83 || initial === 73) &&
-      (trimmed.endsWith("'") || trimmed.includes("' line: "))
+      (location.endsWith("'") || location.includes("' line: "))
     ) {
-      const where = /^(?:Build|Settings|Script|Init script) file '/.test(trimmed)
-        ? WHERE_BUILD_FILE.exec(trimmed)
+      const where = /^(?:Build|Settings|Script|Init script) file '/.test(location)
+        ? WHERE_BUILD_FILE.exec(location)
         : null;
       if (where) {
         this.where = { file: where[1]!, line: where[2] ? Number(where[2]) : null };
@@ -995,13 +1019,16 @@ export class GradleOutputParser {
     );
   }
 
-  /** A failure named only by the exception Gradle wrapped it in; the report, when the log has one, says more. */
-  private addExceptionNamedFailure(headline: string): true {
+  /**
+   * A failure named outside Gradle's report (by the exception it was wrapped in, or by lint's own line before it):
+   * the report, when the log has one, says more.
+   */
+  private addFailureNamedOutsideReport(headline: string): true {
     this.inNamedStack = true;
     const before = this.diagnostics.length;
     const task = /^Execution failed for task '([^']+)'/.exec(headline)?.[1] ?? null;
     this.addUnlocated('error', 'gradle', headline, task);
-    if (this.diagnostics.length > before) this.exceptionNamed.add(before);
+    if (this.diagnostics.length > before) this.namedOutsideReport.add(before);
     return true;
   }
 
@@ -1042,13 +1069,13 @@ export class GradleOutputParser {
       this.tasksWithCauses.has(d.task) &&
       this.causelessHeadlines.has(`${d.task}|${d.message}`);
     // A stack's exception repeats the failure the report names with its causes.
-    const dropNamed = this.failureReportRead && this.exceptionNamed.size > 0;
+    const dropNamed = this.failureReportRead && this.namedOutsideReport.size > 0;
     if (located.size === 0 && this.causelessHeadlines.size === 0 && !dropNamed) return [...this.diagnostics];
     return this.diagnostics.filter(
       (d, k) =>
         (d.file !== null || !located.has(`${d.severity}|${d.message}`)) &&
         !repeatedHeadline(d) &&
-        !(dropNamed && this.exceptionNamed.has(k)),
+        !(dropNamed && this.namedOutsideReport.has(k)),
     );
   }
 
@@ -1862,7 +1889,9 @@ export class GradleOutputParser {
       line.includes('Exception: ') &&
       (m = GRADLE_FAILURE_EXCEPTION.exec(line))
     )
-      return this.addExceptionNamedFailure(m[1]!);
+      return this.addFailureNamedOutsideReport(m[1]!);
+    if (!inBlock && !quotedCause && line.includes('Lint found ') && (m = LINT_ABORTED.exec(line)))
+      return this.addFailureNamedOutsideReport(m[1]!);
     if (!inBlock && !quotedCause && line.includes('The minCompileSdk (') && (m = AAR_MIN_COMPILE_SDK.exec(line))) {
       this.pendingMultiline = {
         base: { severity: 'error', source: 'gradle', file: null, line: null, column: null, message: m[1]!, task },
@@ -2303,12 +2332,10 @@ export class GradleOutputParser {
       else if (cause) causes.push({ depth: cause[1]!.length, text, details: [] });
       else if (causes.length > 0) causes[causes.length - 1]!.details.push(entry);
     }
-    // A worker's `A failure occurred while executing …` always wraps the cause after it, even when a paste lost the
-    // nesting of the two.
+    // A worker's `A failure occurred while executing …` and a configuration's `Could not resolve all …` always wrap
+    // the causes after them, even when a paste lost the nesting.
     const leaves = causes.filter(
-      (c, k) =>
-        k === causes.length - 1 ||
-        (causes[k + 1]!.depth <= c.depth && !/^A failure occurred while executing /.test(c.text)),
+      (c, k) => k === causes.length - 1 || (causes[k + 1]!.depth <= c.depth && !WRAPPING_CAUSE.test(c.text)),
     );
     // A block pasted from its first cause: the outermost cause says what failed (a worker wrapper says nothing).
     const outer = causes[0];
