@@ -253,6 +253,61 @@ describe('GradleOutputParser rules', () => {
     ]);
   });
 
+  it('names a failure by the exception it was wrapped in only when the log has no report of it', () => {
+    const stack = [
+      "org.gradle.api.tasks.TaskExecutionException: Execution failed for task ':app:lint'.",
+      '\tat org.gradle.api.internal.tasks.execution.ExecuteActionsTaskExecuter.execute(ExecuteActionsTaskExecuter.java:1)',
+      'Caused by: org.gradle.api.GradleException: Lint found errors in the project; aborting build.',
+      '\tat com.android.build.gradle.internal.lint.AndroidLintTask.run(AndroidLintTask.kt:1)',
+    ];
+    // The stack alone: its first exception is the failure, the `Caused by:` chain under it the same one.
+    expect(parseGradleOutput(stack.join('\n'))).toEqual([
+      d('error', 'gradle', null, null, null, "Execution failed for task ':app:lint'", ':app:lint'),
+    ]);
+    // With the report after it, the report's headline and cause say it.
+    const report = [
+      '',
+      'FAILURE: Build failed with an exception.',
+      '',
+      '* What went wrong:',
+      "Execution failed for task ':app:lint'.",
+      '> Lint found errors in the project; aborting build.',
+    ];
+    expect(parseGradleOutput([...stack, ...report].join('\n'))).toEqual([
+      d(
+        'error',
+        'gradle',
+        null,
+        null,
+        null,
+        "Execution failed for task ':app:lint': Lint found errors in the project; aborting build.",
+        ':app:lint',
+      ),
+    ]);
+  });
+
+  it('reads a line set in markdown emphasis, and skips the rich console status under its progress bar', () => {
+    const out = parseGradleOutput(
+      [
+        '<=========----> 75% EXECUTING [12s]',
+        '> :app:minifyReleaseWithR8',
+        '> IDLE',
+        '**Missing classes detected while running R8. Please add the missing classes or apply additional keep rules.**',
+      ].join('\n'),
+    );
+    expect(out).toEqual([
+      d(
+        'error',
+        'r8',
+        null,
+        null,
+        null,
+        'Missing classes detected while running R8. Please add the missing classes or apply additional keep rules.',
+        null,
+      ),
+    ]);
+  });
+
   it('reports every missing dependency of a resolution failure, with who required it', () => {
     const out = parseGradleOutput(
       [
@@ -354,6 +409,9 @@ describe('GradleOutputParser rules', () => {
       `[ERROR] [${'a.'.repeat(4_000)} x`,
       `\`${' '.repeat(8_000)}\``,
       `${'> '.repeat(4_000)}FAILURE: `,
+      `${'a.BException: '.repeat(600)}Task 'x' not found in project 'y'${' x'.repeat(1_000)}!`,
+      `_${'a '.repeat(4_000)}`,
+      `${'x[ +1 ms] '.repeat(2_000)}`,
     ];
     const parser = new GradleOutputParser();
     const started = process.hrtime.bigint();
