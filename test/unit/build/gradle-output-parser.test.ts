@@ -286,6 +286,36 @@ describe('GradleOutputParser rules', () => {
     ]);
   });
 
+  it('reads a missing dependency from a stack once, the report naming it again', () => {
+    const stack = [
+      'Cause 2: org.gradle.internal.resolve.ModuleVersionNotFoundException: Could not find com.example:lib:1.0.',
+      'Required by:',
+      '    project :app',
+    ];
+    expect(parseGradleOutput(stack.join('\n'))).toEqual([
+      d('error', 'gradle', null, null, null, 'Could not find com.example:lib:1.0. Required by: project :app', null),
+    ]);
+    const report = [
+      '',
+      '* What went wrong:',
+      "Could not resolve all files for configuration ':app:debugRuntimeClasspath'.",
+      '> Could not find com.example:lib:1.0.',
+      '  Required by:',
+      '      project :app',
+    ];
+    expect(parseGradleOutput([...stack, ...report].join('\n'))).toEqual([
+      d(
+        'error',
+        'gradle',
+        null,
+        null,
+        null,
+        "Could not resolve all files for configuration ':app:debugRuntimeClasspath': Could not find com.example:lib:1.0. Required by: project :app",
+        null,
+      ),
+    ]);
+  });
+
   it('reads a line set in markdown emphasis, and skips the rich console status under its progress bar', () => {
     const out = parseGradleOutput(
       [

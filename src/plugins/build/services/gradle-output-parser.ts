@@ -206,7 +206,10 @@ const JVM_NOISE =
   /^\s*WARNING: (A terminally deprecated method|sun\.misc\.Unsafe|A restricted method|Use --enable-native-access|Restricted methods will be blocked|Please consider reporting|An illegal reflective access|Illegal reflective access|All illegal access operations)/;
 const R8_MISSING = /^\s*Missing class:? (\S+)(?: \(referenced from: .*\))?\s*$/;
 /** R8's summary of its missing classes, recognisable by its wording when its `ERROR:` / `WARNING:` was not pasted. */
-const R8_MISSING_SUMMARY = /^\s*(Missing classes detected while running R8\. \S.*)$/;
+const R8_MISSING_SUMMARY = /^\s*(Missing classes detected while running R8\.(?: \S.*)?)$/;
+/** The parts of R8's missing-class report a terminal or an editor put on lines of their own. */
+const R8_MISSING_CONTINUATION =
+  /^\s*(?:Please add the missing classes |\S*missing_rules\.txt\.?\s*$|\(referenced from: |and \d+ other contexts?\))/;
 /** AGP 7's AAR-metadata check before it numbered its issues: the message's own line breaks, then the dependency. */
 const AAR_MIN_COMPILE_SDK = /^\s*(The minCompileSdk \(\d+\) specified in a\b.*)$/;
 const AAR_MIN_COMPILE_SDK_DETAIL =
@@ -254,7 +257,10 @@ const IMPLICIT_BLOCK =
 const ONE_LINE_HEADLINE =
   /^(?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project) '[^']+'\.$/;
 /** Gradle's missing dependency, also printed (or pasted) outside a failure block: Studio's sync, `ERROR: `, `Error:(62, 0) `. */
-const DEPENDENCY_NOT_FOUND = /^Could not find \S+\.$/;
+const DEPENDENCY_NOT_FOUND = /^Could not find (?:\S+|any matches for \S+ as no versions of \S+ are available)\.$/;
+/** The same failure as a stack prints it: `Caused by: ` or a multi-cause exception's `Cause 2: `, then the exception. */
+const CHAINED_DEPENDENCY_NOT_FOUND =
+  /^(?:Caused by|Cause \d+): (?:[a-z][\w$]*\.)+[A-Z][\w$]*Exception: (Could not find .*)$/;
 /** The unindented lines of its detail (the locations and the requirers are indented under them). */
 const DEPENDENCY_DETAIL = /^(?:Searched in the following locations:|Required by:)\s*$/;
 /** Causes Gradle prints only around the causes under them (a worker's failure, a configuration's resolution). */
@@ -532,6 +538,8 @@ interface PendingMultiline {
   heldBlank?: boolean;
   /** An indented message whose own paragraphs are split by a blank line (AGP's namespace advice). */
   readonly paragraphs?: boolean;
+  /** Read from a stack's exception chain: the failure report, when the log has it, says the same. */
+  readonly fromStack?: boolean;
   /** Only lines indented deeper than this continue the message (a compiler's message wrapped under its `e: `). */
   readonly deeperThan?: number;
 }
@@ -620,6 +628,8 @@ export class GradleOutputParser {
   private inNamedStack = false;
   /** The line after `* Exception is:`, which is the exception Gradle wrapped the failure in. */
   private exceptionSectionStart = false;
+  /** Diagnostics read from a stack's exception chain, with the sentence a report's diagnostic would repeat. */
+  private readonly fromStack = new Map<number, string>();
   /** Below the rich console's progress bar: its `> …` lines are the workers' status. */
   private inProgressArea = false;
 
@@ -944,7 +954,8 @@ export class GradleOutputParser {
       this.implicitBlock = true;
       if (headline !== null) this.pushBlockLine(headline);
       // A block squashed onto one line (`Execution failed for task ':x'. > cause    > cause`): one line per cause.
-      const squashed = implicit[1]!.split(/\s+> (?=\S)/);
+      // (A cause's own leading marker is no squashing: its indentation is its depth among the causes after it.)
+      const squashed = implicit[1]!.split(/(?<=\S)\s+> (?=\S)/);
       this.pushBlockLine(squashed[0]!);
       for (let k = 1; k < squashed.length && k < 16; k++) this.pushBlockLine(`${'   '.repeat(k - 1)}> ${squashed[k]}`);
       return;
@@ -1070,12 +1081,21 @@ export class GradleOutputParser {
       this.causelessHeadlines.has(`${d.task}|${d.message}`);
     // A stack's exception repeats the failure the report names with its causes.
     const dropNamed = this.failureReportRead && this.namedOutsideReport.size > 0;
-    if (located.size === 0 && this.causelessHeadlines.size === 0 && !dropNamed) return [...this.diagnostics];
+    const reportedElsewhere = (k: number): boolean => {
+      const sentence = this.fromStack.get(k);
+      return (
+        sentence !== undefined &&
+        this.diagnostics.some((o, j) => j !== k && !this.fromStack.has(j) && o.message.includes(sentence))
+      );
+    };
+    if (located.size === 0 && this.causelessHeadlines.size === 0 && !dropNamed && this.fromStack.size === 0)
+      return [...this.diagnostics];
     return this.diagnostics.filter(
       (d, k) =>
         (d.file !== null || !located.has(`${d.severity}|${d.message}`)) &&
         !repeatedHeadline(d) &&
-        !(dropNamed && this.namedOutsideReport.has(k)),
+        !(dropNamed && this.namedOutsideReport.has(k)) &&
+        !reportedElsewhere(k),
     );
   }
 
@@ -1317,7 +1337,9 @@ export class GradleOutputParser {
       : [p.base.message.trimEnd(), ...p.lines].filter((s) => s !== '').join(' ');
     const located = p.base.source === 'manifest' && p.base.file === null ? this.manifestLocation(message) : {};
     if (p.base.source === 'manifest' && p.base.file !== null) this.manifestLocatedTasks.add(p.base.task);
+    const before = this.diagnostics.length;
     this.add({ ...p.base, ...located, message });
+    if (p.fromStack && this.diagnostics.length > before) this.fromStack.set(before, p.base.message);
   }
 
   /** The first position in a merger message that is the project's own manifest, for a message without a file. */
@@ -1811,6 +1833,21 @@ export class GradleOutputParser {
         message: trimmed,
         task,
       });
+    if (
+      !inBlock &&
+      trimmed.startsWith('Cause') &&
+      (m = CHAINED_DEPENDENCY_NOT_FOUND.exec(trimmed)) &&
+      DEPENDENCY_NOT_FOUND.test(m[1]!)
+    ) {
+      this.pendingMultiline = {
+        base: { severity: 'error', source: 'gradle', file: null, line: null, column: null, message: m[1]!, task },
+        lines: [],
+        unindented: DEPENDENCY_DETAIL,
+        dependency: true,
+        fromStack: true,
+      };
+      return true;
+    }
     if (line.includes('Duplicate class ') && (m = DUPLICATE_CLASS.exec(line))) {
       return this.addUnlocated('error', 'agp', `Duplicate class ${m[1]} found in modules ${m[2]}`, task);
     }
@@ -1864,7 +1901,13 @@ export class GradleOutputParser {
         task,
       });
     if (line.includes('Missing class') && (m = R8_MISSING.exec(line) ?? R8_MISSING_SUMMARY.exec(line))) {
-      return this.addUnlocated(this.r8Severity, 'r8', trimmed, task);
+      this.pendingMultiline = {
+        base: { severity: this.r8Severity, source: 'r8', file: null, line: null, column: null, message: trimmed, task },
+        lines: [],
+        unindented: R8_MISSING_CONTINUATION,
+        indented: false,
+      };
+      return true;
     }
     // Behind `> ` the sentence is a failure cause, and the block it starts reports it. AGP indents the advice that
     // follows it (`You can try some of the following options:`), which belongs to the message.
