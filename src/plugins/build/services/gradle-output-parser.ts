@@ -257,7 +257,8 @@ const IMPLICIT_BLOCK =
 const ONE_LINE_HEADLINE =
   /^(?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project) '[^']+'\.$/;
 /** Gradle's missing dependency, also printed (or pasted) outside a failure block: Studio's sync, `ERROR: `, `Error:(62, 0) `. */
-const DEPENDENCY_NOT_FOUND = /^Could not find (?:\S+|any matches for \S+ as no versions of \S+ are available)\.$/;
+const DEPENDENCY_NOT_FOUND =
+  /^Could not find (?:\S+|any matches for \S+ as no versions of \S+ are available|any version that matches \S+)\.$/;
 /** The same failure as a stack prints it: `Caused by: ` or a multi-cause exception's `Cause 2: `, then the exception. */
 const CHAINED_DEPENDENCY_NOT_FOUND =
   /^(?:Caused by|Cause \d+): (?:[a-z][\w$]*\.)+[A-Z][\w$]*Exception: (Could not find .*)$/;
