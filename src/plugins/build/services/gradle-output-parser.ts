@@ -438,6 +438,13 @@ function mayStartWrapperPrefix(line: string): boolean {
   );
 }
 
+/** A cheap pre-check for FLUTTER_PREFIX_GLUED: an `s] ` past the line's own leading `[  +12 ms] ` column. */
+function gluedPrefixAfterStart(line: string): boolean {
+  let at = line.indexOf('s] ');
+  if (at >= 0 && at < 12 && line.charCodeAt(0) === 91) at = line.indexOf('s] ', at + 3);
+  return at > 0;
+}
+
 /** Removes what CI runners and wrappers put in front of every line, and colour codes. */
 export function stripWrapperPrefixes(rawLine: string): string {
   let line = rawLine.length > MAX_LINE_CHARS ? rawLine.slice(0, MAX_LINE_CHARS) : rawLine;
@@ -687,7 +694,7 @@ export class GradleOutputParser {
     // Flutter's verbose log starts every line with its `[  +21 ms] ` column: one found after other text begins a line
     // whose break was lost (`… line: 24[  +21 ms] * What went wrong:`).
     let rest = rawLine;
-    for (let k = 0; k < 16 && rest.length > 12 && rest.includes('s] '); k++) {
+    for (let k = 0; k < 16 && gluedPrefixAfterStart(rest); k++) {
       const glued = FLUTTER_PREFIX_GLUED.exec(rest);
       if (!glued) break;
       this.pushUnglued(rest.slice(0, glued.index + 1));
@@ -967,8 +974,9 @@ export class GradleOutputParser {
     }
     // Android Studio prints the `* Where:` location without its marker, above the headline; a stack's
     // LocationAwareException carries it as its message.
+    const lead = trimmed.charCodeAt(0);
     const location =
-      trimmed.includes('Exception: ') && trimmed.includes(" file '")
+      ((lead >= 97 && lead <= 122) || lead === 67) && trimmed.includes(" file '") && trimmed.includes('Exception: ')
         ? (LOCATION_AWARE_EXCEPTION.exec(trimmed)?.[1] ?? trimmed)
         : trimmed;
     const initial = location.charCodeAt(0);
@@ -2067,17 +2075,20 @@ export class GradleOutputParser {
       };
       return true;
     }
+    // An exception starts with its package (or `Caused by: `), lint's line with `Lint`, AGP's with `The`.
+    const lead = trimmed.charCodeAt(0);
     if (
       !inBlock &&
       !quotedCause &&
       !this.inNamedStack &&
+      ((lead >= 97 && lead <= 122) || lead === 67) &&
       line.includes('Exception: ') &&
       (m = GRADLE_FAILURE_EXCEPTION.exec(line))
     )
       return this.addFailureNamedOutsideReport(m[1]!);
-    if (!inBlock && !quotedCause && line.includes('Lint found ') && (m = LINT_ABORTED.exec(line)))
+    if (!inBlock && !quotedCause && lead === 76 && (m = LINT_ABORTED.exec(line)))
       return this.addFailureNamedOutsideReport(m[1]!);
-    if (!inBlock && !quotedCause && line.includes('The minCompileSdk (') && (m = AAR_MIN_COMPILE_SDK.exec(line))) {
+    if (!inBlock && !quotedCause && lead === 84 && (m = AAR_MIN_COMPILE_SDK.exec(line))) {
       this.pendingMultiline = {
         base: { severity: 'error', source: 'gradle', file: null, line: null, column: null, message: m[1]!, task },
         lines: [],
