@@ -11961,4 +11961,93 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
+  'plugin_not_found_tooling_api_server_log_stack.txt': [],
+  'plugin_not_found_bare_sentence_apply_false.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Plugin [id: 'com.android.application', version: '8.8.0', apply: false] was not found in any of the following sources:",
+      null,
+    ),
+  ],
+  'agp_min_gradle_version_check_plugin_kts_where.txt': [
+    d(
+      'error',
+      'gradle',
+      '/Users/Example/app/build.gradle.kts',
+      4,
+      null,
+      "An exception occurred applying plugin request [id: 'com.android.application']: Minimum supported Gradle version is 6.8.1. Current version is 6.7.1. If using the gradle wrapper, try editing the distributionUrl in /Users/Example/gradle/wrapper/gradle-wrapper.properties to gradle-6.8.1-all.zip",
+      null,
+    ),
+  ],
+  'agp_min_gradle_version_markdown_quoted_nested.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "A problem occurred evaluating root project 'android': Minimum supported Gradle version is 4.6. Current version is 4.1. If using the gradle wrapper, try editing the distributionUrl in /Users/Fabio/localhost/mst/gradle/wrapper/gradle-wrapper.properties to gradle-4.6-all.zip",
+      null,
+    ),
+  ],
+  'sdk_location_not_found_inline_code_agp8.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      'SDK location not found. Define a valid SDK location with an ANDROID_HOME environment variable',
+      null,
+    ),
+  ],
+  'sdk_location_not_found_bare_local_properties.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      'SDK location not found. Define location with sdk.dir in the local.properties file or with an ANDROID_HOME environment variable.',
+      null,
+    ),
+  ],
+  'dependency_could_not_get_403_studio_offline_advice.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Could not GET 'https://dl.bintray.com/memorex386/Android_WebView_LocalWebServer/com/mtsdealersolutions/webview_local_server/1.0.24/webview_local_server-1.0.24.pom'. Received status code 403 from server: Forbidden",
+      null,
+    ),
+  ],
+  'wrapper_download_http_403_studio_line.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      'Server returned HTTP response code: 403 for URL: https://services.gradle.org/distributions/gradle-4.10.1-all.zip',
+      null,
+    ),
+  ],
+  'dependency_classpath_agp_could_not_get_403_no_star.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "A problem occurred configuring project ':unityLibrary': Could not GET 'https://artifacts.applovin.com/android/com/android/tools/build/gradle/5.1.1/gradle-5.1.1.pom'. Received status code 403 from server: Forbidden",
+      null,
+    ),
+  ],
 };
