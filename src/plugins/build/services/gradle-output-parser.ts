@@ -368,10 +368,11 @@ const GRADLE_FAILURE_EXCEPTION =
   /^\s*(?:Caused by: )?(?:(?:[a-z][\w$]*\.)+[A-Z][\w$]*Exception: )+((?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project|Could not resolve all (?:files|dependencies|artifacts|task dependencies) for configuration|Could not determine the dependencies of task) '[^']+'|Task '[^']*' not found in (?:root )?project '[^']+'.*?|Lint found (?:fatal )?errors\b[^.]*\.?)\.?\s*$/;
 /**
  * Gradle's failures to fetch what the build needs, as Studio's sync shows them alone: a plugin no repository has, a
- * repository refusing a file, the wrapper's distribution refused.
+ * repository refusing a file, the wrapper's distribution refused, a variant built for a newer JVM (the reason Gradle
+ * gives under `No matching variant`, as a sentence of its own rather than a `- ` item of that list).
  */
 const FETCH_FAILURE =
-  /^\s*(?:Caused by: [\w.$]+(?:Exception|Error): )?((?:Plugin \[id: '[^']+'[^\]]*\] was not found in any of the following sources:|Could not (?:GET|HEAD) '[^']+'\. Received status code \d+ from server: |Server returned HTTP response code: \d+ for URL: \S).*)$/;
+  /^\s*(?:Caused by: [\w.$]+(?:Exception|Error): )?((?:Plugin \[id: '[^']+'[^\]]*\] was not found in any of the following sources:|Could not (?:GET|HEAD) '[^']+'\. Received status code \d+ from server: |Server returned HTTP response code: \d+ for URL: \S|Incompatible because this component declares \S.* and the consumer needed \S).*)$/;
 /** Lint's own line before the failure block it ends the build with (the advice follows it). */
 const LINT_ABORTED = /^\s*(Lint found (?:fatal )?errors\b[^.]*\.)\s*$/;
 /** LocationAwareException's message: the location, then the failure's headline on the next line. */
@@ -2092,7 +2093,12 @@ export class GradleOutputParser {
       (m = GRADLE_FAILURE_EXCEPTION.exec(line))
     )
       return this.addFailureNamedOutsideReport(m[1]!);
-    if (!inBlock && !quotedCause && (lead === 80 || lead === 67 || lead === 83) && (m = FETCH_FAILURE.exec(line)))
+    if (
+      !inBlock &&
+      !quotedCause &&
+      (lead === 80 || lead === 67 || lead === 83 || lead === 73) &&
+      (m = FETCH_FAILURE.exec(line))
+    )
       return this.addUnlocated('error', 'gradle', m[1]!.trim(), task);
     if (!inBlock && !quotedCause && lead === 76 && (m = LINT_ABORTED.exec(line)))
       return this.addFailureNamedOutsideReport(m[1]!);
