@@ -12122,4 +12122,54 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       ':app:checkDebugDuplicateClasses',
     ),
   ],
+  'script_studio_located_unknown_property_no_file.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      56,
+      null,
+      "Could not get unknown property 'com' for project ':app' of type org.gradle.api.Project.",
+      null,
+    ),
+  ],
+  'gradle_configuring_exception_stack_old_operation_executor.txt': [
+    d('error', 'gradle', null, null, null, "A problem occurred configuring project ':app'", null),
+  ],
+  'agp_compile_sdk_not_specified_second_failure_after_stack.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "A problem occurred configuring project ':app': compileSdkVersion is not specified. Please add it to build.gradle",
+      null,
+    ),
+  ],
+  'agp_compile_sdk_not_specified_build_script_frame_exception_is.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "A problem occurred configuring project ':app': compileSdkVersion is not specified.",
+      null,
+    ),
+  ],
+  'agp_compile_sdk_not_specified_numbered_rules.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "A problem occurred configuring project ':app': compileSdkVersion is not specified. Please add it to build.gradle",
+      null,
+    ),
+  ],
+  'agp_compile_sdk_not_specified_cordova_after_evaluate_stack.txt': [
+    d('error', 'gradle', null, null, null, 'compileSdkVersion is not specified.', null),
+  ],
 };
