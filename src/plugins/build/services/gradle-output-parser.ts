@@ -358,7 +358,9 @@ const NDK_BUILD_UNKNOWN_SCRIPT = /^\s*Android NDK: (Your APP_BUILD_SCRIPT points
 const CMAKE_ERROR = /^\s*CMake (Error|Warning)(?: \(dev\))? at (.+?):(\d+) \((\w+)\):\s*$/;
 /** Failures Gradle and AGP print as one sentence, seen pasted on their own without the failure block around them. */
 const KNOWN_FAILURE =
-  /^\s*(?:Caused by: [\w.$]+(?:Exception|Error): )?((?:SDK location not found|Unsupported class file major version|General error during (?:conversion|semantic analysis): |Could not find method \S+ for arguments|Keystore file .* not found for signing config|Failed to find (?:target with hash string|Build Tools revision)|No toolchains found in the NDK|NDK (?:not configured|is not installed)|Minimum supported Gradle version is|The project is using an incompatible version|Android Gradle plugin requires Java \d+ to run\.|Namespace not specified\. |Task '[^']*' not found in (?:root )?project '[^']+'\.).*)$/;
+  /^\s*(?:Caused by: [\w.$]+(?:Exception|Error): )?((?:SDK location not found|Unsupported class file major version|General error during (?:conversion|semantic analysis): |Could not find method \S+ for arguments|Keystore file .* not found for signing config|Failed to find (?:target with hash string|Build Tools revision)|No toolchains found in the NDK|NDK (?:not configured|is not installed)|Minimum supported Gradle version is|The project is using an incompatible version|Android Gradle plugin requires Java \d+ to run\.|Namespace not specified\. |Task '[^']*' not found in (?:root )?project '[^']+'\.|compileSdkVersion is not specified\b).*)$/;
+/** An exception's class before its message (a stack pasted without the report): the message may be a known failure. */
+const THROWN = /^\s*(?:(?:[a-z][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error): )+(\S.*)$/;
 /**
  * The exception Gradle wraps a build failure in carries the report's headline as its message
  * (`org.gradle.api.ProjectConfigurationException: A problem occurred configuring project ':app'.`): all that names the
@@ -2093,6 +2095,19 @@ export class GradleOutputParser {
       (m = GRADLE_FAILURE_EXCEPTION.exec(line))
     )
       return this.addFailureNamedOutsideReport(m[1]!);
+    // A stack's exception whose message is a failure AGP words as a sentence of its own (`java.lang.IllegalStateException:
+    // compileSdkVersion is not specified.`): that failure, as the report would name it.
+    if (
+      !inBlock &&
+      !quotedCause &&
+      !this.inNamedStack &&
+      lead >= 97 &&
+      lead <= 122 &&
+      line.includes('Exception: ') &&
+      (m = THROWN.exec(line)) &&
+      KNOWN_FAILURE.test(m[1]!)
+    )
+      return this.addFailureNamedOutsideReport(m[1]!.trim());
     if (
       !inBlock &&
       !quotedCause &&
