@@ -12172,4 +12172,59 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
   'agp_compile_sdk_not_specified_cordova_after_evaluate_stack.txt': [
     d('error', 'gradle', null, null, null, 'compileSdkVersion is not specified.', null),
   ],
+  'd8_agpbi_type_defined_multiple_times_merger_exception.txt': [
+    d(
+      'error',
+      'r8',
+      '/Users/avery/AndroidStudioProjects/NewsPlus/app/build/intermediates/mixed_scope_dex_archive/debug/out/cbf7c823e7225e02a34d087be63f58c4e3f372e4b663235e195d08fd9398358c_2.jar',
+      null,
+      null,
+      'Type retrofit2.CompletableFutureCallAdapterFactory$ResponseCallAdapter is defined multiple times: /Users/avery/AndroidStudioProjects/NewsPlus/app/build/intermediates/mixed_scope_dex_archive/debug/out/cbf7c823e7225e02a34d087be63f58c4e3f372e4b663235e195d08fd9398358c_2.jar:classes.dex, /Users/avery/AndroidStudioProjects/NewsPlus/app/build/intermediates/mixed_scope_dex_archive/debug/out/b6d20cdf8a2862d83190fc0b72c48af7169626e3e784971edbcc1c3ffa23e7c8_2.jar:classes.dex',
+      ':app:mergeProjectDexDebug',
+    ),
+  ],
+  'd8_error_dex_path_type_defined_multiple_times_backtick.txt': [
+    d(
+      'error',
+      'r8',
+      '/Users/runner/work/1/s/node_modules/react-native-exponea-sdk/android/build/.transforms/78361bd1a6def157be060e348071c1c8/transformed/release/com/exponea/style/AppInboxListItemStyle.dex',
+      null,
+      null,
+      'Type com.exponea.style.AppInboxListItemStyle is defined multiple times: /Users/runner/work/1/s/node_modules/react-native-exponea-sdk/android/build/.transforms/78361bd1a6def157be060e348071c1c8/transformed/release/com/exponea/style/AppInboxListItemStyle.dex, /Users/runner/work/1/s/android/app/build/intermediates/external_libs_dex/qaRelease/mergeExtDexQaRelease/classes.dex',
+      null,
+    ),
+  ],
+  'd8_merging_dex_archives_jar_list_wrapped_block.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:transformDexArchiveWithExternalLibsDexMergerForDebug': com.android.builder.dexing.DexArchiveMergerException: Error while merging dex archives: F:\\Andriod_projects\\v9porn-master\\app\\build\\intermediates\\transforms\\dexBuilder\\debug\\0.jar, F:\\Andriod_projects\\v9porn-master\\app\\build\\intermediates\\transforms\\dexBuilder\\debug\\1.jar, F:\\Andriod_projects\\v9porn-master\\app\\build\\intermediates\\transforms\\dexBuilder\\debug\\2.jar, F:\\Andriod_projects\\v9porn-master\\app\\build\\intermediates\\transforms\\dexBuilder\\debug\\3.jar, F:\\Andriod_projects\\v9porn-master\\app\\build\\intermediates\\transforms\\dexBuilder\\debug\\4.jar, F:\\Andriod_projects\\v9porn-master\\app\\build\\intermediates\\transforms\\dexBuilder\\debug\\5.jar, F:\\Andriod_projects\\v9porn-master\\app\\build\\intermediates\\transforms\\dexBuilder\\debug\\6.jar, F:\\Andriod_projects\\v9porn-master\\app\\build\\intermediates\\transforms\\dexBuilder\\debug\\7.jar, F:\\Andriod_projects\\v9porn-master\\app\\build\\intermediates\\transforms\\dexBuilder\\debug\\8.jar, F:\\Andriod_projects\\v9porn-master\\app\\build\\intermediates\\transforms\\dexB",
+      ':app:transformDexArchiveWithExternalLibsDexMergerForDebug',
+    ),
+  ],
+  'd8_error_windows_jar_type_defined_multiple_times_unity.txt': [
+    d(
+      'error',
+      'r8',
+      'C:\\MBIN_PROJECTS\\Working_Projects\\CadenceSensorVR_Unity3D\\Library\\Bee\\Android\\Prj\\IL2CPP\\Gradle\\launcher\\build\\intermediates\\project_dex_archive\\release\\dexBuilderRelease\\out\\f0aa30688782d5ce221d8863bd17100e3f5dcb1a4ce460b076c3b00a3100f474_5.jar',
+      null,
+      null,
+      'Type androidx.activity.R$id is defined multiple times: C:\\MBIN_PROJECTS\\Working_Projects\\CadenceSensorVR_Unity3D\\Library\\Bee\\Android\\Prj\\IL2CPP\\Gradle\\launcher\\build\\intermediates\\project_dex_archive\\release\\dexBuilderRelease\\out\\f0aa30688782d5ce221d8863bd17100e3f5dcb1a4ce460b076c3b00a3100f474_5.jar:classes.dex, C:\\MBIN_PROJECTS\\Working_Projects\\CadenceSensorVR_Unity3D\\Library\\Bee\\Android\\Prj\\IL2CPP\\Gradle\\launcher\\build\\intermediates\\external_libs_dex\\release\\mergeExtDexRelease\\classes.dex',
+      null,
+    ),
+  ],
+  'd8_merge_lib_dex_nested_work_items_type_defined_twice.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:mergeLibDexStagingDebug': com.android.builder.dexing.DexArchiveMergerException: Error while merging dex archives: Learn how to resolve the issue at https://developer.android.com/studio/build/dependencies#duplicate_classes. Type com.reactlibrary.BuildConfig is defined multiple times: /Users/edufund/Edufund/edufund-client-app/node_modules/react-native-insta-story/android/build/.transforms/28c99f1144b26e71db42f45e4fb0407a/transformed/classes/classes.dex, /Users/edufund/Edufund/edufund-client-app/node_modules/react-native-zohodesk-portal-sdk/android/build/.transforms/d03d881a28b8c53362cc093226b9a7d0/transformed/classes/classes.",
+      ':app:mergeLibDexStagingDebug',
+    ),
+  ],
 };
