@@ -213,6 +213,8 @@ const AAPT_COMPILER_DUPLICATE = /^\s*(Duplicate value for resource '[^']+' with 
 /** The merger's detail lines, read as its message's rest even when a paste lost their tabs or rewrapped its sentences. */
 const MANIFEST_DETAIL =
   /^(?:is also present at |Suggestion: |See https?:\/\/developer\.android\.com\/|\S*AndroidManifest\.xml as the library |Apps targeting Android \d+ and higher are required |`android:exported` when the corresponding component )/;
+/** The file a D8/R8 message is about (a dex, a jar, a class; no position), then the tool's tag. */
+const D8_ORIGIN = /^((?:[A-Za-z]:[\\/]|\/|file:)[^:]*?): [RD]8: (\S.*)$/;
 /** D8/R8's own exception named as a cause: its message is the dexing problem (the generic ones say nothing). */
 const D8_CAUSE = /^\s*(?:Caused by: )?com\.android\.tools\.r8\.[\w.$]+: (?!Compilation failed to complete)(.+)$/;
 
@@ -2254,6 +2256,20 @@ export class GradleOutputParser {
     const severity = severityOf(m[1]!);
     let message = m[5]!.trim();
     let source: DiagnosticSource = 'agp';
+    // D8/R8 name the file a message is about, with no position, before their tag: `ERROR:<path>.dex: D8: Type …`.
+    const origin = m[2] === undefined ? D8_ORIGIN.exec(message) : null;
+    if (origin) {
+      this.r8Severity = severity;
+      return this.add({
+        severity,
+        source: 'r8',
+        file: origin[1]!,
+        line: null,
+        column: null,
+        message: origin[2]!,
+        task,
+      });
+    }
     if (/^[RD]8: /.test(message)) {
       source = 'r8';
       message = message.slice(4);
