@@ -1053,8 +1053,8 @@ export class GradleOutputParser {
     if (
       !(first >= 97 && first <= 122) ||
       /^[\w-]+:(?:\s|$)|:\d+(?::\d+)?:? |: \(\d+, \d+\)|\b(?:error|warning|warn): /.test(line) ||
-      // A test's `com.example.FooTest > bar FAILED` line starts with a lower-case package name too.
-      /^[a-z][\w$]*(?:\.[\w$]+)+ > /.test(line)
+      // A test's `com.example.FooTest > bar FAILED` line starts with a lower-case package name too, as an exception does.
+      /^[a-z][\w$]*(?:\.[\w$]+)+(?: > |(?:Exception|Error)\b)/.test(line)
     )
       return false;
     const d = this.diagnostics[last.index];
