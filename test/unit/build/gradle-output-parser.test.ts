@@ -253,25 +253,31 @@ describe('GradleOutputParser rules', () => {
     ]);
   });
 
-  it('names a failure by the exception it was wrapped in only when the log has no report of it', () => {
+  it('names a failure by an exception that carries it only when the log has no report of it', () => {
     const stack = [
-      "org.gradle.api.tasks.TaskExecutionException: Execution failed for task ':app:lint'.",
-      '\tat org.gradle.api.internal.tasks.execution.ExecuteActionsTaskExecuter.execute(ExecuteActionsTaskExecuter.java:1)',
-      'Caused by: org.gradle.api.GradleException: Lint found errors in the project; aborting build.',
-      '\tat com.android.build.gradle.internal.lint.AndroidLintTask.run(AndroidLintTask.kt:1)',
+      "org.gradle.execution.TaskSelectionException: Task 'assembleDebg' not found in root project 'demo'.",
+      '\tat org.gradle.execution.TaskSelector.getSelection(TaskSelector.java:1)',
     ];
-    // The stack alone: its first exception is the failure, the `Caused by:` chain under it the same one.
+    // The stack alone: its exception is the failure.
     expect(parseGradleOutput(stack.join('\n'))).toEqual([
-      d('error', 'gradle', null, null, null, "Execution failed for task ':app:lint'", ':app:lint'),
+      d('error', 'gradle', null, null, null, "Task 'assembleDebg' not found in root project 'demo'", null),
     ]);
-    // With the report after it, the report's headline and cause say it.
+    // An exception that only wraps a failure names no problem: a stack of those alone reports nothing.
+    expect(
+      parseGradleOutput(
+        [
+          "org.gradle.api.tasks.TaskExecutionException: Execution failed for task ':app:lint'.",
+          '\tat org.gradle.api.internal.tasks.execution.ExecuteActionsTaskExecuter.execute(ExecuteActionsTaskExecuter.java:1)',
+        ].join('\n'),
+      ),
+    ).toEqual([]);
+    // With the report after the stack, the report says it.
     const report = [
       '',
       'FAILURE: Build failed with an exception.',
       '',
       '* What went wrong:',
-      "Execution failed for task ':app:lint'.",
-      '> Lint found errors in the project; aborting build.',
+      "Task 'assembleDebg' not found in root project 'demo'. Some candidates are: 'assembleDebug'.",
     ];
     expect(parseGradleOutput([...stack, ...report].join('\n'))).toEqual([
       d(
@@ -280,8 +286,8 @@ describe('GradleOutputParser rules', () => {
         null,
         null,
         null,
-        "Execution failed for task ':app:lint': Lint found errors in the project; aborting build.",
-        ':app:lint',
+        "Task 'assembleDebg' not found in root project 'demo'. Some candidates are: 'assembleDebug'",
+        null,
       ),
     ]);
   });

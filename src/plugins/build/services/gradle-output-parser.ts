@@ -67,7 +67,7 @@ const MAX_UNINDENTED_LINES = 12;
  * whose output the Kotlin plugin relays, and a markdown code fence glued to the first line of a log pasted into an
  * issue. Stripped repeatedly, in any order. */
 const WRAPPER_PREFIX =
-  /^(?:\uFEFF|(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|\[\w+ \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[\d{2}:\d{2}:\d{2}\]: (?:▸ )?|\[[a-z][a-z-]*\](?: {2,}|$)|\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|C\/C\+\+: |(?:error|warning): (?=[ew]: )|```(?:[\w-]+(?= |$))? ?|exception: (?=\S)|\d{1,6}\.(?:\t|\s(?=[ew]: )))/;
+  /^(?:\uFEFF|(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|\[(?:\w+ )?\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[\d{2}:\d{2}:\d{2}\]: (?:▸ )?|\[[a-z][a-z-]*\](?: {2,}|$)|\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|C\/C\+\+: |(?:error|warning): (?=[ew]: )|```(?:[\w-]+(?= |$))? ?|exception: (?=\S)|\d{1,6}\.(?:\t|\s(?=[ew]: )))/;
 /** Flutter's verbose `[  +21 ms] ` column after other text: the line break before it was lost. */
 const FLUTTER_PREFIX_GLUED = /\S\[ *\+ *\d+ m?s\] /;
 /** A whole line set in markdown emphasis by a reporter (`_Missing classes detected …_`, `**…**`). */
@@ -265,9 +265,10 @@ const BLOCK_START = /^\s*[*-]?\s*What went wrong:\s*$/;
 const BLOCK_START_GLUED = /^\s*\*?\s*What went wrong:\s+(\S.*)$/;
 /** A literal `\n` followed by a line that starts Gradle's failure report: a log escaped into one JSON string. */
 const TABLE_RULE = /^\s*-{2,}(?:\s*\|\s*-{2,})+\s*\|?\s*$/;
-/** `* What went wrong:` after other text on its line: the report's sections squashed onto one line. */
-const SQUASHED_REPORT = /\S\s+\* What went wrong:/;
-const SQUASHED_SECTION_BREAK = /\s+(?=\* (?:Where|What went wrong|Try|Exception is|Get more help):|BUILD FAILED\b)/;
+/** `* What went wrong:` (or `* Try:` after the last cause) after other text on its line: sections squashed onto one line. */
+const SQUASHED_REPORT = /\S\s+\* (?:What went wrong|Try):/;
+const SQUASHED_SECTION_BREAK =
+  /\s+(?=\* (?:Where|What went wrong|Try|Exception is|Get more help):|BUILD FAILED\b|FAILURE: Build failed)/;
 const ESCAPED_LOG_BREAK = /\\n(?:\* What went wrong:|FAILURE: |\d+: Task failed|BUILD FAILED)/;
 /** Failure headlines that start a block even when the `* What went wrong:` line was not printed or pasted. */
 const IMPLICIT_BLOCK =
@@ -275,6 +276,8 @@ const IMPLICIT_BLOCK =
 /** Headlines Gradle prints on one line of their own, the causes following on the next. */
 const ONE_LINE_HEADLINE =
   /^(?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project) '[^']+'\.$/;
+const HEADLINE_THEN_CAUSE =
+  /^((?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project) '[^']+'\.)\s+(\S.*)$/;
 /** Gradle's missing dependency, also printed (or pasted) outside a failure block: Studio's sync, `ERROR: `, `Error:(62, 0) `. */
 const DEPENDENCY_NOT_FOUND =
   /^Could not find (?:\S+|any matches for \S+ as no versions of \S+ are available|any version that matches \S+)\.$/;
@@ -289,6 +292,24 @@ const WRAPPING_CAUSE = /^(?:A failure occurred while executing |[Cc]ould not res
 const PROGRESS_BAR = /^<[-=]*> \d+% (?:INITIALIZING|CONFIGURING|EXECUTING|WAITING)\b/;
 /** A cause line (`> …`) with no headline before it; VS Code's `> Executing task: <command> <` echo is none. */
 const BARE_CAUSE = /^> (?!Task :|Configure project |Transform |Executing task: )\S/;
+/**
+ * npm and pnpm announce a package script as `> name@1.2.3 script [dir]`, its command on the next `> ` line (a React
+ * Native or Expo build run through `npm run`): neither is a failure cause.
+ */
+const NPM_SCRIPT_BANNER = /^> (?:@[\w.-]+\/)?[\w.-]+@\d+\.\d+\.\d+\S* [\w:.-]+(?: \S.*)?$/;
+/**
+ * Gradle's rich console: a work-in-progress line (`> IDLE`, `> Evaluating settings`) over the status line it
+ * overwrote (`<===> 0% INITIALIZING [79ms]`), copied from a terminal: progress, not a failure cause.
+ */
+const CONSOLE_STATUS = /^> (?:IDLE|.*[A-Z]{4,} \[(?:\d+h )?(?:\d+m )?\d+(?:\.\d+)?m?s\])\s*$/;
+/**
+ * Python's logging in the form `2021-10-10 17:05:33,488 ERROR: …` (the comma before the milliseconds is Python's
+ * asctime): a build server's own log around the build (F-Droid's fdroidserver), never Gradle's or AGP's.
+ */
+const BUILD_SERVER_LOG = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},\d{3} (?:DEBUG|INFO|WARNING|ERROR|CRITICAL): /;
+/** `Running Gradle task 'assembleDebug'...` with its time when done (`… 359.5s`, `… Done 362.1s (!)`). */
+const FLUTTER_GRADLE_STATUS =
+  /^\s*(?:> )?Running Gradle task '[^']*'\.\.\.(?:\s+(?:Done\s+)?[\d.,]+m?s(?:\s+\(!\))?)?\s*$/;
 /** A nested cause (`   > …`) with nothing above it: a failure pasted from its second line. */
 const INDENTED_CAUSE = /^ {2,12}> (?!Task :|Configure project |Transform )[A-Za-z]/;
 /** Lines that start with `> ` only because the log was quoted in markdown: Gradle prints none of these after `> `. */
@@ -320,9 +341,11 @@ const D8_DEX_LIMIT =
 /**
  * The merger's own messages, recognisable without `Manifest merger failed :` or a location before them. Android Studio's
  * Merged Manifest pane lists them as `Merging Errors: Error: <message> <module> main manifest (this file), line 23`.
+ * AGP 7.0's previews worded the missing `android:exported` as `Apps targeting Android 12 and higher are required …`
+ * alone (later versions put `android:exported needs to be explicitly specified for <element>.` before it).
  */
 const MANIFEST_MESSAGE =
-  /^\s*(?:Merging Errors: )?(?:Error: )?((?:uses-sdk:minSdkVersion \d+ cannot be smaller than version \d+ declared in library|android:exported needs to be explicitly specified for|Attribute [\w:.@-]+ value=\(.*\) from .* is also present at|Missing one of the key attributes '[^']*' on element|Element \S+ at \S+ duplicated with element declared at)\b.*)$/;
+  /^\s*(?:Merging Errors: )?(?:Error: )?((?:uses-sdk:minSdkVersion \d+ cannot be smaller than version \d+ declared in library|android:exported needs to be explicitly specified for|Apps targeting Android \d+ and higher are required to specify an explicit value for|Attribute [\w:.@-]+ value=\(.*\) from .* is also present at|Missing one of the key attributes '[^']*' on element|Element \S+ at \S+ duplicated with element declared at)\b.*)$/;
 /** The pane's next record after a message that names its manifest: `… (this file), line 219 Error: Validation failed …`. */
 const MERGED_MANIFEST_PANE_NEXT = / manifest(?: \(this file\))?(?:, line \d+)? (?=(?:Error|Warning): )/;
 const MAX_PANE_RECORDS = 20;
@@ -335,6 +358,12 @@ const MANIFEST_VALIDATION_STOPPED = /^Validation failed, exiting\b/;
  */
 const PACKAGE_ATTRIBUTE =
   /^\s*((Incorrect )?package="[^"]*" found in source AndroidManifest\.xml: (.+?AndroidManifest\.xml)\.?)\s*$/;
+/**
+ * Its recommendation pasted alone still names the manifest. AGP prints the same line under the warning and the error;
+ * reported on its own, it is the one that failed the build (a library's `Incorrect package="…"`).
+ */
+const PACKAGE_RECOMMENDATION =
+  /^\s*(Recommendation: remove package="[^"]*" from the source AndroidManifest\.xml: (.+?AndroidManifest\.xml)\.?)\s*$/;
 const PACKAGE_ATTRIBUTE_REST =
   /^\s*(?:Setting the namespace via |Recommendation: remove package=|Please instead set the namespace |This migration can be done automatically )/;
 const D8_MESSAGE =
@@ -364,12 +393,13 @@ const KNOWN_FAILURE =
 /** An exception's class before its message (a stack pasted without the report): the message may be a known failure. */
 const THROWN = /^\s*(?:(?:[a-z][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error): )+(\S.*)$/;
 /**
- * The exception Gradle wraps a build failure in carries the report's headline as its message
- * (`org.gradle.api.ProjectConfigurationException: A problem occurred configuring project ':app'.`): all that names the
- * failure when only the stack trace was pasted.
+ * An exception that carries a failure of its own as its message, all that names it when only the stack trace was
+ * pasted: an unknown task (`TaskSelectionException: Task 'x' not found …`), lint's abort. The exceptions that only wrap
+ * a failure (`Execution failed for task`, `A problem occurred configuring project`, `Could not resolve all files`)
+ * name where it failed, not what: a stack of those alone reports nothing.
  */
 const GRADLE_FAILURE_EXCEPTION =
-  /^\s*(?:Caused by: )?(?:(?:[a-z][\w$]*\.)+[A-Z][\w$]*Exception: )+((?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project|Could not resolve all (?:files|dependencies|artifacts|task dependencies) for configuration|Could not determine the dependencies of task) '[^']+'|Task '[^']*' not found in (?:root )?project '[^']+'.*?|Lint found (?:fatal )?errors\b[^.]*\.?)\.?\s*$/;
+  /^\s*(?:Caused by: )?(?:(?:[a-z][\w$]*\.)+[A-Z][\w$]*Exception: )+(Task '[^']*' not found in (?:root )?project '[^']+'.*?|Lint found (?:fatal )?errors\b[^.]*\.?)\.?\s*$/;
 /**
  * Gradle's failures to fetch what the build needs, as Studio's sync shows them alone: a plugin no repository has, a
  * repository refusing a file, the wrapper's distribution refused, a variant built for a newer JVM (the reason Gradle
@@ -384,6 +414,11 @@ const LOCATION_AWARE_EXCEPTION =
   /^(?:Caused by: )?(?:(?:[a-z][\w$]*\.)+[A-Z][\w$]*Exception: )+((?:Build|Settings|Script|Init script) file '.+)$/;
 /** The lines AGP's JDK check prints under its message, also when a paste lost their one-space indentation. */
 const AGP_JDK_ADVICE = /^(?:Your current JDK is located in |You can try some of the following options:|\s*- changing )/;
+/** AGP's advice on migrating `package=`, printed after a blank line under `Namespace not specified`. */
+const NAMESPACE_ADVICE =
+  /^\s*If (?:you've specified the package attribute|the package attribute is specified) in the source AndroidManifest\.xml/;
+const BUILD_FILE_NAMED = "Specify a namespace in the module's build file: ";
+const NAMESPACE_BUILD_FILE = /Specify a namespace in the module's build file: (.+?\.gradle(?:\.kts)?)\. /;
 /** AGP reports every configuration problem it finds as an EvalIssueException: its message is the problem. */
 const EVAL_ISSUE = /^\s*(?:Caused by: )?com\.android\.builder\.errors\.EvalIssueException: (\S.*)$/;
 /** Warnings AGP prints as plain lines (no `WARNING:`), recognisable by their wording. */
@@ -474,6 +509,9 @@ export function stripWrapperPrefixes(rawLine: string): string {
   if (emphasized) line = emphasized[2]!;
   else if ((head === 95 || head === 32) && /^ *_> /.test(line)) line = line.slice(line.indexOf('_') + 1);
   if (line.endsWith('._')) line = line.slice(0, -1);
+  // A whole line in italics: `_Error:Execution failed for task … see logs_`.
+  else if (head === 95 && line.endsWith('_') && line.includes(' ') && /^_[^\s_]/.test(line) && /[^\s_]_$/.test(line))
+    line = line.slice(1, -1);
   // A closing fence glued to the end of a log line (```e: …```).
   if (line.length > 3 && line.endsWith('```')) line = line.slice(0, -3);
   // A single log line pasted as markdown inline code: `` `Caused by: …` ``.
@@ -487,6 +525,13 @@ export function stripWrapperPrefixes(rawLine: string): string {
   // A log line quoted in a sentence: `"MainActivity.kt:8:22 Unresolved reference: X"`.
   if (line.length > 2 && line.startsWith('"') && line.endsWith('"') && line.indexOf('"', 1) === line.length - 1)
     line = line.slice(1, -1);
+  // The same quotes around a pasted block: the opening one alone on its first line, the closing one on its last.
+  else if (
+    line.length > 1 &&
+    (line.startsWith('"') || line.endsWith('"')) &&
+    line.indexOf('"') === line.lastIndexOf('"')
+  )
+    line = line.startsWith('"') ? line.slice(1) : line.slice(0, -1);
   return line;
 }
 
@@ -599,6 +644,8 @@ interface PendingMultiline {
   readonly paragraphs?: boolean;
   /** Read from a stack's exception chain: the failure report, when the log has it, says the same. */
   readonly fromStack?: boolean;
+  /** The first line of a paragraph the tool prints after a blank line inside the same message. */
+  readonly paragraphAfterBlank?: RegExp;
   /** Only lines indented deeper than this continue the message (a compiler's message wrapped under its `e: `). */
   readonly deeperThan?: number;
   /** The merger's located record (`<path> Error:`). */
@@ -616,7 +663,8 @@ interface PendingTest {
 
 export class GradleOutputParser {
   private readonly diagnostics: BuildDiagnostic[] = [];
-  private readonly seen = new Set<string>();
+  /** Dedup keys of the diagnostics kept, with each one's index. */
+  private readonly seen = new Map<string, number>();
   private readonly seenLocated = new Set<string>();
   /** The dedup key of the last diagnostic kept. */
   private lastKey: string | null = null;
@@ -722,14 +770,25 @@ export class GradleOutputParser {
       return;
     }
     // A whole failure report pasted onto one line (a blog's or a phone's reflow): one line per `* …:` section.
-    if (rawLine.length > 40 && rawLine.includes('* What went wrong:') && SQUASHED_REPORT.test(rawLine)) {
-      for (const part of rawLine.split(SQUASHED_SECTION_BREAK)) this.pushLine(part);
+    if (
+      rawLine.length > 40 &&
+      (rawLine.includes('* What went wrong:') || rawLine.includes(' * Try:')) &&
+      SQUASHED_REPORT.test(rawLine)
+    ) {
+      for (const part of rawLine.split(SQUASHED_SECTION_BREAK)) {
+        // A cause squashed with the causes nested under it (`> A failure occurred … > Compilation error …`).
+        const causes = part.startsWith('> ') ? part.split(/\s+> (?=\S)/) : [part];
+        for (let k = 0; k < causes.length && k < 16; k++)
+          this.pushLine(k === 0 ? causes[0]! : `${'   '.repeat(k)}> ${causes[k]}`);
+      }
       return;
     }
     this.pushLine(rawLine);
   }
 
   private pushLine(rawLine: string, mayHold = true): void {
+    // A digit first: the cheap test before the pattern, on every line.
+    if (rawLine.charCodeAt(0) <= 57 && BUILD_SERVER_LOG.test(rawLine)) return;
     let line = capIndent(stripWrapperPrefixes(rawLine), this.pendingJavac !== null);
     // Copied out of an HTML table (Android Studio's build view pasted into an issue): each row ends in ` |` and the
     // rows are separated by `-- | --`.
@@ -752,6 +811,8 @@ export class GradleOutputParser {
     }
     // Gradle puts a space after every `>` it prints: `>Execution failed …` is a reporter's quote of that line alone.
     if (line.charCodeAt(0) === 62 && /^>[A-Za-z]/.test(line)) line = line.slice(1);
+    // The Flutter tool's own status line, which a console can interleave with every line Gradle prints.
+    if (line.includes('Running Gradle task ') && FLUTTER_GRADLE_STATUS.test(line)) return;
     if (this.inNamedStack && !/^\s*(?:at |\.\.\. \d+ more|Caused by: )/.test(line)) this.inNamedStack = false;
     if (line.charCodeAt(0) === 60 && PROGRESS_BAR.test(line)) {
       this.inProgressArea = true;
@@ -952,7 +1013,23 @@ export class GradleOutputParser {
         this.pushBlockLine(`  ${trimmed}`);
         return;
       }
+      // Gradle puts no stack frames under a cause: a lone `> ` exception line with frames under it is a quoted stack
+      // trace, which reports nothing the failure block does not.
+      if (
+        this.implicitBlock &&
+        this.block.length === 1 &&
+        this.block[0]!.text.startsWith('> ') &&
+        /^\s+at [\w$.[\]]+\(/.test(line)
+      ) {
+        this.block = [];
+        this.closeBlock();
+        this.section = 'other';
+        return;
+      }
       if (this.implicitBlock && trimmed !== '' && !/^\s/.test(line) && !trimmed.startsWith('>')) {
+        // One `> ` line with no headline, ordinary text right under it: a reporter's markdown quote of a single
+        // line (`> Launching lib/main.dart …`), not a failure pasted from its cause (Gradle ends those with a section).
+        if (this.block.length === 1 && this.block[0]!.text.startsWith('> ')) this.block = [];
         this.closeBlock();
         this.section = 'none';
       } else {
@@ -1016,6 +1093,13 @@ export class GradleOutputParser {
         return;
       }
     }
+    if (
+      line.startsWith('> ') &&
+      (CONSOLE_STATUS.test(line) ||
+        NPM_SCRIPT_BANNER.test(line) ||
+        (this.previousLine?.startsWith('> ') && NPM_SCRIPT_BANNER.test(this.previousLine)))
+    )
+      return;
     // A quoted compiler line (`> e: [ksp] …` in a pasted log) is that diagnostic, not a failure cause.
     if (BARE_CAUSE.test(line) && this.scanLine(line.slice(2), false, true)) return;
     // Every headline IMPLICIT_BLOCK knows quotes a task, project or configuration name.
@@ -1031,7 +1115,10 @@ export class GradleOutputParser {
       if (headline !== null) this.pushBlockLine(headline);
       // A block squashed onto one line (`Execution failed for task ':x'. > cause    > cause`): one line per cause.
       // (A cause's own leading marker is no squashing: its indentation is its depth among the causes after it.)
-      const squashed = implicit[1]!.split(/(?<=\S)\s+> (?=\S)/);
+      let squashed = implicit[1]!.split(/(?<=\S)\s+> (?=\S)/);
+      // Studio's Messages view copied as one line loses the cause's `> ` too: text after the headline's `'.` is its cause.
+      const joined = squashed.length === 1 ? HEADLINE_THEN_CAUSE.exec(squashed[0]!) : null;
+      if (joined) squashed = [joined[1]!, joined[2]!];
       this.pushBlockLine(squashed[0]!);
       for (let k = 1; k < squashed.length && k < 16; k++) this.pushBlockLine(`${'   '.repeat(k - 1)}> ${squashed[k]}`);
       return;
@@ -1155,6 +1242,15 @@ export class GradleOutputParser {
       d.task !== null &&
       this.tasksWithCauses.has(d.task) &&
       this.causelessHeadlines.has(`${d.task}|${d.message}`);
+    // The same report printed again and cut after its headline (a CLI echoing the build's output, a paste stopping
+    // there) names the same place: the whole copy says what went wrong.
+    const locatedFailures = this.diagnostics.filter((d) => d.source === 'gradle' && d.file !== null);
+    const cutCopy = (d: BuildDiagnostic): boolean =>
+      d.source === 'gradle' &&
+      d.file !== null &&
+      locatedFailures.some(
+        (whole) => whole.file === d.file && whole.line === d.line && whole.message.startsWith(`${d.message}: `),
+      );
     // A stack's exception repeats the failure the report names with its causes.
     const dropNamed = this.failureReportRead && this.namedOutsideReport.size > 0;
     const reportedElsewhere = (k: number): boolean => {
@@ -1170,6 +1266,7 @@ export class GradleOutputParser {
       (d, k) =>
         (d.file !== null || !located.has(`${d.severity}|${d.message}`)) &&
         !repeatedHeadline(d) &&
+        !cutCopy(d) &&
         !(dropNamed && this.namedOutsideReport.has(k)) &&
         !reportedElsewhere(k),
     );
@@ -1210,8 +1307,13 @@ export class GradleOutputParser {
 
   /** `again`: a record the tool printed twice in a row is two problems (see flushMultiline), not one printed twice. */
   private add(d: Diagnostic, again = false): boolean {
-    const file = d.file !== null ? this.reportPath(d.file) : null;
     const message = clip(d.message);
+    // Later AGP 8 releases name the module's build file in `Namespace not specified`: that file is where the fix goes.
+    const buildFile =
+      d.file === null && d.source === 'gradle' && message.includes(BUILD_FILE_NAMED)
+        ? NAMESPACE_BUILD_FILE.exec(message)
+        : null;
+    const file = buildFile ? this.reportPath(buildFile[1]!) : d.file !== null ? this.reportPath(d.file) : null;
     if (message === '') return false;
     // AAPT2's note on where a duplicated value was first defined belongs to the error just reported.
     const last = this.diagnostics[this.diagnostics.length - 1];
@@ -1224,12 +1326,20 @@ export class GradleOutputParser {
         : // The same unlocated warning from several modules' tasks (javac's `[options]`) is one per module.
           `${d.severity}|${d.source}|${d.line}|${d.column}|${message}|${d.severity === 'warning' ? d.task : ''}`;
     const repeated = again && this.lastKey === key;
-    if (this.seen.has(key) && !repeated) return true;
+    const earlier = this.seen.get(key);
+    if (earlier !== undefined && !repeated) {
+      // Printed before the failure block with no task line above it, then repeated in the block: the block names
+      // the task that failed with it.
+      const first = this.diagnostics[earlier];
+      if (first !== undefined && first.task === null && d.task !== null)
+        this.diagnostics[earlier] = { ...first, task: d.task };
+      return true;
+    }
     // A copy printed without its caret (cut short) is the same error as the one with a column.
     const located = file !== null ? `${d.severity}|${file}|${d.line}|${message}` : null;
     if (located !== null && d.column === null && this.seenLocated.has(located) && !repeated) return true;
     this.lastKey = key;
-    this.seen.add(key);
+    this.seen.set(key, this.diagnostics.length);
     if (located !== null) this.seenLocated.add(located);
     if (this.diagnostics.length >= MAX_DIAGNOSTICS) {
       this.truncatedCount++;
@@ -1262,12 +1372,17 @@ export class GradleOutputParser {
         pending.heldBlank = true;
         return true;
       }
+      if (pending.paragraphAfterBlank && !pending.heldBlank && line.trim() === '') {
+        pending.heldBlank = true;
+        return true;
+      }
       const detail =
         (pending.indented !== false &&
           /^\s+\S/.test(line) &&
           (pending.deeperThan === undefined ||
             (line.length - line.trimStart().length > pending.deeperThan && !/^\s*[ewi]: /.test(line)))) ||
         (manifest && MANIFEST_DETAIL.test(line)) ||
+        (pending.heldBlank === true && pending.paragraphAfterBlank?.test(line) === true) ||
         // `<path>:29:9 Error:` says nothing after it: the untabbed line under it is the merger's message.
         (manifest &&
           !pending.heldBlank &&
@@ -2046,6 +2161,16 @@ export class GradleOutputParser {
       };
       return true;
     }
+    if (!inBlock && trimmed.startsWith('Recommendation: remove package=') && (m = PACKAGE_RECOMMENDATION.exec(line)))
+      return this.add({
+        severity: 'error',
+        source: 'manifest',
+        file: m[2]!,
+        line: null,
+        column: null,
+        message: m[1]!,
+        task,
+      });
     if (line.includes(' only supported starting with Android ') && (m = D8_MESSAGE.exec(line)))
       return this.add({ severity: 'error', source: 'r8', file: null, line: null, column: null, message: m[1]!, task });
     if (trimmed.startsWith('Message{kind=')) return this.addToolMessage(trimmed, task);
@@ -2083,6 +2208,7 @@ export class GradleOutputParser {
         // A message indented as a whole (a paste inside a list) may go on in a paragraph of its own.
         paragraphs: /^\s/.test(line),
         unindented: AGP_JDK_ADVICE,
+        ...(m[1]!.startsWith('Namespace not specified') ? { paragraphAfterBlank: NAMESPACE_ADVICE } : {}),
       };
       return true;
     }
@@ -2505,6 +2631,8 @@ export class GradleOutputParser {
   }
 
   private closeBlock(): void {
+    // A bare location's headline is the line after it; a block started or ended in between had its own.
+    this.headlineExpected = false;
     this.flushPending();
     this.closeAarItem();
     this.inAarList = false;
@@ -2670,7 +2798,8 @@ export class GradleOutputParser {
       );
       return;
     }
-    const located = /^(\/\S+?|[A-Za-z]:\\\S+?):(\d+)(?::(\d+))?: (?:Error|error|ERROR): (.*)$/.exec(cause);
+    // AGP's resource merger words its failure `<file>[:line[:col]]: Error: <message>` (no position when it has none).
+    const located = /^(\/\S+?|[A-Za-z]:\\\S+?)(?::(\d+)(?::(\d+))?)?: (?:Error|error|ERROR): (.*)$/.exec(cause);
     // R8 names the position at the end of its cause: `…, position: offset: 96, line: 3, column: 19, origin: /p/rules.pro`.
     const position = cause.includes(', origin: ') ? /\bline: (\d+), column: (\d+), origin: (\S+)$/.exec(cause) : null;
     const packageAttribute = cause.includes('found in source AndroidManifest.xml')
@@ -2679,9 +2808,9 @@ export class GradleOutputParser {
     if (located) {
       this.add({
         severity: 'error',
-        source: 'gradle',
+        source: 'agp',
         file: located[1]!,
-        line: Number(located[2]),
+        line: located[2] ? Number(located[2]) : null,
         column: located[3] ? Number(located[3]) : null,
         message: located[4]!,
         task,
