@@ -10714,7 +10714,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       "com.astoev.cave.survey.test.service.data.ExcelExportTest > excelExportTest[test(AVD) - 10]: Test failed to run to completion. Reason: 'Test run failed to complete. Expected 12 tests, received 6'. Check device logcat for details",
-      ':connectedDefaultFlavorDebugAndroidTest',
+      null,
     ),
     d(
       'error',
@@ -10723,7 +10723,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       'Tests on test(AVD) - 10 failed: Test run failed to complete. Expected 12 tests, received 6. onError: commandError=false message=INSTRUMENTATION_ABORTED: System has crashed.',
-      ':connectedDefaultFlavorDebugAndroidTest',
+      null,
     ),
   ],
   'unit_tests_initialization_error_travis_no_blank_lines.txt': [
@@ -10774,7 +10774,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       'There were failing tests. See the report at: file:///path/to/build/reports/tests/testProdConsumerDebugUnitTest/index.html',
-      ':app:testProdConsumerDebugUnitTest',
+      null,
     ),
   ],
   'instrumented_process_crashed_markdown_quoted_report.txt': [

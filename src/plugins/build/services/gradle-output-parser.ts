@@ -76,6 +76,8 @@ const TASK_LINE = /^> Task (:\S*)(?: (?:FAILED|UP-TO-DATE|NO-SOURCE|SKIPPED|FROM
 const OLD_TASK_LINE =
   /^(:[\w.-]+(?::[\w.-]+)*)(?: (?:UP-TO-DATE|FAILED|SKIPPED|NO-SOURCE|FROM-CACHE|\(Thread\[.*|- .*))?\s*$/;
 const CONFIGURE_LINE = /^> Configure project /;
+const TASK_EXECUTION_EXCEPTION =
+  /^org\.gradle\.api\.tasks\.TaskExecutionException: Execution failed for task '(:[^']*)'\.$/;
 /** An old-style task name with the task's first output line, an absolute path and a line number, glued to it. */
 const TASK_GLUED_MESSAGE = /^> Task (:[^\s:]+(?::[^\s:]+)*?)([ewi]: \S.*)$/;
 const GLUED_TASK = /^(:[A-Za-z][\w-]*(?::[A-Za-z][\w-]*)*)(\/[^\s:][^:]*:\d+:? .*)$/;
@@ -204,7 +206,10 @@ const R8_MISSING = /^\s*Missing class:? (\S+)(?: \(referenced from: .*\))?\s*$/;
 
 /** `com.x.FooTest > bar FAILED`; nested classes stay in the method part (`Outer > Inner > test()`). */
 const SCRIPT_COMPILATION_ERROR = /ScriptCompilationError\(message=(.+?), location=(.+?) \((\d+):(\d+)\)\)/g;
-const TEST_FAILED = /^([A-Za-z_$][\w$.]*) > (.+) FAILED\s*$/;
+// A CI that masks secrets prints `***` for a package segment equal to one (`***.github.app.FooTest > bar FAILED`).
+const TEST_FAILED = /^((?:[A-Za-z_$]|\*{3})[\w$.*]*) > (.+) FAILED\s*$/;
+/** AGP's stand-in test for a run with no device, its class empty: ` > : No compatible devices connected.[TestRunner] FAILED`. */
+const CLASSLESS_TEST_FAILED = /^> : (\S.*\]) FAILED\s*$/;
 /** A connected-test run that did not complete, per device (`There was N failure(s).` only counts the failures listed). */
 const DEVICE_RUN_FAILED = /^Tests on .+? failed: (?!There (?:was|were) \d+ failures?)\S.*$/;
 const INSTRUMENTATION_RUN_FAILED = /^Test failed to run to completion\. Reason: \S.*$/;
@@ -213,7 +218,7 @@ const TEST_SHORT_FRAME = /^(.*?)\s+at (\S+?\.(?:kt|java|groovy|scala)):(\d+)\s*$
 const FRAMEWORK_FRAME =
   /^(?:org\.junit\.|junit\.|java\.|javax\.|jdk\.|sun\.|com\.sun\.|kotlin\.|kotlinx\.coroutines\.|org\.gradle\.|com\.android\.|android\.|androidx\.test\.|dalvik\.|org\.robolectric\.|org\.mockito\.|io\.mockk\.|org\.hamcrest\.|org\.assertj\.|com\.google\.common\.truth\.|org\.opentest4j\.)/;
 /** `at com.x.FooTest.bar(FooTest.kt:26)`, also with a module prefix (`app//…`, `java.base/…`) and spaced names. */
-const STACK_FRAME = /^\s*at (?:[\w.-]+(?:@[\w.-]+)?\/\/?)*([\w$.]+?)\.([^.(]+)\(([^:()]+):(\d+)\)/;
+const STACK_FRAME = /^\s*at (?:[\w.-]+(?:@[\w.-]+)?\/\/?)*([\w$.*]+?)\.([^.(]+)\(([^:()]+):(\d+)\)/;
 
 const DUPLICATE_CLASS = /Duplicate class (\S+) found in modules? (.+?)\s*$/;
 const AAR_HEADER = /issues? (?:was|were) found when checking AAR metadata/;
@@ -235,6 +240,9 @@ const BLOCK_START_GLUED = /^\s*\*?\s*What went wrong:\s+(\S.*)$/;
 const TABLE_RULE = /^\s*-{2,}(?:\s*\|\s*-{2,})+\s*\|?\s*$/;
 /** `* What went wrong:` after other text on its line: the report's sections squashed onto one line. */
 const SQUASHED_REPORT = /\S\s+\* What went wrong:/;
+/** A connected test's `FAILED` line with more after it: AGP ends the line there, so the text after is lines reflowed onto it. */
+const SQUASHED_TEST_RUN = /\] FAILED \S/;
+const SQUASHED_TEST_RUN_BREAK = /(?<=\] FAILED) | (?=Tests on \S.{0,200}? failed: |> Task :)/;
 const SQUASHED_SECTION_BREAK = /\s+(?=\* (?:Where|What went wrong|Try|Exception is|Get more help):|BUILD FAILED\b)/;
 const ESCAPED_LOG_BREAK = /\\n(?:\* What went wrong:|FAILURE: |\d+: Task failed|BUILD FAILED)/;
 /** Failure headlines that start a block even when the `* What went wrong:` line was not printed or pasted. */
@@ -253,7 +261,7 @@ const BARE_CAUSE = /^> (?!Task :|Configure project |Transform )\S/;
 const INDENTED_CAUSE = /^ {2,12}> (?!Task :|Configure project |Transform )[A-Za-z]/;
 /** Lines that start with `> ` only because the log was quoted in markdown: Gradle prints none of these after `> `. */
 const MARKDOWN_QUOTED =
-  /^> ?(?:> |\d{2}:\d{2}:\d{2}\b|Caused by: |\s*at [\w$.]+[\w$<>]*\(|\* (?:What went wrong|Where|Try|Exception is|Get more help)|FAILURE: |BUILD (?:FAILED|SUCCESSFUL)|Error:(?!\s))/;
+  /^> ?(?:> |\d{2}:\d{2}:\d{2}\b|Caused by: |\s*at [\w$.]+[\w$<>]*\(|\* (?:What went wrong|Where|Try|Exception is|Get more help)|FAILURE: |BUILD (?:FAILED|SUCCESSFUL)|Error:(?!\s)|:[\w.-]+(?::[\w.-]+)* (?:FAILED|UP-TO-DATE)\s*$)/;
 /** A failure headline behind `> ` where no failure block is open: Gradle never prints one as a cause, a markdown quote does. */
 const QUOTED_HEADLINE =
   /^> (?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project) '[^']+'\.\s*$/;
@@ -299,7 +307,7 @@ const NDK_BUILD_UNKNOWN_SCRIPT = /^\s*Android NDK: (Your APP_BUILD_SCRIPT points
 const CMAKE_ERROR = /^\s*CMake (Error|Warning)(?: \(dev\))? at (.+?):(\d+) \((\w+)\):\s*$/;
 /** Failures Gradle and AGP print as one sentence, seen pasted on their own without the failure block around them. */
 const KNOWN_FAILURE =
-  /^\s*(?:Caused by: [\w.$]+(?:Exception|Error): )?((?:SDK location not found|Unsupported class file major version|General error during (?:conversion|semantic analysis): |Could not find method \S+ for arguments|Keystore file .* not found for signing config|Failed to find (?:target with hash string|Build Tools revision)|No toolchains found in the NDK|NDK (?:not configured|is not installed)|Minimum supported Gradle version is|The project is using an incompatible version|Android Gradle plugin requires Java \d+ to run\.|Namespace not specified\. |Task '[^']*' not found in (?:root )?project '[^']+'\.).*)$/;
+  /^\s*(?:Caused by: [\w.$]+(?:Exception|Error): )?((?:SDK location not found|Unsupported class file major version|General error during (?:conversion|semantic analysis): |Could not find method \S+ for arguments|Keystore file .* not found for signing config|Failed to find (?:target with hash string|Build Tools revision)|No toolchains found in the NDK|NDK (?:not configured|is not installed)|Minimum supported Gradle version is|The project is using an incompatible version|Android Gradle plugin requires Java \d+ to run\.|Namespace not specified\. |Task '[^']*' not found in (?:root )?project '[^']+'\.|There were failing tests\. See the report at: ).*)$/;
 /** AGP reports every configuration problem it finds as an EvalIssueException: its message is the problem. */
 const EVAL_ISSUE = /^\s*(?:Caused by: )?com\.android\.builder\.errors\.EvalIssueException: (\S.*)$/;
 /** Warnings AGP prints as plain lines (no `WARNING:`), recognisable by their wording. */
@@ -598,6 +606,10 @@ export class GradleOutputParser {
       for (const part of rawLine.split(SQUASHED_SECTION_BREAK)) this.pushLine(part);
       return;
     }
+    if (rawLine.length > 40 && rawLine.includes('] FAILED ') && SQUASHED_TEST_RUN.test(rawLine)) {
+      for (const part of rawLine.split(SQUASHED_TEST_RUN_BREAK)) this.pushLine(part);
+      return;
+    }
     this.pushLine(rawLine);
   }
 
@@ -817,7 +829,15 @@ export class GradleOutputParser {
         return;
       }
       if ((line.includes("'") && IMPLICIT_BLOCK.test(line)) || TASK_LINE.test(trimmed)) this.section = 'none';
-      else return;
+      else {
+        // Only `* Exception is:` pasted, no headline above it: its exception is all that says which task failed.
+        const failed = trimmed.startsWith('org.gradle.api.tasks.TaskExecutionException: ')
+          ? TASK_EXECUTION_EXCEPTION.exec(trimmed)
+          : null;
+        if (failed && !this.diagnostics.some((d) => d.severity === 'error'))
+          this.addUnlocated('error', 'gradle', `Execution failed for task '${failed[1]}'.`, failed[1]!);
+        return;
+      }
     }
     // Android Studio prints the `* Where:` location without its marker, above the headline.
     const initial = trimmed.charCodeAt(0);
@@ -1091,7 +1111,8 @@ export class GradleOutputParser {
       this.flushMultiline();
     }
     if (this.pendingTest) {
-      if (line.trim() === '' && this.pendingTest.lines.length > 0 && this.pendingTest.blankLines === 0) {
+      // Also right under the `FAILED` line, where a markdown paste put one.
+      if (line.trim() === '' && this.pendingTest.blankLines === 0) {
         this.pendingTest.blankLines++;
         return true;
       }
@@ -1243,6 +1264,9 @@ export class GradleOutputParser {
     let exception = '';
     let file: string | null = null;
     let line: number | null = null;
+    // Gradle's short format names the test class's own frame when the class is on the stack, else the top frame
+    // (a framework's, as for `initializationError`): only a frame in the test class's file is the project's place.
+    const testFile = p.className.slice(p.className.lastIndexOf('.') + 1).split('$')[0]!;
     for (const text of p.lines) {
       const frame = STACK_FRAME.exec(text);
       if (frame) {
@@ -1253,16 +1277,17 @@ export class GradleOutputParser {
         }
         continue;
       }
-      if (/^\s*(at |\.\.\. \d+ more|Caused by:)/.test(text)) continue;
       const short = TEST_SHORT_FRAME.exec(text);
       if (short) {
-        if (exception === '') exception = short[1]!.trim();
-        if (file === null) {
+        const cause = short[1]!.startsWith('Caused by:');
+        if (exception === '' && !cause) exception = short[1]!.trim();
+        if (file === null && short[2]!.slice(0, short[2]!.lastIndexOf('.')) === testFile) {
           file = short[2]!;
           line = Number(short[3]);
         }
         continue;
       }
+      if (/^\s*(at |\.\.\. \d+ more|Caused by:)/.test(text)) continue;
       if (exception === '') exception = text.trim();
       else if (exception.length < 400 && file === null) exception = `${exception} ${text.trim()}`;
     }
@@ -1272,7 +1297,7 @@ export class GradleOutputParser {
       file,
       line,
       column: null,
-      message: exception ? `${p.className} > ${p.method}: ${exception}` : `${p.className} > ${p.method} failed`,
+      message: `${p.className === '' ? p.method : `${p.className} > ${p.method}`}${exception ? `: ${exception}` : ' failed'}`,
       task: p.task,
     });
   }
@@ -1781,6 +1806,10 @@ export class GradleOutputParser {
       return this.addUnlocated('warning', 'agp', m[1]!, task);
     if (!inBlock && trimmed.endsWith('FAILED') && !trimmed.startsWith('>') && (m = TEST_FAILED.exec(trimmed))) {
       this.pendingTest = { className: m[1]!, method: m[2]!, task, lines: [], blankLines: 0 };
+      return true;
+    }
+    if (!inBlock && trimmed.startsWith('> : ') && (m = CLASSLESS_TEST_FAILED.exec(trimmed))) {
+      this.pendingTest = { className: '', method: m[1]!, task, lines: [], blankLines: 0 };
       return true;
     }
     // The instrumentation run itself failed (the app process crashed, fewer tests reported than started): the
