@@ -10898,7 +10898,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       'AttachmentDownloadJob.java',
       134,
       null,
-      'org.thoughtcrime.securesms.jobs.AttachmentDownloadJobTest > testCreateAttachmentPointerInvalidId: java.lang.Exception: Unexpected exception, expected<org.thoughtcrime.securesms.jobs.AttachmentDownloadJob$InvalidPartException> but was<java.lang.RuntimeException>',
+      'org.thoughtcrime.securesms.jobs.AttachmentDownloadJobTest > testCreateAttachmentPointerInvalidId: java.lang.Exception: Unexpected exception, expected<org.thoughtcrime.securesms.jobs.AttachmentDownloadJob$InvalidPartException> but was<java.lang.RuntimeException> java.lang.RuntimeException: Method isEmpty in android.text.TextUtils not mocked. See https://sites.google.com/a/android.com/tools/tech-docs/unit-testing-support for details.',
       null,
     ),
     d(
@@ -10907,7 +10907,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       null,
-      'org.thoughtcrime.securesms.jobs.AttachmentDownloadJobTest > testCreateAttachmentPointerInvalidKey: java.lang.Exception: Unexpected exception, expected<org.thoughtcrime.securesms.jobs.AttachmentDownloadJob$InvalidPartException> but was<java.lang.RuntimeException>',
+      'org.thoughtcrime.securesms.jobs.AttachmentDownloadJobTest > testCreateAttachmentPointerInvalidKey: java.lang.Exception: Unexpected exception, expected<org.thoughtcrime.securesms.jobs.AttachmentDownloadJob$InvalidPartException> but was<java.lang.RuntimeException> java.lang.RuntimeException: Method isEmpty in android.text.TextUtils not mocked. See https://sites.google.com/a/android.com/tools/tech-docs/unit-testing-support for details.',
       null,
     ),
   ],

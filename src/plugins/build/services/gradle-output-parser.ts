@@ -208,6 +208,13 @@ const R8_MISSING = /^\s*Missing class:? (\S+)(?: \(referenced from: .*\))?\s*$/;
 const SCRIPT_COMPILATION_ERROR = /ScriptCompilationError\(message=(.+?), location=(.+?) \((\d+):(\d+)\)\)/g;
 // A CI that masks secrets prints `***` for a package segment equal to one (`***.github.app.FooTest > bar FAILED`).
 const TEST_FAILED = /^((?:[A-Za-z_$]|\*{3})[\w$.*]*) > (.+) FAILED\s*$/;
+/** The test's name alone, its ` FAILED` wrapped onto the next line by the terminal. */
+const TEST_NAME_ONLY = /^((?:[A-Za-z_$]|\*{3})[\w$.*]*) > (.+?)\s*$/;
+/** A build's own test logger (an `afterTest` hook) prints `SUITE: <class>`, `  TEST: <name>`, the result, then the stack. */
+const LOGGED_SUITE = /^SUITE: ([\w$.]+)\s*$/;
+const LOGGED_TEST = /^TEST: (\S.*?)\s*$/;
+/** The first line `printStackTrace()` prints: the exception's class, then its message. */
+const PRINTED_EXCEPTION = /^[a-z][\w$]*(?:\.[\w$]+)+(?::\s|\s*$)/;
 /** AGP's stand-in test for a run with no device, its class empty: ` > : No compatible devices connected.[TestRunner] FAILED`. */
 const CLASSLESS_TEST_FAILED = /^> : (\S.*\]) FAILED\s*$/;
 /** A connected-test run that did not complete, per device (`There was N failure(s).` only counts the failures listed). */
@@ -519,6 +526,8 @@ interface PendingTest {
   readonly lines: string[];
   /** Gradle prints a blank line between the stack and its indented `Caused by:`. */
   blankLines: number;
+  /** From a build's own logger: its stack is printed unindented. */
+  readonly printedStack?: boolean;
 }
 
 export class GradleOutputParser {
@@ -577,6 +586,10 @@ export class GradleOutputParser {
   private carriedLine: string | null = null;
   /** The line before this one, for a path the terminal wrapped onto two lines. */
   private previousLine: string | null = null;
+  /** The class a build's own test logger last named (`SUITE: …`). */
+  private loggedSuite: string | null = null;
+  /** Tests already reported, by name and place: a test run twice in one log failed once as far as a fix goes. */
+  private readonly reportedTests = new Set<string>();
   private currentLine: string | null = null;
   /** The line that gave the last diagnostic, and where it is: a terminal may have wrapped its message. */
   private lastAdded: { line: string | null; index: number } | null = null;
@@ -1116,8 +1129,13 @@ export class GradleOutputParser {
         this.pendingTest.blankLines++;
         return true;
       }
-      if (/^\s+\S/.test(line) && !/^\s*> /.test(line)) {
+      const logged = this.pendingTest.printedStack === true;
+      if (/^\s+\S/.test(line) && !/^\s*> /.test(line) && !(logged && /^\s*(?:SUITE|TEST): /.test(line))) {
         if (this.pendingTest.lines.length < MAX_CONTINUATION_LINES) this.pendingTest.lines.push(line.trim());
+        return true;
+      }
+      if (logged && this.pendingTest.lines.length === 0 && PRINTED_EXCEPTION.test(line)) {
+        this.pendingTest.lines.push(line.trim());
         return true;
       }
       // The failure's message pasted without its indentation: the one sentence right under the `FAILED` line.
@@ -1291,13 +1309,17 @@ export class GradleOutputParser {
       if (exception === '') exception = text.trim();
       else if (exception.length < 400 && file === null) exception = `${exception} ${text.trim()}`;
     }
+    const name = p.className === '' ? p.method : `${p.className} > ${p.method}`;
+    const key = `${name}\n${file}:${line}`;
+    if (this.reportedTests.has(key)) return;
+    if (this.reportedTests.size < MAX_DIAGNOSTICS) this.reportedTests.add(key);
     this.add({
       severity: 'error',
       source: 'test',
       file,
       line,
       column: null,
-      message: `${p.className === '' ? p.method : `${p.className} > ${p.method}`}${exception ? `: ${exception}` : ' failed'}`,
+      message: `${name}${exception ? `: ${exception}` : ' failed'}`,
       task: p.task,
     });
   }
@@ -1806,6 +1828,27 @@ export class GradleOutputParser {
       return this.addUnlocated('warning', 'agp', m[1]!, task);
     if (!inBlock && trimmed.endsWith('FAILED') && !trimmed.startsWith('>') && (m = TEST_FAILED.exec(trimmed))) {
       this.pendingTest = { className: m[1]!, method: m[2]!, task, lines: [], blankLines: 0 };
+      return true;
+    }
+    if (!inBlock && trimmed === 'FAILED' && (m = TEST_NAME_ONLY.exec(this.previousLine?.trim() ?? ''))) {
+      this.pendingTest = { className: m[1]!, method: m[2]!, task, lines: [], blankLines: 0 };
+      return true;
+    }
+    if (!inBlock && trimmed.startsWith('SUITE: ') && (m = LOGGED_SUITE.exec(trimmed))) this.loggedSuite = m[1]!;
+    if (
+      !inBlock &&
+      trimmed === 'FAILURE' &&
+      this.loggedSuite !== null &&
+      (m = LOGGED_TEST.exec(this.previousLine?.trim() ?? ''))
+    ) {
+      this.pendingTest = {
+        className: this.loggedSuite,
+        method: m[1]!,
+        task,
+        lines: [],
+        blankLines: 0,
+        printedStack: true,
+      };
       return true;
     }
     if (!inBlock && trimmed.startsWith('> : ') && (m = CLASSLESS_TEST_FAILED.exec(trimmed))) {
