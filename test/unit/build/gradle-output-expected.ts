@@ -11084,4 +11084,35 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       ':app:connectedDevelopmentDebugAndroidTest',
     ),
   ],
+  'instrumented_managed_device_process_crashed_logcat.txt': [
+    d(
+      'error',
+      'test',
+      null,
+      null,
+      null,
+      'at.bitfire.davdroid.sync.SyncManagerTest > testPerformSync_503RetryAfter_DelaySeconds[virtual]: java.lang.IllegalStateException: The component was not created. Check that you have added the HiltAndroidRule.',
+      null,
+    ),
+    d(
+      'error',
+      'test',
+      null,
+      null,
+      null,
+      'Test run failed to complete. Instrumentation run failed due to Process crashed.',
+      ':app:virtualOseDebugAndroidTest',
+    ),
+  ],
+  'instrumented_test_failed_patrol_cli_prefix.txt': [
+    d(
+      'error',
+      'test',
+      null,
+      null,
+      null,
+      'com.bambinifashion.bambinifashion.MainActivityTest > runDartTest[patrol_test][SM-S901E - 13]: java.lang.AssertionError: Dart test failed: patrol_test',
+      ':app:connectedStagingDebugAndroidTest',
+    ),
+  ],
 };
