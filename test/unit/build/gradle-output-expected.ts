@@ -11111,7 +11111,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       null,
-      'com.bambinifashion.bambinifashion.MainActivityTest > runDartTest[patrol_test][SM-S901E - 13]: java.lang.AssertionError: Dart test failed: patrol_test',
+      'com.bambinifashion.bambinifashion.MainActivityTest > runDartTest[patrol_test][SM-S901E - 13]: java.lang.AssertionError: Dart test failed: patrol_test ══╡ EXCEPTION CAUGHT BY FLUTTER TEST FRAMEWORK ╞═════════════════',
       ':app:connectedStagingDebugAndroidTest',
     ),
   ],

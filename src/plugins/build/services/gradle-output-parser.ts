@@ -68,6 +68,7 @@ const MAX_UNINDENTED_LINES = 12;
  * issue. Stripped repeatedly, in any order. */
 const WRAPPER_PREFIX =
   /^(?:\uFEFF|(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|\[\w+ \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[\d{2}:\d{2}:\d{2}\]: (?:▸ )?|\[[a-z][a-z-]*\](?: {2,}|$)|\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|C\/C\+\+: |(?:error|warning): (?=[ew]: )|```(?:[\w-]+(?= |$))? ?|exception: (?=\S)|\d{1,6}\.(?:\t|\s(?=[ew]: )))/;
+const RELAYED_LINE_PREFIX = /^(?:\t| {8}): /;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes start with ESC.
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
 
@@ -219,7 +220,9 @@ const PRINTED_EXCEPTION = /^[a-z][\w$]*(?:\.[\w$]+)+(?::\s|\s*$)/;
 const CLASSLESS_TEST_FAILED = /^> : (\S.*\]) FAILED\s*$/;
 /** A connected-test run that did not complete, per device (`There was N failure(s).` only counts the failures listed). */
 const DEVICE_RUN_FAILED = /^Tests on .+? failed: (?!There (?:was|were) \d+ failures?)\S.*$/;
-const INSTRUMENTATION_RUN_FAILED = /^Test failed to run to completion\. Reason: \S.*$/;
+/** The runner's reason a run stopped early: wrapped by AGP before UTP, on its own line since (`Test run failed to complete. …`). */
+const INSTRUMENTATION_RUN_FAILED =
+  /^(?:Test failed to run to completion\. Reason: |Test run failed to complete\. )\S.*$/;
 const TEST_SHORT_FRAME = /^(.*?)\s+at (\S+?\.(?:kt|java|groovy|scala)):(\d+)\s*$/;
 /** Frames of test frameworks and the platform, skipped when looking for the project's frame. */
 const FRAMEWORK_FRAME =
@@ -387,6 +390,9 @@ export function stripWrapperPrefixes(rawLine: string): string {
   if (line.includes('\u001b')) line = line.replace(ANSI, '');
   // An opening fence glued to the start of a log line (```Execution failed …).
   if (line.startsWith('```') && line.length > 3 && line.charCodeAt(3) !== 96) line = line.slice(3);
+  // A test runner relaying Gradle's output (Patrol's CLI) puts `        : ` or `\t: ` before each line.
+  if ((line.charCodeAt(0) === 9 || line.startsWith('        :')) && RELAYED_LINE_PREFIX.test(line))
+    line = line.slice(line.indexOf(':') + 2);
   for (let i = 0; i < 4 && mayStartWrapperPrefix(line); i++) {
     const m = WRAPPER_PREFIX.exec(line);
     if (!m || m[0].length === 0) break;
@@ -1285,11 +1291,15 @@ export class GradleOutputParser {
     // Gradle's short format names the test class's own frame when the class is on the stack, else the top frame
     // (a framework's, as for `initializationError`): only a frame in the test class's file is the project's place.
     const testFile = p.className.slice(p.className.lastIndexOf('.') + 1).split('$')[0]!;
+    // The project's code shares the test class's package root (`com.example`): a frame outside it is a library's
+    // (Hilt's checks, a mocking library), whatever the framework list knows.
+    const segments = p.className.split('.');
+    const root = segments.length > 2 ? `${segments[0]}.${segments[1]}.` : null;
     for (const text of p.lines) {
       const frame = STACK_FRAME.exec(text);
       if (frame) {
         // The first frame past the test frameworks' own is where the project's code failed.
-        if (file === null && !FRAMEWORK_FRAME.test(frame[1]!)) {
+        if (file === null && !FRAMEWORK_FRAME.test(frame[1]!) && (root === null || frame[1]!.startsWith(root))) {
           file = frame[3]!;
           line = Number(frame[4]);
         }
