@@ -10847,7 +10847,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
     ),
   ],
   'unit_test_exception_is_only_task_execution.txt': [
-    d('error', 'gradle', null, null, null, "Execution failed for task ':media:test'.", ':media:test'),
+    d('error', 'gradle', null, null, null, "Execution failed for task ':media:test'", ':media:test'),
   ],
   'unit_tests_caused_by_failing_tests_stack_spaces.txt': [
     d(
@@ -11122,7 +11122,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       null,
-      'AnkiStatsTaskHandlerTest > testCreateReviewSummaryStatistics: kotlinx.coroutines.test.UncompletedCoroutinesError: After waiting for 60000 ms, the test coroutine is not completing',
+      'AnkiStatsTaskHandlerTest > testCreateReviewSummaryStatistics: kotlinx.coroutines.test.UncompletedCoroutinesError: After waiting for 60000 ms, the test coroutine is not completing kotlinx.coroutines.test.UncompletedCoroutinesError: After waiting for 60000 ms, the test coroutine is not completing',
       null,
     ),
   ],

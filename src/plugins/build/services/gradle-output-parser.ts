@@ -207,8 +207,9 @@ const R8_MISSING = /^\s*Missing class:? (\S+)(?: \(referenced from: .*\))?\s*$/;
 
 /** `com.x.FooTest > bar FAILED`; nested classes stay in the method part (`Outer > Inner > test()`). */
 const SCRIPT_COMPILATION_ERROR = /ScriptCompilationError\(message=(.+?), location=(.+?) \((\d+):(\d+)\)\)/g;
-// A CI that masks secrets prints `***` for a package segment equal to one (`***.github.app.FooTest > bar FAILED`).
-const TEST_FAILED = /^((?:[A-Za-z_$]|\*{3})[\w$.*]*) > (.+) FAILED\s*$/;
+// A CI that masks secrets prints `***` for a package segment equal to one (`***.github.app.FooTest > bar FAILED`);
+// Kotlin Multiplatform names the target after the class (`FooTest[jvm] > bar[jvm] FAILED`).
+const TEST_FAILED = /^((?:[A-Za-z_$]|\*{3})[\w$.*]*(?:\[[^\]]+\])?) > (.+) FAILED\s*$/;
 /** The test's name alone, its ` FAILED` wrapped onto the next line by the terminal. */
 const TEST_NAME_ONLY = /^((?:[A-Za-z_$]|\*{3})[\w$.*]*) > (.+?)\s*$/;
 /** A build's own test logger (an `afterTest` hook) prints `SUITE: <class>`, `  TEST: <name>`, the result, then the stack. */
@@ -854,7 +855,7 @@ export class GradleOutputParser {
           ? TASK_EXECUTION_EXCEPTION.exec(trimmed)
           : null;
         if (failed && !this.diagnostics.some((d) => d.severity === 'error'))
-          this.addUnlocated('error', 'gradle', `Execution failed for task '${failed[1]}'.`, failed[1]!);
+          this.addUnlocated('error', 'gradle', `Execution failed for task '${failed[1]}'`, failed[1]!);
         return;
       }
     }
@@ -1290,10 +1291,11 @@ export class GradleOutputParser {
     let line: number | null = null;
     // Gradle's short format names the test class's own frame when the class is on the stack, else the top frame
     // (a framework's, as for `initializationError`): only a frame in the test class's file is the project's place.
-    const testFile = p.className.slice(p.className.lastIndexOf('.') + 1).split('$')[0]!;
+    const testClass = p.className.replace(/\[[^\]]*\]$/, '');
+    const testFile = testClass.slice(testClass.lastIndexOf('.') + 1).split('$')[0]!;
     // The project's code shares the test class's package root (`com.example`): a frame outside it is a library's
     // (Hilt's checks, a mocking library), whatever the framework list knows.
-    const segments = p.className.split('.');
+    const segments = testClass.split('.');
     const root = segments.length > 2 ? `${segments[0]}.${segments[1]}.` : null;
     for (const text of p.lines) {
       const frame = STACK_FRAME.exec(text);
@@ -1315,7 +1317,8 @@ export class GradleOutputParser {
         }
         continue;
       }
-      if (/^\s*(at |\.\.\. \d+ more|Caused by:)/.test(text)) continue;
+      // kotlinx.coroutines' stack recovery marks where a coroutine resumed with a frame of its own, not a message line.
+      if (/^\s*(at |\.\.\. \d+ more|Caused by:|\(Coroutine boundary\))/.test(text)) continue;
       if (exception === '') exception = text.trim();
       else if (exception.length < 400 && file === null) exception = `${exception} ${text.trim()}`;
     }
