@@ -11210,4 +11210,26 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       ':app:connectedFlossDebugAndroidTest',
     ),
   ],
+  'instrumented_compose_assertion_two_line_message.txt': [
+    d(
+      'error',
+      'test',
+      null,
+      null,
+      null,
+      "org.rhasspy.mobile.android.settings.content.sound.ErrorIndicationSoundScreenTest > testAddSoundFile[test(AVD) - 10]: java.lang.AssertionError: Failed: assertDoesNotExist. Reason: Did not expect any node but found '1' node that satisfies: (TestTag = 'sound.wav')",
+      null,
+    ),
+  ],
+  'instrumented_assertion_junit_frame_only.txt': [
+    d(
+      'error',
+      'test',
+      null,
+      null,
+      null,
+      'org.rhasspy.mobile.android.configuration.ConfigurationScreenItemContentTest > testUnsavedChanges[test(AVD) - 10]: java.lang.AssertionError: Expected value to be true.',
+      null,
+    ),
+  ],
 };
