@@ -12190,4 +12190,15 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
+  'unit_test_failed_jvm_sharing_warning_sentence_name.txt': [
+    d(
+      'error',
+      'test',
+      null,
+      null,
+      null,
+      'org.wordpress.android.sharedlogin.JetpackPublicDataTest > Should return correct release public hash key failed',
+      ':WordPress:testWordpressWasabiDebugUnitTest',
+    ),
+  ],
 };
