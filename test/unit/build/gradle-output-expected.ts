@@ -12201,4 +12201,24 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       ':WordPress:testWordpressWasabiDebugUnitTest',
     ),
   ],
+  'unit_tests_mockito_nested_caused_by_short_frames_rn_module.txt': [
+    d(
+      'error',
+      'test',
+      'RollbarReactNativeTest.java',
+      28,
+      null,
+      'RollbarReactNativeTest > configUpdateDoNothingWhenNativeNotifierIsNotInitialized: org.mockito.exceptions.base.MockitoException',
+      ':rollbar-react-native:testDebugUnitTest',
+    ),
+    d(
+      'error',
+      'test',
+      null,
+      null,
+      null,
+      'RollbarReactNativeTest > configUpdateSuccessfulWhenNativeNotifierIsInitialized failed',
+      ':rollbar-react-native:testDebugUnitTest',
+    ),
+  ],
 };
