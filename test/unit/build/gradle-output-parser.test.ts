@@ -412,6 +412,16 @@ describe('GradleOutputParser rules', () => {
     ]);
   });
 
+  it("reads Kotlin/Native's klib resolver lines without the compiler's prefix: a skipped klib is a warning", () => {
+    const skipped =
+      "KLIB resolver: Skipping '/p/lib.klib'. The target doesn't match. Expected 'ios_arm64', found [linux_x64].";
+    const missing = 'KLIB resolver: Could not find "org.example:lib" in [/p, /p/.konan/klib]';
+    expect(parseGradleOutput([skipped, missing].join('\n'))).toEqual([
+      d('warning', 'kotlin', null, null, null, skipped, null),
+      d('error', 'kotlin', null, null, null, missing, null),
+    ]);
+  });
+
   it('uses the * Where: section for a failure without a location of its own', () => {
     const out = parseGradleOutput(
       [

@@ -317,6 +317,13 @@ const DEPENDENCY_NOT_FOUND =
 /** The same failure as a stack prints it: `Caused by: ` or a multi-cause exception's `Cause 2: `, then the exception. */
 const CHAINED_DEPENDENCY_NOT_FOUND =
   /^(?:Caused by|Cause \d+): (?:[a-z][\w$]*\.)+[A-Z][\w$]*Exception: (Could not find .*)$/;
+/** The tag Kotlin/Native's klib resolver puts in front of what it logs. */
+const KLIB_RESOLVER_TAG = 'KLIB resolver: ';
+/**
+ * A wrapper's own report that the Gradle wrapper it ran failed (buildozer's `…/gradlew failed!`): Gradle's output is
+ * over, and an unlocated `WARNING:` after it is the wrapper's or its toolchain's.
+ */
+const WRAPPER_REPORTS_GRADLE_FAILED = /[\\/]gradlew(?:\.bat)? failed!$/;
 /** The unindented lines of its detail (the locations and the requirers are indented under them). */
 const DEPENDENCY_DETAIL = /^(?:Searched in the following locations:|Required by:)\s*$/;
 /** Causes Gradle prints only around the causes under them (a worker's failure, a configuration's resolution). */
@@ -1002,6 +1009,7 @@ export class GradleOutputParser {
       this.buildEnded = /^BUILD (FAILED|SUCCESSFUL) in /.test(trimmed);
       return;
     }
+    if (trimmed.endsWith('failed!') && WRAPPER_REPORTS_GRADLE_FAILED.test(trimmed)) this.buildEnded = true;
     // Another build started in the same log.
     if (this.buildEnded && (trimmed.startsWith('> Task ') || trimmed.startsWith('> Configure ')))
       this.buildEnded = false;
@@ -2180,6 +2188,15 @@ export class GradleOutputParser {
     // Also in the JDK's locales, and with the level word mis-decoded (a GBK console's `错误` read as UTF-8 is `����`).
     if (!inBlock && (m = /^(?:error|错误|エラー|Fehler|\uFFFD{2,}): (.+)$/.exec(line)))
       return this.addBareError(m[1]!, task);
+    // Kotlin/Native's library resolver tags its messages with its name; pasted without the compiler's `e: `/`w: `,
+    // the missing library is still the build's error and the rest (a skipped klib, a duplicate name) are warnings.
+    if (!inBlock && trimmed.startsWith(KLIB_RESOLVER_TAG) && trimmed.length > KLIB_RESOLVER_TAG.length)
+      return this.addUnlocated(
+        trimmed.startsWith('Could not find ', KLIB_RESOLVER_TAG.length) ? 'error' : 'warning',
+        'kotlin',
+        trimmed,
+        task,
+      );
     if (!inBlock && !quotedCause && trimmed.startsWith('Failed to resolve: ') && (m = STUDIO_UNRESOLVED.exec(line)))
       return this.addUnlocated('error', 'gradle', m[1]!, task);
     if (!inBlock && trimmed.startsWith('Gradle ') && (m = STUDIO_SYNC_FAILED.exec(line)))
