@@ -71,7 +71,9 @@ const WRAPPER_PREFIX =
 // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes start with ESC.
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
 
-const TASK_LINE = /^> Task (:\S*)(?: (?:FAILED|UP-TO-DATE|NO-SOURCE|SKIPPED|FROM-CACHE))?\s*$/;
+/** Gradle prints the path with its leading `:`; a reporter trimming it (`> Task kspKotlin FAILED`) still names a task. */
+const TASK_LINE =
+  /^> Task (:\S*|[A-Za-z][\w-]*(?::[\w-]+)*)(?: (?:FAILED|UP-TO-DATE|NO-SOURCE|SKIPPED|FROM-CACHE))?\s*$/;
 /** Gradle before 5 printed tasks as `:app:compileDebugJavaWithJavac UP-TO-DATE`. */
 const OLD_TASK_LINE =
   /^(:[\w.-]+(?::[\w.-]+)*)(?: (?:UP-TO-DATE|FAILED|SKIPPED|NO-SOURCE|FROM-CACHE|\(Thread\[.*|- .*))?\s*$/;
@@ -109,8 +111,12 @@ const D8_COUNTS = /^# (?:methods|fields|types): /;
 const NEW_ENTRY =
   /^\s*(?:[ewiv]: |> |\* |FAILURE|BUILD |(?:ERROR|WARNING|INFO|Error|Warning):|Task :|:[\w-]+|\d+ (?:errors?|warnings?)\b|at |Caused by: )|\.(?:kts?|java|xml):\d+/;
 const KOTLIN_BINARY_LOCATION = /^((?:[A-Za-z]:)?[^\s:]*?\.(?:kotlin_module|jar|klib|class)(?:!\/[^\s:]*)?): (\S.*)$/;
-/** `e: [ksp] <path>:12: msg`; Room puts a long message on the lines after `<path>:130:`. */
-const KSP = /^\s*([ewi]): \[ksp(?:\]|\*\*\*) (?:(.+?):(\d+)(?::(\d+))?:(?: |$))?(.*)$/;
+/**
+ * `e: [ksp] <path>:12: msg`; Room puts a long message on the lines after `<path>:130:`. The `[ksp] ` is KSP's own
+ * prefix inside the message, so it also starts a line where the Kotlin plugin's severity letter was left out (Android
+ * Studio's build tree shows the message alone, and that is what gets pasted): an error there, as the tree lists errors.
+ */
+const KSP = /^\s*(?:([ewi]): )?\[ksp(?:\]|\*\*\*) (?:(.+?):(\d+)(?::(\d+))?:(?: |$))?(.*)$/;
 const KAPT_TAGGED = /^\s*(?:([ew]): )?\[kapt\] (.*)$/;
 /** The summary kapt prints after the processor's own errors; it names no problem of its own. */
 const KAPT_SUMMARY = /failed to analyze: org\.jetbrains\.kotlin\.kapt3\.diagnostic\.KaptError/;
@@ -248,7 +254,7 @@ const DEPENDENCY_NOT_FOUND = /^Could not find \S+\.$/;
 /** The unindented lines of its detail (the locations and the requirers are indented under them). */
 const DEPENDENCY_DETAIL = /^(?:Searched in the following locations:|Required by:)\s*$/;
 /** A cause line (`> …`) with no headline before it. */
-const BARE_CAUSE = /^> (?!Task :|Configure project |Transform )\S/;
+const BARE_CAUSE = /^> (?!Task (?::|[A-Za-z][\w-]*(?: [A-Z-]+)?\s*$)|Configure project |Transform )\S/;
 /** A nested cause (`   > …`) with nothing above it: a failure pasted from its second line. */
 const INDENTED_CAUSE = /^ {2,12}> (?!Task :|Configure project |Transform )[A-Za-z]/;
 /** Lines that start with `> ` only because the log was quoted in markdown: Gradle prints none of these after `> `. */
@@ -1493,7 +1499,7 @@ export class GradleOutputParser {
       // A processor's message keeps its own line breaks (Room's constructor candidates, Hilt's advice lines).
       this.pendingMultiline = {
         base: {
-          severity: severityOf(m[1]!),
+          severity: severityOf(m[1] ?? 'e'),
           source: 'ksp',
           file: m[2] ?? null,
           line: m[3] ? Number(m[3]) : null,
