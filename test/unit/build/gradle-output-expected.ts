@@ -10824,4 +10824,219 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
+  'kotlin_module_metadata_bare_message_only.txt': [
+    d(
+      'error',
+      'kotlin',
+      null,
+      null,
+      null,
+      'Module was compiled with an incompatible version of Kotlin. The binary version of its metadata is 1.6.0, expected version is 1.4.0.',
+      null,
+    ),
+  ],
+  'kotlin_module_metadata_bare_inline_code_split.txt': [
+    d(
+      'error',
+      'kotlin',
+      null,
+      null,
+      null,
+      'Module was compiled with an incompatible version of Kotlin. The binary version of its metadata is 1.7.1, expected version is 1.5.1.',
+      null,
+    ),
+  ],
+  'kotlin_module_metadata_jar_suffix_only.txt': [
+    d(
+      'error',
+      'kotlin',
+      '.jar!/META-INF/library_release.kotlin_module',
+      null,
+      null,
+      'Module was compiled with an incompatible version of Kotlin. The binary version of its metadata is 1.9.0, expected version is 1.7.1.',
+      null,
+    ),
+  ],
+  'kotlin_k1_markdown_link_path.txt': [
+    ...(
+      [
+        [
+          326,
+          50,
+          'Object is not abstract and does not implement abstract member public abstract fun error(p0: String, p1: String?, p2: Any?): Unit defined in io.flutter.plugin.common.MethodChannel.Result',
+        ],
+        [344, 4, "'error' overrides nothing"],
+        [
+          360,
+          52,
+          'Object is not abstract and does not implement abstract member public abstract fun error(p0: String, p1: String?, p2: Any?): Unit defined in io.flutter.plugin.common.MethodChannel.Result',
+        ],
+        [366, 4, "'error' overrides nothing"],
+      ] as const
+    ).map(([line, column, message]) =>
+      d(
+        'error',
+        'kotlin',
+        '/home/almog/.pub-cache/hosted/pub.dartlang.org/flutter_foreground_task-3.5.5/android/src/main/kotlin/com/pravera/flutter_foreground_task/service/ForegroundService.kt',
+        line,
+        column,
+        message,
+        null,
+      ),
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':flutter_foreground_task:compileDebugKotlin'",
+      ':flutter_foreground_task:compileDebugKotlin',
+    ),
+  ],
+  'kotlin_k1_windows_three_unresolved_plain.txt': (
+    [
+      [210, 53, 'S'],
+      [211, 13, 'setForegroundServiceBehavior'],
+      [211, 55, 'FOREGROUND_SERVICE_IMMEDIATE'],
+    ] as const
+  ).map(([line, column, name]) =>
+    d(
+      'error',
+      'kotlin',
+      'C:\\Projects\\flutter\\.pub-cache\\hosted\\pub.dartlang.org\\flutter_foreground_task-3.5.0\\android\\src\\main\\kotlin\\com\\pravera\\flutter_foreground_task\\service\\ForegroundService.kt',
+      line,
+      column,
+      `Unresolved reference: ${name}`,
+      null,
+    ),
+  ),
+  'kotlin_k1_program_files_redeclarations.txt': (
+    [
+      ['MethodCallHandlerImpl.kt', 18, 7, 'MethodCallHandlerImpl'],
+      ['models\\ForegroundTaskOptions.kt', 6, 12, 'ForegroundTaskOptions'],
+      ['service\\ForegroundService.kt', 40, 7, 'ForegroundService'],
+      ['service\\ForegroundServicePrefsKey.kt', 9, 8, 'ForegroundServicePrefsKey'],
+      ['utils\\ForegroundServiceUtils.kt', 19, 7, 'ForegroundServiceUtils'],
+    ] as const
+  ).map(([file, line, column, name]) =>
+    d(
+      'error',
+      'kotlin',
+      `C:\\Program Files\\flutter\\.pub-cache\\hosted\\pub.dartlang.org\\flutter_foreground_task-3.8.2\\android\\src\\main\\kotlin\\com\\pravera\\flutter_foreground_task\\${file}`,
+      line,
+      column,
+      `Redeclaration: ${name}`,
+      null,
+    ),
+  ),
+  'kotlin_k1_unix_three_unresolved_block.txt': [
+    ...(
+      [
+        [215, 53, 'S'],
+        [216, 13, 'setForegroundServiceBehavior'],
+        [216, 55, 'FOREGROUND_SERVICE_IMMEDIATE'],
+      ] as const
+    ).map(([line, column, name]) =>
+      d(
+        'error',
+        'kotlin',
+        '/Users/roshanshrestha/.pub-cache/hosted/pub.dartlang.org/flutter_foreground_task-3.5.5/android/src/main/kotlin/com/pravera/flutter_foreground_task/service/ForegroundService.kt',
+        line,
+        column,
+        `Unresolved reference: ${name}`,
+        null,
+      ),
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':flutter_foreground_task:compileDebugKotlin': Compilation error. See log for more details",
+      ':flutter_foreground_task:compileDebugKotlin',
+    ),
+  ],
+  'kotlin_k1_dotted_elided_path_after_flutter_line.txt': [
+    d('error', 'kotlin', 'D:\\........\\MainActivity.kt', 31, 33, 'Unresolved reference: registerWith', null),
+  ],
+  'kotlin_k2_pub_flutter_io_cn_single.txt': [
+    d(
+      'error',
+      'kotlin',
+      '/Users/sing/.pub-cache/hosted/pub.flutter-io.cn/flutter_unionad-2.1.2/android/src/main/kotlin/com/gstory/flutter_unionad/FlutterUnionadPlugin.kt',
+      18,
+      48,
+      'Unresolved reference: Registrar',
+      null,
+    ),
+  ],
+  'kotlin_tools_jar_exception_old_task_backtick.txt': [
+    d(
+      'error',
+      'kotlin',
+      null,
+      null,
+      null,
+      'java.lang.ClassNotFoundException: com.sun.tools.javac.util.Context',
+      ':compileKotlin',
+    ),
+  ],
+  'kotlin_tools_jar_exception_debug_log_prefix.txt': [
+    d('error', 'kotlin', null, null, null, 'java.lang.ClassNotFoundException: com.sun.tools.javac.util.Context', null),
+  ],
+  'ksp_task_internal_compiler_error_no_header.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:kspDevDebugKotlin': Internal compiler error. See log for more details",
+      ':app:kspDevDebugKotlin',
+    ),
+  ],
+  'kotlin_compilation_error_flutter_verbose_cut_first_prefix.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:compileDebugKotlin': Compilation error. See log for more details",
+      ':app:compileDebugKotlin',
+    ),
+  ],
+  'kotlin_compilation_error_flutter_gradle_plugin_build.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':gradle:compileKotlin': Compilation error. See log for more details",
+      ':gradle:compileKotlin',
+    ),
+  ],
+  'kotlin_stdlib_jre_deprecated_jar_warnings_quoted.txt': [
+    d(
+      'warning',
+      'kotlin',
+      '/Users/mcomella/.gradle/caches/modules-2/files-2.1/org.jetbrains.kotlin/kotlin-stdlib-jre7/1.2.0/ec8b969e26fbcf2265a4d1a1539c4d1d4c5af380/kotlin-stdlib-jre7-1.2.0.jar',
+      null,
+      null,
+      'kotlin-stdlib-jre7 is deprecated. Please use kotlin-stdlib-jdk7 instead',
+      null,
+    ),
+    d(
+      'warning',
+      'kotlin',
+      '/Users/mcomella/.gradle/caches/modules-2/files-2.1/org.jetbrains.kotlin/kotlin-stdlib-jre8/1.2.0/505f55b9619bbc5f5e26c77427dd24a6a441eef1/kotlin-stdlib-jre8-1.2.0.jar',
+      null,
+      null,
+      'kotlin-stdlib-jre8 is deprecated. Please use kotlin-stdlib-jdk8 instead',
+      null,
+    ),
+  ],
 };
