@@ -68,6 +68,11 @@ const MAX_UNINDENTED_LINES = 12;
  * issue. Stripped repeatedly, in any order. */
 const WRAPPER_PREFIX =
   /^(?:\uFEFF|(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|\[\w+ \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[\d{2}:\d{2}:\d{2}\]: (?:▸ )?|\[[a-z][a-z-]*\](?: {2,}|$)|\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|C\/C\+\+: |(?:error|warning): (?=[ew]: )|```(?:[\w-]+(?= |$))? ?|exception: (?=\S)|\d{1,6}\.(?:\t|\s(?=[ew]: )))/;
+/** The end of Flutter's verbose `[  +12 ms] ` column, all that is left of it on a log's first line cut inside it. */
+const CUT_VERBOSE_COLUMN = /^ *(?:\+ *\d+ m?s)? *\] (?=\S)/;
+const MARKDOWN_LINK = /\[([^\s[\]()]+)\]\([^\s()]*\)/g;
+/** A link's text that is a file path: a directory separator and a file extension. */
+const LINKED_PATH = /[\\/][^\\/]*\.\w+$/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes start with ESC.
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
 
@@ -111,6 +116,8 @@ const D8_COUNTS = /^# (?:methods|fields|types): /;
 const NEW_ENTRY =
   /^\s*(?:[ewiv]: |> |\* |FAILURE|BUILD |(?:ERROR|WARNING|INFO|Error|Warning):|Task :|:[\w-]+|\d+ (?:errors?|warnings?)\b|at |Caused by: )|\.(?:kts?|java|xml):\d+/;
 const KOTLIN_BINARY_LOCATION = /^((?:[A-Za-z]:)?[^\s:]*?\.(?:kotlin_module|jar|klib|class)(?:!\/[^\s:]*)?): (\S.*)$/;
+/** kotlinc's notice on a runtime jar of an old name (`<jar>: kotlin-stdlib-jre7 is deprecated. Please use … instead`): a warning. */
+const KOTLIN_DEPRECATED_RUNTIME = /^kotlin-[\w-]+ is deprecated\. Please use kotlin-[\w-]+ instead\s*$/;
 /**
  * `e: [ksp] <path>:12: msg`; Room puts a long message on the lines after `<path>:130:`. The `[ksp] ` is KSP's own
  * prefix inside the message, so it also starts a line where the Kotlin plugin's severity letter was left out (Android
@@ -290,6 +297,9 @@ const LOG_LEVEL_PREFIX = /^\[(ERROR|WARNING|WARN|INFO|DEBUG|LIFECYCLE|QUIET)\] (
 const MAVEN_LOCATED = /^\s*(.+?\.java):\[(\d+),(\d+)\] (?:(error|warning): )?(.*)$/;
 /** The Compose compiler plugin's version check, also seen pasted without Kotlin's `e: `. */
 const COMPOSE_VERSION = /^\s*(This version \(\S+\) of the Compose Compiler requires Kotlin version .*)$/;
+/** kotlinc's metadata-version error pasted as its sentence alone, without `e: ` and the binary it names. */
+const KOTLIN_METADATA_ALONE =
+  /^\s*((?:Module|Class '[^']+') was compiled with an incompatible version of Kotlin\. The binary version of its metadata is \S+, expected version is \S+)$/;
 /** clang through CMake or ndk-build: `src/main/cpp/a.cpp:73:10: error: msg` (then an echo and a caret). */
 const CLANG =
   /^\s*((?:[A-Za-z]:)?[^:\s][^:]*?\.(?:c|cc|cpp|cxx|c\+\+|h|hh|hpp|hxx|m|mm|inl|ipp)):(\d+):(\d+): (error|warning|fatal error): (.*)$/;
@@ -397,6 +407,9 @@ export function stripWrapperPrefixes(rawLine: string): string {
     if (line.trimStart().startsWith('`')) line = line.slice(line.indexOf('`') + 1);
     else if (line.endsWith('`')) line = line.slice(0, -1);
   }
+  // A path the issue's editor turned into a link with no target: `e: [/p/A.kt](): (326, 50): …`.
+  if (line.includes(']('))
+    line = line.replace(MARKDOWN_LINK, (link, text: string) => (LINKED_PATH.test(text) ? text : link));
   // A log line quoted in a sentence: `"MainActivity.kt:8:22 Unresolved reference: X"`.
   if (line.length > 2 && line.startsWith('"') && line.endsWith('"') && line.indexOf('"', 1) === line.length - 1)
     line = line.slice(1, -1);
@@ -586,6 +599,8 @@ export class GradleOutputParser {
   private headlineExpected = false;
   /** The task of the last failure block, for the bare `error:` lines printed after it. */
   private lastFailedTask: string | null = null;
+  /** Set by the first line with text: only that one can start inside a wrapper's column an excerpt cut through. */
+  private sawText = false;
 
   constructor(options: GradleOutputParserOptions = {}) {
     const root = options.projectRoot?.replace(/\\/g, '/').replace(/\/+$/, '');
@@ -593,6 +608,11 @@ export class GradleOutputParser {
   }
 
   push(rawLine: string): void {
+    // An excerpt of a `flutter run -v` log can start inside the time column (` ] Execution failed …`).
+    if (!this.sawText && rawLine.trim() !== '') {
+      this.sawText = true;
+      if (rawLine.includes('] ')) rawLine = rawLine.replace(CUT_VERBOSE_COLUMN, '');
+    }
     // A log carried inside a JSON string (a bot's or a CI tool's report) has its line breaks as literal `\n`: one
     // line per break, when a break is followed by a line only Gradle's failure report starts with.
     if (rawLine.length > 20 && rawLine.includes('\\n') && ESCAPED_LOG_BREAK.test(rawLine)) {
@@ -1392,6 +1412,8 @@ export class GradleOutputParser {
       return this.addUnlocated('error', 'aapt2', m[1]!, task);
     if (line.includes('This version (') && (m = COMPOSE_VERSION.exec(line)))
       return this.addUnlocated('error', 'kotlin', m[1]!, task);
+    if (line.includes(' was compiled with an incompatible version of Kotlin') && (m = KOTLIN_METADATA_ALONE.exec(line)))
+      return this.addUnlocated('error', 'kotlin', m[1]!, task);
     if ((line.includes('error: ') || line.includes('warning: ')) && (m = CLANG.exec(line))) {
       return this.add({
         severity: m[4] === 'warning' ? 'warning' : 'error',
@@ -1554,16 +1576,20 @@ export class GradleOutputParser {
     // kotlinc names a binary without a position: `e: /p/x.jar!/META-INF/x.kotlin_module: Module was compiled …`,
     // also pasted without its `e: ` (then only with the compiler's metadata wording).
     const kotlinBare = KOTLIN_BARE.exec(line);
+    const bareJar = kotlinBare ? null : line.includes('.jar: kotlin-') ? KOTLIN_BINARY_LOCATION.exec(trimmed) : null;
+    const runtimeNotice = bareJar !== null && KOTLIN_DEPRECATED_RUNTIME.test(bareJar[2]!);
     const binary = kotlinBare
       ? KOTLIN_BINARY_LOCATION.exec(kotlinBare[2]!)
       : line.includes('.kotlin_module')
         ? KOTLIN_BINARY_LOCATION.exec(trimmed)
-        : null;
+        : runtimeNotice
+          ? bareJar
+          : null;
     if (kotlinBare || binary) {
       const message = kotlinBare ? kotlinBare[2]! : trimmed;
       if (KAPT_SUMMARY.test(message)) return true;
       const diagnostic: Diagnostic = {
-        severity: severityOf(kotlinBare ? kotlinBare[1]! : 'e'),
+        severity: severityOf(kotlinBare ? kotlinBare[1]! : runtimeNotice ? 'w' : 'e'),
         source: this.kotlinSource(task, message),
         file: binary ? binary[1]! : null,
         line: null,
