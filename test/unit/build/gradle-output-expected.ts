@@ -11039,4 +11039,112 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
+  'kotlin_daemon_compilation_failed_null_frames.txt': [
+    d('error', 'kotlin', null, null, null, 'Daemon compilation failed: null', null),
+  ],
+  'kotlin_daemon_compilation_failed_build_tools_api.txt': [
+    d('error', 'kotlin', null, null, null, 'Daemon compilation failed', null),
+  ],
+  'kotlin_daemon_compilation_failed_after_caused_by_frames.txt': [
+    d('error', 'kotlin', null, null, null, 'Daemon compilation failed: null', null),
+  ],
+  'ksp_dagger_escape_identifier_single_line.txt': [
+    d(
+      'error',
+      'ksp',
+      null,
+      null,
+      null,
+      "java.lang.IllegalArgumentException: Can't escape identifier `provideMyDependency$project_name:module_name_debug` because it contains illegal characters: :",
+      null,
+    ),
+  ],
+  'ksp_hilt_exception_without_e_prefix_frames.txt': [
+    d(
+      'error',
+      'ksp',
+      null,
+      null,
+      null,
+      '[Hilt] No property named assistedFactory was found in annotation HiltViewModel: java.lang.IllegalStateException: No property named assistedFactory was found in annotation HiltViewModel',
+      null,
+    ),
+  ],
+  'ksp2_exception_without_e_prefix_single_line.txt': [
+    d(
+      'error',
+      'ksp',
+      null,
+      null,
+      null,
+      'java.lang.IllegalStateException: KSTypeArgument.type should not have been null, please file a bug. STAR null',
+      null,
+    ),
+  ],
+  'compose_compiler_kotlin_version_bare_kotlin2.txt': [
+    d(
+      'error',
+      'kotlin',
+      null,
+      null,
+      null,
+      'This version (1.5.4) of the Compose Compiler requires Kotlin version 1.9.20 but you appear to be using Kotlin version 2.1.20 which is not known to be compatible.',
+      null,
+    ),
+  ],
+  'kotlin_supertypes_headline_only.txt': [
+    d(
+      'error',
+      'kotlin',
+      null,
+      null,
+      null,
+      'Supertypes of the following classes cannot be resolved. Please make sure you have the required dependencies in the classpath:',
+      null,
+    ),
+  ],
+  'kotlin_supertypes_bare_with_extended_checks_hint.txt': [
+    d(
+      'error',
+      'kotlin',
+      null,
+      null,
+      null,
+      'Supertypes of the following classes cannot be resolved. Please make sure you have the required dependencies in the classpath: class com.yqritc.recyclerviewflexibledivider.FlexibleDividerDecoration, unresolved supertypes: android.support.v7.widget.RecyclerView.ItemDecoration Adding -Xextended-compiler-checks argument might provide additional information.',
+      null,
+    ),
+  ],
+  'kotlin_supertypes_studio_lowercase_quoted.txt': [
+    d(
+      'error',
+      'kotlin',
+      null,
+      null,
+      null,
+      'supertypes of the following classes cannot be resolved. Please make sure you have the required dependencies in the classpath.',
+      null,
+    ),
+  ],
+  'kotlin_supertypes_inline_code_one_line.txt': [
+    d(
+      'error',
+      'kotlin',
+      null,
+      null,
+      null,
+      'Supertypes of the following classes cannot be resolved. Please make sure you have the required dependencies in the classpath: class com.arthurivanets.bottomsheets.sheets.adapters.actionpicker.ActionItem, unresolved supertypes: com.arthurivanets.adapster.model.markers.Trackable class com.arthurivanets.bottomsheets.sheets.adapters.actionpicker.BaseActionItem, unresolved supertypes: com.arthurivanets.adapster.model.BaseItem',
+      null,
+    ),
+  ],
+  'kotlin_supertypes_studio_table_quoted.txt': [
+    d(
+      'error',
+      'kotlin',
+      null,
+      null,
+      null,
+      'Supertypes of the following classes cannot be resolved. Please make sure you have the required dependencies in the classpath: class com.hendraanggrian.widget.RevealFrameLayout, unresolved supertypes: io.codetail.widget.RevealFrameLayout',
+      null,
+    ),
+  ],
 };
