@@ -11132,7 +11132,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       null,
-      'Supertypes of the following classes cannot be resolved. Please make sure you have the required dependencies in the classpath: class com.arthurivanets.bottomsheets.sheets.adapters.actionpicker.ActionItem, unresolved supertypes: com.arthurivanets.adapster.model.markers.Trackable class com.arthurivanets.bottomsheets.sheets.adapters.actionpicker.BaseActionItem, unresolved supertypes: com.arthurivanets.adapster.model.BaseItem',
+      'Supertypes of the following classes cannot be resolved. Please make sure you have the required dependencies in the classpath:     class com.arthurivanets.bottomsheets.sheets.adapters.actionpicker.ActionItem, unresolved supertypes: com.arthurivanets.adapster.model.markers.Trackable     class com.arthurivanets.bottomsheets.sheets.adapters.actionpicker.BaseActionItem, unresolved supertypes: com.arthurivanets.adapster.model.BaseItem',
       null,
     ),
   ],

@@ -290,6 +290,18 @@ describe('GradleOutputParser rules', () => {
     ]);
   });
 
+  it("reads KSP's [ksp] lines without their severity letter as errors, except KSP's own provider list", () => {
+    const out = parseGradleOutput(
+      [
+        '[ksp] loaded provider(s): [dagger.hilt.processor.internal.root.KspRootProcessor$Provider]',
+        '[ksp] java.lang.IllegalStateException: Required value was null.',
+      ].join('\n'),
+    );
+    expect(out).toEqual([
+      d('error', 'ksp', null, null, null, 'java.lang.IllegalStateException: Required value was null.', null),
+    ]);
+  });
+
   it('uses the * Where: section for a failure without a location of its own', () => {
     const out = parseGradleOutput(
       [

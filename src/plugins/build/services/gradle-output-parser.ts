@@ -300,6 +300,12 @@ const COMPOSE_VERSION = /^\s*(This version \(\S+\) of the Compose Compiler requi
 /** kotlinc's metadata-version error pasted as its sentence alone, without `e: ` and the binary it names. */
 const KOTLIN_METADATA_ALONE =
   /^\s*((?:Module|Class '[^']+') was compiled with an incompatible version of Kotlin\. The binary version of its metadata is \S+, expected version is \S+)$/;
+/**
+ * kotlinc's unresolved-supertypes error pasted without `e: `, also in the lower-cased `error: ` form Android Studio's
+ * build view gave it; the classes it names follow on the next lines.
+ */
+const KOTLIN_SUPERTYPES_ALONE =
+  /^\s*(?:error: )?([Ss]upertypes of the following classes cannot be resolved\. Please make sure you have the required dependencies in the classpath\b.*)$/;
 /** clang through CMake or ndk-build: `src/main/cpp/a.cpp:73:10: error: msg` (then an echo and a caret). */
 const CLANG =
   /^\s*((?:[A-Za-z]:)?[^:\s][^:]*?\.(?:c|cc|cpp|cxx|c\+\+|h|hh|hpp|hxx|m|mm|inl|ipp)):(\d+):(\d+): (error|warning|fatal error): (.*)$/;
@@ -1414,6 +1420,22 @@ export class GradleOutputParser {
       return this.addUnlocated('error', 'kotlin', m[1]!, task);
     if (line.includes(' was compiled with an incompatible version of Kotlin') && (m = KOTLIN_METADATA_ALONE.exec(line)))
       return this.addUnlocated('error', 'kotlin', m[1]!, task);
+    if (line.includes('upertypes of the following classes') && (m = KOTLIN_SUPERTYPES_ALONE.exec(line))) {
+      const diagnostic: Diagnostic = {
+        severity: 'error',
+        source: 'kotlin',
+        file: null,
+        line: null,
+        column: null,
+        message: m[1]!,
+        task,
+      };
+      if (!inBlock && m[1]!.endsWith(':')) {
+        this.pendingMultiline = { base: diagnostic, lines: [], unindented: ANY_TEXT };
+        return true;
+      }
+      return this.add(diagnostic);
+    }
     if ((line.includes('error: ') || line.includes('warning: ')) && (m = CLANG.exec(line))) {
       return this.add({
         severity: m[4] === 'warning' ? 'warning' : 'error',
@@ -1517,7 +1539,8 @@ export class GradleOutputParser {
       return true;
     }
     if (line.includes('[ksp') && (m = KSP.exec(line))) {
-      if (m[1] === 'i') return true;
+      // KSP's own line on every run; it is an info whether or not its `i: ` was pasted with it.
+      if (m[1] === 'i' || (m[1] === undefined && m[5]!.startsWith('loaded provider(s): '))) return true;
       // A processor's message keeps its own line breaks (Room's constructor candidates, Hilt's advice lines).
       this.pendingMultiline = {
         base: {
