@@ -11147,4 +11147,141 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
+  'kotlin_maven_error_prefix_paren_no_colon.txt': (
+    [
+      [58, 55],
+      [71, 51],
+      [89, 55],
+    ] as const
+  ).map(([line, column]) =>
+    d(
+      'error',
+      'kotlin',
+      '/Users/moscac/dev/kaadin/kaadin-core/src/test/kotlin/ch/frankel/kaadin/interaction/MenuBarTest.kt',
+      line,
+      column,
+      'Type mismatch: inferred type is MenuBar.Command but (MenuBar.MenuItem) -> Unit was expected',
+      null,
+    ),
+  ),
+  'kotlin_k2_argument_type_mismatch_under_task.txt': (
+    [
+      [63, 60, "Unresolved reference 'defaultValue'."],
+      [85, 37, "Argument type mismatch: actual type is 'kotlin.String', but 'kotlin.String' was expected."],
+      [86, 45, "Argument type mismatch: actual type is 'R?', but 'java.util.Date?' was expected."],
+    ] as const
+  ).map(([line, column, message]) =>
+    d(
+      'error',
+      'kotlin',
+      '/home/plabruyere/dev/clicnat_mobile_factory/clicnat_mobile/occtax/src/main/java/fr/geonature/occtax/features/nomenclature/repository/AdditionalFieldRepositoryImpl.kt',
+      line,
+      column,
+      message,
+      ':occtax:compileDebugKotlin',
+    ),
+  ),
+  'kotlin_k1_no_prefix_leading_space_then_block.txt': [
+    d(
+      'error',
+      'kotlin',
+      '/home/ubuntuos/AndroidStudioProjects/Rocket.Chat.Android-3.4.1/app/src/main/java/chat/rocket/android/server/infrastructure/ConnectionManager.kt',
+      172,
+      44,
+      'Type mismatch: inferred type is LastMessage but Message was expected',
+      null,
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:compileFossDebugKotlin': Compilation error. See log for more details",
+      ':app:compileFossDebugKotlin',
+    ),
+  ],
+  'kotlin_k2_java_type_mismatch_bare_file_name.txt': [
+    d(
+      'warning',
+      'kotlin',
+      'FlowUtil.kt',
+      15,
+      31,
+      "Java type mismatch: inferred type is 'REQUEST', but 'REQUEST & Any' was expected.",
+      null,
+    ),
+  ],
+  'ksp_room_exception_without_prefix_frames.txt': [
+    d(
+      'error',
+      'ksp',
+      null,
+      null,
+      null,
+      "java.lang.NoSuchMethodError: 'kotlin.sequences.Sequence com.google.devtools.ksp.processing.Resolver.getPackagesWithAnnotation(java.lang.String)'",
+      null,
+    ),
+  ],
+  'ksp_room_exception_flavor_task_frames.txt': [
+    d(
+      'error',
+      'ksp',
+      null,
+      null,
+      null,
+      'java.util.NoSuchElementException: List contains no element matching the predicate.',
+      ':app:kspMinApi23DebugKotlin',
+    ),
+  ],
+  'kotlin_k1_when_exhaustive_stray_count_line.txt': [
+    ...([898, 2120] as const).map((line) =>
+      d(
+        'error',
+        'kotlin',
+        '/Users/developer/.pub-cache/hosted/pub.dartlang.org/flutter_osm_plugin-0.34.1/android/src/main/kotlin/hamza/dali/flutter_osm_plugin/FlutterOsmView.kt',
+        line,
+        line === 898 ? 9 : 17,
+        "'when' expression must be exhaustive, add necessary 'false' branch or 'else' branch instead",
+        null,
+      ),
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':flutter_osm_plugin:compileDebugKotlin': Compilation error. See log for more details",
+      ':flutter_osm_plugin:compileDebugKotlin',
+    ),
+  ],
+  'kotlin_k1_flutter_error_prefix_before_e.txt': [
+    d(
+      'error',
+      'kotlin',
+      '/opt/hostedtoolcache/flutter/.pub-cache/hosted/pub.dartlang.org/launchdarkly_flutter_client_sdk-1.0.0/android/src/main/kotlin/com/launchdarkly/launchdarkly_flutter_client_sdk/LaunchdarklyFlutterClientSdkPlugin.kt',
+      195,
+      7,
+      "'when' expression must be exhaustive, add necessary 'OFF', 'TARGET_MATCH', 'null' branches or 'else' branch instead",
+      null,
+    ),
+  ],
+  'ksp_no_providers_root_subproject_task.txt': [
+    d('error', 'ksp', null, null, null, 'No providers found in processor classpath.', ':sample-server:kspKotlin'),
+    d('error', 'ksp', null, null, null, 'Error occurred in KSP, check log for detail', ':sample-server:kspKotlin'),
+  ],
+  'ksp_no_providers_worker_block_try_markers.txt': [
+    d('error', 'ksp', null, null, null, 'No providers found in processor classpath.', ':app:kspDebugKotlin'),
+    d('error', 'ksp', null, null, null, 'Error occurred in KSP, check log for detail', ':app:kspDebugKotlin'),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:kspDebugKotlin': Compilation error. See log for more details",
+      ':app:kspDebugKotlin',
+    ),
+  ],
 };
