@@ -67,7 +67,7 @@ const MAX_UNINDENTED_LINES = 12;
  * whose output the Kotlin plugin relays, and a markdown code fence glued to the first line of a log pasted into an
  * issue. Stripped repeatedly, in any order. */
 const WRAPPER_PREFIX =
-  /^(?:\uFEFF|(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|\[\w+ \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[\d{2}:\d{2}:\d{2}\]: (?:▸ )?|\[[a-z][a-z-]*\](?: {2,}|$)|\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|C\/C\+\+: |(?:error|warning): (?=[ew]: )|```(?:[\w-]+(?= |$))? ?|exception: (?=\S)|\d{1,6}\.(?:\t|\s(?=[ew]: )))/;
+  /^(?:\uFEFF|(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|\[\w+ \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[\d{2}:\d{2}:\d{2}\]: (?:▸ )?|\[[a-z][a-z-]*\](?: {2,}|$)|\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|C\/C\+\+: |(?:[Ee]rror|[Ww]arning): (?=[ew]: )|```(?:[\w-]+(?= |$))? ?|exception: (?=\S)|\d{1,6}\.(?:\t|\s(?=[ew]: )))/;
 /** The end of Flutter's verbose `[  +12 ms] ` column, all that is left of it on a log's first line cut inside it. */
 const CUT_VERBOSE_COLUMN = /^ *(?:\+ *\d+ m?s)? *\] (?=\S)/;
 const MARKDOWN_LINK = /\[([^\s[\]()]+)\]\([^\s()]*\)/g;
@@ -104,6 +104,11 @@ const KOTLIN_URL_ONLY =
  * column, which linters (`A.kt:9:8: msg (rule)`) print.
  */
 const KOTLIN_RELATIVE_ONLY = /^((?:[\w.+-]+\/)*[\w.-]+\.kts?):(\d+):(\d+) (\S.*)$/;
+/**
+ * K2 words its mismatches against Java nullability annotations `Java type mismatch: …`; they are warnings unless the
+ * annotations are made strict, so without its letter such a line is taken as a warning.
+ */
+const JAVA_NULLABILITY_MISMATCH = /^Java type mismatch\b/;
 /** K1's `<path>.kt: (12, 5): msg` with its `e: ` lost: the `: (line, column): ` form is only the compiler's. */
 const KOTLIN_K1_BARE = /^\s*((?:[A-Za-z]:)?[^\s:][^:]*?\.kts?): \((\d+), (\d+)\):? (\S.*)$/;
 const ANY_TEXT = /\S/;
@@ -118,6 +123,8 @@ const NEW_ENTRY =
 const KOTLIN_BINARY_LOCATION = /^((?:[A-Za-z]:)?[^\s:]*?\.(?:kotlin_module|jar|klib|class)(?:!\/[^\s:]*)?): (\S.*)$/;
 /** kotlinc's notice on a runtime jar of an old name (`<jar>: kotlin-stdlib-jre7 is deprecated. Please use … instead`): a warning. */
 const KOTLIN_DEPRECATED_RUNTIME = /^kotlin-[\w-]+ is deprecated\. Please use kotlin-[\w-]+ instead\s*$/;
+/** The first line of a Java exception as `printStackTrace` writes it: `java.lang.IllegalStateException: msg`. */
+const JAVA_EXCEPTION_LINE = /^(?:[a-z][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error)(?:: .*)?$/;
 /**
  * `e: [ksp] <path>:12: msg`; Room puts a long message on the lines after `<path>:130:`. The `[ksp] ` is KSP's own
  * prefix inside the message, so it also starts a line where the Kotlin plugin's severity letter was left out (Android
@@ -373,7 +380,7 @@ function clip(message: string): string {
 /** False when the line's first character cannot begin any WRAPPER_PREFIX alternative (most lines): skips the regex. */
 function mayStartWrapperPrefix(line: string): boolean {
   const c = line.charCodeAt(0);
-  // BOM, a digit (timestamps), `[`, `#`, `:`, `e`/`w` (`error: `/`warning: `), a backtick (code fence), `C` (`C/C++: `).
+  // BOM, a digit (timestamps), `[`, `#`, `:`, `e`/`w`/`E`/`W` (`error: `/`Error: `), a backtick (code fence), `C` (`C/C++: `).
   return (
     c === 0xfeff ||
     (c >= 48 && c <= 57) ||
@@ -383,6 +390,7 @@ function mayStartWrapperPrefix(line: string): boolean {
     c === 101 ||
     c === 119 ||
     c === 96 ||
+    ((c === 69 || c === 87) && /^(?:Error|Warning): [ew]: /.test(line)) ||
     (c === 67 && line.startsWith('C/C++: '))
   );
 }
@@ -607,6 +615,8 @@ export class GradleOutputParser {
   private lastFailedTask: string | null = null;
   /** Set by the first line with text: only that one can start inside a wrapper's column an excerpt cut through. */
   private sawText = false;
+  /** A Java exception's first line with no tool's prefix, until its frames say whether KSP reported it. */
+  private exceptionWithoutTag: { message: string; task: string | null } | null = null;
 
   constructor(options: GradleOutputParserOptions = {}) {
     const root = options.projectRoot?.replace(/\\/g, '/').replace(/\/+$/, '');
@@ -1314,9 +1324,21 @@ export class GradleOutputParser {
   /** Tries every line rule; true when the line produced (or belongs to) a diagnostic. */
   private scanLine(line: string, inBlock: boolean, quotedCause = false): boolean {
     const trimmed = line.trim();
+    // A stack frame (`at com.x.Foo.bar(Foo.kt:12)`) is never a diagnostic of its own, and stacks are long. One of KSP's
+    // own under an exception pasted without `e: [ksp] ` shows KSP caught and reported it.
+    if (trimmed.startsWith('at ') && trimmed.endsWith(')')) {
+      const caught = this.exceptionWithoutTag;
+      if (caught !== null && trimmed.startsWith('at com.google.devtools.ksp.')) {
+        this.exceptionWithoutTag = null;
+        this.addUnlocated('error', 'ksp', caught.message, caught.task);
+      }
+      return false;
+    }
+    this.exceptionWithoutTag =
+      !inBlock && trimmed.includes('.') && JAVA_EXCEPTION_LINE.test(trimmed)
+        ? { message: trimmed, task: this.currentTask }
+        : null;
     if (trimmed === '') return false;
-    // A stack frame (`at com.x.Foo.bar(Foo.kt:12)`) is never a diagnostic of its own, and stacks are long.
-    if (trimmed.startsWith('at ') && trimmed.endsWith(')')) return false;
 
     if (!inBlock) {
       // Task lines start `> Task :`, `:` (Gradle before 5) or `Task :`.
@@ -1578,7 +1600,13 @@ export class GradleOutputParser {
     if (kotlin || urlOnly) {
       const [letter, file, lineNo, column, message] = kotlin
         ? [kotlin[1]!, kotlin[2]!, kotlin[3]!, kotlin[4]!, kotlin[5]!]
-        : [this.lineLevel?.startsWith('WARN') ? 'w' : 'e', urlOnly![1]!, urlOnly![2]!, urlOnly![3]!, urlOnly![4]!];
+        : [
+            this.lineLevel?.startsWith('WARN') || JAVA_NULLABILITY_MISMATCH.test(urlOnly![4]!) ? 'w' : 'e',
+            urlOnly![1]!,
+            urlOnly![2]!,
+            urlOnly![3]!,
+            urlOnly![4]!,
+          ];
       if (letter === 'i') return true;
       const diagnostic: Diagnostic = {
         severity: severityOf(letter),
