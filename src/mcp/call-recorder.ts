@@ -87,6 +87,11 @@ export function boundClientField(value: string | undefined | null): string | und
  */
 export class CallRecorder {
   calls = 0;
+  /**
+   * The session's start record, while it waits for the log: every later record of the session waits for
+   * it, so a call made right after the handshake never precedes mcp.session_started in the log.
+   */
+  private started: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly store: EventStoreProvider,
@@ -113,29 +118,33 @@ export class CallRecorder {
     data: NoInfer<ReadonlyData<In>>,
     meta: EventMeta & { actor: Actor },
   ): Promise<StoredEvent<D>> {
+    await this.started;
     return this.store().appendAsync(definition, data, meta, { maxWaitMs: this.maxWaitMs });
   }
 
   /** Records the handshake. Waits for a locked log on timers, never blocking other requests; never throws. */
   sessionStarted(actor: Actor, facts: SessionFacts): void {
     const meta = { stream: `mcp:${this.sessionId}`, actor };
-    this.appendAsync(
-      McpSessionStarted,
-      {
-        session: this.sessionId,
-        client_name: boundClientField(facts.clientName) ?? null,
-        client_version: boundClientField(facts.clientVersion) ?? null,
-        protocol_version: facts.protocolVersion,
-        pid: actor.pid,
-        pid_start: processStartTime(actor.pid),
-        toolsets: [...facts.toolsets],
-        read_only: facts.readOnly,
-        project_root: facts.projectRoot,
-      },
-      meta,
-    ).catch((error: unknown) =>
-      this.logger.error(`could not record ${McpSessionStarted.type} in the event log: ${(error as Error).message}`),
-    );
+    this.started = this.store()
+      .appendAsync(
+        McpSessionStarted,
+        {
+          session: this.sessionId,
+          client_name: boundClientField(facts.clientName) ?? null,
+          client_version: boundClientField(facts.clientVersion) ?? null,
+          protocol_version: facts.protocolVersion,
+          pid: actor.pid,
+          pid_start: processStartTime(actor.pid),
+          toolsets: [...facts.toolsets],
+          read_only: facts.readOnly,
+          project_root: facts.projectRoot,
+        },
+        meta,
+        { maxWaitMs: this.maxWaitMs },
+      )
+      .catch((error: unknown) =>
+        this.logger.error(`could not record ${McpSessionStarted.type} in the event log: ${(error as Error).message}`),
+      );
   }
 
   /** Records what a call is about to do. Throws (StoreUnavailableError) when the log cannot take it. */
@@ -215,7 +224,9 @@ export class CallRecorder {
     }
   }
 
-  sessionEnded(actor: Actor, reason: string): void {
+  /** Records the end, after the start when that is still waiting for the log. Never throws. */
+  async sessionEnded(actor: Actor, reason: string): Promise<void> {
+    await this.started;
     this.append(
       McpSessionEnded,
       { session: this.sessionId, reason, calls: this.calls },

@@ -343,7 +343,7 @@ export class McpSession {
     this.sessionAbort.abort(new Error(`session ended: ${reason}`));
     if (this.started) {
       this.recordStart();
-      this.recorder.sessionEnded(this.actor(), reason);
+      await this.recorder.sessionEnded(this.actor(), reason);
     }
     try {
       await this.server.close();
@@ -497,6 +497,8 @@ export class McpSession {
     }) => Promise<void>,
   ): Promise<CallToolResult> {
     const started = performance.now();
+    // The session's start goes on record before anything this call records (a confirmation, an intent).
+    if (this.started) this.recordStart();
     const args = rawArgs ?? {};
     const registered = this.registry.get(name);
     if (!registered) {

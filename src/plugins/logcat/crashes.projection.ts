@@ -2,6 +2,7 @@ import type { SqlConnection } from '../../events/sql-connection.js';
 import type { z } from 'zod';
 import { signatureHash } from '../../android/logcat/crash-signature.js';
 import type { Projection, StoreReader, StoredEvent } from '../../events/event-definition.js';
+import { thisHost } from '../../shared/actor.js';
 import type { AppCrashed, AppNativeCrashed, AppNotResponding } from './logcat.events.js';
 
 type Data<E> = E extends { schema: z.ZodType<infer D> } ? D : never;
@@ -56,6 +57,8 @@ export interface CrashRow {
   readonly seq: number;
   readonly group_id: string;
   readonly kind: CrashKind;
+  /** The machine whose logcat saw the crash; '' for a crash recorded before hosts were named. */
+  readonly host: string;
   readonly device_serial: string;
   readonly package: string | null;
   readonly pid: number | null;
@@ -73,7 +76,9 @@ export interface CrashRow {
  */
 export const crashesProjection: Projection = {
   name: 'crashes',
-  version: 1,
+  // 2: each crash keeps the host of the machine that saw it, so a device filter on a shared log means this
+  // machine's device (two laptops' emulator-5554 are two devices).
+  version: 2,
   handles: ['app.crashed', 'app.native_crashed', 'app.not_responding'],
   tables: ['crash_groups', 'crash_group_builds', 'crashes'],
   ddl: [
@@ -89,11 +94,11 @@ export const crashesProjection: Projection = {
       variant TEXT, crashes INTEGER NOT NULL, last_seq INTEGER NOT NULL,
       PRIMARY KEY (group_id, apk_sha256))`,
     `CREATE TABLE IF NOT EXISTS crashes (
-      seq INTEGER PRIMARY KEY, group_id TEXT NOT NULL, kind TEXT NOT NULL, device_serial TEXT NOT NULL,
+      seq INTEGER PRIMARY KEY, group_id TEXT NOT NULL, kind TEXT NOT NULL, host TEXT NOT NULL, device_serial TEXT NOT NULL,
       package TEXT, pid INTEGER, title TEXT NOT NULL, at INTEGER NOT NULL, time_ms INTEGER,
       build_id TEXT, apk_sha256 TEXT)`,
     'CREATE INDEX IF NOT EXISTS crashes_by_group ON crashes (group_id, seq)',
-    'CREATE INDEX IF NOT EXISTS crashes_by_device ON crashes (device_serial, seq)',
+    'CREATE INDEX IF NOT EXISTS crashes_by_device ON crashes (device_serial, host, seq)',
     'CREATE INDEX IF NOT EXISTS crashes_by_package ON crashes (package, seq)',
   ],
   apply(db: SqlConnection, event: StoredEvent) {
@@ -129,12 +134,13 @@ export const crashesProjection: Projection = {
       ).run(groupId, d.build.apk_sha256, d.build.build_id, d.build.version_code, d.build.variant, event.seq);
     }
     db.prepare(
-      `INSERT INTO crashes (seq, group_id, kind, device_serial, package, pid, title, at, time_ms, build_id, apk_sha256)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO crashes (seq, group_id, kind, host, device_serial, package, pid, title, at, time_ms, build_id, apk_sha256)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       event.seq,
       groupId,
       kind,
+      event.actor.host ?? '',
       d.device_serial,
       d.package,
       d.pid,
@@ -157,21 +163,31 @@ export interface CrashGroupBuildRow {
   readonly last_seq: number;
 }
 
-/** Newest groups first (by their latest crash), optionally for some packages and one device, from an offset. */
+/**
+ * A device is a serial on one machine: `@host`'s own crashes and those recorded before hosts were named.
+ * Used as `WHERE ${ON_HOST_DEVICE}` with `device` and `host` parameters.
+ */
+const ON_HOST_DEVICE = `device_serial = @device AND host IN (@host, '')`;
+
+/**
+ * Newest groups first (by their latest crash), optionally for some packages and one device of `host` (this
+ * machine by default), from an offset.
+ */
 export function readCrashGroups(
   store: StoreReader,
   filter: { packages: readonly string[] | null; device: string | null; offset: number; limit: number },
+  host: string = thisHost(),
 ): { groups: CrashGroupRow[]; total: number } {
   const packages = filter.packages === null ? null : JSON.stringify(filter.packages);
   const where = `(CAST(@packages AS TEXT) IS NULL OR package IN (SELECT value FROM json_each(@packages)))
-    AND (CAST(@device AS TEXT) IS NULL OR group_id IN (SELECT group_id FROM crashes WHERE device_serial = @device))`;
+    AND (CAST(@device AS TEXT) IS NULL OR group_id IN (SELECT group_id FROM crashes WHERE ${ON_HOST_DEVICE}))`;
   const groups = store
     .prepareRead(`SELECT * FROM crash_groups WHERE ${where} ORDER BY last_seq DESC LIMIT @limit OFFSET @offset`)
-    .all({ packages, device: filter.device, limit: filter.limit, offset: filter.offset }) as CrashGroupRow[];
+    .all({ packages, device: filter.device, host, limit: filter.limit, offset: filter.offset }) as CrashGroupRow[];
   const total = (
     store
       .prepareRead(`SELECT COUNT(*) AS n FROM crash_groups WHERE ${where}`)
-      .get({ packages, device: filter.device }) as {
+      .get({ packages, device: filter.device, host }) as {
       n: number;
     }
   ).n;
@@ -189,10 +205,11 @@ export function readCrashGroupBuilds(store: StoreReader, groupId: string): Crash
     .all(groupId) as CrashGroupBuildRow[];
 }
 
-/** The newest crash of a group, or of some packages (any group), or of anything. */
+/** The newest crash of a group, or of some packages (any group) on a device of `host`, or of anything. */
 export function readNewestCrash(
   store: StoreReader,
   filter: { groupId?: string; packages?: readonly string[] | null; device?: string | null },
+  host: string = thisHost(),
 ): CrashRow | null {
   if (filter.groupId !== undefined) {
     return (
@@ -206,8 +223,8 @@ export function readNewestCrash(
     (store
       .prepareRead(
         `SELECT * FROM crashes WHERE (CAST(@packages AS TEXT) IS NULL OR package IN (SELECT value FROM json_each(@packages)))
-          AND (CAST(@device AS TEXT) IS NULL OR device_serial = @device) ORDER BY seq DESC LIMIT 1`,
+          AND (CAST(@device AS TEXT) IS NULL OR (${ON_HOST_DEVICE})) ORDER BY seq DESC LIMIT 1`,
       )
-      .get({ packages, device: filter.device ?? null }) as CrashRow) ?? null
+      .get({ packages, device: filter.device ?? null, host }) as CrashRow) ?? null
   );
 }

@@ -184,7 +184,15 @@ describe('droidwright mcp over stdio with the SDK client', () => {
         params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
       });
       await waitFor(0);
-      send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      // A W call in the same write as the handshake's end: its intent is recorded after the session's start.
+      child.stdin.write(
+        `${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n${JSON.stringify({
+          jsonrpc: '2.0',
+          id: 5,
+          method: 'tools/call',
+          params: { name: 'cancel_build', arguments: {} },
+        })}\n`,
+      );
       send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
       send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'run_health_check', arguments: {} } });
       send({
@@ -196,6 +204,7 @@ describe('droidwright mcp over stdio with the SDK client', () => {
       send({ jsonrpc: '2.0', id: 4, method: 'resources/read', params: { uri: 'droidwright://health' } });
       await waitFor(4);
       await waitFor(2);
+      await waitFor(5);
       const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
@@ -215,6 +224,14 @@ describe('droidwright mcp over stdio with the SDK client', () => {
     expect(raw.map((e) => e.type)).toEqual(['mcp.session_started', 'mcp.session_ended']);
     expect(raw[0]!.data).toMatchObject({ protocol_version: '2025-06-18', client_name: 'raw' });
     expect(raw[1]!.data.reason).toBe('SIGTERM');
+    const session = raw[0]!.actor.session;
+    const all = JSON.parse(
+      (await runCli(env, ['events', 'list', '--json', '--type', 'mcp.*'])).stdout,
+    ) as StoredEvent[];
+    const mine = all.filter((e) => e.actor.session === session).sort((a, b) => a.seq - b.seq);
+    expect(mine[0]!.type).toBe('mcp.session_started');
+    expect(mine.map((e) => e.type)).toContain('mcp.tool_call_started');
+    expect(mine.at(-1)!.type).toBe('mcp.session_ended');
   });
 
   test('started by hand in a terminal, mcp prints help and exits 2 instead of hanging', async () => {

@@ -95,7 +95,7 @@ describe('MCP session liveness', () => {
     expect(reader.liveSessions()).toEqual([]);
   });
 
-  it("judges only this machine's servers by pid: another machine's session is live until it ends", () => {
+  it("judges only this machine's servers by pid: another machine's session is live until it ends", async () => {
     const here = thisHost();
     // A pid above Linux's largest: absent here, as the pids of another machine's processes are.
     const far: Actor = { kind: 'agent', session: 'far', client: 'test-client', pid: 2 ** 22 + 5, host: `not-${here}` };
@@ -104,7 +104,7 @@ describe('MCP session liveness', () => {
     new CallRecorder(() => store, 'near', silent).sessionStarted(near, facts);
     expect(alive()).toEqual({ far: true, near: false });
     expect(reader.liveSessions()).toEqual([expect.objectContaining({ session: 'far', host: `not-${here}` })]);
-    new CallRecorder(() => store, 'far', silent).sessionEnded(far, 'stdin closed');
+    await new CallRecorder(() => store, 'far', silent).sessionEnded(far, 'stdin closed');
     expect(alive()).toEqual({ far: false, near: false });
     expect(sessionIsLocal(null, here)).toBe(true);
   });

@@ -145,3 +145,28 @@ test('a device call is refused with STORE_UNAVAILABLE while the log stays locked
   expect(appStopped.seq).toBeGreaterThan(stops[0]!.seq);
   expect(appStopped.seq).toBeLessThan(stops[1]!.seq);
 });
+
+test('a session that starts while the log is locked is on record before the first call it makes', async () => {
+  const locker = await holdWriteLock(join(temp.home, 'events.db'));
+  let locked = true;
+  const second = new McpSession(container, { logger: { debug() {}, info() {}, warn() {}, error() {} } });
+  const secondClient = new Client({ name: 'early-caller', version: '1' });
+  try {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await second.connect(serverSide);
+    await secondClient.connect(clientSide);
+    // The start record now waits for the lock; the call's intent, asked for right after, must queue behind it.
+    const call = secondClient.callTool({ name: 'stop_app', arguments: { package: 'com.example.notes' } });
+    await new Promise((r) => setTimeout(r, 300));
+    await release(locker);
+    locked = false;
+    expect(((await call) as { isError?: boolean }).isError).toBeFalsy();
+    const store = container.get<EventStoreProvider>(EventStoreProvider)();
+    const mine = store.query({ actorSession: second.sessionId, types: ['mcp.*'], order: 'asc' });
+    expect(mine.map((e) => e.type)).toEqual(['mcp.session_started', 'mcp.tool_call_started', 'mcp.tool_called']);
+  } finally {
+    if (locked) await release(locker);
+    await secondClient.close();
+    await second.close('test finished');
+  }
+});

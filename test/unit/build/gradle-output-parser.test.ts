@@ -332,6 +332,102 @@ describe('GradleOutputParser rules', () => {
     ]);
   });
 
+  it("reads AGP's package= attribute problems once, printed alone or again in the failure block", () => {
+    const source = '/w/plugin/android/src/main/AndroidManifest.xml';
+    const error = [
+      `Incorrect package="org.sample.plugin" found in source AndroidManifest.xml: ${source}.`,
+      'Setting the namespace via the package attribute in the source AndroidManifest.xml is no longer supported.',
+      `Recommendation: remove package="org.sample.plugin" from the source AndroidManifest.xml: ${source}.`,
+    ];
+    const out = parseGradleOutput(
+      [
+        '> Task :app:processDebugMainManifest',
+        `package="org.sample.app" found in source AndroidManifest.xml: /w/app/src/main/AndroidManifest.xml.`,
+        "Setting the namespace via a source AndroidManifest.xml's package attribute is deprecated.",
+        "Please instead set the namespace (or testNamespace) in the module's build.gradle file.",
+        'This migration can be done automatically using the AGP Upgrade Assistant.',
+        '> Task :plugin:processDebugManifest FAILED',
+        ...error,
+        '',
+        'FAILURE: Build failed with an exception.',
+        '',
+        '* What went wrong:',
+        "Execution failed for task ':plugin:processDebugManifest'.",
+        '> A failure occurred while executing com.android.build.gradle.tasks.ProcessLibraryManifest$ProcessLibWorkAction',
+        `   > ${error[0]}`,
+        ...error.slice(1).map((l) => `     ${l}`),
+      ].join('\n'),
+    );
+    expect(out).toEqual([
+      d(
+        'warning',
+        'manifest',
+        '/w/app/src/main/AndroidManifest.xml',
+        null,
+        null,
+        'package="org.sample.app" found in source AndroidManifest.xml: /w/app/src/main/AndroidManifest.xml. Setting the namespace via a source AndroidManifest.xml\'s package attribute is deprecated. Please instead set the namespace (or testNamespace) in the module\'s build.gradle file. This migration can be done automatically using the AGP Upgrade Assistant.',
+        ':app:processDebugMainManifest',
+      ),
+      d('error', 'manifest', source, null, null, error.join(' '), ':plugin:processDebugManifest'),
+    ]);
+  });
+
+  it("drops the merger's `multiple errors, see logs` once its errors were read, even without their file", () => {
+    const exported =
+      'android:exported needs to be explicitly specified for <receiver>. Apps targeting Android 12 and higher are required to specify an explicit value for `android:exported` when the corresponding component has an intent filter defined.';
+    const block = [
+      'FAILURE: Build failed with an exception.',
+      '',
+      '* What went wrong:',
+      "Execution failed for task ':app:processReleaseMainManifest'.",
+      '> Manifest merger failed with multiple errors, see logs',
+    ];
+    expect(parseGradleOutput(['Error:', `\t${exported}`, '', ...block].join('\n'))).toEqual([
+      d('error', 'manifest', null, null, null, exported, null),
+    ]);
+    expect(parseGradleOutput(block.join('\n'))).toEqual([
+      d(
+        'error',
+        'manifest',
+        null,
+        null,
+        null,
+        'Manifest merger failed with multiple errors, see logs',
+        ':app:processReleaseMainManifest',
+      ),
+    ]);
+    // Android Studio's Messages view names the exception AGP threw.
+    expect(
+      parseGradleOutput('Error:java.lang.RuntimeException: Manifest merger failed with multiple errors, see logs'),
+    ).toEqual([
+      d('error', 'manifest', null, null, null, 'Manifest merger failed with multiple errors, see logs', null),
+    ]);
+  });
+
+  it("reads every `> ` line after the merger's failure as its message, however the paste wrapped it", () => {
+    const out = parseGradleOutput(
+      [
+        "Execution failed for task ':app:processDebugManifest'.",
+        '',
+        '> Manifest merger failed : Attribute application@label value=(@string/app_na',
+        '> me) from AndroidManifest.xml:12:9-41',
+        '>     is also present at [com.example:lib:1.0] AndroidManifest.xml:9:9-4',
+        '> 1 value=(Lib).',
+      ].join('\n'),
+    );
+    expect(out).toEqual([
+      d(
+        'error',
+        'manifest',
+        'AndroidManifest.xml',
+        12,
+        9,
+        'Manifest merger failed : Attribute application@label value=(@string/app_na me) from AndroidManifest.xml:12:9-41 is also present at [com.example:lib:1.0] AndroidManifest.xml:9:9-4 1 value=(Lib).',
+        ':app:processDebugManifest',
+      ),
+    ]);
+  });
+
   it('bounds the number of diagnostics and message sizes', () => {
     const parser = new GradleOutputParser();
     for (let i = 0; i < MAX_DIAGNOSTICS + 50; i++) parser.push(`w: file:///p/A.kt:${i + 1}:1 ${'x'.repeat(3000)}`);

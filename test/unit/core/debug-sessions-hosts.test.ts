@@ -45,6 +45,17 @@ describe('debug sessions on a log shared by two machines', () => {
     const listed = reader.list({ limit: 10 } as Parameters<DebugSessionReader['list']>[0]).sessions;
     expect(listed.map((s) => s.installed_by.host ?? null)).toEqual(['laptop-b', 'laptop-a', null]);
     expect(listed[0]).not.toHaveProperty('host');
+    // A device filter means that machine's device (and the sessions from before hosts were named).
+    const onDevice = (host: string) =>
+      reader
+        .list(
+          { limit: 10, device_serial: 'emulator-5554' } as Parameters<DebugSessionReader['list']>[0],
+          Date.now(),
+          host,
+        )
+        .sessions.map((s) => s.installed_by.host ?? null);
+    expect(onDevice('laptop-a')).toEqual(['laptop-a', null]);
+    expect(onDevice('laptop-b')).toEqual(['laptop-b', null]);
 
     const tables = debugSessionsProjection.tables.map((t) => store.prepareRead(`SELECT * FROM ${t}`).all());
     store.rebuildProjections(['debug_sessions']);

@@ -135,11 +135,12 @@ const KAPT_TAGGED = /^\s*(?:([ew]): )?\[kapt\] (.*)$/;
 /** The summary kapt prints after the processor's own errors; it names no problem of its own. */
 const KAPT_SUMMARY = /failed to analyze: org\.jetbrains\.kotlin\.kapt3\.diagnostic\.KaptError/;
 
-/** javac's `error:` / `warning:` in the JDK's locales: English, Chinese, Japanese, German. */
-const JAVAC_LEVEL = '(error|warning|错误|警告|エラー|Fehler|Warnung)';
-const JAVAC = new RegExp(`^(\\s*)(?:([ew]): )?(.+?\\.java):(\\d+): ${JAVAC_LEVEL}: ?(.*)$`);
-/** An unanchored, linear pre-check for JAVAC: its `(.+?\.java)` retries at every `.java:` of a line that has many. */
-const JAVAC_HINT = /\.java:\d+: /;
+/** javac's `error:` / `warning:` in the JDK's locales: English (`Error:` as a translated log has it), Chinese, Japanese, German. */
+const JAVAC_LEVEL = '(error|warning|Error|错误|警告|エラー|Fehler|Warnung)';
+/** Also on a `.kt` file: kapt maps the processors' diagnostics on its stubs back to the Kotlin source. */
+const JAVAC = new RegExp(`^(\\s*)(?:([ew]): )?(.+?\\.(?:java|kt)):(\\d+): ${JAVAC_LEVEL}: ?(.*)$`);
+/** An unanchored, linear pre-check for JAVAC: its `(.+?\.java)` (or `.kt`) retries at every `.java:` of a line that has many. */
+const JAVAC_HINT = /\.(?:java|kt):\d+: /;
 /** javac's unlocated warnings: `warning: [options] …`, `warning: The following options were not recognized …`. */
 const JAVAC_BARE_WARNING = /^\s*warning: (\S.*)$/;
 /** Sentences only kotlinc prints (javac reports no unused declarations and words type errors otherwise). */
@@ -149,6 +150,22 @@ const KOTLIN_ONLY_WORDING =
 const LINT_WITHOUT_LINE = /^(\S+\.(?:java|kt|kts|xml|gradle)): (Error|Warning): (\S.*)$/;
 const JAVAC_DETAIL =
   /^\s*(symbol|location|required|found|reason|符号|位置|需要|找到|シンボル|場所|期待値|検出値|Symbol|Ort|Erforderlich|Ermittelt)\s*:\s*(.*)$/;
+/**
+ * A javac location glued to the end of the line printed before it (a paste lost the line break): to the previous
+ * error's detail line (`symbol: class X/app/A.java`, `location: package p.qC:\\p\\A.java`: a detail's value has no
+ * slash) or to a Dagger binding trace line ending in its component path (`… [p.AppComponent → p.Sub]/app/A.kt`).
+ */
+function splitGluedLocation(file: string): { before: string; path: string } | null {
+  let at = -1;
+  if (JAVAC_DETAIL.test(file)) at = file.search(/[A-Za-z]:[\\/]|[\\/]/);
+  else if (file.includes(' [')) {
+    const trace = / \[[^\]]*\](?=(?:[A-Za-z]:)?[\\/])/.exec(file);
+    if (trace) at = trace.index + trace[0].length;
+  }
+  return at > 0 ? { before: file.slice(0, at), path: file.slice(at) } : null;
+}
+/** A javac message whose first line is only an annotation processor's tag (`[Hilt]`), or empty. */
+const TAG_ONLY = /^(?:\[[\w/ :-]+\])?$/;
 const JAVAC_CLASS_FILE = /^\s*class file for \S+ not found$/;
 /** Tasks that run kotlinc or Kotlin/Native (`compileKotlinIosArm64`, `compileIosMainKotlinMetadata`, `linkDebugFrameworkIos`). */
 const KOTLIN_TASK = /:(?:compile\w*Kotlin\w*|link\w*(?:Framework|Executable|Test)\w*)$/;
@@ -279,12 +296,15 @@ const QUOTED_HEADLINE =
   /^> (?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project) '[^']+'\.\s*$/;
 /** Android Studio's Messages view: `Error:(12, 0) msg`, `Error:(34, 24) Kotlin: msg`, `Error:(8) msg`, `Error:msg`. */
 const STUDIO_LOCATED =
-  /^(Error|Warning):\((\d+)(?:, ?(\d+))?\) (?:(Kotlin|Java|Gradle|error|warning|Error|Warning): )?(.+)$/;
+  /^(Error|Warning):\((\d+)(?:, ?(\d+))?\) ?(?:(Kotlin|Java|Gradle|error|warning|Error|Warning): )?(.+)$/;
 const STUDIO_UNLOCATED =
   /^(Error|Warning):(?:Gradle: )?(?!\s*(?:\(|Execution failed|A problem occurred|FAILURE: |BUILD (?:FAILED|SUCCESSFUL)))(\S.*)$/;
 const STUDIO_OPEN_FILE = /^<a href="openFile:([^"]+)">/;
-/** Studio's Messages view groups located messages under a line that is only the file's absolute path. */
-const STUDIO_FILE_LINE = /^(?:[A-Za-z]:[\\/]|\/)[^:*?"<>|]*\.[A-Za-z]{1,6}$/;
+/** Studio's Messages view groups located messages under a line that is only the file's path (absolute, or relative where a reporter cut the project's part). */
+const STUDIO_FILE_LINE = /^(?:[A-Za-z]:[\\/]|\/|[\w.-]+[\\/])[^:*?"<>|]*\.[A-Za-z]{1,6}$/;
+/** javac's `where` clause (compiler.properties `where.description.*`) and the declarations listed under it. */
+const JAVAC_WHERE_CLAUSE =
+  /^\s*(?:where \S.* (?:is an?|are) [\w -]+:|\S+ extends \S.* (?:declared in|from capture of) \S.*)$/;
 /** An exception's class and message, which Studio also shows as `Error:java.util…Exception: …`: a trace, not a problem. */
 const STUDIO_EXCEPTION = /^[\w$]+(?:\.[\w$]+)+(?:Exception|Error)\b/;
 /** AAPT2's own messages, recognisable without a path. */
@@ -294,12 +314,30 @@ const AAPT_MESSAGE =
 /** D8's dex size limit, bare or behind `D8: ` (its counts follow on the next line in the older form). */
 const D8_DEX_LIMIT =
   /^\s*(?:D8: |Error: )?(Cannot fit requested classes in (?:a single dex file|the main-dex file).*)$/;
-/** The merger's own messages, recognisable without `Manifest merger failed :` or a location before them. */
+/**
+ * The merger's own messages, recognisable without `Manifest merger failed :` or a location before them. Android Studio's
+ * Merged Manifest pane lists them as `Merging Errors: Error: <message> <module> main manifest (this file), line 23`.
+ */
 const MANIFEST_MESSAGE =
-  /^\s*(?:Error: )?((?:uses-sdk:minSdkVersion \d+ cannot be smaller than version \d+ declared in library|android:exported needs to be explicitly specified for|Attribute [\w:.@-]+ value=\(.*\) from .* is also present at)\b.*)$/;
+  /^\s*(?:Merging Errors: )?(?:Error: )?((?:uses-sdk:minSdkVersion \d+ cannot be smaller than version \d+ declared in library|android:exported needs to be explicitly specified for|Attribute [\w:.@-]+ value=\(.*\) from .* is also present at|Missing one of the key attributes '[^']*' on element|Element \S+ at \S+ duplicated with element declared at)\b.*)$/;
+/** The pane's next record after a message that names its manifest: `… (this file), line 219 Error: Validation failed …`. */
+const MERGED_MANIFEST_PANE_NEXT = / manifest(?: \(this file\))?(?:, line \d+)? (?=(?:Error|Warning): )/;
+const MAX_PANE_RECORDS = 20;
+/** The merger's note that it stopped after the errors it reported: not a problem of its own. */
+const MANIFEST_VALIDATION_STOPPED = /^Validation failed, exiting\b/;
+/**
+ * AGP 7.3+ on a source manifest's `package=` attribute: a warning (`… and the value is ignored.`, or `… is deprecated.`
+ * before AGP 8), an error when it differs from the namespace (`Incorrect package="…" found …`). Its explanation and
+ * recommendation follow on lines of their own.
+ */
+const PACKAGE_ATTRIBUTE =
+  /^\s*((Incorrect )?package="[^"]*" found in source AndroidManifest\.xml: (.+?AndroidManifest\.xml)\.?)\s*$/;
+const PACKAGE_ATTRIBUTE_REST =
+  /^\s*(?:Setting the namespace via |Recommendation: remove package=|Please instead set the namespace |This migration can be done automatically )/;
 const D8_MESSAGE =
   /^\s*(?:Error: |ERROR: |D8: |com\.android\.tools\.r8\.[\w.$]+: )?((?:Invoke-customs|Default interface methods|Static interface methods|Private interface methods|MethodHandle\.invoke and MethodHandle\.invokeExact|Invoke-polymorphic|Constant-dynamic) (?:are|is) only supported starting with Android \S+ \(--min-api \d+\).*)$/;
-const LOG_LEVEL_PREFIX = /^\[(ERROR|WARNING|WARN|INFO|DEBUG|LIFECYCLE|QUIET)\] (?:\[[\w$]+(?:\.[\w$]+)+\](?: |$))?/;
+const LOG_LEVEL_PREFIX =
+  /^\[(ERROR|WARNING|WARN|INFO|DEBUG|LIFECYCLE|QUIET|error|warn|info|debug)\] (?:\[[\w$]+(?:\.[\w$]+)+\](?: |$))?/;
 /** javac through Maven: `/p/A.java:[160,40] cannot find symbol` (older plugins keep javac's `error: `). */
 const MAVEN_LOCATED = /^\s*(.+?\.java):\[(\d+),(\d+)\] (?:(error|warning): )?(.*)$/;
 /** The Compose compiler plugin's version check, also seen pasted without Kotlin's `e: `. */
@@ -511,11 +549,13 @@ interface PendingJavac {
   readonly indent: number;
   /** The message line ended in a space: a terminal cut it at its width, the rest is on the next line. */
   cutAtWidth?: boolean;
-  /** `e` or `w` when kapt wraps every line of javac's output in its own prefix. */
+  /** `e` or `w` when kapt put its prefix before javac's location line. */
   readonly kaptLetter: string | null;
   readonly details: string[];
   column: number | null;
   linesBeforeCaret: number;
+  /** The line taken as javac's source echo. */
+  echo?: string;
   blankLines: number;
   sawCaret: boolean;
   /** kapt wrapped the lines after the message (it may print the first one bare). */
@@ -535,6 +575,8 @@ interface PendingMultiline {
   heldBlank?: boolean;
   /** Only lines indented deeper than this continue the message (a compiler's message wrapped under its `e: `). */
   readonly deeperThan?: number;
+  /** The merger's located record (`<path> Error:`). */
+  readonly mergerRecord?: boolean;
 }
 
 interface PendingTest {
@@ -550,6 +592,8 @@ export class GradleOutputParser {
   private readonly diagnostics: BuildDiagnostic[] = [];
   private readonly seen = new Set<string>();
   private readonly seenLocated = new Set<string>();
+  /** The dedup key of the last diagnostic kept. */
+  private lastKey: string | null = null;
   private readonly projectRoot: string | null;
   private currentTask: string | null = null;
   private truncatedCount = 0;
@@ -687,15 +731,27 @@ export class GradleOutputParser {
     this.previousLine = this.currentLine;
     this.currentLine = line;
     if (this.lastAdded !== null && this.continuesWrappedMessage(line)) return;
-    // Maven's `[ERROR] ` (the Android Maven plugin) and Gradle's `--debug` `[ERROR] [org.gradle.…] ` before every line.
+    // Maven's `[ERROR] ` (the Android Maven plugin), sbt's `[warn] ` (sbt-android) and Gradle's `--debug`
+    // `[ERROR] [org.gradle.…] ` before every line.
     const level = line.startsWith('[') ? LOG_LEVEL_PREFIX.exec(line) : null;
     this.lineLevel = level ? level[1]! : null;
     if (level) line = line.slice(level[0].length);
-    if (this.section === 'none' && !this.pendingJavac && !this.pendingMultiline && STUDIO_FILE_LINE.test(line)) {
-      this.studioFile = line;
-      return;
+    if (this.section === 'none' && !this.pendingJavac && !this.pendingMultiline) {
+      // Also behind a reporter's markdown `> `, with the project's part of the path cut off.
+      const path = line.startsWith('> ') ? line.slice(2) : line;
+      if (STUDIO_FILE_LINE.test(path)) {
+        this.studioFile = path;
+        return;
+      }
     }
-    if (!line.startsWith('Error:(') && !line.startsWith('Warning:(')) this.studioFile = null;
+    // javac's `where T is a type-variable:` clause under a message stays in the file's group.
+    if (
+      this.studioFile !== null &&
+      !line.startsWith('Error:(') &&
+      !line.startsWith('Warning:(') &&
+      !JAVAC_WHERE_CLAUSE.test(line)
+    )
+      this.studioFile = null;
     // A markdown bullet in front of a pasted diagnostic (`* res/values/values.xml:33:5-494: AAPT: error: …`).
     if (this.section === 'none' && line.startsWith('* ') && !GRADLE_SECTION.test(line)) line = line.slice(2);
     if (this.pendingStudio) {
@@ -824,7 +880,7 @@ export class GradleOutputParser {
         return;
       }
       // The section headers with their `* ` lost end the block as theirs do.
-      if (trimmed === 'Try:' || trimmed === 'Exception is:') {
+      if (/^(?:- )?(?:Try|Exception is):$/.test(trimmed)) {
         this.lostMarkerDepth = 0;
         this.closeBlock();
         this.section = 'other';
@@ -1052,7 +1108,8 @@ export class GradleOutputParser {
     return this.add({ severity, source, file: null, line: null, column: null, message, task });
   }
 
-  private add(d: Diagnostic): boolean {
+  /** `again`: a record the tool printed twice in a row is two problems (see flushMultiline), not one printed twice. */
+  private add(d: Diagnostic, again = false): boolean {
     const file = d.file !== null ? this.reportPath(d.file) : null;
     const message = clip(d.message);
     if (message === '') return false;
@@ -1066,10 +1123,12 @@ export class GradleOutputParser {
         ? `${d.severity}|${file}|${d.line}|${d.column}|${message}`
         : // The same unlocated warning from several modules' tasks (javac's `[options]`) is one per module.
           `${d.severity}|${d.source}|${d.line}|${d.column}|${message}|${d.severity === 'warning' ? d.task : ''}`;
-    if (this.seen.has(key)) return true;
+    const repeated = again && this.lastKey === key;
+    if (this.seen.has(key) && !repeated) return true;
     // A copy printed without its caret (cut short) is the same error as the one with a column.
     const located = file !== null ? `${d.severity}|${file}|${d.line}|${message}` : null;
-    if (located !== null && d.column === null && this.seenLocated.has(located)) return true;
+    if (located !== null && d.column === null && this.seenLocated.has(located) && !repeated) return true;
+    this.lastKey = key;
     this.seen.add(key);
     if (located !== null) this.seenLocated.add(located);
     if (this.diagnostics.length >= MAX_DIAGNOSTICS) {
@@ -1173,20 +1232,30 @@ export class GradleOutputParser {
       this.carriedLine = joined[2];
       return true;
     }
+    const next = JAVAC_HINT.test(rawLine) ? JAVAC.exec(rawLine) : null;
+    const glued = next ? splitGluedLocation(next[3]!) : null;
+    if (next && glued) {
+      // The next error's location glued to this one's last line: that line's detail is this error's.
+      const detail = JAVAC_DETAIL.exec(glued.before);
+      if (detail) pending.details.push(`${detail[1]}: ${detail[2]!.trim()}`);
+      this.carriedLine = rawLine.slice(rawLine.indexOf(next[3]!) + glued.before.length);
+      return true;
+    }
     if (
-      (JAVAC_HINT.test(rawLine) && JAVAC.test(rawLine)) ||
+      next !== null ||
       (rawLine.includes('[ksp') && KSP.test(rawLine)) ||
       (rawLine.includes('.kt') && (KOTLIN_K2.test(rawLine) || KOTLIN_K1.test(rawLine))) ||
       KAPT_SUMMARY.test(rawLine)
     )
       return false;
     let line = rawLine;
-    // kapt repeats its `e: ` in front of every line javac printed, echo and caret included.
+    // kapt repeats its `e: ` in front of every line javac printed, echo and caret included; newer kapt relays the
+    // whole diagnostic as one message, so only its first line has the `e: ` and the echo and caret follow raw.
     const prefixed = /^\s*([ew]):(?: (.*))?$/.exec(line);
     if (prefixed) {
       line = prefixed[2] ?? '';
       pending.kaptWrapped = true;
-    } else if (pending.kaptLetter !== null && line.trim() !== '') return false;
+    } else if (pending.kaptWrapped && line.trim() !== '') return false;
     if (pending.cutAtWidth) {
       pending.cutAtWidth = false;
       if (!pending.sawCaret && /^\S+$/.test(line)) {
@@ -1218,17 +1287,36 @@ export class GradleOutputParser {
       return true;
     }
     if (!pending.sawCaret) {
+      // A message wrapped onto the next line (`… implement a method` / `from a supertype`), its echo after it: the
+      // line taken as the echo was only words, and this one is indented source.
+      if (
+        pending.linesBeforeCaret === 1 &&
+        pending.echo !== undefined &&
+        /^[a-z]+(?: [\w'-]+)+$/.test(pending.echo) &&
+        /^\s+\S/.test(line)
+      ) {
+        pending.message = `${pending.message} ${pending.echo}`;
+        pending.echo = line;
+        return true;
+      }
       // The source line javac echoes before its caret.
       if (
         pending.linesBeforeCaret >= 1 ||
-        /^(Note:|注:|\d+ |FAILURE|BUILD |\* |> |:\w|\s*(?:error|warning|错误|警告): )/.test(line)
+        /^(Note:|注:|\d+ |FAILURE|BUILD |\* |> |:\w|\s*(?:error|warning|错误|警告|エラー|Fehler|Warnung|\uFFFD{2,}): )/.test(
+          line,
+        )
       )
         return false;
       pending.linesBeforeCaret++;
+      pending.echo = line;
       return true;
     }
     // Annotation processors (Dagger's binding trace) indent what follows the caret deeper than the message.
-    return indentOf(line) > pending.indent && !/^\s*(Note|注|注意|Hinweis):/.test(line);
+    if (indentOf(line) <= pending.indent || /^\s*(Note|注|注意|Hinweis):/.test(line)) return false;
+    // javac prints a message's first line on the location line and its other lines under the caret: when the first
+    // line is only the processor's tag (Hilt's `error: [Hilt]`), the next one is what it says.
+    if (TAG_ONLY.test(pending.message)) pending.message = `${pending.message} ${line.trim()}`.trim();
+    return true;
   }
 
   private flushJavac(): void {
@@ -1257,7 +1345,11 @@ export class GradleOutputParser {
       : [p.base.message, ...p.lines].filter((s) => s !== '').join(' ');
     const located = p.base.source === 'manifest' && p.base.file === null ? this.manifestLocation(message) : {};
     if (p.base.source === 'manifest' && p.base.file !== null) this.manifestLocatedTasks.add(p.base.task);
-    this.add({ ...p.base, ...located, message });
+    if (p.base.source === 'manifest' && MANIFEST_VALIDATION_STOPPED.test(message)) return;
+    // The merger reports each element once: the same record right after itself, in a file it names no line of, is
+    // another element its message does not name (`… for <activity>.` for each activity of a test manifest).
+    const again = p.mergerRecord === true && p.base.line === null;
+    this.add({ ...p.base, ...located, message }, again);
   }
 
   /** The first position in a merger message that is the project's own manifest, for a message without a file. */
@@ -1535,10 +1627,21 @@ export class GradleOutputParser {
       });
     }
 
-    if (trimmed.includes('.java:') && JAVAC_HINT.test(line) && (m = JAVAC.exec(line))) {
-      const file = m[3]!;
+    if (
+      (trimmed.includes('.java:') || trimmed.includes('.kt:')) &&
+      JAVAC_HINT.test(line) &&
+      (m = JAVAC.exec(line)) &&
+      // A capitalised `Error:` (a log run through a translator) is javac's only without lint's closing `[IssueId]`.
+      (m[5] !== 'Error' || !(trimmed.endsWith(']') || /:lint\w*$/i.test(task ?? '')))
+    ) {
+      const glued = splitGluedLocation(m[3]!);
+      const file = glued?.path ?? m[3]!;
       const kaptLetter = m[2] ?? null;
-      const kapt = kaptLetter !== null || /kapt/i.test(task ?? '') || /[\\/](?:kapt3?|tmp[\\/]kapt3)[\\/]/.test(file);
+      const kapt =
+        kaptLetter !== null ||
+        /kapt/i.test(task ?? '') ||
+        /[\\/](?:kapt3?|tmp[\\/]kapt3)[\\/]/.test(file) ||
+        file.endsWith('.kt');
       if (kapt) this.kaptContext = true;
       this.pendingJavac = {
         severity: severityOf(m[5]!),
@@ -1547,7 +1650,8 @@ export class GradleOutputParser {
         line: Number(m[4]),
         message: m[6]!.trim(),
         task,
-        indent: indentOf(m[1]!),
+        // A glued location's indent was the line's it was glued to.
+        indent: glued ? 0 : indentOf(m[1]!),
         // javac ends no message with a space: the line was cut there (`cannot find ` / `symbol`).
         cutAtWidth: m[6]!.endsWith(' ') && m[6]!.trim() !== '',
         kaptLetter,
@@ -1637,11 +1741,13 @@ export class GradleOutputParser {
           ? bareJar
           : null;
     if (kotlinBare || binary) {
-      const message = kotlinBare ? kotlinBare[2]! : trimmed;
+      // `e: error: msg` is javac's unlocated diagnostic (its own `error: `) relayed by kapt: kotlinc says no `error: `.
+      const relayed = kotlinBare ? /^(?:error|warning): (\S.*)$/.exec(kotlinBare[2]!) : null;
+      const message = relayed ? relayed[1]! : kotlinBare ? kotlinBare[2]! : trimmed;
       if (KAPT_SUMMARY.test(message)) return true;
       const diagnostic: Diagnostic = {
         severity: severityOf(kotlinBare ? kotlinBare[1]! : runtimeNotice ? 'w' : 'e'),
-        source: this.kotlinSource(task, message),
+        source: relayed ? 'kapt' : this.kotlinSource(task, message),
         file: binary ? binary[1]! : null,
         line: null,
         column: null,
@@ -1692,6 +1798,7 @@ export class GradleOutputParser {
           task,
         },
         lines: [],
+        mergerRecord: true,
       };
       return true;
     }
@@ -1768,9 +1875,10 @@ export class GradleOutputParser {
     if (
       !inBlock &&
       trimmed.includes('Manifest merger failed') &&
-      (m = /^(?:error:|Error:|(?:Caused by: )?java\.lang\.RuntimeException:)?\s*(Manifest merger failed\b.*)$/.exec(
-        trimmed,
-      ))
+      (m =
+        /^(?:error:|Error:)?\s*(?:(?:Caused by: )?java\.lang\.RuntimeException:\s*)?(Manifest merger failed\b.*)$/.exec(
+          trimmed,
+        ))
     ) {
       this.pendingMultiline = {
         base: { severity: 'error', source: 'manifest', file: null, line: null, column: null, message: m[1]!, task },
@@ -1781,7 +1889,9 @@ export class GradleOutputParser {
     // AGP 3.2 prints its Message{…} record after the tool's own text: the record says where.
     if (trimmed.endsWith(')}') && line.includes(' Message{kind='))
       return this.addToolMessage(trimmed.slice(trimmed.indexOf('Message{kind=')), task);
-    if (!inBlock && (m = /^error: (.+)$/.exec(line))) return this.addBareError(m[1]!, task);
+    // Also in the JDK's locales, and with the level word mis-decoded (a GBK console's `错误` read as UTF-8 is `����`).
+    if (!inBlock && (m = /^(?:error|错误|エラー|Fehler|\uFFFD{2,}): (.+)$/.exec(line)))
+      return this.addBareError(m[1]!, task);
     if (!inBlock && !quotedCause && trimmed.startsWith('Could not find ') && DEPENDENCY_NOT_FOUND.test(trimmed))
       return this.pendingDependency({
         severity: 'error',
@@ -1820,12 +1930,43 @@ export class GradleOutputParser {
     }
     if (
       !inBlock &&
-      (line.includes('minSdkVersion') || line.includes('android:exported') || line.includes(' is also present at ')) &&
+      (line.includes('minSdkVersion') ||
+        line.includes('android:exported') ||
+        line.includes(' is also present at ') ||
+        line.includes('Missing one of the key attributes') ||
+        line.includes(' duplicated with element declared at ')) &&
       (m = MANIFEST_MESSAGE.exec(line))
     ) {
+      // Studio's pane copied as one line: its records one after another (`Error: Validation failed, exiting …` says
+      // nothing of its own).
+      let record: string | undefined = m[1]!;
+      for (let k = 0; record !== undefined && k < MAX_PANE_RECORDS; k++) {
+        const next = MERGED_MANIFEST_PANE_NEXT.exec(record);
+        const message = next ? record.slice(0, next.index + next[0].length - 1) : record;
+        this.pendingMultiline = {
+          base: { severity: 'error', source: 'manifest', file: null, line: null, column: null, message, task },
+          lines: [],
+        };
+        if (!next) break;
+        this.flushMultiline();
+        record = MANIFEST_MESSAGE.exec(record.slice(next.index + next[0].length))?.[1];
+      }
+      return true;
+    }
+    if (trimmed.includes('found in source AndroidManifest.xml') && (m = PACKAGE_ATTRIBUTE.exec(line))) {
       this.pendingMultiline = {
-        base: { severity: 'error', source: 'manifest', file: null, line: null, column: null, message: m[1]!, task },
+        base: {
+          severity: m[2] ? 'error' : 'warning',
+          source: 'manifest',
+          file: m[3]!,
+          line: null,
+          column: null,
+          message: m[1]!,
+          task,
+        },
         lines: [],
+        unindented: PACKAGE_ATTRIBUTE_REST,
+        indented: false,
       };
       return true;
     }
@@ -2282,8 +2423,13 @@ export class GradleOutputParser {
     for (const entry of lines) {
       const cause = /^(\s*)>(?: (.*))?$/.exec(entry.text);
       const text = (cause?.[2] ?? '').trim();
-      // `> Suggestion: …` pasted with its own marker is the merger's detail line, not a cause of its own.
-      if (cause && causes.length > 0 && /^(?:Suggestion: |is also present at )/.test(text))
+      // `> Suggestion: …` pasted with its own marker is the merger's detail line, not a cause of its own. The merger's
+      // failure has no cause under it: any `> ` line after it is its message, quoted line by line or rewrapped.
+      if (
+        cause &&
+        causes.length > 0 &&
+        (/^(?:Suggestion: |is also present at )/.test(text) || MANIFEST_FAILED.test(causes[causes.length - 1]!.text))
+      )
         causes[causes.length - 1]!.details.push({ text, consumed: false });
       // A cause a terminal cut at its width inside `[…]`, its rest quoted again as a cause of its own: one cause.
       else if (cause && causes.length > 0 && opensBracket(causes[causes.length - 1]!.text) && /^\S+\]/.test(text))
@@ -2388,6 +2534,9 @@ export class GradleOutputParser {
     const located = /^(\/\S+?|[A-Za-z]:\\\S+?):(\d+)(?::(\d+))?: (?:Error|error|ERROR): (.*)$/.exec(cause);
     // R8 names the position at the end of its cause: `…, position: offset: 96, line: 3, column: 19, origin: /p/rules.pro`.
     const position = cause.includes(', origin: ') ? /\bline: (\d+), column: (\d+), origin: (\S+)$/.exec(cause) : null;
+    const packageAttribute = cause.includes('found in source AndroidManifest.xml')
+      ? PACKAGE_ATTRIBUTE.exec(cause)
+      : null;
     if (located) {
       this.add({
         severity: 'error',
@@ -2408,9 +2557,27 @@ export class GradleOutputParser {
         message: headline ? `${headline}: ${text}` : text,
         task,
       });
+    } else if (packageAttribute) {
+      // AGP printed it before the block too: the same file and words are one diagnostic.
+      this.add({
+        severity: 'error',
+        source: 'manifest',
+        file: packageAttribute[3]!,
+        line: null,
+        column: null,
+        message: text,
+        task,
+      });
     } else if (MANIFEST_FAILED.test(cause)) {
-      // The located errors printed before the block already say this, with file and line.
-      if (this.manifestLocatedTasks.has(task)) return;
+      // The located errors printed before the block already say this, with file and line; so do located errors whose
+      // task the log did not show (no `> Task` line before them).
+      if (this.manifestLocatedTasks.has(task) || this.manifestLocatedTasks.has(null)) return;
+      // `… with multiple errors, see logs` only points at the merger's errors: when they were read, it adds nothing.
+      if (
+        /^Manifest merger failed with multiple errors/.test(cause) &&
+        this.diagnostics.some((d) => d.source === 'manifest')
+      )
+        return;
       this.add({ severity: 'error', source: 'manifest', ...this.manifestLocation(text), message: text, task });
     } else {
       this.add({

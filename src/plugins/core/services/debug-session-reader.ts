@@ -172,17 +172,25 @@ export class DebugSessionReader {
     return this.settings.get().debugSessionIdleMinutes * 60_000;
   }
 
-  /** Sessions matching `filter`, newest install first, and how many match in all. */
-  list(filter: DebugSessionFilter, now = Date.now()): { sessions: DebugSessionSummary[]; total: number } {
+  /**
+   * Sessions matching `filter`, newest install first, and how many match in all. A device is this machine's
+   * (`host` unless named), with the sessions from before hosts were named; without a device, every machine's.
+   */
+  list(
+    filter: DebugSessionFilter,
+    now = Date.now(),
+    host: string = thisHost(),
+  ): { sessions: DebugSessionSummary[]; total: number } {
     const idleBefore = now - this.idleMs();
     const params = {
       package: filter.package ?? null,
       device: filter.device_serial ?? null,
+      host,
       state: filter.state ?? null,
       crashing: filter.only_crashing ? 1 : 0,
       idle_before: idleBefore,
     };
-    const where = `WHERE (CAST(@package AS TEXT) IS NULL OR package = @package) AND (CAST(@device AS TEXT) IS NULL OR device_serial = @device)
+    const where = `WHERE (CAST(@package AS TEXT) IS NULL OR package = @package) AND (CAST(@device AS TEXT) IS NULL OR (device_serial = @device AND host IN (@host, '')))
       AND (@crashing = 0 OR crashes + anrs > 0)
       AND (CAST(@state AS TEXT) IS NULL
         OR (@state = 'idle' AND state = 'open' AND last_event_at < @idle_before)
