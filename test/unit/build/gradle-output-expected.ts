@@ -12245,17 +12245,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
   'kotlin_oom_java_heap_space_e_line.txt': [
     d('error', 'kotlin', null, null, null, 'java.lang.OutOfMemoryError: Java heap space', ':app:compileReleaseKotlin'),
   ],
-  'kotlin_daemon_not_successful_rmi_oom.txt': [
-    d(
-      'warning',
-      'kotlin',
-      null,
-      null,
-      null,
-      'Compilation with Kotlin compile daemon was not successful',
-      ':features:base:kspMyappDebugKotlin',
-    ),
-  ],
+  'kotlin_daemon_not_successful_rmi_oom.txt': [],
   'kotlin_not_enough_memory_daemon_jvmargs_no_header.txt': [
     d(
       'error',
