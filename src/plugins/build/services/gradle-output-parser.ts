@@ -234,6 +234,8 @@ const D8_CAUSE = /^\s*(?:Caused by: )?com\.android\.tools\.r8\.[\w.$]+: (?!Compi
 
 const AGP_ERROR =
   /^\s*(ERROR|WARNING|INFO)::?\s*(?:(\/\S+?|[A-Za-z]:[\\/]\S+?|file:\/\/\S+?):(\d+)(?::(\d+))?: )?(.*)$/;
+/** Bazel's line before an action's output (`INFO: From KotlinCompile //pkg:target …:`): the tool's lines follow it. */
+const BAZEL_ACTION_HEADER = /^INFO: From \S+ .*:$/;
 /** The JVM's own warnings on stderr (Unsafe, native access) are not build diagnostics. */
 const JVM_NOISE =
   /^\s*WARNING: (A terminally deprecated method|sun\.misc\.Unsafe|A restricted method|Use --enable-native-access|Restricted methods will be blocked|Please consider reporting|An illegal reflective access|Illegal reflective access|All illegal access operations)/;
@@ -342,15 +344,40 @@ const LOG_LEVEL_PREFIX =
 const MAVEN_LOCATED = /^\s*(.+?\.java):\[(\d+),(\d+)\] (?:(error|warning): )?(.*)$/;
 /** The Compose compiler plugin's version check, also seen pasted without Kotlin's `e: `. */
 const COMPOSE_VERSION = /^\s*(This version \(\S+\) of the Compose Compiler requires Kotlin version .*)$/;
-/** kotlinc's metadata-version error pasted as its sentence alone, without `e: ` and the binary it names. */
-const KOTLIN_METADATA_ALONE =
-  /^\s*((?:Module|Class '[^']+') was compiled with an incompatible version of Kotlin\. The binary version of its metadata is \S+, expected version is \S+)$/;
 /**
- * kotlinc's unresolved-supertypes error pasted without `e: `, also in the lower-cased `error: ` form Android Studio's
- * build view gave it; the classes it names follow on the next lines.
+ * kotlinc's messages that name no source position, pasted without the `e: ` / `w: ` the Kotlin plugin puts before
+ * them, or in the `error: ` / `warning: ` form of Android Studio's build view and of kotlinc's own command line (there
+ * lower-cased): the sentence is the compiler's, and so is its severity. `hint` is a cheap test before the pattern;
+ * a message ending in `:` goes on with the lines under it (the classes, the jars).
  */
-const KOTLIN_SUPERTYPES_ALONE =
-  /^\s*(?:error: )?([Ss]upertypes of the following classes cannot be resolved\. Please make sure you have the required dependencies in the classpath\b.*)$/;
+const KOTLIN_SENTENCES_ALONE: readonly { hint: string; pattern: RegExp; severity: DiagnosticSeverity }[] = [
+  {
+    // The metadata-version error without the binary it names.
+    hint: ' was compiled with an incompatible version of Kotlin',
+    pattern:
+      /^\s*((?:Module|Class '[^']+') was compiled with an incompatible version of Kotlin\. The binary version of its metadata is \S+, expected version is \S+)$/,
+    severity: 'error',
+  },
+  {
+    hint: 'upertypes of the following classes',
+    pattern:
+      /^\s*(?:error: )?([Ss]upertypes of the following classes cannot be resolved\. Please make sure you have the required dependencies in the classpath\b.*)$/,
+    severity: 'error',
+  },
+  {
+    hint: 'untime JAR files in the classpath',
+    pattern: /^\s*(?:warning: )?([Rr]untime JAR files in the classpath should have the same version\b.*)$/,
+    severity: 'warning',
+  },
+  {
+    // An internal error as a summary shows it, without the exception class and `e: ` before it.
+    hint: 'Backend Internal error: ',
+    pattern: /^\s*(Backend Internal error: .*)$/,
+    severity: 'error',
+  },
+];
+/** The file an internal compiler error names on the line after it (K1 put the position before it). */
+const FILE_BEING_COMPILED = /^File being compiled: (?:\((\d+),(\d+)\) in )?(\S.*?)\s*$/;
 /** clang through CMake or ndk-build: `src/main/cpp/a.cpp:73:10: error: msg` (then an echo and a caret). */
 const CLANG =
   /^\s*((?:[A-Za-z]:)?[^:\s][^:]*?\.(?:c|cc|cpp|cxx|c\+\+|h|hh|hpp|hxx|m|mm|inl|ipp)):(\d+):(\d+): (error|warning|fatal error): (.*)$/;
@@ -1109,6 +1136,22 @@ export class GradleOutputParser {
   }
 
   /** `again`: a record the tool printed twice in a row is two problems (see flushMultiline), not one printed twice. */
+  /** `File being compiled: <path>` under the internal error just reported gives that error its file. */
+  private placeInternalError(line: string): boolean {
+    const m = FILE_BEING_COMPILED.exec(line);
+    const index = this.diagnostics.length - 1;
+    const last = this.diagnostics[index];
+    if (!m || last === undefined || last.source !== 'kotlin' || last.file !== null || this.lastAdded?.index !== index)
+      return false;
+    this.diagnostics[index] = {
+      ...last,
+      file: this.reportPath(m[3]!),
+      line: m[1] ? Number(m[1]) : null,
+      column: m[2] ? Number(m[2]) : null,
+    };
+    return true;
+  }
+
   private add(d: Diagnostic, again = false): boolean {
     const file = d.file !== null ? this.reportPath(d.file) : null;
     const message = clip(d.message);
@@ -1532,11 +1575,10 @@ export class GradleOutputParser {
       return this.addUnlocated('error', 'aapt2', m[1]!, task);
     if (line.includes('This version (') && (m = COMPOSE_VERSION.exec(line)))
       return this.addUnlocated('error', 'kotlin', m[1]!, task);
-    if (line.includes(' was compiled with an incompatible version of Kotlin') && (m = KOTLIN_METADATA_ALONE.exec(line)))
-      return this.addUnlocated('error', 'kotlin', m[1]!, task);
-    if (line.includes('upertypes of the following classes') && (m = KOTLIN_SUPERTYPES_ALONE.exec(line))) {
+    for (const sentence of KOTLIN_SENTENCES_ALONE) {
+      if (!line.includes(sentence.hint) || !(m = sentence.pattern.exec(line))) continue;
       const diagnostic: Diagnostic = {
-        severity: 'error',
+        severity: sentence.severity,
         source: 'kotlin',
         file: null,
         line: null,
@@ -1550,6 +1592,7 @@ export class GradleOutputParser {
       }
       return this.add(diagnostic);
     }
+    if (!inBlock && trimmed.startsWith('File being compiled: ') && this.placeInternalError(trimmed)) return true;
     if ((line.includes('error: ') || line.includes('warning: ')) && (m = CLANG.exec(line))) {
       return this.add({
         severity: m[4] === 'warning' ? 'warning' : 'error',
@@ -1909,6 +1952,7 @@ export class GradleOutputParser {
       (trimmed.startsWith('ERROR:') || trimmed.startsWith('WARNING:') || trimmed.startsWith('INFO:')) &&
       (m = AGP_ERROR.exec(line)) &&
       !JVM_NOISE.test(line) &&
+      !BAZEL_ACTION_HEADER.test(trimmed) &&
       !(this.buildEnded && m[2] === undefined)
     )
       return this.addAgpLine(m, task);
