@@ -12354,4 +12354,103 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       ':compileTestKotlin',
     ),
   ],
+  'kotlin_studio_messages_kotlin_no_file.txt': (
+    [
+      [36, 38, 'username'],
+      [37, 38, 'team'],
+      [38, 42, 'currencies'],
+      [39, 42, 'currencies'],
+      [41, 87, 'pokemonStorage'],
+    ] as const
+  ).map(([line, column, name]) =>
+    d('error', 'kotlin', null, line, column, `Cannot access '${name}': it is 'private' in 'PlayerProfile'`, null),
+  ),
+  'kotlin_k1_old_gradle_task_nine_errors.txt': (
+    [
+      [35, 38, "Cannot access 'username': it is 'private' in 'PlayerProfile'"],
+      [36, 38, "Cannot access 'team': it is 'private' in 'PlayerProfile'"],
+      [37, 42, "Cannot access 'currencies': it is 'private' in 'PlayerProfile'"],
+      [38, 42, "Cannot access 'currencies': it is 'private' in 'PlayerProfile'"],
+      [42, 13, 'Unresolved reference: pokebank'],
+      [42, 45, 'Unresolved reference: it'],
+      [42, 67, 'Unresolved reference: it'],
+      [42, 88, 'Unresolved reference: it'],
+      [42, 101, 'Cannot choose among the following candidates without completing type inference:'],
+    ] as const
+  ).map(([line, column, message]) =>
+    d(
+      'error',
+      'kotlin',
+      '/home/user/pogobot/PokemonGoBot/src/main/kotlin/ink/abb/pogo/scraper/Bot.kt',
+      line,
+      column,
+      message,
+      ':compileKotlin',
+    ),
+  ),
+  'ksp_processor_tree_report_without_e_prefix.txt': [
+    d(
+      'error',
+      'ksp',
+      null,
+      null,
+      null,
+      '❌ Errors found during "KtorGen Annotations Processor" execution: ⚙️ KtorGen Annotations Processor (--) ❌ Validation for round 1 (806.582 ms) ❌ Class Level (306.274 ms) ❌ ERROR: Private class can\'t be accessed without a function or property in the same file. Make public or internal the class OR indicate to generate a function.',
+      null,
+    ),
+  ],
+  'kotlin_k2_warning_unit_test_compile_task.txt': [
+    d(
+      'warning',
+      'kotlin',
+      '/Users/donturner/Code/workspace-android/nowinandroid/feature/search/src/test/kotlin/com/google/samples/apps/nowinandroid/feature/search/SearchViewModelTest.kt',
+      102,
+      13,
+      "Variable 'result' is never used",
+      ':feature:search:compileDemoDebugUnitTestKotlin',
+    ),
+  ],
+  'kotlin_k1_warnings_pub_cache_release_task.txt': [
+    d(
+      'warning',
+      'kotlin',
+      '/home/csaba/.pub-cache/hosted/pub.dartlang.org/flutter_logs-2.1.7/android/src/main/kotlin/com/flutter/logs/plogs/flutter_logs/FlutterLogsPlugin.kt',
+      148,
+      29,
+      "Variable 'labels' is never used",
+      ':flutter_logs:compileReleaseKotlin',
+    ),
+    d(
+      'warning',
+      'kotlin',
+      '/home/csaba/.pub-cache/hosted/pub.dartlang.org/flutter_logs-2.1.7/android/src/main/kotlin/com/flutter/logs/plogs/flutter_logs/LogsHelper.kt',
+      64,
+      68,
+      'Type mismatch: inferred type is String? but String was expected',
+      ':flutter_logs:compileReleaseKotlin',
+    ),
+  ],
+  'kotlin_k2_warnings_ci_masked_path_segments.txt': (
+    [
+      ['datamanager/ManagerSync.kt', 43, 33, "Variable 'decrypt' is never used"],
+      ['datamanager/Service.kt', 108, 62, "Variable 'responses' initializer is redundant"],
+      ['model/MyPlanet.kt', 78, 47, "Parameter 'pref' is never used"],
+      ['model/RealmCourseProgress.kt', 100, 21, "Variable 'progress' is never used"],
+      ['ui/SettingActivity.kt', 142, 17, "Variable 'rating' is never used"],
+      ['ui/SettingActivity.kt', 143, 17, "Variable 'myHealth' is never used"],
+      ['ui/SettingActivity.kt', 144, 17, "Variable 'healthWorker' is never used"],
+      ['ui/SettingActivity.kt', 145, 17, "Variable 'newsAddImage' is never used"],
+      ['ui/dashboard/BaseDashboardFragment.kt', 401, 30, "Variable 'task' is never used"],
+    ] as const
+  ).map(([file, line, column, message]) =>
+    d(
+      'warning',
+      'kotlin',
+      `/home/runner/work/***/***/app/src/main/java/org/ole/planet/***/${file}`,
+      line,
+      column,
+      message,
+      null,
+    ),
+  ),
 };
