@@ -79,6 +79,7 @@ const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
 /** Gradle prints the path with its leading `:`; a reporter trimming it (`> Task kspKotlin FAILED`) still names a task. */
 const TASK_LINE =
   /^> Task (:\S*|[A-Za-z][\w-]*(?::[\w-]+)*)(?: (?:FAILED|UP-TO-DATE|NO-SOURCE|SKIPPED|FROM-CACHE))?\s*$/;
+const EXECUTING_TASK = /^Executing task '(:[^'\s]+)'/;
 /** Gradle before 5 printed tasks as `:app:compileDebugJavaWithJavac UP-TO-DATE`. */
 const OLD_TASK_LINE =
   /^(:[\w.-]+(?::[\w.-]+)*)(?: (?:UP-TO-DATE|FAILED|SKIPPED|NO-SOURCE|FROM-CACHE|\(Thread\[.*|- .*))?\s*$/;
@@ -368,6 +369,12 @@ const KOTLIN_SENTENCES_ALONE: readonly { hint: string; pattern: RegExp; severity
     hint: 'untime JAR files in the classpath',
     pattern: /^\s*(?:warning: )?([Rr]untime JAR files in the classpath should have the same version\b.*)$/,
     severity: 'warning',
+  },
+  {
+    hint: ' have the same JVM signature',
+    pattern:
+      /^\s*((?:Inherited platform declarations clash|Platform declaration clash|Accidental override): The following declarations have the same JVM signature\b.*)$/,
+    severity: 'error',
   },
   {
     // An internal error as a summary shows it, without the exception class and `e: ` before it.
@@ -972,7 +979,11 @@ export class GradleOutputParser {
       }
     }
     // A quoted compiler line (`> e: [ksp] …` in a pasted log) is that diagnostic, not a failure cause.
-    if (BARE_CAUSE.test(line) && this.scanLine(line.slice(2), false, true)) return;
+    if (BARE_CAUSE.test(line) && this.scanLine(line.slice(2), false, true)) {
+      // The lines after it are quoted too: a message's continuation lines lose their `> ` as the first did.
+      this.markdownQuote = true;
+      return;
+    }
     // Every headline IMPLICIT_BLOCK knows quotes a task, project or configuration name.
     const cause = BARE_CAUSE.test(line) || (this.section === 'none' && INDENTED_CAUSE.test(line));
     const implicit = (line.includes("'") ? IMPLICIT_BLOCK.exec(line) : null) ?? (cause ? [line, line] : null);
@@ -1483,7 +1494,10 @@ export class GradleOutputParser {
           ? (TASK_LINE.exec(trimmed) ??
             OLD_TASK_LINE.exec(trimmed) ??
             /^Task (:\S+)(?: (?:FAILED|UP-TO-DATE|NO-SOURCE|SKIPPED|FROM-CACHE))?\s*$/.exec(trimmed))
-          : null;
+          : // `--info` names the task it starts: `Executing task ':app:compileDebugKotlin' (up-to-date check …) due to:`.
+            first === 69
+            ? EXECUTING_TASK.exec(trimmed)
+            : null;
       if (task) {
         this.currentTask = task[1]!;
         this.inCcList = false;
