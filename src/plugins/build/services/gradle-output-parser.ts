@@ -1146,7 +1146,6 @@ export class GradleOutputParser {
     return this.add({ severity, source, file: null, line: null, column: null, message, task });
   }
 
-  /** `again`: a record the tool printed twice in a row is two problems (see flushMultiline), not one printed twice. */
   /** `File being compiled: <path>` under the internal error just reported gives that error its file. */
   private placeInternalError(line: string): boolean {
     const m = FILE_BEING_COMPILED.exec(line);
@@ -1163,6 +1162,7 @@ export class GradleOutputParser {
     return true;
   }
 
+  /** `again`: a record the tool printed twice in a row is two problems (see flushMultiline), not one printed twice. */
   private add(d: Diagnostic, again = false): boolean {
     const file = d.file !== null ? this.reportPath(d.file) : null;
     const message = clip(d.message);
