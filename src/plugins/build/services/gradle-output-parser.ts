@@ -1471,10 +1471,14 @@ export class GradleOutputParser {
   private scanLine(line: string, inBlock: boolean, quotedCause = false): boolean {
     const trimmed = line.trim();
     // A stack frame (`at com.x.Foo.bar(Foo.kt:12)`) is never a diagnostic of its own, and stacks are long. One of KSP's
-    // own under an exception pasted without `e: [ksp] ` shows KSP caught and reported it.
+    // processing (not its Gradle plugin's) under an exception pasted without `e: [ksp] ` shows KSP caught and reported it.
     if (trimmed.startsWith('at ') && trimmed.endsWith(')')) {
       const caught = this.exceptionWithoutTag;
-      if (caught !== null && trimmed.startsWith('at com.google.devtools.ksp.')) {
+      if (
+        caught !== null &&
+        trimmed.startsWith('at com.google.devtools.ksp.') &&
+        !trimmed.startsWith('at com.google.devtools.ksp.gradle.')
+      ) {
         this.exceptionWithoutTag = null;
         this.addUnlocated('error', 'ksp', caught.message, caught.task);
       }
