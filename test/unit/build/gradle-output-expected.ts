@@ -12579,4 +12579,59 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
+  'kotlin_k1_masked_file_receiver_mismatch_candidates.txt': [
+    d(
+      'error',
+      'kotlin',
+      'xxxxxxx.kt',
+      100,
+      25,
+      'Unresolved reference. None of the following candidates is applicable because of receiver type mismatch: public val Activity.tvNickname: TextView! defined in kotlinx.android.synthetic.main.aaa public val Dialog.tvNickname: TextView! defined in kotlinx.android.synthetic.main.aaa public val android.app.Fragment.tvNickname: TextView! defined in kotlinx.android.synthetic.main.aaa public val androidx.fragment.app.Fragment.tvNickname: TextView! defined in kotlinx.android.synthetic.main.aaa',
+      null,
+    ),
+  ],
+  'kotlin_k2_errors_around_task_failed_line.txt': (
+    [
+      ['Main.kt', 187, 62, null],
+      ['Main.kt', 2538, 35, null],
+      ['com/zoffcc/applications/trifa/HelperGeneric.kt', 71, 62, ':compileKotlin'],
+      ['com/zoffcc/applications/trifa/HelperGeneric.kt', 1116, 37, ':compileKotlin'],
+      ['com/zoffcc/applications/trifa/MainActivity.kt', 118, 62, ':compileKotlin'],
+      ['com/zoffcc/applications/trifa/MainActivity.kt', 240, 38, ':compileKotlin'],
+      ['org/briarproject/briar/desktop/ui/AboutScreen.kt', 71, 62, ':compileKotlin'],
+      ['org/briarproject/briar/desktop/ui/AboutScreen.kt', 130, 82, ':compileKotlin'],
+    ] as const
+  ).map(([file, line, column, task]) =>
+    d(
+      'error',
+      'kotlin',
+      `/home/runner/work/trifa_material/trifa_material/src/main/kotlin/${file}`,
+      line,
+      column,
+      "Unresolved reference 'BuildConfig'.",
+      task,
+    ),
+  ),
+  'kotlin_k1_no_space_after_comma_windows.txt': [
+    d(
+      'error',
+      'kotlin',
+      'D:\\somerandomdirectory\\code\\app\\src\\main\\kotlin\\com\\safeboot\\leap\\MainActivity.kt',
+      52,
+      20,
+      'Unresolved reference: Buildconfig.',
+      null,
+    ),
+  ],
+  'kotlin_k2_flutter_launching_lines_then_errors.txt': ([3, 6] as const).map((line) =>
+    d(
+      'error',
+      'kotlin',
+      '/Users/chien/.pub-cache/hosted/pub.dev/flutter_line_sdk-2.3.8/android/src/main/kotlin/com/linecorp/flutter_line_sdk/util/CommonKotlinExension.kt',
+      line,
+      line === 3 ? 38 : 9,
+      'Unresolved reference: BuildConfig',
+      null,
+    ),
+  ),
 };
