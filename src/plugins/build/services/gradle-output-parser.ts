@@ -110,8 +110,11 @@ const KOTLIN_RELATIVE_ONLY = /^((?:[\w.+-]+\/)*[\w.-]+\.kts?):(\d+):(\d+) (\S.*)
  * annotations are made strict, so without its letter such a line is taken as a warning.
  */
 const JAVA_NULLABILITY_MISMATCH = /^Java type mismatch\b/;
-/** K1's `<path>.kt: (12, 5): msg` with its `e: ` lost: the `: (line, column): ` form is only the compiler's. */
-const KOTLIN_K1_BARE = /^\s*((?:[A-Za-z]:)?[^\s:][^:]*?\.kts?): \((\d+), (\d+)\):? (\S.*)$/;
+/**
+ * K1's `<path>.kt: (12, 5): msg` with its `e: ` lost: the `: (line, column): ` form is only the compiler's (also copied
+ * by hand as `(12,5)`).
+ */
+const KOTLIN_K1_BARE = /^\s*((?:[A-Za-z]:)?[^\s:][^:]*?\.kts?): \((\d+), ?(\d+)\):? (\S.*)$/;
 const ANY_TEXT = /\S/;
 /** How AGP's multi-line notices (DeprecationReporter, SyncIssue) go on after their first line. */
 const AGP_CONTINUATION =
