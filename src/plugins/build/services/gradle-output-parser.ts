@@ -286,6 +286,8 @@ const IMPLICIT_BLOCK =
 /** Headlines Gradle prints on one line of their own, the causes following on the next. */
 const ONE_LINE_HEADLINE =
   /^(?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project) '[^']+'\.$/;
+const HEADLINE_THEN_CAUSE =
+  /^((?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project) '[^']+'\.)\s+(\S.*)$/;
 /** Gradle's missing dependency, also printed (or pasted) outside a failure block: Studio's sync, `ERROR: `, `Error:(62, 0) `. */
 const DEPENDENCY_NOT_FOUND = /^Could not find \S+\.$/;
 /** The unindented lines of its detail (the locations and the requirers are indented under them). */
@@ -323,9 +325,11 @@ const D8_DEX_LIMIT =
 /**
  * The merger's own messages, recognisable without `Manifest merger failed :` or a location before them. Android Studio's
  * Merged Manifest pane lists them as `Merging Errors: Error: <message> <module> main manifest (this file), line 23`.
+ * AGP 7.0's previews worded the missing `android:exported` as `Apps targeting Android 12 and higher are required …`
+ * alone (later versions put `android:exported needs to be explicitly specified for <element>.` before it).
  */
 const MANIFEST_MESSAGE =
-  /^\s*(?:Merging Errors: )?(?:Error: )?((?:uses-sdk:minSdkVersion \d+ cannot be smaller than version \d+ declared in library|android:exported needs to be explicitly specified for|Attribute [\w:.@-]+ value=\(.*\) from .* is also present at|Missing one of the key attributes '[^']*' on element|Element \S+ at \S+ duplicated with element declared at)\b.*)$/;
+  /^\s*(?:Merging Errors: )?(?:Error: )?((?:uses-sdk:minSdkVersion \d+ cannot be smaller than version \d+ declared in library|android:exported needs to be explicitly specified for|Apps targeting Android \d+ and higher are required to specify an explicit value for|Attribute [\w:.@-]+ value=\(.*\) from .* is also present at|Missing one of the key attributes '[^']*' on element|Element \S+ at \S+ duplicated with element declared at)\b.*)$/;
 /** The pane's next record after a message that names its manifest: `… (this file), line 219 Error: Validation failed …`. */
 const MERGED_MANIFEST_PANE_NEXT = / manifest(?: \(this file\))?(?:, line \d+)? (?=(?:Error|Warning): )/;
 const MAX_PANE_RECORDS = 20;
@@ -338,6 +342,12 @@ const MANIFEST_VALIDATION_STOPPED = /^Validation failed, exiting\b/;
  */
 const PACKAGE_ATTRIBUTE =
   /^\s*((Incorrect )?package="[^"]*" found in source AndroidManifest\.xml: (.+?AndroidManifest\.xml)\.?)\s*$/;
+/**
+ * Its recommendation pasted alone still names the manifest. AGP prints the same line under the warning and the error;
+ * reported on its own, it is the one that failed the build (a library's `Incorrect package="…"`).
+ */
+const PACKAGE_RECOMMENDATION =
+  /^\s*(Recommendation: remove package="[^"]*" from the source AndroidManifest\.xml: (.+?AndroidManifest\.xml)\.?)\s*$/;
 const PACKAGE_ATTRIBUTE_REST =
   /^\s*(?:Setting the namespace via |Recommendation: remove package=|Please instead set the namespace |This migration can be done automatically )/;
 const D8_MESSAGE =
@@ -404,6 +414,11 @@ const CMAKE_ERROR = /^\s*CMake (Error|Warning)(?: \(dev\))? at (.+?):(\d+) \((\w
 /** Failures Gradle and AGP print as one sentence, seen pasted on their own without the failure block around them. */
 const KNOWN_FAILURE =
   /^\s*(?:Caused by: [\w.$]+(?:Exception|Error): )?((?:SDK location not found|Unsupported class file major version|General error during (?:conversion|semantic analysis): |Could not find method \S+ for arguments|Keystore file .* not found for signing config|Failed to find (?:target with hash string|Build Tools revision)|No toolchains found in the NDK|NDK (?:not configured|is not installed)|Minimum supported Gradle version is|The project is using an incompatible version|Android Gradle plugin requires Java \d+ to run\.|Namespace not specified\. |Task '[^']*' not found in (?:root )?project '[^']+'\.).*)$/;
+/** AGP's advice on migrating `package=`, printed after a blank line under `Namespace not specified`. */
+const NAMESPACE_ADVICE =
+  /^\s*If (?:you've specified the package attribute|the package attribute is specified) in the source AndroidManifest\.xml/;
+const BUILD_FILE_NAMED = "Specify a namespace in the module's build file: ";
+const NAMESPACE_BUILD_FILE = /Specify a namespace in the module's build file: (.+?\.gradle(?:\.kts)?)\. /;
 /** AGP reports every configuration problem it finds as an EvalIssueException: its message is the problem. */
 const EVAL_ISSUE = /^\s*(?:Caused by: )?com\.android\.builder\.errors\.EvalIssueException: (\S.*)$/;
 /** Warnings AGP prints as plain lines (no `WARNING:`), recognisable by their wording. */
@@ -486,6 +501,9 @@ export function stripWrapperPrefixes(rawLine: string): string {
   const head = line.charCodeAt(0);
   if ((head === 95 || head === 32) && /^ *_> /.test(line)) line = line.slice(line.indexOf('_') + 1);
   if (line.endsWith('._')) line = line.slice(0, -1);
+  // A whole line in italics: `_Error:Execution failed for task … see logs_`.
+  else if (head === 95 && line.endsWith('_') && line.includes(' ') && /^_[^\s_]/.test(line) && /[^\s_]_$/.test(line))
+    line = line.slice(1, -1);
   // A closing fence glued to the end of a log line (```e: …```).
   if (line.length > 3 && line.endsWith('```')) line = line.slice(0, -3);
   // A single log line pasted as markdown inline code: `` `Caused by: …` ``.
@@ -610,6 +628,8 @@ interface PendingMultiline {
   readonly dependency?: boolean;
   /** A blank line held back after the merger's `is also present at …`: its `Suggestion:` may follow it. */
   heldBlank?: boolean;
+  /** The first line of a paragraph the tool prints after a blank line inside the same message. */
+  readonly paragraphAfterBlank?: RegExp;
   /** Only lines indented deeper than this continue the message (a compiler's message wrapped under its `e: `). */
   readonly deeperThan?: number;
   /** The merger's located record (`<path> Error:`). */
@@ -627,7 +647,8 @@ interface PendingTest {
 
 export class GradleOutputParser {
   private readonly diagnostics: BuildDiagnostic[] = [];
-  private readonly seen = new Set<string>();
+  /** Dedup keys of the diagnostics kept, with each one's index. */
+  private readonly seen = new Map<string, number>();
   private readonly seenLocated = new Set<string>();
   /** The dedup key of the last diagnostic kept. */
   private lastKey: string | null = null;
@@ -999,7 +1020,10 @@ export class GradleOutputParser {
       this.implicitBlock = true;
       if (headline !== null) this.pushBlockLine(headline);
       // A block squashed onto one line (`Execution failed for task ':x'. > cause    > cause`): one line per cause.
-      const squashed = implicit[1]!.split(/\s+> (?=\S)/);
+      let squashed = implicit[1]!.split(/\s+> (?=\S)/);
+      // Studio's Messages view copied as one line loses the cause's `> ` too: text after the headline's `'.` is its cause.
+      const joined = squashed.length === 1 ? HEADLINE_THEN_CAUSE.exec(squashed[0]!) : null;
+      if (joined) squashed = [joined[1]!, joined[2]!];
       this.pushBlockLine(squashed[0]!);
       for (let k = 1; k < squashed.length && k < 16; k++) this.pushBlockLine(`${'   '.repeat(k - 1)}> ${squashed[k]}`);
       return;
@@ -1167,8 +1191,13 @@ export class GradleOutputParser {
 
   /** `again`: a record the tool printed twice in a row is two problems (see flushMultiline), not one printed twice. */
   private add(d: Diagnostic, again = false): boolean {
-    const file = d.file !== null ? this.reportPath(d.file) : null;
     const message = clip(d.message);
+    // Later AGP 8 releases name the module's build file in `Namespace not specified`: that file is where the fix goes.
+    const buildFile =
+      d.file === null && d.source === 'gradle' && message.includes(BUILD_FILE_NAMED)
+        ? NAMESPACE_BUILD_FILE.exec(message)
+        : null;
+    const file = buildFile ? this.reportPath(buildFile[1]!) : d.file !== null ? this.reportPath(d.file) : null;
     if (message === '') return false;
     // AAPT2's note on where a duplicated value was first defined belongs to the error just reported.
     const last = this.diagnostics[this.diagnostics.length - 1];
@@ -1181,12 +1210,20 @@ export class GradleOutputParser {
         : // The same unlocated warning from several modules' tasks (javac's `[options]`) is one per module.
           `${d.severity}|${d.source}|${d.line}|${d.column}|${message}|${d.severity === 'warning' ? d.task : ''}`;
     const repeated = again && this.lastKey === key;
-    if (this.seen.has(key) && !repeated) return true;
+    const earlier = this.seen.get(key);
+    if (earlier !== undefined && !repeated) {
+      // Printed before the failure block with no task line above it, then repeated in the block: the block names
+      // the task that failed with it.
+      const first = this.diagnostics[earlier];
+      if (first !== undefined && first.task === null && d.task !== null)
+        this.diagnostics[earlier] = { ...first, task: d.task };
+      return true;
+    }
     // A copy printed without its caret (cut short) is the same error as the one with a column.
     const located = file !== null ? `${d.severity}|${file}|${d.line}|${message}` : null;
     if (located !== null && d.column === null && this.seenLocated.has(located) && !repeated) return true;
     this.lastKey = key;
-    this.seen.add(key);
+    this.seen.set(key, this.diagnostics.length);
     if (located !== null) this.seenLocated.add(located);
     if (this.diagnostics.length >= MAX_DIAGNOSTICS) {
       this.truncatedCount++;
@@ -1219,12 +1256,17 @@ export class GradleOutputParser {
         pending.heldBlank = true;
         return true;
       }
+      if (pending.paragraphAfterBlank && !pending.heldBlank && line.trim() === '') {
+        pending.heldBlank = true;
+        return true;
+      }
       const detail =
         (pending.indented !== false &&
           /^\s+\S/.test(line) &&
           (pending.deeperThan === undefined ||
             (line.length - line.trimStart().length > pending.deeperThan && !/^\s*[ewi]: /.test(line)))) ||
         (manifest && MANIFEST_DETAIL.test(line)) ||
+        (pending.heldBlank === true && pending.paragraphAfterBlank?.test(line) === true) ||
         // `<path>:29:9 Error:` says nothing after it: the untabbed line under it is the merger's message.
         (manifest &&
           !pending.heldBlank &&
@@ -1399,7 +1441,7 @@ export class GradleOutputParser {
     const requiredAt = p.dependency ? p.lines.findIndex((l) => /^Required by:/.test(l)) : -1;
     const message = p.dependency
       ? [p.base.message, ...(requiredAt < 0 ? [] : p.lines.slice(requiredAt, requiredAt + 6))].join(' ')
-      : [p.base.message, ...p.lines].filter((s) => s !== '').join(' ');
+      : [p.base.message.trimEnd(), ...p.lines].filter((s) => s !== '').join(' ');
     const located = p.base.source === 'manifest' && p.base.file === null ? this.manifestLocation(message) : {};
     if (p.base.source === 'manifest' && p.base.file !== null) this.manifestLocatedTasks.add(p.base.task);
     if (p.base.source === 'manifest' && MANIFEST_VALIDATION_STOPPED.test(message)) return;
@@ -2035,6 +2077,16 @@ export class GradleOutputParser {
       };
       return true;
     }
+    if (!inBlock && trimmed.startsWith('Recommendation: remove package=') && (m = PACKAGE_RECOMMENDATION.exec(line)))
+      return this.add({
+        severity: 'error',
+        source: 'manifest',
+        file: m[2]!,
+        line: null,
+        column: null,
+        message: m[1]!,
+        task,
+      });
     if (line.includes(' only supported starting with Android ') && (m = D8_MESSAGE.exec(line)))
       return this.add({ severity: 'error', source: 'r8', file: null, line: null, column: null, message: m[1]!, task });
     if (trimmed.startsWith('Message{kind=')) return this.addToolMessage(trimmed, task);
@@ -2063,6 +2115,7 @@ export class GradleOutputParser {
       this.pendingMultiline = {
         base: { severity: 'error', source: 'gradle', file: null, line: null, column: null, message: m[1]!, task },
         lines: [],
+        ...(m[1]!.startsWith('Namespace not specified') ? { paragraphAfterBlank: NAMESPACE_ADVICE } : {}),
       };
       return true;
     }
