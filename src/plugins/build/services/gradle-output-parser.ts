@@ -70,6 +70,7 @@ const WRAPPER_PREFIX =
   /^(?:\uFEFF|(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|\[\w+ \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[\d{2}:\d{2}:\d{2}\]: (?:▸ )?|\[[a-z][a-z-]*\](?: {2,}|$)|\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|C\/C\+\+: |(?:[Ee]rror|[Ww]arning): (?=[ew]: )|```(?:[\w-]+(?= |$))? ?|exception: (?=\S)|\d{1,6}\.(?:\t|\s(?=[ew]: )))/;
 /** The end of Flutter's verbose `[  +12 ms] ` column, all that is left of it on a log's first line cut inside it. */
 const CUT_VERBOSE_COLUMN = /^ *(?:\+ *\d+ m?s)? *\] (?=\S)/;
+/** A markdown link, `[text](target)`: an issue's editor makes one of a pasted path. */
 const MARKDOWN_LINK = /\[([^\s[\]()]+)\]\([^\s()]*\)/g;
 /** A link's text that is a file path: a directory separator and a file extension. */
 const LINKED_PATH = /[\\/][^\\/]*\.\w+$/;
