@@ -119,32 +119,38 @@ export class CallRecorder {
     meta: EventMeta & { actor: Actor },
   ): Promise<StoredEvent<D>> {
     await this.started;
+    return this.appendNow(definition, data, meta);
+  }
+
+  /** Appends at once when the log is free (async so that a log that cannot be opened rejects, not throws). */
+  private async appendNow<D, In>(
+    definition: EventDefinition<D, In>,
+    data: NoInfer<ReadonlyData<In>>,
+    meta: EventMeta & { actor: Actor },
+  ): Promise<StoredEvent<D>> {
     return this.store().appendAsync(definition, data, meta, { maxWaitMs: this.maxWaitMs });
   }
 
   /** Records the handshake. Waits for a locked log on timers, never blocking other requests; never throws. */
   sessionStarted(actor: Actor, facts: SessionFacts): void {
     const meta = { stream: `mcp:${this.sessionId}`, actor };
-    this.started = this.store()
-      .appendAsync(
-        McpSessionStarted,
-        {
-          session: this.sessionId,
-          client_name: boundClientField(facts.clientName) ?? null,
-          client_version: boundClientField(facts.clientVersion) ?? null,
-          protocol_version: facts.protocolVersion,
-          pid: actor.pid,
-          pid_start: processStartTime(actor.pid),
-          toolsets: [...facts.toolsets],
-          read_only: facts.readOnly,
-          project_root: facts.projectRoot,
-        },
-        meta,
-        { maxWaitMs: this.maxWaitMs },
-      )
-      .catch((error: unknown) =>
-        this.logger.error(`could not record ${McpSessionStarted.type} in the event log: ${(error as Error).message}`),
-      );
+    this.started = this.appendNow(
+      McpSessionStarted,
+      {
+        session: this.sessionId,
+        client_name: boundClientField(facts.clientName) ?? null,
+        client_version: boundClientField(facts.clientVersion) ?? null,
+        protocol_version: facts.protocolVersion,
+        pid: actor.pid,
+        pid_start: processStartTime(actor.pid),
+        toolsets: [...facts.toolsets],
+        read_only: facts.readOnly,
+        project_root: facts.projectRoot,
+      },
+      meta,
+    ).catch((error: unknown) =>
+      this.logger.error(`could not record ${McpSessionStarted.type} in the event log: ${(error as Error).message}`),
+    );
   }
 
   /** Records what a call is about to do. Throws (StoreUnavailableError) when the log cannot take it. */

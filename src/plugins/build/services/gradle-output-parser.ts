@@ -67,7 +67,7 @@ const MAX_UNINDENTED_LINES = 12;
  * whose output the Kotlin plugin relays, and a markdown code fence glued to the first line of a log pasted into an
  * issue. Stripped repeatedly, in any order. */
 const WRAPPER_PREFIX =
-  /^(?:\uFEFF|(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|\[\w+ \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[\d{2}:\d{2}:\d{2}\]: (?:▸ )?|\[[a-z][a-z-]*\](?: {2,}|$)|\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|C\/C\+\+: |(?:[Ee]rror|[Ww]arning): (?=[ew]: )|```(?:[\w-]+(?= |$))? ?|exception: (?=\S)|\d{1,6}\.(?:\t|\s(?=[ew]: )))/;
+  /^(?:\uFEFF|(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|\[(?:\w+ )?\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[\d{2}:\d{2}:\d{2}\]: (?:▸ )?|\[[a-z][a-z-]*\](?: {2,}|$)|\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|C\/C\+\+: |(?:[Ee]rror|[Ww]arning): (?=[ew]: )|```(?:[\w-]+(?= |$))? ?|exception: (?=\S)|\d{1,6}\.(?:\t|\s(?=[ew]: )))/;
 /** The end of Flutter's verbose `[  +12 ms] ` column, all that is left of it on a log's first line cut inside it. */
 const CUT_VERBOSE_COLUMN = /^ *(?:\+ *\d+ m?s)? *\] (?=\S)/;
 /** A markdown link, `[text](target)`: an issue's editor makes one of a pasted path. */
@@ -277,9 +277,10 @@ const BLOCK_START = /^\s*[*-]?\s*What went wrong:\s*$/;
 const BLOCK_START_GLUED = /^\s*\*?\s*What went wrong:\s+(\S.*)$/;
 /** A literal `\n` followed by a line that starts Gradle's failure report: a log escaped into one JSON string. */
 const TABLE_RULE = /^\s*-{2,}(?:\s*\|\s*-{2,})+\s*\|?\s*$/;
-/** `* What went wrong:` after other text on its line: the report's sections squashed onto one line. */
-const SQUASHED_REPORT = /\S\s+\* What went wrong:/;
-const SQUASHED_SECTION_BREAK = /\s+(?=\* (?:Where|What went wrong|Try|Exception is|Get more help):|BUILD FAILED\b)/;
+/** `* What went wrong:` (or `* Try:` after the last cause) after other text on its line: sections squashed onto one line. */
+const SQUASHED_REPORT = /\S\s+\* (?:What went wrong|Try):/;
+const SQUASHED_SECTION_BREAK =
+  /\s+(?=\* (?:Where|What went wrong|Try|Exception is|Get more help):|BUILD FAILED\b|FAILURE: Build failed)/;
 const ESCAPED_LOG_BREAK = /\\n(?:\* What went wrong:|FAILURE: |\d+: Task failed|BUILD FAILED)/;
 /** Failure headlines that start a block even when the `* What went wrong:` line was not printed or pasted. */
 const IMPLICIT_BLOCK =
@@ -295,6 +296,24 @@ const DEPENDENCY_NOT_FOUND = /^Could not find \S+\.$/;
 const DEPENDENCY_DETAIL = /^(?:Searched in the following locations:|Required by:)\s*$/;
 /** A cause line (`> …`) with no headline before it. */
 const BARE_CAUSE = /^> (?!Task (?::|[A-Za-z][\w-]*(?: [A-Z-]+)?\s*$)|Configure project |Transform )\S/;
+/**
+ * npm and pnpm announce a package script as `> name@1.2.3 script [dir]`, its command on the next `> ` line (a React
+ * Native or Expo build run through `npm run`): neither is a failure cause.
+ */
+const NPM_SCRIPT_BANNER = /^> (?:@[\w.-]+\/)?[\w.-]+@\d+\.\d+\.\d+\S* [\w:.-]+(?: \S.*)?$/;
+/**
+ * Gradle's rich console: a work-in-progress line (`> IDLE`, `> Evaluating settings`) over the status line it
+ * overwrote (`<===> 0% INITIALIZING [79ms]`), copied from a terminal: progress, not a failure cause.
+ */
+const CONSOLE_STATUS = /^> (?:IDLE|.*[A-Z]{4,} \[(?:\d+h )?(?:\d+m )?\d+(?:\.\d+)?m?s\])\s*$/;
+/**
+ * Python's logging in the form `2021-10-10 17:05:33,488 ERROR: …` (the comma before the milliseconds is Python's
+ * asctime): a build server's own log around the build (F-Droid's fdroidserver), never Gradle's or AGP's.
+ */
+const BUILD_SERVER_LOG = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},\d{3} (?:DEBUG|INFO|WARNING|ERROR|CRITICAL): /;
+/** `Running Gradle task 'assembleDebug'...` with its time when done (`… 359.5s`, `… Done 362.1s (!)`). */
+const FLUTTER_GRADLE_STATUS =
+  /^\s*(?:> )?Running Gradle task '[^']*'\.\.\.(?:\s+(?:Done\s+)?[\d.,]+m?s(?:\s+\(!\))?)?\s*$/;
 /** A nested cause (`   > …`) with nothing above it: a failure pasted from its second line. */
 const INDENTED_CAUSE = /^ {2,12}> (?!Task :|Configure project |Transform )[A-Za-z]/;
 /** Lines that start with `> ` only because the log was quoted in markdown: Gradle prints none of these after `> `. */
@@ -521,6 +540,13 @@ export function stripWrapperPrefixes(rawLine: string): string {
   // A log line quoted in a sentence: `"MainActivity.kt:8:22 Unresolved reference: X"`.
   if (line.length > 2 && line.startsWith('"') && line.endsWith('"') && line.indexOf('"', 1) === line.length - 1)
     line = line.slice(1, -1);
+  // The same quotes around a pasted block: the opening one alone on its first line, the closing one on its last.
+  else if (
+    line.length > 1 &&
+    (line.startsWith('"') || line.endsWith('"')) &&
+    line.indexOf('"') === line.lastIndexOf('"')
+  )
+    line = line.startsWith('"') ? line.slice(1) : line.slice(0, -1);
   return line;
 }
 
@@ -739,14 +765,25 @@ export class GradleOutputParser {
       return;
     }
     // A whole failure report pasted onto one line (a blog's or a phone's reflow): one line per `* …:` section.
-    if (rawLine.length > 40 && rawLine.includes('* What went wrong:') && SQUASHED_REPORT.test(rawLine)) {
-      for (const part of rawLine.split(SQUASHED_SECTION_BREAK)) this.pushLine(part);
+    if (
+      rawLine.length > 40 &&
+      (rawLine.includes('* What went wrong:') || rawLine.includes(' * Try:')) &&
+      SQUASHED_REPORT.test(rawLine)
+    ) {
+      for (const part of rawLine.split(SQUASHED_SECTION_BREAK)) {
+        // A cause squashed with the causes nested under it (`> A failure occurred … > Compilation error …`).
+        const causes = part.startsWith('> ') ? part.split(/\s+> (?=\S)/) : [part];
+        for (let k = 0; k < causes.length && k < 16; k++)
+          this.pushLine(k === 0 ? causes[0]! : `${'   '.repeat(k)}> ${causes[k]}`);
+      }
       return;
     }
     this.pushLine(rawLine);
   }
 
   private pushLine(rawLine: string, mayHold = true): void {
+    // A digit first: the cheap test before the pattern, on every line.
+    if (rawLine.charCodeAt(0) <= 57 && BUILD_SERVER_LOG.test(rawLine)) return;
     let line = capIndent(stripWrapperPrefixes(rawLine), this.pendingJavac !== null);
     // Copied out of an HTML table (Android Studio's build view pasted into an issue): each row ends in ` |` and the
     // rows are separated by `-- | --`.
@@ -769,6 +806,8 @@ export class GradleOutputParser {
     }
     // Gradle puts a space after every `>` it prints: `>Execution failed …` is a reporter's quote of that line alone.
     if (line.charCodeAt(0) === 62 && /^>[A-Za-z]/.test(line)) line = line.slice(1);
+    // The Flutter tool's own status line, which a console can interleave with every line Gradle prints.
+    if (line.includes('Running Gradle task ') && FLUTTER_GRADLE_STATUS.test(line)) return;
     // A lint line a terminal cut at its width before its `[IssueId]` ended: held until the next line says.
     if (this.heldLintLine !== null) {
       const held = this.heldLintLine;
@@ -956,7 +995,23 @@ export class GradleOutputParser {
         this.pushBlockLine(`  ${trimmed}`);
         return;
       }
+      // Gradle puts no stack frames under a cause: a lone `> ` exception line with frames under it is a quoted stack
+      // trace, which reports nothing the failure block does not.
+      if (
+        this.implicitBlock &&
+        this.block.length === 1 &&
+        this.block[0]!.text.startsWith('> ') &&
+        /^\s+at [\w$.[\]]+\(/.test(line)
+      ) {
+        this.block = [];
+        this.closeBlock();
+        this.section = 'other';
+        return;
+      }
       if (this.implicitBlock && trimmed !== '' && !/^\s/.test(line) && !trimmed.startsWith('>')) {
+        // One `> ` line with no headline, ordinary text right under it: a reporter's markdown quote of a single
+        // line (`> Launching lib/main.dart …`), not a failure pasted from its cause (Gradle ends those with a section).
+        if (this.block.length === 1 && this.block[0]!.text.startsWith('> ')) this.block = [];
         this.closeBlock();
         this.section = 'none';
       } else {
@@ -1003,6 +1058,13 @@ export class GradleOutputParser {
         return;
       }
     }
+    if (
+      line.startsWith('> ') &&
+      (CONSOLE_STATUS.test(line) ||
+        NPM_SCRIPT_BANNER.test(line) ||
+        (this.previousLine?.startsWith('> ') && NPM_SCRIPT_BANNER.test(this.previousLine)))
+    )
+      return;
     // A quoted compiler line (`> e: [ksp] …` in a pasted log) is that diagnostic, not a failure cause.
     if (BARE_CAUSE.test(line) && this.scanLine(line.slice(2), false, true)) {
       // The lines after it are quoted too: a message's continuation lines lose their `> ` as the first did.
@@ -1135,9 +1197,18 @@ export class GradleOutputParser {
       d.task !== null &&
       this.tasksWithCauses.has(d.task) &&
       this.causelessHeadlines.has(`${d.task}|${d.message}`);
+    // The same report printed again and cut after its headline (a CLI echoing the build's output, a paste stopping
+    // there) names the same place: the whole copy says what went wrong.
+    const locatedFailures = this.diagnostics.filter((d) => d.source === 'gradle' && d.file !== null);
+    const cutCopy = (d: BuildDiagnostic): boolean =>
+      d.source === 'gradle' &&
+      d.file !== null &&
+      locatedFailures.some(
+        (whole) => whole.file === d.file && whole.line === d.line && whole.message.startsWith(`${d.message}: `),
+      );
     if (located.size === 0 && this.causelessHeadlines.size === 0) return [...this.diagnostics];
     return this.diagnostics.filter(
-      (d) => (d.file !== null || !located.has(`${d.severity}|${d.message}`)) && !repeatedHeadline(d),
+      (d) => (d.file !== null || !located.has(`${d.severity}|${d.message}`)) && !repeatedHeadline(d) && !cutCopy(d),
     );
   }
 
@@ -2484,6 +2555,8 @@ export class GradleOutputParser {
   }
 
   private closeBlock(): void {
+    // A bare location's headline is the line after it; a block started or ended in between had its own.
+    this.headlineExpected = false;
     this.flushPending();
     this.closeAarItem();
     this.inAarList = false;
@@ -2650,7 +2723,8 @@ export class GradleOutputParser {
       );
       return;
     }
-    const located = /^(\/\S+?|[A-Za-z]:\\\S+?):(\d+)(?::(\d+))?: (?:Error|error|ERROR): (.*)$/.exec(cause);
+    // AGP's resource merger words its failure `<file>[:line[:col]]: Error: <message>` (no position when it has none).
+    const located = /^(\/\S+?|[A-Za-z]:\\\S+?)(?::(\d+)(?::(\d+))?)?: (?:Error|error|ERROR): (.*)$/.exec(cause);
     // R8 names the position at the end of its cause: `…, position: offset: 96, line: 3, column: 19, origin: /p/rules.pro`.
     const position = cause.includes(', origin: ') ? /\bline: (\d+), column: (\d+), origin: (\S+)$/.exec(cause) : null;
     const packageAttribute = cause.includes('found in source AndroidManifest.xml')
@@ -2659,9 +2733,9 @@ export class GradleOutputParser {
     if (located) {
       this.add({
         severity: 'error',
-        source: 'gradle',
+        source: 'agp',
         file: located[1]!,
-        line: Number(located[2]),
+        line: located[2] ? Number(located[2]) : null,
         column: located[3] ? Number(located[3]) : null,
         message: located[4]!,
         task,
