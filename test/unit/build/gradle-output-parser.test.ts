@@ -253,6 +253,97 @@ describe('GradleOutputParser rules', () => {
     ]);
   });
 
+  it('names a failure by an exception that carries it only when the log has no report of it', () => {
+    const stack = [
+      "org.gradle.execution.TaskSelectionException: Task 'assembleDebg' not found in root project 'demo'.",
+      '\tat org.gradle.execution.TaskSelector.getSelection(TaskSelector.java:1)',
+    ];
+    // The stack alone: its exception is the failure.
+    expect(parseGradleOutput(stack.join('\n'))).toEqual([
+      d('error', 'gradle', null, null, null, "Task 'assembleDebg' not found in root project 'demo'", null),
+    ]);
+    // An exception that only wraps a failure names no problem: a stack of those alone reports nothing.
+    expect(
+      parseGradleOutput(
+        [
+          "org.gradle.api.tasks.TaskExecutionException: Execution failed for task ':app:lint'.",
+          '\tat org.gradle.api.internal.tasks.execution.ExecuteActionsTaskExecuter.execute(ExecuteActionsTaskExecuter.java:1)',
+        ].join('\n'),
+      ),
+    ).toEqual([]);
+    // With the report after the stack, the report says it.
+    const report = [
+      '',
+      'FAILURE: Build failed with an exception.',
+      '',
+      '* What went wrong:',
+      "Task 'assembleDebg' not found in root project 'demo'. Some candidates are: 'assembleDebug'.",
+    ];
+    expect(parseGradleOutput([...stack, ...report].join('\n'))).toEqual([
+      d(
+        'error',
+        'gradle',
+        null,
+        null,
+        null,
+        "Task 'assembleDebg' not found in root project 'demo'. Some candidates are: 'assembleDebug'",
+        null,
+      ),
+    ]);
+  });
+
+  it('reads a missing dependency from a stack once, the report naming it again', () => {
+    const stack = [
+      'Cause 2: org.gradle.internal.resolve.ModuleVersionNotFoundException: Could not find com.example:lib:1.0.',
+      'Required by:',
+      '    project :app',
+    ];
+    expect(parseGradleOutput(stack.join('\n'))).toEqual([
+      d('error', 'gradle', null, null, null, 'Could not find com.example:lib:1.0. Required by: project :app', null),
+    ]);
+    const report = [
+      '',
+      '* What went wrong:',
+      "Could not resolve all files for configuration ':app:debugRuntimeClasspath'.",
+      '> Could not find com.example:lib:1.0.',
+      '  Required by:',
+      '      project :app',
+    ];
+    expect(parseGradleOutput([...stack, ...report].join('\n'))).toEqual([
+      d(
+        'error',
+        'gradle',
+        null,
+        null,
+        null,
+        "Could not resolve all files for configuration ':app:debugRuntimeClasspath': Could not find com.example:lib:1.0. Required by: project :app",
+        null,
+      ),
+    ]);
+  });
+
+  it('reads a line set in markdown emphasis, and skips the rich console status under its progress bar', () => {
+    const out = parseGradleOutput(
+      [
+        '<=========----> 75% EXECUTING [12s]',
+        '> :app:minifyReleaseWithR8',
+        '> IDLE',
+        '**Missing classes detected while running R8. Please add the missing classes or apply additional keep rules.**',
+      ].join('\n'),
+    );
+    expect(out).toEqual([
+      d(
+        'error',
+        'r8',
+        null,
+        null,
+        null,
+        'Missing classes detected while running R8. Please add the missing classes or apply additional keep rules.',
+        null,
+      ),
+    ]);
+  });
+
   it('reports every missing dependency of a resolution failure, with who required it', () => {
     const out = parseGradleOutput(
       [
@@ -287,6 +378,37 @@ describe('GradleOutputParser rules', () => {
     );
     expect(out).toEqual([
       d('warning', 'agp', null, null, null, "The option setting 'android.foo=true' is experimental.", null),
+    ]);
+  });
+
+  it("reads a missing dependency from a stack's exception, unless the log's failure report says more", () => {
+    const stack = [
+      "org.gradle.api.tasks.TaskExecutionException: Execution failed for task ':app:compileDebugKotlin'.",
+      '\tat org.gradle.api.internal.tasks.execution.ExecuteActionsTaskExecuter.execute(ExecuteActionsTaskExecuter.java:1)',
+      'Caused by: org.gradle.internal.resolve.ModuleVersionNotFoundException: Could not find com.example:lib:1.0.',
+    ];
+    expect(parseGradleOutput(stack.join('\n'))).toEqual([
+      d('error', 'gradle', null, null, null, 'Could not find com.example:lib:1.0.', null),
+    ]);
+    const withReport = [
+      ...stack,
+      '',
+      'FAILURE: Build failed with an exception.',
+      '',
+      '* What went wrong:',
+      "Execution failed for task ':app:compileDebugKotlin'.",
+      '> Compilation error. See log for more details',
+    ];
+    expect(parseGradleOutput(withReport.join('\n'))).toEqual([
+      d(
+        'error',
+        'gradle',
+        null,
+        null,
+        null,
+        "Execution failed for task ':app:compileDebugKotlin': Compilation error. See log for more details",
+        ':app:compileDebugKotlin',
+      ),
     ]);
   });
 
@@ -507,6 +629,9 @@ describe('GradleOutputParser rules', () => {
       `[ERROR] [${'a.'.repeat(4_000)} x`,
       `\`${' '.repeat(8_000)}\``,
       `${'> '.repeat(4_000)}FAILURE: `,
+      `${'a.BException: '.repeat(600)}Task 'x' not found in project 'y'${' x'.repeat(1_000)}!`,
+      `_${'a '.repeat(4_000)}`,
+      `${'x[ +1 ms] '.repeat(2_000)}`,
     ];
     const parser = new GradleOutputParser();
     const started = process.hrtime.bigint();

@@ -74,12 +74,19 @@ const CUT_VERBOSE_COLUMN = /^ *(?:\+ *\d+ m?s)? *\] (?=\S)/;
 const MARKDOWN_LINK = /\[([^\s[\]()]+)\]\([^\s()]*\)/g;
 /** A link's text that is a file path: a directory separator and a file extension. */
 const LINKED_PATH = /[\\/][^\\/]*\.\w+$/;
+/** Flutter's verbose `[  +21 ms] ` column after other text: the line break before it was lost. */
+const FLUTTER_PREFIX_GLUED = /\S\[ *\+ *\d+ m?s\] /;
+/** A whole line set in markdown emphasis by a reporter (`_Missing classes detected …_`, `**…**`). */
+const EMPHASIZED_LINE = /^(\*\*|__|\*|_)([^\s*_](?:.*\S)?)\1\s*$/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes start with ESC.
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
 
-/** Gradle prints the path with its leading `:`; a reporter trimming it (`> Task kspKotlin FAILED`) still names a task. */
+/**
+ * Gradle prints the path with its leading `:`; a reporter trimming it (`> Task kspKotlin FAILED`) still names a task,
+ * and a reporter's markdown bold around the task and its outcome (`> Task **:app:x FAILED**`) is no part of the line.
+ */
 const TASK_LINE =
-  /^> Task (:\S*|[A-Za-z][\w-]*(?::[\w-]+)*)(?: (?:FAILED|UP-TO-DATE|NO-SOURCE|SKIPPED|FROM-CACHE))?\s*$/;
+  /^> Task (?:\*\*)?(:[^\s*]*|[A-Za-z][\w-]*(?::[\w-]+)*)(?: (?:FAILED|UP-TO-DATE|NO-SOURCE|SKIPPED|FROM-CACHE))?(?:\*\*)?\s*$/;
 const EXECUTING_TASK = /^Executing task '(:[^'\s]+)'/;
 /** Gradle before 5 printed tasks as `:app:compileDebugJavaWithJavac UP-TO-DATE`. */
 const OLD_TASK_LINE =
@@ -234,6 +241,8 @@ const AAPT_COMPILER_DUPLICATE = /^\s*(Duplicate value for resource '[^']+' with 
 /** The merger's detail lines, read as its message's rest even when a paste lost their tabs or rewrapped its sentences. */
 const MANIFEST_DETAIL =
   /^(?:is also present at |Suggestion: |See https?:\/\/developer\.android\.com\/|\S*AndroidManifest\.xml as the library |Apps targeting Android \d+ and higher are required |`android:exported` when the corresponding component )/;
+/** The file a D8/R8 message is about (a dex, a jar, a class; no position), then the tool's tag. */
+const D8_ORIGIN = /^((?:[A-Za-z]:[\\/]|\/|file:)[^:]*?): [RD]8: (\S.*)$/;
 /** D8/R8's own exception named as a cause: its message is the dexing problem (the generic ones say nothing). */
 const D8_CAUSE = /^\s*(?:Caused by: )?com\.android\.tools\.r8\.[\w.$]+: (?!Compilation failed to complete)(.+)$/;
 
@@ -245,6 +254,15 @@ const BAZEL_ACTION_HEADER = /^INFO: From \S+ .*:$/;
 const JVM_NOISE =
   /^\s*WARNING: (A terminally deprecated method|sun\.misc\.Unsafe|A restricted method|Use --enable-native-access|Restricted methods will be blocked|Please consider reporting|An illegal reflective access|Illegal reflective access|All illegal access operations)/;
 const R8_MISSING = /^\s*Missing class:? (\S+)(?: \(referenced from: .*\))?\s*$/;
+/** R8's summary of its missing classes, recognisable by its wording when its `ERROR:` / `WARNING:` was not pasted. */
+const R8_MISSING_SUMMARY = /^\s*(Missing classes detected while running R8\.(?: \S.*)?)$/;
+/** The parts of R8's missing-class report a terminal or an editor put on lines of their own. */
+const R8_MISSING_CONTINUATION =
+  /^\s*(?:Please add the missing classes |\S*missing_rules\.txt\.?\s*$|\(referenced from: |and \d+ other contexts?\))/;
+/** AGP 7's AAR-metadata check before it numbered its issues: the message's own line breaks, then the dependency. */
+const AAR_MIN_COMPILE_SDK = /^\s*(The minCompileSdk \(\d+\) specified in a\b.*)$/;
+const AAR_MIN_COMPILE_SDK_DETAIL =
+  /^(?:dependency's AAR metadata|is greater than this module's compileSdk|Dependency: |AAR metadata file: )/;
 
 /** `com.x.FooTest > bar FAILED`; nested classes stay in the method part (`Outer > Inner > test()`). */
 const SCRIPT_COMPILATION_ERROR = /ScriptCompilationError\(message=(.+?), location=(.+?) \((\d+):(\d+)\)\)/g;
@@ -285,17 +303,41 @@ const ESCAPED_LOG_BREAK = /\\n(?:\* What went wrong:|FAILURE: |\d+: Task failed|
 /** Failure headlines that start a block even when the `* What went wrong:` line was not printed or pasted. */
 const IMPLICIT_BLOCK =
   /^\s*(?:Error:\s*(?:Gradle:\s*)?)?((?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project|Could not resolve all (?:files|dependencies|artifacts|task dependencies) for configuration|Could not determine the dependencies of task) '[^']+'\.?.*)$/;
+/** Studio's Messages view puts the build file's line in front of a failure headline: `Error:(45, 1) Execution failed …`. */
+const STUDIO_LOCATED_HEADLINE =
+  /^\s*Error:\((\d+)(?:, ?\d+)?\)\s*(?=Execution failed for task|A problem occurred (?:configuring|evaluating) )/;
 /** Headlines Gradle prints on one line of their own, the causes following on the next. */
 const ONE_LINE_HEADLINE =
   /^(?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project) '[^']+'\.$/;
 const HEADLINE_THEN_CAUSE =
   /^((?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project) '[^']+'\.)\s+(\S.*)$/;
+/** Studio's sync message for a dependency no repository had (`ERROR: Failed to resolve: g:a:v`, bare when copied). */
+const STUDIO_UNRESOLVED = /^\s*(Failed to resolve: \S+:\S+)\s*$/;
+/** Studio's notification when a sync fails: the rest of the line is the failure. */
+const STUDIO_SYNC_FAILED = /^\s*Gradle (?:project )?sync failed: (\S.*)$/;
+/** A Studio location with its message lost (copied apart from it): `Error:(39,13)`. */
+const STUDIO_LOCATION_ONLY = /^\s*Error:\((\d+)(?:, ?(\d+))?\)\s*$/;
+/**
+ * Gradle's exception for a dependency no repository had, as a stack prints it (`Caused by: ` when nested): the missing
+ * dependency, when only the stack was pasted. (A stack headed by a task's or project's failure alone names no cause.)
+ */
+const STACK_UNRESOLVED =
+  /^\s*(?:Caused by: )?org\.gradle\.internal\.resolve\.ModuleVersion(?:Resolve|NotFound)Exception: (Could not (?:resolve|find) \S+?\.?)\s*$/;
 /** Gradle's missing dependency, also printed (or pasted) outside a failure block: Studio's sync, `ERROR: `, `Error:(62, 0) `. */
-const DEPENDENCY_NOT_FOUND = /^Could not find \S+\.$/;
+const DEPENDENCY_NOT_FOUND =
+  /^Could not find (?:\S+|any matches for \S+ as no versions of \S+ are available|any version that matches \S+)\.$/;
+/** The same failure as a stack prints it: `Caused by: ` or a multi-cause exception's `Cause 2: `, then the exception. */
+const CHAINED_DEPENDENCY_NOT_FOUND =
+  /^(?:Caused by|Cause \d+): (?:[a-z][\w$]*\.)+[A-Z][\w$]*Exception: (Could not find .*)$/;
 /** The unindented lines of its detail (the locations and the requirers are indented under them). */
 const DEPENDENCY_DETAIL = /^(?:Searched in the following locations:|Required by:)\s*$/;
-/** A cause line (`> …`) with no headline before it. */
-const BARE_CAUSE = /^> (?!Task (?::|[A-Za-z][\w-]*(?: [A-Z-]+)?\s*$)|Configure project |Transform )\S/;
+/** Causes Gradle prints only around the causes under them (a worker's failure, a configuration's resolution). */
+const WRAPPING_CAUSE = /^(?:A failure occurred while executing |[Cc]ould not resolve all [\w ]+ for configuration )/;
+/** Gradle's rich console: the progress bar, then one `> IDLE` / `> :app:task` line per worker (no failure causes). */
+const PROGRESS_BAR = /^<[-=]*> \d+% (?:INITIALIZING|CONFIGURING|EXECUTING|WAITING)\b/;
+/** A cause line (`> …`) with no headline before it; VS Code's `> Executing task: <command> <` echo is none. */
+const BARE_CAUSE =
+  /^> (?!Task (?:(?:\*\*)?:|[A-Za-z][\w-]*(?: [A-Z-]+)?\s*$)|Configure project |Transform |Executing task: )\S/;
 /**
  * npm and pnpm announce a package script as `> name@1.2.3 script [dir]`, its command on the next `> ` line (a React
  * Native or Expo build run through `npm run`): neither is a failure cause.
@@ -315,7 +357,7 @@ const BUILD_SERVER_LOG = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},\d{3} (?:DEBUG|IN
 const FLUTTER_GRADLE_STATUS =
   /^\s*(?:> )?Running Gradle task '[^']*'\.\.\.(?:\s+(?:Done\s+)?[\d.,]+m?s(?:\s+\(!\))?)?\s*$/;
 /** A nested cause (`   > …`) with nothing above it: a failure pasted from its second line. */
-const INDENTED_CAUSE = /^ {2,12}> (?!Task :|Configure project |Transform )[A-Za-z]/;
+const INDENTED_CAUSE = /^ {2,12}> (?!Task (?:\*\*)?:|Configure project |Transform )[A-Za-z]/;
 /** Lines that start with `> ` only because the log was quoted in markdown: Gradle prints none of these after `> `. */
 const MARKDOWN_QUOTED =
   /^> ?(?:> |\d{2}:\d{2}:\d{2}\b|Caused by: |\s*at [\w$.]+[\w$<>]*\(|\* (?:What went wrong|Where|Try|Exception is|Get more help)|FAILURE: |BUILD (?:FAILED|SUCCESSFUL)|Error:(?!\s))/;
@@ -433,7 +475,31 @@ const NDK_BUILD_UNKNOWN_SCRIPT = /^\s*Android NDK: (Your APP_BUILD_SCRIPT points
 const CMAKE_ERROR = /^\s*CMake (Error|Warning)(?: \(dev\))? at (.+?):(\d+) \((\w+)\):\s*$/;
 /** Failures Gradle and AGP print as one sentence, seen pasted on their own without the failure block around them. */
 const KNOWN_FAILURE =
-  /^\s*(?:Caused by: [\w.$]+(?:Exception|Error): )?((?:SDK location not found|Unsupported class file major version|General error during (?:conversion|semantic analysis): |Could not find method \S+ for arguments|Keystore file .* not found for signing config|Failed to find (?:target with hash string|Build Tools revision)|No toolchains found in the NDK|NDK (?:not configured|is not installed)|Minimum supported Gradle version is|The project is using an incompatible version|Android Gradle plugin requires Java \d+ to run\.|Namespace not specified\. |Task '[^']*' not found in (?:root )?project '[^']+'\.).*)$/;
+  /^\s*(?:Caused by: [\w.$]+(?:Exception|Error): )?((?:SDK location not found|Unsupported class file major version|General error during (?:conversion|semantic analysis): |Could not find method \S+ for arguments|Keystore file .* not found for signing config|Failed to find (?:target with hash string|Build Tools revision)|No toolchains found in the NDK|NDK (?:not configured|is not installed)|Minimum supported Gradle version is|The project is using an incompatible version|Android Gradle plugin requires Java \d+ to run\.|Namespace not specified\. |Task '[^']*' not found in (?:root )?project '[^']+'\.|Plugin is too old, please update to a more recent version|compileSdkVersion is not specified\b).*)$/;
+/** An exception's class before its message (a stack pasted without the report): the message may be a known failure. */
+const THROWN = /^\s*(?:(?:[a-z][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error): )+(\S.*)$/;
+/**
+ * An exception that carries a failure of its own as its message, all that names it when only the stack trace was
+ * pasted: an unknown task (`TaskSelectionException: Task 'x' not found …`), lint's abort. The exceptions that only wrap
+ * a failure (`Execution failed for task`, `A problem occurred configuring project`, `Could not resolve all files`)
+ * name where it failed, not what: a stack of those alone reports nothing.
+ */
+const GRADLE_FAILURE_EXCEPTION =
+  /^\s*(?:Caused by: )?(?:(?:[a-z][\w$]*\.)+[A-Z][\w$]*Exception: )+(Task '[^']*' not found in (?:root )?project '[^']+'.*?|Lint found (?:fatal )?errors\b[^.]*\.?)\.?\s*$/;
+/**
+ * Gradle's failures to fetch what the build needs, as Studio's sync shows them alone: a plugin no repository has, a
+ * repository refusing a file, the wrapper's distribution refused, a variant built for a newer JVM (the reason Gradle
+ * gives under `No matching variant`, as a sentence of its own rather than a `- ` item of that list).
+ */
+const FETCH_FAILURE =
+  /^\s*(?:Caused by: [\w.$]+(?:Exception|Error): )?((?:Plugin \[id: '[^']+'[^\]]*\] was not found in any of the following sources:|Could not (?:GET|HEAD) '[^']+'\. Received status code \d+ from server: |Server returned HTTP response code: \d+ for URL: \S|Incompatible because this component declares \S.* and the consumer needed \S).*)$/;
+/** Lint's own line before the failure block it ends the build with (the advice follows it). */
+const LINT_ABORTED = /^\s*(Lint found (?:fatal )?errors\b[^.]*\.)\s*$/;
+/** LocationAwareException's message: the location, then the failure's headline on the next line. */
+const LOCATION_AWARE_EXCEPTION =
+  /^(?:Caused by: )?(?:(?:[a-z][\w$]*\.)+[A-Z][\w$]*Exception: )+((?:Build|Settings|Script|Init script) file '.+)$/;
+/** The lines AGP's JDK check prints under its message, also when a paste lost their one-space indentation. */
+const AGP_JDK_ADVICE = /^(?:Your current JDK is located in |You can try some of the following options:|\s*- changing )/;
 /** AGP's advice on migrating `package=`, printed after a blank line under `Namespace not specified`. */
 const NAMESPACE_ADVICE =
   /^\s*If (?:you've specified the package attribute|the package attribute is specified) in the source AndroidManifest\.xml/;
@@ -505,6 +571,13 @@ function mayStartWrapperPrefix(line: string): boolean {
   );
 }
 
+/** A cheap pre-check for FLUTTER_PREFIX_GLUED: an `s] ` past the line's own leading `[  +12 ms] ` column. */
+function gluedPrefixAfterStart(line: string): boolean {
+  let at = line.indexOf('s] ');
+  if (at >= 0 && at < 12 && line.charCodeAt(0) === 91) at = line.indexOf('s] ', at + 3);
+  return at > 0;
+}
+
 /** Removes what CI runners and wrappers put in front of every line, and colour codes. */
 export function stripWrapperPrefixes(rawLine: string): string {
   let line = rawLine.length > MAX_LINE_CHARS ? rawLine.slice(0, MAX_LINE_CHARS) : rawLine;
@@ -517,9 +590,11 @@ export function stripWrapperPrefixes(rawLine: string): string {
     if (!m || m[0].length === 0) break;
     line = line.slice(m[0].length);
   }
-  // A log pasted in markdown italics: `_> cause` at its start, `…found._` at its end.
+  // A log pasted in markdown italics: `_> cause` at its start, `…found._` at its end; a line in emphasis whole.
   const head = line.charCodeAt(0);
-  if ((head === 95 || head === 32) && /^ *_> /.test(line)) line = line.slice(line.indexOf('_') + 1);
+  const emphasized = head === 95 || head === 42 ? EMPHASIZED_LINE.exec(line) : null;
+  if (emphasized) line = emphasized[2]!;
+  else if ((head === 95 || head === 32) && /^ *_> /.test(line)) line = line.slice(line.indexOf('_') + 1);
   if (line.endsWith('._')) line = line.slice(0, -1);
   // A whole line in italics: `_Error:Execution failed for task … see logs_`.
   else if (head === 95 && line.endsWith('_') && line.includes(' ') && /^_[^\s_]/.test(line) && /[^\s_]_$/.test(line))
@@ -655,6 +730,10 @@ interface PendingMultiline {
   readonly dependency?: boolean;
   /** A blank line held back after the merger's `is also present at …`: its `Suggestion:` may follow it. */
   heldBlank?: boolean;
+  /** An indented message whose own paragraphs are split by a blank line (AGP's namespace advice). */
+  readonly paragraphs?: boolean;
+  /** Read from a stack's exception chain: the failure report, when the log has it, says the same. */
+  readonly fromStack?: boolean;
   /** The first line of a paragraph the tool prints after a blank line inside the same message. */
   readonly paragraphAfterBlank?: RegExp;
   /** Only lines indented deeper than this continue the message (a compiler's message wrapped under its `e: `). */
@@ -687,7 +766,7 @@ export class GradleOutputParser {
   /** A failure block that began with `Execution failed for task` and no `* What went wrong:` header. */
   private implicitBlock = false;
   private block: BlockLine[] = [];
-  private where: { file: string; line: number | null } | null = null;
+  private where: { file: string | null; line: number | null } | null = null;
   /** AAR-metadata item being collected inside a failure block. */
   private aarItem: { lines: string[] } | null = null;
   private inAarList = false;
@@ -698,6 +777,8 @@ export class GradleOutputParser {
   private studioFile: string | null = null;
   /** `task|message` of failure headlines reported with no cause under them (a headline pasted on its own). */
   private readonly causelessHeadlines = new Set<string>();
+  /** Indexes of the diagnostics read from stack lines (addFromStack). */
+  private readonly dependencyFromStack = new Set<number>();
   /** Tasks whose failure block listed its causes: a lone copy of the same headline is that failure again. */
   private readonly tasksWithCauses = new Set<string>();
   /** Tasks whose manifest merger errors were reported with their location: the failure block repeats them. */
@@ -746,6 +827,18 @@ export class GradleOutputParser {
   private sawText = false;
   /** A Java exception's first line with no tool's prefix, until its frames say whether KSP reported it. */
   private exceptionWithoutTag: { message: string; task: string | null } | null = null;
+  /** A failure report (its `* What went wrong:` or `* Try:`) was read: the exceptions in stacks only repeat it. */
+  private failureReportRead = false;
+  /** Diagnostics of failures named outside a report, dropped at the end when the log has the report. */
+  private readonly namedOutsideReport = new Set<number>();
+  /** Inside the stack of an exception that named a failure: its `Caused by:` chain is the same failure. */
+  private inNamedStack = false;
+  /** The line after `* Exception is:`, which is the exception Gradle wrapped the failure in. */
+  private exceptionSectionStart = false;
+  /** Diagnostics read from a stack's exception chain, with the sentence a report's diagnostic would repeat. */
+  private readonly fromStack = new Map<number, string>();
+  /** Below the rich console's progress bar: its `> …` lines are the workers' status. */
+  private inProgressArea = false;
 
   constructor(options: GradleOutputParserOptions = {}) {
     const root = options.projectRoot?.replace(/\\/g, '/').replace(/\/+$/, '');
@@ -758,6 +851,19 @@ export class GradleOutputParser {
       this.sawText = true;
       if (rawLine.includes('] ')) rawLine = rawLine.replace(CUT_VERBOSE_COLUMN, '');
     }
+    // Flutter's verbose log starts every line with its `[  +21 ms] ` column: one found after other text begins a line
+    // whose break was lost (`… line: 24[  +21 ms] * What went wrong:`).
+    let rest = rawLine;
+    for (let k = 0; k < 16 && gluedPrefixAfterStart(rest); k++) {
+      const glued = FLUTTER_PREFIX_GLUED.exec(rest);
+      if (!glued) break;
+      this.pushUnglued(rest.slice(0, glued.index + 1));
+      rest = rest.slice(glued.index + 1);
+    }
+    this.pushUnglued(rest);
+  }
+
+  private pushUnglued(rawLine: string): void {
     // A log carried inside a JSON string (a bot's or a CI tool's report) has its line breaks as literal `\n`: one
     // line per break, when a break is followed by a line only Gradle's failure report starts with.
     if (rawLine.length > 20 && rawLine.includes('\\n') && ESCAPED_LOG_BREAK.test(rawLine)) {
@@ -804,10 +910,19 @@ export class GradleOutputParser {
       // A wrapper's prefix (a CI runner's time) inside the quote is the log's own.
       line = stripWrapperPrefixes(line.slice(2));
     }
-    // Gradle puts a space after every `>` it prints: `>Execution failed …` is a reporter's quote of that line alone.
-    if (line.charCodeAt(0) === 62 && /^>[A-Za-z]/.test(line)) line = line.slice(1);
+    // Gradle puts a space after every `>` it prints: `>Execution failed …`, `>/p/A.kt: …` quote that line alone.
+    if (line.charCodeAt(0) === 62 && /^>[A-Za-z/]/.test(line)) line = line.slice(1);
     // The Flutter tool's own status line, which a console can interleave with every line Gradle prints.
     if (line.includes('Running Gradle task ') && FLUTTER_GRADLE_STATUS.test(line)) return;
+    if (this.inNamedStack && !/^\s*(?:at |\.\.\. \d+ more|Caused by: )/.test(line)) this.inNamedStack = false;
+    if (line.charCodeAt(0) === 60 && PROGRESS_BAR.test(line)) {
+      this.inProgressArea = true;
+      return;
+    }
+    if (this.inProgressArea) {
+      if (line.startsWith('> ')) return;
+      this.inProgressArea = false;
+    }
     // A lint line a terminal cut at its width before its `[IssueId]` ended: held until the next line says.
     if (this.heldLintLine !== null) {
       const held = this.heldLintLine;
@@ -934,6 +1049,9 @@ export class GradleOutputParser {
     ) {
       this.closeBlock();
       this.section = /^(\* (Try|Exception|Get more|Query|Sugg)|=)/.test(trimmed) ? 'other' : 'none';
+      this.exceptionSectionStart = trimmed.startsWith('* Exception is');
+      // `* Try:` follows a report's `* What went wrong:`, even when a paste left the report's top out.
+      if (trimmed.startsWith('* Try')) this.failureReportRead = true;
       this.buildEnded = /^BUILD (FAILED|SUCCESSFUL) in /.test(trimmed);
       return;
     }
@@ -982,6 +1100,7 @@ export class GradleOutputParser {
         this.lostMarkerDepth = 0;
         this.closeBlock();
         this.section = 'other';
+        this.exceptionSectionStart = trimmed === 'Exception is:';
         return;
       }
       // After such a line, the next unindented line is the cause under it, its marker lost too.
@@ -1023,23 +1142,40 @@ export class GradleOutputParser {
     // pasted): each error with its script and position, in `* Exception is:` or a `Caused by:` line.
     if (line.includes('ScriptCompilationException(') && this.addScriptCompilationErrors(line)) return;
     if (this.section === 'other') {
+      const exceptionLine = this.exceptionSectionStart;
+      this.exceptionSectionStart = false;
       // `* Try:` advice and `* Exception is:` stacks have no blank line inside; one ends them.
       if (trimmed === '') {
         this.section = 'none';
         return;
       }
+      // A report pasted from its `* Exception is:` on: the exception's message is the failure's headline.
+      const named =
+        exceptionLine && !this.failureReportRead && line.includes('Exception: ')
+          ? GRADLE_FAILURE_EXCEPTION.exec(line)
+          : null;
+      if (named) {
+        this.addFailureNamedOutsideReport(named[1]!);
+        return;
+      }
       if ((line.includes("'") && IMPLICIT_BLOCK.test(line)) || TASK_LINE.test(trimmed)) this.section = 'none';
       else return;
     }
-    // Android Studio prints the `* Where:` location without its marker, above the headline.
-    const initial = trimmed.charCodeAt(0);
+    // Android Studio prints the `* Where:` location without its marker, above the headline; a stack's
+    // LocationAwareException carries it as its message.
+    const lead = trimmed.charCodeAt(0);
+    const location =
+      ((lead >= 97 && lead <= 122) || lead === 67) && trimmed.includes(" file '") && trimmed.includes('Exception: ')
+        ? (LOCATION_AWARE_EXCEPTION.exec(trimmed)?.[1] ?? trimmed)
+        : trimmed;
+    const initial = location.charCodeAt(0);
     // Only `Build file`, `Settings file`, `Script` and `Init script` lines (B, S, I) can name the location.
     if (
       (initial === 66 || initial === 83 || initial === 73) &&
-      (trimmed.endsWith("'") || trimmed.includes("' line: "))
+      (location.endsWith("'") || location.includes("' line: "))
     ) {
-      const where = /^(?:Build|Settings|Script|Init script) file '/.test(trimmed)
-        ? WHERE_BUILD_FILE.exec(trimmed)
+      const where = /^(?:Build|Settings|Script|Init script) file '/.test(location)
+        ? WHERE_BUILD_FILE.exec(location)
         : null;
       if (where) {
         this.where = { file: where[1]!, line: where[2] ? Number(where[2]) : null };
@@ -1073,7 +1209,9 @@ export class GradleOutputParser {
     }
     // Every headline IMPLICIT_BLOCK knows quotes a task, project or configuration name.
     const cause = BARE_CAUSE.test(line) || (this.section === 'none' && INDENTED_CAUSE.test(line));
-    const implicit = (line.includes("'") ? IMPLICIT_BLOCK.exec(line) : null) ?? (cause ? [line, line] : null);
+    const studioAt = line.startsWith('Error:(') ? STUDIO_LOCATED_HEADLINE.exec(line) : null;
+    const headlineLine = studioAt ? line.slice(studioAt[0].length) : line;
+    const implicit = (line.includes("'") ? IMPLICIT_BLOCK.exec(headlineLine) : null) ?? (cause ? [line, line] : null);
     if (implicit) {
       // Gradle prints a failure's headline, then its causes: the line just before the first cause is the
       // headline when it is no diagnostic and no Gradle line of its own (`Failed to apply plugin '…'.`).
@@ -1081,9 +1219,11 @@ export class GradleOutputParser {
       this.closeBlock();
       this.section = 'what-went-wrong';
       this.implicitBlock = true;
+      if (studioAt) this.where = { file: null, line: Number(studioAt[1]) };
       if (headline !== null) this.pushBlockLine(headline);
       // A block squashed onto one line (`Execution failed for task ':x'. > cause    > cause`): one line per cause.
-      let squashed = implicit[1]!.split(/\s+> (?=\S)/);
+      // (A cause's own leading marker is no squashing: its indentation is its depth among the causes after it.)
+      let squashed = implicit[1]!.split(/(?<=\S)\s+> (?=\S)/);
       // Studio's Messages view copied as one line loses the cause's `> ` too: text after the headline's `'.` is its cause.
       const joined = squashed.length === 1 ? HEADLINE_THEN_CAUSE.exec(squashed[0]!) : null;
       if (joined) squashed = [joined[1]!, joined[2]!];
@@ -1108,8 +1248,8 @@ export class GradleOutputParser {
     if (
       !(first >= 97 && first <= 122) ||
       /^[\w-]+:(?:\s|$)|:\d+(?::\d+)?:? |: \(\d+, \d+\)|\b(?:error|warning|warn): /.test(line) ||
-      // A test's `com.example.FooTest > bar FAILED` line starts with a lower-case package name too.
-      /^[a-z][\w$]*(?:\.[\w$]+)+ > /.test(line)
+      // A test's `com.example.FooTest > bar FAILED` line starts with a lower-case package name too, as an exception does.
+      /^[a-z][\w$]*(?:\.[\w$]+)+(?: > |(?:Exception|Error)\b)/.test(line)
     )
       return false;
     const d = this.diagnostics[last.index];
@@ -1161,9 +1301,39 @@ export class GradleOutputParser {
     );
   }
 
+  /**
+   * A failure named outside Gradle's report (by the exception it was wrapped in, or by lint's own line before it):
+   * the report, when the log has one, says more.
+   */
+  private addFailureNamedOutsideReport(headline: string): true {
+    this.inNamedStack = true;
+    const before = this.diagnostics.length;
+    const task = /^Execution failed for task '([^']+)'/.exec(headline)?.[1] ?? null;
+    this.addUnlocated('error', 'gradle', headline, task);
+    if (this.diagnostics.length > before) this.namedOutsideReport.add(before);
+    return true;
+  }
+
   /** A missing dependency outside a failure block; the `Required by:` lines under it complete its message. */
   private pendingDependency(base: Diagnostic): true {
     this.pendingMultiline = { base, lines: [], unindented: DEPENDENCY_DETAIL, dependency: true };
+    return true;
+  }
+
+  /** A failure read from a stack's exception line: kept (see finish) only when the log reports no error otherwise. */
+  private addFromStack(message: string, task: string | null): true {
+    const at = this.diagnostics.length;
+    this.addUnlocated('error', 'gradle', message, task);
+    if (this.diagnostics.length > at) this.dependencyFromStack.add(at);
+    return true;
+  }
+
+  /** Studio's `Error:(l, c)` copied on the line after its message: the location of the diagnostic just reported. */
+  private locateLast(m: RegExpExecArray): boolean {
+    const last = this.lastAdded;
+    const d = last !== null && last.line === this.previousLine ? this.diagnostics[last.index] : undefined;
+    if (d === undefined || d.line !== null) return false;
+    this.diagnostics[last!.index] = { ...d, line: Number(m[1]), column: m[2] ? Number(m[2]) : null };
     return true;
   }
 
@@ -1206,9 +1376,36 @@ export class GradleOutputParser {
       locatedFailures.some(
         (whole) => whole.file === d.file && whole.line === d.line && whole.message.startsWith(`${d.message}: `),
       );
-    if (located.size === 0 && this.causelessHeadlines.size === 0) return [...this.diagnostics];
+    // A missing dependency read from a stack repeats what the failure report above or below it says: it speaks only
+    // when nothing else does.
+    const stackRepeats =
+      this.dependencyFromStack.size > 0 &&
+      this.diagnostics.some((d, k) => d.severity === 'error' && !this.dependencyFromStack.has(k));
+    // A stack's exception repeats the failure the report names with its causes.
+    const dropNamed = this.failureReportRead && this.namedOutsideReport.size > 0;
+    const reportedElsewhere = (k: number): boolean => {
+      const sentence = this.fromStack.get(k);
+      return (
+        sentence !== undefined &&
+        this.diagnostics.some((o, j) => j !== k && !this.fromStack.has(j) && o.message.includes(sentence))
+      );
+    };
+    if (
+      located.size === 0 &&
+      this.causelessHeadlines.size === 0 &&
+      !dropNamed &&
+      this.fromStack.size === 0 &&
+      !stackRepeats
+    )
+      return [...this.diagnostics];
     return this.diagnostics.filter(
-      (d) => (d.file !== null || !located.has(`${d.severity}|${d.message}`)) && !repeatedHeadline(d) && !cutCopy(d),
+      (d, k) =>
+        (d.file !== null || !located.has(`${d.severity}|${d.message}`)) &&
+        !repeatedHeadline(d) &&
+        !cutCopy(d) &&
+        !(stackRepeats && this.dependencyFromStack.has(k)) &&
+        !(dropNamed && this.namedOutsideReport.has(k)) &&
+        !reportedElsewhere(k),
     );
   }
 
@@ -1320,10 +1517,10 @@ export class GradleOutputParser {
       const manifest = pending.base.source === 'manifest';
       // A paste that lost the tabs may also have split the merger's `is also present at …` from its suggestion.
       if (
-        manifest &&
         !pending.heldBlank &&
         line.trim() === '' &&
-        /^is also present at /.test(pending.lines.at(-1) ?? '')
+        ((manifest && /^is also present at /.test(pending.lines.at(-1) ?? '')) ||
+          (pending.paragraphs === true && pending.lines.length > 0))
       ) {
         pending.heldBlank = true;
         return true;
@@ -1520,7 +1717,9 @@ export class GradleOutputParser {
     // The merger reports each element once: the same record right after itself, in a file it names no line of, is
     // another element its message does not name (`… for <activity>.` for each activity of a test manifest).
     const again = p.mergerRecord === true && p.base.line === null;
+    const before = this.diagnostics.length;
     this.add({ ...p.base, ...located, message }, again);
+    if (p.fromStack && this.diagnostics.length > before) this.fromStack.set(before, p.base.message);
   }
 
   /** The first position in a merger message that is the project's own manifest, for a message without a file. */
@@ -1649,6 +1848,7 @@ export class GradleOutputParser {
 
     let m: RegExpExecArray | null;
     if (!inBlock && (trimmed.startsWith('Error:') || trimmed.startsWith('Warning:'))) {
+      if (trimmed.endsWith(')') && (m = STUDIO_LOCATION_ONLY.exec(trimmed))) return this.locateLast(m);
       if ((m = STUDIO_LOCATED.exec(trimmed))) {
         const file = this.studioFile;
         const message = m[5]!;
@@ -1679,6 +1879,17 @@ export class GradleOutputParser {
         !STUDIO_EXCEPTION.test(m[2]!)
       ) {
         const known = KNOWN_FAILURE.exec(m[2]!);
+        // `Error:Could not find g:a:v.` with its `Required by:` lines under it, as Studio copies a sync failure.
+        if (m[1] === 'Error' && DEPENDENCY_NOT_FOUND.test(m[2]!))
+          return this.pendingDependency({
+            severity: 'error',
+            source: 'gradle',
+            file: null,
+            line: null,
+            column: null,
+            message: m[2]!,
+            task,
+          });
         if (m[1] === 'Error' || known)
           return this.addUnlocated(severityOf(m[1]!), AAPT_MESSAGE.test(m[2]!) ? 'aapt2' : 'gradle', m[2]!, task);
       }
@@ -2070,6 +2281,12 @@ export class GradleOutputParser {
     // Also in the JDK's locales, and with the level word mis-decoded (a GBK console's `错误` read as UTF-8 is `����`).
     if (!inBlock && (m = /^(?:error|错误|エラー|Fehler|\uFFFD{2,}): (.+)$/.exec(line)))
       return this.addBareError(m[1]!, task);
+    if (!inBlock && !quotedCause && trimmed.startsWith('Failed to resolve: ') && (m = STUDIO_UNRESOLVED.exec(line)))
+      return this.addUnlocated('error', 'gradle', m[1]!, task);
+    if (!inBlock && trimmed.startsWith('Gradle ') && (m = STUDIO_SYNC_FAILED.exec(line)))
+      return this.addUnlocated('error', 'gradle', m[1]!.trim(), task);
+    if (!inBlock && trimmed.includes('Exception: ') && (m = STACK_UNRESOLVED.exec(line)))
+      return this.addFromStack(m[1]!, task);
     if (!inBlock && !quotedCause && trimmed.startsWith('Could not find ') && DEPENDENCY_NOT_FOUND.test(trimmed))
       return this.pendingDependency({
         severity: 'error',
@@ -2080,6 +2297,21 @@ export class GradleOutputParser {
         message: trimmed,
         task,
       });
+    if (
+      !inBlock &&
+      trimmed.startsWith('Cause') &&
+      (m = CHAINED_DEPENDENCY_NOT_FOUND.exec(trimmed)) &&
+      DEPENDENCY_NOT_FOUND.test(m[1]!)
+    ) {
+      this.pendingMultiline = {
+        base: { severity: 'error', source: 'gradle', file: null, line: null, column: null, message: m[1]!, task },
+        lines: [],
+        unindented: DEPENDENCY_DETAIL,
+        dependency: true,
+        fromStack: true,
+      };
+      return true;
+    }
     if (line.includes('Duplicate class ') && (m = DUPLICATE_CLASS.exec(line))) {
       return this.addUnlocated('error', 'agp', `Duplicate class ${m[1]} found in modules ${m[2]}`, task);
     }
@@ -2174,8 +2406,14 @@ export class GradleOutputParser {
         message: m[1]!.replace(/^Error: (?:null, )?/, ''),
         task,
       });
-    if (line.includes('Missing class') && (m = R8_MISSING.exec(line))) {
-      return this.addUnlocated(this.r8Severity, 'r8', trimmed, task);
+    if (line.includes('Missing class') && (m = R8_MISSING.exec(line) ?? R8_MISSING_SUMMARY.exec(line))) {
+      this.pendingMultiline = {
+        base: { severity: this.r8Severity, source: 'r8', file: null, line: null, column: null, message: trimmed, task },
+        lines: [],
+        unindented: R8_MISSING_CONTINUATION,
+        indented: false,
+      };
+      return true;
     }
     // Behind `> ` the sentence is a failure cause, and the block it starts reports it. AGP indents the advice that
     // follows it (`You can try some of the following options:`), which belongs to the message.
@@ -2187,7 +2425,51 @@ export class GradleOutputParser {
       this.pendingMultiline = {
         base: { severity: 'error', source: 'gradle', file: null, line: null, column: null, message: m[1]!, task },
         lines: [],
+        // A message indented as a whole (a paste inside a list) may go on in a paragraph of its own.
+        paragraphs: /^\s/.test(line),
+        unindented: AGP_JDK_ADVICE,
         ...(m[1]!.startsWith('Namespace not specified') ? { paragraphAfterBlank: NAMESPACE_ADVICE } : {}),
+      };
+      return true;
+    }
+    // An exception starts with its package (or `Caused by: `), lint's line with `Lint`, AGP's with `The`.
+    const lead = trimmed.charCodeAt(0);
+    if (
+      !inBlock &&
+      !quotedCause &&
+      !this.inNamedStack &&
+      ((lead >= 97 && lead <= 122) || lead === 67) &&
+      line.includes('Exception: ') &&
+      (m = GRADLE_FAILURE_EXCEPTION.exec(line))
+    )
+      return this.addFailureNamedOutsideReport(m[1]!);
+    // A stack's exception whose message is a failure AGP words as a sentence of its own (`java.lang.IllegalStateException:
+    // compileSdkVersion is not specified.`): that failure, as the report would name it.
+    if (
+      !inBlock &&
+      !quotedCause &&
+      !this.inNamedStack &&
+      lead >= 97 &&
+      lead <= 122 &&
+      line.includes('Exception: ') &&
+      (m = THROWN.exec(line)) &&
+      KNOWN_FAILURE.test(m[1]!)
+    )
+      return this.addFailureNamedOutsideReport(m[1]!.trim());
+    if (
+      !inBlock &&
+      !quotedCause &&
+      (lead === 80 || lead === 67 || lead === 83 || lead === 73) &&
+      (m = FETCH_FAILURE.exec(line))
+    )
+      return this.addUnlocated('error', 'gradle', m[1]!.trim(), task);
+    if (!inBlock && !quotedCause && lead === 76 && (m = LINT_ABORTED.exec(line)))
+      return this.addFailureNamedOutsideReport(m[1]!);
+    if (!inBlock && !quotedCause && lead === 84 && (m = AAR_MIN_COMPILE_SDK.exec(line))) {
+      this.pendingMultiline = {
+        base: { severity: 'error', source: 'gradle', file: null, line: null, column: null, message: m[1]!, task },
+        lines: [],
+        unindented: AAR_MIN_COMPILE_SDK_DETAIL,
       };
       return true;
     }
@@ -2320,6 +2602,20 @@ export class GradleOutputParser {
     const severity = severityOf(m[1]!);
     let message = m[5]!.trim();
     let source: DiagnosticSource = 'agp';
+    // D8/R8 name the file a message is about, with no position, before their tag: `ERROR:<path>.dex: D8: Type …`.
+    const origin = m[2] === undefined ? D8_ORIGIN.exec(message) : null;
+    if (origin) {
+      this.r8Severity = severity;
+      return this.add({
+        severity,
+        source: 'r8',
+        file: origin[1]!,
+        line: null,
+        column: null,
+        message: origin[2]!,
+        task,
+      });
+    }
     if (/^[RD]8: /.test(message)) {
       source = 'r8';
       message = message.slice(4);
@@ -2330,6 +2626,7 @@ export class GradleOutputParser {
     }
     message = message.replace(/^Resource and asset merger: /, '');
     if (message === '') return false;
+    if (STUDIO_UNRESOLVED.test(message)) return this.addUnlocated(severity, 'gradle', message, task);
     if (DEPENDENCY_NOT_FOUND.test(message))
       return this.pendingDependency({
         severity,
@@ -2604,6 +2901,7 @@ export class GradleOutputParser {
     if (header.includes('FAILURE: Build failed')) return;
     const task = this.blockTask(lines);
     this.lastFailedTask = task;
+    this.failureReportRead = true;
     let headline = header.replace(/\.$/, '');
 
     interface Cause {
@@ -2629,12 +2927,10 @@ export class GradleOutputParser {
       else if (cause) causes.push({ depth: cause[1]!.length, text, details: [] });
       else if (causes.length > 0) causes[causes.length - 1]!.details.push(entry);
     }
-    // A worker's `A failure occurred while executing …` always wraps the cause after it, even when a paste lost the
-    // nesting of the two.
+    // A worker's `A failure occurred while executing …` and a configuration's `Could not resolve all …` always wrap
+    // the causes after them, even when a paste lost the nesting.
     const leaves = causes.filter(
-      (c, k) =>
-        k === causes.length - 1 ||
-        (causes[k + 1]!.depth <= c.depth && !/^A failure occurred while executing /.test(c.text)),
+      (c, k) => k === causes.length - 1 || (causes[k + 1]!.depth <= c.depth && !WRAPPING_CAUSE.test(c.text)),
     );
     // A block pasted from its first cause: the outermost cause says what failed (a worker wrapper says nothing).
     const outer = causes[0];
@@ -2779,7 +3075,8 @@ export class GradleOutputParser {
         file: this.where?.file ?? null,
         line: this.where?.line ?? null,
         column: null,
-        message: headline ? `${headline}: ${text}` : text,
+        // A headline that is an exception's message ends with its cause's (`BUG! … major version 66` / `> … version 66`).
+        message: !headline ? text : headline.endsWith(text) ? headline : `${headline}: ${text}`,
         task,
       });
     }

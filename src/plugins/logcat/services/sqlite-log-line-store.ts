@@ -1082,9 +1082,13 @@ function foldedCode(text: string, i: number): number {
   return c >= 65 && c <= 90 ? c + 32 : c;
 }
 
+// A module binding, not a lookup of the global Math per trigram: in a vm context (jest) every global lookup
+// goes through the context's interceptors and made indexing 3,000-character lines ~50x slower.
+const imul = Math.imul;
+
 function gramBit(a: number, b: number, c: number, salt: number): number {
-  const key = Math.imul(Math.imul(a, 0x01000193) ^ b, 0x01000193) ^ c;
-  return Math.imul(key ^ salt, 0x9e3779b1) >>> 16;
+  const key = imul(imul(a, 0x01000193) ^ b, 0x01000193) ^ c;
+  return imul(key ^ salt, 0x9e3779b1) >>> 16;
 }
 
 /** Sets the two bits of every trigram of `text` (UTF-16 code units) in a block's filter. */
