@@ -458,6 +458,73 @@ describe('GradleOutputParser rules', () => {
     ]);
   });
 
+  it("reads Kotlin/Native's klib resolver lines without the compiler's prefix: a skipped klib is a warning", () => {
+    const skipped =
+      "KLIB resolver: Skipping '/p/lib.klib'. The target doesn't match. Expected 'ios_arm64', found [linux_x64].";
+    const missing = 'KLIB resolver: Could not find "org.example:lib" in [/p, /p/.konan/klib]';
+    expect(parseGradleOutput([skipped, missing].join('\n'))).toEqual([
+      d('warning', 'kotlin', null, null, null, skipped, null),
+      d('error', 'kotlin', null, null, null, missing, null),
+    ]);
+  });
+
+  it("reads KSP's [ksp] lines without their severity letter as errors, except KSP's own provider list", () => {
+    const out = parseGradleOutput(
+      [
+        '[ksp] loaded provider(s): [dagger.hilt.processor.internal.root.KspRootProcessor$Provider]',
+        '[ksp] java.lang.IllegalStateException: Required value was null.',
+      ].join('\n'),
+    );
+    expect(out).toEqual([
+      d('error', 'ksp', null, null, null, 'java.lang.IllegalStateException: Required value was null.', null),
+    ]);
+  });
+
+  it("places a Kotlin internal error in the file kotlinc names under it, K2's and K1's form", () => {
+    const out = parseGradleOutput(
+      [
+        '> Task :app:compileDebugKotlin FAILED',
+        'e: org.jetbrains.kotlin.backend.common.BackendException: Backend Internal error: Exception during IR lowering',
+        'File being compiled: /p/app/src/main/java/com/x/Screen.kt',
+        'The root cause java.lang.RuntimeException was thrown at: org.jetbrains.kotlin.backend.jvm.codegen.X.y(X.kt:50)',
+        'e: java.lang.IllegalStateException: Backend Internal error: Exception during code generation',
+        'File being compiled: (12,5) in /p/app/src/main/java/com/x/Other.kt',
+      ].join('\n'),
+    );
+    expect(out).toEqual([
+      d(
+        'error',
+        'kotlin',
+        '/p/app/src/main/java/com/x/Screen.kt',
+        null,
+        null,
+        'org.jetbrains.kotlin.backend.common.BackendException: Backend Internal error: Exception during IR lowering',
+        ':app:compileDebugKotlin',
+      ),
+      d(
+        'error',
+        'kotlin',
+        '/p/app/src/main/java/com/x/Other.kt',
+        12,
+        5,
+        'java.lang.IllegalStateException: Backend Internal error: Exception during code generation',
+        ':app:compileDebugKotlin',
+      ),
+    ]);
+  });
+
+  it("takes an unprefixed exception for KSP's only when KSP's processing frames are under it", () => {
+    const frames = (top: string) => [
+      'java.lang.IllegalStateException: bad',
+      `\tat ${top}(X.kt:10)`,
+      '\tat a.B.c(B.kt:1)',
+    ];
+    expect(parseGradleOutput(frames('com.google.devtools.ksp.gradle.KspSubplugin.apply').join('\n'))).toEqual([]);
+    expect(parseGradleOutput(frames('com.google.devtools.ksp.impl.KotlinSymbolProcessing.execute').join('\n'))).toEqual(
+      [d('error', 'ksp', null, null, null, 'java.lang.IllegalStateException: bad', null)],
+    );
+  });
+
   it('uses the * Where: section for a failure without a location of its own', () => {
     const out = parseGradleOutput(
       [

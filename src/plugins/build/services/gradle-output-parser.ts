@@ -67,7 +67,14 @@ const MAX_UNINDENTED_LINES = 12;
  * whose output the Kotlin plugin relays, and a markdown code fence glued to the first line of a log pasted into an
  * issue. Stripped repeatedly, in any order. */
 const WRAPPER_PREFIX =
-  /^(?:\uFEFF|(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|\[(?:\w+ )?\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[\d{2}:\d{2}:\d{2}\]: (?:▸ )?|\[[a-z][a-z-]*\](?: {2,}|$)|\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|C\/C\+\+: |(?:error|warning): (?=[ew]: )|```(?:[\w-]+(?= |$))? ?|exception: (?=\S)|\d{1,6}\.(?:\t|\s(?=[ew]: )))/;
+  /^(?:\uFEFF|(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|\[(?:\w+ )?\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[\d{2}:\d{2}:\d{2}\]: (?:▸ )?|\[[a-z][a-z-]*\](?: {2,}|$)|\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|C\/C\+\+: |(?:[Ee]rror|[Ww]arning): (?=[ew]: )|```(?:[\w-]+(?= |$))? ?|exception: (?=\S)|\d{1,6}\.(?:\t|\s(?=[ew]: )))/;
+const RELAYED_LINE_PREFIX = /^(?:\t| {8}): /;
+/** The end of Flutter's verbose `[  +12 ms] ` column, all that is left of it on a log's first line cut inside it. */
+const CUT_VERBOSE_COLUMN = /^ *(?:\+ *\d+ m?s)? *\] (?=\S)/;
+/** A markdown link, `[text](target)`: an issue's editor makes one of a pasted path. */
+const MARKDOWN_LINK = /\[([^\s[\]()]+)\]\([^\s()]*\)/g;
+/** A link's text that is a file path: a directory separator and a file extension. */
+const LINKED_PATH = /[\\/][^\\/]*\.\w+$/;
 /** Flutter's verbose `[  +21 ms] ` column after other text: the line break before it was lost. */
 const FLUTTER_PREFIX_GLUED = /\S\[ *\+ *\d+ m?s\] /;
 /** A whole line set in markdown emphasis by a reporter (`_Missing classes detected …_`, `**…**`). */
@@ -75,8 +82,13 @@ const EMPHASIZED_LINE = /^(\*\*|__|\*|_)([^\s*_](?:.*\S)?)\1\s*$/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes start with ESC.
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
 
-/** A reporter's markdown bold around the task and its outcome (`> Task **:app:x FAILED**`) is no part of the line. */
-const TASK_LINE = /^> Task (?:\*\*)?(:[^\s*]*)(?: (?:FAILED|UP-TO-DATE|NO-SOURCE|SKIPPED|FROM-CACHE))?(?:\*\*)?\s*$/;
+/**
+ * Gradle prints the path with its leading `:`; a reporter trimming it (`> Task kspKotlin FAILED`) still names a task,
+ * and a reporter's markdown bold around the task and its outcome (`> Task **:app:x FAILED**`) is no part of the line.
+ */
+const TASK_LINE =
+  /^> Task (?:\*\*)?(:[^\s*]*|[A-Za-z][\w-]*(?::[\w-]+)*)(?: (?:FAILED|UP-TO-DATE|NO-SOURCE|SKIPPED|FROM-CACHE))?(?:\*\*)?\s*$/;
+const EXECUTING_TASK = /^Executing task '(:[^'\s]+)'/;
 /** Gradle before 5 printed tasks as `:app:compileDebugJavaWithJavac UP-TO-DATE`. */
 const OLD_TASK_LINE =
   /^(:[\w.-]+(?::[\w.-]+)*)(?: (?:UP-TO-DATE|FAILED|SKIPPED|NO-SOURCE|FROM-CACHE|\(Thread\[.*|- .*))?\s*$/;
@@ -102,8 +114,16 @@ const KOTLIN_URL_ONLY =
  * column, which linters (`A.kt:9:8: msg (rule)`) print.
  */
 const KOTLIN_RELATIVE_ONLY = /^((?:[\w.+-]+\/)*[\w.-]+\.kts?):(\d+):(\d+) (\S.*)$/;
-/** K1's `<path>.kt: (12, 5): msg` with its `e: ` lost: the `: (line, column): ` form is only the compiler's. */
-const KOTLIN_K1_BARE = /^\s*((?:[A-Za-z]:)?[^\s:][^:]*?\.kts?): \((\d+), (\d+)\):? (\S.*)$/;
+/**
+ * K2 words its mismatches against Java nullability annotations `Java type mismatch: …`; they are warnings unless the
+ * annotations are made strict, so without its letter such a line is taken as a warning.
+ */
+const JAVA_NULLABILITY_MISMATCH = /^Java type mismatch\b/;
+/**
+ * K1's `<path>.kt: (12, 5): msg` with its `e: ` lost: the `: (line, column): ` form is only the compiler's (also copied
+ * by hand as `(12,5)`).
+ */
+const KOTLIN_K1_BARE = /^\s*((?:[A-Za-z]:)?[^\s:][^:]*?\.kts?): \((\d+), ?(\d+)\):? (\S.*)$/;
 const ANY_TEXT = /\S/;
 /** How AGP's multi-line notices (DeprecationReporter, SyncIssue) go on after their first line. */
 const AGP_CONTINUATION =
@@ -114,8 +134,16 @@ const D8_COUNTS = /^# (?:methods|fields|types): /;
 const NEW_ENTRY =
   /^\s*(?:[ewiv]: |> |\* |FAILURE|BUILD |(?:ERROR|WARNING|INFO|Error|Warning):|Task :|:[\w-]+|\d+ (?:errors?|warnings?)\b|at |Caused by: )|\.(?:kts?|java|xml):\d+/;
 const KOTLIN_BINARY_LOCATION = /^((?:[A-Za-z]:)?[^\s:]*?\.(?:kotlin_module|jar|klib|class)(?:!\/[^\s:]*)?): (\S.*)$/;
-/** `e: [ksp] <path>:12: msg`; Room puts a long message on the lines after `<path>:130:`. */
-const KSP = /^\s*([ewi]): \[ksp(?:\]|\*\*\*) (?:(.+?):(\d+)(?::(\d+))?:(?: |$))?(.*)$/;
+/** kotlinc's notice on a runtime jar of an old name (`<jar>: kotlin-stdlib-jre7 is deprecated. Please use … instead`): a warning. */
+const KOTLIN_DEPRECATED_RUNTIME = /^kotlin-[\w-]+ is deprecated\. Please use kotlin-[\w-]+ instead\s*$/;
+/** The first line of a Java exception as `printStackTrace` writes it: `java.lang.IllegalStateException: msg`. */
+const JAVA_EXCEPTION_LINE = /^(?:[a-z][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error)(?:: .*)?$/;
+/**
+ * `e: [ksp] <path>:12: msg`; Room puts a long message on the lines after `<path>:130:`. The `[ksp] ` is KSP's own
+ * prefix inside the message, so it also starts a line where the Kotlin plugin's severity letter was left out (Android
+ * Studio's build tree shows the message alone, and that is what gets pasted): an error there, as the tree lists errors.
+ */
+const KSP = /^\s*(?:([ewi]): )?\[ksp(?:\]|\*\*\*) (?:(.+?):(\d+)(?::(\d+))?:(?: |$))?(.*)$/;
 const KAPT_TAGGED = /^\s*(?:([ew]): )?\[kapt\] (.*)$/;
 /** The summary kapt prints after the processor's own errors; it names no problem of its own. */
 const KAPT_SUMMARY = /failed to analyze: org\.jetbrains\.kotlin\.kapt3\.diagnostic\.KaptError/;
@@ -231,6 +259,8 @@ const D8_CAUSE = /^\s*(?:Caused by: )?com\.android\.tools\.r8\.[\w.$]+: (?!Compi
 
 const AGP_ERROR =
   /^\s*(ERROR|WARNING|INFO)::?\s*(?:(\/\S+?|[A-Za-z]:[\\/]\S+?|file:\/\/\S+?):(\d+)(?::(\d+))?: )?(.*)$/;
+/** Bazel's line before an action's output (`INFO: From KotlinCompile //pkg:target …:`): the tool's lines follow it. */
+const BAZEL_ACTION_HEADER = /^INFO: From \S+ .*:$/;
 /** The JVM's own warnings on stderr (Unsafe, native access) are not build diagnostics. */
 const JVM_NOISE =
   /^\s*WARNING: (A terminally deprecated method|sun\.misc\.Unsafe|A restricted method|Use --enable-native-access|Restricted methods will be blocked|Please consider reporting|An illegal reflective access|Illegal reflective access|All illegal access operations)/;
@@ -247,16 +277,29 @@ const AAR_MIN_COMPILE_SDK_DETAIL =
 
 /** `com.x.FooTest > bar FAILED`; nested classes stay in the method part (`Outer > Inner > test()`). */
 const SCRIPT_COMPILATION_ERROR = /ScriptCompilationError\(message=(.+?), location=(.+?) \((\d+):(\d+)\)\)/g;
-const TEST_FAILED = /^([A-Za-z_$][\w$.]*) > (.+) FAILED\s*$/;
+// A CI that masks secrets prints `***` for a package segment equal to one (`***.github.app.FooTest > bar FAILED`);
+// Kotlin Multiplatform names the target after the class (`FooTest[jvm] > bar[jvm] FAILED`).
+const TEST_FAILED = /^((?:[A-Za-z_$]|\*{3})[\w$.*]*(?:\[[^\]]+\])?) > (.+) FAILED\s*$/;
+/** The test's name alone, its ` FAILED` wrapped onto the next line by the terminal. */
+const TEST_NAME_ONLY = /^((?:[A-Za-z_$]|\*{3})[\w$.*]*) > (.+?)\s*$/;
+/** A build's own test logger (an `afterTest` hook) prints `SUITE: <class>`, `  TEST: <name>`, the result, then the stack. */
+const LOGGED_SUITE = /^SUITE: ([\w$.]+)\s*$/;
+const LOGGED_TEST = /^TEST: (\S.*?)\s*$/;
+/** The first line `printStackTrace()` prints: the exception's class, then its message. */
+const PRINTED_EXCEPTION = /^[a-z][\w$]*(?:\.[\w$]+)+(?::\s|\s*$)/;
+/** AGP's stand-in test for a run with no device, its class empty: ` > : No compatible devices connected.[TestRunner] FAILED`. */
+const CLASSLESS_TEST_FAILED = /^> : (\S.*\]) FAILED\s*$/;
 /** A connected-test run that did not complete, per device (`There was N failure(s).` only counts the failures listed). */
 const DEVICE_RUN_FAILED = /^Tests on .+? failed: (?!There (?:was|were) \d+ failures?)\S.*$/;
-const INSTRUMENTATION_RUN_FAILED = /^Test failed to run to completion\. Reason: \S.*$/;
+/** The runner's reason a run stopped early: wrapped by AGP before UTP, on its own line since (`Test run failed to complete. …`). */
+const INSTRUMENTATION_RUN_FAILED =
+  /^(?:Test failed to run to completion\. Reason: |Test run failed to complete\. )\S.*$/;
 const TEST_SHORT_FRAME = /^(.*?)\s+at (\S+?\.(?:kt|java|groovy|scala)):(\d+)\s*$/;
 /** Frames of test frameworks and the platform, skipped when looking for the project's frame. */
 const FRAMEWORK_FRAME =
   /^(?:org\.junit\.|junit\.|java\.|javax\.|jdk\.|sun\.|com\.sun\.|kotlin\.|kotlinx\.coroutines\.|org\.gradle\.|com\.android\.|android\.|androidx\.test\.|dalvik\.|org\.robolectric\.|org\.mockito\.|io\.mockk\.|org\.hamcrest\.|org\.assertj\.|com\.google\.common\.truth\.|org\.opentest4j\.)/;
 /** `at com.x.FooTest.bar(FooTest.kt:26)`, also with a module prefix (`app//…`, `java.base/…`) and spaced names. */
-const STACK_FRAME = /^\s*at (?:[\w.-]+(?:@[\w.-]+)?\/\/?)*([\w$.]+?)\.([^.(]+)\(([^:()]+):(\d+)\)/;
+const STACK_FRAME = /^\s*at (?:[\w.-]+(?:@[\w.-]+)?\/\/?)*([\w$.*]+?)\.([^.(]+)\(([^:()]+):(\d+)\)/;
 
 const DUPLICATE_CLASS = /Duplicate class (\S+) found in modules? (.+?)\s*$/;
 const AAR_HEADER = /issues? (?:was|were) found when checking AAR metadata/;
@@ -280,6 +323,9 @@ const TABLE_RULE = /^\s*-{2,}(?:\s*\|\s*-{2,})+\s*\|?\s*$/;
 const SQUASHED_REPORT = /\S\s+\* (?:What went wrong|Try):/;
 const SQUASHED_SECTION_BREAK =
   /\s+(?=\* (?:Where|What went wrong|Try|Exception is|Get more help):|BUILD FAILED\b|FAILURE: Build failed)/;
+/** A connected test's `FAILED` line with more after it: AGP ends the line there, so the text after is lines reflowed onto it. */
+const SQUASHED_TEST_RUN = /\] FAILED \S/;
+const SQUASHED_TEST_RUN_BREAK = /(?<=\] FAILED) | (?=Tests on \S.{0,200}? failed: |> Task :)/;
 const ESCAPED_LOG_BREAK = /\\n(?:\* What went wrong:|FAILURE: |\d+: Task failed|BUILD FAILED)/;
 /** Failure headlines that start a block even when the `* What went wrong:` line was not printed or pasted. */
 const IMPLICIT_BLOCK =
@@ -310,6 +356,13 @@ const DEPENDENCY_NOT_FOUND =
 /** The same failure as a stack prints it: `Caused by: ` or a multi-cause exception's `Cause 2: `, then the exception. */
 const CHAINED_DEPENDENCY_NOT_FOUND =
   /^(?:Caused by|Cause \d+): (?:[a-z][\w$]*\.)+[A-Z][\w$]*Exception: (Could not find .*)$/;
+/** The tag Kotlin/Native's klib resolver puts in front of what it logs. */
+const KLIB_RESOLVER_TAG = 'KLIB resolver: ';
+/**
+ * A wrapper's own report that the Gradle wrapper it ran failed (buildozer's `…/gradlew failed!`): Gradle's output is
+ * over, and an unlocated `WARNING:` after it is the wrapper's or its toolchain's.
+ */
+const WRAPPER_REPORTS_GRADLE_FAILED = /[\\/]gradlew(?:\.bat)? failed!$/;
 /** The unindented lines of its detail (the locations and the requirers are indented under them). */
 const DEPENDENCY_DETAIL = /^(?:Searched in the following locations:|Required by:)\s*$/;
 /** Causes Gradle prints only around the causes under them (a worker's failure, a configuration's resolution). */
@@ -317,7 +370,8 @@ const WRAPPING_CAUSE = /^(?:A failure occurred while executing |[Cc]ould not res
 /** Gradle's rich console: the progress bar, then one `> IDLE` / `> :app:task` line per worker (no failure causes). */
 const PROGRESS_BAR = /^<[-=]*> \d+% (?:INITIALIZING|CONFIGURING|EXECUTING|WAITING)\b/;
 /** A cause line (`> …`) with no headline before it; VS Code's `> Executing task: <command> <` echo is none. */
-const BARE_CAUSE = /^> (?!Task (?:\*\*)?:|Configure project |Transform |Executing task: )\S/;
+const BARE_CAUSE =
+  /^> (?!Task (?:(?:\*\*)?:|[A-Za-z][\w-]*(?: [A-Z-]+)?\s*$)|Configure project |Transform |Executing task: )\S/;
 /**
  * npm and pnpm announce a package script as `> name@1.2.3 script [dir]`, its command on the next `> ` line (a React
  * Native or Expo build run through `npm run`): neither is a failure cause.
@@ -340,7 +394,7 @@ const FLUTTER_GRADLE_STATUS =
 const INDENTED_CAUSE = /^ {2,12}> (?!Task (?:\*\*)?:|Configure project |Transform )[A-Za-z]/;
 /** Lines that start with `> ` only because the log was quoted in markdown: Gradle prints none of these after `> `. */
 const MARKDOWN_QUOTED =
-  /^> ?(?:> |\d{2}:\d{2}:\d{2}\b|Caused by: |\s*at [\w$.]+[\w$<>]*\(|\* (?:What went wrong|Where|Try|Exception is|Get more help)|FAILURE: |BUILD (?:FAILED|SUCCESSFUL)|Error:(?!\s))/;
+  /^> ?(?:> |\d{2}:\d{2}:\d{2}\b|Caused by: |\s*at [\w$.]+[\w$<>]*\(|\* (?:What went wrong|Where|Try|Exception is|Get more help)|FAILURE: |BUILD (?:FAILED|SUCCESSFUL)|Error:(?!\s)|:[\w.-]+(?::[\w.-]+)* (?:FAILED|UP-TO-DATE)\s*$)/;
 /** A failure headline behind `> ` where no failure block is open: Gradle never prints one as a cause, a markdown quote does. */
 const QUOTED_HEADLINE =
   /^> (?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project) '[^']+'\.\s*$/;
@@ -400,6 +454,46 @@ const LOG_LEVEL_PREFIX =
 const MAVEN_LOCATED = /^\s*(.+?\.java):\[(\d+),(\d+)\] (?:(error|warning): )?(.*)$/;
 /** The Compose compiler plugin's version check, also seen pasted without Kotlin's `e: `. */
 const COMPOSE_VERSION = /^\s*(This version \(\S+\) of the Compose Compiler requires Kotlin version .*)$/;
+/**
+ * kotlinc's messages that name no source position, pasted without the `e: ` / `w: ` the Kotlin plugin puts before
+ * them, or in the `error: ` / `warning: ` form of Android Studio's build view and of kotlinc's own command line (there
+ * lower-cased): the sentence is the compiler's, and so is its severity. `hint` is a cheap test before the pattern;
+ * a message ending in `:` goes on with the lines under it (the classes, the jars).
+ */
+const KOTLIN_SENTENCES_ALONE: readonly { hint: string; pattern: RegExp; severity: DiagnosticSeverity }[] = [
+  {
+    // The metadata-version error without the binary it names.
+    hint: ' was compiled with an incompatible version of Kotlin',
+    pattern:
+      /^\s*((?:Module|Class '[^']+') was compiled with an incompatible version of Kotlin\. The binary version of its metadata is \S+, expected version is \S+)$/,
+    severity: 'error',
+  },
+  {
+    hint: 'upertypes of the following classes',
+    pattern:
+      /^\s*(?:error: )?([Ss]upertypes of the following classes cannot be resolved\. Please make sure you have the required dependencies in the classpath\b.*)$/,
+    severity: 'error',
+  },
+  {
+    hint: 'untime JAR files in the classpath',
+    pattern: /^\s*(?:warning: )?([Rr]untime JAR files in the classpath should have the same version\b.*)$/,
+    severity: 'warning',
+  },
+  {
+    hint: ' have the same JVM signature',
+    pattern:
+      /^\s*((?:Inherited platform declarations clash|Platform declaration clash|Accidental override): The following declarations have the same JVM signature\b.*)$/,
+    severity: 'error',
+  },
+  {
+    // An internal error as a summary shows it, without the exception class and `e: ` before it.
+    hint: 'Backend Internal error: ',
+    pattern: /^\s*(Backend Internal error: .*)$/,
+    severity: 'error',
+  },
+];
+/** The file an internal compiler error names on the line after it (K1 put the position before it). */
+const FILE_BEING_COMPILED = /^File being compiled: (?:\((\d+),(\d+)\) in )?(\S.*?)\s*$/;
 /** clang through CMake or ndk-build: `src/main/cpp/a.cpp:73:10: error: msg` (then an echo and a caret). */
 const CLANG =
   /^\s*((?:[A-Za-z]:)?[^:\s][^:]*?\.(?:c|cc|cpp|cxx|c\+\+|h|hh|hpp|hxx|m|mm|inl|ipp)):(\d+):(\d+): (error|warning|fatal error): (.*)$/;
@@ -415,7 +509,7 @@ const NDK_BUILD_UNKNOWN_SCRIPT = /^\s*Android NDK: (Your APP_BUILD_SCRIPT points
 const CMAKE_ERROR = /^\s*CMake (Error|Warning)(?: \(dev\))? at (.+?):(\d+) \((\w+)\):\s*$/;
 /** Failures Gradle and AGP print as one sentence, seen pasted on their own without the failure block around them. */
 const KNOWN_FAILURE =
-  /^\s*(?:Caused by: [\w.$]+(?:Exception|Error): )?((?:SDK location not found|Unsupported class file major version|General error during (?:conversion|semantic analysis): |Could not find method \S+ for arguments|Keystore file .* not found for signing config|Failed to find (?:target with hash string|Build Tools revision)|No toolchains found in the NDK|NDK (?:not configured|is not installed)|Minimum supported Gradle version is|The project is using an incompatible version|Android Gradle plugin requires Java \d+ to run\.|Namespace not specified\. |Task '[^']*' not found in (?:root )?project '[^']+'\.|Plugin is too old, please update to a more recent version|compileSdkVersion is not specified\b).*)$/;
+  /^\s*(?:Caused by: [\w.$]+(?:Exception|Error): )?((?:SDK location not found|Unsupported class file major version|General error during (?:conversion|semantic analysis): |Could not find method \S+ for arguments|Keystore file .* not found for signing config|Failed to find (?:target with hash string|Build Tools revision)|No toolchains found in the NDK|NDK (?:not configured|is not installed)|Minimum supported Gradle version is|The project is using an incompatible version|Android Gradle plugin requires Java \d+ to run\.|Namespace not specified\. |Task '[^']*' not found in (?:root )?project '[^']+'\.|Plugin is too old, please update to a more recent version|compileSdkVersion is not specified\b|There were failing tests\. See the report at: ).*)$/;
 /** An exception's class before its message (a stack pasted without the report): the message may be a known failure. */
 const THROWN = /^\s*(?:(?:[a-z][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error): )+(\S.*)$/;
 /**
@@ -496,7 +590,7 @@ function clip(message: string): string {
 /** False when the line's first character cannot begin any WRAPPER_PREFIX alternative (most lines): skips the regex. */
 function mayStartWrapperPrefix(line: string): boolean {
   const c = line.charCodeAt(0);
-  // BOM, a digit (timestamps), `[`, `#`, `:`, `e`/`w` (`error: `/`warning: `), a backtick (code fence), `C` (`C/C++: `).
+  // BOM, a digit (timestamps), `[`, `#`, `:`, `e`/`w`/`E`/`W` (`error: `/`Error: `), a backtick (code fence), `C` (`C/C++: `).
   return (
     c === 0xfeff ||
     (c >= 48 && c <= 57) ||
@@ -506,6 +600,7 @@ function mayStartWrapperPrefix(line: string): boolean {
     c === 101 ||
     c === 119 ||
     c === 96 ||
+    ((c === 69 || c === 87) && /^(?:Error|Warning): [ew]: /.test(line)) ||
     (c === 67 && line.startsWith('C/C++: '))
   );
 }
@@ -524,6 +619,9 @@ export function stripWrapperPrefixes(rawLine: string): string {
   if (line.includes('\u001b')) line = line.replace(ANSI, '');
   // An opening fence glued to the start of a log line (```Execution failed …).
   if (line.startsWith('```') && line.length > 3 && line.charCodeAt(3) !== 96) line = line.slice(3);
+  // A test runner relaying Gradle's output (Patrol's CLI) puts `        : ` or `\t: ` before each line.
+  if ((line.charCodeAt(0) === 9 || line.startsWith('        :')) && RELAYED_LINE_PREFIX.test(line))
+    line = line.slice(line.indexOf(':') + 2);
   for (let i = 0; i < 4 && mayStartWrapperPrefix(line); i++) {
     const m = WRAPPER_PREFIX.exec(line);
     if (!m || m[0].length === 0) break;
@@ -551,6 +649,9 @@ export function stripWrapperPrefixes(rawLine: string): string {
     if (line.trimStart().startsWith('`')) line = line.slice(line.indexOf('`') + 1);
     else if (line.endsWith('`')) line = line.slice(0, -1);
   }
+  // A path the issue's editor turned into a link with no target: `e: [/p/A.kt](): (326, 50): …`.
+  if (line.includes(']('))
+    line = line.replace(MARKDOWN_LINK, (link, text: string) => (LINKED_PATH.test(text) ? text : link));
   // A log line quoted in a sentence: `"MainActivity.kt:8:22 Unresolved reference: X"`.
   if (line.length > 2 && line.startsWith('"') && line.endsWith('"') && line.indexOf('"', 1) === line.length - 1)
     line = line.slice(1, -1);
@@ -709,6 +810,8 @@ interface PendingTest {
   readonly lines: string[];
   /** Gradle prints a blank line between the stack and its indented `Caused by:`. */
   blankLines: number;
+  /** From a build's own logger: its stack is printed unindented. */
+  readonly printedStack?: boolean;
 }
 
 export class GradleOutputParser {
@@ -772,6 +875,10 @@ export class GradleOutputParser {
   private carriedLine: string | null = null;
   /** The line before this one, for a path the terminal wrapped onto two lines. */
   private previousLine: string | null = null;
+  /** The class a build's own test logger last named (`SUITE: …`). */
+  private loggedSuite: string | null = null;
+  /** Tests already reported, by name and place: a test run twice in one log failed once as far as a fix goes. */
+  private readonly reportedTests = new Set<string>();
   private currentLine: string | null = null;
   /** The line that gave the last diagnostic, and where it is: a terminal may have wrapped its message. */
   private lastAdded: { line: string | null; index: number } | null = null;
@@ -783,6 +890,10 @@ export class GradleOutputParser {
   private headlineExpected = false;
   /** The task of the last failure block, for the bare `error:` lines printed after it. */
   private lastFailedTask: string | null = null;
+  /** Set by the first line with text: only that one can start inside a wrapper's column an excerpt cut through. */
+  private sawText = false;
+  /** A Java exception's first line with no tool's prefix, until its frames say whether KSP reported it. */
+  private exceptionWithoutTag: { message: string; task: string | null } | null = null;
   /** A failure report (its `* What went wrong:` or `* Try:`) was read: the exceptions in stacks only repeat it. */
   private failureReportRead = false;
   /** Diagnostics of failures named outside a report, dropped at the end when the log has the report. */
@@ -802,6 +913,11 @@ export class GradleOutputParser {
   }
 
   push(rawLine: string): void {
+    // An excerpt of a `flutter run -v` log can start inside the time column (` ] Execution failed …`).
+    if (!this.sawText && rawLine.trim() !== '') {
+      this.sawText = true;
+      if (rawLine.includes('] ')) rawLine = rawLine.replace(CUT_VERBOSE_COLUMN, '');
+    }
     // Flutter's verbose log starts every line with its `[  +21 ms] ` column: one found after other text begins a line
     // whose break was lost (`… line: 24[  +21 ms] * What went wrong:`).
     let rest = rawLine;
@@ -833,6 +949,10 @@ export class GradleOutputParser {
         for (let k = 0; k < causes.length && k < 16; k++)
           this.pushLine(k === 0 ? causes[0]! : `${'   '.repeat(k)}> ${causes[k]}`);
       }
+      return;
+    }
+    if (rawLine.length > 40 && rawLine.includes('] FAILED ') && SQUASHED_TEST_RUN.test(rawLine)) {
+      for (const part of rawLine.split(SQUASHED_TEST_RUN_BREAK)) this.pushLine(part);
       return;
     }
     this.pushLine(rawLine);
@@ -1006,6 +1126,7 @@ export class GradleOutputParser {
       this.buildEnded = /^BUILD (FAILED|SUCCESSFUL) in /.test(trimmed);
       return;
     }
+    if (trimmed.endsWith('failed!') && WRAPPER_REPORTS_GRADLE_FAILED.test(trimmed)) this.buildEnded = true;
     // Another build started in the same log.
     if (this.buildEnded && (trimmed.startsWith('> Task ') || trimmed.startsWith('> Configure ')))
       this.buildEnded = false;
@@ -1153,7 +1274,11 @@ export class GradleOutputParser {
     )
       return;
     // A quoted compiler line (`> e: [ksp] …` in a pasted log) is that diagnostic, not a failure cause.
-    if (BARE_CAUSE.test(line) && this.scanLine(line.slice(2), false, true)) return;
+    if (BARE_CAUSE.test(line) && this.scanLine(line.slice(2), false, true)) {
+      // The lines after it are quoted too: a message's continuation lines lose their `> ` as the first did.
+      this.markdownQuote = true;
+      return;
+    }
     // Every headline IMPLICIT_BLOCK knows quotes a task, project or configuration name.
     const cause = BARE_CAUSE.test(line) || (this.section === 'none' && INDENTED_CAUSE.test(line));
     const studioAt = line.startsWith('Error:(') ? STUDIO_LOCATED_HEADLINE.exec(line) : null;
@@ -1389,6 +1514,22 @@ export class GradleOutputParser {
     return this.add({ severity, source, file: null, line: null, column: null, message, task });
   }
 
+  /** `File being compiled: <path>` under the internal error just reported gives that error its file. */
+  private placeInternalError(line: string): boolean {
+    const m = FILE_BEING_COMPILED.exec(line);
+    const index = this.diagnostics.length - 1;
+    const last = this.diagnostics[index];
+    if (!m || last === undefined || last.source !== 'kotlin' || last.file !== null || this.lastAdded?.index !== index)
+      return false;
+    this.diagnostics[index] = {
+      ...last,
+      file: this.reportPath(m[3]!),
+      line: m[1] ? Number(m[1]) : null,
+      column: m[2] ? Number(m[2]) : null,
+    };
+    return true;
+  }
+
   /** `again`: a record the tool printed twice in a row is two problems (see flushMultiline), not one printed twice. */
   private add(d: Diagnostic, again = false): boolean {
     const message = clip(d.message);
@@ -1491,12 +1632,18 @@ export class GradleOutputParser {
       this.flushMultiline();
     }
     if (this.pendingTest) {
-      if (line.trim() === '' && this.pendingTest.lines.length > 0 && this.pendingTest.blankLines === 0) {
+      // Also right under the `FAILED` line, where a markdown paste put one.
+      if (line.trim() === '' && this.pendingTest.blankLines === 0) {
         this.pendingTest.blankLines++;
         return true;
       }
-      if (/^\s+\S/.test(line) && !/^\s*> /.test(line)) {
+      const logged = this.pendingTest.printedStack === true;
+      if (/^\s+\S/.test(line) && !/^\s*> /.test(line) && !(logged && /^\s*(?:SUITE|TEST): /.test(line))) {
         if (this.pendingTest.lines.length < MAX_CONTINUATION_LINES) this.pendingTest.lines.push(line.trim());
+        return true;
+      }
+      if (logged && this.pendingTest.lines.length === 0 && PRINTED_EXCEPTION.test(line)) {
+        this.pendingTest.lines.push(line.trim());
         return true;
       }
       // The failure's message pasted without its indentation: the one sentence right under the `FAILED` line.
@@ -1678,36 +1825,50 @@ export class GradleOutputParser {
     let exception = '';
     let file: string | null = null;
     let line: number | null = null;
+    // Gradle's short format names the test class's own frame when the class is on the stack, else the top frame
+    // (a framework's, as for `initializationError`): only a frame in the test class's file is the project's place.
+    const testClass = p.className.replace(/\[[^\]]*\]$/, '');
+    const testFile = testClass.slice(testClass.lastIndexOf('.') + 1).split('$')[0]!;
+    // The project's code shares the test class's package root (`com.example`): a frame outside it is a library's
+    // (Hilt's checks, a mocking library), whatever the framework list knows.
+    const segments = testClass.split('.');
+    const root = segments.length > 2 ? `${segments[0]}.${segments[1]}.` : null;
     for (const text of p.lines) {
       const frame = STACK_FRAME.exec(text);
       if (frame) {
         // The first frame past the test frameworks' own is where the project's code failed.
-        if (file === null && !FRAMEWORK_FRAME.test(frame[1]!)) {
+        if (file === null && !FRAMEWORK_FRAME.test(frame[1]!) && (root === null || frame[1]!.startsWith(root))) {
           file = frame[3]!;
           line = Number(frame[4]);
         }
         continue;
       }
-      if (/^\s*(at |\.\.\. \d+ more|Caused by:)/.test(text)) continue;
       const short = TEST_SHORT_FRAME.exec(text);
       if (short) {
-        if (exception === '') exception = short[1]!.trim();
-        if (file === null) {
+        const cause = short[1]!.startsWith('Caused by:');
+        if (exception === '' && !cause) exception = short[1]!.trim();
+        if (file === null && short[2]!.slice(0, short[2]!.lastIndexOf('.')) === testFile) {
           file = short[2]!;
           line = Number(short[3]);
         }
         continue;
       }
+      // kotlinx.coroutines' stack recovery marks where a coroutine resumed with a frame of its own, not a message line.
+      if (/^\s*(at |\.\.\. \d+ more|Caused by:|\(Coroutine boundary\))/.test(text)) continue;
       if (exception === '') exception = text.trim();
       else if (exception.length < 400 && file === null) exception = `${exception} ${text.trim()}`;
     }
+    const name = p.className === '' ? p.method : `${p.className} > ${p.method}`;
+    const key = `${name}\n${file}:${line}`;
+    if (this.reportedTests.has(key)) return;
+    if (this.reportedTests.size < MAX_DIAGNOSTICS) this.reportedTests.add(key);
     this.add({
       severity: 'error',
       source: 'test',
       file,
       line,
       column: null,
-      message: exception ? `${p.className} > ${p.method}: ${exception}` : `${p.className} > ${p.method} failed`,
+      message: `${name}${exception ? `: ${exception}` : ' failed'}`,
       task: p.task,
     });
   }
@@ -1717,9 +1878,25 @@ export class GradleOutputParser {
   /** Tries every line rule; true when the line produced (or belongs to) a diagnostic. */
   private scanLine(line: string, inBlock: boolean, quotedCause = false): boolean {
     const trimmed = line.trim();
+    // A stack frame (`at com.x.Foo.bar(Foo.kt:12)`) is never a diagnostic of its own, and stacks are long. One of KSP's
+    // processing (not its Gradle plugin's) under an exception pasted without `e: [ksp] ` shows KSP caught and reported it.
+    if (trimmed.startsWith('at ') && trimmed.endsWith(')')) {
+      const caught = this.exceptionWithoutTag;
+      if (
+        caught !== null &&
+        trimmed.startsWith('at com.google.devtools.ksp.') &&
+        !trimmed.startsWith('at com.google.devtools.ksp.gradle.')
+      ) {
+        this.exceptionWithoutTag = null;
+        this.addUnlocated('error', 'ksp', caught.message, caught.task);
+      }
+      return false;
+    }
+    this.exceptionWithoutTag =
+      !inBlock && trimmed.includes('.') && JAVA_EXCEPTION_LINE.test(trimmed)
+        ? { message: trimmed, task: this.currentTask }
+        : null;
     if (trimmed === '') return false;
-    // A stack frame (`at com.x.Foo.bar(Foo.kt:12)`) is never a diagnostic of its own, and stacks are long.
-    if (trimmed.startsWith('at ') && trimmed.endsWith(')')) return false;
 
     if (!inBlock) {
       // Task lines start `> Task :`, `:` (Gradle before 5) or `Task :`.
@@ -1729,7 +1906,10 @@ export class GradleOutputParser {
           ? (TASK_LINE.exec(trimmed) ??
             OLD_TASK_LINE.exec(trimmed) ??
             /^Task (:\S+)(?: (?:FAILED|UP-TO-DATE|NO-SOURCE|SKIPPED|FROM-CACHE))?\s*$/.exec(trimmed))
-          : null;
+          : // `--info` names the task it starts: `Executing task ':app:compileDebugKotlin' (up-to-date check …) due to:`.
+            first === 69
+            ? EXECUTING_TASK.exec(trimmed)
+            : null;
       if (task) {
         this.currentTask = task[1]!;
         this.inCcList = false;
@@ -1833,6 +2013,24 @@ export class GradleOutputParser {
       return this.addUnlocated('error', 'aapt2', m[1]!, task);
     if (line.includes('This version (') && (m = COMPOSE_VERSION.exec(line)))
       return this.addUnlocated('error', 'kotlin', m[1]!, task);
+    for (const sentence of KOTLIN_SENTENCES_ALONE) {
+      if (!line.includes(sentence.hint) || !(m = sentence.pattern.exec(line))) continue;
+      const diagnostic: Diagnostic = {
+        severity: sentence.severity,
+        source: 'kotlin',
+        file: null,
+        line: null,
+        column: null,
+        message: m[1]!,
+        task,
+      };
+      if (!inBlock && m[1]!.endsWith(':')) {
+        this.pendingMultiline = { base: diagnostic, lines: [], unindented: ANY_TEXT };
+        return true;
+      }
+      return this.add(diagnostic);
+    }
+    if (!inBlock && trimmed.startsWith('File being compiled: ') && this.placeInternalError(trimmed)) return true;
     if ((line.includes('error: ') || line.includes('warning: ')) && (m = CLANG.exec(line))) {
       return this.add({
         severity: m[4] === 'warning' ? 'warning' : 'error',
@@ -1948,11 +2146,12 @@ export class GradleOutputParser {
       return true;
     }
     if (line.includes('[ksp') && (m = KSP.exec(line))) {
-      if (m[1] === 'i') return true;
+      // KSP's own line on every run; it is an info whether or not its `i: ` was pasted with it.
+      if (m[1] === 'i' || (m[1] === undefined && m[5]!.startsWith('loaded provider(s): '))) return true;
       // A processor's message keeps its own line breaks (Room's constructor candidates, Hilt's advice lines).
       this.pendingMultiline = {
         base: {
-          severity: severityOf(m[1]!),
+          severity: severityOf(m[1] ?? 'e'),
           source: 'ksp',
           file: m[2] ?? null,
           line: m[3] ? Number(m[3]) : null,
@@ -1986,7 +2185,13 @@ export class GradleOutputParser {
     if (kotlin || urlOnly) {
       const [letter, file, lineNo, column, message] = kotlin
         ? [kotlin[1]!, kotlin[2]!, kotlin[3]!, kotlin[4]!, kotlin[5]!]
-        : [this.lineLevel?.startsWith('WARN') ? 'w' : 'e', urlOnly![1]!, urlOnly![2]!, urlOnly![3]!, urlOnly![4]!];
+        : [
+            this.lineLevel?.startsWith('WARN') || JAVA_NULLABILITY_MISMATCH.test(urlOnly![4]!) ? 'w' : 'e',
+            urlOnly![1]!,
+            urlOnly![2]!,
+            urlOnly![3]!,
+            urlOnly![4]!,
+          ];
       if (letter === 'i') return true;
       const diagnostic: Diagnostic = {
         severity: severityOf(letter),
@@ -2007,18 +2212,22 @@ export class GradleOutputParser {
     // kotlinc names a binary without a position: `e: /p/x.jar!/META-INF/x.kotlin_module: Module was compiled …`,
     // also pasted without its `e: ` (then only with the compiler's metadata wording).
     const kotlinBare = KOTLIN_BARE.exec(line);
+    const bareJar = kotlinBare ? null : line.includes('.jar: kotlin-') ? KOTLIN_BINARY_LOCATION.exec(trimmed) : null;
+    const runtimeNotice = bareJar !== null && KOTLIN_DEPRECATED_RUNTIME.test(bareJar[2]!);
     const binary = kotlinBare
       ? KOTLIN_BINARY_LOCATION.exec(kotlinBare[2]!)
       : line.includes('.kotlin_module')
         ? KOTLIN_BINARY_LOCATION.exec(trimmed)
-        : null;
+        : runtimeNotice
+          ? bareJar
+          : null;
     if (kotlinBare || binary) {
       // `e: error: msg` is javac's unlocated diagnostic (its own `error: `) relayed by kapt: kotlinc says no `error: `.
       const relayed = kotlinBare ? /^(?:error|warning): (\S.*)$/.exec(kotlinBare[2]!) : null;
       const message = relayed ? relayed[1]! : kotlinBare ? kotlinBare[2]! : trimmed;
       if (KAPT_SUMMARY.test(message)) return true;
       const diagnostic: Diagnostic = {
-        severity: severityOf(kotlinBare ? kotlinBare[1]! : 'e'),
+        severity: severityOf(kotlinBare ? kotlinBare[1]! : runtimeNotice ? 'w' : 'e'),
         source: relayed ? 'kapt' : this.kotlinSource(task, message),
         file: binary ? binary[1]! : null,
         line: null,
@@ -2167,6 +2376,15 @@ export class GradleOutputParser {
     // Also in the JDK's locales, and with the level word mis-decoded (a GBK console's `错误` read as UTF-8 is `����`).
     if (!inBlock && (m = /^(?:error|错误|エラー|Fehler|\uFFFD{2,}): (.+)$/.exec(line)))
       return this.addBareError(m[1]!, task);
+    // Kotlin/Native's library resolver tags its messages with its name; pasted without the compiler's `e: `/`w: `,
+    // the missing library is still the build's error and the rest (a skipped klib, a duplicate name) are warnings.
+    if (!inBlock && trimmed.startsWith(KLIB_RESOLVER_TAG) && trimmed.length > KLIB_RESOLVER_TAG.length)
+      return this.addUnlocated(
+        trimmed.startsWith('Could not find ', KLIB_RESOLVER_TAG.length) ? 'error' : 'warning',
+        'kotlin',
+        trimmed,
+        task,
+      );
     if (!inBlock && !quotedCause && trimmed.startsWith('Failed to resolve: ') && (m = STUDIO_UNRESOLVED.exec(line)))
       return this.addUnlocated('error', 'gradle', m[1]!, task);
     if (!inBlock && trimmed.startsWith('Gradle ') && (m = STUDIO_SYNC_FAILED.exec(line)))
@@ -2205,6 +2423,7 @@ export class GradleOutputParser {
       (trimmed.startsWith('ERROR:') || trimmed.startsWith('WARNING:') || trimmed.startsWith('INFO:')) &&
       (m = AGP_ERROR.exec(line)) &&
       !JVM_NOISE.test(line) &&
+      !BAZEL_ACTION_HEADER.test(trimmed) &&
       !(this.buildEnded && m[2] === undefined)
     )
       return this.addAgpLine(m, task);
@@ -2362,6 +2581,31 @@ export class GradleOutputParser {
       return this.addUnlocated('warning', 'agp', m[1]!, task);
     if (!inBlock && trimmed.endsWith('FAILED') && !trimmed.startsWith('>') && (m = TEST_FAILED.exec(trimmed))) {
       this.pendingTest = { className: m[1]!, method: m[2]!, task, lines: [], blankLines: 0 };
+      return true;
+    }
+    if (!inBlock && trimmed === 'FAILED' && (m = TEST_NAME_ONLY.exec(this.previousLine?.trim() ?? ''))) {
+      this.pendingTest = { className: m[1]!, method: m[2]!, task, lines: [], blankLines: 0 };
+      return true;
+    }
+    if (!inBlock && trimmed.startsWith('SUITE: ') && (m = LOGGED_SUITE.exec(trimmed))) this.loggedSuite = m[1]!;
+    if (
+      !inBlock &&
+      trimmed === 'FAILURE' &&
+      this.loggedSuite !== null &&
+      (m = LOGGED_TEST.exec(this.previousLine?.trim() ?? ''))
+    ) {
+      this.pendingTest = {
+        className: this.loggedSuite,
+        method: m[1]!,
+        task,
+        lines: [],
+        blankLines: 0,
+        printedStack: true,
+      };
+      return true;
+    }
+    if (!inBlock && trimmed.startsWith('> : ') && (m = CLASSLESS_TEST_FAILED.exec(trimmed))) {
+      this.pendingTest = { className: '', method: m[1]!, task, lines: [], blankLines: 0 };
       return true;
     }
     // The instrumentation run itself failed (the app process crashed, fewer tests reported than started): the
