@@ -69,6 +69,11 @@ const MAX_UNINDENTED_LINES = 12;
 const WRAPPER_PREFIX =
   /^(?:\uFEFF|(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|\[(?:\w+ )?\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[\d{2}:\d{2}:\d{2}\]: (?:▸ )?|\[[a-z][a-z-]*\](?: {2,}|$)|\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|C\/C\+\+: |(?:[Ee]rror|[Ww]arning): (?=[ew]: )|```(?:[\w-]+(?= |$))? ?|exception: (?=\S)|\d{1,6}\.(?:\t|\s(?=[ew]: )))/;
 const RELAYED_LINE_PREFIX = /^(?:\t| {8}): /;
+/** Bazel locates a failed action at its target in a `BUILD` file; AGP never names one. */
+const BAZEL_BUILD_FILE = /(?:^|[\\/])BUILD(?:\.bazel)?$/;
+/** The tools Bazel's Android rules run AAPT2 through (`ResourceProcessorBusyBox --tool LINK_STATIC_LIBRARY -- --aapt2 …`). */
+const BAZEL_RESOURCE_TOOL = /\b(?:ResourceProcessorBusyBox|aapt2)\b/;
+const P4A_RELAYED_LINE = /^\[(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\]: {0,8}\t/;
 /** The end of Flutter's verbose `[  +12 ms] ` column, all that is left of it on a log's first line cut inside it. */
 const CUT_VERBOSE_COLUMN = /^ *(?:\+ *\d+ m?s)? *\] (?=\S)/;
 /** A markdown link, `[text](target)`: an issue's editor makes one of a pasted path. */
@@ -386,6 +391,11 @@ const CONSOLE_STATUS = /^> (?:IDLE|.*[A-Z]{4,} \[(?:\d+h )?(?:\d+m )?\d+(?:\.\d+
  * Python's logging in the form `2021-10-10 17:05:33,488 ERROR: …` (the comma before the milliseconds is Python's
  * asctime): a build server's own log around the build (F-Droid's fdroidserver), never Gradle's or AGP's.
  */
+/**
+ * A line that is only a number: a CI web viewer's line numbers, copied with the log, land on lines of their own between
+ * the log's lines. Gradle, AGP and the compilers print no bare number on a line.
+ */
+const VIEWER_LINE_NUMBER = /^\s*\d{1,7}\s*$/;
 const BUILD_SERVER_LOG = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},\d{3} (?:DEBUG|INFO|WARNING|ERROR|CRITICAL): /;
 /** `Running Gradle task 'assembleDebug'...` with its time when done (`… 359.5s`, `… Done 362.1s (!)`). */
 const FLUTTER_GRADLE_STATUS =
@@ -493,7 +503,8 @@ const KOTLIN_SENTENCES_ALONE: readonly { hint: string; pattern: RegExp; severity
   },
 ];
 /** The file an internal compiler error names on the line after it (K1 put the position before it). */
-const FILE_BEING_COMPILED = /^File being compiled: (?:\((\d+),(\d+)\) in )?(\S.*?)\s*$/;
+/** kotlinc's internal-error attachment: `File being compiled: (l,c) in <path>`, before 1.3 `File being compiled and position: …`. */
+const FILE_BEING_COMPILED = /^File being compiled(?: and position)?: (?:\((\d+),(\d+)\) in )?(\S.*?)\s*$/;
 /** clang through CMake or ndk-build: `src/main/cpp/a.cpp:73:10: error: msg` (then an echo and a caret). */
 const CLANG =
   /^\s*((?:[A-Za-z]:)?[^:\s][^:]*?\.(?:c|cc|cpp|cxx|c\+\+|h|hh|hpp|hxx|m|mm|inl|ipp)):(\d+):(\d+): (error|warning|fatal error): (.*)$/;
@@ -509,7 +520,7 @@ const NDK_BUILD_UNKNOWN_SCRIPT = /^\s*Android NDK: (Your APP_BUILD_SCRIPT points
 const CMAKE_ERROR = /^\s*CMake (Error|Warning)(?: \(dev\))? at (.+?):(\d+) \((\w+)\):\s*$/;
 /** Failures Gradle and AGP print as one sentence, seen pasted on their own without the failure block around them. */
 const KNOWN_FAILURE =
-  /^\s*(?:Caused by: [\w.$]+(?:Exception|Error): )?((?:SDK location not found|Unsupported class file major version|General error during (?:conversion|semantic analysis): |Could not find method \S+ for arguments|Keystore file .* not found for signing config|Failed to find (?:target with hash string|Build Tools revision)|No toolchains found in the NDK|NDK (?:not configured|is not installed)|Minimum supported Gradle version is|The project is using an incompatible version|Android Gradle plugin requires Java \d+ to run\.|Namespace not specified\. |Task '[^']*' not found in (?:root )?project '[^']+'\.|Plugin is too old, please update to a more recent version|compileSdkVersion is not specified\b|There were failing tests\. See the report at: ).*)$/;
+  /^\s*(?:Caused by: [\w.$]+(?:Exception|Error): )?((?:SDK location not found|Unsupported class file major version|General error during (?:conversion|semantic analysis): |Could not find method \S+ for arguments|No such property: \S+ for class: \S|Keystore file .* not found for signing config|Failed to find (?:target with hash string|Build Tools revision)|No toolchains found in the NDK|NDK (?:not configured|is not installed)|Minimum supported Gradle version is|The project is using an incompatible version|Android Gradle plugin requires Java \d+ to run\.|Namespace not specified\. |Task '[^']*' not found in (?:root )?project '[^']+'\.|Plugin is too old, please update to a more recent version|compileSdkVersion is not specified\b|There were failing tests\. See the report at: ).*)$/;
 /** An exception's class before its message (a stack pasted without the report): the message may be a known failure. */
 const THROWN = /^\s*(?:(?:[a-z][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error): )+(\S.*)$/;
 /**
@@ -619,6 +630,8 @@ export function stripWrapperPrefixes(rawLine: string): string {
   if (line.includes('\u001b')) line = line.replace(ANSI, '');
   // An opening fence glued to the start of a log line (```Execution failed …).
   if (line.startsWith('```') && line.length > 3 && line.charCodeAt(3) !== 96) line = line.slice(3);
+  // python-for-android (buildozer) logs each line of a command's output as `[DEBUG]:   ` and a tab before the line.
+  if (line.charCodeAt(0) === 91 && P4A_RELAYED_LINE.test(line)) line = line.slice(line.indexOf('\t') + 1);
   // A test runner relaying Gradle's output (Patrol's CLI) puts `        : ` or `\t: ` before each line.
   if ((line.charCodeAt(0) === 9 || line.startsWith('        :')) && RELAYED_LINE_PREFIX.test(line))
     line = line.slice(line.indexOf(':') + 2);
@@ -960,7 +973,7 @@ export class GradleOutputParser {
 
   private pushLine(rawLine: string, mayHold = true): void {
     // A digit first: the cheap test before the pattern, on every line.
-    if (rawLine.charCodeAt(0) <= 57 && BUILD_SERVER_LOG.test(rawLine)) return;
+    if (rawLine.charCodeAt(0) <= 57 && (BUILD_SERVER_LOG.test(rawLine) || VIEWER_LINE_NUMBER.test(rawLine))) return;
     let line = capIndent(stripWrapperPrefixes(rawLine), this.pendingJavac !== null);
     // Copied out of an HTML table (Android Studio's build view pasted into an issue): each row ends in ` |` and the
     // rows are separated by `-- | --`.
@@ -1587,6 +1600,19 @@ export class GradleOutputParser {
       // The merger's detail lines are tab-indented, but pasted logs often lose the tabs; a stack frame ends them.
       const pending = this.pendingMultiline;
       const manifest = pending.base.source === 'manifest';
+      // Studio's `Error:` alone over an unindented Gradle `Could not …` (its sync failure dialog, copied): not the
+      // merger's record, whose details are tab-indented or read as the merger's own sentences.
+      if (
+        manifest &&
+        pending.base.file === null &&
+        pending.base.message === '' &&
+        pending.lines.length === 0 &&
+        !pending.mergerRecord &&
+        /^Could not \S/.test(line)
+      ) {
+        this.pendingMultiline = null;
+        return this.scanLine(`Error:${line.trimEnd()}`, false);
+      }
       // A paste that lost the tabs may also have split the merger's `is also present at …` from its suggestion.
       if (
         !pending.heldBlank &&
@@ -2030,7 +2056,7 @@ export class GradleOutputParser {
       }
       return this.add(diagnostic);
     }
-    if (!inBlock && trimmed.startsWith('File being compiled: ') && this.placeInternalError(trimmed)) return true;
+    if (!inBlock && trimmed.startsWith('File being compiled') && this.placeInternalError(trimmed)) return true;
     if ((line.includes('error: ') || line.includes('warning: ')) && (m = CLANG.exec(line))) {
       return this.add({
         severity: m[4] === 'warning' ? 'warning' : 'error',
@@ -2752,6 +2778,9 @@ export class GradleOutputParser {
     } else if (/\bR8\b/.test(message)) {
       source = 'r8';
       this.r8Severity = severity;
+    } else if (m[2] !== undefined && BAZEL_BUILD_FILE.test(m[2]) && BAZEL_RESOURCE_TOOL.test(message)) {
+      // Bazel's failed action under the target's `BUILD` file: its Android resource actions run AAPT2.
+      source = 'aapt2';
     }
     message = message.replace(/^Resource and asset merger: /, '');
     if (message === '') return false;
