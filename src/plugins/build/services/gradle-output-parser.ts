@@ -83,6 +83,8 @@ const LINKED_PATH = /[\\/][^\\/]*\.\w+$/;
 /** Flutter's verbose `[  +21 ms] ` column after other text: the line break before it was lost. */
 const FLUTTER_PREFIX_GLUED = /\S\[ *\+ *\d+ m?s\] /;
 /** A whole line set in markdown emphasis by a reporter (`_Missing classes detected …_`, `**…**`). */
+/** A markdown bold span inside a line: `**` on both sides of text that neither starts nor ends with space, `*` or `/`. */
+const INLINE_BOLD = /(?<![\w*/])\*\*([^\s*/](?:[^*\n]{0,200}?[^\s*/])?)\*\*(?![\w*/])/g;
 const EMPHASIZED_LINE = /^(\*\*|__|\*|_)([^\s*_](?:.*\S)?)\1\s*$/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes start with ESC.
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
@@ -648,6 +650,8 @@ export function stripWrapperPrefixes(rawLine: string): string {
   // A log pasted in markdown bold over several lines: `**` glued to the first line's start, to the last line's end.
   else if (line.startsWith('**') && line.length > 2 && !/[*\s]/.test(line[2]!)) line = line.slice(2);
   else if (line.endsWith('**') && line.length > 2 && !/[*\s]/.test(line[line.length - 3]!)) line = line.slice(0, -2);
+  // Words a reporter set in bold inside a pasted line (`Duplicate class **a.B** found in …`); a glob's `**/` is not one.
+  if (line.includes('**')) line = line.replace(INLINE_BOLD, '$1');
   if (line.endsWith('._')) line = line.slice(0, -1);
   // A whole line in italics: `_Error:Execution failed for task … see logs_`.
   else if (head === 95 && line.endsWith('_') && line.includes(' ') && /^_[^\s_]/.test(line) && /[^\s_]_$/.test(line))
@@ -2890,7 +2894,8 @@ export class GradleOutputParser {
   private mergedResourcePath(set: string, relative: string, task: string | null): string {
     const sourceSet = /-([A-Za-z][A-Za-z0-9]*)-\d+$/.exec(set)?.[1];
     const module = moduleDirOf(task);
-    if (!sourceSet || !module) return relative;
+    // `app-mergeDebugResources-41` names the merge task's output, not a source set: the source file is not named.
+    if (!sourceSet || !module || /^merge[A-Z]\w*Resources$/.test(sourceSet)) return relative;
     return `${module}/src/${sourceSet}/res/${relative}`;
   }
 
