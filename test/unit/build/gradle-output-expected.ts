@@ -15743,7 +15743,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
   'kapt_room_localized_warning_query_verification.txt': [
     d(
       'warning',
-      'kapt',
+      'javac',
       null,
       null,
       null,
@@ -15791,7 +15791,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       'com.stuartsoft.foobar.SimpleRobolectricTest > classMethod: java.lang.RuntimeException',
-      ':app:testDevReleaseUnitTest',
+      null,
     ),
   ],
   'kapt_hilt_worker_block_exception_is_frames.txt': [
