@@ -15744,6 +15744,15 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       'resource android:attr/lStar not found.',
       ':image_gallery_saver:verifyReleaseResources',
     ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':image_gallery_saver:verifyReleaseResources': Android resource linking failed",
+      ':image_gallery_saver:verifyReleaseResources',
+    ),
   ],
   'aapt2_output_prefix_four_errors_failed_linking.txt': [
     d(
@@ -15783,6 +15792,15 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       ':app:processDebugResources',
     ),
     d('error', 'aapt2', null, null, null, 'failed linking references.', ':app:processDebugResources'),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:processDebugResources': Android resource linking failed",
+      ':app:processDebugResources',
+    ),
   ],
   'aapt2_flutter_launching_register_res_deprecated_aar_errors.txt': [
     d(
@@ -15823,6 +15841,15 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       'resource android:attr/lStar not found.',
       ':root:verifyReleaseResources',
     ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':root:verifyReleaseResources': Android resource linking failed",
+      ':root:verifyReleaseResources',
+    ),
   ],
   'aapt2_quoted_what_went_wrong_lstar_trailing_space.txt': [
     d(
@@ -15834,6 +15861,15 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       'resource android:attr/lStar not found.',
       ':tencent_cloud_chat_sdk:verifyReleaseResources',
     ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':tencent_cloud_chat_sdk:verifyReleaseResources': Android resource linking failed",
+      ':tencent_cloud_chat_sdk:verifyReleaseResources',
+    ),
   ],
   'aapt2_style_attribute_aka_link_app_task_action.txt': [
     d(
@@ -15843,6 +15879,15 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       500,
       null,
       "style attribute 'attr/errorTextAppearance (aka com.example.flutter_billdesk:attr/errorTextAppearance)' not found.",
+      ':app:processDebugResources',
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:processDebugResources': Android resource linking failed",
       ':app:processDebugResources',
     ),
   ],
