@@ -236,6 +236,11 @@ const AGPBI = /^\s*AGPBI: (\{.*\})\s*$/;
 /** Manifest merger: `<path>/AndroidManifest.xml:6:9-35 Error:` then tab-indented details. */
 const MANIFEST_LOCATED = /^\s*(.+?\.xml)(?::(\d+)(?::(\d+)(?:-\d+(?::\d+)?)?)?)?\s+(Error|Warning):(?: (.*))?$/;
 const MANIFEST_FAILED = /^Manifest merger failed\b/;
+/** A merger record's severity line when the record has no source position to print before it. */
+const BARE_RECORD_HEADER = /^\s*(Error|Warning):\s*$/;
+/** The merger's `tools:replace`/`tools:remove` with nothing to act on (ManifestMerger2's `NO_MATCHING_NODE` style). */
+const MANIFEST_TAGGED_UNUSED =
+  /^\S+ was tagged at \S+:\d+ to (?:replace|remove) .+ but no other declarations? present$/;
 /**
  * The resource merger: `[raw/x] <path> [raw/x] <path>: Resource and asset merger: Duplicate resources` (tab or
  * space between, `Caused by: ` or `Error: ` around it). Read with index scans: the paths are free text.
@@ -263,6 +268,10 @@ function parseDuplicateResources(text: string): DuplicateResources | null {
   if (first === '' || other === '') return null;
   return { resource, first, other, problem: tail[1]! };
 }
+/** The end of a merger duplicate record (`…: Resource and asset merger: Duplicate resources`). */
+const DUPLICATE_RESOURCES_TAIL = /:\s*(?:Resource and asset merger: |Error: )?Duplicate resources\s*$/;
+/** A merger duplicate's start, both `[type/name] <path>` parts there but not its end: a console wrapped it. */
+const WRAPPED_DUPLICATE_HEAD = /^(?:\s*(?:ERROR|Caused by):\s*)?(\[[^\]\s]+\]) \S.* \1 \S+$/;
 /** AGP 7+'s in-process resource compiler. */
 const AAPT_COMPILER_DUPLICATE = /^\s*(Duplicate value for resource '[^']+' with config '[^']*'.*)$/;
 /** The merger's detail lines, read as its message's rest even when a paste lost their tabs or rewrapped its sentences. */
@@ -415,7 +424,7 @@ const FLUTTER_GRADLE_STATUS =
 const INDENTED_CAUSE = /^ {2,12}> (?!Task (?:\*\*)?:|Configure project |Transform )[A-Za-z]/;
 /** Lines that start with `> ` only because the log was quoted in markdown: Gradle prints none of these after `> `. */
 const MARKDOWN_QUOTED =
-  /^> ?(?:> |\d{2}:\d{2}:\d{2}\b|Caused by: |\s*at [\w$.]+[\w$<>]*\(|\* (?:What went wrong|Where|Try|Exception is|Get more help)|FAILURE: |BUILD (?:FAILED|SUCCESSFUL)|Error:(?!\s)|:[\w.-]+(?::[\w.-]+)* (?:FAILED|UP-TO-DATE)\s*$)/;
+  /^> ?(?:> |\d{2}:\d{2}:\d{2}\b|Caused by: |\s*at [\w$.]+[\w$<>]*\(|\*? ?What went wrong:|\* (?:Where|Try|Exception is|Get more help)|FAILURE: |BUILD (?:FAILED|SUCCESSFUL)|Error:(?!\s)|:[\w.-]+(?::[\w.-]+)* (?:FAILED|UP-TO-DATE)\s*$)/;
 /** A failure headline behind `> ` where no failure block is open: Gradle never prints one as a cause, a markdown quote does. */
 const QUOTED_HEADLINE =
   /^> (?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project) '[^']+'\.\s*$/;
@@ -446,7 +455,7 @@ const D8_DEX_LIMIT =
  * alone (later versions put `android:exported needs to be explicitly specified for <element>.` before it).
  */
 const MANIFEST_MESSAGE =
-  /^\s*(?:Merging Errors: )?(?:Error: )?((?:uses-sdk:minSdkVersion \d+ cannot be smaller than version \d+ declared in library|android:exported needs to be explicitly specified for|Apps targeting Android \d+ and higher are required to specify an explicit value for|Attribute [\w:.@-]+ value=\(.*\) from .* is also present at|Missing one of the key attributes '[^']*' on element|Element \S+ at \S+ duplicated with element declared at)\b.*)$/;
+  /^\s*(?:Merging Errors: )?(?:Error: )?((?:uses-sdk:minSdkVersion \d+ cannot be smaller than version \d+ declared in library|android:exported needs to be explicitly specified for|Apps targeting Android \d+ and higher are required to specify an explicit value for|Attribute [\w:.@-]+ value=\(.*\) from .* is also present at|Attribute [\w:.@-]+ value=\(.*\) from (?:\[[^\]]+\] )?\S*AndroidManifest\.xml:\d+:\d+(?:-\d+(?::\d+)?)?\s*$|Missing one of the key attributes '[^']*' on element|Element \S+ at \S+ duplicated with element declared at)\b.*)$/;
 /** The pane's next record after a message that names its manifest: `… (this file), line 219 Error: Validation failed …`. */
 const MERGED_MANIFEST_PANE_NEXT = / manifest(?: \(this file\))?(?:, line \d+)? (?=(?:Error|Warning): )/;
 const MAX_PANE_RECORDS = 20;
@@ -910,6 +919,8 @@ export class GradleOutputParser {
   private lastAdded: { line: string | null; index: number } | null = null;
   /** A lint line cut at the terminal's width before its `[IssueId]` ended, waiting for the rest on the next line. */
   private heldLintLine: string | null = null;
+  /** A merger duplicate a console wrapped inside its second path: held until the next line ends the record. */
+  private heldDuplicateHead: string | null = null;
   /** The start of a `* Where:` location a terminal cut at its width, waiting for its rest on the next line. */
   private whereFragment: string | null = null;
   /** Set by Studio's bare `Build file '…' line: N`: the next line is a failure headline. */
@@ -1027,6 +1038,17 @@ export class GradleOutputParser {
       const rest = line.trim();
       if (/^[\w[]*\]$/.test(rest)) line = held.length >= 80 || !rest.startsWith('[') ? held + rest : `${held} ${rest}`;
       else this.pushLine(held, false);
+    }
+    if (this.heldDuplicateHead !== null) {
+      const held = this.heldDuplicateHead;
+      this.heldDuplicateHead = null;
+      // The wrap falls at the console's width, inside a word: the rest joins without a space.
+      if (!/^\s/.test(line) && DUPLICATE_RESOURCES_TAIL.test(line) && !line.includes('] ')) line = held + line;
+      else this.pushLine(held, false);
+    }
+    if (mayHold && line.length >= 60 && line.includes('] ') && WRAPPED_DUPLICATE_HEAD.test(line)) {
+      this.heldDuplicateHead = line;
+      return;
     }
     if (
       mayHold &&
@@ -1437,6 +1459,11 @@ export class GradleOutputParser {
 
   /** Ends the stream; returns every diagnostic (deduplicated, in order of appearance). */
   finish(): BuildDiagnostic[] {
+    if (this.heldDuplicateHead !== null) {
+      const held = this.heldDuplicateHead;
+      this.heldDuplicateHead = null;
+      this.pushLine(held, false);
+    }
     if (this.heldLintLine !== null) {
       const held = this.heldLintLine;
       this.heldLintLine = null;
@@ -2304,6 +2331,27 @@ export class GradleOutputParser {
           task,
         });
     }
+    // The merger's record with no known source: its `Warning:` (or `Error:`) alone, the message on the tabbed line.
+    if (
+      line.charCodeAt(0) === 9 &&
+      (m = BARE_RECORD_HEADER.exec(this.previousLine ?? '')) &&
+      (MANIFEST_TAGGED_UNUSED.test(trimmed) || MANIFEST_MESSAGE.test(trimmed))
+    ) {
+      this.pendingMultiline = {
+        base: {
+          severity: severityOf(m[1]!),
+          source: 'manifest',
+          file: null,
+          line: null,
+          column: null,
+          message: trimmed,
+          task,
+        },
+        lines: [],
+        mergerRecord: true,
+      };
+      return true;
+    }
     if (
       hasXml &&
       (line.includes(' Error:') || line.includes(' Warning:')) &&
@@ -2491,6 +2539,8 @@ export class GradleOutputParser {
       (line.includes('minSdkVersion') ||
         line.includes('android:exported') ||
         line.includes(' is also present at ') ||
+        // The conflict's first line alone, its `is also present at …` on the next (indented) line.
+        line.startsWith('Attribute ') ||
         line.includes('Missing one of the key attributes') ||
         line.includes(' duplicated with element declared at ')) &&
       (m = MANIFEST_MESSAGE.exec(line))
