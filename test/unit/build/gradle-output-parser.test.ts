@@ -228,6 +228,52 @@ describe('GradleOutputParser rules', () => {
     expect(stripWrapperPrefixes('\u001b[1m> Task :app:lint\u001b[m')).toBe('> Task :app:lint');
   });
 
+  it('unwraps a line quoted whole in parentheses, not one that only starts and ends with them', () => {
+    expect(stripWrapperPrefixes('( AAPT: error: resource attr/x not found.)')).toBe(
+      'AAPT: error: resource attr/x not found.',
+    );
+    expect(stripWrapperPrefixes('(1 of 2) done (cached)')).toBe('(1 of 2) done (cached)');
+  });
+
+  it("keeps Studio's file for its messages when the copy kept their indentation under it", () => {
+    const file = 'C:\\p\\res\\values\\values.xml';
+    expect(parseGradleOutput(`${file}\n    Error:(326, 5) error: <item> inner element must be empty.`)).toEqual([
+      d('error', 'aapt2', file, 326, 5, '<item> inner element must be empty.', null),
+    ]);
+  });
+
+  it("reads AGP 2's located AAPT line, which has no level", () => {
+    expect(
+      parseGradleOutput('C:\\a\\AndroidManifest.xml:104: AAPT: Error parsing XML: not well-formed (invalid token)'),
+    ).toEqual([
+      d(
+        'error',
+        'aapt2',
+        'C:\\a\\AndroidManifest.xml',
+        104,
+        null,
+        'Error parsing XML: not well-formed (invalid token)',
+        null,
+      ),
+    ]);
+  });
+
+  it('reads an AAPT message behind a label as unlocated, the label being no path', () => {
+    expect(
+      parseGradleOutput("Build Failed : AAPT: error: duplicate value for resource 'attr/x' with config ''."),
+    ).toEqual([d('error', 'aapt2', null, null, null, "duplicate value for resource 'attr/x' with config ''.", null)]);
+  });
+
+  it("reads every line AGP logs at error level for its AAPT2 daemon's stray output", () => {
+    const lines = [
+      'AAPT2 aapt2-8.6.1-11315950-linux Daemon #0: Unexpected standard output: Segmentation fault',
+      'AAPT2 aapt2-8.6.1-11315950-linux Daemon #1: Idle daemon unexpectedly exit. This should not happen.',
+    ];
+    expect(parseGradleOutput(lines.join('\n'))).toEqual(
+      lines.map((l) => d('error', 'aapt2', null, null, null, l, null)),
+    );
+  });
+
   it('turns an unknown task into a diagnostic', () => {
     const out = parseGradleOutput(
       [

@@ -192,10 +192,20 @@ const LINT = /^\s*(.+?):(?:(\d+):)? (Error|Warning|Information|Hint|Fatal): (.*\
 /** Lint's `<path>:12: Error: …` before its closing `[IssueId]`. */
 const LINT_CUT_BEFORE_ID = /^\s*\S.*?:\d+: (?:Error|Warning): \S/;
 const LINT_IN_LINT_TASK = /^\s*(\S.*?\.\w+):(\d+): (Error|Warning|Information|Fatal): (\S.*)$/;
-/** AAPT2 through AGP: `<path>:12: AAPT: error: msg`, also `ERROR:<path>:105:5-114:25: AAPT: error:`. */
+/**
+ * AAPT2 through AGP: `<path>:12: AAPT: error: msg`, also `ERROR:<path>:105:5-114:25: AAPT: error:`; AAPT 1 through
+ * AGP 2 gave no level (`<path>:104: AAPT: Error parsing XML: …`), only errors.
+ */
 const AAPT_LOCATED =
-  /^\s*(?:ERROR:\s*)?(.+?)(?::(\d+)(?::(\d+)(?:-(\d+)(?::(\d+))?)?)?)?: AAPT: (error|warn|warning): (.*)$/;
-const AAPT_UNLOCATED = /^\s*(?:ERROR:\s*)?AAPT: (error|warn|warning): (.+)$/;
+  /^\s*(?:ERROR:\s*)?(?!ERROR: AAPT: )(.+?)(?::(\d+)(?::(\d+)(?:-(\d+)(?::(\d+))?)?)?)?: AAPT: (?:(error|warn|warning): |(?=[A-Z][a-z]))(.*)$/;
+/** Also behind a label of the reporter's or an IDE's (`Build Failed : AAPT: error:`): no path ends in a space. */
+const AAPT_UNLOCATED = /^\s*(?:ERROR:\s*|.*\s:\s+)?AAPT: (error|warn|warning): (.+)$/;
+/**
+ * AGP logs at error level what its AAPT2 daemon (`AAPT2 <version> Daemon #N`) prints outside a request: a broken
+ * aapt2 binary shows only here, before the task fails.
+ */
+const AAPT2_DAEMON_STRAY_OUTPUT =
+  /^AAPT2 \S+ Daemon #\d+: (?:Unexpected (?:error|standard) output: |Idle daemon unexpectedly exit\.)/;
 /** AAPT2's own form: `com.example.app-main-7:/layout/a.xml:11: error: msg` (merged resource set), or a path. */
 const AAPT2_SET = /^\s*(?:ERROR:\s*)?([A-Za-z0-9_.-]+):\/(\S+?):(\d+): (error|warn|warning): (.*)$/;
 const AAPT2_XML = /^\s*(?:ERROR:\s*)?(?:AAPT:\s*)?(.+?\.xml)(?::(\d+)(?::(\d+))?)?: (error|warn|warning): (.*)$/;
@@ -622,6 +632,9 @@ export function stripWrapperPrefixes(rawLine: string): string {
   const emphasized = head === 95 || head === 42 ? EMPHASIZED_LINE.exec(line) : null;
   if (emphasized) line = emphasized[2]!;
   else if ((head === 95 || head === 32) && /^ *_> /.test(line)) line = line.slice(line.indexOf('_') + 1);
+  // A log pasted in markdown bold over several lines: `**` glued to the first line's start, to the last line's end.
+  else if (line.startsWith('**') && line.length > 2 && !/[*\s]/.test(line[2]!)) line = line.slice(2);
+  else if (line.endsWith('**') && line.length > 2 && !/[*\s]/.test(line[line.length - 3]!)) line = line.slice(0, -2);
   if (line.endsWith('._')) line = line.slice(0, -1);
   // A whole line in italics: `_Error:Execution failed for task … see logs_`.
   else if (head === 95 && line.endsWith('_') && line.includes(' ') && /^_[^\s_]/.test(line) && /[^\s_]_$/.test(line))
@@ -649,7 +662,28 @@ export function stripWrapperPrefixes(rawLine: string): string {
     line.indexOf('"') === line.lastIndexOf('"')
   )
     line = line.startsWith('"') ? line.slice(1) : line.slice(0, -1);
+  // A log line quoted in parentheses: `( AAPT: error: resource android:attr/lStar not found.)`.
+  else if (line.length > 2 && line.charCodeAt(0) === 40 && line.endsWith(')') && wrapsWhole(line))
+    line = line.slice(1, -1).trim();
   return line;
+}
+
+/** A reporter's words before Studio's `Error:` headline on its line (`i have this problem Error:Execution failed …`). */
+function withoutWordsBeforeHeadline(line: string): string {
+  const at = line.indexOf(' Error:') + 1;
+  const rest = line.slice(at);
+  return !line.slice(0, at).includes(':') && IMPLICIT_BLOCK.test(rest) ? rest : line;
+}
+
+/** The opening parenthesis at the line's start closes only at its end (not `(a) … (b)`). */
+function wrapsWhole(line: string): boolean {
+  let depth = 0;
+  for (let i = 0; i < line.length - 1; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 40) depth++;
+    else if (c === 41 && --depth === 0) return false;
+  }
+  return true;
 }
 
 /**
@@ -994,14 +1028,13 @@ export class GradleOutputParser {
         return;
       }
     }
-    // javac's `where T is a type-variable:` clause under a message stays in the file's group.
-    if (
-      this.studioFile !== null &&
-      !line.startsWith('Error:(') &&
-      !line.startsWith('Warning:(') &&
-      !JAVAC_WHERE_CLAUSE.test(line)
-    )
-      this.studioFile = null;
+    // javac's `where T is a type-variable:` clause under a message stays in the file's group; copied out of the
+    // Messages tree, a file's messages may keep the indentation that nests them under it.
+    if (this.studioFile !== null) {
+      const unindented = line.trimStart();
+      if (!unindented.startsWith('Error:(') && !unindented.startsWith('Warning:(') && !JAVAC_WHERE_CLAUSE.test(line))
+        this.studioFile = null;
+    }
     // A markdown bullet in front of a pasted diagnostic (`* res/values/values.xml:33:5-494: AAPT: error: …`).
     if (this.section === 'none' && line.startsWith('* ') && !GRADLE_SECTION.test(line)) line = line.slice(2);
     if (this.pendingStudio) {
@@ -1032,6 +1065,7 @@ export class GradleOutputParser {
       this.javacLocationOnly = line.trimEnd();
       return;
     }
+    if (line.includes(' Error:')) line = withoutWordsBeforeHeadline(line);
     const trimmed = line.trim();
     if (line.includes('What went wrong:')) {
       if (BLOCK_START.test(line)) {
@@ -2216,9 +2250,13 @@ export class GradleOutputParser {
     }
     const hasXml = line.includes('.xml');
     if (trimmed.includes('AAPT')) {
+      // Before the located form, which would take `ERROR` in `ERROR: AAPT: error: …` for a path.
+      if ((m = AAPT_UNLOCATED.exec(line))) return this.addUnlocated(severityOf(m[1]!), 'aapt2', m[2]!, task);
+      if (line.startsWith('AAPT2 ') && AAPT2_DAEMON_STRAY_OUTPUT.test(line))
+        return this.addUnlocated('error', 'aapt2', line.trimEnd(), task);
       if ((m = AAPT_LOCATED.exec(line)))
         return this.add({
-          severity: severityOf(m[6]!),
+          severity: m[6] ? severityOf(m[6]) : 'error',
           source: 'aapt2',
           file: m[1]!,
           line: m[2] ? Number(m[2]) : null,
@@ -2226,7 +2264,6 @@ export class GradleOutputParser {
           message: m[7]!,
           task,
         });
-      if ((m = AAPT_UNLOCATED.exec(line))) return this.addUnlocated(severityOf(m[1]!), 'aapt2', m[2]!, task);
     }
     if (
       hasXml &&
@@ -3071,7 +3108,8 @@ export class GradleOutputParser {
     // `> java.lang.RuntimeException: Manifest merger failed : …`: the merger's failure, named by the exception AGP threw.
     const unwrapped = wrapped.replace(/^(?:[a-z][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error): /, '');
     const cause = MANIFEST_FAILED.test(unwrapped) ? unwrapped : wrapped;
-    const free = details.map((d) => d.text.trim()).filter((t) => t !== '');
+    // AGP's `AAPT:` alone is its prefix for AAPT2's output when that output was empty: it adds nothing.
+    const free = details.map((d) => d.text.trim()).filter((t) => t !== '' && !/^(?:ERROR:\s*)?AAPT:$/.test(t));
     // A reporter's `...` after the last detail (lines left out) is no part of the message.
     while (free[free.length - 1] === '...') free.pop();
     const anyConsumed = details.some((d) => d.consumed);
