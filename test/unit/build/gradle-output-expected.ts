@@ -16124,7 +16124,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
     ),
   ],
   'task_not_found_release_with_exception_stack.txt': [
-    d('error', 'gradle', null, null, null, "Task 'release' not found in root project 'project'.", null),
+    d('error', 'gradle', null, null, null, "Task 'release' not found in root project 'project'", null),
   ],
   'plugin_not_found_kts_central_only_exception.txt': [
     d(
