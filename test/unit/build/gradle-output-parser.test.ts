@@ -150,6 +150,11 @@ describe('GradleOutputParser rules', () => {
     ]);
   });
 
+  it("reads javac's unlocated warnings in the German locale", () => {
+    const out = parseGradleOutput('Warnung: [options] Quellwert 8 ist veraltet\n1 Warnung');
+    expect(out).toEqual([d('warning', 'javac', null, null, null, '[options] Quellwert 8 ist veraltet', null)]);
+  });
+
   it('prints a javac error once when javac repeats it, and keeps distinct errors on one line', () => {
     const error = ['/p/A.java:5: error: cannot find symbol', '    x();', '    ^', '  symbol:   method x()'];
     const other = ['/p/A.java:5: error: cannot find symbol', '    x(y);', '      ^', '  symbol:   variable y'];

@@ -150,14 +150,23 @@ const KAPT_TAGGED = /^\s*(?:([ew]): )?\[kapt\] (.*)$/;
 /** The summary kapt prints after the processor's own errors; it names no problem of its own. */
 const KAPT_SUMMARY = /failed to analyze: org\.jetbrains\.kotlin\.kapt3\.diagnostic\.KaptError/;
 
+/**
+ * Gradle's advice under a worker's failure (a test executor's exit value): a possible cause in general terms and where
+ * its user manual explains it, the same words for every build.
+ */
+const GRADLE_MANUAL_POINTER =
+  /^(?:This problem might be caused by incorrect test process configuration\.|Please refer to the [\w ]+ in the User Manual at https:\/\/docs\.gradle\.org\/\S+)$/;
 /** javac's `error:` / `warning:` in the JDK's locales: English (`Error:` as a translated log has it), Chinese, Japanese, German. */
 const JAVAC_LEVEL = '(error|warning|Error|错误|警告|エラー|Fehler|Warnung)';
 /** Also on a `.kt` file: kapt maps the processors' diagnostics on its stubs back to the Kotlin source. */
 const JAVAC = new RegExp(`^(\\s*)(?:([ew]): )?(.+?\\.(?:java|kt)):(\\d+): ${JAVAC_LEVEL}: ?(.*)$`);
 /** An unanchored, linear pre-check for JAVAC: its `(.+?\.java)` (or `.kt`) retries at every `.java:` of a line that has many. */
 const JAVAC_HINT = /\.(?:java|kt):\d+: /;
-/** javac's unlocated warnings: `warning: [options] …`, `warning: The following options were not recognized …`. */
-const JAVAC_BARE_WARNING = /^\s*warning: (\S.*)$/;
+/**
+ * javac's unlocated warnings: `warning: [options] …`, `warning: The following options were not recognized …`, and a
+ * processor's (Room's query verification), also in the JDK's Chinese/Japanese (`警告`) and German (`Warnung`) locales.
+ */
+const JAVAC_BARE_WARNING = /^\s*(?:warning|警告|Warnung): (\S.*)$/;
 /** Sentences only kotlinc prints (javac reports no unused declarations and words type errors otherwise). */
 const KOTLIN_ONLY_WORDING =
   /^(?:(?:variable|parameter|property|value) '[^']+' is never used\b|Type mismatch: inferred type is .+ but .+ was expected$|Unresolved reference: \S+$)/i;
@@ -2354,7 +2363,11 @@ export class GradleOutputParser {
       const failed = m.length === 2;
       return this.addUnlocated(failed ? 'error' : severityOf(m[1]!), 'aapt2', failed ? m[1]! : m[2]!, task);
     }
-    if (!inBlock && line.includes('warning: ') && JAVAC_BARE_WARNING.test(line))
+    if (
+      !inBlock &&
+      (line.includes('warning: ') || line.includes('警告: ') || line.includes('Warnung: ')) &&
+      JAVAC_BARE_WARNING.test(line)
+    )
       return this.addJavacBareWarning(line, task);
     // A kotlinc message pasted without its `e: <path>:` (Studio's problem view copies only the text).
     if (!inBlock && line === trimmed && (trimmed.startsWith('Type mismatch: ') || trimmed.startsWith('Unresolved ')))
@@ -3145,7 +3158,9 @@ export class GradleOutputParser {
     const unwrapped = wrapped.replace(/^(?:[a-z][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error): /, '');
     const cause = MANIFEST_FAILED.test(unwrapped) ? unwrapped : wrapped;
     // AGP's `AAPT:` alone is its prefix for AAPT2's output when that output was empty: it adds nothing.
-    const free = details.map((d) => d.text.trim()).filter((t) => t !== '' && !/^(?:ERROR:\s*)?AAPT:$/.test(t));
+    const free = details
+      .map((d) => d.text.trim())
+      .filter((t) => t !== '' && !/^(?:ERROR:\s*)?AAPT:$/.test(t) && !GRADLE_MANUAL_POINTER.test(t));
     // A reporter's `...` after the last detail (lines left out) is no part of the message.
     while (free[free.length - 1] === '...') free.pop();
     const anyConsumed = details.some((d) => d.consumed);
