@@ -16796,4 +16796,180 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       ':app:mergeDebugResources',
     ),
   ],
+  'dependency_studio_sync_unable_to_resolve_identity_transform.txt': [
+    'debug',
+    'debugAndroidTest',
+    'debugUnitTest',
+    'release',
+  ].map((variant) =>
+    d(
+      'error',
+      'agp',
+      null,
+      null,
+      null,
+      `Unable to resolve dependency for ':app@${variant}/compileClasspath': Failed to transform file 'runtime-regular-release.aar' to match attributes {artifactType=processed-aar} using transform IdentityTransform`,
+      null,
+    ),
+  ),
+  'dependency_could_not_determine_artifacts_skipped.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Could not resolve all dependencies for configuration ':app:debugRuntimeClasspath': Could not determine artifacts for com.simplemobiletools:commons:5.3.10: Skipped due to earlier error",
+      null,
+    ),
+  ],
+  'dependency_failed_transform_aar_metadata_bare_cause.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Could not resolve all files for configuration ':app:debugRuntimeClasspath': Failed to transform react-native-amplitude-2.17.3-jitsi-19503756.aar (com.facebook.react:react-native-amplitude:2.17.3-jitsi-19503756) to match attributes {artifactType=android-aar-metadata, org.gradle.category=library, org.gradle.libraryelements=jar, org.gradle.status=release, org.gradle.usage=java-runtime}.",
+      null,
+    ),
+  ],
+  'ksp_internal_compiler_error_caused_by_stack_only.txt': [
+    d('error', 'gradle', null, null, null, 'Internal compiler error. See log for more details', null),
+  ],
+  'duplicate_class_caused_by_after_stack_unindented.txt': [
+    ['kotlin.collections.jdk8.CollectionsJDK8Kt', 'jdk8'],
+    ['kotlin.internal.jdk7.JDK7PlatformImplementations', 'jdk7'],
+  ].map(([cls, jdk]) =>
+    d(
+      'error',
+      'agp',
+      null,
+      null,
+      null,
+      `Duplicate class ${cls} found in modules kotlin-stdlib-1.8.21 (org.jetbrains.kotlin:kotlin-stdlib:1.8.21) and kotlin-stdlib-${jdk}-1.7.20 (org.jetbrains.kotlin:kotlin-stdlib-${jdk}:1.7.20)`,
+      null,
+    ),
+  ),
+  'duplicate_class_kotlin_stdlib_bare_lines_jetified.txt': [
+    ['kotlin.collections.jdk8.CollectionsJDK8Kt', 'jdk8'],
+    ['kotlin.internal.jdk7.JDK7PlatformImplementations', 'jdk7'],
+    ['kotlin.internal.jdk7.JDK7PlatformImplementations$ReflectSdkVersion', 'jdk7'],
+    ['kotlin.internal.jdk8.JDK8PlatformImplementations', 'jdk8'],
+    ['kotlin.internal.jdk8.JDK8PlatformImplementations$ReflectSdkVersion', 'jdk8'],
+  ].map(([cls, jdk]) =>
+    d(
+      'error',
+      'agp',
+      null,
+      null,
+      null,
+      `Duplicate class ${cls} found in modules jetified-kotlin-stdlib-1.8.0 (org.jetbrains.kotlin:kotlin-stdlib:1.8.0) and jetified-kotlin-stdlib-${jdk}-1.7.20 (org.jetbrains.kotlin:kotlin-stdlib-${jdk}:1.7.20)`,
+      null,
+    ),
+  ),
+  'duplicate_class_bare_lines_jar_arrow_form.txt': [
+    ['kotlin.collections.jdk8.CollectionsJDK8Kt', 'jdk8'],
+    ['kotlin.internal.jdk7.JDK7PlatformImplementations', 'jdk7'],
+    ['kotlin.internal.jdk7.JDK7PlatformImplementations$ReflectSdkVersion', 'jdk7'],
+    ['kotlin.internal.jdk8.JDK8PlatformImplementations', 'jdk8'],
+  ].map(([cls, jdk]) =>
+    d(
+      'error',
+      'agp',
+      null,
+      null,
+      null,
+      `Duplicate class ${cls} found in modules kotlin-stdlib-1.8.22.jar -> jetified-kotlin-stdlib-1.8.22 (org.jetbrains.kotlin:kotlin-stdlib:1.8.22) and kotlin-stdlib-${jdk}-1.6.21.jar -> jetified-kotlin-stdlib-${jdk}-1.6.21 (org.jetbrains.kotlin:kotlin-stdlib-${jdk}:1.6.21)`,
+      null,
+    ),
+  ),
+  'duplicate_class_flutter_verbose_wrapped_lines.txt': [
+    ['kotlin.internal.jdk8.JDK8PlatformImplementations$ReflectSdkVersion', 'jdk8'],
+    ['kotlin.io.path.ExperimentalPathApi', 'jdk7'],
+    ['kotlin.io.path.PathRelativizer', 'jdk7'],
+    ['kotlin.io.path.PathsKt', 'jdk7'],
+  ].map(([cls, jdk]) =>
+    d(
+      'error',
+      'agp',
+      null,
+      null,
+      null,
+      `Duplicate class ${cls} found in modules jetified-kotlin-stdlib-1.8.10 (org.jetbrains.kotlin:kotlin-stdlib:1.8.10) and jetified-kotlin-stdlib-${jdk}-1.7.10 (org.jetbrains.kotlin:kotlin-stdlib-${jdk}:1.7.10)`,
+      null,
+    ),
+  ),
+  'task_not_found_plugin_task_masked_project.txt': [
+    d('error', 'gradle', null, null, null, "Task 'assembleReleaseChannels' not found in root project 'xxxxx'.", null),
+  ],
+  'task_with_name_not_found_fenced_alone.txt': [
+    d('error', 'gradle', null, null, null, "Task with name 'assembleRelease' not found in project ':app'.", null),
+  ],
+  'task_not_found_studio_make_project_bare.txt': [
+    d('error', 'gradle', null, null, null, "Task 'assemble' not found in root project 'omim'", null),
+  ],
+  'jvm_runtime_required_quoted_cause_alone.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      'Dependency requires at least JVM runtime version 17. This build uses a Java 11 JVM.',
+      null,
+    ),
+  ],
+  'task_not_found_release_with_exception_stack.txt': [
+    d('error', 'gradle', null, null, null, "Task 'release' not found in root project 'project'", null),
+  ],
+  'plugin_not_found_kts_central_only_exception.txt': [
+    d(
+      'error',
+      'gradle',
+      '/Users/Downloads/mob/AndroidAdmobTry/build.gradle.kts',
+      2,
+      null,
+      "Plugin [id: 'com.android.application', version: '8.2.1', apply: false] was not found in any of the following sources:",
+      null,
+    ),
+  ],
+  'kotlin_k1_cordova_relative_windows_task_failed.txt': [
+    d(
+      'error',
+      'kotlin',
+      'platforms\\android\\app\\src\\main\\kotlin\\de\\dustplanet\\cordova\\lottie\\LottieSplashScreen.kt',
+      33,
+      28,
+      'Type mismatch: inferred type is String? but String was expected',
+      ':app:compileDebugKotlin',
+    ),
+  ],
+  'kotlin_k1_inline_code_wrapped_message.txt': [
+    d(
+      'error',
+      'kotlin',
+      '/Users/mac/.pub-cache/hosted/pub.dev/in_app_update-2.0.0/android/src/main/kotlin/de/ffuf/in_app_update/InAppUpdatePlugin.kt',
+      226,
+      26,
+      'Type mismatch: inferred type is String? but String was expected',
+      null,
+    ),
+  ],
+  'kotlin_k2_file_colon_space_path_task_line.txt': (
+    [
+      [161, 29],
+      [164, 72],
+    ] as const
+  ).map(([line, column]) =>
+    d(
+      'error',
+      'kotlin',
+      '/node_modules/@react-native-community/image-editor/android/src/main/java/com/reactnativecommunity/imageeditor/ImageEditorModuleImpl.kt',
+      line,
+      column,
+      'Type mismatch: inferred type is java.util.HashMap<String, Any>? but kotlin.collections.HashMap<String, Any?>? /* = java.util.HashMap<String, Any?>? */ was expected',
+      ':react-native-community_image-editor:compileReleaseKotlin',
+    ),
+  ),
 };

@@ -432,6 +432,21 @@ describe('GradleOutputParser rules', () => {
     ]);
   });
 
+  it("reads the Kotlin plugin's compile failure from a stack only when the log reports no error otherwise", () => {
+    const stack = [
+      '\tat org.gradle.internal.concurrent.AbstractManagedExecutor$1.run(AbstractManagedExecutor.java:47)',
+      'Caused by: org.jetbrains.kotlin.gradle.tasks.FailedCompilationException: Compilation error. See log for more details',
+      '\tat org.jetbrains.kotlin.gradle.tasks.TasksUtilsKt.throwExceptionIfCompilationFailed(tasksUtils.kt:22)',
+    ];
+    expect(parseGradleOutput(stack.join('\n'))).toEqual([
+      d('error', 'gradle', null, null, null, 'Compilation error. See log for more details', null),
+    ]);
+    const withError = ['e: file:///p/A.kt:3:8 Unresolved reference: io', ...stack];
+    expect(parseGradleOutput(withError.join('\n'))).toEqual([
+      d('error', 'kotlin', '/p/A.kt', 3, 8, 'Unresolved reference: io', null),
+    ]);
+  });
+
   it("reads a missing dependency from a stack's exception, unless the log's failure report says more", () => {
     const stack = [
       "org.gradle.api.tasks.TaskExecutionException: Execution failed for task ':app:compileDebugKotlin'.",

@@ -76,6 +76,8 @@ const BAZEL_RESOURCE_TOOL = /\b(?:ResourceProcessorBusyBox|aapt2)\b/;
 const P4A_RELAYED_LINE = /^\[(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\]: {0,8}\t/;
 /** The end of Flutter's verbose `[  +12 ms] ` column, all that is left of it on a log's first line cut inside it. */
 const CUT_VERBOSE_COLUMN = /^ *(?:\+ *\d+ m?s)? *\] (?=\S)/;
+/** A module's coordinates in parentheses, as AGP prints them after a module's file name: `(group:name:1.0)`. */
+const MODULE_COORDINATES = /^\([\w.-]+:[\w.-]+:[\w.+-]+\)$/;
 /** A markdown link, `[text](target)`: an issue's editor makes one of a pasted path. */
 const MARKDOWN_LINK = /\[([^\s[\]()]+)\]\([^\s()]*\)/g;
 /** A link's text that is a file path: a directory separator and a file extension. */
@@ -326,7 +328,12 @@ const FRAMEWORK_FRAME =
 /** `at com.x.FooTest.bar(FooTest.kt:26)`, also with a module prefix (`app//…`, `java.base/…`) and spaced names. */
 const STACK_FRAME = /^\s*at (?:[\w.-]+(?:@[\w.-]+)?\/\/?)*([\w$.*]+?)\.([^.(]+)\(([^:()]+):(\d+)\)/;
 
-const DUPLICATE_CLASS = /Duplicate class (\S+) found in modules? (.+?)\s*$/;
+const DUPLICATE_CLASS = /Duplicate class (\S+) found in modules?(?: (.+?))?\s*$/;
+/**
+ * A console narrower than AGP's line wraps a duplicate's module list: the next lines go on with a module
+ * (`jetified-x-1.0 (g:a:v) and …`, `x.jar -> jetified-x (…)`) or its coordinates (`(g:a:v)`).
+ */
+const DUPLICATE_CLASS_WRAPPED = /^\s*(?:\([\w.:-]+\)|[\w.-]+(?:\.jar -> [\w.-]+)? \()/;
 const AAR_HEADER = /issues? (?:was|were) found when checking AAR metadata/;
 const AAR_ITEM = /^\s*(\d+)\.\s+(\S.*)$/;
 
@@ -360,9 +367,15 @@ const STUDIO_LOCATED_HEADLINE =
   /^\s*Error:\((\d+)(?:, ?\d+)?\)\s*(?=Execution failed for task|A problem occurred (?:configuring|evaluating) )/;
 /** Headlines Gradle prints on one line of their own, the causes following on the next. */
 const ONE_LINE_HEADLINE =
-  /^(?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project) '[^']+'\.$/;
+  /^(?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project|Could not resolve all (?:files|dependencies|artifacts|task dependencies) for configuration|Could not determine the dependencies of task) '[^']+'\.$/;
 const HEADLINE_THEN_CAUSE =
   /^((?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project) '[^']+'\.)\s+(\S.*)$/;
+/**
+ * The Kotlin Gradle plugin's compile failure as a stack prints it (`Caused by: …FailedCompilationException: Internal
+ * compiler error. See log for more details`): the failure, when only the stack was pasted.
+ */
+const STACK_KOTLIN_COMPILE_FAILED =
+  /^\s*(?:Caused by: )?org\.jetbrains\.kotlin\.gradle\.tasks\.FailedCompilationException: (\S.*?)\s*$/;
 /** Studio's sync message for a dependency no repository had (`ERROR: Failed to resolve: g:a:v`, bare when copied). */
 const STUDIO_UNRESOLVED = /^\s*(Failed to resolve: \S+:\S+)\s*$/;
 /** Studio's notification when a sync fails: the rest of the line is the failure. */
@@ -540,7 +553,7 @@ const NDK_BUILD_UNKNOWN_SCRIPT = /^\s*Android NDK: (Your APP_BUILD_SCRIPT points
 const CMAKE_ERROR = /^\s*CMake (Error|Warning)(?: \(dev\))? at (.+?):(\d+) \((\w+)\):\s*$/;
 /** Failures Gradle and AGP print as one sentence, seen pasted on their own without the failure block around them. */
 const KNOWN_FAILURE =
-  /^\s*(?:Caused by: [\w.$]+(?:Exception|Error): )?((?:SDK location not found|Unsupported class file major version|General error during (?:conversion|semantic analysis): |Could not find method \S+ for arguments|No such property: \S+ for class: \S|Keystore file .* not found for signing config|Failed to find (?:target with hash string|Build Tools revision)|No toolchains found in the NDK|NDK (?:not configured|is not installed)|Minimum supported Gradle version is|The project is using an incompatible version|Android Gradle plugin requires Java \d+ to run\.|Namespace not specified\. |Task '[^']*' not found in (?:root )?project '[^']+'\.|Plugin is too old, please update to a more recent version|compileSdkVersion is not specified\b|There were failing tests\. See the report at: ).*)$/;
+  /^\s*(?:Caused by: [\w.$]+(?:Exception|Error): )?((?:SDK location not found|Unsupported class file major version|General error during (?:conversion|semantic analysis): |Could not find method \S+ for arguments|No such property: \S+ for class: \S|Keystore file .* not found for signing config|Failed to find (?:target with hash string|Build Tools revision)|No toolchains found in the NDK|NDK (?:not configured|is not installed)|Minimum supported Gradle version is|The project is using an incompatible version|Android Gradle plugin requires Java \d+ to run\.|Namespace not specified\. |Task (?:with name )?'[^']*' not found in (?:root )?project '[^']+'(?:\.|\s*$)|Plugin is too old, please update to a more recent version|compileSdkVersion is not specified\b|There were failing tests\. See the report at: ).*)$/;
 /** An exception's class before its message (a stack pasted without the report): the message may be a known failure. */
 const THROWN = /^\s*(?:(?:[a-z][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error): )+(\S.*)$/;
 /**
@@ -603,6 +616,9 @@ function severityOf(word: string): DiagnosticSeverity {
 /** `file:///Users/dev/A.kt` → `/Users/dev/A.kt`, `file:///C:/a/B.kt` → `C:/a/B.kt`; plain paths as they are. */
 export function normalizePath(path: string): string {
   if (!path.startsWith('file:')) return path;
+  // A reporter who cut a URL's start may leave a space after `file:` (`file: /node_modules/…/A.kt`): the path follows.
+  const spaced = /^file:\s+(\S.*)$/.exec(path);
+  if (spaced) return spaced[1]!;
   let decoded: string;
   try {
     decoded = decodeURIComponent(new URL(path).pathname);
@@ -697,8 +713,15 @@ export function stripWrapperPrefixes(rawLine: string): string {
     line.indexOf('"') === line.lastIndexOf('"')
   )
     line = line.startsWith('"') ? line.slice(1) : line.slice(0, -1);
-  // A log line quoted in parentheses: `( AAPT: error: resource android:attr/lStar not found.)`.
-  else if (line.length > 2 && line.charCodeAt(0) === 40 && line.endsWith(')') && wrapsWhole(line))
+  // A log line quoted in parentheses: `( AAPT: error: resource android:attr/lStar not found.)`. A module's coordinates
+  // alone in them (`(group:name:1.0)`) are the rest of a wrapped line instead.
+  else if (
+    line.length > 2 &&
+    line.charCodeAt(0) === 40 &&
+    line.endsWith(')') &&
+    !MODULE_COORDINATES.test(line) &&
+    wrapsWhole(line)
+  )
     line = line.slice(1, -1).trim();
   return line;
 }
@@ -876,7 +899,7 @@ export class GradleOutputParser {
   /** `task|message` of failure headlines reported with no cause under them (a headline pasted on its own). */
   private readonly causelessHeadlines = new Set<string>();
   /** Indexes of the diagnostics read from stack lines (addFromStack). */
-  private readonly dependencyFromStack = new Set<number>();
+  private readonly failureFromStack = new Set<number>();
   /** Tasks whose failure block listed its causes: a lone copy of the same headline is that failure again. */
   private readonly tasksWithCauses = new Set<string>();
   /** Tasks whose manifest merger errors were reported with their location: the failure block repeats them. */
@@ -1444,7 +1467,7 @@ export class GradleOutputParser {
   private addFromStack(message: string, task: string | null): true {
     const at = this.diagnostics.length;
     this.addUnlocated('error', 'gradle', message, task);
-    if (this.diagnostics.length > at) this.dependencyFromStack.add(at);
+    if (this.diagnostics.length > at) this.failureFromStack.add(at);
     return true;
   }
 
@@ -1501,11 +1524,11 @@ export class GradleOutputParser {
       locatedFailures.some(
         (whole) => whole.file === d.file && whole.line === d.line && whole.message.startsWith(`${d.message}: `),
       );
-    // A missing dependency read from a stack repeats what the failure report above or below it says: it speaks only
-    // when nothing else does.
+    // A failure read from a stack (a missing dependency, the Kotlin plugin's compile failure) repeats what the failure
+    // report above or below it says: it speaks only when nothing else does.
     const stackRepeats =
-      this.dependencyFromStack.size > 0 &&
-      this.diagnostics.some((d, k) => d.severity === 'error' && !this.dependencyFromStack.has(k));
+      this.failureFromStack.size > 0 &&
+      this.diagnostics.some((d, k) => d.severity === 'error' && !this.failureFromStack.has(k));
     // A stack's exception repeats the failure the report names with its causes.
     const dropNamed = this.failureReportRead && this.namedOutsideReport.size > 0;
     const reportedElsewhere = (k: number): boolean => {
@@ -1528,7 +1551,7 @@ export class GradleOutputParser {
         (d.file !== null || !located.has(`${d.severity}|${d.message}`)) &&
         !repeatedHeadline(d) &&
         !cutCopy(d) &&
-        !(stackRepeats && this.dependencyFromStack.has(k)) &&
+        !(stackRepeats && this.failureFromStack.has(k)) &&
         !(dropNamed && this.namedOutsideReport.has(k)) &&
         !reportedElsewhere(k),
     );
@@ -2482,6 +2505,8 @@ export class GradleOutputParser {
       return this.addUnlocated('error', 'gradle', m[1]!.trim(), task);
     if (!inBlock && trimmed.includes('Exception: ') && (m = STACK_UNRESOLVED.exec(line)))
       return this.addFromStack(m[1]!, task);
+    if (!inBlock && trimmed.includes('FailedCompilationException: ') && (m = STACK_KOTLIN_COMPILE_FAILED.exec(line)))
+      return this.addFromStack(m[1]!, task);
     if (!inBlock && !quotedCause && trimmed.startsWith('Could not find ') && DEPENDENCY_NOT_FOUND.test(trimmed))
       return this.pendingDependency({
         severity: 'error',
@@ -2508,7 +2533,18 @@ export class GradleOutputParser {
       return true;
     }
     if (line.includes('Duplicate class ') && (m = DUPLICATE_CLASS.exec(line))) {
-      return this.addUnlocated('error', 'agp', `Duplicate class ${m[1]} found in modules ${m[2]}`, task);
+      const message = `Duplicate class ${m[1]} found in modules${m[2] === undefined ? '' : ` ${m[2]}`}`;
+      // Each module ends with its coordinates in parentheses: a list that does not was wrapped.
+      if (!message.endsWith(')')) {
+        this.pendingMultiline = {
+          base: { severity: 'error', source: 'agp', file: null, line: null, column: null, message, task },
+          lines: [],
+          unindented: DUPLICATE_CLASS_WRAPPED,
+          indented: false,
+        };
+        return true;
+      }
+      return this.addUnlocated('error', 'agp', message, task);
     }
     if (
       (trimmed.startsWith('ERROR:') || trimmed.startsWith('WARNING:') || trimmed.startsWith('INFO:')) &&
