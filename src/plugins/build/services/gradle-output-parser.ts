@@ -1681,12 +1681,9 @@ export class GradleOutputParser {
         !pending.heldBlank &&
         line.trim() === '' &&
         ((manifest && /^is also present at /.test(pending.lines.at(-1) ?? '')) ||
-          (pending.paragraphs === true && pending.lines.length > 0))
+          (pending.paragraphs === true && pending.lines.length > 0) ||
+          pending.paragraphAfterBlank !== undefined)
       ) {
-        pending.heldBlank = true;
-        return true;
-      }
-      if (pending.paragraphAfterBlank && !pending.heldBlank && line.trim() === '') {
         pending.heldBlank = true;
         return true;
       }
