@@ -17161,7 +17161,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
     d(
       'error',
       'gradle',
-      null,
+      '/Users/mohsinyousuf/Desktop/har-showing-smart-app/node_modules/react-native-calendar-events/android/build.gradle',
       null,
       null,
       "Namespace not specified. Specify a namespace in the module's build file: /Users/mohsinyousuf/Desktop/har-showing-smart-app/node_modules/react-native-calendar-events/android/build.gradle. See https://d.android.com/r/tools/upgrade-assistant/set-namespace for information about setting the namespace.",
@@ -17282,7 +17282,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       'C:\\Users\\nehaa\\Documents\\Flutter\\Zoom Clone\\zoom_clone\\android\\build.gradle',
       16,
       null,
-      "A problem occurred configuring root project 'android': Plugin [id: 'com.google.gms.google-services'] was not found in any of the following sources:",
+      "Plugin [id: 'com.google.gms.google-services'] was not found in any of the following sources:",
       null,
     ),
   ],
