@@ -84,9 +84,9 @@ const MARKDOWN_LINK = /\[([^\s[\]()]+)\]\([^\s()]*\)/g;
 const LINKED_PATH = /[\\/][^\\/]*\.\w+$/;
 /** Flutter's verbose `[  +21 ms] ` column after other text: the line break before it was lost. */
 const FLUTTER_PREFIX_GLUED = /\S\[ *\+ *\d+ m?s\] /;
-/** A whole line set in markdown emphasis by a reporter (`_Missing classes detected …_`, `**…**`). */
 /** A markdown bold span inside a line: `**` on both sides of text that neither starts nor ends with space, `*` or `/`. */
 const INLINE_BOLD = /(?<![\w*/])\*\*([^\s*/](?:[^*\n]{0,200}?[^\s*/])?)\*\*(?![\w*/])/g;
+/** A whole line set in markdown emphasis by a reporter (`_Missing classes detected …_`, `**…**`). */
 const EMPHASIZED_LINE = /^(\*\*|__|\*|_)([^\s*_](?:.*\S)?)\1\s*$/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes start with ESC.
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
@@ -302,8 +302,8 @@ const AAR_MIN_COMPILE_SDK = /^\s*(The minCompileSdk \(\d+\) specified in a\b.*)$
 const AAR_MIN_COMPILE_SDK_DETAIL =
   /^(?:dependency's AAR metadata|is greater than this module's compileSdk|Dependency: |AAR metadata file: )/;
 
-/** `com.x.FooTest > bar FAILED`; nested classes stay in the method part (`Outer > Inner > test()`). */
 const SCRIPT_COMPILATION_ERROR = /ScriptCompilationError\(message=(.+?), location=(.+?) \((\d+):(\d+)\)\)/g;
+/** `com.x.FooTest > bar FAILED`; nested classes stay in the method part (`Outer > Inner > test()`). */
 // A CI that masks secrets prints `***` for a package segment equal to one (`***.github.app.FooTest > bar FAILED`);
 // Kotlin Multiplatform names the target after the class (`FooTest[jvm] > bar[jvm] FAILED`).
 const TEST_FAILED = /^((?:[A-Za-z_$]|\*{3})[\w$.*]*(?:\[[^\]]+\])?) > (.+) FAILED\s*$/;
@@ -349,7 +349,7 @@ const GRADLE_SECTION = /^\* (?:What went wrong|Where|Try|Exception is|Get more h
 const BLOCK_START = /^\s*[*-]?\s*What went wrong:\s*$/;
 /** The header with the headline glued after it, as IDEs and one-line pastes print it. */
 const BLOCK_START_GLUED = /^\s*\*?\s*What went wrong:\s+(\S.*)$/;
-/** A literal `\n` followed by a line that starts Gradle's failure report: a log escaped into one JSON string. */
+/** The rule row (`-- | --`) of a table copied out of Android Studio's build view. */
 const TABLE_RULE = /^\s*-{2,}(?:\s*\|\s*-{2,})+\s*\|?\s*$/;
 /** `* What went wrong:` (or `* Try:` after the last cause) after other text on its line: sections squashed onto one line. */
 const SQUASHED_REPORT = /\S\s+\* (?:What went wrong|Try):/;
@@ -358,6 +358,7 @@ const SQUASHED_SECTION_BREAK =
 /** A connected test's `FAILED` line with more after it: AGP ends the line there, so the text after is lines reflowed onto it. */
 const SQUASHED_TEST_RUN = /\] FAILED \S/;
 const SQUASHED_TEST_RUN_BREAK = /(?<=\] FAILED) | (?=Tests on \S.{0,200}? failed: |> Task :)/;
+/** A literal `\n` followed by a line that starts Gradle's failure report: a log escaped into one JSON string. */
 const ESCAPED_LOG_BREAK = /\\n(?:\* What went wrong:|FAILURE: |\d+: Task failed|BUILD FAILED)/;
 /** Failure headlines that start a block even when the `* What went wrong:` line was not printed or pasted. */
 const IMPLICIT_BLOCK =
@@ -421,14 +422,14 @@ const NPM_SCRIPT_BANNER = /^> (?:@[\w.-]+\/)?[\w.-]+@\d+\.\d+\.\d+\S* [\w:.-]+(?
  */
 const CONSOLE_STATUS = /^> (?:IDLE|.*[A-Z]{4,} \[(?:\d+h )?(?:\d+m )?\d+(?:\.\d+)?m?s\])\s*$/;
 /**
- * Python's logging in the form `2021-10-10 17:05:33,488 ERROR: …` (the comma before the milliseconds is Python's
- * asctime): a build server's own log around the build (F-Droid's fdroidserver), never Gradle's or AGP's.
- */
-/**
  * A line that is only a number: a CI web viewer's line numbers, copied with the log, land on lines of their own between
  * the log's lines. Gradle, AGP and the compilers print no bare number on a line.
  */
 const VIEWER_LINE_NUMBER = /^\s*\d{1,7}\s*$/;
+/**
+ * Python's logging in the form `2021-10-10 17:05:33,488 ERROR: …` (the comma before the milliseconds is Python's
+ * asctime): a build server's own log around the build (F-Droid's fdroidserver), never Gradle's or AGP's.
+ */
 const BUILD_SERVER_LOG = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},\d{3} (?:DEBUG|INFO|WARNING|ERROR|CRITICAL): /;
 /** `Running Gradle task 'assembleDebug'...` with its time when done (`… 359.5s`, `… Done 362.1s (!)`). */
 const FLUTTER_GRADLE_STATUS =
@@ -457,7 +458,6 @@ const STUDIO_EXCEPTION = /^[\w$]+(?:\.[\w$]+)+(?:Exception|Error)\b/;
 /** AAPT2's own messages, recognisable without a path. */
 const AAPT_MESSAGE =
   /^(?:error: )?(?:resource \S+ (?:\(aka \S+\) )?not found|style attribute '[^']*' not found|attribute \S+ (?:\(aka \S+\) )?not found|failed linking (?:references|file resources)|failed processing manifest|duplicate value for resource|file failed to compile)/;
-/** D8/R8's desugaring limits, printed bare, after `Error: `, or as an exception's message. */
 /** D8's dex size limit, bare or behind `D8: ` (its counts follow on the next line in the older form). */
 const D8_DEX_LIMIT =
   /^\s*(?:D8: |Error: )?(Cannot fit requested classes in (?:a single dex file|the main-dex file).*)$/;
@@ -489,6 +489,7 @@ const PACKAGE_RECOMMENDATION =
   /^\s*(Recommendation: remove package="[^"]*" from the source AndroidManifest\.xml: (.+?AndroidManifest\.xml)\.?)\s*$/;
 const PACKAGE_ATTRIBUTE_REST =
   /^\s*(?:Setting the namespace via |Recommendation: remove package=|Please instead set the namespace |This migration can be done automatically )/;
+/** D8/R8's desugaring limits, printed bare, after `Error: `, or as an exception's message. */
 const D8_MESSAGE =
   /^\s*(?:Error: |ERROR: |D8: |com\.android\.tools\.r8\.[\w.$]+: )?((?:Invoke-customs|Default interface methods|Static interface methods|Private interface methods|MethodHandle\.invoke and MethodHandle\.invokeExact|Invoke-polymorphic|Constant-dynamic) (?:are|is) only supported starting with Android \S+ \(--min-api \d+\).*)$/;
 const LOG_LEVEL_PREFIX =
