@@ -4723,15 +4723,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
     ),
   ],
   'd8_oom_error_then_blank_stack.txt': [
-    d(
-      'error',
-      'r8',
-      null,
-      null,
-      null,
-      'java.lang.OutOfMemoryError: Java heap space',
-      ':app:hiltAggregateDepsStableDebug',
-    ),
+    d('error', 'r8', null, null, null, 'java.lang.OutOfMemoryError: Java heap space', null),
   ],
   'd8_agpbi_oom_after_failed_task.txt': [
     d(
@@ -17087,7 +17079,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       '/Users/runner/work/1/s/android/app/build.gradle',
       24,
       null,
-      "A problem occurred evaluating project ':app': Android Gradle plugin requires Java 11 to run. You are currently using Java 1.8. Your current JDK is located in /Users/runner/hostedtoolcache/Java_Temurin-Hotspot_jdk/8.0.362-9/x64/Contents/Home/jre You can try some of the following options: - changing the IDE settings. - changing the JAVA_HOME environment variable. - changing `org.gradle.java.home` in `gradle.properties`.",
+      "A problem occurred evaluating project ':app': Android Gradle plugin requires Java 11 to run. You are currently using Java 1.8. Your current JDK is located in  /Users/runner/hostedtoolcache/Java_Temurin-Hotspot_jdk/8.0.362-9/x64/Contents/Home/jre You can try some of the following options: - changing the IDE settings. - changing the JAVA_HOME environment variable. - changing `org.gradle.java.home` in `gradle.properties`.",
       null,
     ),
   ],
@@ -17120,7 +17112,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       null,
-      "A problem occurred evaluating project ':app': Android Gradle plugin requires Java 11 to run. You are currently using Java 1.8. Your current JDK is located in /Users/runner/hostedtoolcache/Java_Temurin-Hotspot_jdk/8.0.372-7/x64/Contents/Home/jre You can try some of the following options: - changing the IDE settings. - changing the JAVA_HOME environment variable. - changing `org.gradle.java.home` in `gradle.properties`.",
+      "A problem occurred evaluating project ':app': Android Gradle plugin requires Java 11 to run. You are currently using Java 1.8. Your current JDK is located in  /Users/runner/hostedtoolcache/Java_Temurin-Hotspot_jdk/8.0.372-7/x64/Contents/Home/jre You can try some of the following options: - changing the IDE settings. - changing the JAVA_HOME environment variable. - changing `org.gradle.java.home` in `gradle.properties`.",
       null,
     ),
   ],

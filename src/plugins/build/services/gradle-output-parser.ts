@@ -66,6 +66,7 @@ import {
   AAR_MIN_COMPILE_SDK,
   AAR_MIN_COMPILE_SDK_DETAIL,
   BARE_CAUSE,
+  BARE_PATH_CAUSE,
   BLOCK_START,
   BLOCK_START_GLUED,
   CC_BULLET,
@@ -181,6 +182,7 @@ import {
   D8_DEX_LIMIT,
   D8_MESSAGE,
   D8_ORIGIN,
+  DEX_TASK,
   R8_MISSING,
   R8_MISSING_CONTINUATION,
   R8_MISSING_SUMMARY,
@@ -404,6 +406,8 @@ export class GradleOutputParser {
   private inCcList = false;
   /** Causes read so far whose `> ` markers were lost in pasting (their nesting, for the next such line). */
   private lostMarkerDepth = 0;
+  /** The indent of a leaf cause whose `> ` was lost, for the unindented detail lines under it; null when none. */
+  private lostMarkerDetails: string | null = null;
   /** Gradle's `Configuration cache problems found in this build.` headline was read outside a failure block. */
   private ccFailureHeadline = false;
   /** The severity of the config-cache list being read when its headline decided it. */
@@ -715,8 +719,24 @@ export class GradleOutputParser {
         this.block[this.block.length - 1] = { ...previous, text: previous.text + trimmed };
         return;
       }
+      // The Tooling API's chain of messages, one a line, as an IDE's sync prints it: the project's headline, then
+      // the location of the failure inside it and that failure, which Gradle's own report shows under `* Where:`.
+      const where =
+        this.implicitBlock && this.block.length === 1 && line.includes("' line: ") && !/^\s/.test(line)
+          ? WHERE_BUILD_FILE.exec(trimmed)
+          : null;
+      if (where && ONE_LINE_HEADLINE.test(this.block[0]!.text.trim())) {
+        this.block = [];
+        this.closeBlock();
+        this.section = 'none';
+        this.where = { file: where[1]!, line: Number(where[2]) };
+        this.headlineExpected = true;
+        return;
+      }
       if (this.implicitBlock && trimmed !== '' && this.causeAfterOneLineHeadline(line)) {
         this.pushBlockLine(`> ${trimmed}`);
+        // A project's or a configuration's headline as that cause wraps one more, its marker lost the same way.
+        if (ONE_LINE_HEADLINE.test(trimmed)) this.lostMarkerDepth = 1;
         return;
       }
       if (this.implicitBlock && trimmed !== '' && this.causeLostItsMarker(line)) {
@@ -741,9 +761,19 @@ export class GradleOutputParser {
       // After such a line, the next unindented line is the cause under it, its marker lost too.
       if (this.lostMarkerDepth > 0 && trimmed !== '' && !/^[\s>]/.test(line) && this.lostMarkerDepth < 8) {
         this.pushBlockLine(`${'   '.repeat(this.lostMarkerDepth)}> ${trimmed}`);
-        this.lostMarkerDepth++;
+        // Only a wrapper has a cause under it: the lines after a leaf are its details.
+        if (ONE_LINE_HEADLINE.test(trimmed) || WRAPPING_CAUSE.test(trimmed)) this.lostMarkerDepth++;
+        else {
+          this.lostMarkerDetails = `${'   '.repeat(this.lostMarkerDepth)}  `;
+          this.lostMarkerDepth = 0;
+        }
         return;
       }
+      if (this.lostMarkerDetails !== null && trimmed !== '' && !/^[\s>*]/.test(line)) {
+        this.pushBlockLine(`${this.lostMarkerDetails}${trimmed}`);
+        return;
+      }
+      this.lostMarkerDetails = null;
       this.lostMarkerDepth = 0;
       if (this.implicitBlock && this.continuesDuplicateResources(trimmed)) {
         this.pushBlockLine(`  ${trimmed}`);
@@ -1108,6 +1138,9 @@ export class GradleOutputParser {
         : null;
     const file = buildFile ? this.reportPath(buildFile[1]!) : d.file !== null ? this.reportPath(d.file) : null;
     if (message === '') return false;
+    // D8 and R8 run only in the dexing and shrinking tasks: their message under another task's header is a parallel
+    // build's interleaving (the task that ran them prints its header later), so that task is not theirs.
+    const task = d.source === 'r8' && d.task !== null && !DEX_TASK.test(d.task) ? null : d.task;
     // AAPT2's note on where a duplicated value was first defined belongs to the error just reported.
     const last = this.diagnostics[this.diagnostics.length - 1];
     if (d.source === 'aapt2' && last?.source === 'aapt2' && /^resource previously defined here\.?$/.test(message))
@@ -1117,15 +1150,14 @@ export class GradleOutputParser {
       file !== null
         ? `${d.severity}|${file}|${d.line}|${d.column}|${message}`
         : // The same unlocated warning from several modules' tasks (javac's `[options]`) is one per module.
-          `${d.severity}|${d.source}|${d.line}|${d.column}|${message}|${d.severity === 'warning' ? d.task : ''}`;
+          `${d.severity}|${d.source}|${d.line}|${d.column}|${message}|${d.severity === 'warning' ? task : ''}`;
     const repeated = again && this.lastKey === key;
     const earlier = this.seen.get(key);
     if (earlier !== undefined && !repeated) {
       // Printed before the failure block with no task line above it, then repeated in the block: the block names
       // the task that failed with it.
       const first = this.diagnostics[earlier];
-      if (first !== undefined && first.task === null && d.task !== null)
-        this.diagnostics[earlier] = { ...first, task: d.task };
+      if (first !== undefined && first.task === null && task !== null) this.diagnostics[earlier] = { ...first, task };
       return true;
     }
     // A copy printed without its caret (cut short) is the same error as the one with a column.
@@ -1138,7 +1170,7 @@ export class GradleOutputParser {
       this.truncatedCount++;
       return true;
     }
-    this.diagnostics.push({ ...d, file, message });
+    this.diagnostics.push({ ...d, file, message, task });
     this.lastAdded = { line: this.currentLine, index: this.diagnostics.length - 1 };
     return true;
   }
@@ -1311,6 +1343,12 @@ export class GradleOutputParser {
       return true;
     }
     if (!pending.sawCaret) {
+      // javac prints no Gradle headline: an unlocated `error: …` right over one is a tool relaying that failure (an
+      // IDE's sync prints the Tooling API's `The supplied … action failed`), and the failure block says what failed.
+      if (pending.file === null && pending.linesBeforeCaret === 0 && ONE_LINE_HEADLINE.test(line.trim())) {
+        this.pendingJavac = null;
+        return false;
+      }
       // A message wrapped onto the next line (`… implement a method` / `from a supertype`), its echo after it: the
       // line taken as the echo was only words, and this one is indented source.
       if (
@@ -2603,6 +2641,7 @@ export class GradleOutputParser {
   }
 
   private closeBlock(): void {
+    this.lostMarkerDetails = null;
     // A bare location's headline is the line after it; a block started or ended in between had its own.
     this.headlineExpected = false;
     this.flushPending();
@@ -2672,6 +2711,10 @@ export class GradleOutputParser {
         (/^(?:Suggestion: |is also present at )/.test(text) || MANIFEST_FAILED.test(causes[causes.length - 1]!.text))
       )
         causes[causes.length - 1]!.details.push({ text, consumed: false });
+      // Gradle writes a cause's text right after `> ` and its further lines indented without one: a `> ` with more
+      // blanks after it is such a line, quoted by a markdown quote like every other line of the paste.
+      else if (cause && causes.length > 0 && /^\s/.test(cause[2] ?? '') && text !== '')
+        causes[causes.length - 1]!.details.push({ text, consumed: false });
       // A cause a terminal cut at its width inside `[…]`, its rest quoted again as a cause of its own: one cause.
       else if (cause && causes.length > 0 && opensBracket(causes[causes.length - 1]!.text) && /^\S+\]/.test(text))
         causes[causes.length - 1]!.text += text;
@@ -2721,7 +2764,10 @@ export class GradleOutputParser {
         if (urls.has(url)) continue;
         urls.add(url);
       }
-      this.addCause(headline, leaf.text, leaf.details, task);
+      // An exception whose message is only a path (a file not found) says what failed in the cause above it.
+      const parent = BARE_PATH_CAUSE.test(leaf.text) ? causes[causes.indexOf(leaf) - 1] : undefined;
+      const text = parent !== undefined && parent.depth < leaf.depth ? `${parent.text} ${leaf.text}` : leaf.text;
+      this.addCause(headline, text, leaf.details, task);
     }
     this.where = null;
   }
@@ -2741,11 +2787,15 @@ export class GradleOutputParser {
     if (/^Could not (find|resolve) /.test(cause)) {
       const requiredAt = free.findIndex((t) => /^Required by:/.test(t));
       if (requiredAt >= 0) text = `${cause} ${free.slice(requiredAt, requiredAt + 6).join(' ')}`;
-    } else if (MANIFEST_FAILED.test(cause) || (!anyConsumed && free.length > 0 && free.length <= 6)) {
+    } else if (
+      MANIFEST_FAILED.test(cause) ||
+      (!anyConsumed && free.length > 0 && free.length <= 6 && !stackAfterBlank(details))
+    ) {
       // Gradle's problem reports print a problem's title, then its label, which can be the same words: said once.
       text = [cause, ...free].filter((t, k, all) => t !== '' && t !== all[k - 1]).join(' ');
     } else if (!anyConsumed && cause.endsWith(':')) {
-      // `> startup failed:` then the compiler's message, a blank line and the exception's stack: the first paragraph.
+      // `> startup failed:` then the compiler's message, a blank line and the exception's stack (however short a
+      // paste left it): the first paragraph.
       const paragraph: string[] = [];
       for (const d of details) {
         const t = d.text.trim();
@@ -2886,6 +2936,11 @@ export class GradleOutputParser {
     }
     this.where = null;
   }
+}
+
+/** A blank line, then an exception's first line: a stack trace follows the message, as Groovy's startup failure prints it. */
+function stackAfterBlank(details: readonly { text: string }[]): boolean {
+  return details.some((d, k) => k > 0 && details[k - 1]!.text.trim() === '' && THROWN.test(d.text));
 }
 
 /** Parses a whole output at once (tests, and re-reading a stored log). */

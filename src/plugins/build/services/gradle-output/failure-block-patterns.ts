@@ -59,6 +59,8 @@ export const DEPENDENCY_DETAIL = /^(?:Searched in the following locations:|Requi
 /** Causes Gradle prints only around the causes under them (a worker's failure, a configuration's resolution). */
 export const WRAPPING_CAUSE =
   /^(?:A failure occurred while executing |[Cc]ould not resolve all [\w ]+ for configuration )/;
+/** A cause that is only an absolute path (Unix or Windows): the message of a file-not-found exception. */
+export const BARE_PATH_CAUSE = /^(?:[A-Za-z]:)?[\\/][^\s:]*$/;
 /** A cause line (`> …`) with no headline before it; VS Code's `> Executing task: <command> <` echo is none. */
 export const BARE_CAUSE =
   /^> (?!Task (?:(?:\*\*)?:|[A-Za-z][\w-]*(?: [A-Z-]+)?\s*$)|Configure project |Transform |Executing task: )\S/;
