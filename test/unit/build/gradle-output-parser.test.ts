@@ -646,6 +646,31 @@ describe('GradleOutputParser rules', () => {
     ]);
   });
 
+  it('reads a failure block quoted line by line in markdown: nested causes and their detail lines', () => {
+    const out = parseGradleOutput(
+      [
+        "Error:A problem occurred configuring project ':app'.",
+        "> Could not resolve all dependencies for configuration ':app:_debugCompile'.",
+        '>    > Could not find com.example:lib:1.0.',
+        '>      Searched in the following locations:',
+        '>          https://repo.example.com/com/example/lib/1.0/lib-1.0.pom',
+        '>      Required by:',
+        '>          project :app',
+      ].join('\n'),
+    );
+    expect(out).toEqual([
+      d(
+        'error',
+        'gradle',
+        null,
+        null,
+        null,
+        "A problem occurred configuring project ':app': Could not find com.example:lib:1.0. Required by: project :app",
+        null,
+      ),
+    ]);
+  });
+
   it("reads every `> ` line after the merger's failure as its message, however the paste wrapped it", () => {
     const out = parseGradleOutput(
       [

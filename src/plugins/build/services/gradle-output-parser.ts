@@ -2701,7 +2701,8 @@ export class GradleOutputParser {
     }
     const causes: Cause[] = [];
     for (const entry of lines) {
-      const cause = /^(\s*)>(?: (.*))?$/.exec(entry.text);
+      // A nested cause inside a markdown quote (`>    > cause`): the quote's marker goes, the cause's stays.
+      const cause = /^(\s*)>(?: (.*))?$/.exec(/^> +>/.test(entry.text) ? entry.text.slice(1) : entry.text);
       const text = (cause?.[2] ?? '').trim();
       // `> Suggestion: …` pasted with its own marker is the merger's detail line, not a cause of its own. The merger's
       // failure has no cause under it: any `> ` line after it is its message, quoted line by line or rewrapped.
@@ -2712,8 +2713,9 @@ export class GradleOutputParser {
       )
         causes[causes.length - 1]!.details.push({ text, consumed: false });
       // Gradle writes a cause's text right after `> ` and its further lines indented without one: a `> ` with more
-      // blanks after it is such a line, quoted by a markdown quote like every other line of the paste.
-      else if (cause && causes.length > 0 && /^\s/.test(cause[2] ?? '') && text !== '')
+      // blanks after it is such a line, quoted by a markdown quote like every other line of the paste (a nested
+      // cause quoted so keeps its own `> ` after the blanks).
+      else if (cause && causes.length > 0 && /^\s+[^\s>]/.test(cause[2] ?? ''))
         causes[causes.length - 1]!.details.push({ text, consumed: false });
       // A cause a terminal cut at its width inside `[…]`, its rest quoted again as a cause of its own: one cause.
       else if (cause && causes.length > 0 && opensBracket(causes[causes.length - 1]!.text) && /^\S+\]/.test(text))
