@@ -66,12 +66,12 @@ import {
   AAR_MIN_COMPILE_SDK,
   AAR_MIN_COMPILE_SDK_DETAIL,
   BARE_CAUSE,
-  BARE_PATH_CAUSE,
   BLOCK_START,
   BLOCK_START_GLUED,
   CC_BULLET,
   CC_HEADER,
   CHAINED_DEPENDENCY_NOT_FOUND,
+  CONSOLE_WIDTH,
   DEPENDENCY_DETAIL,
   DEPENDENCY_NOT_FOUND,
   DUPLICATE_CLASS,
@@ -83,10 +83,12 @@ import {
   HEADLINE_THEN_CAUSE,
   IMPLICIT_BLOCK,
   INDENTED_CAUSE,
+  PATH_OR_HOST_CAUSE,
   KNOWN_FAILURE,
   LOCATION_AWARE_EXCEPTION,
   ONE_LINE_HEADLINE,
   QUOTED_HEADLINE,
+  RESOLUTION_ATTEMPT_WRAPPER,
   SQUASHED_REPORT,
   SQUASHED_SECTION_BREAK,
   STACK_UNRESOLVED,
@@ -717,6 +719,18 @@ export class GradleOutputParser {
         /(?:file:|https?:)\/\/\S+$/.test(previous.text)
       ) {
         this.block[this.block.length - 1] = { ...previous, text: previous.text + trimmed };
+        return;
+      }
+      // A console cut a line of the cause tree at its width (80 columns, each piece filling it), mid-word: the rest
+      // starts the next line in column 0, where Gradle puts no line of that tree.
+      if (
+        previous !== undefined &&
+        previous.text.length % CONSOLE_WIDTH === 0 &&
+        /^[\s>]/.test(previous.text) &&
+        trimmed !== '' &&
+        !/^[\s>*]/.test(line)
+      ) {
+        this.block[this.block.length - 1] = { ...previous, text: previous.text + line };
         return;
       }
       // The Tooling API's chain of messages, one a line, as an IDE's sync prints it: the project's headline, then
@@ -2760,14 +2774,19 @@ export class GradleOutputParser {
     // A dependency failing in several repositories ends in one `Could not get resource` / `Could not GET` per
     // attempt at the same URL: one problem.
     const urls = new Set<string>();
+    // Gradle prints these only over the cause under them: one that ends the block is another repository's attempt,
+    // cut where the paste ended, at the same dependency another leaf already says why it could not resolve.
+    const cutAttempt = (c: Cause) => RESOLUTION_ATTEMPT_WRAPPER.test(c.text);
+    const resolvedElsewhere = leaves.some((l) => !cutAttempt(l));
     for (const leaf of leaves) {
+      if (resolvedElsewhere && cutAttempt(leaf)) continue;
       const url = /^Could not (?:get resource|GET|HEAD) '([^']+)'/.exec(leaf.text)?.[1];
       if (url !== undefined) {
         if (urls.has(url)) continue;
         urls.add(url);
       }
-      // An exception whose message is only a path (a file not found) says what failed in the cause above it.
-      const parent = BARE_PATH_CAUSE.test(leaf.text) ? causes[causes.indexOf(leaf) - 1] : undefined;
+      // An exception whose message is one word (the path or host it failed on) says what failed in the cause above.
+      const parent = PATH_OR_HOST_CAUSE.test(leaf.text) ? causes[causes.indexOf(leaf) - 1] : undefined;
       const text = parent !== undefined && parent.depth < leaf.depth ? `${parent.text} ${leaf.text}` : leaf.text;
       this.addCause(headline, text, leaf.details, task);
     }

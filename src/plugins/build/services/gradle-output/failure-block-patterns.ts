@@ -59,8 +59,13 @@ export const DEPENDENCY_DETAIL = /^(?:Searched in the following locations:|Requi
 /** Causes Gradle prints only around the causes under them (a worker's failure, a configuration's resolution). */
 export const WRAPPING_CAUSE =
   /^(?:A failure occurred while executing |[Cc]ould not resolve all [\w ]+ for configuration )/;
-/** A cause that is only an absolute path (Unix or Windows): the message of a file-not-found exception. */
-export const BARE_PATH_CAUSE = /^(?:[A-Za-z]:)?[\\/][^\s:]*$/;
+/** The width at which Windows' console (and a terminal left at its default size) cuts a long line. */
+export const CONSOLE_WIDTH = 80;
+/** A dependency resolution's steps that Gradle prints only over their cause (a resource, a metadata file, a version list). */
+export const RESOLUTION_ATTEMPT_WRAPPER =
+  /^(?:Could not get resource '|Unable to load Maven meta-data from |Failed to list versions for )/;
+/** A cause that is only what an exception failed on: an absolute path (file not found) or a host name (unknown host). */
+export const PATH_OR_HOST_CAUSE = /^(?:(?:[A-Za-z]:)?[\\/][^\s:]*|[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)$/;
 /** A cause line (`> …`) with no headline before it; VS Code's `> Executing task: <command> <` echo is none. */
 export const BARE_CAUSE =
   /^> (?!Task (?:(?:\*\*)?:|[A-Za-z][\w-]*(?: [A-Z-]+)?\s*$)|Configure project |Transform |Executing task: )\S/;
