@@ -728,7 +728,8 @@ export class GradleOutputParser {
         previous.text.length % CONSOLE_WIDTH === 0 &&
         /^[\s>]/.test(previous.text) &&
         trimmed !== '' &&
-        !/^[\s>*]/.test(line)
+        !/^[\s>*]/.test(line) &&
+        !/^(?:BUILD |FAILURE|Total time|Deprecated Gradle|\d+ actionable tasks?)/.test(line)
       ) {
         this.block[this.block.length - 1] = { ...previous, text: previous.text + line };
         return;
