@@ -83,10 +83,10 @@ import {
   HEADLINE_THEN_CAUSE,
   IMPLICIT_BLOCK,
   INDENTED_CAUSE,
-  PATH_OR_HOST_CAUSE,
   KNOWN_FAILURE,
   LOCATION_AWARE_EXCEPTION,
   ONE_LINE_HEADLINE,
+  PATH_OR_HOST_CAUSE,
   QUOTED_HEADLINE,
   RESOLUTION_ATTEMPT_WRAPPER,
   SQUASHED_REPORT,
@@ -2786,7 +2786,7 @@ export class GradleOutputParser {
         if (urls.has(url)) continue;
         urls.add(url);
       }
-      // An exception whose message is one word (the path or host it failed on) says what failed in the cause above.
+      // An exception whose message is only the path or host it failed on: the cause above it says what failed.
       const parent = PATH_OR_HOST_CAUSE.test(leaf.text) ? causes[causes.indexOf(leaf) - 1] : undefined;
       const text = parent !== undefined && parent.depth < leaf.depth ? `${parent.text} ${leaf.text}` : leaf.text;
       this.addCause(headline, text, leaf.details, task);
