@@ -17128,6 +17128,15 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       'Incorrect package="com.rollbar.flutter" found in source AndroidManifest.xml',
       null,
     ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':rollbar_flutter:processDebugManifest'",
+      ':rollbar_flutter:processDebugManifest',
+    ),
   ],
   'manifestw6_incorrect_package_three_lines_pub_cache.txt': [
     d(

@@ -919,7 +919,7 @@ export class GradleOutputParser {
   private causeAfterOneLineHeadline(line: string): boolean {
     if (this.block.length !== 1 || !ONE_LINE_HEADLINE.test(this.block[0]!.text.trim())) return false;
     return (
-      !/^(\s|>|\*|[.…]|Information:|BUILD |FAILURE|Task |Caused by: |Run with |Try:|Get more help|[ew]: |:\w|\S+:\d+)/.test(
+      !/^(\s|>|\*|[.…]|Information:|BUILD |FAILURE|Task |Caused by: |Run with |Try:|Get more help|[ew]: |(?:error|warning): |:\w|\S+:\d+)/.test(
         line,
       ) && !/: (?:error|warning): /.test(line)
     );
@@ -1168,11 +1168,13 @@ export class GradleOutputParser {
         this.pendingMultiline = null;
         return this.scanLine(`Error:${line.trimEnd()}`, false);
       }
-      // A paste that lost the tabs may also have split the merger's `is also present at …` from its suggestion.
+      // A paste that lost the tabs may also have split the merger's `is also present at …` from its suggestion, or a
+      // located record's header from its message (a console that puts a blank line after every line it relays).
       if (
         !pending.heldBlank &&
         line.trim() === '' &&
         ((manifest && /^is also present at /.test(pending.lines.at(-1) ?? '')) ||
+          (pending.mergerRecord === true && pending.base.message === '' && pending.lines.length === 0) ||
           (pending.paragraphs === true && pending.lines.length > 0) ||
           pending.paragraphAfterBlank !== undefined)
       ) {
@@ -1201,6 +1203,8 @@ export class GradleOutputParser {
       if (
         detail &&
         !/^\s*(at |\.\.\. \d+ more)/.test(line) &&
+        // The merger's next record, indented with the rest of a log pasted as a block (`\t<path>:37:5 Error:`).
+        !(pending.mergerRecord === true && /\s(?:Error|Warning):/.test(line) && MANIFEST_LOCATED.test(line)) &&
         !(pending.dependency && /^\s*> /.test(line)) &&
         this.pendingMultiline.lines.length < MAX_CONTINUATION_LINES
       ) {
@@ -2091,7 +2095,7 @@ export class GradleOutputParser {
         base: {
           severity: m[2] ? 'error' : 'warning',
           source: 'manifest',
-          file: m[3]!,
+          file: m[3] ?? null,
           line: null,
           column: null,
           message: m[1]!,
@@ -2805,7 +2809,7 @@ export class GradleOutputParser {
       this.add({
         severity: 'error',
         source: 'manifest',
-        file: packageAttribute[3]!,
+        file: packageAttribute[3] ?? null,
         line: null,
         column: null,
         message: text,

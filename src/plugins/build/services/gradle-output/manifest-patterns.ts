@@ -3,8 +3,12 @@
  * messages recognisable without a location, Studio's Merged Manifest pane, and AGP's check on a manifest's `package=`.
  */
 
-/** Manifest merger: `<path>/AndroidManifest.xml:6:9-35 Error:` then tab-indented details. */
-export const MANIFEST_LOCATED = /^\s*(.+?\.xml)(?::(\d+)(?::(\d+)(?:-\d+(?::\d+)?)?)?)?\s+(Error|Warning):(?: (.*))?$/;
+/**
+ * Manifest merger: `<path>/AndroidManifest.xml:6:9-35 Error:` then tab-indented details. A library's manifest is
+ * printed after the library's coordinates (`[com.example:lib:1.0] <path>:19:5-79 Warning:`), no part of its path.
+ */
+export const MANIFEST_LOCATED =
+  /^\s*(?:\[[^\]\s]+\] )?(.+?\.xml)(?::(\d+)(?::(\d+)(?:-\d+(?::\d+)?)?)?)?\s+(Error|Warning):(?: (.*))?$/;
 export const MANIFEST_FAILED = /^Manifest merger failed\b/;
 /** A merger record's severity line when the record has no source position to print before it. */
 export const BARE_RECORD_HEADER = /^\s*(Error|Warning):\s*$/;
@@ -19,9 +23,10 @@ export const MANIFEST_DETAIL =
  * Merged Manifest pane lists them as `Merging Errors: Error: <message> <module> main manifest (this file), line 23`.
  * AGP 7.0's previews worded the missing `android:exported` as `Apps targeting Android 12 and higher are required …`
  * alone (later versions put `android:exported needs to be explicitly specified for <element>.` before it).
+ * A paste cut inside the `Manifest merger failed : ` before them (`fest merger failed : uses-sdk:…`) keeps its tail.
  */
 export const MANIFEST_MESSAGE =
-  /^\s*(?:Merging Errors: )?(?:Error: )?((?:uses-sdk:minSdkVersion \d+ cannot be smaller than version \d+ declared in library|android:exported needs to be explicitly specified for|Apps targeting Android \d+ and higher are required to specify an explicit value for|Attribute [\w:.@-]+ value=\(.*\) from .* is also present at|Attribute [\w:.@-]+ value=\(.*\) from (?:\[[^\]]+\] )?\S*AndroidManifest\.xml:\d+:\d+(?:-\d+(?::\d+)?)?\s*$|Missing one of the key attributes '[^']*' on element|Element \S+ at \S+ duplicated with element declared at)\b.*)$/;
+  /^\s*(?:Merging Errors: )?(?:Error: )?(?:[A-Za-z]*(?: merger)? failed : )?((?:uses-sdk:minSdkVersion \d+ cannot be smaller than version \d+ declared in library|android:exported needs to be explicitly specified for|Apps targeting Android \d+ and higher are required to specify an explicit value for|Attribute [\w:.@-]+ value=\(.*\) from .* is also present at|Attribute [\w:.@-]+ value=\(.*\) from (?:\[[^\]]+\] )?\S*AndroidManifest\.xml:\d+:\d+(?:-\d+(?::\d+)?)?\s*$|Missing one of the key attributes '[^']*' on element|Element \S+ at \S+ duplicated with element declared at)\b.*)$/;
 /** The pane's next record after a message that names its manifest: `… (this file), line 219 Error: Validation failed …`. */
 export const MERGED_MANIFEST_PANE_NEXT = / manifest(?: \(this file\))?(?:, line \d+)? (?=(?:Error|Warning): )/;
 export const MAX_PANE_RECORDS = 20;
@@ -30,10 +35,10 @@ export const MANIFEST_VALIDATION_STOPPED = /^Validation failed, exiting\b/;
 /**
  * AGP 7.3+ on a source manifest's `package=` attribute: a warning (`… and the value is ignored.`, or `… is deprecated.`
  * before AGP 8), an error when it differs from the namespace (`Incorrect package="…" found …`). Its explanation and
- * recommendation follow on lines of their own.
+ * recommendation follow on lines of their own. A reporter shortening it may leave the manifest's path out.
  */
 export const PACKAGE_ATTRIBUTE =
-  /^\s*((Incorrect )?package="[^"]*" found in source AndroidManifest\.xml: (.+?AndroidManifest\.xml)\.?)\s*$/;
+  /^\s*((Incorrect )?package="[^"]*" found in source AndroidManifest\.xml(?:: (.+?AndroidManifest\.xml))?\.?)\s*$/;
 /**
  * Its recommendation pasted alone still names the manifest. AGP prints the same line under the warning and the error;
  * reported on its own, it is the one that failed the build (a library's `Incorrect package="…"`).
