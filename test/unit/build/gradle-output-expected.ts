@@ -17324,4 +17324,92 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
     ),
   ],
   'manifestw6_unity_launcher_task_failed_no_message.txt': [],
+  'manifestw6_merge_failure_error_parsing_library_worker_nested.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':background_location:processDebugManifest': com.android.manifmerger.ManifestMerger2$MergeFailureException: Error parsing C:\\Users\\Durga\\AppData\\Local\\Pub\\Cache\\hosted\\pub.dev\\background_location-0.13.0\\android\\src\\main\\AndroidManifest.xml",
+      ':background_location:processDebugManifest',
+    ),
+  ],
+  'manifestw6_merge_failure_error_parsing_flutter_exit_code.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:processDebugMainManifest': com.android.manifmerger.ManifestMerger2$MergeFailureException: Error parsing D:\\flutter-project\\msal_auth-main\\msal_auth-main\\example\\android\\app\\src\\main\\AndroidManifest.xml",
+      ':app:processDebugMainManifest',
+    ),
+  ],
+  'manifestw6_merge_failure_error_parsing_unix_no_try.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:processDebugMainManifest': com.android.manifmerger.ManifestMerger2$MergeFailureException: Error parsing /Users/ferminsalcedo/Projects/Flutter/sdc_mobile/android/app/src/main/AndroidManifest.xml",
+      ':app:processDebugMainManifest',
+    ),
+  ],
+  'manifestw6_merge_failure_sax_unbound_prefix.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      'Execution failed for task \':qLibAdsTest:processDebugManifest\': com.android.manifmerger.ManifestMerger2$MergeFailureException: org.xml.sax.SAXParseException; lineNumber: 10; columnNumber: 222; the "tools" prefix "tools: overrideLibrary" associated with an "us-sdk" element type is not bound.',
+      ':qLibAdsTest:processDebugManifest',
+    ),
+  ],
+  'manifestw6_merge_failure_error_parsing_task_failed_windows.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:processDebugMainManifest': com.android.manifmerger.ManifestMerger2$MergeFailureException: Error parsing C:\\Users\\uytr\\Downloads\\FNF-PsychEngine-1.0.4\\FNF-PsychEngine-1.0.4\\export\\debug\\android\\bin\\app\\src\\main\\AndroidManifest.xml",
+      ':app:processDebugMainManifest',
+    ),
+  ],
+  'manifestw6_multiple_errors_studio_error_library_module.txt': [
+    d(
+      'error',
+      'manifest',
+      null,
+      null,
+      null,
+      'Manifest merger failed with multiple errors, see logs',
+      ':android-times-square-master:processDebugManifest',
+    ),
+  ],
+  'manifestw6_placeholder_no_value_studio_block.txt': [
+    d(
+      'error',
+      'manifest',
+      null,
+      null,
+      null,
+      'Manifest merger failed : Attribute data@scheme at AndroidManifest.xml requires a placeholder substitution but no value for <appAuthRedirectScheme> is provided.',
+      ':app:processDebugManifest',
+    ),
+  ],
+  'manifestw6_placeholder_no_value_bare_line.txt': [
+    d(
+      'error',
+      'manifest',
+      null,
+      null,
+      null,
+      'Manifest merger failed : Attribute data@scheme at AndroidManifest.xml requires a placeholder substitution but no value for <appAuthRedirectScheme> is provided.',
+      null,
+    ),
+  ],
 };
