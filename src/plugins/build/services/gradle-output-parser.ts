@@ -351,6 +351,8 @@ interface PendingMultiline {
   readonly deeperThan?: number;
   /** The merger's located record (`<path> Error:`). */
   readonly mergerRecord?: boolean;
+  /** A blank line came right under the record's header: the console relaying it puts one after every line. */
+  doubleSpaced?: boolean;
 }
 
 interface PendingTest {
@@ -1170,16 +1172,18 @@ export class GradleOutputParser {
       }
       // A paste that lost the tabs may also have split the merger's `is also present at …` from its suggestion, or a
       // located record's header from its message (a console that puts a blank line after every line it relays).
-      if (
-        !pending.heldBlank &&
-        line.trim() === '' &&
-        ((manifest && /^is also present at /.test(pending.lines.at(-1) ?? '')) ||
-          (pending.mergerRecord === true && pending.base.message === '' && pending.lines.length === 0) ||
+      if (!pending.heldBlank && line.trim() === '') {
+        if (pending.mergerRecord === true && pending.base.message === '' && pending.lines.length === 0)
+          pending.doubleSpaced = true;
+        if (
+          (manifest && /^is also present at /.test(pending.lines.at(-1) ?? '')) ||
+          pending.doubleSpaced === true ||
           (pending.paragraphs === true && pending.lines.length > 0) ||
-          pending.paragraphAfterBlank !== undefined)
-      ) {
-        pending.heldBlank = true;
-        return true;
+          pending.paragraphAfterBlank !== undefined
+        ) {
+          pending.heldBlank = true;
+          return true;
+        }
       }
       const detail =
         (pending.indented !== false &&
@@ -1199,7 +1203,14 @@ export class GradleOutputParser {
         (pending.unindented !== undefined &&
           pending.lines.length < MAX_UNINDENTED_LINES &&
           pending.unindented.test(line) &&
-          !NEW_ENTRY.test(line));
+          !NEW_ENTRY.test(line)) ||
+        // A console that cut a long line of the record at its width, mid-word: the rest starts the next line.
+        (pending.mergerRecord === true &&
+          pending.lines.length > 0 &&
+          !pending.heldBlank &&
+          (this.previousLine?.length ?? 0) >= 80 &&
+          /^[a-z]/.test(line) &&
+          !/^[\w-]+:(?:\s|$)/.test(line));
       if (
         detail &&
         !/^\s*(at |\.\.\. \d+ more)/.test(line) &&
@@ -1209,6 +1220,8 @@ export class GradleOutputParser {
         this.pendingMultiline.lines.length < MAX_CONTINUATION_LINES
       ) {
         this.pendingMultiline.lines.push(line.trim());
+        // Its next blank line is the console's spacing again.
+        if (pending.doubleSpaced === true) pending.heldBlank = false;
         return true;
       }
       this.flushMultiline();
@@ -1380,6 +1393,29 @@ export class GradleOutputParser {
     const before = this.diagnostics.length;
     this.add({ ...p.base, ...located, message }, again);
     if (p.fromStack && this.diagnostics.length > before) this.fromStack.set(before, p.base.message);
+  }
+
+  /**
+   * The block's `Manifest merger failed : <message>` after the merger printed the same message on its own (no location
+   * before it): one problem, kept as the copy that says more (the other cut short, or the same), with the block's task.
+   */
+  private mergerMessageRepeated(text: string, task: string | null): boolean {
+    const normalizeSpace = (t: string): string => t.replace(/\s+/g, ' ').trim();
+    const body = normalizeSpace(text.replace(/^Manifest merger failed\s*:\s*/, ''));
+    if (body === '' || body === text) return false;
+    for (let k = this.diagnostics.length - 1; k >= 0; k--) {
+      const earlier = this.diagnostics[k]!;
+      if (earlier.source !== 'manifest' || earlier.severity !== 'error') continue;
+      const printed = normalizeSpace(earlier.message);
+      if (!printed.startsWith(body) && !body.startsWith(printed)) continue;
+      this.diagnostics[k] = {
+        ...earlier,
+        message: body.length > printed.length ? clip(body) : earlier.message,
+        task: earlier.task ?? task,
+      };
+      return true;
+    }
+    return false;
   }
 
   /** The first position in a merger message that is the project's own manifest, for a message without a file. */
@@ -2071,6 +2107,7 @@ export class GradleOutputParser {
         // The conflict's first line alone, its `is also present at …` on the next (indented) line.
         line.startsWith('Attribute ') ||
         line.includes('Missing one of the key attributes') ||
+        line.includes(' as the library might be using APIs ') ||
         line.includes(' duplicated with element declared at ')) &&
       (m = MANIFEST_MESSAGE.exec(line))
     ) {
@@ -2825,6 +2862,7 @@ export class GradleOutputParser {
         this.diagnostics.some((d) => d.source === 'manifest')
       )
         return;
+      if (this.mergerMessageRepeated(text, task)) return;
       this.add({ severity: 'error', source: 'manifest', ...this.manifestLocation(text), message: text, task });
     } else {
       this.add({

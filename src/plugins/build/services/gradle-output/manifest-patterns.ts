@@ -5,10 +5,11 @@
 
 /**
  * Manifest merger: `<path>/AndroidManifest.xml:6:9-35 Error:` then tab-indented details. A library's manifest is
- * printed after the library's coordinates (`[com.example:lib:1.0] <path>:19:5-79 Warning:`), no part of its path.
+ * printed after the library's coordinates (`[com.example:lib:1.0] <path>:19:5-79 Warning:`), no part of its path;
+ * Studio's `Warning: ` or `Error: ` before the whole line (`Warning: <path>:20:9 Warning:`) is no part of it either.
  */
 export const MANIFEST_LOCATED =
-  /^\s*(?:\[[^\]\s]+\] )?(.+?\.xml)(?::(\d+)(?::(\d+)(?:-\d+(?::\d+)?)?)?)?\s+(Error|Warning):(?: (.*))?$/;
+  /^\s*(?:(?:Error|Warning):\s*)?(?:\[[^\]\s]+\] )?(.+?\.xml)(?::(\d+)(?::(\d+)(?:-\d+(?::\d+)?)?)?)?\s+(Error|Warning):(?: (.*))?$/;
 export const MANIFEST_FAILED = /^Manifest merger failed\b/;
 /** A merger record's severity line when the record has no source position to print before it. */
 export const BARE_RECORD_HEADER = /^\s*(Error|Warning):\s*$/;
@@ -23,10 +24,12 @@ export const MANIFEST_DETAIL =
  * Merged Manifest pane lists them as `Merging Errors: Error: <message> <module> main manifest (this file), line 23`.
  * AGP 7.0's previews worded the missing `android:exported` as `Apps targeting Android 12 and higher are required …`
  * alone (later versions put `android:exported needs to be explicitly specified for <element>.` before it).
- * A paste cut inside the `Manifest merger failed : ` before them (`fest merger failed : uses-sdk:…`) keeps its tail.
+ * A paste cut inside the `Manifest merger failed : ` before them (`fest merger failed : uses-sdk:…`) keeps its tail;
+ * one cut inside the minSdk message's library path still has that message's own end (`…/AndroidManifest.xml as the
+ * library might be using APIs not available in 16`).
  */
 export const MANIFEST_MESSAGE =
-  /^\s*(?:Merging Errors: )?(?:Error: )?(?:[A-Za-z]*(?: merger)? failed : )?((?:uses-sdk:minSdkVersion \d+ cannot be smaller than version \d+ declared in library|android:exported needs to be explicitly specified for|Apps targeting Android \d+ and higher are required to specify an explicit value for|Attribute [\w:.@-]+ value=\(.*\) from .* is also present at|Attribute [\w:.@-]+ value=\(.*\) from (?:\[[^\]]+\] )?\S*AndroidManifest\.xml:\d+:\d+(?:-\d+(?::\d+)?)?\s*$|Missing one of the key attributes '[^']*' on element|Element \S+ at \S+ duplicated with element declared at)\b.*)$/;
+  /^\s*(?:Merging Errors: )?(?:Error: )?(?:[A-Za-z]*(?: merger)? failed : )?((?:uses-sdk:minSdkVersion \d+ cannot be smaller than version \d+ declared in library|android:exported needs to be explicitly specified for|Apps targeting Android \d+ and higher are required to specify an explicit value for|Attribute [\w:.@-]+ value=\(.*\) from .* is also present at|Attribute [\w:.@-]+ value=\(.*\) from (?:\[[^\]]+\] )?\S*AndroidManifest\.xml:\d+:\d+(?:-\d+(?::\d+)?)?\s*$|Missing one of the key attributes '[^']*' on element|Element \S+ at \S+ duplicated with element declared at|\S*AndroidManifest\.xml as the library might be using APIs not available in \d+)\b.*)$/;
 /** The pane's next record after a message that names its manifest: `… (this file), line 219 Error: Validation failed …`. */
 export const MERGED_MANIFEST_PANE_NEXT = / manifest(?: \(this file\))?(?:, line \d+)? (?=(?:Error|Warning): )/;
 export const MAX_PANE_RECORDS = 20;
