@@ -1397,7 +1397,7 @@ export class GradleOutputParser {
 
   /**
    * The block's `Manifest merger failed : <message>` after the merger printed the same message on its own (no location
-   * before it): one problem, kept as the copy that says more (the other cut short, or the same), with the block's task.
+   * before it): one problem, with the block's task. The block's copy is kept unless it was cut short.
    */
   private mergerMessageRepeated(text: string, task: string | null): boolean {
     const normalizeSpace = (t: string): string => t.replace(/\s+/g, ' ').trim();
@@ -1408,11 +1408,10 @@ export class GradleOutputParser {
       if (earlier.source !== 'manifest' || earlier.severity !== 'error') continue;
       const printed = normalizeSpace(earlier.message);
       if (!printed.startsWith(body) && !body.startsWith(printed)) continue;
-      this.diagnostics[k] = {
-        ...earlier,
-        message: body.length > printed.length ? clip(body) : earlier.message,
-        task: earlier.task ?? task,
-      };
+      this.diagnostics[k] =
+        printed.length > body.length
+          ? { ...earlier, task: earlier.task ?? task }
+          : { ...earlier, ...this.manifestLocation(text), message: clip(text), task: task ?? earlier.task };
       return true;
     }
     return false;
@@ -1420,11 +1419,15 @@ export class GradleOutputParser {
 
   /** The first position in a merger message that is the project's own manifest, for a message without a file. */
   private manifestLocation(message: string): Pick<BuildDiagnostic, 'file' | 'line' | 'column'> {
-    // Plain index scans: the message can be many joined lines, and a library's `[lib] AndroidManifest.xml` is skipped.
+    // Plain index scans: the message can be many joined lines, and a library's `[lib] AndroidManifest.xml` is skipped,
+    // as is the conflict's other side (`… is also present at AndroidManifest.xml:14:13-64`, a library's manifest even
+    // where Studio's pane leaves out its `[lib]`).
     const name = 'AndroidManifest.xml:';
+    const otherSide = 'is also present at ';
     for (let at = message.indexOf(name); at >= 0 && at < 8192; at = message.indexOf(name, at + name.length)) {
       const start = message.lastIndexOf(' ', at) + 1;
       if (message.slice(Math.max(0, start - 2), start) === '] ') continue;
+      if (message.slice(Math.max(0, start - otherSide.length), start) === otherSide) continue;
       const position = /^(\d+):(\d+)/.exec(message.slice(at + name.length, at + name.length + 24));
       if (!position) continue;
       return {
@@ -2116,7 +2119,7 @@ export class GradleOutputParser {
       let record: string | undefined = m[1]!;
       for (let k = 0; record !== undefined && k < MAX_PANE_RECORDS; k++) {
         const next = MERGED_MANIFEST_PANE_NEXT.exec(record);
-        const message = next ? record.slice(0, next.index + next[0].length - 1) : record;
+        const message = next ? record.slice(0, next.index + next[0].length).trimEnd() : record;
         this.pendingMultiline = {
           base: { severity: 'error', source: 'manifest', file: null, line: null, column: null, message, task },
           lines: [],

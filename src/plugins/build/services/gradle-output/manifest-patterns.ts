@@ -24,14 +24,17 @@ export const MANIFEST_DETAIL =
  * Merged Manifest pane lists them as `Merging Errors: Error: <message> <module> main manifest (this file), line 23`.
  * AGP 7.0's previews worded the missing `android:exported` as `Apps targeting Android 12 and higher are required …`
  * alone (later versions put `android:exported needs to be explicitly specified for <element>.` before it).
+ * A record's key names its element the merger's way (`provider#androidx.core.content.FileProvider@authorities`), and
+ * a reporter may have put the pane's `Error` in markdown bold (`**Error**: `).
  * A paste cut inside the `Manifest merger failed : ` before them (`fest merger failed : uses-sdk:…`) keeps its tail;
  * one cut inside the minSdk message's library path still has that message's own end (`…/AndroidManifest.xml as the
  * library might be using APIs not available in 16`).
  */
 export const MANIFEST_MESSAGE =
-  /^\s*(?:Merging Errors: )?(?:Error: )?(?:[A-Za-z]*(?: merger)? failed : )?((?:uses-sdk:minSdkVersion \d+ cannot be smaller than version \d+ declared in library|android:exported needs to be explicitly specified for|Apps targeting Android \d+ and higher are required to specify an explicit value for|Attribute [\w:.@-]+ value=\(.*\) from .* is also present at|Attribute [\w:.@-]+ value=\(.*\) from (?:\[[^\]]+\] )?\S*AndroidManifest\.xml:\d+:\d+(?:-\d+(?::\d+)?)?\s*$|Missing one of the key attributes '[^']*' on element|Element \S+ at \S+ duplicated with element declared at|\S*AndroidManifest\.xml as the library might be using APIs not available in \d+)\b.*)$/;
+  /^\s*(?:Merging Errors: )?(?:(?:\*\*)?Error(?:\*\*)?: )?(?:[A-Za-z]*(?: merger)? failed : )?((?:uses-sdk:minSdkVersion \d+ cannot be smaller than version \d+ declared in library|android:exported needs to be explicitly specified for|Apps targeting Android \d+ and higher are required to specify an explicit value for|Attribute [\w:.@#$-]+ value=\(.*\) from .* is also present at|Attribute [\w:.@#$-]+ value=\(.*\) from (?:\[[^\]]+\] )?\S*AndroidManifest\.xml:\d+:\d+(?:-\d+(?::\d+)?)?\s*$|Missing one of the key attributes '[^']*' on element|Element \S+ at \S+ duplicated with element declared at|\S*AndroidManifest\.xml as the library might be using APIs not available in \d+)\b.*)$/;
 /** The pane's next record after a message that names its manifest: `… (this file), line 219 Error: Validation failed …`. */
-export const MERGED_MANIFEST_PANE_NEXT = / manifest(?: \(this file\))?(?:, line \d+)? (?=(?:Error|Warning): )/;
+export const MERGED_MANIFEST_PANE_NEXT =
+  / manifest(?: \(this file\))?(?:, line \d+)? +(?=(?:\*\*)?(?:Error|Warning)(?:\*\*)?: )/;
 export const MAX_PANE_RECORDS = 20;
 /** The merger's note that it stopped after the errors it reported: not a problem of its own. */
 export const MANIFEST_VALIDATION_STOPPED = /^Validation failed, exiting\b/;
