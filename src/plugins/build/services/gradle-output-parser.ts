@@ -1204,6 +1204,16 @@ export class GradleOutputParser {
           pending.lines.length < MAX_UNINDENTED_LINES &&
           pending.unindented.test(line) &&
           !NEW_ENTRY.test(line)) ||
+        // A merger message broken after a space (a reporter's or a console's wrap): its rest starts the next line.
+        (manifest &&
+          pending.lines.length > 0 &&
+          !pending.heldBlank &&
+          /\S\s$/.test(this.previousLine ?? '') &&
+          /^[^\s>*]/.test(line) &&
+          !/^(?:[ewiv]: |(?:ERROR|WARNING|INFO|Error|Warning):|Task :|Caused by: |FAILURE|BUILD |Execution failed )/.test(
+            line,
+          ) &&
+          !(/\s(?:Error|Warning):/.test(line) && MANIFEST_LOCATED.test(line))) ||
         // A console that cut a long line of the record at its width, mid-word: the rest starts the next line.
         (pending.mergerRecord === true &&
           pending.lines.length > 0 &&
@@ -1213,7 +1223,8 @@ export class GradleOutputParser {
           !/^[\w-]+:(?:\s|$)/.test(line));
       if (
         detail &&
-        !/^\s*(at |\.\.\. \d+ more)/.test(line) &&
+        // A stack frame ends it; the merger's own `at AndroidManifest.xml:12:5 …` (its sentence rewrapped) does not.
+        !(/^\s*(at |\.\.\. \d+ more)/.test(line) && !(manifest && /^\s*at \S*AndroidManifest\.xml/.test(line))) &&
         // The merger's next record, indented with the rest of a log pasted as a block (`\t<path>:37:5 Error:`).
         !(pending.mergerRecord === true && /\s(?:Error|Warning):/.test(line) && MANIFEST_LOCATED.test(line)) &&
         !(pending.dependency && /^\s*> /.test(line)) &&

@@ -76,6 +76,8 @@ export function stripWrapperPrefixes(rawLine: string): string {
     if (!m || m[0].length === 0) break;
     line = line.slice(m[0].length);
   }
+  // A quote marker the reporter escaped so markdown would not quote the line (` \> Manifest merger failed : …`).
+  if (line.includes('\\>') && /^\s*\\>/.test(line)) line = line.replace('\\>', '>');
   // A log pasted in markdown italics: `_> cause` at its start, `…found._` at its end; a line in emphasis whole.
   const head = line.charCodeAt(0);
   const emphasized = head === 95 || head === 42 ? EMPHASIZED_LINE.exec(line) : null;
@@ -106,6 +108,9 @@ export function stripWrapperPrefixes(rawLine: string): string {
   // A log line quoted in a sentence: `"MainActivity.kt:8:22 Unresolved reference: X"`.
   if (line.length > 2 && line.startsWith('"') && line.endsWith('"') && line.indexOf('"', 1) === line.length - 1)
     line = line.slice(1, -1);
+  // … and inside a markdown quote: `> "Manifest merger failed : …"`.
+  else if (line.length > 4 && line.startsWith('> "') && line.endsWith('"') && line.indexOf('"', 3) === line.length - 1)
+    line = `> ${line.slice(3, -1)}`;
   // The same quotes around a pasted block: the opening one alone on its first line, the closing one on its last.
   else if (
     line.length > 1 &&
