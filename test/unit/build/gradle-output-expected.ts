@@ -17872,4 +17872,64 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       ':app:processDebugManifest',
     ),
   ],
+  'manifestw6_exception_is_task_execution_stack_only.txt': [],
+  'manifestw6_runtime_exception_multiple_errors_manifest_helper_frames.txt': [
+    d('error', 'manifest', null, null, null, 'Manifest merger failed with multiple errors, see logs', null),
+  ],
+  'manifestw6_caused_by_multiple_errors_after_more_frames.txt': [
+    d('error', 'manifest', null, null, null, 'Manifest merger failed with multiple errors, see logs', null),
+  ],
+  'manifestw6_multiple_errors_library_worker_no_blank_lines.txt': [
+    d(
+      'error',
+      'manifest',
+      null,
+      null,
+      null,
+      'Manifest merger failed with multiple errors, see logs',
+      ':react-native-paypal:processReleaseManifest',
+    ),
+  ],
+  'manifestw6_tagged_replace_warning_then_task_lines_eas.txt': [
+    d(
+      'warning',
+      'manifest',
+      '/home/expo/workingdir/build/node_modules/expo-file-system/android/src/main/AndroidManifest.xml',
+      6,
+      9,
+      'provider#expo.modules.filesystem.FileSystemFileProvider@android:authorities was tagged at AndroidManifest.xml:6 to replace other declarations but no other declaration present',
+      null,
+    ),
+  ],
+  'manifestw6_placeholder_located_eas_run_gradlew_prefix.txt': [
+    d(
+      'error',
+      'manifest',
+      '/private/var/folders/lz/zhd2r3g548703w2drpkx70jm0000gp/T/eas-build-local-nodejs/79e595ef-c139-4919-ac9c-ecefe5140007/build/android/app/src/debug/AndroidManifest.xml',
+      null,
+      null,
+      'Attribute data@host at AndroidManifest.xml requires a placeholder substitution but no value for <getsocial_hostName_0> is provided.',
+      null,
+    ),
+  ],
+  'manifestw6_eas_stderr_double_spaced_package_warning_and_located.txt': [
+    d(
+      'warning',
+      'manifest',
+      '/home/expo/workingdir/build/android/app/src/main/AndroidManifest.xml',
+      null,
+      null,
+      'package="EDITED" found in source AndroidManifest.xml: /home/expo/workingdir/build/android/app/src/main/AndroidManifest.xml. Setting the namespace via a source AndroidManifest.xml\'s package attribute is deprecated. Please instead set the namespace (or testNamespace) in the module\'s build.gradle file, as described here: https://developer.android.com/studio/build/configure-app-module#set-namespace This migration can be done automatically using the AGP Upgrade Assistant, please refer to https://developer.android.com/studio/build/agp-upgrade-assistant for more information.',
+      ':app:processDebugMainManifest',
+    ),
+    d(
+      'error',
+      'manifest',
+      '/home/expo/workingdir/build/android/app/src/debug/AndroidManifest.xml',
+      30,
+      13,
+      'Attribute activity#androidx.test.core.app.InstrumentationActivityInvoker$BootstrapActivity@theme value=(@style/WhiteBackgroundTheme) from [androidx.test:core:1.5.0] AndroidManifest.xml:30:13-56 is also present at [com.github.CanHub:Android-Image-Cropper:4.3.0] AndroidManifest.xml:41:13-49 value=(@android:style/Theme).',
+      ':app:processDebugMainManifest',
+    ),
+  ],
 };
