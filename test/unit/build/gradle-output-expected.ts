@@ -17125,7 +17125,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       null,
-      'Incorrect package="com.rollbar.flutter" found in source AndroidManifest.xml',
+      'Incorrect package="com.rollbar.flutter" found in source AndroidManifest.xml Setting the namespace via the package attribute in the source AndroidManifest.xml',
       null,
     ),
     d(
@@ -17929,7 +17929,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       30,
       13,
       'Attribute activity#androidx.test.core.app.InstrumentationActivityInvoker$BootstrapActivity@theme value=(@style/WhiteBackgroundTheme) from [androidx.test:core:1.5.0] AndroidManifest.xml:30:13-56 is also present at [com.github.CanHub:Android-Image-Cropper:4.3.0] AndroidManifest.xml:41:13-49 value=(@android:style/Theme).',
-      ':app:processDebugMainManifest',
+      ':expo-location:parseDebugLocalResources',
     ),
   ],
 };

@@ -55,6 +55,7 @@ import {
   MAX_CONTINUATION_LINES,
   MAX_DIAGNOSTICS,
   MAX_INDENT_CHARS,
+  MAX_RELAYED_BLANK_LINES,
   MAX_UNINDENTED_LINES,
   clip,
   normalizePath,
@@ -353,6 +354,8 @@ interface PendingMultiline {
   readonly mergerRecord?: boolean;
   /** A blank line came right under the record's header: the console relaying it puts one after every line. */
   doubleSpaced?: boolean;
+  /** Blank lines in a row held in a double-spaced record. */
+  blankRun?: number;
 }
 
 interface PendingTest {
@@ -1172,12 +1175,18 @@ export class GradleOutputParser {
       }
       // A paste that lost the tabs may also have split the merger's `is also present at …` from its suggestion, or a
       // located record's header from its message (a console that puts a blank line after every line it relays).
-      if (!pending.heldBlank && line.trim() === '') {
+      if (line.trim() === '') {
         if (pending.mergerRecord === true && pending.base.message === '' && pending.lines.length === 0)
           pending.doubleSpaced = true;
+        if (pending.doubleSpaced === true && (pending.blankRun ?? 0) < MAX_RELAYED_BLANK_LINES) {
+          pending.blankRun = (pending.blankRun ?? 0) + 1;
+          pending.heldBlank = true;
+          return true;
+        }
+      }
+      if (!pending.heldBlank && line.trim() === '') {
         if (
           (manifest && /^is also present at /.test(pending.lines.at(-1) ?? '')) ||
-          pending.doubleSpaced === true ||
           (pending.paragraphs === true && pending.lines.length > 0) ||
           pending.paragraphAfterBlank !== undefined
         ) {
@@ -1231,8 +1240,13 @@ export class GradleOutputParser {
         this.pendingMultiline.lines.length < MAX_CONTINUATION_LINES
       ) {
         this.pendingMultiline.lines.push(line.trim());
-        // Its next blank line is the console's spacing again.
-        if (pending.doubleSpaced === true) pending.heldBlank = false;
+        // A paragraph of the message after a blank line: the message may go on in another.
+        if (pending.heldBlank === true && pending.paragraphAfterBlank?.test(line) === true) pending.heldBlank = false;
+        // Its next blank lines are the console's spacing again.
+        if (pending.doubleSpaced === true) {
+          pending.heldBlank = false;
+          pending.blankRun = 0;
+        }
         return true;
       }
       this.flushMultiline();
@@ -2154,6 +2168,8 @@ export class GradleOutputParser {
         },
         lines: [],
         unindented: PACKAGE_ATTRIBUTE_REST,
+        // A console that relays it with a blank line after every line (EAS Build) splits it into paragraphs.
+        paragraphAfterBlank: PACKAGE_ATTRIBUTE_REST,
         indented: false,
       };
       return true;
