@@ -17125,7 +17125,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       null,
-      'Incorrect package="com.rollbar.flutter" found in source AndroidManifest.xml Setting the namespace via the package attribute in the source AndroidManifest.xml',
+      'Incorrect package="com.rollbar.flutter" found in source AndroidManifest.xml Setting the namespace via the package attribute in the source AndroidManifest.xml is no longer supported.',
       null,
     ),
     d(
@@ -18055,10 +18055,10 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
     d(
       'warning',
       'manifest',
-      'C:\\Users\\dev\\Desktop\\application\\tarprat\\node_modules\\react-native-screens\\android\\src\\main\\AndroidManifest.xml',
+      'C:\\Users\\dev\\Desktop\\application\\tarprat\\n ode_modules\\react-native-screens\\android\\src\\main\\AndroidManifest.xml',
       null,
       null,
-      'package="com.swmansion.rnscreens" found in source AndroidManifest.xml: C:\\Users\\dev\\Desktop\\application\\tarprat\\node_modules\\react-native-screens\\android\\src\\main\\AndroidManifest.xml. Setting the namespace via a source AndroidManifest.xml\'s package attribute is deprecated. Please instead set the namespace (or testNamespace) in the module\'s build.gradle file, as described here: https://developer.android.com/studio/build/configure-app-module#set-namespace This migration can be done automatically using the AGP Upgrade Assistant, please refer to https://developer.android.com/studio/build/agp-upgrade-assistant for more information.',
+      'package="com.swmansion.rnscreens" found in source AndroidManifest.xml: C:\\Users\\dev\\Desktop\\application\\tarprat\\n ode_modules\\react-native-screens\\android\\src\\main\\AndroidManifest.xml. Setting the namespace via a source AndroidManifest.xml\'s package attribute is deprecated. Please instead set the namespace (or testNamespace) in the module\'s build.gradle file, as described here: https:',
       ':react-native-screens:processDebugManifest',
     ),
   ],

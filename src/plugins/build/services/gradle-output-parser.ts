@@ -162,7 +162,10 @@ import {
   MANIFEST_VALIDATION_STOPPED,
   MAX_PANE_RECORDS,
   MERGED_MANIFEST_PANE_NEXT,
+  NAMESPACE_NOT_UNIQUE,
   PACKAGE_ATTRIBUTE,
+  PACKAGE_ATTRIBUTE_CUT,
+  PACKAGE_PATH,
   PACKAGE_ATTRIBUTE_REST,
   PACKAGE_RECOMMENDATION,
 } from './gradle-output/manifest-patterns.js';
@@ -1194,6 +1197,15 @@ export class GradleOutputParser {
           return true;
         }
       }
+      // A console that cut a long line of the record at its width, mid-word: the rest starts the next line (joined
+      // with a space like the other lines, as a reporter's rewrap at a space cannot be told from it).
+      const cutAtWidth =
+        manifest &&
+        !pending.heldBlank &&
+        (this.previousLine?.length ?? 0) >= 80 &&
+        !/\s$/.test(this.previousLine ?? '') &&
+        /^[a-z]/.test(line) &&
+        !/^[\w-]+:(?:\s|$)/.test(line);
       const detail =
         (pending.indented !== false &&
           /^\s+\S/.test(line) &&
@@ -1215,7 +1227,6 @@ export class GradleOutputParser {
           !NEW_ENTRY.test(line)) ||
         // A merger message broken after a space (a reporter's or a console's wrap): its rest starts the next line.
         (manifest &&
-          pending.lines.length > 0 &&
           !pending.heldBlank &&
           /\S\s$/.test(this.previousLine ?? '') &&
           /^[^\s>*]/.test(line) &&
@@ -1223,13 +1234,7 @@ export class GradleOutputParser {
             line,
           ) &&
           !(/\s(?:Error|Warning):/.test(line) && MANIFEST_LOCATED.test(line))) ||
-        // A console that cut a long line of the record at its width, mid-word: the rest starts the next line.
-        (pending.mergerRecord === true &&
-          pending.lines.length > 0 &&
-          !pending.heldBlank &&
-          (this.previousLine?.length ?? 0) >= 80 &&
-          /^[a-z]/.test(line) &&
-          !/^[\w-]+:(?:\s|$)/.test(line));
+        cutAtWidth;
       if (
         detail &&
         // A stack frame ends it; the merger's own `at AndroidManifest.xml:12:5 …` (its sentence rewrapped) does not.
@@ -1410,6 +1415,12 @@ export class GradleOutputParser {
       ? [p.base.message, ...(requiredAt < 0 ? [] : p.lines.slice(requiredAt, requiredAt + 6))].join(' ')
       : [p.base.message.trimEnd(), ...p.lines].filter((s) => s !== '').join(' ');
     const located = p.base.source === 'manifest' && p.base.file === null ? this.manifestLocation(message) : {};
+    // A package-attribute message whose path came on a line of its own names its manifest once joined.
+    const packageFile =
+      p.base.source === 'manifest' && p.base.file === null && message.includes('found in source AndroidManifest.xml: ')
+        ? PACKAGE_PATH.exec(message)?.[1]
+        : undefined;
+    if (packageFile !== undefined) Object.assign(located, { file: packageFile });
     if (p.base.source === 'manifest' && p.base.file !== null) this.manifestLocatedTasks.add(p.base.task);
     if (p.base.source === 'manifest' && MANIFEST_VALIDATION_STOPPED.test(message)) return;
     // The merger reports each element once: the same record right after itself, in a file it names no line of, is
@@ -2155,7 +2166,20 @@ export class GradleOutputParser {
       }
       return true;
     }
-    if (trimmed.includes('found in source AndroidManifest.xml') && (m = PACKAGE_ATTRIBUTE.exec(line))) {
+    if (trimmed.startsWith("Namespace '") && (m = NAMESPACE_NOT_UNIQUE.exec(line)))
+      return this.add({
+        severity: 'warning',
+        source: 'manifest',
+        file: null,
+        line: null,
+        column: null,
+        message: m[1]!,
+        task,
+      });
+    if (
+      trimmed.includes('found in source AndroidManifest.xml') &&
+      (m = PACKAGE_ATTRIBUTE.exec(line) ?? PACKAGE_ATTRIBUTE_CUT.exec(line))
+    ) {
       this.pendingMultiline = {
         base: {
           severity: m[2] ? 'error' : 'warning',

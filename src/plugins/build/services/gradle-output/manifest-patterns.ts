@@ -49,6 +49,14 @@ export const MANIFEST_VALIDATION_STOPPED = /^Validation failed, exiting\b/;
  */
 export const PACKAGE_ATTRIBUTE =
   /^\s*((Incorrect )?package="[^"]*" found in source AndroidManifest\.xml(?:: (.+?AndroidManifest\.xml))?\.?)\s*$/;
+/** The same line with its manifest's path on the next line (a rewrap after `: `) or cut by a console's width. */
+export const PACKAGE_ATTRIBUTE_CUT =
+  /^\s*((Incorrect )?package="[^"]*" found in source AndroidManifest\.xml:(?: \S.*?)?)\s*$/;
+/** The manifest a package-attribute message names, once its lines are joined. */
+export const PACKAGE_PATH = /found in source AndroidManifest\.xml: (.+?AndroidManifest\.xml)/;
+/** AGP 8's check that no two modules or libraries share a namespace: a warning, its record headed by the library. */
+export const NAMESPACE_NOT_UNIQUE =
+  /^\s*(Namespace '[^']+' is used in multiple modules and\/or libraries: .*)$/;
 /**
  * Its recommendation pasted alone still names the manifest. AGP prints the same line under the warning and the error;
  * reported on its own, it is the one that failed the build (a library's `Incorrect package="…"`).
