@@ -18062,4 +18062,48 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       ':react-native-screens:processDebugManifest',
     ),
   ],
+  'manifestw6_docker_buildkit_step_prefix_located_exported.txt': [
+    d(
+      'error',
+      'manifest',
+      '/app/platforms/android/app/src/main/AndroidManifest.xml',
+      null,
+      null,
+      'Apps targeting Android 12 and higher are required to specify an explicit value for `android:exported` when the corresponding component has an intent filter defined. See https://developer.android.com/guide/topics/mani fest/activity-element#exported for details.',
+      ':app:processReleaseMainManifest',
+    ),
+  ],
+  'manifestw6_apps_targeting_block_rewrapped_indented.txt': [
+    d(
+      'error',
+      'manifest',
+      null,
+      null,
+      null,
+      'Manifest merger failed : Apps targeting Android 12 and higher are required to specify an explicit value for `android:exported` when the corresponding component has an intent filter defined. See https://developer.android.com/guide/topics/manifest/activity-element#exported for details.',
+      ':app:processDebugMainManifest',
+    ),
+  ],
+  'manifestw6_apps_targeting_inline_code_leading_space.txt': [
+    d(
+      'error',
+      'manifest',
+      null,
+      null,
+      null,
+      'Apps targeting Android 12 and higher are required to specify an explicit value for `android:exported` when the corresponding component has an intent filter defined. See https://developer.android.com/guide/topics/manifest/activity-element#exported for details.',
+      null,
+    ),
+  ],
+  'manifestw6_fastlane_prefix_validation_failed_multiple_errors.txt': [
+    d(
+      'error',
+      'manifest',
+      null,
+      null,
+      null,
+      'Manifest merger failed with multiple errors, see logs',
+      ':app:processDebugManifest',
+    ),
+  ],
 };
