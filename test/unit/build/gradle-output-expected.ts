@@ -18072,6 +18072,15 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       'Apps targeting Android 12 and higher are required to specify an explicit value for `android:exported` when the corresponding component has an intent filter defined. See https://developer.android.com/guide/topics/mani fest/activity-element#exported for details.',
       ':app:processReleaseMainManifest',
     ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:processReleaseMainManifest'",
+      ':app:processReleaseMainManifest',
+    ),
   ],
   'manifestw6_apps_targeting_block_rewrapped_indented.txt': [
     d(

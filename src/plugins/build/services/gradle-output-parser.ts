@@ -1421,8 +1421,9 @@ export class GradleOutputParser {
         ? PACKAGE_PATH.exec(message)?.[1]
         : undefined;
     if (packageFile !== undefined) Object.assign(located, { file: packageFile });
-    if (p.base.source === 'manifest' && p.base.file !== null) this.manifestLocatedTasks.add(p.base.task);
+    // `Validation failed, exiting` says nothing of its own: the block's `… see logs` still points at the errors.
     if (p.base.source === 'manifest' && MANIFEST_VALIDATION_STOPPED.test(message)) return;
+    if (p.base.source === 'manifest' && p.base.file !== null) this.manifestLocatedTasks.add(p.base.task);
     // The merger reports each element once: the same record right after itself, in a file it names no line of, is
     // another element its message does not name (`… for <activity>.` for each activity of a test manifest).
     const again = p.mergerRecord === true && p.base.line === null;
