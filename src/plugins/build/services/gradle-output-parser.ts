@@ -1197,8 +1197,8 @@ export class GradleOutputParser {
           return true;
         }
       }
-      // A console that cut a long line of the record at its width, mid-word: the rest starts the next line (joined
-      // with a space like the other lines, as a reporter's rewrap at a space cannot be told from it).
+      // A console that cut a long line of a merger message at its width, mid-word: the rest starts the next line
+      // (joined with a space like the other lines, as a reporter's rewrap at a space cannot be told from it).
       const cutAtWidth =
         manifest &&
         !pending.heldBlank &&
@@ -1225,11 +1225,13 @@ export class GradleOutputParser {
           pending.lines.length < MAX_UNINDENTED_LINES &&
           pending.unindented.test(line) &&
           !NEW_ENTRY.test(line)) ||
-        // A merger message broken after a space (a reporter's or a console's wrap): its rest starts the next line.
+        // A merger message broken after a space inside a sentence (a reporter's or a console's wrap): its rest
+        // starts the next line. After a sentence's end, or before the merger's pointer to its manual, it does not.
         (manifest &&
           !pending.heldBlank &&
-          /\S\s$/.test(this.previousLine ?? '') &&
+          /[^.\s]\s$/.test(this.previousLine ?? '') &&
           /^[^\s>*]/.test(line) &&
+          !line.startsWith('See http://g.co/') &&
           !/^(?:[ewiv]: |(?:ERROR|WARNING|INFO|Error|Warning):|Task :|Caused by: |FAILURE|BUILD |Execution failed )/.test(
             line,
           ) &&
