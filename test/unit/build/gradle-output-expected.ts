@@ -17122,4 +17122,86 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
   ],
   'testsw6_actions_error_prefix_test_thread_exception_no_task_marker.txt': [],
   'testsw6_indented_caused_by_not_mocked_without_test_line.txt': [],
+  'testsw6_connected_unable_to_resolve_activity_avd_frame.txt': [
+    d(
+      'error',
+      'test',
+      null,
+      null,
+      null,
+      'com.linecorp.lich.component.ActivityTest > activityLazy[Pixel_5_API_32(AVD) - 12]: java.lang.RuntimeException: Unable to resolve activity for: Intent { act=android.intent.action.MAIN cat=[android.intent.category.LAUNCHER] cmp=com.linecorp.lich.component.test/com.linecorp.lich.component.ComponentTestActivity }',
+      null,
+    ),
+  ],
+  'testsw6_jenkins_short_frame_assertion_error.txt': [
+    d(
+      'error',
+      'test',
+      'FormStorageTest.java',
+      296,
+      null,
+      'org.commcare.android.tests.processing.FormStorageTest > testAllExternalizablesInPrototypeFactory: java.lang.AssertionError',
+      null,
+    ),
+  ],
+  'testsw6_ide_test_events_ijlog_xml_task_failed.txt': [],
+  'testsw6_quoted_worker_main_class_not_found_executor_exit.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:testDebugUnitTest': Process 'Gradle Test Executor 4' finished with non-zero exit value 1",
+      ':app:testDebugUnitTest',
+    ),
+  ],
+  'testsw6_configure_failure_twice_shell_prompt_agp_field_name.txt': [
+    d('error', 'gradle', null, null, null, "A problem occurred configuring project ':feature_cart': UNIT_TEST", null),
+  ],
+  'testsw6_robolectric_resources_not_found_full_frames.txt': [
+    d(
+      'error',
+      'test',
+      null,
+      null,
+      null,
+      'com.eclipsesource.robolectric.robolectictest.MainActivity_Test > robolectricTest: android.content.res.Resources$NotFoundException: Unable to find resource ID #0x7f060052 in packages [android, org.robolectric.default]',
+      null,
+    ),
+  ],
+  'testsw6_junit3_comparison_failure_full_frames_test_frame.txt': [
+    d(
+      'error',
+      'test',
+      'MDCTest.java',
+      40,
+      null,
+      'ch.qos.logback.classic.MDCTest > test: junit.framework.ComparisonFailure: expected:<a> but was:<null>',
+      null,
+    ),
+  ],
+  'testsw6_old_gradle_task_lines_slf4j_glued_warning.txt': [],
+  'testsw6_studio_am_instrument_test_running_failed_no_instrumentation.txt': [
+    d(
+      'error',
+      'test',
+      null,
+      null,
+      null,
+      'Test running failed: Unable to find instrumentation info for: ComponentInfo{com.example.android.trackmysleepquality.test/android.test.InstrumentationTestRunner}. onError: commandError=true message=INSTRUMENTATION_FAILED: com.example.android.trackmysleepquality.test/android.test.InstrumentationTestRunner',
+      null,
+    ),
+  ],
+  'testsw6_studio_client_not_ready_test_running_failed_empty_suite.txt': [
+    d(
+      'error',
+      'test',
+      null,
+      null,
+      null,
+      'Test running failed: Unable to find instrumentation info for: ComponentInfo{de.greenrobot.event.test/android.test.InstrumentationTestRunner}',
+      null,
+    ),
+  ],
 };
