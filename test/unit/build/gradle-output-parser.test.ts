@@ -204,6 +204,15 @@ describe('GradleOutputParser rules', () => {
     ]);
   });
 
+  it('reads a negative line in the short format as no place, even in the test class file', () => {
+    const out = parseGradleOutput(
+      ['NativeTest > loadsLibrary FAILED', '    java.lang.UnsatisfiedLinkError at NativeTest.java:-2'].join('\n'),
+    );
+    expect(out).toEqual([
+      d('error', 'test', null, null, null, 'NativeTest > loadsLibrary: java.lang.UnsatisfiedLinkError', null),
+    ]);
+  });
+
   it('gives R8 continuation lines the severity of their block', () => {
     const out = parseGradleOutput(
       [

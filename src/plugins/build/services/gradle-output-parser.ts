@@ -1425,7 +1425,8 @@ export class GradleOutputParser {
       if (short) {
         const cause = short[1]!.startsWith('Caused by:');
         if (exception === '' && !cause) exception = short[1]!.trim();
-        if (file === null && short[2]!.slice(0, short[2]!.lastIndexOf('.')) === testFile) {
+        // A negative line is no place in the file (a native method, or a class compiled without line numbers).
+        if (file === null && Number(short[3]) > 0 && short[2]!.slice(0, short[2]!.lastIndexOf('.')) === testFile) {
           file = short[2]!;
           line = Number(short[3]);
         }

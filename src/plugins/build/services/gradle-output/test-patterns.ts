@@ -26,10 +26,17 @@ export const PRINTED_EXCEPTION = /^[a-z][\w$]*(?:\.[\w$]+)+(?::\s|\s*$)/;
 export const CLASSLESS_TEST_FAILED = /^> : (\S.*\]) FAILED\s*$/;
 /** A connected-test run that did not complete, per device (`There was N failure(s).` only counts the failures listed). */
 export const DEVICE_RUN_FAILED = /^Tests on .+? failed: (?!There (?:was|were) \d+ failures?)\S.*$/;
-/** The runner's reason a run stopped early: wrapped by AGP before UTP, on its own line since (`Test run failed to complete. …`). */
+/**
+ * The runner's reason a run stopped early: wrapped by AGP before UTP, on its own line since (`Test run failed to complete. …`),
+ * and as Android Studio's test console prints a run that failed (`Test running failed: ` and ddmlib's reason).
+ */
 export const INSTRUMENTATION_RUN_FAILED =
-  /^(?:Test failed to run to completion\. Reason: |Test run failed to complete\. )\S.*$/;
-export const TEST_SHORT_FRAME = /^(.*?)\s+at (\S+?\.(?:kt|java|groovy|scala)):(\d+)\s*$/;
+  /^(?:Test failed to run to completion\. Reason: |Test run failed to complete\. |Test running failed: )\S.*$/;
+/**
+ * Gradle's short exception format: the exception (and, since Gradle 8, its message's first line), then ` at ` and the
+ * first frame's file and line. The line is `StackTraceElement`'s: -2 for a native method, -1 when unknown.
+ */
+export const TEST_SHORT_FRAME = /^(.*?)\s+at (\S+?\.(?:kt|java|groovy|scala)):(-?\d+)\s*$/;
 /** Frames of test frameworks and the platform, skipped when looking for the project's frame. */
 export const FRAMEWORK_FRAME =
   /^(?:org\.junit\.|junit\.|java\.|javax\.|jdk\.|sun\.|com\.sun\.|kotlin\.|kotlinx\.coroutines\.|org\.gradle\.|com\.android\.|android\.|androidx\.test\.|dalvik\.|org\.robolectric\.|org\.mockito\.|io\.mockk\.|org\.hamcrest\.|org\.assertj\.|com\.google\.common\.truth\.|org\.opentest4j\.)/;
