@@ -211,6 +211,7 @@ import {
   DEVICE_RUN_FAILED,
   FRAMEWORK_FRAME,
   GRADLE_MANUAL_POINTER,
+  INSTRUMENTATION_RESULT_MESSAGE,
   INSTRUMENTATION_RUN_FAILED,
   JAVA_EXCEPTION_LINE,
   LOGGED_SUITE,
@@ -427,6 +428,8 @@ export class GradleOutputParser {
   private previousLine: string | null = null;
   /** The class a build's own test logger last named (`SUITE: …`). */
   private loggedSuite: string | null = null;
+  /** `am instrument`'s short failure message, reported unless its long message is the next line. */
+  private instrumentationShortMessage: { message: string; task: string | null } | null = null;
   /** Tests already reported, by name and place: a test run twice in one log failed once as far as a fix goes. */
   private readonly reportedTests = new Set<string>();
   private currentLine: string | null = null;
@@ -993,6 +996,11 @@ export class GradleOutputParser {
             : this.pendingStudio.message,
       });
     this.pendingStudio = null;
+    if (this.instrumentationShortMessage !== null) {
+      const { message, task } = this.instrumentationShortMessage;
+      this.instrumentationShortMessage = null;
+      this.addUnlocated('error', 'test', message, task);
+    }
     this.flushPending();
     this.closeBlock();
     // A message printed once without a location (a summary line, Studio's one-line copy) and once with one is
@@ -1457,6 +1465,12 @@ export class GradleOutputParser {
   /** Tries every line rule; true when the line produced (or belongs to) a diagnostic. */
   private scanLine(line: string, inBlock: boolean, quotedCause = false): boolean {
     const trimmed = line.trim();
+    const shortMessage = this.instrumentationShortMessage;
+    if (shortMessage !== null) {
+      this.instrumentationShortMessage = null;
+      if (!trimmed.startsWith('INSTRUMENTATION_RESULT: longMsg='))
+        this.addUnlocated('error', 'test', shortMessage.message, shortMessage.task);
+    }
     // A stack frame (`at com.x.Foo.bar(Foo.kt:12)`) is never a diagnostic of its own, and stacks are long. One of KSP's
     // processing (not its Gradle plugin's) under an exception pasted without `e: [ksp] ` shows KSP caught and reported it.
     if (trimmed.startsWith('at ') && trimmed.endsWith(')')) {
@@ -1476,6 +1490,13 @@ export class GradleOutputParser {
         ? { message: trimmed, task: this.currentTask }
         : null;
     if (trimmed === '') return false;
+    if (trimmed.startsWith('INSTRUMENTATION_RESULT: ')) {
+      const result = INSTRUMENTATION_RESULT_MESSAGE.exec(trimmed);
+      if (result === null) return false;
+      if (result[1] === 'long') return this.addUnlocated('error', 'test', result[2]!, this.currentTask);
+      this.instrumentationShortMessage = { message: result[2]!, task: this.currentTask };
+      return true;
+    }
 
     if (!inBlock) {
       // Task lines start `> Task :`, `:` (Gradle before 5) or `Task :`.
@@ -2207,14 +2228,11 @@ export class GradleOutputParser {
       return true;
     }
     if (!inBlock && trimmed.startsWith('SUITE: ') && (m = LOGGED_SUITE.exec(trimmed))) this.loggedSuite = m[1]!;
-    if (
-      !inBlock &&
-      trimmed === 'FAILURE' &&
-      this.loggedSuite !== null &&
-      (m = LOGGED_TEST.exec(this.previousLine?.trim() ?? ''))
-    ) {
+    // The logger's `TEST:` line and its `FAILURE` result are its record of a failed test on their own; a paste that
+    // starts below the `SUITE:` line only loses the class name.
+    if (!inBlock && trimmed === 'FAILURE' && (m = LOGGED_TEST.exec(this.previousLine?.trim() ?? ''))) {
       this.pendingTest = {
-        className: this.loggedSuite,
+        className: this.loggedSuite ?? '',
         method: m[1]!,
         task,
         lines: [],
