@@ -17370,4 +17370,8 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       ':@mauron85_react-native-background-geolocation-common:testDebugUnitTest',
     ),
   ],
+  'testsw6_emulator_runner_info_warning_error_lines.txt': [],
+  'testsw6_am_instrument_status_error_instrumentation_failed_linker_warning.txt': [
+    d('error', 'test', null, null, null, 'Unable to find instrumentation target package: com.xyz', null),
+  ],
 };
