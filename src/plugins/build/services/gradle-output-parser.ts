@@ -98,6 +98,7 @@ import {
   BAZEL_BUILD_FILE,
   BUILD_SERVER_LOG,
   CONSOLE_STATUS,
+  DEVICE_LINKER_WARNING,
   FLUTTER_GRADLE_STATUS,
   JVM_NOISE,
   MARKDOWN_QUOTED,
@@ -212,6 +213,7 @@ import {
   FRAMEWORK_FRAME,
   GRADLE_MANUAL_POINTER,
   INSTRUMENTATION_RESULT_MESSAGE,
+  INSTRUMENTATION_START_ERROR,
   INSTRUMENTATION_RUN_FAILED,
   JAVA_EXCEPTION_LINE,
   LOGGED_SUITE,
@@ -1497,6 +1499,10 @@ export class GradleOutputParser {
       this.instrumentationShortMessage = { message: result[2]!, task: this.currentTask };
       return true;
     }
+    if (trimmed.startsWith('INSTRUMENTATION_STATUS: Error=')) {
+      const refused = INSTRUMENTATION_START_ERROR.exec(trimmed);
+      return refused !== null && this.addUnlocated('error', 'test', refused[1]!, this.currentTask);
+    }
 
     if (!inBlock) {
       // Task lines start `> Task :`, `:` (Gradle before 5) or `Task :`.
@@ -2061,6 +2067,7 @@ export class GradleOutputParser {
       (trimmed.startsWith('ERROR:') || trimmed.startsWith('WARNING:') || trimmed.startsWith('INFO:')) &&
       (m = AGP_ERROR.exec(line)) &&
       !JVM_NOISE.test(line) &&
+      !DEVICE_LINKER_WARNING.test(line) &&
       !BAZEL_ACTION_HEADER.test(trimmed) &&
       !(this.buildEnded && m[2] === undefined)
     )

@@ -37,6 +37,8 @@ export const INSTRUMENTATION_RUN_FAILED =
  * failure as `shortMsg=` and, when there is more to say, `longMsg=` on the next line.
  */
 export const INSTRUMENTATION_RESULT_MESSAGE = /^INSTRUMENTATION_RESULT: (short|long)Msg=(\S.*)$/;
+/** `am instrument` when the system would not start the instrumentation at all (no such runner or target package). */
+export const INSTRUMENTATION_START_ERROR = /^INSTRUMENTATION_STATUS: Error=(\S.*)$/;
 /**
  * Gradle's short exception format: the exception (and, since Gradle 8, its message's first line), then ` at ` and the
  * first frame's file and line. The line is `StackTraceElement`'s: -2 for a native method, -1 when unknown.
