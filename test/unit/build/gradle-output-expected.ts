@@ -17374,4 +17374,26 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
   'testsw6_am_instrument_status_error_instrumentation_failed_linker_warning.txt': [
     d('error', 'test', null, null, null, 'Unable to find instrumentation target package: com.xyz', null),
   ],
+  'testsw6_debug_log_test_event_logger_maven_missing_artifact.txt': [
+    d(
+      'error',
+      'test',
+      null,
+      null,
+      null,
+      'com.google.android.fhir.impl.FhirEngineImplTest > update_shouldUpdateResource: Unable to resolve artifact: Missing: ---------- 1) org.robolectric:android-all:jar:4.1.2_r1-robolectric-r1 Try downloading the file manually from the project website. Then, install it using the command: mvn install:install-file -DgroupId=org.robolectric -DartifactId=android-all -Dversion=4.1.2_r1-robolectric-r1 -Dpackaging=jar -Dfile=/path/to/file',
+      ':engine:testDebugUnitTest',
+    ),
+  ],
+  'testsw6_test_jvm_out_of_memory_then_executor_exit_cause.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Process 'Gradle Test Executor 5' finished with non-zero exit value 1",
+      ':app:testDebugUnitTest',
+    ),
+  ],
 };
