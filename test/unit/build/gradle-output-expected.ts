@@ -17381,7 +17381,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       null,
-      'com.google.android.fhir.impl.FhirEngineImplTest > update_shouldUpdateResource: Unable to resolve artifact: Missing: ---------- 1) org.robolectric:android-all:jar:4.1.2_r1-robolectric-r1 Try downloading the file manually from the project website. Then, install it using the command: mvn install:install-file -DgroupId=org.robolectric -DartifactId=android-all -Dversion=4.1.2_r1-robolectric-r1 -Dpackaging=jar -Dfile=/path/to/file',
+      'com.google.android.fhir.impl.FhirEngineImplTest > update_shouldUpdateResource: Unable to resolve artifact: Missing: ---------- 1) org.robolectric:android-all:jar:4.1.2_r1-robolectric-r1 Try downloading the file manually from the project website.',
       ':engine:testDebugUnitTest',
     ),
   ],

@@ -381,6 +381,8 @@ export class GradleOutputParser {
   private section: Section = 'none';
   /** A failure block that began with `Execution failed for task` and no `* What went wrong:` header. */
   private implicitBlock = false;
+  /** The task whose `FAILED` line a headline-less implicit block's first cause came right after. */
+  private implicitBlockTask: string | null = null;
   private block: BlockLine[] = [];
   private where: { file: string | null; line: number | null } | null = null;
   /** AAR-metadata item being collected inside a failure block. */
@@ -859,6 +861,12 @@ export class GradleOutputParser {
       this.closeBlock();
       this.section = 'what-went-wrong';
       this.implicitBlock = true;
+      // A cause pasted right under its task's `FAILED` line, without the report's headline, is that task's failure.
+      const failedTask =
+        cause && headline === null && this.previousLine?.trimEnd().endsWith(' FAILED')
+          ? TASK_LINE.exec(this.previousLine.trim())
+          : null;
+      this.implicitBlockTask = failedTask ? failedTask[1]! : null;
       if (studioAt) this.where = { file: null, line: Number(studioAt[1]) };
       if (headline !== null) this.pushBlockLine(headline);
       // A block squashed onto one line (`Execution failed for task ':x'. > cause    > cause`): one line per cause.
@@ -2637,6 +2645,8 @@ export class GradleOutputParser {
     this.inCcList = false;
     const implicit = this.implicitBlock;
     this.implicitBlock = false;
+    const implicitTask = this.implicitBlockTask;
+    this.implicitBlockTask = null;
     if (this.section !== 'what-went-wrong' || this.block.length === 0) {
       this.block = [];
       return;
@@ -2676,7 +2686,7 @@ export class GradleOutputParser {
     // A headline cut off by the start of another report (`A problem occurFAILURE: Build failed …`) is two pastes
     // spliced together: the copy that follows reports the failure whole.
     if (header.includes('FAILURE: Build failed')) return;
-    const task = this.blockTask(lines);
+    const task = this.blockTask(lines) ?? (implicit ? implicitTask : null);
     this.lastFailedTask = task;
     this.failureReportRead = true;
     let headline = header.replace(/\.$/, '');
