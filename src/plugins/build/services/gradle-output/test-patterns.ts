@@ -40,8 +40,8 @@ export const INSTRUMENTATION_RESULT_MESSAGE = /^INSTRUMENTATION_RESULT: (short|l
 /** `am instrument` when the system would not start the instrumentation at all (no such runner or target package). */
 export const INSTRUMENTATION_START_ERROR = /^INSTRUMENTATION_STATUS: Error=(\S.*)$/;
 /**
- * Gradle's short exception format: the exception (and, since Gradle 8, its message's first line), then ` at ` and the
- * first frame's file and line. The line is `StackTraceElement`'s: -2 for a native method, -1 when unknown.
+ * Gradle's short exception format: the exception (newer Gradle versions add its message's first line), then ` at ` and
+ * the first frame's file and line. The line is `StackTraceElement`'s: -2 for a native method, -1 when unknown.
  */
 export const TEST_SHORT_FRAME = /^(.*?)\s+at (\S+?\.(?:kt|java|groovy|scala)):(-?\d+)\s*$/;
 /** Frames of test frameworks and the platform, skipped when looking for the project's frame. */
