@@ -17071,7 +17071,9 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       null,
-      "Execution failed for task ':processDebugResources': com.android.ide.common.process.ProcessException: org.gradle.process.internal.ExecException: Process 'command 'C:\\Users\\olivier\\AppData\\Local\\Android\\sdk\\build-tools\\23.0.3\\aapt.exe'' finished with non-zero exit value 1",
+      // The published cause's second row is a column short of the console's 80, which a copy gives a row that
+      // lost the space it broke on: read so, `buil d-tools` (the text cannot say otherwise).
+      "Execution failed for task ':processDebugResources': com.android.ide.common.process.ProcessException: org.gradle.process.internal.ExecException: Process 'command 'C:\\Users\\olivier\\AppData\\Local\\Android\\sdk\\buil d-tools\\23.0.3\\aapt.exe'' finished with non-zero exit value 1",
       ':processDebugResources',
     ),
   ],
@@ -17105,6 +17107,15 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       17,
       null,
       'unexpected element <queries> found in <manifest>.',
+      ':launcher:processReleaseResources',
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':launcher:processReleaseResources'",
       ':launcher:processReleaseResources',
     ),
   ],
