@@ -17463,4 +17463,148 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       ':app:processDebugResources',
     ),
   ],
+  'aapt2w6b_daemon_compile_png_blank_separated_causes.txt': (
+    [
+      [39, 'mipmap-xxhdpi/ic_launcher_foreground.png'],
+      [0, 'drawable/association.png'],
+    ] as const
+  ).map(([daemon, file]) =>
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      `Execution failed for task ':app:mergeReleaseResources': AAPT2 aapt2-4.1.2-6503028-linux Daemon #${daemon}: Unexpected error during compile '/home/vagrant/build/com.nathaniel.motus.umlclasseditor/app/src/main/res/${file}', attempting to stop daemon. This should not happen under normal circumstances, please file an issue if it does.`,
+      ':app:mergeReleaseResources',
+    ),
+  ),
+  'aapt2w6b_daemon_compile_png_single_cause.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:mergeReleaseResources': AAPT2 aapt2-4.1.3-6503028-linux Daemon #26: Unexpected error during compile '/home/vagrant/build/de.k3b.android.toGoZip/app/src/main/res/drawable-xxhdpi/ic_launcher.png', attempting to stop daemon. This should not happen under normal circumstances, please file an issue if it does.",
+      ':app:mergeReleaseResources',
+    ),
+  ],
+  'aapt2w6b_daemon_compile_png_two_nested_causes.txt': (
+    [
+      [1, 'mipmap-xxhdpi'],
+      [2, 'mipmap-xxxhdpi'],
+    ] as const
+  ).map(([daemon, dir]) =>
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      `Execution failed for task ':app:mergeReleaseResources': AAPT2 aapt2-4.1.3-6503028-linux Daemon #${daemon}: Unexpected error during compile '/home/vagrant/build/de.hauke_stieler.geonotes/app/src/main/res/${dir}/ic_launcher.png', attempting to stop daemon. This should not happen under normal circumstances, please file an issue if it does.`,
+      ':app:mergeReleaseResources',
+    ),
+  ),
+  'aapt2w6b_compile_runnable_png_failed_to_compile.txt': [
+    ...[
+      'drawable-xxhdpi/ic_media_next',
+      'drawable-mdpi/ic_media_previous',
+      'drawable-xhdpi/ic_media_previous',
+      'drawable-xhdpi/ic_media_next',
+    ].map((file) =>
+      d(
+        'error',
+        'aapt2',
+        `/home/vagrant/build/org.hollowbamboo.chordreader2/app/src/main/res/${file}.png`,
+        null,
+        null,
+        'file failed to compile.',
+        ':app:mergeReleaseResources',
+      ),
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:mergeReleaseResources': Android resource compilation failed",
+      ':app:mergeReleaseResources',
+    ),
+  ],
+  'aapt2w6b_workers_internal_exception_compile_values.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':bypass:verifyReleaseResources': 1 exception was raised by workers: com.android.builder.internal.aapt.v2.Aapt2InternalException: AAPT2 aapt2-3.4.0-beta04-5252756-linux Daemon #0: Unexpected error during compile '/home/circleci/plaid/third_party/bypass/build/intermediates/res/merged/release/values/values.xml', attempting to stop daemon. This should not happen under normal circumstances, please file an issue if it does.",
+      ':bypass:verifyReleaseResources',
+    ),
+  ],
+  'aapt2w6b_compile_runnable_resource_set_png_not_found.txt': [
+    ...['drawable/menu_dot', 'mipmap-mdpi/ic_launcher', 'drawable/menu_bar'].map((file) =>
+      d('error', 'aapt2', `app/src/main/res/${file}.png`, null, null, 'file not found.', ':app:mergeReleaseResources'),
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:mergeReleaseResources': Android resource compilation failed",
+      ':app:mergeReleaseResources',
+    ),
+  ],
+  'aapt2w6b_quote_glued_duplicate_value_merged.txt': [
+    d(
+      'error',
+      'aapt2',
+      '/myproject/app/build/intermediates/incremental/mergeDebugResources/merged.dir/values/values.xml',
+      5191,
+      null,
+      "duplicate value for resource 'attr/progress' with config ''.",
+      null,
+    ),
+  ],
+  'aapt2w6b_duplicate_value_previously_defined_relative_windows.txt': (
+    [
+      [6474, 'mcv_showOtherDates'],
+      [6481, 'mcv_tileSize'],
+      [6483, 'mcv_tileHeight'],
+      [6485, 'mcv_tileWidth'],
+    ] as const
+  ).map(([line, attr]) =>
+    d(
+      'error',
+      'aapt2',
+      'app\\build\\intermediates\\incremental\\mergeDebugResources\\merged.dir\\values\\values.xml',
+      line,
+      null,
+      `duplicate value for resource 'attr/${attr}' with config ''.`,
+      null,
+    ),
+  ),
+  'aapt2w6b_bare_duplicate_value_config_space.txt': [
+    d('error', 'aapt2', null, null, null, "duplicate value for resource 'attr/type' with config ' '.", null),
+  ],
+  'aapt2w6b_bare_duplicate_value_no_period.txt': [
+    d('error', 'aapt2', null, null, null, "duplicate value for resource 'attr/visibility' with config ''", null),
+  ],
+  'aapt2w6b_quoted_compile_failed_translated_spaced_path.txt': [
+    d(
+      'error',
+      'aapt2',
+      'MyProject \\ app \\ build \\ intermediates \\ incremental \\ mergeDebugResources \\ merged.dir \\ values \\ values.xml',
+      6203,
+      null,
+      "duplicate value for resource 'attr / number' with config ''.",
+      null,
+    ),
+  ],
+  'aapt2w6b_unlocated_aapt_duplicate_value.txt': [
+    d('error', 'aapt2', null, null, null, "duplicate value for resource 'attr/layout_gravity' with config ''.", null),
+  ],
 };
