@@ -17594,6 +17594,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
     d('error', 'aapt2', null, null, null, "duplicate value for resource 'attr/visibility' with config ''", null),
   ],
   'aapt2w6b_quoted_compile_failed_translated_spaced_path.txt': [
+    d('error', 'gradle', null, null, null, 'Android resource compilation failed', null),
     d(
       'error',
       'aapt2',

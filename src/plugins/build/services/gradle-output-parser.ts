@@ -1985,7 +1985,7 @@ export class GradleOutputParser {
         severity: severityOf(m[4]!),
         source: 'aapt2',
         file: this.mergedResourcePath(m[1]!, m[2]!, task),
-        line: Number(m[3]),
+        line: m[3] ? Number(m[3]) : null,
         column: null,
         message: m[5]!,
         task,
@@ -2882,7 +2882,19 @@ export class GradleOutputParser {
     const packageAttribute = cause.includes('found in source AndroidManifest.xml')
       ? PACKAGE_ATTRIBUTE.exec(cause)
       : null;
-    if (located) {
+    // AAPT2's own `<res>.xml:12: error: …` quoted as a cause (a markdown quote marks every line with `> `).
+    const aapt = located === null && cause.includes(': error: ') ? AAPT2_XML.exec(cause) : null;
+    if (aapt) {
+      this.add({
+        severity: severityOf(aapt[4]!),
+        source: 'aapt2',
+        file: aapt[1]!,
+        line: aapt[2] ? Number(aapt[2]) : null,
+        column: aapt[3] ? Number(aapt[3]) : null,
+        message: aapt[5]!,
+        task,
+      });
+    } else if (located) {
       this.add({
         severity: 'error',
         source: 'agp',

@@ -27,9 +27,15 @@ export const AAPT_UNLOCATED = /^\s*(?:ERROR:\s*|.*\s:\s+)?AAPT: (error|warn|warn
  */
 export const AAPT2_DAEMON_STRAY_OUTPUT =
   /^AAPT2 \S+ Daemon #\d+: (?:Unexpected (?:error|standard) output: |Idle daemon unexpectedly exit\.)/;
-/** AAPT2's own form: `com.example.app-main-7:/layout/a.xml:11: error: msg` (merged resource set), or a path. */
-export const AAPT2_SET = /^\s*(?:ERROR:\s*)?([A-Za-z0-9_.-]+):\/(\S+?):(\d+): (error|warn|warning): (.*)$/;
-export const AAPT2_XML = /^\s*(?:ERROR:\s*)?(?:AAPT:\s*)?(.+?\.xml)(?::(\d+)(?::(\d+))?)?: (error|warn|warning): (.*)$/;
+/**
+ * AAPT2's own form: `com.example.app-main-7:/layout/a.xml:11: error: msg` (merged resource set), or a path; a file it
+ * compiles whole (a PNG) has no line: `ERROR:AAPT: com.example.app-main-36:/drawable/a.png: error: file not found.`
+ */
+export const AAPT2_SET =
+  /^\s*(?:ERROR:\s*)?(?:AAPT:\s*)?([A-Za-z0-9_.-]+):\/(\S+?)(?::(\d+)|(?<=-\d+:\/\S+)): (error|warn|warning): (.*)$/;
+/** `<res>.xml:12: error: msg`; a page translator's copy has a space after every colon (`values.xml: 6203: error:`). */
+export const AAPT2_XML =
+  /^\s*(?:ERROR:\s*)?(?:AAPT:\s*)?(.+?\.xml)(?::\s?(\d+)(?::(\d+))?)?: (error|warn|warning): (.*)$/;
 /**
  * AAPT2 compiles a drawable, mipmap, font or raw file as itself and names it as the source of its error, with no line
  * (`<res>/drawable-hdpi-v4/a.9.png: error: file not found.`, `…/icon.png: error: failed to read PNG signature`).

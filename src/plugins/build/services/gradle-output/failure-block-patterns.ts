@@ -56,9 +56,12 @@ export const CHAINED_DEPENDENCY_NOT_FOUND =
   /^(?:Caused by|Cause \d+): (?:[a-z][\w$]*\.)+[A-Z][\w$]*Exception: (Could not find .*)$/;
 /** The unindented lines of its detail (the locations and the requirers are indented under them). */
 export const DEPENDENCY_DETAIL = /^(?:Searched in the following locations:|Required by:)\s*$/;
-/** Causes Gradle prints only around the causes under them (a worker's failure, a configuration's resolution). */
+/**
+ * Causes Gradle prints only around the causes under them (a worker's failure, a configuration's resolution, the
+ * several failed actions of one task).
+ */
 export const WRAPPING_CAUSE =
-  /^(?:A failure occurred while executing |[Cc]ould not resolve all [\w ]+ for configuration )/;
+  /^(?:A failure occurred while executing |[Cc]ould not resolve all [\w ]+ for configuration |Multiple task action failures occurred:)/;
 /** A cause line (`> …`) with no headline before it; VS Code's `> Executing task: <command> <` echo is none. */
 export const BARE_CAUSE =
   /^> (?!Task (?:(?:\*\*)?:|[A-Za-z][\w-]*(?: [A-Z-]+)?\s*$)|Configure project |Transform |Executing task: )\S/;
