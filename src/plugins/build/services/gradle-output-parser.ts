@@ -20,6 +20,7 @@
 
 import {
   AAPT1,
+  AAPT1_INVALID_DIRECTORY,
   AAPT2_BARE,
   AAPT2_BARE_FAILED,
   AAPT2_COMPILE,
@@ -97,11 +98,13 @@ import {
   BAZEL_ACTION_HEADER,
   BAZEL_BUILD_FILE,
   BUILD_SERVER_LOG,
+  CLI_REPORTS_COMMAND_FAILED,
   CONSOLE_STATUS,
   FLUTTER_GRADLE_STATUS,
   JVM_NOISE,
   MARKDOWN_QUOTED,
   NPM_SCRIPT_BANNER,
+  PASTE_MARKUP_LINE,
   PROGRESS_BAR,
   TABLE_RULE,
   VIEWER_LINE_NUMBER,
@@ -109,6 +112,7 @@ import {
 } from './gradle-output/foreign-text-patterns.js';
 import {
   CARET,
+  COMPILING_TASK,
   JAVAC,
   JAVAC_BARE_WARNING,
   JAVAC_CLASS_FILE,
@@ -492,7 +496,7 @@ export class GradleOutputParser {
     // A whole failure report pasted onto one line (a blog's or a phone's reflow): one line per `* …:` section.
     if (
       rawLine.length > 40 &&
-      (rawLine.includes('* What went wrong:') || rawLine.includes(' * Try:')) &&
+      (rawLine.includes('What went wrong:') || rawLine.includes(' Try:')) &&
       SQUASHED_REPORT.test(rawLine)
     ) {
       for (const part of rawLine.split(SQUASHED_SECTION_BREAK)) {
@@ -520,6 +524,7 @@ export class GradleOutputParser {
       if (TABLE_RULE.test(line)) return;
       line = line.replace(/\s+\|\s*$/, '');
     }
+    if (line.length <= 8 && PASTE_MARKUP_LINE.test(line)) line = '';
     // A log pasted into an issue as a markdown quote has `> ` on every line: from the first line that only a
     // quote explains (`> FAILURE:`, `> > Task :`), one level is removed until the quote ends.
     if (this.markdownQuote) {
@@ -793,7 +798,12 @@ export class GradleOutputParser {
         this.addFailureNamedOutsideReport(named[1]!);
         return;
       }
-      if ((line.includes("'") && IMPLICIT_BLOCK.test(line)) || TASK_LINE.test(trimmed)) this.section = 'none';
+      if (
+        (line.includes("'") && IMPLICIT_BLOCK.test(line)) ||
+        TASK_LINE.test(trimmed) ||
+        (line.includes('Command failed with exit code ') && CLI_REPORTS_COMMAND_FAILED.test(line))
+      )
+        this.section = 'none';
       else return;
     }
     // Android Studio prints the `* Where:` location without its marker, above the headline; a stack's
@@ -1671,6 +1681,8 @@ export class GradleOutputParser {
       return true;
     }
     if (trimmed.startsWith('AGPBI:') && (m = AGPBI.exec(line))) return this.addAgpbi(m[1]!, task);
+    if (trimmed.startsWith('invalid resource directory name: ') && (m = AAPT1_INVALID_DIRECTORY.exec(line)))
+      return this.addUnlocated('error', 'aapt2', m[1]!, task);
     if (trimmed.startsWith('AAPT err(') && (m = AAPT1.exec(line))) {
       const rest = m[1]!.trim();
       const at = rest.indexOf(' ERROR: ');
@@ -1933,7 +1945,8 @@ export class GradleOutputParser {
     if (
       !inBlock &&
       (line.includes('warning: ') || line.includes('警告: ') || line.includes('Warnung: ')) &&
-      JAVAC_BARE_WARNING.test(line)
+      JAVAC_BARE_WARNING.test(line) &&
+      (task === null || COMPILING_TASK.test(task))
     )
       return this.addJavacBareWarning(line, task);
     // A kotlinc message pasted without its `e: <path>:` (Studio's problem view copies only the text).

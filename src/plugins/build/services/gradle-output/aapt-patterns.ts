@@ -28,6 +28,11 @@ export const AAPT2_COMPILE =
   /Resource compilation failed \(Failed to compile (?:\S+ )?resource file (\S+?)\. Cause: (?:[\w.$]+(?:Exception|Error): )?(.*)\)\.(?: Check logs for more details\.)?$/;
 /** AAPT 1 through AGP: `AAPT err(Facade for 123) : No Delegate set : lost message:<path> ERROR: msg`, or a bare message. */
 export const AAPT1 = /^\s*AAPT err\(Facade for \d+\)\s*: (?:No Delegate set : lost message:)?(.*)$/;
+/**
+ * AAPT 1's own unlocated error, printed alone on the task's output when a resource directory's qualifiers do not parse
+ * (`invalid resource directory name: <res>/<dir>`, AaptAssets.cpp).
+ */
+export const AAPT1_INVALID_DIRECTORY = /^\s*(invalid resource directory name: \S.*)$/;
 export const AGPBI = /^\s*AGPBI: (\{.*\})\s*$/;
 
 /**
