@@ -613,6 +613,10 @@ export class GradleOutputParser {
       if (!link && DEPENDENCY_NOT_FOUND.test(message)) this.pendingDependency({ ...studio, message });
       else this.add(link ? { ...studio, message, file: link[1]! } : { ...studio, message });
       if (link) return;
+    } else if (line.startsWith('<a href="openFile:')) {
+      // Studio's `Open File` link under an unlocated message (`Error:Failed to resolve: …`) names its file.
+      const link = STUDIO_OPEN_FILE.exec(line);
+      if (link && this.nameFileOfLast(link[1]!)) return;
     }
     if (this.continuePending(line)) {
       const carried = this.carriedLine;
@@ -974,6 +978,15 @@ export class GradleOutputParser {
   }
 
   /** Studio's `Error:(l, c)` copied on the line after its message: the location of the diagnostic just reported. */
+  /** The file of the diagnostic read from the line before, when that line named none. */
+  private nameFileOfLast(file: string): boolean {
+    const last = this.lastAdded;
+    const d = last !== null && last.line === this.previousLine ? this.diagnostics[last.index] : undefined;
+    if (d === undefined || d.file !== null) return false;
+    this.diagnostics[last!.index] = { ...d, file };
+    return true;
+  }
+
   private locateLast(m: RegExpExecArray): boolean {
     const last = this.lastAdded;
     const d = last !== null && last.line === this.previousLine ? this.diagnostics[last.index] : undefined;
