@@ -117,6 +117,7 @@ import {
   JAVAC_BARE_WARNING,
   JAVAC_CLASS_FILE,
   JAVAC_DETAIL,
+  JAVAC_FATAL,
   JAVAC_HINT,
   JAVAC_LEVEL_ONLY,
   JAVAC_LOCATION_ONLY,
@@ -1962,6 +1963,8 @@ export class GradleOutputParser {
       (task === null || COMPILING_TASK.test(task))
     )
       return this.addJavacBareWarning(line, task);
+    if (!inBlock && trimmed.startsWith('Fatal Error: ') && (m = JAVAC_FATAL.exec(line)))
+      return this.addUnlocated('error', 'javac', m[1]!, task);
     // A kotlinc message pasted without its `e: <path>:` (Studio's problem view copies only the text).
     if (!inBlock && line === trimmed && (trimmed.startsWith('Type mismatch: ') || trimmed.startsWith('Unresolved ')))
       if (KOTLIN_ONLY_WORDING.test(trimmed)) return this.addUnlocated('error', 'kotlin', trimmed, task);
