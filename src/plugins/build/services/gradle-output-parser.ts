@@ -24,6 +24,7 @@ import {
   AAPT2_BARE,
   AAPT2_BARE_FAILED,
   AAPT2_COMPILE,
+  AAPT2_IMAGE,
   AAPT2_DAEMON_STRAY_OUTPUT,
   AAPT2_SET,
   AAPT2_XML,
@@ -37,6 +38,7 @@ import {
   type DuplicateResources,
   WRAPPED_DUPLICATE_HEAD,
   parseDuplicateResources,
+  XML_STREAM_POSITION,
 } from './gradle-output/aapt-patterns.js';
 import {
   AGP_CONTINUATION,
@@ -1937,6 +1939,16 @@ export class GradleOutputParser {
         task,
       });
     }
+    if (!hasXml && (line.includes(': error: ') || line.includes(': warn')) && (m = AAPT2_IMAGE.exec(line)))
+      return this.add({
+        severity: severityOf(m[2]!),
+        source: 'aapt2',
+        file: m[1]!,
+        line: null,
+        column: null,
+        message: m[3]!,
+        task,
+      });
     if (hasXml && (line.includes(': error: ') || line.includes(': warn')) && (m = AAPT2_XML.exec(line))) {
       return this.add({
         severity: severityOf(m[4]!),
@@ -2224,7 +2236,10 @@ export class GradleOutputParser {
       };
       return true;
     }
-    if (line.includes('Java compiler version') && (m = AGP_PLAIN_WARNING.exec(line)))
+    if (
+      (line.includes('Java compiler version') || line.includes(' is deprecated')) &&
+      (m = AGP_PLAIN_WARNING.exec(line))
+    )
       return this.addUnlocated('warning', 'agp', m[1]!, task);
     if (!inBlock && trimmed.endsWith('FAILED') && !trimmed.startsWith('>') && (m = TEST_FAILED.exec(trimmed))) {
       this.pendingTest = { className: m[1]!, method: m[2]!, task, lines: [], blankLines: 0 };
@@ -2863,17 +2878,20 @@ export class GradleOutputParser {
         task,
       });
     }
-    const compile = cause.includes('Resource compilation failed') ? AAPT2_COMPILE.exec(cause) : null;
-    if (compile)
+    // The cause's exception message can go on over lines of its own (a StAX error's `Message: …`): the joined text.
+    const compile = cause.includes('Resource compilation failed') ? AAPT2_COMPILE.exec(text) : null;
+    if (compile) {
+      const position = XML_STREAM_POSITION.exec(compile[2]!);
       this.add({
         severity: 'error',
         source: 'aapt2',
         file: compile[1]!,
-        line: null,
-        column: null,
+        line: position ? Number(position[1]) : null,
+        column: position ? Number(position[2]) : null,
         message: compile[2]!,
         task,
       });
+    }
   }
 
   /** `ScriptCompilationException(…[ScriptCompilationError(message=…, location=<script> (12:5)), …])`. */
