@@ -2780,6 +2780,10 @@ export class GradleOutputParser {
       .filter((t) => t !== '' && !/^(?:ERROR:\s*)?AAPT:$/.test(t) && !GRADLE_MANUAL_POINTER.test(t));
     // A reporter's `...` after the last detail (lines left out) is no part of the message.
     while (free[free.length - 1] === '...') free.pop();
+    // A tool that prints its exception's stack under its message (lint's `Lint infrastructure error`, then `Caused by:`
+    // and frames): the stack is no part of the message.
+    const stackAt = free.findIndex((t) => /^(?:Caused by: |at [\w$.<>]+\(|\.\.\. \d+ more)/.test(t));
+    const freeText = stackAt >= 0 ? free.slice(0, stackAt) : free;
     const anyConsumed = details.some((d) => d.consumed);
     let text = cause;
     if (/^Could not (find|resolve) /.test(cause)) {
@@ -2787,7 +2791,7 @@ export class GradleOutputParser {
       if (requiredAt >= 0) text = `${cause} ${free.slice(requiredAt, requiredAt + 6).join(' ')}`;
     } else if (MANIFEST_FAILED.test(cause) || (!anyConsumed && free.length > 0 && free.length <= 6)) {
       // Gradle's problem reports print a problem's title, then its label, which can be the same words: said once.
-      text = [cause, ...free].filter((t, k, all) => t !== '' && t !== all[k - 1]).join(' ');
+      text = [cause, ...freeText].filter((t, k, all) => t !== '' && t !== all[k - 1]).join(' ');
     } else if (!anyConsumed && cause.endsWith(':')) {
       // `> startup failed:` then the compiler's message, a blank line and the exception's stack: the first paragraph.
       const paragraph: string[] = [];
