@@ -17894,4 +17894,96 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       ':app:checkDebugAarMetadata',
     ),
   ],
+  'mixed8_google_services_cut_headline_task_quote_cause.txt': [
+    d('error', 'gradle', null, null, null, "No matching client found for package name 'com.abc.dev'", null),
+  ],
+  'mixed8_google_services_block_pr_description_fenced.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':frontend:android:processDebugGoogleServices': No matching client found for package name 'io.github.droidkaigi.confsched2019.debug.debug'",
+      ':frontend:android:processDebugGoogleServices',
+    ),
+  ],
+  'mixed8_google_services_headline_then_gradle8_try_only.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':android:processGoogleDebugGoogleServices'",
+      ':android:processGoogleDebugGoogleServices',
+    ),
+  ],
+  'mixed8_google_services_studio_build_output_two_lines.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:processDebugGoogleServices': No matching client found for package name 'io.horizontalsystems.bankwallet.dev'",
+      ':app:processDebugGoogleServices',
+    ),
+  ],
+  'mixed8_google_services_two_lines_then_prose_question.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:processDebugGoogleServices': No matching client found for package name 'com.food.ordering.zinger'",
+      ':app:processDebugGoogleServices',
+    ),
+  ],
+  'mixed8_expo_turtle_stderr_block_google_services_node_stack.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:processProdMinSdkProdKernelReleaseGoogleServices': No matching client found for package name 'com.indiansbiz.recons'",
+      ':app:processProdMinSdkProdKernelReleaseGoogleServices',
+    ),
+  ],
+  'mixed8_google_services_italic_underscores_task_failed_block.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:processDebugGoogleServices': No matching client found for package name 'io.bluetrace.opentrace.stg'",
+      ':app:processDebugGoogleServices',
+    ),
+  ],
+  'mixed8_google_services_release_flavor_two_lines_fenced.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:processExperimentalPlayReleaseGoogleServices': No matching client found for package name 'my-package-name-in-gradle'",
+      ':app:processExperimentalPlayReleaseGoogleServices',
+    ),
+  ],
+  'mixed8_nativescript_google_services_cause_without_marker.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:processDebugGoogleServices': No matching client found for package name 'false'",
+      ':app:processDebugGoogleServices',
+    ),
+  ],
+  'mixed8_google_services_sync_task_execution_exception_tab_frames.txt': [],
 };
