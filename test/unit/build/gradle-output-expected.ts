@@ -17986,4 +17986,38 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
     ),
   ],
   'mixed8_google_services_sync_task_execution_exception_tab_frames.txt': [],
+  'mixed8_rn_required_by_project_chain_lines_only.txt': [],
+  'mixed8_rn_backtick_configuring_app_could_not_find_searched_m2.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "A problem occurred configuring project ':app': Could not find com.facebook.react:react-native:0.28.0.",
+      null,
+    ),
+  ],
+  'mixed8_rn_nested_configuring_projects_could_not_find_support_lib.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "A problem occurred configuring project ':app': Could not find com.android.support:appcompat-v7:25.0.0.",
+      null,
+    ),
+  ],
+  'mixed8_rn_determine_dependencies_no_versions_dashed_locations_possible_solution.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Could not determine the dependencies of task ':app:processDevDebugResources': Could not find any matches for com.facebook.react:react-android:+ as no versions of com.facebook.react:react-android are available. Required by: project :app > project :react-native-mmkv",
+      ':app:processDevDebugResources',
+    ),
+  ],
 };
