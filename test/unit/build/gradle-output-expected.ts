@@ -18017,7 +18017,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       "Could not determine the dependencies of task ':app:processDevDebugResources': Could not find any matches for com.facebook.react:react-android:+ as no versions of com.facebook.react:react-android are available. Required by: project :app > project :react-native-mmkv",
-      ':app:processDevDebugResources',
+      null,
     ),
   ],
 };
