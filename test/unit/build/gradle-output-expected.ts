@@ -18120,4 +18120,54 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       ':app:minifyNightlyWithR8',
     ),
   ],
+  'mixed8_kotlin_daemon_fallback_two_lines.txt': [],
+  'mixed8_flutter_kotlin_daemon_connect_failed_tab_frames.txt': [
+    d(
+      'error',
+      'kotlin',
+      null,
+      null,
+      null,
+      'Daemon compilation failed: Could not connect to Kotlin compile daemon',
+      null,
+    ),
+  ],
+  'mixed8_flutter_exception_prefixed_kotlin_warning_glued_then_daemon_failed.txt': [
+    d(
+      'warning',
+      'kotlin',
+      'c:\\Users\\sayed\\AppData\\Local\\Pub\\Cache\\hosted\\pub.dev\\network_info_plus-4.1.0\\android\\src\\main\\kotlin\\dev\\fluttercommunity\\plus\\network_info\\NetworkInfo.kt',
+      38,
+      39,
+      'unnecessary non-null assertion (!!) on a non-null receiver of type WifiInfo',
+      null,
+    ),
+    d(
+      'error',
+      'kotlin',
+      null,
+      null,
+      null,
+      'Daemon compilation failed: Could not connect to Kotlin compile daemon',
+      null,
+    ),
+  ],
+  'mixed8_flutter_daemon_failed_null_three_lines.txt': [
+    d('error', 'kotlin', null, null, null, 'Daemon compilation failed: null', null),
+  ],
+  'mixed8_flutter_daemon_connect_failed_four_space_frames.txt': [
+    d(
+      'error',
+      'kotlin',
+      null,
+      null,
+      null,
+      'Daemon compilation failed: Could not connect to Kotlin compile daemon',
+      null,
+    ),
+  ],
+  'mixed8_flutter_suppressed_incremental_caches_tab_frames.txt': [],
+  'mixed8_flutter_launching_daemon_failed_null_tab_frames.txt': [
+    d('error', 'kotlin', null, null, null, 'Daemon compilation failed: null', null),
+  ],
 };
