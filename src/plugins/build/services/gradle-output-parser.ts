@@ -486,6 +486,14 @@ export class GradleOutputParser {
       this.pushUnglued(rest.slice(0, glued.index + 1));
       rest = rest.slice(glued.index + 1);
     }
+    // The Kotlin plugin relays a compiler run's output with `exception: ` before every line: on a relayed line, another
+    // `exception: ` glued to the text before it begins a line whose break was lost.
+    for (let k = 0; k < 16 && rest.startsWith('exception: '); k++) {
+      const at = rest.indexOf('exception: ', 11);
+      if (at < 0 || rest.charCodeAt(at - 1) === 32) break;
+      this.pushUnglued(rest.slice(0, at));
+      rest = rest.slice(at);
+    }
     this.pushUnglued(rest);
   }
 
