@@ -701,6 +701,12 @@ describe('GradleOutputParser rules', () => {
     ]);
   });
 
+  it("takes no rich-console worker line (`> :app:task > 2 of 5`) for a failure's cause", () => {
+    expect(parseGradleOutput(['> :app:mergeDebugResources > 2 of 5', '> :app:compileDebugKotlin'].join('\n'))).toEqual(
+      [],
+    );
+  });
+
   it('bounds the number of diagnostics and message sizes', () => {
     const parser = new GradleOutputParser();
     for (let i = 0; i < MAX_DIAGNOSTICS + 50; i++) parser.push(`w: file:///p/A.kt:${i + 1}:1 ${'x'.repeat(3000)}`);

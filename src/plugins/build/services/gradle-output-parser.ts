@@ -20,10 +20,12 @@
 
 import {
   AAPT1,
+  AAPT1_INVALID_DIRECTORY,
   AAPT2_BARE,
   AAPT2_BARE_FAILED,
   AAPT2_BINARY_RESOURCE,
   AAPT2_COMPILE,
+  AAPT2_IMAGE,
   AAPT2_DAEMON_STRAY_OUTPUT,
   AAPT2_SET,
   AAPT2_XML,
@@ -39,6 +41,7 @@ import {
   GLUED_TASK_NAME,
   WRAPPED_DUPLICATE_HEAD,
   parseDuplicateResources,
+  XML_STREAM_POSITION,
 } from './gradle-output/aapt-patterns.js';
 import {
   AGP_CONTINUATION,
@@ -101,12 +104,14 @@ import {
   BAZEL_ACTION_HEADER,
   BAZEL_BUILD_FILE,
   BUILD_SERVER_LOG,
+  CLI_REPORTS_COMMAND_FAILED,
   CONSOLE_STATUS,
   DEVICE_LINKER_WARNING,
   FLUTTER_GRADLE_STATUS,
   JVM_NOISE,
   MARKDOWN_QUOTED,
   NPM_SCRIPT_BANNER,
+  PASTE_MARKUP_LINE,
   PROGRESS_BAR,
   TABLE_RULE,
   VIEWER_LINE_NUMBER,
@@ -114,10 +119,12 @@ import {
 } from './gradle-output/foreign-text-patterns.js';
 import {
   CARET,
+  COMPILING_TASK,
   JAVAC,
   JAVAC_BARE_WARNING,
   JAVAC_CLASS_FILE,
   JAVAC_DETAIL,
+  JAVAC_FATAL,
   JAVAC_HINT,
   JAVAC_LEVEL_ONLY,
   JAVAC_LOCATION_ONLY,
@@ -509,6 +516,14 @@ export class GradleOutputParser {
       this.pushUnglued(rest.slice(0, glued.index + 1));
       rest = rest.slice(glued.index + 1);
     }
+    // The Kotlin plugin relays a compiler run's output with `exception: ` before every line: on a relayed line, another
+    // `exception: ` glued to the text before it begins a line whose break was lost.
+    for (let k = 0; k < 16 && rest.startsWith('exception: '); k++) {
+      const at = rest.indexOf('exception: ', 11);
+      if (at < 0 || rest.charCodeAt(at - 1) === 32) break;
+      this.pushUnglued(rest.slice(0, at));
+      rest = rest.slice(at);
+    }
     this.pushUnglued(rest);
   }
 
@@ -522,7 +537,7 @@ export class GradleOutputParser {
     // A whole failure report pasted onto one line (a blog's or a phone's reflow): one line per `* …:` section.
     if (
       rawLine.length > 40 &&
-      (rawLine.includes('* What went wrong:') || rawLine.includes(' * Try:')) &&
+      (rawLine.includes('What went wrong:') || rawLine.includes(' Try:')) &&
       SQUASHED_REPORT.test(rawLine)
     ) {
       for (const part of rawLine.split(SQUASHED_SECTION_BREAK)) {
@@ -550,6 +565,7 @@ export class GradleOutputParser {
       if (TABLE_RULE.test(line)) return;
       line = line.replace(/\s+\|\s*$/, '');
     }
+    if (line.length <= 8 && PASTE_MARKUP_LINE.test(line)) line = '';
     // A log pasted into an issue as a markdown quote has `> ` on every line: from the first line that only a
     // quote explains (`> FAILURE:`, `> > Task :`), one level is removed until the quote ends.
     if (this.markdownQuote) {
@@ -662,6 +678,10 @@ export class GradleOutputParser {
       if (!link && DEPENDENCY_NOT_FOUND.test(message)) this.pendingDependency({ ...studio, message });
       else this.add(link ? { ...studio, message, file: link[1]! } : { ...studio, message });
       if (link) return;
+    } else if (line.startsWith('<a href="openFile:')) {
+      // Studio's `Open File` link under an unlocated message (`Error:Failed to resolve: …`) names its file.
+      const link = STUDIO_OPEN_FILE.exec(line);
+      if (link && this.nameFileOfLast(link[1]!)) return;
     }
     if (this.continuePending(line)) {
       const carried = this.carriedLine;
@@ -847,7 +867,12 @@ export class GradleOutputParser {
         this.addFailureNamedOutsideReport(named[1]!);
         return;
       }
-      if ((line.includes("'") && IMPLICIT_BLOCK.test(line)) || TASK_LINE.test(trimmed)) this.section = 'none';
+      if (
+        (line.includes("'") && IMPLICIT_BLOCK.test(line)) ||
+        TASK_LINE.test(trimmed) ||
+        (line.includes('Command failed with exit code ') && CLI_REPORTS_COMMAND_FAILED.test(line))
+      )
+        this.section = 'none';
       else return;
     }
     // Android Studio prints the `* Where:` location without its marker, above the headline; a stack's
@@ -1060,6 +1085,15 @@ export class GradleOutputParser {
   }
 
   /** Studio's `Error:(l, c)` copied on the line after its message: the location of the diagnostic just reported. */
+  /** The file of the diagnostic read from the line before, when that line named none. */
+  private nameFileOfLast(file: string): boolean {
+    const last = this.lastAdded;
+    const d = last !== null && last.line === this.previousLine ? this.diagnostics[last.index] : undefined;
+    if (d === undefined || d.file !== null) return false;
+    this.diagnostics[last!.index] = { ...d, file };
+    return true;
+  }
+
   private locateLast(m: RegExpExecArray): boolean {
     const last = this.lastAdded;
     const d = last !== null && last.line === this.previousLine ? this.diagnostics[last.index] : undefined;
@@ -1869,6 +1903,8 @@ export class GradleOutputParser {
       return true;
     }
     if (trimmed.startsWith('AGPBI:') && (m = AGPBI.exec(line))) return this.addAgpbi(m[1]!, task);
+    if (trimmed.startsWith('invalid resource directory name: ') && (m = AAPT1_INVALID_DIRECTORY.exec(line)))
+      return this.addUnlocated('error', 'aapt2', m[1]!, task);
     if (trimmed.startsWith('AAPT err(') && (m = AAPT1.exec(line))) {
       const rest = m[1]!.trim();
       const at = rest.indexOf(' ERROR: ');
@@ -2109,6 +2145,16 @@ export class GradleOutputParser {
         task,
       });
     }
+    if (!hasXml && (line.includes(': error: ') || line.includes(': warn')) && (m = AAPT2_IMAGE.exec(line)))
+      return this.add({
+        severity: severityOf(m[2]!),
+        source: 'aapt2',
+        file: m[1]!,
+        line: null,
+        column: null,
+        message: m[3]!,
+        task,
+      });
     if (hasXml && (line.includes(': error: ') || line.includes(': warn')) && (m = AAPT2_XML.exec(line))) {
       return this.add({
         severity: severityOf(m[4]!),
@@ -2142,9 +2188,12 @@ export class GradleOutputParser {
     if (
       !inBlock &&
       (line.includes('warning: ') || line.includes('警告: ') || line.includes('Warnung: ')) &&
-      JAVAC_BARE_WARNING.test(line)
+      JAVAC_BARE_WARNING.test(line) &&
+      (task === null || COMPILING_TASK.test(task))
     )
       return this.addJavacBareWarning(line, task);
+    if (!inBlock && trimmed.startsWith('Fatal Error: ') && (m = JAVAC_FATAL.exec(line)))
+      return this.addUnlocated('error', 'javac', m[1]!, task);
     // A kotlinc message pasted without its `e: <path>:` (Studio's problem view copies only the text).
     if (!inBlock && line === trimmed && (trimmed.startsWith('Type mismatch: ') || trimmed.startsWith('Unresolved ')))
       if (KOTLIN_ONLY_WORDING.test(trimmed)) return this.addUnlocated('error', 'kotlin', trimmed, task);
@@ -2421,7 +2470,10 @@ export class GradleOutputParser {
       };
       return true;
     }
-    if (line.includes('Java compiler version') && (m = AGP_PLAIN_WARNING.exec(line)))
+    if (
+      (line.includes('Java compiler version') || line.includes(' is deprecated')) &&
+      (m = AGP_PLAIN_WARNING.exec(line))
+    )
       return this.addUnlocated('warning', 'agp', m[1]!, task);
     if (!inBlock && trimmed.endsWith('FAILED') && !trimmed.startsWith('>') && (m = TEST_FAILED.exec(trimmed))) {
       this.pendingTest = { className: m[1]!, method: m[2]!, task, lines: [], blankLines: 0 };
@@ -2972,6 +3024,10 @@ export class GradleOutputParser {
       .filter((t) => t !== '' && !/^(?:ERROR:\s*)?AAPT:$/.test(t) && !GRADLE_MANUAL_POINTER.test(t));
     // A reporter's `...` after the last detail (lines left out) is no part of the message.
     while (free[free.length - 1] === '...') free.pop();
+    // A tool that prints its exception's stack under its message (lint's `Lint infrastructure error`, then `Caused by:`
+    // and frames): the stack is no part of the message.
+    const stackAt = free.findIndex((t) => /^(?:Caused by: |at [\w$.<>]+\(|\.\.\. \d+ more)/.test(t));
+    const freeText = stackAt >= 0 ? free.slice(0, stackAt) : free;
     const anyConsumed = details.some((d) => d.consumed);
     let text = cause;
     if (/^Could not (find|resolve) /.test(cause)) {
@@ -2979,7 +3035,7 @@ export class GradleOutputParser {
       if (requiredAt >= 0) text = `${cause} ${free.slice(requiredAt, requiredAt + 6).join(' ')}`;
     } else if (MANIFEST_FAILED.test(cause) || (!anyConsumed && free.length > 0 && free.length <= 6)) {
       // Gradle's problem reports print a problem's title, then its label, which can be the same words: said once.
-      text = [cause, ...free].filter((t, k, all) => t !== '' && t !== all[k - 1]).join(' ');
+      text = [cause, ...freeText].filter((t, k, all) => t !== '' && t !== all[k - 1]).join(' ');
     } else if (!anyConsumed && cause.endsWith(':')) {
       // `> startup failed:` then the compiler's message, a blank line and the exception's stack: the first paragraph.
       const paragraph: string[] = [];
@@ -3083,17 +3139,20 @@ export class GradleOutputParser {
         task,
       });
     }
-    const compile = cause.includes('Resource compilation failed') ? AAPT2_COMPILE.exec(cause) : null;
-    if (compile)
+    // The cause's exception message can go on over lines of its own (a StAX error's `Message: …`): the joined text.
+    const compile = cause.includes('Resource compilation failed') ? AAPT2_COMPILE.exec(text) : null;
+    if (compile) {
+      const position = XML_STREAM_POSITION.exec(compile[2]!);
       this.add({
         severity: 'error',
         source: 'aapt2',
         file: compile[1]!,
-        line: null,
-        column: null,
+        line: position ? Number(position[1]) : null,
+        column: position ? Number(position[2]) : null,
         message: compile[2]!,
         task,
       });
+    }
   }
 
   /** `ScriptCompilationException(…[ScriptCompilationError(message=…, location=<script> (12:5)), …])`. */

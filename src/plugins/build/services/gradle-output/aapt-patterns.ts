@@ -44,10 +44,27 @@ export const AAPT2_BINARY_RESOURCE =
   /^\s*(?:ERROR:\s*)?(.+?[\\/](?:drawable|mipmap|font|raw)(?:-[\w-]+)?[\\/][^\\/:]+\.(?:png|jpe?g|gif|webp|ttf|otf|ttc)): (error|warn|warning): (.*)$/;
 export const AAPT2_BARE = /^\s*(error|warning): (.*)$/;
 export const AAPT2_BARE_FAILED = /^\s*error: (failed (?:linking|processing|compiling) .*)$/;
+/**
+ * AGP's in-process resource compiler: `Failed to compile values resource file <path>. Cause: …` for values files, and
+ * for other XML files `Failed to compile resource file: <path>: . Cause: …` (the file's blame source, which ends in
+ * `: `, after a colon).
+ */
 export const AAPT2_COMPILE =
-  /Resource compilation failed \(Failed to compile (?:\S+ )?resource file (\S+?)\. Cause: (?:[\w.$]+(?:Exception|Error): )?(.*)\)\.(?: Check logs for more details\.)?$/;
+  /Resource compilation failed \(Failed to compile (?:\S+ )?resource file:? (\S+?):? ?\. Cause: (?:[\w.$]+(?:Exception|Error): )?(.*)\)\.(?: Check logs for more details\.)?$/;
+/** The StAX parser's position in the file it could not parse, first in its message: `ParseError at [row,col]:[11,69]`. */
+export const XML_STREAM_POSITION = /^ParseError at \[row,col\]:\[(\d+),(\d+)\]/;
+/**
+ * AAPT2 on a resource image it cannot read (its PNG cruncher): `<path>.png: error: failed to read PNG signature: …`,
+ * the path with no line, as for any file-level problem.
+ */
+export const AAPT2_IMAGE = /^\s*(?:ERROR:\s*)?(.+?\.(?:png|jpe?g|gif|webp)): (error|warn|warning): (.*)$/;
 /** AAPT 1 through AGP: `AAPT err(Facade for 123) : No Delegate set : lost message:<path> ERROR: msg`, or a bare message. */
 export const AAPT1 = /^\s*AAPT err\(Facade for \d+\)\s*: (?:No Delegate set : lost message:)?(.*)$/;
+/**
+ * AAPT 1's own unlocated error, printed alone on the task's output when a resource directory's qualifiers do not parse
+ * (`invalid resource directory name: <res>/<dir>`, AaptAssets.cpp).
+ */
+export const AAPT1_INVALID_DIRECTORY = /^\s*(invalid resource directory name: \S.*)$/;
 export const AGPBI = /^\s*AGPBI: (\{.*\})\s*$/;
 
 /** The end of a merger duplicate record (`…: Resource and asset merger: Duplicate resources`). */

@@ -28,10 +28,13 @@ export const GRADLE_SECTION = /^\* (?:What went wrong|Where|Try|Exception is|Get
 export const BLOCK_START = /^\s*[*-]?\s*What went wrong:\s*$/;
 /** The header with the headline glued after it, as IDEs and one-line pastes print it. */
 export const BLOCK_START_GLUED = /^\s*\*?\s*What went wrong:\s+(\S.*)$/;
-/** `* What went wrong:` (or `* Try:` after the last cause) after other text on its line: sections squashed onto one line. */
-export const SQUASHED_REPORT = /\S\s+\* (?:What went wrong|Try):/;
+/**
+ * `* What went wrong:` (or `* Try:` after the last cause) after other text on its line: sections squashed onto one line.
+ * A paste that reflowed the report may leave more than one space after the `*`.
+ */
+export const SQUASHED_REPORT = /\S\s+\*\s+(?:What went wrong|Try):/;
 export const SQUASHED_SECTION_BREAK =
-  /\s+(?=\* (?:Where|What went wrong|Try|Exception is|Get more help):|BUILD FAILED\b|FAILURE: Build failed)/;
+  /\s+(?=\*\s+(?:Where|What went wrong|Try|Exception is|Get more help):|BUILD FAILED\b|FAILURE: Build failed)/;
 /** A literal `\n` followed by a line that starts Gradle's failure report: a log escaped into one JSON string. */
 export const ESCAPED_LOG_BREAK = /\\n(?:\* What went wrong:|FAILURE: |\d+: Task failed|BUILD FAILED)/;
 /** Failure headlines that start a block even when the `* What went wrong:` line was not printed or pasted. */
@@ -62,9 +65,13 @@ export const DEPENDENCY_DETAIL = /^(?:Searched in the following locations:|Requi
  */
 export const WRAPPING_CAUSE =
   /^(?:A failure occurred while executing |[Cc]ould not resolve all [\w ]+ for configuration |Multiple task action failures occurred:)/;
-/** A cause line (`> …`) with no headline before it; VS Code's `> Executing task: <command> <` echo is none. */
+/**
+ * A cause line (`> …`) with no headline before it; VS Code's `> Executing task: <command> <` echo is none, and neither
+ * is a `> :` line: a cause is an exception's message, which never starts with a colon, while the rich console's worker
+ * lines start with the path they run (`> :app:compileDebugKotlin > 2 of 5`), as build scripts' own progress lines do.
+ */
 export const BARE_CAUSE =
-  /^> (?!Task (?:(?:\*\*)?:|[A-Za-z][\w-]*(?: [A-Z-]+)?\s*$)|Configure project |Transform |Executing task: )\S/;
+  /^> (?!Task (?:(?:\*\*)?:|[A-Za-z][\w-]*(?: [A-Z-]+)?\s*$)|Configure project |Transform |Executing task: |:)\S/;
 /** A nested cause (`   > …`) with nothing above it: a failure pasted from its second line. */
 export const INDENTED_CAUSE = /^ {2,12}> (?!Task (?:\*\*)?:|Configure project |Transform )[A-Za-z]/;
 /**

@@ -22,6 +22,18 @@ export const TABLE_RULE = /^\s*-{2,}(?:\s*\|\s*-{2,})+\s*\|?\s*$/;
  * over, and an unlocated `WARNING:` after it is the wrapper's or its toolchain's.
  */
 export const WRAPPER_REPORTS_GRADLE_FAILED = /[\\/]gradlew(?:\.bat)? failed!$/;
+/**
+ * A JavaScript CLI's report that the command it spawned failed (execa's `Command failed with exit code 1: <command>`
+ * in the React Native CLI, Cordova's `Error: cmd: Command failed with exit code 1 Error output:`): Gradle's report
+ * ended before it, and what follows is the CLI's copy of the command's output.
+ */
+export const CLI_REPORTS_COMMAND_FAILED = /\bCommand failed with exit code \d+\b/;
+/**
+ * A line that is only a paste's markup: markdown emphasis markers opening or closing a bold log (`**`), or the
+ * reporter's bracketed mark for lines left out (`[...]`). No tool prints such a line (lint does print a bare `...`
+ * around its build-script snippet); it separates like an empty line.
+ */
+export const PASTE_MARKUP_LINE = /^\s*(?:\*{2,3}|_{2,3}|\[(?:\.{3}|…)\])\s*$/;
 /** Gradle's rich console: the progress bar, then one `> IDLE` / `> :app:task` line per worker (no failure causes). */
 export const PROGRESS_BAR = /^<[-=]*> \d+% (?:INITIALIZING|CONFIGURING|EXECUTING|WAITING)\b/;
 /**

@@ -23,6 +23,17 @@ export const JAVAC_HINT = /\.(?:java|kt):\d+: /;
  * processor's (Room's query verification), also in the JDK's Chinese/Japanese (`警告`) and German (`Warnung`) locales.
  */
 export const JAVAC_BARE_WARNING = /^\s*(?:warning|警告|Warnung): (\S.*)$/;
+/**
+ * The tasks that run javac (or kapt, KSP, kotlinc, whose path-lost warnings read the same): Gradle's console prints a
+ * task's output under its `> Task` header, so a bare `warning:` under any other task is that task's own tool's (the
+ * Metro bundler a React Native `bundle…JsAndAssets` task runs, a script's `exec`).
+ */
+export const COMPILING_TASK = /(?:^|:)(?:compile|kapt|ksp)\w*$/i;
+/**
+ * javac's fatal errors (compiler.properties `compiler.misc.fatal.err.*`), printed with no location and no `error:`:
+ * `Fatal Error: Unable to find package java.lang in classpath or bootclasspath`, `Fatal Error: Unable to find method …`.
+ */
+export const JAVAC_FATAL = /^\s*Fatal Error: (Unable to (?:find|locate) \S.*)$/;
 export const JAVAC_DETAIL =
   /^\s*(symbol|location|required|found|reason|符号|位置|需要|找到|シンボル|場所|期待値|検出値|Symbol|Ort|Erforderlich|Ermittelt)\s*:\s*(.*)$/;
 

@@ -101,7 +101,8 @@ export function stripWrapperPrefixes(rawLine: string): string {
   else if (line.endsWith('**') && line.length > 2 && !/[*\s]/.test(line[line.length - 3]!)) line = line.slice(0, -2);
   // Words a reporter set in bold inside a pasted line (`Duplicate class **a.B** found in …`); a glob's `**/` is not one.
   if (line.includes('**')) line = line.replace(INLINE_BOLD, '$1');
-  if (line.endsWith('._')) line = line.slice(0, -1);
+  // The italics' closing `_` after the sentence's or the quoted name's end (`…found._`, `… name 'a.b.c'_`).
+  if (line.endsWith('_') && /[.'")\]]_$/.test(line)) line = line.slice(0, -1);
   // A whole line in italics: `_Error:Execution failed for task … see logs_`.
   else if (head === 95 && line.endsWith('_') && line.includes(' ') && /^_[^\s_]/.test(line) && /[^\s_]_$/.test(line))
     line = line.slice(1, -1);
