@@ -850,7 +850,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       7,
       35,
       '找不到符号 (符号: 类 ShareModule; 位置: 程序包 com.reactnativeshare.module)',
-      null,
+      ':app:compileDebugJavaWithJavac',
     ),
     d(
       'error',
@@ -859,7 +859,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       23,
       9,
       '找不到符号 (符号: 变量 ShareModule; 位置: 类 MainActivity)',
-      null,
+      ':app:compileDebugJavaWithJavac',
     ),
     d(
       'error',
@@ -868,7 +868,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       23,
       14,
       '找不到符号 (符号: 变量 BuildConfig)',
-      null,
+      ':app:compileDebugJavaWithJavac',
     ),
     d(
       'error',
@@ -877,7 +877,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       22,
       25,
       '找不到符号 (符号: 类 ShareModule; 位置: 类 SharePackage)',
-      null,
+      ':app:compileDebugJavaWithJavac',
     ),
   ],
   'javac_zh_cn_windows.txt': [
@@ -4545,7 +4545,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       14,
       24,
       'Cannot find getter for field.',
-      null,
+      ':app:kaptDebugKotlin',
     ),
     d(
       'error',
@@ -4554,7 +4554,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       9,
       24,
       'Cannot find getter for field.',
-      null,
+      ':app:kaptDebugKotlin',
     ),
     d(
       'error',
@@ -4563,7 +4563,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       9,
       null,
       'Cannot find getter for field.',
-      null,
+      ':app:kaptDebugKotlin',
     ),
   ],
   'kapt_room_setter_ci_interleaved_task.txt': [
@@ -4659,7 +4659,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       12,
       null,
       'Cannot find getter for field.',
-      null,
+      ':app:kaptDebugKotlin',
     ),
     d(
       'warning',
@@ -4668,7 +4668,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       "The following options were not recognized by any processor: '[dagger.fastInit, dagger.hilt.android.internal.disableAndroidSuperclassValidation, kapt.kotlin.generated]'[WARN] Incremental annotation processing requested, but support is disabled because the following processors are not incremental: androidx.room.RoomProcessor (DYNAMIC).",
-      null,
+      ':app:kaptDebugKotlin',
     ),
   ],
   'ksp_room_multiline_constructor_candidates.txt': [
@@ -11620,7 +11620,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       19,
       5,
       'method does not override or implement a method from a supertype',
-      null,
+      ':react-native-default-preference:compileReleaseJavaWithJavac',
     ),
   ],
   'javac_override_bare_file_message_wrapped.txt': [
@@ -11709,7 +11709,15 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
     ),
   ],
   'javac_bare_error_override_caret_then_task_failed.txt': [
-    d('error', 'javac', null, null, null, 'method does not override or implement a method from a supertype', null),
+    d(
+      'error',
+      'javac',
+      null,
+      null,
+      null,
+      'method does not override or implement a method from a supertype',
+      ':react-native-imei:compileReleaseJavaWithJavac',
+    ),
   ],
   'javac_studio_single_located_line.txt': [
     d('error', 'javac', null, 52, 5, 'method does not override or implement a method from a supertype', null),
@@ -13501,7 +13509,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       56,
       56,
       'cannot find symbol (symbol: variable tv_font; location: class id)',
-      null,
+      ':InboxPager:compileReleaseJavaWithJavac',
     ),
     d(
       'error',
@@ -13510,7 +13518,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       65,
       65,
       'cannot find symbol (symbol: variable tv_open_keychain; location: class id)',
-      null,
+      ':InboxPager:compileReleaseJavaWithJavac',
     ),
   ],
   'mixednative_could_not_find_agp_required_by_plugin_open_file.txt': [
@@ -15196,7 +15204,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       172,
       44,
       'Type mismatch: inferred type is LastMessage but Message was expected',
-      null,
+      ':app:compileFossDebugKotlin',
     ),
     d(
       'error',
@@ -15641,8 +15649,8 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
   ],
   'kotlin_k2_errors_around_task_failed_line.txt': (
     [
-      ['Main.kt', 187, 62, null],
-      ['Main.kt', 2538, 35, null],
+      ['Main.kt', 187, 62, ':compileKotlin'],
+      ['Main.kt', 2538, 35, ':compileKotlin'],
       ['com/zoffcc/applications/trifa/HelperGeneric.kt', 71, 62, ':compileKotlin'],
       ['com/zoffcc/applications/trifa/HelperGeneric.kt', 1116, 37, ':compileKotlin'],
       ['com/zoffcc/applications/trifa/MainActivity.kt', 118, 62, ':compileKotlin'],
@@ -17110,7 +17118,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       24,
       9,
-      'constructor ViewDataBinding in class ViewDataBinding cannot be applied to given types; (required: DataBindingComponent,View,int; found: View,int; reason: actual and formal argument lists differ in length)',
+      'constructor ViewDataBinding in class ViewDataBinding cannot be applied to given types;',
       null,
     ),
     d(
@@ -17139,7 +17147,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       '\\res\\layout\\activity_login.xml',
       30,
       32,
-      "Cannot find the setter for attribute 'app:binding' with parameter type java.lang.String.",
+      "Cannot find the setter for attribute 'app:binding' with parameter type``java.lang.String.",
       ':app:compileDebugJavaWithJavac',
     ),
   ],
@@ -17166,15 +17174,6 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
   'javacw6_databinding_block_under_what_went_wrong_windows.txt': [
     d(
       'error',
-      'gradle',
-      null,
-      null,
-      null,
-      "Execution failed for task ':app:compileDebugJavaWithJavac': android.databinding.tool.util.LoggedErrorException: Found data binding errors.",
-      ':app:compileDebugJavaWithJavac',
-    ),
-    d(
-      'error',
       'javac',
       'D:\\development\\WorkspaceProjects\\android-mvvm-architecture2\\app\\src\\main\\res\\layout\\fragment_open_source.xml',
       44,
@@ -17189,6 +17188,15 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       171,
       35,
       'cannot find method get() in class ObservableBoolean',
+      ':app:compileDebugJavaWithJavac',
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:compileDebugJavaWithJavac': android.databinding.tool.util.LoggedErrorException: Found data binding errors.",
       ':app:compileDebugJavaWithJavac',
     ),
   ],
@@ -17303,7 +17311,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       null,
-      'An exception has occurred in the compiler (1.8.0_322): java.lang.AssertionError: annotationType(): unrecognized Attribute name MODULE (class com.sun.tools.javac.util.UnsharedNameTable$NameImpl)',
+      'An exception has occurred in the compiler (1.8.0_322). java.lang.AssertionError: annotationType(): unrecognized Attribute name MODULE (class com.sun.tools.javac.util.UnsharedNameTable$NameImpl)',
       ':react-native-device-info:compileReleaseJavaWithJavac',
     ),
   ],
@@ -17514,7 +17522,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       '...build\\barcode_scan\\generated\\source\\proto\\release\\javalite\\de\\mintware\\barcode_scan\\AndroidConfigurationOuterClass.java',
       396,
       26,
-      '[unchecked] unchecked call to DefaultInstanceBasedParser(T) as a member of the raw type DefaultInstanceBasedParser (where T is a type-variable: T extends GeneratedMessageLite<T,?> declared in class DefaultInstanceBasedParser)',
+      '[unchecked] unchecked call to DefaultInstanceBasedParser(T) as a member of the raw type DefaultInstanceBasedParser',
       null,
     ),
     d(

@@ -109,8 +109,13 @@ import {
 } from './gradle-output/foreign-text-patterns.js';
 import {
   CARET,
+  DATA_BINDING_ERROR_END,
+  DATA_BINDING_ERROR_START,
   JAVAC,
+  JAVAC_BARE_ERROR,
   JAVAC_BARE_WARNING,
+  JAVAC_CRASH,
+  JAVAC_CRASH_EXCEPTION,
   JAVAC_CLASS_FILE,
   JAVAC_DETAIL,
   JAVAC_HINT,
@@ -121,7 +126,9 @@ import {
   KAPT_TAGGED,
   KSP,
   MAVEN_LOCATED,
+  MAX_DATA_BINDING_LINES,
   TAG_ONLY,
+  readDataBindingReport,
   splitGluedLocation,
 } from './gradle-output/javac-patterns.js';
 import {
@@ -243,6 +250,9 @@ const ANY_TEXT = /\S/;
 /** Lines that start something of their own, so they cannot continue the message before them. */
 const NEW_ENTRY =
   /^\s*(?:[ewiv]: |> |\* |FAILURE|BUILD |(?:ERROR|WARNING|INFO|Error|Warning):|Task :|:[\w-]+|\d+ (?:errors?|warnings?)\b|at |Caused by: )|\.(?:kts?|java|xml):\d+/;
+
+/** The tools whose diagnostics a compile task prints. */
+const COMPILER_SOURCES: ReadonlySet<DiagnosticSource> = new Set(['javac', 'kapt', 'kotlin', 'ksp']);
 
 /**
  * Patterns start `^\s*(.+?)…`, so every character of indentation is one more place the path group can begin:
@@ -373,6 +383,8 @@ export class GradleOutputParser {
   private lastKey: string | null = null;
   private readonly projectRoot: string | null;
   private currentTask: string | null = null;
+  /** How many diagnostics there were at the last task header. */
+  private diagnosticsAtTaskLine = 0;
   private truncatedCount = 0;
 
   private section: Section = 'none';
@@ -413,6 +425,8 @@ export class GradleOutputParser {
   private pendingJavac: PendingJavac | null = null;
   private pendingMultiline: PendingMultiline | null = null;
   private pendingTest: PendingTest | null = null;
+  /** A data binding error report read until its end marker: the text after its start marker, line by line. */
+  private pendingDataBinding: { readonly parts: string[]; readonly task: string | null } | null = null;
   /** Severity of the last `ERROR: R8:` / `WARNING: R8:` line; the `Missing class` lines after it share it. */
   private r8Severity: DiagnosticSeverity = 'error';
   /** Set once kapt reported a javac error: its `e: ` lines that follow are kapt's too. */
@@ -1147,6 +1161,17 @@ export class GradleOutputParser {
 
   /** Feeds a line to the diagnostic still collecting its continuation lines; true when it took the line. */
   private continuePending(line: string): boolean {
+    if (this.pendingDataBinding) {
+      // Gradle's report puts the exception's message under its cause: the report's lines, then its end marker.
+      if (
+        !line.includes(DATA_BINDING_ERROR_START) &&
+        (line.includes(DATA_BINDING_ERROR_END) ||
+          (this.pendingDataBinding.parts.length < MAX_DATA_BINDING_LINES &&
+            !/^\s*(?:\* [A-Z]|FAILURE:|BUILD |> Task )/.test(line)))
+      )
+        return this.readDataBinding(line, this.pendingDataBinding.task);
+      this.flushDataBinding();
+    }
     if (this.pendingJavac) {
       if (this.continueJavac(this.pendingJavac, line)) return true;
       this.flushJavac();
@@ -1241,9 +1266,48 @@ export class GradleOutputParser {
   }
 
   private flushPending(): void {
+    this.flushDataBinding();
     this.flushJavac();
     this.flushMultiline();
     this.flushTest();
+  }
+
+  /** Text of a data binding report from where it starts (or goes on) on this line; a line may hold whole reports. */
+  private readDataBinding(text: string, task: string | null): true {
+    let rest = text;
+    for (let k = 0; k < 64; k++) {
+      const end = rest.indexOf(DATA_BINDING_ERROR_END);
+      // A log pasted with each line in its own inline-code span.
+      const part = (end < 0 ? rest : rest.slice(0, end)).trim().replace(/^`+|`+$/g, '');
+      this.pendingDataBinding ??= { parts: [], task };
+      this.pendingDataBinding.parts.push(part);
+      if (end < 0) return true;
+      this.flushDataBinding();
+      rest = rest.slice(end + DATA_BINDING_ERROR_END.length);
+      const next = rest.indexOf(DATA_BINDING_ERROR_START);
+      if (next < 0) return true;
+      rest = rest.slice(next + DATA_BINDING_ERROR_START.length);
+    }
+    return true;
+  }
+
+  private flushDataBinding(): void {
+    const pending = this.pendingDataBinding;
+    if (!pending) return;
+    this.pendingDataBinding = null;
+    const report = readDataBindingReport(pending.parts.join('\n'));
+    if (report.message === '') return;
+    // The data binding compiler runs as an annotation processor: in javac's task, or in kapt's for Kotlin modules.
+    const kapt = this.kaptContext || /kapt/i.test(pending.task ?? '');
+    this.add({
+      severity: 'error',
+      source: kapt ? 'kapt' : 'javac',
+      file: report.file,
+      line: report.line,
+      column: report.column,
+      message: report.message,
+      task: pending.task,
+    });
   }
 
   private continueJavac(pending: PendingJavac, rawLine: string): boolean {
@@ -1357,6 +1421,9 @@ export class GradleOutputParser {
       message: p.details.length > 0 ? `${p.message} (${p.details.join('; ')})` : p.message,
       task: p.task,
     });
+    // Read from the lines before this one (the line that ends it is the next error's, which can say the same): a
+    // console's wrap of this line is no part of it.
+    this.lastAdded = null;
   }
 
   private flushMultiline(): void {
@@ -1489,6 +1556,14 @@ export class GradleOutputParser {
             ? EXECUTING_TASK.exec(trimmed)
             : null;
       if (task) {
+        // A compiler writes its errors to stderr and Gradle its task header to stdout: a log that merged the two can
+        // print the header's `FAILED` after the errors. Those errors, read under no task, are that task's.
+        if (trimmed.endsWith(' FAILED') && this.currentTask === null)
+          for (let k = this.diagnosticsAtTaskLine; k < this.diagnostics.length; k++) {
+            const d = this.diagnostics[k]!;
+            if (d.task === null && COMPILER_SOURCES.has(d.source)) this.diagnostics[k] = { ...d, task: task[1]! };
+          }
+        this.diagnosticsAtTaskLine = this.diagnostics.length;
         this.currentTask = task[1]!;
         this.inCcList = false;
         this.r8Severity = 'error';
@@ -1499,7 +1574,7 @@ export class GradleOutputParser {
       // `:app:lintVitalRelease/home/p/app/src/main/res/values/array.xml:3: Error: …`.
       // Android Studio glues a compiler's first line to the task line: `> Task :app:kspDebugKotline: [ksp] …`.
       const glued =
-        first === 58 && trimmed.includes('/')
+        first === 58 && (trimmed.includes('/') || trimmed.includes(':\\'))
           ? GLUED_TASK.exec(trimmed)
           : first === 62 && trimmed.includes(': ')
             ? TASK_GLUED_MESSAGE.exec(trimmed)
@@ -1517,6 +1592,29 @@ export class GradleOutputParser {
     const task = inBlock ? (this.blockTask() ?? this.currentTask) : this.currentTask;
 
     let m: RegExpExecArray | null;
+    if (line.includes(DATA_BINDING_ERROR_START)) {
+      this.flushPending();
+      const from = line.indexOf(DATA_BINDING_ERROR_START) + DATA_BINDING_ERROR_START.length;
+      return this.readDataBinding(line.slice(from), task ?? this.lastFailedTask);
+    }
+    if (trimmed.startsWith('An exception has occurred in the compiler') && (m = JAVAC_CRASH.exec(line))) {
+      const kapt = this.kaptContext || /kapt/i.test(task ?? '');
+      this.pendingMultiline = {
+        base: {
+          severity: 'error',
+          source: kapt ? 'kapt' : 'javac',
+          file: null,
+          line: null,
+          column: null,
+          message: `${m[1]}.`,
+          task: task ?? this.lastFailedTask,
+        },
+        lines: [],
+        indented: false,
+        unindented: JAVAC_CRASH_EXCEPTION,
+      };
+      return true;
+    }
     if (!inBlock && (trimmed.startsWith('Error:') || trimmed.startsWith('Warning:'))) {
       if (trimmed.endsWith(')') && (m = STUDIO_LOCATION_ONLY.exec(trimmed))) return this.locateLast(m);
       if ((m = STUDIO_LOCATED.exec(trimmed))) {
@@ -1976,9 +2074,7 @@ export class GradleOutputParser {
     // AGP 3.2 prints its Message{…} record after the tool's own text: the record says where.
     if (trimmed.endsWith(')}') && line.includes(' Message{kind='))
       return this.addToolMessage(trimmed.slice(trimmed.indexOf('Message{kind=')), task);
-    // Also in the JDK's locales, and with the level word mis-decoded (a GBK console's `错误` read as UTF-8 is `����`).
-    if (!inBlock && (m = /^(?:error|错误|エラー|Fehler|\uFFFD{2,}): (.+)$/.exec(line)))
-      return this.addBareError(m[1]!, task);
+    if (!inBlock && (m = JAVAC_BARE_ERROR.exec(line))) return this.addBareError(m[1]!, task);
     // Kotlin/Native's library resolver tags its messages with its name; pasted without the compiler's `e: `/`w: `,
     // the missing library is still the build's error and the rest (a skipped klib, a duplicate name) are warnings.
     if (!inBlock && trimmed.startsWith(KLIB_RESOLVER_TAG) && trimmed.length > KLIB_RESOLVER_TAG.length)

@@ -54,3 +54,57 @@ export const JAVAC_WHERE_CLAUSE =
   /^\s*(?:where \S.* (?:is an?|are) [\w -]+:|\S+ extends \S.* (?:declared in|from capture of) \S.*)$/;
 /** javac through Maven: `/p/A.java:[160,40] cannot find symbol` (older plugins keep javac's `error: `). */
 export const MAVEN_LOCATED = /^\s*(.+?\.java):\[(\d+),(\d+)\] (?:(error|warning): )?(.*)$/;
+
+/**
+ * javac's message with no location in front of it (a CLI or a paste dropped it), also in the JDK's locales and with the
+ * level word mis-decoded (a GBK console's `错误` read as UTF-8 is `����`). A `12: ` before it is what is left of the
+ * `<path>:12: ` header when a paste cut the path away: without the file the line number locates nothing.
+ */
+export const JAVAC_BARE_ERROR = /^(?:\d+: )?(?:error|错误|エラー|Fehler|\uFFFD{2,}): (.+)$/;
+
+/**
+ * javac's own crash (compiler.properties `compiler.misc.msg.bug`): `An exception has occurred in the compiler (<version>).
+ * Please file a bug …`, then the exception that stopped it on the next line, then its stack.
+ */
+export const JAVAC_CRASH = /^\s*(An exception has occurred in the compiler \([^)]*\))\./;
+/** The exception javac names under its crash message (`java.lang.AssertionError: …`). */
+export const JAVAC_CRASH_EXCEPTION = /^\s*[\w$]+(?:\.[\w$]+)+(?:Exception|Error)(?::.*)?$/;
+
+/**
+ * The data binding compiler's error report (android.databinding.tool.processing.ScopedException): between its start and
+ * end markers `msg:<message>`, `file:<path>` and one `loc:<line>:<column> - <line>:<column>` per place, the positions
+ * counted from 0 (android.databinding.tool.store.Location). Printed on one line (the keys joined by spaces) or, as
+ * Gradle's failure report shows the exception's message, with each key on a line of its own.
+ */
+export const DATA_BINDING_ERROR_START = '****/ data binding error ****';
+export const DATA_BINDING_ERROR_END = '****\\ data binding error ****';
+/** A report's lines are few (message, file, a location or two); more means its end marker was lost. */
+export const MAX_DATA_BINDING_LINES = 12;
+
+/**
+ * A data binding report's text between its markers, read as the compiler reads it back (ScopedException.createFromOutput):
+ * the message up to `file:`, the file up to the first `loc:`; the first place, made 1-based, is where it points.
+ */
+export function readDataBindingReport(text: string): {
+  message: string;
+  file: string | null;
+  line: number | null;
+  column: number | null;
+} {
+  const msgAt = text.indexOf('msg:');
+  const body = msgAt < 0 ? text : text.slice(msgAt + 'msg:'.length);
+  const fileAt = body.indexOf('file:');
+  const message = (fileAt < 0 ? body : body.slice(0, fileAt)).replace(/\s+/g, ' ').trim();
+  if (fileAt < 0) return { message, file: null, line: null, column: null };
+  const rest = body.slice(fileAt + 'file:'.length);
+  const locAt = rest.indexOf('loc:');
+  // Older compilers wrote the file as `file:in file <name>`.
+  const file = (locAt < 0 ? rest : rest.slice(0, locAt)).trim().replace(/^in file\s+/, '');
+  const place = locAt < 0 ? null : /^\s*(\d+):(\d+)\s*-/.exec(rest.slice(locAt + 'loc:'.length));
+  return {
+    message,
+    file: file === '' ? null : file,
+    line: place ? Number(place[1]) + 1 : null,
+    column: place ? Number(place[2]) + 1 : null,
+  };
+}

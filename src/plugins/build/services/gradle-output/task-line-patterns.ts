@@ -16,4 +16,5 @@ export const OLD_TASK_LINE =
 export const CONFIGURE_LINE = /^> Configure project /;
 /** An old-style task name with the task's first output line, an absolute path and a line number, glued to it. */
 export const TASK_GLUED_MESSAGE = /^> Task (:[^\s:]+(?::[^\s:]+)*?)([ewi]: \S.*)$/;
-export const GLUED_TASK = /^(:[A-Za-z][\w-]*(?::[A-Za-z][\w-]*)*)(\/[^\s:][^:]*:\d+:? .*)$/;
+/** The path may be a Windows drive's: `:compileDebugJavaC:\p\A.java:134: error: …`. */
+export const GLUED_TASK = /^(:[A-Za-z][\w-]*(?::[A-Za-z][\w-]*)*)((?:\/[^\s:]|[A-Za-z]:\\)[^:]*:\d+:? .*)$/;
