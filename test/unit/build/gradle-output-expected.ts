@@ -17559,4 +17559,166 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
   ],
   'javacw6_info_lines_not_incremental_missing_dir.txt': [],
   'javacw6_compilation_failed_exception_stack_inline_code.txt': [],
+  'javacw6_b_databinding_numbered_lines_marker_cut.txt': ['Float', 'Integer'].map((type) =>
+    d(
+      'error',
+      'javac',
+      null,
+      null,
+      null,
+      `Cannot find the setter for attribute 'app:isb_max' with parameter type android.databinding.ObservableField<java.lang.${type}> on com.warkiz.widget.IndicatorSeekBar.`,
+      null,
+    ),
+  ),
+  'javacw6_b_kapt_databinding_one_line_reports_cut.txt': (
+    [
+      ['shop_pack_detail.xml', 17, 31, 'android.support.v7.widget.CardView'],
+      ['sticker_settings_list_item.xml', 17, 27, 'android.widget.RelativeLayout'],
+      ['conv_empty_search_view.xml', 14, 31, 'android.widget.LinearLayout'],
+    ] as const
+  ).map(([name, line, column, view]) =>
+    d(
+      'error',
+      'kapt',
+      `/Users/devrajchouhan/AndroidStudioProjects/MyApplication/android-client/app/src/main/res/layout/${name}`,
+      line,
+      column,
+      `Cannot find the setter for attribute 'android:background' with parameter type int on ${view}.`,
+      null,
+    ),
+  ),
+  'javacw6_b_databinding_windows_space_path_fenced.txt': [
+    d(
+      'error',
+      'javac',
+      'F:\\Behtar Projects\\Venus\\app\\src\\main\\res\\layout\\faq_item.xml',
+      79,
+      36,
+      "Cannot find the setter for attribute 'app:animate' with parameter type boolean on android.widget.ImageView.",
+      null,
+    ),
+  ],
+  'javacw6_b_studio_paren_databinding_no_level.txt': [
+    d(
+      'error',
+      'javac',
+      null,
+      55,
+      45,
+      "Cannot find the setter for attribute 'app:sRightTextString' with parameter type java.lang.String on com.allen.library.SuperTextView.",
+      null,
+    ),
+  ],
+  'javacw6_b_room_redacted_path_cursor_errors.txt': [46, 50, 65].map((line) =>
+    d(
+      'error',
+      'javac',
+      '<REDACTED>/input-samples/AutofillFramework/afservice/src/main/java/com/example/android/autofill/service/data/source/local/dao/AutofillDao.java',
+      line,
+      43,
+      "Not sure how to convert a Cursor to this method's return type",
+      null,
+    ),
+  ),
+  'javacw6_b_rn_relative_windows_override_incremental_line.txt': [
+    d(
+      'error',
+      'javac',
+      'node_modules\\react-native-background-upload\\android\\src\\main\\java\\com\\vydia\\UploaderReactPackage.java',
+      23,
+      3,
+      'method does not override or implement a method from a supertype',
+      ':react-native-background-upload:compileReleaseJavaWithJavac',
+    ),
+  ],
+  'javacw6_b_rn_inline_code_override_echo.txt': [
+    d(
+      'error',
+      'javac',
+      '/node_modules/react-native-background-timer/android/src/main/java/com/ocetnik/timer/BackgroundTimerPackage.java',
+      26,
+      null,
+      'method does not override or implement a method from a supertype',
+      null,
+    ),
+  ],
+  'javacw6_b_rn_windows_console_wrapped_message.txt': [
+    d(
+      'error',
+      'javac',
+      'C:\\path\\to\\project\\node_modules\\react-native-node\\android\\src\\main\\java\\com\\staltz\\reactnativenode\\RNNodePackage.java',
+      23,
+      5,
+      'method does not override or implement a method from a supertype',
+      ':react-native-node:compileReleaseJavaWithJavac',
+    ),
+  ],
+  'javacw6_b_studio_paren_then_headline_cause_without_marker.txt': [
+    d('error', 'javac', null, 16, 5, 'method does not override or implement a method from a supertype', null),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':react-native-paystack:compileReleaseJavaWithJavac': Compilation failed; see the compiler error output for details.",
+      ':react-native-paystack:compileReleaseJavaWithJavac',
+    ),
+  ],
+  'javacw6_b_rn_override_plain_one_error.txt': [
+    d(
+      'error',
+      'javac',
+      '/node_modules/react-native-immersive/android/src/main/java/com/rnimmersive/RNImmersivePackage.java',
+      20,
+      3,
+      'method does not override or implement a method from a supertype',
+      null,
+    ),
+  ],
+  'javacw6_b_rn_relative_override_task_failed.txt': [
+    d(
+      'error',
+      'javac',
+      'node_modules/nfc-react-native/android/src/main/java/es/tiarg/nfcreactnative/NfcReactNativePackage.java',
+      33,
+      5,
+      'method does not override or implement a method from a supertype',
+      ':nfc-react-native:compileReleaseJavaWithJavac',
+    ),
+  ],
+  'javacw6_b_rn_inline_code_not_incremental_relative.txt': [
+    d(
+      'error',
+      'javac',
+      'dirProject/node_modules/react-native-check-app-install/android/src/main/java/com/rpt/reactnativecheckpackageinstallation/CheckPackageInstallationPackage.java',
+      15,
+      3,
+      'method does not override or implement a method from a supertype',
+      ':react-native-check-app-install:compileReleaseJavaWithJavac',
+    ),
+  ],
+  'javacw6_b_rn_elided_dots_path_old_block.txt': [
+    ...[26, 35].map((line) =>
+      d(
+        'error',
+        'javac',
+        '.../com/example/MainActivity.java',
+        line,
+        5,
+        'method does not override or implement a method from a supertype',
+        ':app:compileDebugJavaWithJavac',
+      ),
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:compileDebugJavaWithJavac': Compilation failed; see the compiler error output for details.",
+      ':app:compileDebugJavaWithJavac',
+    ),
+  ],
+  'javacw6_b_room_compilation_failed_stack_only.txt': [],
 };
