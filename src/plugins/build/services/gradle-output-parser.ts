@@ -110,7 +110,8 @@ import {
 import {
   CARET,
   DATA_BINDING_ERROR_END,
-  DATA_BINDING_ERROR_START,
+  DATA_BINDING_ERROR_START_WORDS,
+  DATA_BINDING_SUMMARY,
   JAVAC,
   JAVAC_BARE_ERROR,
   JAVAC_BARE_WARNING,
@@ -334,6 +335,8 @@ interface PendingJavac {
   linesBeforeCaret: number;
   /** The line taken as javac's source echo. */
   echo?: string;
+  /** Length of the location line as read: a console cuts its lines at its width (80 columns and more). */
+  readonly headerLength?: number;
   blankLines: number;
   sawCaret: boolean;
   /** kapt wrapped the lines after the message (it may print the first one bare). */
@@ -1164,7 +1167,7 @@ export class GradleOutputParser {
     if (this.pendingDataBinding) {
       // Gradle's report puts the exception's message under its cause: the report's lines, then its end marker.
       if (
-        !line.includes(DATA_BINDING_ERROR_START) &&
+        !line.includes(DATA_BINDING_ERROR_START_WORDS) &&
         (line.includes(DATA_BINDING_ERROR_END) ||
           (this.pendingDataBinding.parts.length < MAX_DATA_BINDING_LINES &&
             !/^\s*(?:\* [A-Z]|FAILURE:|BUILD |> Task )/.test(line)))
@@ -1284,9 +1287,9 @@ export class GradleOutputParser {
       if (end < 0) return true;
       this.flushDataBinding();
       rest = rest.slice(end + DATA_BINDING_ERROR_END.length);
-      const next = rest.indexOf(DATA_BINDING_ERROR_START);
+      const next = rest.indexOf(DATA_BINDING_ERROR_START_WORDS);
       if (next < 0) return true;
-      rest = rest.slice(next + DATA_BINDING_ERROR_START.length);
+      rest = rest.slice(next + DATA_BINDING_ERROR_START_WORDS.length - 'msg:'.length);
     }
     return true;
   }
@@ -1383,7 +1386,10 @@ export class GradleOutputParser {
         /^[a-z]+(?: [\w'-]+)+$/.test(pending.echo) &&
         /^\s+\S/.test(line)
       ) {
-        pending.message = `${pending.message} ${pending.echo}`;
+        // A console cuts at its width inside a word as often as not (`does not overr` / `ide or …`): a location line as
+        // long as a console's was cut there; a shorter one was wrapped at a word by whoever pasted it.
+        const cutInWord = (pending.headerLength ?? 0) >= 80 && /\w$/.test(pending.message) && /^\w/.test(pending.echo);
+        pending.message = cutInWord ? pending.message + pending.echo : `${pending.message} ${pending.echo}`;
         pending.echo = line;
         return true;
       }
@@ -1592,9 +1598,9 @@ export class GradleOutputParser {
     const task = inBlock ? (this.blockTask() ?? this.currentTask) : this.currentTask;
 
     let m: RegExpExecArray | null;
-    if (line.includes(DATA_BINDING_ERROR_START)) {
+    if (line.includes(DATA_BINDING_ERROR_START_WORDS)) {
       this.flushPending();
-      const from = line.indexOf(DATA_BINDING_ERROR_START) + DATA_BINDING_ERROR_START.length;
+      const from = line.indexOf(DATA_BINDING_ERROR_START_WORDS) + DATA_BINDING_ERROR_START_WORDS.length - 'msg:'.length;
       return this.readDataBinding(line.slice(from), task ?? this.lastFailedTask);
     }
     if (trimmed.startsWith('An exception has occurred in the compiler') && (m = JAVAC_CRASH.exec(line))) {
@@ -1811,6 +1817,7 @@ export class GradleOutputParser {
         indent: glued ? 0 : indentOf(m[1]!),
         // javac ends no message with a space: the line was cut there (`cannot find ` / `symbol`).
         cutAtWidth: m[6]!.endsWith(' ') && m[6]!.trim() !== '',
+        headerLength: line.length,
         kaptLetter,
         details: [],
         column: null,
@@ -1842,6 +1849,11 @@ export class GradleOutputParser {
       return true;
     }
     if (trimmed.includes('[kapt]') && (m = KAPT_TAGGED.exec(line))) {
+      if (DATA_BINDING_SUMMARY.test(m[2]!)) {
+        // The reports that follow are kapt's: the data binding compiler ran in it.
+        this.kaptContext = true;
+        return true;
+      }
       return this.addUnlocated(m[1] === 'w' ? 'warning' : 'error', 'kapt', m[2]!, task);
     }
     // Every Kotlin location names a `.kt` or `.kts` file.

@@ -76,7 +76,19 @@ export const JAVAC_CRASH_EXCEPTION = /^\s*[\w$]+(?:\.[\w$]+)+(?:Exception|Error)
  * counted from 0 (android.databinding.tool.store.Location). Printed on one line (the keys joined by spaces) or, as
  * Gradle's failure report shows the exception's message, with each key on a line of its own.
  */
-export const DATA_BINDING_ERROR_START = '****/ data binding error ****';
+/**
+ * The start marker's words with the message key after them (`data binding error ****msg:`), found also where a paste
+ * (a reporter's numbered list) lost the marker's leading stars and slash.
+ */
+export const DATA_BINDING_ERROR_START_WORDS = 'data binding error ****msg:';
+/**
+ * The data binding compiler's messages (android.databinding.tool.processing.ErrorMessages and its setter lookup), which
+ * Android Studio lists without their report: `Error:(55, 45) Cannot find the setter for attribute …`.
+ */
+export const DATA_BINDING_MESSAGE =
+  /^(?:Cannot find (?:the|a) setter for |Identifiers must have user defined types from the XML file|Cannot resolve type for |cannot find method \S+ in class |Could not find accessor )/;
+/** kapt's or Gradle's summary of the data binding reports printed with it: it names no problem of its own. */
+export const DATA_BINDING_SUMMARY = /LoggedErrorException: Found data binding errors\.?$/;
 export const DATA_BINDING_ERROR_END = '****\\ data binding error ****';
 /** A report's lines are few (message, file, a location or two); more means its end marker was lost. */
 export const MAX_DATA_BINDING_LINES = 12;
