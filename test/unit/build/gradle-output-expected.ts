@@ -17721,4 +17721,28 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
     ),
   ],
   'javacw6_b_room_compilation_failed_stack_only.txt': [],
+  'javacw6_c_hilt_no_value_present_block.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:hiltJavaCompileStagingPhyreWEPlayStoreDebug': java.util.NoSuchElementException: No value present",
+      ':app:hiltJavaCompileStagingPhyreWEPlayStoreDebug',
+    ),
+  ],
+  'javacw6_c_hilt_exception_is_stack_only_inline_code.txt': [],
+  'javacw6_c_hilt_caused_by_compilation_failed_stack.txt': [],
+  'javacw6_c_hilt_generated_kapt_source_cannot_find_dagger_component.txt': [
+    d(
+      'error',
+      'kapt',
+      '/Projects/android-app-users/app/build/generated/source/kapt/localhostDebug/com/example/android/Hilt_ExampleApp.java',
+      20,
+      14,
+      'cannot find symbol (symbol: variable DaggerExampleApp_HiltComponents_SingletonC)',
+      null,
+    ),
+  ],
 };
