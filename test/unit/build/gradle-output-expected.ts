@@ -17745,4 +17745,34 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
+  'javacw6_d_zh_cn_studio_copied_no_file.txt': [
+    d('error', 'javac', null, null, null, '程序包android.support.annotation不存在', null),
+    d('error', 'javac', null, null, null, '找不到符号 (符号: 类 NonNull)', null),
+  ],
+  'javacw6_d_zh_cn_two_errors_no_file_blank_between.txt': [
+    d('error', 'javac', null, null, null, '找不到符号 (符号: 类 ActivityThread; 位置: 程序包 android.app)', null),
+    d('error', 'javac', null, null, null, '找不到符号 (符号: 类 CompatibilityInfo; 位置: 类 BindApplication)', null),
+  ],
+  'javacw6_d_old_task_not_incremental_two_errors.txt': [
+    d(
+      'error',
+      'javac',
+      '/home/pierre/www/dashboard/android/DashboardRedux/src/main/java/activity/Landing.java',
+      58,
+      17,
+      'package no_commit does not exist',
+      ':DashboardRedux:compileDebugJavaWithJavac',
+    ),
+    d(
+      'error',
+      'javac',
+      '/home/pierre/www/dashboard/android/DashboardRedux/src/main/java/activity/Landing.java',
+      599,
+      86,
+      'cannot find symbol (symbol: variable NoCommit)',
+      ':DashboardRedux:compileDebugJavaWithJavac',
+    ),
+  ],
+  'javacw6_d_task_execution_exception_stack_inline_code.txt': [],
+  'javacw6_d_daemon_frames_only.txt': [],
 };
