@@ -17775,4 +17775,33 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
   ],
   'javacw6_d_task_execution_exception_stack_inline_code.txt': [],
   'javacw6_d_daemon_frames_only.txt': [],
+  'javacw6_e_notes_only_nativescript.txt': [],
+  'javacw6_e_notes_windows_space_paths_glide_note.txt': [],
+  'javacw6_e_task_lines_with_notes.txt': [],
+  'javacw6_e_note_cut_path_wrapped_sentence.txt': [],
+  'javacw6_e_xlint_deprecation_warning_task.txt': [
+    d(
+      'warning',
+      'javac',
+      '/Users/scott/Documents/SVN/TotallyRealProjectName/node_modules/react-native-image-sequence/android/src/main/java/dk/madslee/imageSequence/RCTResourceDrawableIdHelper.java',
+      47,
+      42,
+      '[deprecation] getDrawable(int) in Resources has been deprecated',
+      ':react-native-image-sequence:compileDebugJavaWithJavac',
+    ),
+  ],
+  'javacw6_e_notes_gesture_handler.txt': [],
+  'javacw6_e_notes_unix_space_paths_after_summary.txt': [],
+  'javacw6_e_notes_without_prefix_relative_path.txt': [],
+  'javacw6_e_sdk_xml_version_warning_then_notes.txt': [
+    d(
+      'warning',
+      'agp',
+      null,
+      null,
+      null,
+      'SDK processing. This version only understands SDK XML versions up to 3 but an SDK XML file of version 4 was encountered. This can happen if you use versions of Android Studio and the command-line tools that were released at different times.',
+      null,
+    ),
+  ],
 };
