@@ -17795,4 +17795,96 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
   'javacw6_e_notes_without_prefix_relative_path.txt': [],
   // The SDK tools' environment warning is no build diagnostic, as the corpus has it (aar_metadata_rn_install_sdk_xml_warnings_then_block.txt).
   'javacw6_e_sdk_xml_version_warning_then_notes.txt': [],
+  'javacw6_f_room_bare_error_stub_echo.txt': [
+    d(
+      'error',
+      'javac',
+      null,
+      null,
+      null,
+      "Not sure how to convert a Cursor to this method's return type (java.lang.Object).",
+      null,
+    ),
+  ],
+  'javacw6_f_room_inline_code_lines_bare_error.txt': [
+    d(
+      'error',
+      'javac',
+      null,
+      null,
+      null,
+      "Not sure how to convert a Cursor to this method's return type (java.lang.Object).",
+      null,
+    ),
+  ],
+  'javacw6_f_room_studio_error_no_location_inline.txt': [
+    d('error', 'javac', null, null, null, "Not sure how to convert a Cursor to this method's return type", null),
+  ],
+  'javacw6_f_room_studio_paren_location.txt': [
+    d('error', 'javac', null, 22, 58, "Not sure how to convert a Cursor to this method's return type", null),
+  ],
+  'javacw6_f_room_kapt_stub_elided_windows_fenced.txt': [
+    d(
+      'error',
+      'kapt',
+      '...\\OpenMusic\\app\\build\\tmp\\kapt3\\stubs\\debug\\com\\musicplayer\\openmusic\\data\\base\\SongDao.java',
+      19,
+      null,
+      "Not sure how to convert a Cursor to this method's return type (java.util.ArrayList<com.musicplayer.openmusic.data.Song>).",
+      null,
+    ),
+  ],
+  'javacw6_f_room_bare_error_livedata_echo.txt': [
+    d(
+      'error',
+      'javac',
+      null,
+      null,
+      null,
+      "Not sure how to convert a Cursor to this method's return type (androidx.lifecycle.LiveData<java.util.List<com.trst.rest.model.entity.nonentity.ClinicalRecord>>).",
+      null,
+    ),
+  ],
+  'javacw6_f_room_kapt_stub_windows_caret.txt': [
+    d(
+      'error',
+      'kapt',
+      'C:\\Users\\benbe\\Documents\\Coding\\JavaProjects\\OpenMusic\\app\\build\\tmp\\kapt3\\stubs\\debug\\com\\musicplayer\\openmusic\\data\\base\\SongDao.java',
+      19,
+      78,
+      "Not sure how to convert a Cursor to this method's return type (java.util.ArrayList<com.musicplayer.openmusic.data.Song>).",
+      null,
+    ),
+  ],
+  'javacw6_f_room_bare_file_name_paging_source.txt': [
+    d(
+      'error',
+      'javac',
+      'ItemDao.java',
+      32,
+      null,
+      "Not sure how to convert a Cursor to this method's return type (androidx.paging.PagingSource<java.lang.Integer,com.example.android.MyClass>).",
+      null,
+    ),
+  ],
+  'javacw6_f_ksp_room_untagged_level_windows_forward_slashes.txt': [
+    d(
+      'error',
+      'ksp',
+      'C:/Users/medy/Downloads/basic-android-kotlin-compose-training-inventory-app-starter/basic-android-kotlin-compose-training-inventory-app-starter/app/src/main/java/com/example/inventory/data/ItemDao.kt',
+      18,
+      null,
+      'There is a problem with the query: [SQLITE_ERROR] SQL error or missing database (no such table: item)',
+      ':app:kspDebugKotlin',
+    ),
+    d(
+      'error',
+      'ksp',
+      'C:/Users/medy/Downloads/basic-android-kotlin-compose-training-inventory-app-starter/basic-android-kotlin-compose-training-inventory-app-starter/app/src/main/java/com/example/inventory/data/ItemDao.kt',
+      18,
+      null,
+      "Not sure how to convert a Cursor to this method's return type (kotlinx.coroutines.flow.Flow<com.example.inventory.data.Item>).",
+      ':app:kspDebugKotlin',
+    ),
+  ],
 };
