@@ -111,6 +111,7 @@ import {
   CARET,
   DATA_BINDING_ERROR_END,
   DATA_BINDING_ERROR_START_WORDS,
+  DATA_BINDING_MESSAGE,
   DATA_BINDING_SUMMARY,
   JAVAC,
   JAVAC_BARE_ERROR,
@@ -128,6 +129,7 @@ import {
   KSP,
   MAVEN_LOCATED,
   MAX_DATA_BINDING_LINES,
+  ROOM_MESSAGE,
   TAG_ONLY,
   readDataBindingReport,
   splitGluedLocation,
@@ -1665,7 +1667,16 @@ export class GradleOutputParser {
             task,
           });
         if (m[1] === 'Error' || known)
-          return this.addUnlocated(severityOf(m[1]!), AAPT_MESSAGE.test(m[2]!) ? 'aapt2' : 'gradle', m[2]!, task);
+          return this.addUnlocated(
+            severityOf(m[1]!),
+            AAPT_MESSAGE.test(m[2]!)
+              ? 'aapt2'
+              : DATA_BINDING_MESSAGE.test(m[2]!) || ROOM_MESSAGE.test(m[2]!)
+                ? 'javac'
+                : 'gradle',
+            m[2]!,
+            task,
+          );
       }
     }
     if (trimmed.includes('.java:[') && (m = MAVEN_LOCATED.exec(line))) {

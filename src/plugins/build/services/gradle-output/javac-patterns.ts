@@ -87,6 +87,12 @@ export const DATA_BINDING_ERROR_START_WORDS = 'data binding error ****msg:';
  */
 export const DATA_BINDING_MESSAGE =
   /^(?:Cannot find (?:the|a) setter for |Identifiers must have user defined types from the XML file|Cannot resolve type for |cannot find method \S+ in class |Could not find accessor )/;
+/**
+ * Room's compiler messages (androidx.room.processor.ProcessorErrors), which Android Studio also lists alone
+ * (`Error:Not sure how to convert a Cursor to this method's return type`): an annotation processor's, so javac's.
+ */
+export const ROOM_MESSAGE =
+  /^(?:Not sure how to convert a Cursor to this method's return type|Cannot figure out how to (?:save this field into database|read this field from a cursor)|There is a problem with the query: |Entities and POJOs must have a usable public constructor|Cannot find (?:getter|setter) for field|An entity must have at least 1 field annotated with @PrimaryKey)/;
 /** kapt's or Gradle's summary of the data binding reports printed with it: it names no problem of its own. */
 export const DATA_BINDING_SUMMARY = /LoggedErrorException: Found data binding errors\.?$/;
 export const DATA_BINDING_ERROR_END = '****\\ data binding error ****';
