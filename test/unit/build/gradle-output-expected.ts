@@ -17887,4 +17887,28 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       ':app:kspDebugKotlin',
     ),
   ],
+  'javacw6_g_hilt_debug_log_system_err_tag_only.txt': [
+    d(
+      'error',
+      'javac',
+      null,
+      null,
+      null,
+      '[Hilt] class java.lang.IllegalStateException: java.lang.IllegalStateException',
+      null,
+    ),
+  ],
+  'javacw6_g_dagger_room_shaded_frames_only.txt': [],
+  'javacw6_g_daemon_forward_client_frames_only.txt': [],
+  'javacw6_g_hilt_task_with_name_not_found_studio_details.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Could not determine the dependencies of task ':app:mergeDebugJavaResource': Task with name 'hiltKotlinCompileDebug' not found in project ':app'.",
+      ':app:mergeDebugJavaResource',
+    ),
+  ],
 };
