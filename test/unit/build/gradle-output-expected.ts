@@ -17908,7 +17908,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       "Could not determine the dependencies of task ':app:mergeDebugJavaResource': Task with name 'hiltKotlinCompileDebug' not found in project ':app'.",
-      ':app:mergeDebugJavaResource',
+      null,
     ),
   ],
 };

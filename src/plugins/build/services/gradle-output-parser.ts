@@ -1380,6 +1380,19 @@ export class GradleOutputParser {
       return true;
     }
     if (!pending.sawCaret) {
+      // An unlocated `error: [Hilt]`: the processor's message starts with a line break, so what it says is on the
+      // next line (javac indents a message's later lines); a located one echoes its source there instead.
+      if (
+        pending.file === null &&
+        pending.linesBeforeCaret === 0 &&
+        pending.message !== '' &&
+        TAG_ONLY.test(pending.message) &&
+        /^\s+\S/.test(line) &&
+        !/^\s*at /.test(line)
+      ) {
+        pending.message = `${pending.message} ${line.trim()}`;
+        return true;
+      }
       // A message wrapped onto the next line (`… implement a method` / `from a supertype`), its echo after it: the
       // line taken as the echo was only words, and this one is indented source.
       if (
