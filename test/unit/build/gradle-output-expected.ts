@@ -17911,4 +17911,37 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
+  'javacw6_h_invalid_source_release_block_interleaved_warning_mode.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':compileJava': error: invalid source release: 21",
+      ':compileJava',
+    ),
+  ],
+  'javacw6_h_agp_requires_java17_plugin_request_kts_where.txt': [
+    d(
+      'error',
+      'gradle',
+      '/home/runner/work/android-dependency-catalog/android-dependency-catalog/example/build.gradle.kts',
+      2,
+      null,
+      "An exception occurred applying plugin request [id: 'com.android.library', version: '8.0.2']: Android Gradle plugin requires Java 17 to run. You are currently using Java 11. Your current JDK is located in /usr/lib/jvm/temurin-11-jdk-amd64 You can try some of the following options: - changing the IDE settings. - changing the JAVA_HOME environment variable. - changing `org.gradle.java.home` in `gradle.properties`.",
+      null,
+    ),
+  ],
+  'javacw6_h_groovy_semantic_analysis_inline_fence.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      'General error during semantic analysis: Unsupported class file major version 61',
+      null,
+    ),
+  ],
 };
