@@ -169,6 +169,22 @@ describe('GradleOutputParser rules', () => {
     ]);
   });
 
+  it("keeps Gradle's older deprecation summary out of a failure report it was merged into", () => {
+    const out = parseGradleOutput(
+      [
+        '* What went wrong:',
+        "Execution failed for task ':app:compileDebugJavaWithJavac'.",
+        'Deprecated Gradle features were used in this build, making it incompatible with Gradle 5.0.',
+        "Use '--warning-mode all' to show the individual deprecation warnings.",
+        'See https://docs.gradle.org/4.10.1/userguide/command_line_interface.html#sec:command_line_warnings',
+        '> Compilation failed; see the compiler error output for details.',
+      ].join('\n'),
+    );
+    expect(out.map((x) => x.message)).toEqual([
+      "Execution failed for task ':app:compileDebugJavaWithJavac': Compilation failed; see the compiler error output for details.",
+    ]);
+  });
+
   it('prints a javac error once when javac repeats it, and keeps distinct errors on one line', () => {
     const error = ['/p/A.java:5: error: cannot find symbol', '    x();', '    ^', '  symbol:   method x()'];
     const other = ['/p/A.java:5: error: cannot find symbol', '    x(y);', '      ^', '  symbol:   variable y'];

@@ -73,6 +73,7 @@ import {
   CHAINED_DEPENDENCY_NOT_FOUND,
   DEPENDENCY_DETAIL,
   DEPENDENCY_NOT_FOUND,
+  DEPRECATION_SUMMARY,
   DUPLICATE_CLASS,
   DUPLICATE_CLASS_WRAPPED,
   ESCAPED_LOG_BREAK,
@@ -723,6 +724,7 @@ export class GradleOutputParser {
       return;
     }
     if (this.section === 'what-went-wrong') {
+      if (DEPRECATION_SUMMARY.test(trimmed)) return;
       // A terminal cut a report URL or path at its width: the rest starts the next line (`/tests/debug/index.html`).
       const previous = this.block.at(-1);
       if (
