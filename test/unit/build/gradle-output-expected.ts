@@ -19087,4 +19087,47 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
+  'javacw6_i_flutter_relative_windows_incompatible_types_block.txt': [
+    d(
+      'error',
+      'javac',
+      '\\android\\app\\src\\main\\java\\dev\\flutter\\deep_links_flutter\\MainActivity.java',
+      25,
+      44,
+      'incompatible types: MainActivity cannot be converted to FlutterEngine',
+      null,
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:compileReleaseJavaWithJavac': Compilation failed; see the compiler error output for details.",
+      ':app:compileReleaseJavaWithJavac',
+    ),
+  ],
+  'javacw6_i_flutter_gbk_mojibake_notes_bold_headline.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':audio_service:compileReleaseJavaWithJavac': Compilation failed; see the compiler error output for details.",
+      ':audio_service:compileReleaseJavaWithJavac',
+    ),
+  ],
+  'javacw6_i_flutter_bullet_bold_headline_alone.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':share:compileReleaseJavaWithJavac'",
+      ':share:compileReleaseJavaWithJavac',
+    ),
+  ],
+  'javacw6_i_flutter_build_aar_task_lines_only.txt': [],
 };
