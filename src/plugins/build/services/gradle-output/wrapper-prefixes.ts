@@ -80,14 +80,25 @@ export function stripWrapperPrefixes(rawLine: string): string {
   }
   // A quote marker the reporter escaped so markdown would not quote the line (` \> Manifest merger failed : …`).
   if (line.includes('\\>') && /^\s*\\>/.test(line)) line = line.replace('\\>', '>');
+  // A markdown list item's `- ` before a line the reporter set in bold (`- **Execution failed for task …**`): Gradle
+  // prints no `**`, so the dash is the list's.
+  if (line.startsWith('- **')) line = line.slice(2);
   // A log pasted in markdown italics: `_> cause` at its start, `…found._` at its end; a line in emphasis whole.
   const head = line.charCodeAt(0);
   const emphasized = head === 95 || head === 42 ? EMPHASIZED_LINE.exec(line) : null;
   if (emphasized) line = emphasized[2]!;
   else if ((head === 95 || head === 32) && /^ *_> /.test(line)) line = line.slice(line.indexOf('_') + 1);
-  // A log pasted in markdown bold over several lines: `**` glued to the first line's start, to the last line's end.
-  else if (line.startsWith('**') && line.length > 2 && !/[*\s]/.test(line[2]!)) line = line.slice(2);
-  else if (line.endsWith('**') && line.length > 2 && !/[*\s]/.test(line[line.length - 3]!)) line = line.slice(0, -2);
+  // A log pasted in markdown bold over several lines: `**` glued to the first line's start, to the last line's end (a
+  // span that closes on the same line, `**Execution failed for task '…'**.`, is read as one inside the line below).
+  else if (line.startsWith('**') && line.length > 2 && !/[*\s]/.test(line[2]!) && line.indexOf('**', 2) < 0)
+    line = line.slice(2);
+  else if (
+    line.endsWith('**') &&
+    line.length > 2 &&
+    !/[*\s]/.test(line[line.length - 3]!) &&
+    line.indexOf('**') === line.length - 2
+  )
+    line = line.slice(0, -2);
   // Words a reporter set in bold inside a pasted line (`Duplicate class **a.B** found in …`); a glob's `**/` is not one.
   if (line.includes('**')) line = line.replace(INLINE_BOLD, '$1');
   if (line.endsWith('._')) line = line.slice(0, -1);
