@@ -100,6 +100,7 @@ import {
   BAZEL_BUILD_FILE,
   BUILD_SERVER_LOG,
   CONSOLE_STATUS,
+  DEVICE_LINKER_WARNING,
   FLUTTER_GRADLE_STATUS,
   JVM_NOISE,
   MARKDOWN_QUOTED,
@@ -226,7 +227,9 @@ import {
   DEVICE_RUN_FAILED,
   FRAMEWORK_FRAME,
   GRADLE_MANUAL_POINTER,
+  INSTRUMENTATION_RESULT_MESSAGE,
   INSTRUMENTATION_RUN_FAILED,
+  INSTRUMENTATION_START_ERROR,
   JAVA_EXCEPTION_LINE,
   LOGGED_SUITE,
   LOGGED_TEST,
@@ -404,6 +407,8 @@ export class GradleOutputParser {
   private section: Section = 'none';
   /** A failure block that began with `Execution failed for task` and no `* What went wrong:` header. */
   private implicitBlock = false;
+  /** The task whose `FAILED` line a headline-less implicit block's first cause came right after. */
+  private implicitBlockTask: string | null = null;
   private block: BlockLine[] = [];
   private where: { file: string | null; line: number | null } | null = null;
   /** AAR-metadata item being collected inside a failure block. */
@@ -455,6 +460,8 @@ export class GradleOutputParser {
   private previousLine: string | null = null;
   /** The class a build's own test logger last named (`SUITE: …`). */
   private loggedSuite: string | null = null;
+  /** `am instrument`'s short failure message, reported unless its long message is the next line. */
+  private instrumentationShortMessage: { message: string; task: string | null } | null = null;
   /** Tests already reported, by name and place: a test run twice in one log failed once as far as a fix goes. */
   private readonly reportedTests = new Set<string>();
   private currentLine: string | null = null;
@@ -883,6 +890,12 @@ export class GradleOutputParser {
       this.closeBlock();
       this.section = 'what-went-wrong';
       this.implicitBlock = true;
+      // A cause pasted right under its task's `FAILED` line, without the report's headline, is that task's failure.
+      const failedTask =
+        cause && headline === null && this.previousLine?.trimEnd().endsWith(' FAILED')
+          ? TASK_LINE.exec(this.previousLine.trim())
+          : null;
+      this.implicitBlockTask = failedTask ? failedTask[1]! : null;
       if (studioAt) this.where = { file: null, line: Number(studioAt[1]) };
       if (headline !== null) this.pushBlockLine(headline);
       // A block squashed onto one line (`Execution failed for task ':x'. > cause    > cause`): one line per cause.
@@ -1022,6 +1035,11 @@ export class GradleOutputParser {
             : this.pendingStudio.message,
       });
     this.pendingStudio = null;
+    if (this.instrumentationShortMessage !== null) {
+      const { message, task } = this.instrumentationShortMessage;
+      this.instrumentationShortMessage = null;
+      this.addUnlocated('error', 'test', message, task);
+    }
     this.flushPending();
     this.closeBlock();
     // A message printed once without a location (a summary line, Studio's one-line copy) and once with one is
@@ -1597,7 +1615,8 @@ export class GradleOutputParser {
       if (short) {
         const cause = short[1]!.startsWith('Caused by:');
         if (exception === '' && !cause) exception = short[1]!.trim();
-        if (file === null && short[2]!.slice(0, short[2]!.lastIndexOf('.')) === testFile) {
+        // A negative line is no place in the file (a native method, or a class compiled without line numbers).
+        if (file === null && Number(short[3]) > 0 && short[2]!.slice(0, short[2]!.lastIndexOf('.')) === testFile) {
           file = short[2]!;
           line = Number(short[3]);
         }
@@ -1628,6 +1647,12 @@ export class GradleOutputParser {
   /** Tries every line rule; true when the line produced (or belongs to) a diagnostic. */
   private scanLine(line: string, inBlock: boolean, quotedCause = false): boolean {
     const trimmed = line.trim();
+    const shortMessage = this.instrumentationShortMessage;
+    if (shortMessage !== null) {
+      this.instrumentationShortMessage = null;
+      if (!trimmed.startsWith('INSTRUMENTATION_RESULT: longMsg='))
+        this.addUnlocated('error', 'test', shortMessage.message, shortMessage.task);
+    }
     // A stack frame (`at com.x.Foo.bar(Foo.kt:12)`) is never a diagnostic of its own, and stacks are long. One of KSP's
     // processing (not its Gradle plugin's) under an exception pasted without `e: [ksp] ` shows KSP caught and reported it.
     if (trimmed.startsWith('at ') && trimmed.endsWith(')')) {
@@ -1647,6 +1672,17 @@ export class GradleOutputParser {
         ? { message: trimmed, task: this.currentTask }
         : null;
     if (trimmed === '') return false;
+    if (trimmed.startsWith('INSTRUMENTATION_RESULT: ')) {
+      const result = INSTRUMENTATION_RESULT_MESSAGE.exec(trimmed);
+      if (result === null) return false;
+      if (result[1] === 'long') return this.addUnlocated('error', 'test', result[2]!, this.currentTask);
+      this.instrumentationShortMessage = { message: result[2]!, task: this.currentTask };
+      return true;
+    }
+    if (trimmed.startsWith('INSTRUMENTATION_STATUS: Error=')) {
+      const refused = INSTRUMENTATION_START_ERROR.exec(trimmed);
+      return refused !== null && this.addUnlocated('error', 'test', refused[1]!, this.currentTask);
+    }
 
     if (!inBlock) {
       // Task lines start `> Task :`, `:` (Gradle before 5) or `Task :`.
@@ -2255,6 +2291,7 @@ export class GradleOutputParser {
       (trimmed.startsWith('ERROR:') || trimmed.startsWith('WARNING:') || trimmed.startsWith('INFO:')) &&
       (m = AGP_ERROR.exec(line)) &&
       !JVM_NOISE.test(line) &&
+      !DEVICE_LINKER_WARNING.test(line) &&
       !BAZEL_ACTION_HEADER.test(trimmed) &&
       !(this.buildEnded && m[2] === undefined)
     )
@@ -2438,14 +2475,11 @@ export class GradleOutputParser {
       return true;
     }
     if (!inBlock && trimmed.startsWith('SUITE: ') && (m = LOGGED_SUITE.exec(trimmed))) this.loggedSuite = m[1]!;
-    if (
-      !inBlock &&
-      trimmed === 'FAILURE' &&
-      this.loggedSuite !== null &&
-      (m = LOGGED_TEST.exec(this.previousLine?.trim() ?? ''))
-    ) {
+    // The logger's `TEST:` line and its `FAILURE` result are its record of a failed test on their own; a paste that
+    // starts below the `SUITE:` line only loses the class name.
+    if (!inBlock && trimmed === 'FAILURE' && (m = LOGGED_TEST.exec(this.previousLine?.trim() ?? ''))) {
       this.pendingTest = {
-        className: this.loggedSuite,
+        className: this.loggedSuite ?? '',
         method: m[1]!,
         task,
         lines: [],
@@ -2843,6 +2877,8 @@ export class GradleOutputParser {
     this.inCcList = false;
     const implicit = this.implicitBlock;
     this.implicitBlock = false;
+    const implicitTask = this.implicitBlockTask;
+    this.implicitBlockTask = null;
     if (this.section !== 'what-went-wrong' || this.block.length === 0) {
       this.block = [];
       return;
@@ -2882,7 +2918,7 @@ export class GradleOutputParser {
     // A headline cut off by the start of another report (`A problem occurFAILURE: Build failed …`) is two pastes
     // spliced together: the copy that follows reports the failure whole.
     if (header.includes('FAILURE: Build failed')) return;
-    const task = this.blockTask(lines);
+    const task = this.blockTask(lines) ?? (implicit ? implicitTask : null);
     this.lastFailedTask = task;
     this.failureReportRead = true;
     let headline = header.replace(/\.$/, '');

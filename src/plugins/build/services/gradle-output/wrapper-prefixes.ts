@@ -33,8 +33,12 @@ export const INLINE_BOLD = /(?<![\w*/])\*\*([^\s*/](?:[^*\n]{0,200}?[^\s*/])?)\*
 export const EMPHASIZED_LINE = /^(\*\*|__|\*|_)([^\s*_](?:.*\S)?)\1\s*$/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes start with ESC.
 export const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
+/**
+ * `--debug` and `--info` logs put the level and the logger's category before each message: a class name, a class as
+ * `Class.toString()` prints it (`[class org.gradle…TaskExecutionLogger]`), or a plain name (`[TestEventLogger]`).
+ */
 export const LOG_LEVEL_PREFIX =
-  /^\[(ERROR|WARNING|WARN|INFO|DEBUG|LIFECYCLE|QUIET|error|warn|info|debug)\] (?:\[[\w$]+(?:\.[\w$]+)+\](?: |$))?/;
+  /^\[(ERROR|WARNING|WARN|INFO|DEBUG|LIFECYCLE|QUIET|error|warn|info|debug)\] (?:\[(?:class )?[\w$]+(?:\.[\w$]+)*\](?: |$))?/;
 
 /** False when the line's first character cannot begin any WRAPPER_PREFIX alternative (most lines): skips the regex. */
 export function mayStartWrapperPrefix(line: string): boolean {
