@@ -22,6 +22,7 @@ import {
   AAPT1,
   AAPT2_BARE,
   AAPT2_BARE_FAILED,
+  AAPT2_BINARY_RESOURCE,
   AAPT2_COMPILE,
   AAPT2_DAEMON_STRAY_OUTPUT,
   AAPT2_SET,
@@ -32,8 +33,10 @@ import {
   AAPT_UNLOCATED,
   AGPBI,
   BAZEL_RESOURCE_TOOL,
+  CONSOLE_CUT_AAPT_PATH,
   DUPLICATE_RESOURCES_TAIL,
   type DuplicateResources,
+  GLUED_TASK_NAME,
   WRAPPED_DUPLICATE_HEAD,
   parseDuplicateResources,
 } from './gradle-output/aapt-patterns.js';
@@ -245,6 +248,7 @@ import {
   CUT_VERBOSE_COLUMN,
   FLUTTER_PREFIX_GLUED,
   LOG_LEVEL_PREFIX,
+  WINDOWS_CONSOLE_WIDTH,
   gluedPrefixAfterStart,
   stripWrapperPrefixes,
 } from './gradle-output/wrapper-prefixes.js';
@@ -322,6 +326,15 @@ function indentOf(line: string): number {
 
 type Section = 'none' | 'what-went-wrong' | 'where' | 'other';
 type Diagnostic = Omit<BuildDiagnostic, 'message'> & { message: string };
+
+/** An AAPT line a console cut at its width: the rows read so far, and whether they already make `<path>: AAPT: …`. */
+interface ConsoleCut {
+  text: string;
+  rows: number;
+  /** The last row's length: a full row went on mid-word, one a column short lost a space at the break. */
+  lastRow: number;
+  aapt: boolean;
+}
 
 interface BlockLine {
   readonly text: string;
@@ -471,6 +484,8 @@ export class GradleOutputParser {
   private heldLintLine: string | null = null;
   /** A merger duplicate a console wrapped inside its second path: held until the next line ends the record. */
   private heldDuplicateHead: string | null = null;
+  /** An AAPT line Windows' console cut at its width, waiting for its rows. */
+  private heldConsoleCut: ConsoleCut | null = null;
   /** The start of a `* Where:` location a terminal cut at its width, waiting for its rest on the next line. */
   private whereFragment: string | null = null;
   /** Set by Studio's bare `Build file '…' line: N`: the next line is a failure headline. */
@@ -595,6 +610,30 @@ export class GradleOutputParser {
       // The wrap falls at the console's width, inside a word: the rest joins without a space.
       if (!/^\s/.test(line) && DUPLICATE_RESOURCES_TAIL.test(line) && !line.includes('] ')) line = held + line;
       else this.pushLine(held, false);
+    }
+    if (this.heldConsoleCut !== null) {
+      const held = this.heldConsoleCut;
+      this.heldConsoleCut = null;
+      const joined = this.joinConsoleCut(held, line);
+      if (joined === null) this.pushLine(held.text, false);
+      else if (joined.rows < 6 && line.length >= WINDOWS_CONSOLE_WIDTH - 1 && !/[.)]$/.test(line)) {
+        // The message ran to the console's edge too: its rest is on the next row.
+        this.heldConsoleCut = joined;
+        return;
+      } else line = joined.text;
+    }
+    if (
+      mayHold &&
+      line.length === WINDOWS_CONSOLE_WIDTH &&
+      !line.includes(': AAPT: ') &&
+      CONSOLE_CUT_AAPT_PATH.test(line)
+    ) {
+      // A task name glued before the path is the task's own line, printed without its break.
+      const glued = GLUED_TASK_NAME.exec(line)?.[0];
+      if (glued !== undefined) this.pushLine(glued, false);
+      const text = glued === undefined ? line : line.slice(glued.length);
+      this.heldConsoleCut = { text, rows: 1, lastRow: line.length, aapt: false };
+      return;
     }
     if (mayHold && line.length >= 60 && line.includes('] ') && WRAPPED_DUPLICATE_HEAD.test(line)) {
       this.heldDuplicateHead = line;
@@ -919,7 +958,9 @@ export class GradleOutputParser {
   private continuesWrappedMessage(line: string): boolean {
     const last = this.lastAdded!;
     const previous = this.previousLine;
-    if (previous === null || last.line !== previous || previous.length < 80) return false;
+    if (previous === null || last.line !== previous) return false;
+    // A word-wrapping tool breaks at a space and may indent the rest; a console's cut at its width goes on in column 0.
+    if (previous.length < 80 || /^\s/.test(line)) return this.endsWordWrappedAaptMessage(line);
     const first = line.charCodeAt(0);
     // Not a line of its own: no tool's `w: ` or `error: `, no `path:12: ` location.
     if (
@@ -933,6 +974,40 @@ export class GradleOutputParser {
     if (d === undefined || !previous.trimEnd().endsWith(d.message) || /\s$/.test(previous)) return false;
     this.diagnostics[last.index] = { ...d, message: clip(d.message + line.trimEnd()) };
     this.currentLine = previous + line;
+    this.lastAdded = { line: this.currentLine, index: last.index };
+    return true;
+  }
+
+  /**
+   * The next row of an AAPT line Windows' console cut at its width: the row that completes `<path>: AAPT: …`, then
+   * (once it is one) rows that go on with its message, when the last one reached the edge. A row of exactly the width
+   * goes on mid-word; one a column short lost the space the break fell on. Null when the row is no such rest.
+   */
+  private joinConsoleCut(held: ConsoleCut, row: string): ConsoleCut | null {
+    if (row.trim() === '' || /^\s{2}/.test(row)) return null;
+    if (!held.aapt) {
+      const text = held.text + row;
+      return AAPT_LOCATED.test(text) ? { text, rows: held.rows + 1, lastRow: row.length, aapt: true } : null;
+    }
+    // A row of its own (a new path, Gradle's report, a task's status) ends the message.
+    if (/^(?:[A-Za-z]:\\|\/|:[A-Za-z]|\* |> |FAILURE|BUILD |Error)/.test(row)) return null;
+    const gap = held.lastRow === WINDOWS_CONSOLE_WIDTH ? '' : ' ';
+    return { text: held.text + gap + row, rows: held.rows + 1, lastRow: row.length, aapt: true };
+  }
+
+  /**
+   * AAPT ends its messages with a period; a tool that word-wraps what it relays (Meteor indents and wraps Cordova's
+   * output: `…(aka app:string/x) not` / `   found.`) leaves the last words on a short line of their own.
+   */
+  private endsWordWrappedAaptMessage(line: string): boolean {
+    const last = this.lastAdded!;
+    const d = this.diagnostics[last.index];
+    const rest = line.trim();
+    if (d === undefined || d.source !== 'aapt2' || /[.:]$/.test(d.message) || !/^[a-z][^:]{0,38}\.$/.test(rest))
+      return false;
+    if (!this.previousLine!.trimEnd().endsWith(d.message)) return false;
+    this.diagnostics[last.index] = { ...d, message: clip(`${d.message} ${rest}`) };
+    this.currentLine = `${this.previousLine!.trimEnd()} ${rest}`;
     this.lastAdded = { line: this.currentLine, index: last.index };
     return true;
   }
@@ -1016,6 +1091,11 @@ export class GradleOutputParser {
 
   /** Ends the stream; returns every diagnostic (deduplicated, in order of appearance). */
   finish(): BuildDiagnostic[] {
+    if (this.heldConsoleCut !== null) {
+      const held = this.heldConsoleCut;
+      this.heldConsoleCut = null;
+      this.pushLine(held.text, false);
+    }
     if (this.heldDuplicateHead !== null) {
       const held = this.heldDuplicateHead;
       this.heldDuplicateHead = null;
@@ -2159,7 +2239,7 @@ export class GradleOutputParser {
         severity: severityOf(m[4]!),
         source: 'aapt2',
         file: this.mergedResourcePath(m[1]!, m[2]!, task),
-        line: Number(m[3]),
+        line: m[3] ? Number(m[3]) : null,
         column: null,
         message: m[5]!,
         task,
@@ -2173,6 +2253,17 @@ export class GradleOutputParser {
         line: m[2] ? Number(m[2]) : null,
         column: m[3] ? Number(m[3]) : null,
         message: m[5]!,
+        task,
+      });
+    }
+    if (!hasXml && (line.includes(': error: ') || line.includes(': warn')) && (m = AAPT2_BINARY_RESOURCE.exec(line))) {
+      return this.add({
+        severity: severityOf(m[2]!),
+        source: 'aapt2',
+        file: m[1]!,
+        line: null,
+        column: null,
+        message: m[3]!,
         task,
       });
     }
@@ -2929,7 +3020,18 @@ export class GradleOutputParser {
       details: BlockLine[];
     }
     const causes: Cause[] = [];
+    let previousRow = '';
     for (const entry of lines) {
+      const row = previousRow;
+      previousRow = entry.text;
+      // A cause Windows' console cut at its full width goes on mid-word on the next row, in column 0.
+      if (row.length === WINDOWS_CONSOLE_WIDTH && causes.length > 0 && /^[^\s>*]/.test(entry.text) && !entry.consumed) {
+        const last = causes[causes.length - 1]!;
+        const detail = last.details[last.details.length - 1];
+        if (detail === undefined) last.text += entry.text;
+        else last.details[last.details.length - 1] = { ...detail, text: detail.text + entry.text };
+        continue;
+      }
       const cause = /^(\s*)>(?: (.*))?$/.exec(entry.text);
       const text = (cause?.[2] ?? '').trim();
       // `> Suggestion: …` pasted with its own marker is the merger's detail line, not a cause of its own. The merger's
@@ -3048,7 +3150,19 @@ export class GradleOutputParser {
     const packageAttribute = cause.includes('found in source AndroidManifest.xml')
       ? PACKAGE_ATTRIBUTE.exec(cause)
       : null;
-    if (located) {
+    // AAPT2's own `<res>.xml:12: error: …` quoted as a cause (a markdown quote marks every line with `> `).
+    const aapt = located === null && cause.includes(': error: ') ? AAPT2_XML.exec(cause) : null;
+    if (aapt) {
+      this.add({
+        severity: severityOf(aapt[4]!),
+        source: 'aapt2',
+        file: aapt[1]!,
+        line: aapt[2] ? Number(aapt[2]) : null,
+        column: aapt[3] ? Number(aapt[3]) : null,
+        message: aapt[5]!,
+        task,
+      });
+    } else if (located) {
       this.add({
         severity: 'error',
         source: 'agp',
