@@ -169,6 +169,37 @@ describe('GradleOutputParser rules', () => {
     expect(out).toEqual([d('warning', 'javac', null, null, null, '[options] Quellwert 8 ist veraltet', null)]);
   });
 
+  it("reads the data binding compiler's reports printed on one line, in kapt's task, counting from line 0", () => {
+    const report = (msg: string, loc: string) =>
+      `****/ data binding error ****msg:${msg} file:/p/res/layout/a.xml loc:${loc} ****\\ data binding error ****`;
+    const out = parseGradleOutput(
+      [
+        '> Task :app:kaptDebugKotlin',
+        `e: ${report('Could not find accessor x', '4:8 - 4:20')} ${report('y', '0:0 - 0:1')}`,
+      ].join('\n'),
+    );
+    expect(out).toEqual([
+      d('error', 'kapt', '/p/res/layout/a.xml', 5, 9, 'Could not find accessor x', ':app:kaptDebugKotlin'),
+      d('error', 'kapt', '/p/res/layout/a.xml', 1, 1, 'y', ':app:kaptDebugKotlin'),
+    ]);
+  });
+
+  it("keeps Gradle's older deprecation summary out of a failure report it was merged into", () => {
+    const out = parseGradleOutput(
+      [
+        '* What went wrong:',
+        "Execution failed for task ':app:compileDebugJavaWithJavac'.",
+        'Deprecated Gradle features were used in this build, making it incompatible with Gradle 5.0.',
+        "Use '--warning-mode all' to show the individual deprecation warnings.",
+        'See https://docs.gradle.org/4.10.1/userguide/command_line_interface.html#sec:command_line_warnings',
+        '> Compilation failed; see the compiler error output for details.',
+      ].join('\n'),
+    );
+    expect(out.map((x) => x.message)).toEqual([
+      "Execution failed for task ':app:compileDebugJavaWithJavac': Compilation failed; see the compiler error output for details.",
+    ]);
+  });
+
   it('prints a javac error once when javac repeats it, and keeps distinct errors on one line', () => {
     const error = ['/p/A.java:5: error: cannot find symbol', '    x();', '    ^', '  symbol:   method x()'];
     const other = ['/p/A.java:5: error: cannot find symbol', '    x(y);', '      ^', '  symbol:   variable y'];
@@ -743,6 +774,10 @@ describe('GradleOutputParser rules', () => {
       `${'> '.repeat(4_000)}FAILURE: `,
       `${'a.BException: '.repeat(600)}Task 'x' not found in project 'y'${' x'.repeat(1_000)}!`,
       `_${'a '.repeat(4_000)}`,
+      `${'****/ data binding error ****msg:'.repeat(250)}`,
+      `${'file:loc:1:'.repeat(700)}`,
+      `An exception has occurred in the compiler (${'('.repeat(8_000)}`,
+      `${'a.'.repeat(4_000)}Error`,
       `${'x[ +1 ms] '.repeat(2_000)}`,
     ];
     const parser = new GradleOutputParser();

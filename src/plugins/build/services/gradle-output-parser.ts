@@ -80,6 +80,7 @@ import {
   CHAINED_DEPENDENCY_NOT_FOUND,
   DEPENDENCY_DETAIL,
   DEPENDENCY_NOT_FOUND,
+  DEPRECATION_SUMMARY,
   DUPLICATE_CLASS,
   DUPLICATE_CLASS_WRAPPED,
   ESCAPED_LOG_BREAK,
@@ -120,8 +121,15 @@ import {
 import {
   CARET,
   COMPILING_TASK,
+  DATA_BINDING_ERROR_END,
+  DATA_BINDING_ERROR_START_WORDS,
+  DATA_BINDING_MESSAGE,
+  DATA_BINDING_SUMMARY,
   JAVAC,
+  JAVAC_BARE_ERROR,
   JAVAC_BARE_WARNING,
+  JAVAC_CRASH,
+  JAVAC_CRASH_EXCEPTION,
   JAVAC_CLASS_FILE,
   JAVAC_DETAIL,
   JAVAC_FATAL,
@@ -133,7 +141,10 @@ import {
   KAPT_TAGGED,
   KSP,
   MAVEN_LOCATED,
+  MAX_DATA_BINDING_LINES,
+  ROOM_MESSAGE,
   TAG_ONLY,
+  readDataBindingReport,
   splitGluedLocation,
 } from './gradle-output/javac-patterns.js';
 import {
@@ -262,6 +273,9 @@ const ANY_TEXT = /\S/;
 const NEW_ENTRY =
   /^\s*(?:[ewiv]: |> |\* |FAILURE|BUILD |(?:ERROR|WARNING|INFO|Error|Warning):|Task :|:[\w-]+|\d+ (?:errors?|warnings?)\b|at |Caused by: )|\.(?:kts?|java|xml):\d+/;
 
+/** The tools whose diagnostics a compile task prints. */
+const COMPILER_SOURCES: ReadonlySet<DiagnosticSource> = new Set(['javac', 'kapt', 'kotlin', 'ksp']);
+
 /**
  * Patterns start `^\s*(.+?)…`, so every character of indentation is one more place the path group can begin:
  * a line of thousands of spaces costs that squared. No real indentation is this deep except a caret under a
@@ -351,6 +365,8 @@ interface PendingJavac {
   linesBeforeCaret: number;
   /** The line taken as javac's source echo. */
   echo?: string;
+  /** Length of the location line as read: a console cuts its lines at its width (80 columns and more). */
+  readonly headerLength?: number;
   blankLines: number;
   sawCaret: boolean;
   /** kapt wrapped the lines after the message (it may print the first one bare). */
@@ -404,6 +420,8 @@ export class GradleOutputParser {
   private lastKey: string | null = null;
   private readonly projectRoot: string | null;
   private currentTask: string | null = null;
+  /** How many diagnostics there were at the last task header. */
+  private diagnosticsAtTaskLine = 0;
   private truncatedCount = 0;
 
   private section: Section = 'none';
@@ -446,6 +464,8 @@ export class GradleOutputParser {
   private pendingJavac: PendingJavac | null = null;
   private pendingMultiline: PendingMultiline | null = null;
   private pendingTest: PendingTest | null = null;
+  /** A data binding error report read until its end marker: the text after its start marker, line by line. */
+  private pendingDataBinding: { readonly parts: string[]; readonly task: string | null } | null = null;
   /** Severity of the last `ERROR: R8:` / `WARNING: R8:` line; the `Missing class` lines after it share it. */
   private r8Severity: DiagnosticSeverity = 'error';
   /** Set once kapt reported a javac error: its `e: ` lines that follow are kapt's too. */
@@ -778,6 +798,7 @@ export class GradleOutputParser {
       return;
     }
     if (this.section === 'what-went-wrong') {
+      if (DEPRECATION_SUMMARY.test(trimmed)) return;
       // A terminal cut a report URL or path at its width: the rest starts the next line (`/tests/debug/index.html`).
       const previous = this.block.at(-1);
       if (
@@ -1287,6 +1308,17 @@ export class GradleOutputParser {
 
   /** Feeds a line to the diagnostic still collecting its continuation lines; true when it took the line. */
   private continuePending(line: string): boolean {
+    if (this.pendingDataBinding) {
+      // Gradle's report puts the exception's message under its cause: the report's lines, then its end marker.
+      if (
+        !line.includes(DATA_BINDING_ERROR_START_WORDS) &&
+        (line.includes(DATA_BINDING_ERROR_END) ||
+          (this.pendingDataBinding.parts.length < MAX_DATA_BINDING_LINES &&
+            !/^\s*(?:\* [A-Z]|FAILURE:|BUILD |> Task )/.test(line)))
+      )
+        return this.readDataBinding(line, this.pendingDataBinding.task);
+      this.flushDataBinding();
+    }
     if (this.pendingJavac) {
       if (this.continueJavac(this.pendingJavac, line)) return true;
       this.flushJavac();
@@ -1422,9 +1454,48 @@ export class GradleOutputParser {
   }
 
   private flushPending(): void {
+    this.flushDataBinding();
     this.flushJavac();
     this.flushMultiline();
     this.flushTest();
+  }
+
+  /** Text of a data binding report from where it starts (or goes on) on this line; a line may hold whole reports. */
+  private readDataBinding(text: string, task: string | null): true {
+    let rest = text;
+    for (let k = 0; k < 64; k++) {
+      const end = rest.indexOf(DATA_BINDING_ERROR_END);
+      // A log pasted with each line in its own inline-code span.
+      const part = (end < 0 ? rest : rest.slice(0, end)).trim().replace(/^`+|`+$/g, '');
+      this.pendingDataBinding ??= { parts: [], task };
+      this.pendingDataBinding.parts.push(part);
+      if (end < 0) return true;
+      this.flushDataBinding();
+      rest = rest.slice(end + DATA_BINDING_ERROR_END.length);
+      const next = rest.indexOf(DATA_BINDING_ERROR_START_WORDS);
+      if (next < 0) return true;
+      rest = rest.slice(next + DATA_BINDING_ERROR_START_WORDS.length - 'msg:'.length);
+    }
+    return true;
+  }
+
+  private flushDataBinding(): void {
+    const pending = this.pendingDataBinding;
+    if (!pending) return;
+    this.pendingDataBinding = null;
+    const report = readDataBindingReport(pending.parts.join('\n'));
+    if (report.message === '') return;
+    // The data binding compiler runs as an annotation processor: in javac's task, or in kapt's for Kotlin modules.
+    const kapt = this.kaptContext || /kapt/i.test(pending.task ?? '');
+    this.add({
+      severity: 'error',
+      source: kapt ? 'kapt' : 'javac',
+      file: report.file,
+      line: report.line,
+      column: report.column,
+      message: report.message,
+      task: pending.task,
+    });
   }
 
   private continueJavac(pending: PendingJavac, rawLine: string): boolean {
@@ -1492,6 +1563,19 @@ export class GradleOutputParser {
       return true;
     }
     if (!pending.sawCaret) {
+      // An unlocated `error: [Hilt]`: the processor's message starts with a line break, so what it says is on the
+      // next line (javac indents a message's later lines); a located one echoes its source there instead.
+      if (
+        pending.file === null &&
+        pending.linesBeforeCaret === 0 &&
+        pending.message !== '' &&
+        TAG_ONLY.test(pending.message) &&
+        /^\s+\S/.test(line) &&
+        !/^\s*at /.test(line)
+      ) {
+        pending.message = `${pending.message} ${line.trim()}`;
+        return true;
+      }
       // A message wrapped onto the next line (`… implement a method` / `from a supertype`), its echo after it: the
       // line taken as the echo was only words, and this one is indented source.
       if (
@@ -1500,7 +1584,10 @@ export class GradleOutputParser {
         /^[a-z]+(?: [\w'-]+)+$/.test(pending.echo) &&
         /^\s+\S/.test(line)
       ) {
-        pending.message = `${pending.message} ${pending.echo}`;
+        // A console cuts at its width inside a word as often as not (`does not overr` / `ide or …`): a location line as
+        // long as a console's was cut there; a shorter one was wrapped at a word by whoever pasted it.
+        const cutInWord = (pending.headerLength ?? 0) >= 80 && /\w$/.test(pending.message) && /^\w/.test(pending.echo);
+        pending.message = cutInWord ? pending.message + pending.echo : `${pending.message} ${pending.echo}`;
         pending.echo = line;
         return true;
       }
@@ -1538,6 +1625,9 @@ export class GradleOutputParser {
       message: p.details.length > 0 ? `${p.message} (${p.details.join('; ')})` : p.message,
       task: p.task,
     });
+    // Read from the lines before this one (the line that ends it is the next error's, which can say the same): a
+    // console's wrap of this line is no part of it.
+    this.lastAdded = null;
   }
 
   private flushMultiline(): void {
@@ -1721,6 +1811,14 @@ export class GradleOutputParser {
             ? EXECUTING_TASK.exec(trimmed)
             : null;
       if (task) {
+        // A compiler writes its errors to stderr and Gradle its task header to stdout: a log that merged the two can
+        // print the header's `FAILED` after the errors. Those errors, read under no task, are that task's.
+        if (trimmed.endsWith(' FAILED') && this.currentTask === null)
+          for (let k = this.diagnosticsAtTaskLine; k < this.diagnostics.length; k++) {
+            const d = this.diagnostics[k]!;
+            if (d.task === null && COMPILER_SOURCES.has(d.source)) this.diagnostics[k] = { ...d, task: task[1]! };
+          }
+        this.diagnosticsAtTaskLine = this.diagnostics.length;
         this.currentTask = task[1]!;
         this.inCcList = false;
         this.r8Severity = 'error';
@@ -1731,7 +1829,7 @@ export class GradleOutputParser {
       // `:app:lintVitalRelease/home/p/app/src/main/res/values/array.xml:3: Error: …`.
       // Android Studio glues a compiler's first line to the task line: `> Task :app:kspDebugKotline: [ksp] …`.
       const glued =
-        first === 58 && trimmed.includes('/')
+        first === 58 && (trimmed.includes('/') || trimmed.includes(':\\'))
           ? GLUED_TASK.exec(trimmed)
           : first === 62 && trimmed.includes(': ')
             ? TASK_GLUED_MESSAGE.exec(trimmed)
@@ -1749,6 +1847,29 @@ export class GradleOutputParser {
     const task = inBlock ? (this.blockTask() ?? this.currentTask) : this.currentTask;
 
     let m: RegExpExecArray | null;
+    if (line.includes(DATA_BINDING_ERROR_START_WORDS)) {
+      this.flushPending();
+      const from = line.indexOf(DATA_BINDING_ERROR_START_WORDS) + DATA_BINDING_ERROR_START_WORDS.length - 'msg:'.length;
+      return this.readDataBinding(line.slice(from), task ?? this.lastFailedTask);
+    }
+    if (trimmed.startsWith('An exception has occurred in the compiler') && (m = JAVAC_CRASH.exec(line))) {
+      const kapt = this.kaptContext || /kapt/i.test(task ?? '');
+      this.pendingMultiline = {
+        base: {
+          severity: 'error',
+          source: kapt ? 'kapt' : 'javac',
+          file: null,
+          line: null,
+          column: null,
+          message: `${m[1]}.`,
+          task: task ?? this.lastFailedTask,
+        },
+        lines: [],
+        indented: false,
+        unindented: JAVAC_CRASH_EXCEPTION,
+      };
+      return true;
+    }
     if (!inBlock && (trimmed.startsWith('Error:') || trimmed.startsWith('Warning:'))) {
       if (trimmed.endsWith(')') && (m = STUDIO_LOCATION_ONLY.exec(trimmed))) return this.locateLast(m);
       if ((m = STUDIO_LOCATED.exec(trimmed))) {
@@ -1793,7 +1914,16 @@ export class GradleOutputParser {
             task,
           });
         if (m[1] === 'Error' || known)
-          return this.addUnlocated(severityOf(m[1]!), AAPT_MESSAGE.test(m[2]!) ? 'aapt2' : 'gradle', m[2]!, task);
+          return this.addUnlocated(
+            severityOf(m[1]!),
+            AAPT_MESSAGE.test(m[2]!)
+              ? 'aapt2'
+              : DATA_BINDING_MESSAGE.test(m[2]!) || ROOM_MESSAGE.test(m[2]!)
+                ? 'javac'
+                : 'gradle',
+            m[2]!,
+            task,
+          );
       }
     }
     if (trimmed.includes('.java:[') && (m = MAVEN_LOCATED.exec(line))) {
@@ -1947,6 +2077,7 @@ export class GradleOutputParser {
         indent: glued ? 0 : indentOf(m[1]!),
         // javac ends no message with a space: the line was cut there (`cannot find ` / `symbol`).
         cutAtWidth: m[6]!.endsWith(' ') && m[6]!.trim() !== '',
+        headerLength: line.length,
         kaptLetter,
         details: [],
         column: null,
@@ -1978,6 +2109,11 @@ export class GradleOutputParser {
       return true;
     }
     if (trimmed.includes('[kapt]') && (m = KAPT_TAGGED.exec(line))) {
+      if (DATA_BINDING_SUMMARY.test(m[2]!)) {
+        // The reports that follow are kapt's: the data binding compiler ran in it.
+        this.kaptContext = true;
+        return true;
+      }
       return this.addUnlocated(m[1] === 'w' ? 'warning' : 'error', 'kapt', m[2]!, task);
     }
     // Every Kotlin location names a `.kt` or `.kts` file.
@@ -2234,9 +2370,7 @@ export class GradleOutputParser {
     // AGP 3.2 prints its Message{…} record after the tool's own text: the record says where.
     if (trimmed.endsWith(')}') && line.includes(' Message{kind='))
       return this.addToolMessage(trimmed.slice(trimmed.indexOf('Message{kind=')), task);
-    // Also in the JDK's locales, and with the level word mis-decoded (a GBK console's `错误` read as UTF-8 is `����`).
-    if (!inBlock && (m = /^(?:error|错误|エラー|Fehler|\uFFFD{2,}): (.+)$/.exec(line)))
-      return this.addBareError(m[1]!, task);
+    if (!inBlock && (m = JAVAC_BARE_ERROR.exec(line))) return this.addBareError(m[1]!, task);
     // Kotlin/Native's library resolver tags its messages with its name; pasted without the compiler's `e: `/`w: `,
     // the missing library is still the build's error and the rest (a skipped klib, a duplicate name) are warnings.
     if (!inBlock && trimmed.startsWith(KLIB_RESOLVER_TAG) && trimmed.length > KLIB_RESOLVER_TAG.length)

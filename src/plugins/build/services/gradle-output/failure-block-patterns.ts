@@ -103,3 +103,10 @@ export const FETCH_FAILURE =
 /** LocationAwareException's message: the location, then the failure's headline on the next line. */
 export const LOCATION_AWARE_EXCEPTION =
   /^(?:Caused by: )?(?:(?:[a-z][\w$]*\.)+[A-Z][\w$]*Exception: )+((?:Build|Settings|Script|Init script) file '.+)$/;
+/**
+ * Gradle's deprecation summary at the end of a build (`Deprecated Gradle features were used in this build, making it
+ * incompatible with Gradle 9.0.`, the `--warning-mode all` advice, the link to its documentation). Printed to stdout, it
+ * lands inside the failure report (stderr) when a CI log merges the two: it is never part of the report.
+ */
+export const DEPRECATION_SUMMARY =
+  /^(?:Deprecated Gradle features were used in this build, making it incompatible with Gradle [\d.]+\.|(?:You can use|Use) '--warning-mode all' to show the individual deprecation warnings\b.*|For more on this, please refer to https:\/\/docs\.gradle\.org\/\S+ in the Gradle documentation\.|See https:\/\/docs\.gradle\.org\/\S+#sec:command_line_warnings)$/;
