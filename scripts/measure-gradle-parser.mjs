@@ -5,7 +5,8 @@
  *
  *   node scripts/measure-gradle-parser.mjs [--parser <path to a gradle-output-parser.ts>] [--only a.txt,b.txt] [--verbose] [--speed]
  *
- * `--parser` measures another version of the parser (e.g. one taken from git history) on the same set.
+ * `--parser` measures another version of the parser (e.g. one taken from git history) on the same set. The parser
+ * imports its tools' patterns from gradle-output/ beside it: take that directory from the same commit.
  * `--only` measures a named batch of captures (e.g. the ones just added, before the parser learns them).
  * A found diagnostic counts as correct when severity, source, file name and line agree with an expected
  * one and its message contains the expected message's first 40 characters (case and spacing aside):

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineEvent } from '../../events/event-definition.js';
-import { DIAGNOSTIC_SOURCES } from './services/gradle-output-parser.js';
+import { DIAGNOSTIC_SOURCES } from './services/gradle-output/build-diagnostic.js';
 
 export const BUILD_STATUSES = ['running', 'success', 'failed', 'cancelled', 'timed_out'] as const;
 export type BuildStatus = (typeof BUILD_STATUSES)[number];

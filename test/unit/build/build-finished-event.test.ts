@@ -12,7 +12,7 @@ import {
   MAX_FINISHED_DATA_BYTES,
   type FinishedFacts,
 } from '../../../src/plugins/build/services/build-finished-event.js';
-import type { BuildDiagnostic } from '../../../src/plugins/build/services/gradle-output-parser.js';
+import type { BuildDiagnostic } from '../../../src/plugins/build/services/gradle-output/build-diagnostic.js';
 
 const agent = { kind: 'agent' as const, session: 'sess-bytes', client: 'jest', pid: process.pid };
 const sha = 'a'.repeat(64);

@@ -2,7 +2,7 @@ import type {
   BuildDiagnostic,
   DiagnosticSeverity,
   DiagnosticSource,
-} from '../../../src/plugins/build/services/gradle-output-parser.js';
+} from '../../../src/plugins/build/services/gradle-output/build-diagnostic.js';
 
 /*
  * The diagnostics each capture in test/fixtures/gradle-output/ must give, written out by hand-checked

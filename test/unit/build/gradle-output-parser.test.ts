@@ -1,13 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
-  GradleOutputParser,
   MAX_DIAGNOSTICS,
   countBySeverity,
   normalizePath,
-  parseGradleOutput,
-  stripWrapperPrefixes,
-} from '../../../src/plugins/build/services/gradle-output-parser.js';
+} from '../../../src/plugins/build/services/gradle-output/build-diagnostic.js';
+import { stripWrapperPrefixes } from '../../../src/plugins/build/services/gradle-output/wrapper-prefixes.js';
+import { GradleOutputParser, parseGradleOutput } from '../../../src/plugins/build/services/gradle-output-parser.js';
 import { EXPECTED, P, d } from './gradle-output-expected.js';
 
 /* Real Gradle output (test/fixtures/gradle-output/README.md says where each capture comes from). */

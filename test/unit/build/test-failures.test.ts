@@ -8,7 +8,7 @@ import {
   MAX_FINISHED_DATA_BYTES,
 } from '../../../src/plugins/build/services/build-finished-event.js';
 import { parseGradleOutput } from '../../../src/plugins/build/services/gradle-output-parser.js';
-import type { BuildDiagnostic } from '../../../src/plugins/build/services/gradle-output-parser.js';
+import type { BuildDiagnostic } from '../../../src/plugins/build/services/gradle-output/build-diagnostic.js';
 
 const diag = (source: BuildDiagnostic['source'], message: string): BuildDiagnostic => ({
   severity: 'error',

@@ -3,7 +3,7 @@ import { join, relative, sep } from 'node:path';
 import { readApkInfo } from '../../../android/apk-info.js';
 import { readBuildOutputs, type GradleProject } from '../../../android/gradle-project-model.js';
 import type { ApkRecord, FailedTestRecord, TestCounts } from '../build.events.js';
-import type { BuildDiagnostic } from './gradle-output-parser.js';
+import type { BuildDiagnostic } from './gradle-output/build-diagnostic.js';
 import { junitFailureToDiagnostic, moduleSourceRoots, parseJUnitXml } from './junit-report-parser.js';
 import { sha256Of } from './build-provenance.js';
 import { walkFiles } from '../../../kernel/walk-files.js';

@@ -11,7 +11,7 @@ import {
   type TestCounts,
 } from '../build.events.js';
 import type { BuildRecord } from './build-history.js';
-import { countBySeverity, type BuildDiagnostic } from './gradle-output-parser.js';
+import { countBySeverity, type BuildDiagnostic } from './gradle-output/build-diagnostic.js';
 
 /*
  * build.finished is the one record of a build's end, so it must always fit: the event store refuses

@@ -3,7 +3,7 @@ import type { StoreReader } from '../../../events/event-definition.js';
 import type { Actor } from '../../../shared/actor.js';
 import { EventStoreProvider } from '../../../kernel/event-store-provider.js';
 import type { ApkRecord, BuildProvenance, BuildStatus, FailedTestRecord, TestCounts } from '../build.events.js';
-import type { BuildDiagnostic, DiagnosticSeverity } from './gradle-output-parser.js';
+import type { BuildDiagnostic, DiagnosticSeverity } from './gradle-output/build-diagnostic.js';
 
 export interface BuildRecord {
   readonly id: string;

@@ -10,36 +10,226 @@
  * missing dependencies, the configuration cache's problem lists, clang/ninja/CMake/make/ndk-build and AGP's `[CXXnnnn]`
  * under externalNativeBuild, Android Studio's Messages view (`Error:(12, 5) …`), and logs as people paste them:
  * quoted in markdown (also around a CI runner's times), in code fences or inline code, behind Maven or CI prefixes.
+ *
+ * This file holds the reading: the state machine that decides which lines belong together and which tool's rule
+ * applies. The tools' shapes live in gradle-output/, one module per tool (kotlin-patterns.ts, javac-patterns.ts,
+ * aapt-patterns.ts, manifest-patterns.ts, failure-block-patterns.ts, …): a tool's new pattern goes there, with a
+ * comment saying where the shape was seen. gradle-output/wrapper-prefixes.ts removes what surrounds each line before
+ * any pattern runs, and gradle-output/build-diagnostic.ts defines what is reported.
  */
 
-export type DiagnosticSeverity = 'error' | 'warning' | 'info';
-
-export const DIAGNOSTIC_SOURCES = [
-  'kotlin',
-  'ksp',
-  'kapt',
-  'javac',
-  'lint',
-  'aapt2',
-  'manifest',
-  'r8',
-  'agp',
-  'test',
-  'gradle',
-  'config-cache',
-  'script',
-] as const;
-export type DiagnosticSource = (typeof DIAGNOSTIC_SOURCES)[number];
-
-export interface BuildDiagnostic {
-  readonly severity: DiagnosticSeverity;
-  readonly source: DiagnosticSource;
-  readonly file: string | null;
-  readonly line: number | null;
-  readonly column: number | null;
-  readonly message: string;
-  readonly task: string | null;
-}
+import {
+  AAPT1,
+  AAPT2_BARE,
+  AAPT2_BARE_FAILED,
+  AAPT2_COMPILE,
+  AAPT2_DAEMON_STRAY_OUTPUT,
+  AAPT2_SET,
+  AAPT2_XML,
+  AAPT_COMPILER_DUPLICATE,
+  AAPT_LOCATED,
+  AAPT_MESSAGE,
+  AAPT_UNLOCATED,
+  AGPBI,
+  BAZEL_RESOURCE_TOOL,
+  DUPLICATE_RESOURCES_TAIL,
+  type DuplicateResources,
+  WRAPPED_DUPLICATE_HEAD,
+  parseDuplicateResources,
+} from './gradle-output/aapt-patterns.js';
+import {
+  AGP_CONTINUATION,
+  AGP_ERROR,
+  AGP_JDK_ADVICE,
+  AGP_PLAIN_WARNING,
+  BUILD_FILE_NAMED,
+  EVAL_ISSUE,
+  NAMESPACE_ADVICE,
+  NAMESPACE_BUILD_FILE,
+} from './gradle-output/agp-patterns.js';
+import {
+  type BuildDiagnostic,
+  type DiagnosticSeverity,
+  type DiagnosticSource,
+  MAX_BLOCK_LINES,
+  MAX_CONTINUATION_LINES,
+  MAX_DIAGNOSTICS,
+  MAX_INDENT_CHARS,
+  MAX_UNINDENTED_LINES,
+  clip,
+  normalizePath,
+  severityOf,
+} from './gradle-output/build-diagnostic.js';
+import {
+  AAR_HEADER,
+  AAR_ITEM,
+  AAR_MIN_COMPILE_SDK,
+  AAR_MIN_COMPILE_SDK_DETAIL,
+  BARE_CAUSE,
+  BLOCK_START,
+  BLOCK_START_GLUED,
+  CC_BULLET,
+  CC_HEADER,
+  CHAINED_DEPENDENCY_NOT_FOUND,
+  DEPENDENCY_DETAIL,
+  DEPENDENCY_NOT_FOUND,
+  DUPLICATE_CLASS,
+  DUPLICATE_CLASS_WRAPPED,
+  ESCAPED_LOG_BREAK,
+  FETCH_FAILURE,
+  GRADLE_FAILURE_EXCEPTION,
+  GRADLE_SECTION,
+  HEADLINE_THEN_CAUSE,
+  IMPLICIT_BLOCK,
+  INDENTED_CAUSE,
+  KNOWN_FAILURE,
+  LOCATION_AWARE_EXCEPTION,
+  ONE_LINE_HEADLINE,
+  QUOTED_HEADLINE,
+  SQUASHED_REPORT,
+  SQUASHED_SECTION_BREAK,
+  STACK_UNRESOLVED,
+  THROWN,
+  WHERE_BUILD_FILE,
+  WRAPPING_CAUSE,
+} from './gradle-output/failure-block-patterns.js';
+import {
+  BAZEL_ACTION_HEADER,
+  BAZEL_BUILD_FILE,
+  BUILD_SERVER_LOG,
+  CONSOLE_STATUS,
+  FLUTTER_GRADLE_STATUS,
+  JVM_NOISE,
+  MARKDOWN_QUOTED,
+  NPM_SCRIPT_BANNER,
+  PROGRESS_BAR,
+  TABLE_RULE,
+  VIEWER_LINE_NUMBER,
+  WRAPPER_REPORTS_GRADLE_FAILED,
+} from './gradle-output/foreign-text-patterns.js';
+import {
+  CARET,
+  JAVAC,
+  JAVAC_BARE_WARNING,
+  JAVAC_CLASS_FILE,
+  JAVAC_DETAIL,
+  JAVAC_HINT,
+  JAVAC_LEVEL_ONLY,
+  JAVAC_LOCATION_ONLY,
+  JAVAC_WHERE_CLAUSE,
+  KAPT_SUMMARY,
+  KAPT_TAGGED,
+  KSP,
+  MAVEN_LOCATED,
+  TAG_ONLY,
+  splitGluedLocation,
+} from './gradle-output/javac-patterns.js';
+import {
+  COMPOSE_VERSION,
+  FILE_BEING_COMPILED,
+  JAVA_NULLABILITY_MISMATCH,
+  KLIB_RESOLVER_TAG,
+  KOTLINC_CLI,
+  KOTLIN_BARE,
+  KOTLIN_BINARY_LOCATION,
+  KOTLIN_DEPRECATED_RUNTIME,
+  KOTLIN_K1,
+  KOTLIN_K1_BARE,
+  KOTLIN_K2,
+  KOTLIN_ONLY_WORDING,
+  KOTLIN_RELATIVE_ONLY,
+  KOTLIN_SENTENCES_ALONE,
+  KOTLIN_TASK,
+  KOTLIN_URL_ONLY,
+  SCRIPT_COMPILATION_ERROR,
+  STACK_KOTLIN_COMPILE_FAILED,
+} from './gradle-output/kotlin-patterns.js';
+import {
+  LINT,
+  LINT_ABORTED,
+  LINT_CUT_BEFORE_ID,
+  LINT_IN_LINT_TASK,
+  LINT_WITHOUT_LINE,
+} from './gradle-output/lint-patterns.js';
+import {
+  BARE_RECORD_HEADER,
+  MANIFEST_DETAIL,
+  MANIFEST_FAILED,
+  MANIFEST_LOCATED,
+  MANIFEST_MESSAGE,
+  MANIFEST_TAGGED_UNUSED,
+  MANIFEST_VALIDATION_STOPPED,
+  MAX_PANE_RECORDS,
+  MERGED_MANIFEST_PANE_NEXT,
+  PACKAGE_ATTRIBUTE,
+  PACKAGE_ATTRIBUTE_REST,
+  PACKAGE_RECOMMENDATION,
+} from './gradle-output/manifest-patterns.js';
+import {
+  CLANG,
+  CMAKE_ERROR,
+  CXX_BUILD_FILE,
+  CXX_ERROR,
+  MAKE_FATAL,
+  NDK_BUILD_LOCATED,
+  NDK_BUILD_UNKNOWN_SCRIPT,
+  NINJA_ERROR,
+} from './gradle-output/native-build-patterns.js';
+import {
+  D8_CAUSE,
+  D8_COUNTS,
+  D8_DEX_LIMIT,
+  D8_MESSAGE,
+  D8_ORIGIN,
+  R8_MISSING,
+  R8_MISSING_CONTINUATION,
+  R8_MISSING_SUMMARY,
+} from './gradle-output/r8-patterns.js';
+import {
+  STUDIO_EXCEPTION,
+  STUDIO_FILE_LINE,
+  STUDIO_LOCATED,
+  STUDIO_LOCATED_HEADLINE,
+  STUDIO_LOCATION_ONLY,
+  STUDIO_OPEN_FILE,
+  STUDIO_SYNC_FAILED,
+  STUDIO_UNLOCATED,
+  STUDIO_UNRESOLVED,
+  studioSource,
+  withoutWordsBeforeHeadline,
+} from './gradle-output/studio-patterns.js';
+import {
+  CONFIGURE_LINE,
+  EXECUTING_TASK,
+  GLUED_TASK,
+  OLD_TASK_LINE,
+  TASK_GLUED_MESSAGE,
+  TASK_LINE,
+} from './gradle-output/task-line-patterns.js';
+import {
+  CLASSLESS_TEST_FAILED,
+  DEVICE_RUN_FAILED,
+  FRAMEWORK_FRAME,
+  GRADLE_MANUAL_POINTER,
+  INSTRUMENTATION_RUN_FAILED,
+  JAVA_EXCEPTION_LINE,
+  LOGGED_SUITE,
+  LOGGED_TEST,
+  PRINTED_EXCEPTION,
+  SQUASHED_TEST_RUN,
+  SQUASHED_TEST_RUN_BREAK,
+  STACK_FRAME,
+  TEST_FAILED,
+  TEST_NAME_ONLY,
+  TEST_SHORT_FRAME,
+} from './gradle-output/test-patterns.js';
+import {
+  CUT_VERBOSE_COLUMN,
+  FLUTTER_PREFIX_GLUED,
+  LOG_LEVEL_PREFIX,
+  gluedPrefixAfterStart,
+  stripWrapperPrefixes,
+} from './gradle-output/wrapper-prefixes.js';
 
 export interface GradleOutputParserOptions {
   /**
@@ -49,700 +239,10 @@ export interface GradleOutputParserOptions {
   readonly projectRoot?: string;
 }
 
-export const MAX_DIAGNOSTICS = 2000;
-const MAX_MESSAGE_CHARS = 2000;
-const MAX_BLOCK_LINES = 400;
-/** Longer lines are cut before matching: no diagnostic header is this long, and it bounds regex work. */
-const MAX_LINE_CHARS = 8192;
-const MAX_INDENT_CHARS = 64;
-/** Lines of a test failure or a manifest error kept before the rest is dropped. */
-const MAX_CONTINUATION_LINES = 60;
-/** Unindented lines taken as the rest of a message that ended with `:` (kotlinc's candidate lists, AGP's SDK problems). */
-const MAX_UNINDENTED_LINES = 12;
-
-/* Wrappers that prefix every line: ISO timestamps (GitHub Actions raw logs) or a time of day (Jenkins), `[stderr] `, Actions
- * workflow commands, Flutter's verbose `[  +12 ms] ` column, the Titanium CLI's `[ERROR] [GRADLE] `, AGP's `C/C++: ` before
- * a native build's output, fastlane's `[23:49:00]: ▸ `, a JS CLI's tool tag and indentation (`[capacitor]         `), and
- * the `error: ` Android Studio puts before a compiler's own `e: `, the `exception: ` before each line of a compiler run
- * whose output the Kotlin plugin relays, and a markdown code fence glued to the first line of a log pasted into an
- * issue. Stripped repeatedly, in any order. */
-const WRAPPER_PREFIX =
-  /^(?:\uFEFF|(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|\[(?:\w+ )?\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[\d{2}:\d{2}:\d{2}\]: (?:▸ )?|\[[a-z][a-z-]*\](?: {2,}|$)|\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|C\/C\+\+: |(?:[Ee]rror|[Ww]arning): (?=[ew]: )|```(?:[\w-]+(?= |$))? ?|exception: (?=\S)|\d{1,6}\.(?:\t|\s(?=[ew]: )))/;
-const RELAYED_LINE_PREFIX = /^(?:\t| {8}): /;
-/** Bazel locates a failed action at its target in a `BUILD` file; AGP never names one. */
-const BAZEL_BUILD_FILE = /(?:^|[\\/])BUILD(?:\.bazel)?$/;
-/** The tools Bazel's Android rules run AAPT2 through (`ResourceProcessorBusyBox --tool LINK_STATIC_LIBRARY -- --aapt2 …`). */
-const BAZEL_RESOURCE_TOOL = /\b(?:ResourceProcessorBusyBox|aapt2)\b/;
-const P4A_RELAYED_LINE = /^\[(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\]: {0,8}\t/;
-/** The end of Flutter's verbose `[  +12 ms] ` column, all that is left of it on a log's first line cut inside it. */
-const CUT_VERBOSE_COLUMN = /^ *(?:\+ *\d+ m?s)? *\] (?=\S)/;
-/** A module's coordinates in parentheses, as AGP prints them after a module's file name: `(group:name:1.0)`. */
-const MODULE_COORDINATES = /^\([\w.-]+:[\w.-]+:[\w.+-]+\)$/;
-/** A markdown link, `[text](target)`: an issue's editor makes one of a pasted path. */
-const MARKDOWN_LINK = /\[([^\s[\]()]+)\]\([^\s()]*\)/g;
-/** A link's text that is a file path: a directory separator and a file extension. */
-const LINKED_PATH = /[\\/][^\\/]*\.\w+$/;
-/** Flutter's verbose `[  +21 ms] ` column after other text: the line break before it was lost. */
-const FLUTTER_PREFIX_GLUED = /\S\[ *\+ *\d+ m?s\] /;
-/** A whole line set in markdown emphasis by a reporter (`_Missing classes detected …_`, `**…**`). */
-/** A markdown bold span inside a line: `**` on both sides of text that neither starts nor ends with space, `*` or `/`. */
-const INLINE_BOLD = /(?<![\w*/])\*\*([^\s*/](?:[^*\n]{0,200}?[^\s*/])?)\*\*(?![\w*/])/g;
-const EMPHASIZED_LINE = /^(\*\*|__|\*|_)([^\s*_](?:.*\S)?)\1\s*$/;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes start with ESC.
-const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
-
-/**
- * Gradle prints the path with its leading `:`; a reporter trimming it (`> Task kspKotlin FAILED`) still names a task,
- * and a reporter's markdown bold around the task and its outcome (`> Task **:app:x FAILED**`) is no part of the line.
- */
-const TASK_LINE =
-  /^> Task (?:\*\*)?(:[^\s*]*|[A-Za-z][\w-]*(?::[\w-]+)*)(?: (?:FAILED|UP-TO-DATE|NO-SOURCE|SKIPPED|FROM-CACHE))?(?:\*\*)?\s*$/;
-const EXECUTING_TASK = /^Executing task '(:[^'\s]+)'/;
-/** Gradle before 5 printed tasks as `:app:compileDebugJavaWithJavac UP-TO-DATE`. */
-const OLD_TASK_LINE =
-  /^(:[\w.-]+(?::[\w.-]+)*)(?: (?:UP-TO-DATE|FAILED|SKIPPED|NO-SOURCE|FROM-CACHE|\(Thread\[.*|- .*))?\s*$/;
-const CONFIGURE_LINE = /^> Configure project /;
-/** An old-style task name with the task's first output line, an absolute path and a line number, glued to it. */
-const TASK_GLUED_MESSAGE = /^> Task (:[^\s:]+(?::[^\s:]+)*?)([ewi]: \S.*)$/;
-const GLUED_TASK = /^(:[A-Za-z][\w-]*(?::[A-Za-z][\w-]*)*)(\/[^\s:][^:]*:\d+:? .*)$/;
-
-/** Kotlin K2 `e: file:///p/A.kt:4:54 msg` (and `:23:23: msg` in scripts), K1 `e: /p/A.kt: (12, 5): msg`. */
-const KOTLIN_K2 = /^\s*([ewi]): (.+?\.kts?):(\d+):(\d+):? (.*)$/;
-const KOTLIN_K1 = /^\s*([ewi]): (.+?\.kts?): \((\d+), (\d+)\): (.*)$/;
-/** kotlinc's own command-line form, `<path>.kt:37:69: error: msg`, as a compiler run outside the daemon relays it. */
-const KOTLINC_CLI = /^\s*((?:[A-Za-z]:)?[^\s:][^:]*?\.kts?):(\d+):(\d+): (error|warning): (\S.*)$/;
-const KOTLIN_BARE = /^\s*([ew]): (.+)$/;
-/**
- * A Kotlin location whose `e: ` was lost in copying (Flutter and Android Studio print it so, reporters elide the
- * path as `.../A.kt`): only the compiler prints `<path>.kt:line:col message` at the start of a line.
- */
-const KOTLIN_URL_ONLY =
-  /^\s*(file:\/\/\S+?\.kts?|(?:\.{2,3}\/?|~?\/)[^\s:]*?\.kts?|[A-Za-z]:[\\/][^:]*?\.kts?):(\d+):(\d+):? (\S.*)$/;
-/**
- * The same with a relative path (`module/src/A.kt:9:8 msg`): only K2's own `line:col message`, no colon after the
- * column, which linters (`A.kt:9:8: msg (rule)`) print.
- */
-const KOTLIN_RELATIVE_ONLY = /^((?:[\w.+-]+\/)*[\w.-]+\.kts?):(\d+):(\d+) (\S.*)$/;
-/**
- * K2 words its mismatches against Java nullability annotations `Java type mismatch: …`; they are warnings unless the
- * annotations are made strict, so without its letter such a line is taken as a warning.
- */
-const JAVA_NULLABILITY_MISMATCH = /^Java type mismatch\b/;
-/**
- * K1's `<path>.kt: (12, 5): msg` with its `e: ` lost: the `: (line, column): ` form is only the compiler's (also copied
- * by hand as `(12,5)`).
- */
-const KOTLIN_K1_BARE = /^\s*((?:[A-Za-z]:)?[^\s:][^:]*?\.kts?): \((\d+), ?(\d+)\):? (\S.*)$/;
 const ANY_TEXT = /\S/;
-/** How AGP's multi-line notices (DeprecationReporter, SyncIssue) go on after their first line. */
-const AGP_CONTINUATION =
-  /^(?:It will be removed|It has been replaced|For more information|To determine what is calling|Affected Modules:|More information: |Recommendation: |Suggestion: |To suppress this warning)/;
-/** D8's size limit names the counts on the next line. */
-const D8_COUNTS = /^# (?:methods|fields|types): /;
 /** Lines that start something of their own, so they cannot continue the message before them. */
 const NEW_ENTRY =
   /^\s*(?:[ewiv]: |> |\* |FAILURE|BUILD |(?:ERROR|WARNING|INFO|Error|Warning):|Task :|:[\w-]+|\d+ (?:errors?|warnings?)\b|at |Caused by: )|\.(?:kts?|java|xml):\d+/;
-const KOTLIN_BINARY_LOCATION = /^((?:[A-Za-z]:)?[^\s:]*?\.(?:kotlin_module|jar|klib|class)(?:!\/[^\s:]*)?): (\S.*)$/;
-/** kotlinc's notice on a runtime jar of an old name (`<jar>: kotlin-stdlib-jre7 is deprecated. Please use … instead`): a warning. */
-const KOTLIN_DEPRECATED_RUNTIME = /^kotlin-[\w-]+ is deprecated\. Please use kotlin-[\w-]+ instead\s*$/;
-/** The first line of a Java exception as `printStackTrace` writes it: `java.lang.IllegalStateException: msg`. */
-const JAVA_EXCEPTION_LINE = /^(?:[a-z][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error)(?:: .*)?$/;
-/**
- * `e: [ksp] <path>:12: msg`; Room puts a long message on the lines after `<path>:130:`. The `[ksp] ` is KSP's own
- * prefix inside the message, so it also starts a line where the Kotlin plugin's severity letter was left out (Android
- * Studio's build tree shows the message alone, and that is what gets pasted): an error there, as the tree lists errors.
- */
-const KSP = /^\s*(?:([ewi]): )?\[ksp(?:\]|\*\*\*) (?:(.+?):(\d+)(?::(\d+))?:(?: |$))?(.*)$/;
-const KAPT_TAGGED = /^\s*(?:([ew]): )?\[kapt\] (.*)$/;
-/** The summary kapt prints after the processor's own errors; it names no problem of its own. */
-const KAPT_SUMMARY = /failed to analyze: org\.jetbrains\.kotlin\.kapt3\.diagnostic\.KaptError/;
-
-/**
- * Gradle's advice under a worker's failure (a test executor's exit value): a possible cause in general terms and where
- * its user manual explains it, the same words for every build.
- */
-const GRADLE_MANUAL_POINTER =
-  /^(?:This problem might be caused by incorrect test process configuration\.|Please refer to the [\w ]+ in the User Manual at https:\/\/docs\.gradle\.org\/\S+)$/;
-/** javac's `error:` / `warning:` in the JDK's locales: English (`Error:` as a translated log has it), Chinese, Japanese, German. */
-const JAVAC_LEVEL = '(error|warning|Error|错误|警告|エラー|Fehler|Warnung)';
-/** Also on a `.kt` file: kapt maps the processors' diagnostics on its stubs back to the Kotlin source. */
-const JAVAC = new RegExp(`^(\\s*)(?:([ew]): )?(.+?\\.(?:java|kt)):(\\d+): ${JAVAC_LEVEL}: ?(.*)$`);
-/** An unanchored, linear pre-check for JAVAC: its `(.+?\.java)` (or `.kt`) retries at every `.java:` of a line that has many. */
-const JAVAC_HINT = /\.(?:java|kt):\d+: /;
-/**
- * javac's unlocated warnings: `warning: [options] …`, `warning: The following options were not recognized …`, and a
- * processor's (Room's query verification), also in the JDK's Chinese/Japanese (`警告`) and German (`Warnung`) locales.
- */
-const JAVAC_BARE_WARNING = /^\s*(?:warning|警告|Warnung): (\S.*)$/;
-/** Sentences only kotlinc prints (javac reports no unused declarations and words type errors otherwise). */
-const KOTLIN_ONLY_WORDING =
-  /^(?:(?:variable|parameter|property|value) '[^']+' is never used\b|Type mismatch: inferred type is .+ but .+ was expected$|Unresolved reference: \S+$)/i;
-/** Lint's `<path>: Error: …` for a problem with no line (its own errors about a detector), the message running on. */
-const LINT_WITHOUT_LINE = /^(\S+\.(?:java|kt|kts|xml|gradle)): (Error|Warning): (\S.*)$/;
-const JAVAC_DETAIL =
-  /^\s*(symbol|location|required|found|reason|符号|位置|需要|找到|シンボル|場所|期待値|検出値|Symbol|Ort|Erforderlich|Ermittelt)\s*:\s*(.*)$/;
-/**
- * A javac location glued to the end of the line printed before it (a paste lost the line break): to the previous
- * error's detail line (`symbol: class X/app/A.java`, `location: package p.qC:\\p\\A.java`: a detail's value has no
- * slash) or to a Dagger binding trace line ending in its component path (`… [p.AppComponent → p.Sub]/app/A.kt`).
- */
-function splitGluedLocation(file: string): { before: string; path: string } | null {
-  let at = -1;
-  if (JAVAC_DETAIL.test(file)) at = file.search(/[A-Za-z]:[\\/]|[\\/]/);
-  else if (file.includes(' [')) {
-    const trace = / \[[^\]]*\](?=(?:[A-Za-z]:)?[\\/])/.exec(file);
-    if (trace) at = trace.index + trace[0].length;
-  }
-  return at > 0 ? { before: file.slice(0, at), path: file.slice(at) } : null;
-}
-/** A javac message whose first line is only an annotation processor's tag (`[Hilt]`), or empty. */
-const TAG_ONLY = /^(?:\[[\w/ :-]+\])?$/;
-const JAVAC_CLASS_FILE = /^\s*class file for \S+ not found$/;
-/** Tasks that run kotlinc or Kotlin/Native (`compileKotlinIosArm64`, `compileIosMainKotlinMetadata`, `linkDebugFrameworkIos`). */
-const KOTLIN_TASK = /:(?:compile\w*Kotlin\w*|link\w*(?:Framework|Executable|Test)\w*)$/;
-/** javac's location alone on a line, its `error: …` on the next (a JS CLI's log wraps it there). */
-const JAVAC_LOCATION_ONLY = /^(\s*)(\S.*?\.java):(\d+):\s*$/;
-const JAVAC_LEVEL_ONLY = new RegExp(`^\\s*${JAVAC_LEVEL}: \\S`);
-/** javac's caret; on Windows consoles the next message sometimes follows it on the same line. */
-const CARET = /^(\s*)\^(?:\s*$|(\S.*)$)/;
-
-const LINT = /^\s*(.+?):(?:(\d+):)? (Error|Warning|Information|Hint|Fatal): (.*\[[A-Za-z0-9_]+\])\s*$/;
-/** Lint's `<path>:12: Error: …` before its closing `[IssueId]`. */
-const LINT_CUT_BEFORE_ID = /^\s*\S.*?:\d+: (?:Error|Warning): \S/;
-const LINT_IN_LINT_TASK = /^\s*(\S.*?\.\w+):(\d+): (Error|Warning|Information|Fatal): (\S.*)$/;
-/**
- * AAPT2 through AGP: `<path>:12: AAPT: error: msg`, also `ERROR:<path>:105:5-114:25: AAPT: error:`; AAPT 1 through
- * AGP 2 gave no level (`<path>:104: AAPT: Error parsing XML: …`), only errors.
- */
-const AAPT_LOCATED =
-  /^\s*(?:ERROR:\s*)?(?!ERROR: AAPT: )(.+?)(?::(\d+)(?::(\d+)(?:-(\d+)(?::(\d+))?)?)?)?: AAPT: (?:(error|warn|warning): |(?=[A-Z][a-z]))(.*)$/;
-/** Also behind a label of the reporter's or an IDE's (`Build Failed : AAPT: error:`): no path ends in a space. */
-const AAPT_UNLOCATED = /^\s*(?:ERROR:\s*|.*\s:\s+)?AAPT: (error|warn|warning): (.+)$/;
-/**
- * AGP logs at error level what its AAPT2 daemon (`AAPT2 <version> Daemon #N`) prints outside a request: a broken
- * aapt2 binary shows only here, before the task fails.
- */
-const AAPT2_DAEMON_STRAY_OUTPUT =
-  /^AAPT2 \S+ Daemon #\d+: (?:Unexpected (?:error|standard) output: |Idle daemon unexpectedly exit\.)/;
-/** AAPT2's own form: `com.example.app-main-7:/layout/a.xml:11: error: msg` (merged resource set), or a path. */
-const AAPT2_SET = /^\s*(?:ERROR:\s*)?([A-Za-z0-9_.-]+):\/(\S+?):(\d+): (error|warn|warning): (.*)$/;
-const AAPT2_XML = /^\s*(?:ERROR:\s*)?(?:AAPT:\s*)?(.+?\.xml)(?::(\d+)(?::(\d+))?)?: (error|warn|warning): (.*)$/;
-const AAPT2_BARE = /^\s*(error|warning): (.*)$/;
-const AAPT2_BARE_FAILED = /^\s*error: (failed (?:linking|processing|compiling) .*)$/;
-const AAPT2_COMPILE =
-  /Resource compilation failed \(Failed to compile (?:\S+ )?resource file (\S+?)\. Cause: (?:[\w.$]+(?:Exception|Error): )?(.*)\)\.(?: Check logs for more details\.)?$/;
-/** AAPT 1 through AGP: `AAPT err(Facade for 123) : No Delegate set : lost message:<path> ERROR: msg`, or a bare message. */
-const AAPT1 = /^\s*AAPT err\(Facade for \d+\)\s*: (?:No Delegate set : lost message:)?(.*)$/;
-const AGPBI = /^\s*AGPBI: (\{.*\})\s*$/;
-
-/** Manifest merger: `<path>/AndroidManifest.xml:6:9-35 Error:` then tab-indented details. */
-const MANIFEST_LOCATED = /^\s*(.+?\.xml)(?::(\d+)(?::(\d+)(?:-\d+(?::\d+)?)?)?)?\s+(Error|Warning):(?: (.*))?$/;
-const MANIFEST_FAILED = /^Manifest merger failed\b/;
-/** A merger record's severity line when the record has no source position to print before it. */
-const BARE_RECORD_HEADER = /^\s*(Error|Warning):\s*$/;
-/** The merger's `tools:replace`/`tools:remove` with nothing to act on (ManifestMerger2's `NO_MATCHING_NODE` style). */
-const MANIFEST_TAGGED_UNUSED =
-  /^\S+ was tagged at \S+:\d+ to (?:replace|remove) .+ but no other declarations? present$/;
-/**
- * The resource merger: `[raw/x] <path> [raw/x] <path>: Resource and asset merger: Duplicate resources` (tab or
- * space between, `Caused by: ` or `Error: ` around it). Read with index scans: the paths are free text.
- */
-interface DuplicateResources {
-  readonly resource: string;
-  readonly first: string;
-  readonly other: string;
-  readonly problem: string;
-}
-
-function parseDuplicateResources(text: string): DuplicateResources | null {
-  const body = text.startsWith('Caused by: ') ? text.slice(11) : text;
-  if (!body.startsWith('[')) return null;
-  const cut = Math.max(0, body.length - 80);
-  const tail = /:\s*(?:Resource and asset merger: |Error: )?(Duplicate resources)\s*$/.exec(body.slice(cut));
-  if (!body.startsWith('[') || !tail) return null;
-  const close = body.indexOf('] ');
-  if (close < 2) return null;
-  const resource = body.slice(1, close);
-  const second = body.indexOf(`[${resource}] `, close + 2);
-  if (second < 0) return null;
-  const first = body.slice(close + 2, second).trim();
-  const other = body.slice(second + resource.length + 3, cut + tail.index).trim();
-  if (first === '' || other === '') return null;
-  return { resource, first, other, problem: tail[1]! };
-}
-/** The end of a merger duplicate record (`…: Resource and asset merger: Duplicate resources`). */
-const DUPLICATE_RESOURCES_TAIL = /:\s*(?:Resource and asset merger: |Error: )?Duplicate resources\s*$/;
-/** A merger duplicate's start, both `[type/name] <path>` parts there but not its end: a console wrapped it. */
-const WRAPPED_DUPLICATE_HEAD = /^(?:\s*(?:ERROR|Caused by):\s*)?(\[[^\]\s]+\]) \S.* \1 \S+$/;
-/** AGP 7+'s in-process resource compiler. */
-const AAPT_COMPILER_DUPLICATE = /^\s*(Duplicate value for resource '[^']+' with config '[^']*'.*)$/;
-/** The merger's detail lines, read as its message's rest even when a paste lost their tabs or rewrapped its sentences. */
-const MANIFEST_DETAIL =
-  /^(?:is also present at |Suggestion: |See https?:\/\/developer\.android\.com\/|\S*AndroidManifest\.xml as the library |Apps targeting Android \d+ and higher are required |`android:exported` when the corresponding component )/;
-/** The file a D8/R8 message is about (a dex, a jar, a class; no position), then the tool's tag. */
-const D8_ORIGIN = /^((?:[A-Za-z]:[\\/]|\/|file:)[^:]*?): [RD]8: (\S.*)$/;
-/** D8/R8's own exception named as a cause: its message is the dexing problem (the generic ones say nothing). */
-const D8_CAUSE = /^\s*(?:Caused by: )?com\.android\.tools\.r8\.[\w.$]+: (?!Compilation failed to complete)(.+)$/;
-
-const AGP_ERROR =
-  /^\s*(ERROR|WARNING|INFO)::?\s*(?:(\/\S+?|[A-Za-z]:[\\/]\S+?|file:\/\/\S+?):(\d+)(?::(\d+))?: )?(.*)$/;
-/** Bazel's line before an action's output (`INFO: From KotlinCompile //pkg:target …:`): the tool's lines follow it. */
-const BAZEL_ACTION_HEADER = /^INFO: From \S+ .*:$/;
-/** The JVM's own warnings on stderr (Unsafe, native access) are not build diagnostics. */
-const JVM_NOISE =
-  /^\s*WARNING: (A terminally deprecated method|sun\.misc\.Unsafe|A restricted method|Use --enable-native-access|Restricted methods will be blocked|Please consider reporting|An illegal reflective access|Illegal reflective access|All illegal access operations)/;
-const R8_MISSING = /^\s*Missing class:? (\S+)(?: \(referenced from: .*\))?\s*$/;
-/** R8's summary of its missing classes, recognisable by its wording when its `ERROR:` / `WARNING:` was not pasted. */
-const R8_MISSING_SUMMARY = /^\s*(Missing classes detected while running R8\.(?: \S.*)?)$/;
-/** The parts of R8's missing-class report a terminal or an editor put on lines of their own. */
-const R8_MISSING_CONTINUATION =
-  /^\s*(?:Please add the missing classes |\S*missing_rules\.txt\.?\s*$|\(referenced from: |and \d+ other contexts?\))/;
-/** AGP 7's AAR-metadata check before it numbered its issues: the message's own line breaks, then the dependency. */
-const AAR_MIN_COMPILE_SDK = /^\s*(The minCompileSdk \(\d+\) specified in a\b.*)$/;
-const AAR_MIN_COMPILE_SDK_DETAIL =
-  /^(?:dependency's AAR metadata|is greater than this module's compileSdk|Dependency: |AAR metadata file: )/;
-
-/** `com.x.FooTest > bar FAILED`; nested classes stay in the method part (`Outer > Inner > test()`). */
-const SCRIPT_COMPILATION_ERROR = /ScriptCompilationError\(message=(.+?), location=(.+?) \((\d+):(\d+)\)\)/g;
-// A CI that masks secrets prints `***` for a package segment equal to one (`***.github.app.FooTest > bar FAILED`);
-// Kotlin Multiplatform names the target after the class (`FooTest[jvm] > bar[jvm] FAILED`).
-const TEST_FAILED = /^((?:[A-Za-z_$]|\*{3})[\w$.*]*(?:\[[^\]]+\])?) > (.+) FAILED\s*$/;
-/** The test's name alone, its ` FAILED` wrapped onto the next line by the terminal. */
-const TEST_NAME_ONLY = /^((?:[A-Za-z_$]|\*{3})[\w$.*]*) > (.+?)\s*$/;
-/** A build's own test logger (an `afterTest` hook) prints `SUITE: <class>`, `  TEST: <name>`, the result, then the stack. */
-const LOGGED_SUITE = /^SUITE: ([\w$.]+)\s*$/;
-const LOGGED_TEST = /^TEST: (\S.*?)\s*$/;
-/** The first line `printStackTrace()` prints: the exception's class, then its message. */
-const PRINTED_EXCEPTION = /^[a-z][\w$]*(?:\.[\w$]+)+(?::\s|\s*$)/;
-/** AGP's stand-in test for a run with no device, its class empty: ` > : No compatible devices connected.[TestRunner] FAILED`. */
-const CLASSLESS_TEST_FAILED = /^> : (\S.*\]) FAILED\s*$/;
-/** A connected-test run that did not complete, per device (`There was N failure(s).` only counts the failures listed). */
-const DEVICE_RUN_FAILED = /^Tests on .+? failed: (?!There (?:was|were) \d+ failures?)\S.*$/;
-/** The runner's reason a run stopped early: wrapped by AGP before UTP, on its own line since (`Test run failed to complete. …`). */
-const INSTRUMENTATION_RUN_FAILED =
-  /^(?:Test failed to run to completion\. Reason: |Test run failed to complete\. )\S.*$/;
-const TEST_SHORT_FRAME = /^(.*?)\s+at (\S+?\.(?:kt|java|groovy|scala)):(\d+)\s*$/;
-/** Frames of test frameworks and the platform, skipped when looking for the project's frame. */
-const FRAMEWORK_FRAME =
-  /^(?:org\.junit\.|junit\.|java\.|javax\.|jdk\.|sun\.|com\.sun\.|kotlin\.|kotlinx\.coroutines\.|org\.gradle\.|com\.android\.|android\.|androidx\.test\.|dalvik\.|org\.robolectric\.|org\.mockito\.|io\.mockk\.|org\.hamcrest\.|org\.assertj\.|com\.google\.common\.truth\.|org\.opentest4j\.)/;
-/** `at com.x.FooTest.bar(FooTest.kt:26)`, also with a module prefix (`app//…`, `java.base/…`) and spaced names. */
-const STACK_FRAME = /^\s*at (?:[\w.-]+(?:@[\w.-]+)?\/\/?)*([\w$.*]+?)\.([^.(]+)\(([^:()]+):(\d+)\)/;
-
-const DUPLICATE_CLASS = /Duplicate class (\S+) found in modules?(?: (.+?))?\s*$/;
-/**
- * A console narrower than AGP's line wraps a duplicate's module list: the next lines go on with a module
- * (`jetified-x-1.0 (g:a:v) and …`, `x.jar -> jetified-x (…)`) or its coordinates (`(g:a:v)`).
- */
-const DUPLICATE_CLASS_WRAPPED = /^\s*(?:\([\w.:-]+\)|[\w.-]+(?:\.jar -> [\w.-]+)? \()/;
-const AAR_HEADER = /issues? (?:was|were) found when checking AAR metadata/;
-const AAR_ITEM = /^\s*(\d+)\.\s+(\S.*)$/;
-
-// Also after the headline on the same line, when an IDE squashed the block onto one line; its count can be cut off.
-const CC_HEADER =
-  /(?:^|\. )(?:\d+ )?problems? (?:was|were) found (?:storing|reusing|loading|updating)?\s*the configuration cache/;
-const CC_BULLET = /^- (.*)$/;
-/** `Build file '/p/build.gradle' line: 12`, `Script '/p/x.gradle' line: 51`, or a file without a line (Groovy's startup failures). */
-const WHERE_BUILD_FILE =
-  /^(?:(?:Build|Settings|Script|Init script) file|Script|Init script|Initialization script) '(.+?)'(?: line: (\d+))?$/;
-const GRADLE_SECTION = /^\* (?:What went wrong|Where|Try|Exception is|Get more help|Query|Suggestions?)\b/;
-/** Also as `- What went wrong:` when a markdown renderer turned the report's `* ` sections into a list. */
-const BLOCK_START = /^\s*[*-]?\s*What went wrong:\s*$/;
-/** The header with the headline glued after it, as IDEs and one-line pastes print it. */
-const BLOCK_START_GLUED = /^\s*\*?\s*What went wrong:\s+(\S.*)$/;
-/** A literal `\n` followed by a line that starts Gradle's failure report: a log escaped into one JSON string. */
-const TABLE_RULE = /^\s*-{2,}(?:\s*\|\s*-{2,})+\s*\|?\s*$/;
-/** `* What went wrong:` (or `* Try:` after the last cause) after other text on its line: sections squashed onto one line. */
-const SQUASHED_REPORT = /\S\s+\* (?:What went wrong|Try):/;
-const SQUASHED_SECTION_BREAK =
-  /\s+(?=\* (?:Where|What went wrong|Try|Exception is|Get more help):|BUILD FAILED\b|FAILURE: Build failed)/;
-/** A connected test's `FAILED` line with more after it: AGP ends the line there, so the text after is lines reflowed onto it. */
-const SQUASHED_TEST_RUN = /\] FAILED \S/;
-const SQUASHED_TEST_RUN_BREAK = /(?<=\] FAILED) | (?=Tests on \S.{0,200}? failed: |> Task :)/;
-const ESCAPED_LOG_BREAK = /\\n(?:\* What went wrong:|FAILURE: |\d+: Task failed|BUILD FAILED)/;
-/** Failure headlines that start a block even when the `* What went wrong:` line was not printed or pasted. */
-const IMPLICIT_BLOCK =
-  /^\s*(?:Error:\s*(?:Gradle:\s*)?)?((?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project|Could not resolve all (?:files|dependencies|artifacts|task dependencies) for configuration|Could not determine the dependencies of task) '[^']+'\.?.*)$/;
-/** Studio's Messages view puts the build file's line in front of a failure headline: `Error:(45, 1) Execution failed …`. */
-const STUDIO_LOCATED_HEADLINE =
-  /^\s*Error:\((\d+)(?:, ?\d+)?\)\s*(?=Execution failed for task|A problem occurred (?:configuring|evaluating) )/;
-/** Headlines Gradle prints on one line of their own, the causes following on the next. */
-const ONE_LINE_HEADLINE =
-  /^(?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project|Could not resolve all (?:files|dependencies|artifacts|task dependencies) for configuration|Could not determine the dependencies of task) '[^']+'\.$/;
-const HEADLINE_THEN_CAUSE =
-  /^((?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project) '[^']+'\.)\s+(\S.*)$/;
-/**
- * The Kotlin Gradle plugin's compile failure as a stack prints it (`Caused by: …FailedCompilationException: Internal
- * compiler error. See log for more details`): the failure, when only the stack was pasted.
- */
-const STACK_KOTLIN_COMPILE_FAILED =
-  /^\s*(?:Caused by: )?org\.jetbrains\.kotlin\.gradle\.tasks\.FailedCompilationException: (\S.*?)\s*$/;
-/** Studio's sync message for a dependency no repository had (`ERROR: Failed to resolve: g:a:v`, bare when copied). */
-const STUDIO_UNRESOLVED = /^\s*(Failed to resolve: \S+:\S+)\s*$/;
-/** Studio's notification when a sync fails: the rest of the line is the failure. */
-const STUDIO_SYNC_FAILED = /^\s*Gradle (?:project )?sync failed: (\S.*)$/;
-/** A Studio location with its message lost (copied apart from it): `Error:(39,13)`. */
-const STUDIO_LOCATION_ONLY = /^\s*Error:\((\d+)(?:, ?(\d+))?\)\s*$/;
-/**
- * Gradle's exception for a dependency no repository had, as a stack prints it (`Caused by: ` when nested): the missing
- * dependency, when only the stack was pasted. (A stack headed by a task's or project's failure alone names no cause.)
- */
-const STACK_UNRESOLVED =
-  /^\s*(?:Caused by: )?org\.gradle\.internal\.resolve\.ModuleVersion(?:Resolve|NotFound)Exception: (Could not (?:resolve|find) \S+?\.?)\s*$/;
-/** Gradle's missing dependency, also printed (or pasted) outside a failure block: Studio's sync, `ERROR: `, `Error:(62, 0) `. */
-const DEPENDENCY_NOT_FOUND =
-  /^Could not find (?:\S+|any matches for \S+ as no versions of \S+ are available|any version that matches \S+)\.$/;
-/** The same failure as a stack prints it: `Caused by: ` or a multi-cause exception's `Cause 2: `, then the exception. */
-const CHAINED_DEPENDENCY_NOT_FOUND =
-  /^(?:Caused by|Cause \d+): (?:[a-z][\w$]*\.)+[A-Z][\w$]*Exception: (Could not find .*)$/;
-/** The tag Kotlin/Native's klib resolver puts in front of what it logs. */
-const KLIB_RESOLVER_TAG = 'KLIB resolver: ';
-/**
- * A wrapper's own report that the Gradle wrapper it ran failed (buildozer's `…/gradlew failed!`): Gradle's output is
- * over, and an unlocated `WARNING:` after it is the wrapper's or its toolchain's.
- */
-const WRAPPER_REPORTS_GRADLE_FAILED = /[\\/]gradlew(?:\.bat)? failed!$/;
-/** The unindented lines of its detail (the locations and the requirers are indented under them). */
-const DEPENDENCY_DETAIL = /^(?:Searched in the following locations:|Required by:)\s*$/;
-/** Causes Gradle prints only around the causes under them (a worker's failure, a configuration's resolution). */
-const WRAPPING_CAUSE = /^(?:A failure occurred while executing |[Cc]ould not resolve all [\w ]+ for configuration )/;
-/** Gradle's rich console: the progress bar, then one `> IDLE` / `> :app:task` line per worker (no failure causes). */
-const PROGRESS_BAR = /^<[-=]*> \d+% (?:INITIALIZING|CONFIGURING|EXECUTING|WAITING)\b/;
-/** A cause line (`> …`) with no headline before it; VS Code's `> Executing task: <command> <` echo is none. */
-const BARE_CAUSE =
-  /^> (?!Task (?:(?:\*\*)?:|[A-Za-z][\w-]*(?: [A-Z-]+)?\s*$)|Configure project |Transform |Executing task: )\S/;
-/**
- * npm and pnpm announce a package script as `> name@1.2.3 script [dir]`, its command on the next `> ` line (a React
- * Native or Expo build run through `npm run`): neither is a failure cause.
- */
-const NPM_SCRIPT_BANNER = /^> (?:@[\w.-]+\/)?[\w.-]+@\d+\.\d+\.\d+\S* [\w:.-]+(?: \S.*)?$/;
-/**
- * Gradle's rich console: a work-in-progress line (`> IDLE`, `> Evaluating settings`) over the status line it
- * overwrote (`<===> 0% INITIALIZING [79ms]`), copied from a terminal: progress, not a failure cause.
- */
-const CONSOLE_STATUS = /^> (?:IDLE|.*[A-Z]{4,} \[(?:\d+h )?(?:\d+m )?\d+(?:\.\d+)?m?s\])\s*$/;
-/**
- * Python's logging in the form `2021-10-10 17:05:33,488 ERROR: …` (the comma before the milliseconds is Python's
- * asctime): a build server's own log around the build (F-Droid's fdroidserver), never Gradle's or AGP's.
- */
-/**
- * A line that is only a number: a CI web viewer's line numbers, copied with the log, land on lines of their own between
- * the log's lines. Gradle, AGP and the compilers print no bare number on a line.
- */
-const VIEWER_LINE_NUMBER = /^\s*\d{1,7}\s*$/;
-const BUILD_SERVER_LOG = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},\d{3} (?:DEBUG|INFO|WARNING|ERROR|CRITICAL): /;
-/** `Running Gradle task 'assembleDebug'...` with its time when done (`… 359.5s`, `… Done 362.1s (!)`). */
-const FLUTTER_GRADLE_STATUS =
-  /^\s*(?:> )?Running Gradle task '[^']*'\.\.\.(?:\s+(?:Done\s+)?[\d.,]+m?s(?:\s+\(!\))?)?\s*$/;
-/** A nested cause (`   > …`) with nothing above it: a failure pasted from its second line. */
-const INDENTED_CAUSE = /^ {2,12}> (?!Task (?:\*\*)?:|Configure project |Transform )[A-Za-z]/;
-/** Lines that start with `> ` only because the log was quoted in markdown: Gradle prints none of these after `> `. */
-const MARKDOWN_QUOTED =
-  /^> ?(?:> |\d{2}:\d{2}:\d{2}\b|Caused by: |\s*at [\w$.]+[\w$<>]*\(|\*? ?What went wrong:|\* (?:Where|Try|Exception is|Get more help)|FAILURE: |BUILD (?:FAILED|SUCCESSFUL)|Error:(?!\s)|:[\w.-]+(?::[\w.-]+)* (?:FAILED|UP-TO-DATE)\s*$)/;
-/** A failure headline behind `> ` where no failure block is open: Gradle never prints one as a cause, a markdown quote does. */
-const QUOTED_HEADLINE =
-  /^> (?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project) '[^']+'\.\s*$/;
-/** Android Studio's Messages view: `Error:(12, 0) msg`, `Error:(34, 24) Kotlin: msg`, `Error:(8) msg`, `Error:msg`. */
-const STUDIO_LOCATED =
-  /^(Error|Warning):\((\d+)(?:, ?(\d+))?\) ?(?:(Kotlin|Java|Gradle|error|warning|Error|Warning): )?(.+)$/;
-const STUDIO_UNLOCATED =
-  /^(Error|Warning):(?:Gradle: )?(?!\s*(?:\(|Execution failed|A problem occurred|FAILURE: |BUILD (?:FAILED|SUCCESSFUL)))(\S.*)$/;
-const STUDIO_OPEN_FILE = /^<a href="openFile:([^"]+)">/;
-/** Studio's Messages view groups located messages under a line that is only the file's path (absolute, or relative where a reporter cut the project's part). */
-const STUDIO_FILE_LINE = /^(?:[A-Za-z]:[\\/]|\/|[\w.-]+[\\/])[^:*?"<>|]*\.[A-Za-z]{1,6}$/;
-/** javac's `where` clause (compiler.properties `where.description.*`) and the declarations listed under it. */
-const JAVAC_WHERE_CLAUSE =
-  /^\s*(?:where \S.* (?:is an?|are) [\w -]+:|\S+ extends \S.* (?:declared in|from capture of) \S.*)$/;
-/** An exception's class and message, which Studio also shows as `Error:java.util…Exception: …`: a trace, not a problem. */
-const STUDIO_EXCEPTION = /^[\w$]+(?:\.[\w$]+)+(?:Exception|Error)\b/;
-/** AAPT2's own messages, recognisable without a path. */
-const AAPT_MESSAGE =
-  /^(?:error: )?(?:resource \S+ (?:\(aka \S+\) )?not found|style attribute '[^']*' not found|attribute \S+ (?:\(aka \S+\) )?not found|failed linking (?:references|file resources)|failed processing manifest|duplicate value for resource|file failed to compile)/;
-/** D8/R8's desugaring limits, printed bare, after `Error: `, or as an exception's message. */
-/** D8's dex size limit, bare or behind `D8: ` (its counts follow on the next line in the older form). */
-const D8_DEX_LIMIT =
-  /^\s*(?:D8: |Error: )?(Cannot fit requested classes in (?:a single dex file|the main-dex file).*)$/;
-/**
- * The merger's own messages, recognisable without `Manifest merger failed :` or a location before them. Android Studio's
- * Merged Manifest pane lists them as `Merging Errors: Error: <message> <module> main manifest (this file), line 23`.
- * AGP 7.0's previews worded the missing `android:exported` as `Apps targeting Android 12 and higher are required …`
- * alone (later versions put `android:exported needs to be explicitly specified for <element>.` before it).
- */
-const MANIFEST_MESSAGE =
-  /^\s*(?:Merging Errors: )?(?:Error: )?((?:uses-sdk:minSdkVersion \d+ cannot be smaller than version \d+ declared in library|android:exported needs to be explicitly specified for|Apps targeting Android \d+ and higher are required to specify an explicit value for|Attribute [\w:.@-]+ value=\(.*\) from .* is also present at|Attribute [\w:.@-]+ value=\(.*\) from (?:\[[^\]]+\] )?\S*AndroidManifest\.xml:\d+:\d+(?:-\d+(?::\d+)?)?\s*$|Missing one of the key attributes '[^']*' on element|Element \S+ at \S+ duplicated with element declared at)\b.*)$/;
-/** The pane's next record after a message that names its manifest: `… (this file), line 219 Error: Validation failed …`. */
-const MERGED_MANIFEST_PANE_NEXT = / manifest(?: \(this file\))?(?:, line \d+)? (?=(?:Error|Warning): )/;
-const MAX_PANE_RECORDS = 20;
-/** The merger's note that it stopped after the errors it reported: not a problem of its own. */
-const MANIFEST_VALIDATION_STOPPED = /^Validation failed, exiting\b/;
-/**
- * AGP 7.3+ on a source manifest's `package=` attribute: a warning (`… and the value is ignored.`, or `… is deprecated.`
- * before AGP 8), an error when it differs from the namespace (`Incorrect package="…" found …`). Its explanation and
- * recommendation follow on lines of their own.
- */
-const PACKAGE_ATTRIBUTE =
-  /^\s*((Incorrect )?package="[^"]*" found in source AndroidManifest\.xml: (.+?AndroidManifest\.xml)\.?)\s*$/;
-/**
- * Its recommendation pasted alone still names the manifest. AGP prints the same line under the warning and the error;
- * reported on its own, it is the one that failed the build (a library's `Incorrect package="…"`).
- */
-const PACKAGE_RECOMMENDATION =
-  /^\s*(Recommendation: remove package="[^"]*" from the source AndroidManifest\.xml: (.+?AndroidManifest\.xml)\.?)\s*$/;
-const PACKAGE_ATTRIBUTE_REST =
-  /^\s*(?:Setting the namespace via |Recommendation: remove package=|Please instead set the namespace |This migration can be done automatically )/;
-const D8_MESSAGE =
-  /^\s*(?:Error: |ERROR: |D8: |com\.android\.tools\.r8\.[\w.$]+: )?((?:Invoke-customs|Default interface methods|Static interface methods|Private interface methods|MethodHandle\.invoke and MethodHandle\.invokeExact|Invoke-polymorphic|Constant-dynamic) (?:are|is) only supported starting with Android \S+ \(--min-api \d+\).*)$/;
-const LOG_LEVEL_PREFIX =
-  /^\[(ERROR|WARNING|WARN|INFO|DEBUG|LIFECYCLE|QUIET|error|warn|info|debug)\] (?:\[[\w$]+(?:\.[\w$]+)+\](?: |$))?/;
-/** javac through Maven: `/p/A.java:[160,40] cannot find symbol` (older plugins keep javac's `error: `). */
-const MAVEN_LOCATED = /^\s*(.+?\.java):\[(\d+),(\d+)\] (?:(error|warning): )?(.*)$/;
-/** The Compose compiler plugin's version check, also seen pasted without Kotlin's `e: `. */
-const COMPOSE_VERSION = /^\s*(This version \(\S+\) of the Compose Compiler requires Kotlin version .*)$/;
-/**
- * kotlinc's messages that name no source position, pasted without the `e: ` / `w: ` the Kotlin plugin puts before
- * them, or in the `error: ` / `warning: ` form of Android Studio's build view and of kotlinc's own command line (there
- * lower-cased): the sentence is the compiler's, and so is its severity. `hint` is a cheap test before the pattern;
- * a message ending in `:` goes on with the lines under it (the classes, the jars).
- */
-const KOTLIN_SENTENCES_ALONE: readonly { hint: string; pattern: RegExp; severity: DiagnosticSeverity }[] = [
-  {
-    // The metadata-version error without the binary it names.
-    hint: ' was compiled with an incompatible version of Kotlin',
-    pattern:
-      /^\s*((?:Module|Class '[^']+') was compiled with an incompatible version of Kotlin\. The binary version of its metadata is \S+, expected version is \S+)$/,
-    severity: 'error',
-  },
-  {
-    hint: 'upertypes of the following classes',
-    pattern:
-      /^\s*(?:error: )?([Ss]upertypes of the following classes cannot be resolved\. Please make sure you have the required dependencies in the classpath\b.*)$/,
-    severity: 'error',
-  },
-  {
-    hint: 'untime JAR files in the classpath',
-    pattern: /^\s*(?:warning: )?([Rr]untime JAR files in the classpath should have the same version\b.*)$/,
-    severity: 'warning',
-  },
-  {
-    hint: ' have the same JVM signature',
-    pattern:
-      /^\s*((?:Inherited platform declarations clash|Platform declaration clash|Accidental override): The following declarations have the same JVM signature\b.*)$/,
-    severity: 'error',
-  },
-  {
-    // An internal error as a summary shows it, without the exception class and `e: ` before it.
-    hint: 'Backend Internal error: ',
-    pattern: /^\s*(Backend Internal error: .*)$/,
-    severity: 'error',
-  },
-];
-/** The file an internal compiler error names on the line after it (K1 put the position before it). */
-/** kotlinc's internal-error attachment: `File being compiled: (l,c) in <path>`, before 1.3 `File being compiled and position: …`. */
-const FILE_BEING_COMPILED = /^File being compiled(?: and position)?: (?:\((\d+),(\d+)\) in )?(\S.*?)\s*$/;
-/** clang through CMake or ndk-build: `src/main/cpp/a.cpp:73:10: error: msg` (then an echo and a caret). */
-const CLANG =
-  /^\s*((?:[A-Za-z]:)?[^:\s][^:]*?\.(?:c|cc|cpp|cxx|c\+\+|h|hh|hpp|hxx|m|mm|inl|ipp)):(\d+):(\d+): (error|warning|fatal error): (.*)$/;
-const NINJA_ERROR = /^\s*(ninja: error: .+|FAILED: \S.*)$/;
-/** make's fatal error at a makefile's line (ndk-build's own `.mk` files): `<path>:88: *** message.  Stop.` */
-const MAKE_FATAL = /^\s*((?:[A-Za-z]:)?[^\s:*][^:*]*?):(\d+): \*\*\* (\S.*)$/;
-/** AGP's native build failures, `[CXX1405] error when building with ndkBuild using <Android.mk>: Build command failed.` */
-const CXX_ERROR = /^\s*\[CXX\d{4}\] (error|warning) (.*)$/;
-const CXX_BUILD_FILE = /^when building with \w+ using (.+?(?:CMakeLists\.txt|\.mk)): /;
-/** ndk-build's own checks: `Android NDK: ERROR:<path>/Android.mk:<module>: LOCAL_SRC_FILES points to a missing file`. */
-const NDK_BUILD_LOCATED = /^\s*Android NDK: (ERROR|WARNING):\s*(.+?\.mk):([\w.+-]+): (\S.*?)\s*$/;
-const NDK_BUILD_UNKNOWN_SCRIPT = /^\s*Android NDK: (Your APP_BUILD_SCRIPT points to an unknown file: .+?)\s*$/;
-const CMAKE_ERROR = /^\s*CMake (Error|Warning)(?: \(dev\))? at (.+?):(\d+) \((\w+)\):\s*$/;
-/** Failures Gradle and AGP print as one sentence, seen pasted on their own without the failure block around them. */
-const KNOWN_FAILURE =
-  /^\s*(?:Caused by: [\w.$]+(?:Exception|Error): )?((?:SDK location not found|Unsupported class file major version|General error during (?:conversion|semantic analysis): |Could not find method \S+ for arguments|No such property: \S+ for class: \S|Keystore file .* not found for signing config|Failed to find (?:target with hash string|Build Tools revision)|No toolchains found in the NDK|NDK (?:not configured|is not installed)|Minimum supported Gradle version is|The project is using an incompatible version|Android Gradle plugin requires Java \d+ to run\.|Namespace not specified\. |Task (?:with name )?'[^']*' not found in (?:root )?project '[^']+'(?:\.|\s*$)|Plugin is too old, please update to a more recent version|compileSdkVersion is not specified\b|There were failing tests\. See the report at: ).*)$/;
-/** An exception's class before its message (a stack pasted without the report): the message may be a known failure. */
-const THROWN = /^\s*(?:(?:[a-z][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error): )+(\S.*)$/;
-/**
- * An exception that carries a failure of its own as its message, all that names it when only the stack trace was
- * pasted: an unknown task (`TaskSelectionException: Task 'x' not found …`), lint's abort. The exceptions that only wrap
- * a failure (`Execution failed for task`, `A problem occurred configuring project`, `Could not resolve all files`)
- * name where it failed, not what: a stack of those alone reports nothing.
- */
-const GRADLE_FAILURE_EXCEPTION =
-  /^\s*(?:Caused by: )?(?:(?:[a-z][\w$]*\.)+[A-Z][\w$]*Exception: )+(Task '[^']*' not found in (?:root )?project '[^']+'.*?|Lint found (?:fatal )?errors\b[^.]*\.?)\.?\s*$/;
-/**
- * Gradle's failures to fetch what the build needs, as Studio's sync shows them alone: a plugin no repository has, a
- * repository refusing a file, the wrapper's distribution refused, a variant built for a newer JVM (the reason Gradle
- * gives under `No matching variant`, as a sentence of its own rather than a `- ` item of that list).
- */
-const FETCH_FAILURE =
-  /^\s*(?:Caused by: [\w.$]+(?:Exception|Error): )?((?:Plugin \[id: '[^']+'[^\]]*\] was not found in any of the following sources:|Could not (?:GET|HEAD) '[^']+'\. Received status code \d+ from server: |Server returned HTTP response code: \d+ for URL: \S|Incompatible because this component declares \S.* and the consumer needed \S).*)$/;
-/** Lint's own line before the failure block it ends the build with (the advice follows it). */
-const LINT_ABORTED = /^\s*(Lint found (?:fatal )?errors\b[^.]*\.)\s*$/;
-/** LocationAwareException's message: the location, then the failure's headline on the next line. */
-const LOCATION_AWARE_EXCEPTION =
-  /^(?:Caused by: )?(?:(?:[a-z][\w$]*\.)+[A-Z][\w$]*Exception: )+((?:Build|Settings|Script|Init script) file '.+)$/;
-/** The lines AGP's JDK check prints under its message, also when a paste lost their one-space indentation. */
-const AGP_JDK_ADVICE = /^(?:Your current JDK is located in |You can try some of the following options:|\s*- changing )/;
-/** AGP's advice on migrating `package=`, printed after a blank line under `Namespace not specified`. */
-const NAMESPACE_ADVICE =
-  /^\s*If (?:you've specified the package attribute|the package attribute is specified) in the source AndroidManifest\.xml/;
-const BUILD_FILE_NAMED = "Specify a namespace in the module's build file: ";
-const NAMESPACE_BUILD_FILE = /Specify a namespace in the module's build file: (.+?\.gradle(?:\.kts)?)\. /;
-/** AGP reports every configuration problem it finds as an EvalIssueException: its message is the problem. */
-const EVAL_ISSUE = /^\s*(?:Caused by: )?com\.android\.builder\.errors\.EvalIssueException: (\S.*)$/;
-/** Warnings AGP prints as plain lines (no `WARNING:`), recognisable by their wording. */
-const AGP_PLAIN_WARNING =
-  /^\s*(Java compiler version \d+ has deprecated support for compiling with source\/target version \d+\.?)\s*$/;
-
-function severityOf(word: string): DiagnosticSeverity {
-  switch (word) {
-    case 'e':
-    case 'error':
-    case 'ERROR':
-    case 'Error':
-    case 'Fatal':
-    case '错误':
-    case 'エラー':
-    case 'Fehler':
-      return 'error';
-    case 'w':
-    case 'warn':
-    case 'warning':
-    case 'WARNING':
-    case 'Warning':
-    case '警告':
-    case 'Warnung':
-      return 'warning';
-    default:
-      return 'info';
-  }
-}
-
-/** `file:///Users/dev/A.kt` → `/Users/dev/A.kt`, `file:///C:/a/B.kt` → `C:/a/B.kt`; plain paths as they are. */
-export function normalizePath(path: string): string {
-  if (!path.startsWith('file:')) return path;
-  // A reporter who cut a URL's start may leave a space after `file:` (`file: /node_modules/…/A.kt`): the path follows.
-  const spaced = /^file:\s+(\S.*)$/.exec(path);
-  if (spaced) return spaced[1]!;
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(new URL(path).pathname);
-  } catch {
-    decoded = path.replace(/^file:\/\//, '');
-  }
-  return /^\/[A-Za-z]:\//.test(decoded) ? decoded.slice(1) : decoded;
-}
-
-function clip(message: string): string {
-  // A tool's own line breaks (AGPBI's `text`, a message continued on the next line) read as spaces.
-  const trimmed = (message.includes('\n') ? message.replace(/\s*\r?\n\s*/g, ' ') : message).trim();
-  return trimmed.length > MAX_MESSAGE_CHARS ? `${trimmed.slice(0, MAX_MESSAGE_CHARS)}…` : trimmed;
-}
-
-/** False when the line's first character cannot begin any WRAPPER_PREFIX alternative (most lines): skips the regex. */
-function mayStartWrapperPrefix(line: string): boolean {
-  const c = line.charCodeAt(0);
-  // BOM, a digit (timestamps), `[`, `#`, `:`, `e`/`w`/`E`/`W` (`error: `/`Error: `), a backtick (code fence), `C` (`C/C++: `).
-  return (
-    c === 0xfeff ||
-    (c >= 48 && c <= 57) ||
-    c === 91 ||
-    c === 35 ||
-    c === 58 ||
-    c === 101 ||
-    c === 119 ||
-    c === 96 ||
-    ((c === 69 || c === 87) && /^(?:Error|Warning): [ew]: /.test(line)) ||
-    (c === 67 && line.startsWith('C/C++: '))
-  );
-}
-
-/** A cheap pre-check for FLUTTER_PREFIX_GLUED: an `s] ` past the line's own leading `[  +12 ms] ` column. */
-function gluedPrefixAfterStart(line: string): boolean {
-  let at = line.indexOf('s] ');
-  if (at >= 0 && at < 12 && line.charCodeAt(0) === 91) at = line.indexOf('s] ', at + 3);
-  return at > 0;
-}
-
-/** Removes what CI runners and wrappers put in front of every line, and colour codes. */
-export function stripWrapperPrefixes(rawLine: string): string {
-  let line = rawLine.length > MAX_LINE_CHARS ? rawLine.slice(0, MAX_LINE_CHARS) : rawLine;
-  if (line.endsWith('\r')) line = line.slice(0, -1);
-  if (line.includes('\u001b')) line = line.replace(ANSI, '');
-  // An opening fence glued to the start of a log line (```Execution failed …).
-  if (line.startsWith('```') && line.length > 3 && line.charCodeAt(3) !== 96) line = line.slice(3);
-  // python-for-android (buildozer) logs each line of a command's output as `[DEBUG]:   ` and a tab before the line.
-  if (line.charCodeAt(0) === 91 && P4A_RELAYED_LINE.test(line)) line = line.slice(line.indexOf('\t') + 1);
-  // A test runner relaying Gradle's output (Patrol's CLI) puts `        : ` or `\t: ` before each line.
-  if ((line.charCodeAt(0) === 9 || line.startsWith('        :')) && RELAYED_LINE_PREFIX.test(line))
-    line = line.slice(line.indexOf(':') + 2);
-  for (let i = 0; i < 4 && mayStartWrapperPrefix(line); i++) {
-    const m = WRAPPER_PREFIX.exec(line);
-    if (!m || m[0].length === 0) break;
-    line = line.slice(m[0].length);
-  }
-  // A log pasted in markdown italics: `_> cause` at its start, `…found._` at its end; a line in emphasis whole.
-  const head = line.charCodeAt(0);
-  const emphasized = head === 95 || head === 42 ? EMPHASIZED_LINE.exec(line) : null;
-  if (emphasized) line = emphasized[2]!;
-  else if ((head === 95 || head === 32) && /^ *_> /.test(line)) line = line.slice(line.indexOf('_') + 1);
-  // A log pasted in markdown bold over several lines: `**` glued to the first line's start, to the last line's end.
-  else if (line.startsWith('**') && line.length > 2 && !/[*\s]/.test(line[2]!)) line = line.slice(2);
-  else if (line.endsWith('**') && line.length > 2 && !/[*\s]/.test(line[line.length - 3]!)) line = line.slice(0, -2);
-  // Words a reporter set in bold inside a pasted line (`Duplicate class **a.B** found in …`); a glob's `**/` is not one.
-  if (line.includes('**')) line = line.replace(INLINE_BOLD, '$1');
-  if (line.endsWith('._')) line = line.slice(0, -1);
-  // A whole line in italics: `_Error:Execution failed for task … see logs_`.
-  else if (head === 95 && line.endsWith('_') && line.includes(' ') && /^_[^\s_]/.test(line) && /[^\s_]_$/.test(line))
-    line = line.slice(1, -1);
-  // A closing fence glued to the end of a log line (```e: …```).
-  if (line.length > 3 && line.endsWith('```')) line = line.slice(0, -3);
-  // A single log line pasted as markdown inline code: `` `Caused by: …` ``.
-  if (line.length > 2 && line.startsWith('`') && line.endsWith('`') && !line.startsWith('``')) line = line.slice(1, -1);
-  else if (line.includes('`') && !line.includes('``') && line.split('`').length % 2 === 0) {
-    // An inline-code span opened on this line and closed on another: its one unmatched backtick (the markdown's
-    // indentation before an opening one goes with it).
-    if (line.trimStart().startsWith('`')) line = line.slice(line.indexOf('`') + 1);
-    else if (line.endsWith('`')) line = line.slice(0, -1);
-  }
-  // A path the issue's editor turned into a link with no target: `e: [/p/A.kt](): (326, 50): …`.
-  if (line.includes(']('))
-    line = line.replace(MARKDOWN_LINK, (link, text: string) => (LINKED_PATH.test(text) ? text : link));
-  // A log line quoted in a sentence: `"MainActivity.kt:8:22 Unresolved reference: X"`.
-  if (line.length > 2 && line.startsWith('"') && line.endsWith('"') && line.indexOf('"', 1) === line.length - 1)
-    line = line.slice(1, -1);
-  // The same quotes around a pasted block: the opening one alone on its first line, the closing one on its last.
-  else if (
-    line.length > 1 &&
-    (line.startsWith('"') || line.endsWith('"')) &&
-    line.indexOf('"') === line.lastIndexOf('"')
-  )
-    line = line.startsWith('"') ? line.slice(1) : line.slice(0, -1);
-  // A log line quoted in parentheses: `( AAPT: error: resource android:attr/lStar not found.)`. A module's coordinates
-  // alone in them (`(group:name:1.0)`) are the rest of a wrapped line instead.
-  else if (
-    line.length > 2 &&
-    line.charCodeAt(0) === 40 &&
-    line.endsWith(')') &&
-    !MODULE_COORDINATES.test(line) &&
-    wrapsWhole(line)
-  )
-    line = line.slice(1, -1).trim();
-  return line;
-}
-
-/** A reporter's words before Studio's `Error:` headline on its line (`i have this problem Error:Execution failed …`). */
-function withoutWordsBeforeHeadline(line: string): string {
-  const at = line.indexOf(' Error:') + 1;
-  const rest = line.slice(at);
-  return !line.slice(0, at).includes(':') && IMPLICIT_BLOCK.test(rest) ? rest : line;
-}
-
-/** The opening parenthesis at the line's start closes only at its end (not `(a) … (b)`). */
-function wrapsWhole(line: string): boolean {
-  let depth = 0;
-  for (let i = 0; i < line.length - 1; i++) {
-    const c = line.charCodeAt(i);
-    if (c === 40) depth++;
-    else if (c === 41 && --depth === 0) return false;
-  }
-  return true;
-}
 
 /**
  * Patterns start `^\s*(.+?)…`, so every character of indentation is one more place the path group can begin:
@@ -756,14 +256,6 @@ function capIndent(line: string, caretExpected: boolean): string {
   const indent = line.length - line.trimStart().length;
   if (indent <= MAX_INDENT_CHARS || (caretExpected && CARET.test(line))) return line;
   return line.slice(indent - MAX_INDENT_CHARS);
-}
-
-/** The tool behind a Studio `Error:(l, c)` message: named by Studio, else told by the file or by the message. */
-function studioSource(tool: string, file: string | null, message: string): DiagnosticSource {
-  if (tool === 'Kotlin' || (file !== null && /\.kts?$/.test(file))) return 'kotlin';
-  if ((file !== null && /\.xml$/.test(file)) || AAPT_MESSAGE.test(message)) return 'aapt2';
-  if (/^(?:Java|error|warning|Error|Warning)$/.test(tool) || (file !== null && /\.java$/.test(file))) return 'javac';
-  return 'gradle';
 }
 
 /** More `[` than `]` in a text: a bracketed list left open. */
@@ -3410,14 +2902,4 @@ export function parseGradleOutput(text: string, options: GradleOutputParserOptio
     start = end + 1;
   }
   return parser.finish();
-}
-
-export function countBySeverity(diagnostics: readonly BuildDiagnostic[]): {
-  error: number;
-  warning: number;
-  info: number;
-} {
-  const counts = { error: 0, warning: 0, info: 0 };
-  for (const d of diagnostics) counts[d.severity]++;
-  return counts;
 }

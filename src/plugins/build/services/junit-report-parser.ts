@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
-import type { BuildDiagnostic } from './gradle-output-parser.js';
+import type { BuildDiagnostic } from './gradle-output/build-diagnostic.js';
 
 export interface JUnitTestFailure {
   /** `com.example.FooTest` as the report names it. */

@@ -1,0 +1,69 @@
+/*
+ * AAPT2 and AAPT 1 as AGP relays them (`AAPT: error:`, merged resource sets, compile failures), AGP's `AGPBI:` JSON,
+ * and the resource merger's duplicate-resource records.
+ */
+
+/** The tools Bazel's Android rules run AAPT2 through (`ResourceProcessorBusyBox --tool LINK_STATIC_LIBRARY -- --aapt2 …`). */
+export const BAZEL_RESOURCE_TOOL = /\b(?:ResourceProcessorBusyBox|aapt2)\b/;
+/**
+ * AAPT2 through AGP: `<path>:12: AAPT: error: msg`, also `ERROR:<path>:105:5-114:25: AAPT: error:`; AAPT 1 through
+ * AGP 2 gave no level (`<path>:104: AAPT: Error parsing XML: …`), only errors.
+ */
+export const AAPT_LOCATED =
+  /^\s*(?:ERROR:\s*)?(?!ERROR: AAPT: )(.+?)(?::(\d+)(?::(\d+)(?:-(\d+)(?::(\d+))?)?)?)?: AAPT: (?:(error|warn|warning): |(?=[A-Z][a-z]))(.*)$/;
+/** Also behind a label of the reporter's or an IDE's (`Build Failed : AAPT: error:`): no path ends in a space. */
+export const AAPT_UNLOCATED = /^\s*(?:ERROR:\s*|.*\s:\s+)?AAPT: (error|warn|warning): (.+)$/;
+/**
+ * AGP logs at error level what its AAPT2 daemon (`AAPT2 <version> Daemon #N`) prints outside a request: a broken
+ * aapt2 binary shows only here, before the task fails.
+ */
+export const AAPT2_DAEMON_STRAY_OUTPUT =
+  /^AAPT2 \S+ Daemon #\d+: (?:Unexpected (?:error|standard) output: |Idle daemon unexpectedly exit\.)/;
+/** AAPT2's own form: `com.example.app-main-7:/layout/a.xml:11: error: msg` (merged resource set), or a path. */
+export const AAPT2_SET = /^\s*(?:ERROR:\s*)?([A-Za-z0-9_.-]+):\/(\S+?):(\d+): (error|warn|warning): (.*)$/;
+export const AAPT2_XML = /^\s*(?:ERROR:\s*)?(?:AAPT:\s*)?(.+?\.xml)(?::(\d+)(?::(\d+))?)?: (error|warn|warning): (.*)$/;
+export const AAPT2_BARE = /^\s*(error|warning): (.*)$/;
+export const AAPT2_BARE_FAILED = /^\s*error: (failed (?:linking|processing|compiling) .*)$/;
+export const AAPT2_COMPILE =
+  /Resource compilation failed \(Failed to compile (?:\S+ )?resource file (\S+?)\. Cause: (?:[\w.$]+(?:Exception|Error): )?(.*)\)\.(?: Check logs for more details\.)?$/;
+/** AAPT 1 through AGP: `AAPT err(Facade for 123) : No Delegate set : lost message:<path> ERROR: msg`, or a bare message. */
+export const AAPT1 = /^\s*AAPT err\(Facade for \d+\)\s*: (?:No Delegate set : lost message:)?(.*)$/;
+export const AGPBI = /^\s*AGPBI: (\{.*\})\s*$/;
+
+/**
+ * The resource merger: `[raw/x] <path> [raw/x] <path>: Resource and asset merger: Duplicate resources` (tab or
+ * space between, `Caused by: ` or `Error: ` around it). Read with index scans: the paths are free text.
+ */
+export interface DuplicateResources {
+  readonly resource: string;
+  readonly first: string;
+  readonly other: string;
+  readonly problem: string;
+}
+
+export function parseDuplicateResources(text: string): DuplicateResources | null {
+  const body = text.startsWith('Caused by: ') ? text.slice(11) : text;
+  if (!body.startsWith('[')) return null;
+  const cut = Math.max(0, body.length - 80);
+  const tail = /:\s*(?:Resource and asset merger: |Error: )?(Duplicate resources)\s*$/.exec(body.slice(cut));
+  if (!body.startsWith('[') || !tail) return null;
+  const close = body.indexOf('] ');
+  if (close < 2) return null;
+  const resource = body.slice(1, close);
+  const second = body.indexOf(`[${resource}] `, close + 2);
+  if (second < 0) return null;
+  const first = body.slice(close + 2, second).trim();
+  const other = body.slice(second + resource.length + 3, cut + tail.index).trim();
+  if (first === '' || other === '') return null;
+  return { resource, first, other, problem: tail[1]! };
+}
+
+/** The end of a merger duplicate record (`…: Resource and asset merger: Duplicate resources`). */
+export const DUPLICATE_RESOURCES_TAIL = /:\s*(?:Resource and asset merger: |Error: )?Duplicate resources\s*$/;
+/** A merger duplicate's start, both `[type/name] <path>` parts there but not its end: a console wrapped it. */
+export const WRAPPED_DUPLICATE_HEAD = /^(?:\s*(?:ERROR|Caused by):\s*)?(\[[^\]\s]+\]) \S.* \1 \S+$/;
+/** AGP 7+'s in-process resource compiler. */
+export const AAPT_COMPILER_DUPLICATE = /^\s*(Duplicate value for resource '[^']+' with config '[^']*'.*)$/;
+/** AAPT2's own messages, recognisable without a path. */
+export const AAPT_MESSAGE =
+  /^(?:error: )?(?:resource \S+ (?:\(aka \S+\) )?not found|style attribute '[^']*' not found|attribute \S+ (?:\(aka \S+\) )?not found|failed linking (?:references|file resources)|failed processing manifest|duplicate value for resource|file failed to compile)/;

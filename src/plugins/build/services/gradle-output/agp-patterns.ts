@@ -1,0 +1,23 @@
+/*
+ * The Android Gradle plugin's own messages: its `ERROR:` / `WARNING:` lines and the lines that continue them, its
+ * configuration problems (EvalIssueException), and the advice it prints under some of them.
+ */
+
+/** How AGP's multi-line notices (DeprecationReporter, SyncIssue) go on after their first line. */
+export const AGP_CONTINUATION =
+  /^(?:It will be removed|It has been replaced|For more information|To determine what is calling|Affected Modules:|More information: |Recommendation: |Suggestion: |To suppress this warning)/;
+export const AGP_ERROR =
+  /^\s*(ERROR|WARNING|INFO)::?\s*(?:(\/\S+?|[A-Za-z]:[\\/]\S+?|file:\/\/\S+?):(\d+)(?::(\d+))?: )?(.*)$/;
+/** The lines AGP's JDK check prints under its message, also when a paste lost their one-space indentation. */
+export const AGP_JDK_ADVICE =
+  /^(?:Your current JDK is located in |You can try some of the following options:|\s*- changing )/;
+/** AGP's advice on migrating `package=`, printed after a blank line under `Namespace not specified`. */
+export const NAMESPACE_ADVICE =
+  /^\s*If (?:you've specified the package attribute|the package attribute is specified) in the source AndroidManifest\.xml/;
+export const BUILD_FILE_NAMED = "Specify a namespace in the module's build file: ";
+export const NAMESPACE_BUILD_FILE = /Specify a namespace in the module's build file: (.+?\.gradle(?:\.kts)?)\. /;
+/** AGP reports every configuration problem it finds as an EvalIssueException: its message is the problem. */
+export const EVAL_ISSUE = /^\s*(?:Caused by: )?com\.android\.builder\.errors\.EvalIssueException: (\S.*)$/;
+/** Warnings AGP prints as plain lines (no `WARNING:`), recognisable by their wording. */
+export const AGP_PLAIN_WARNING =
+  /^\s*(Java compiler version \d+ has deprecated support for compiling with source\/target version \d+\.?)\s*$/;

@@ -1,0 +1,47 @@
+/*
+ * Text in a build log that is not Gradle's or a compiler's: npm banners, the rich console's progress and status lines,
+ * a CI viewer's line numbers, a build server's own log, the JVM's warnings, Bazel's and wrappers' lines, markdown quoting.
+ */
+
+/** Bazel locates a failed action at its target in a `BUILD` file; AGP never names one. */
+export const BAZEL_BUILD_FILE = /(?:^|[\\/])BUILD(?:\.bazel)?$/;
+/** Bazel's line before an action's output (`INFO: From KotlinCompile //pkg:target …:`): the tool's lines follow it. */
+export const BAZEL_ACTION_HEADER = /^INFO: From \S+ .*:$/;
+/** The JVM's own warnings on stderr (Unsafe, native access) are not build diagnostics. */
+export const JVM_NOISE =
+  /^\s*WARNING: (A terminally deprecated method|sun\.misc\.Unsafe|A restricted method|Use --enable-native-access|Restricted methods will be blocked|Please consider reporting|An illegal reflective access|Illegal reflective access|All illegal access operations)/;
+/** The rule row (`-- | --`) of a table copied out of Android Studio's build view. */
+export const TABLE_RULE = /^\s*-{2,}(?:\s*\|\s*-{2,})+\s*\|?\s*$/;
+/**
+ * A wrapper's own report that the Gradle wrapper it ran failed (buildozer's `…/gradlew failed!`): Gradle's output is
+ * over, and an unlocated `WARNING:` after it is the wrapper's or its toolchain's.
+ */
+export const WRAPPER_REPORTS_GRADLE_FAILED = /[\\/]gradlew(?:\.bat)? failed!$/;
+/** Gradle's rich console: the progress bar, then one `> IDLE` / `> :app:task` line per worker (no failure causes). */
+export const PROGRESS_BAR = /^<[-=]*> \d+% (?:INITIALIZING|CONFIGURING|EXECUTING|WAITING)\b/;
+/**
+ * npm and pnpm announce a package script as `> name@1.2.3 script [dir]`, its command on the next `> ` line (a React
+ * Native or Expo build run through `npm run`): neither is a failure cause.
+ */
+export const NPM_SCRIPT_BANNER = /^> (?:@[\w.-]+\/)?[\w.-]+@\d+\.\d+\.\d+\S* [\w:.-]+(?: \S.*)?$/;
+/**
+ * Gradle's rich console: a work-in-progress line (`> IDLE`, `> Evaluating settings`) over the status line it
+ * overwrote (`<===> 0% INITIALIZING [79ms]`), copied from a terminal: progress, not a failure cause.
+ */
+export const CONSOLE_STATUS = /^> (?:IDLE|.*[A-Z]{4,} \[(?:\d+h )?(?:\d+m )?\d+(?:\.\d+)?m?s\])\s*$/;
+/**
+ * A line that is only a number: a CI web viewer's line numbers, copied with the log, land on lines of their own between
+ * the log's lines. Gradle, AGP and the compilers print no bare number on a line.
+ */
+export const VIEWER_LINE_NUMBER = /^\s*\d{1,7}\s*$/;
+/**
+ * Python's logging in the form `2021-10-10 17:05:33,488 ERROR: …` (the comma before the milliseconds is Python's
+ * asctime): a build server's own log around the build (F-Droid's fdroidserver), never Gradle's or AGP's.
+ */
+export const BUILD_SERVER_LOG = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},\d{3} (?:DEBUG|INFO|WARNING|ERROR|CRITICAL): /;
+/** `Running Gradle task 'assembleDebug'...` with its time when done (`… 359.5s`, `… Done 362.1s (!)`). */
+export const FLUTTER_GRADLE_STATUS =
+  /^\s*(?:> )?Running Gradle task '[^']*'\.\.\.(?:\s+(?:Done\s+)?[\d.,]+m?s(?:\s+\(!\))?)?\s*$/;
+/** Lines that start with `> ` only because the log was quoted in markdown: Gradle prints none of these after `> `. */
+export const MARKDOWN_QUOTED =
+  /^> ?(?:> |\d{2}:\d{2}:\d{2}\b|Caused by: |\s*at [\w$.]+[\w$<>]*\(|\*? ?What went wrong:|\* (?:Where|Try|Exception is|Get more help)|FAILURE: |BUILD (?:FAILED|SUCCESSFUL)|Error:(?!\s)|:[\w.-]+(?::[\w.-]+)* (?:FAILED|UP-TO-DATE)\s*$)/;

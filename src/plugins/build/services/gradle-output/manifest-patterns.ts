@@ -1,0 +1,44 @@
+/*
+ * AGP's manifest merger: its located records (`<path>:6:9-35 Error:` and the detail lines under them), its
+ * messages recognisable without a location, Studio's Merged Manifest pane, and AGP's check on a manifest's `package=`.
+ */
+
+/** Manifest merger: `<path>/AndroidManifest.xml:6:9-35 Error:` then tab-indented details. */
+export const MANIFEST_LOCATED = /^\s*(.+?\.xml)(?::(\d+)(?::(\d+)(?:-\d+(?::\d+)?)?)?)?\s+(Error|Warning):(?: (.*))?$/;
+export const MANIFEST_FAILED = /^Manifest merger failed\b/;
+/** A merger record's severity line when the record has no source position to print before it. */
+export const BARE_RECORD_HEADER = /^\s*(Error|Warning):\s*$/;
+/** The merger's `tools:replace`/`tools:remove` with nothing to act on (ManifestMerger2's `NO_MATCHING_NODE` style). */
+export const MANIFEST_TAGGED_UNUSED =
+  /^\S+ was tagged at \S+:\d+ to (?:replace|remove) .+ but no other declarations? present$/;
+/** The merger's detail lines, read as its message's rest even when a paste lost their tabs or rewrapped its sentences. */
+export const MANIFEST_DETAIL =
+  /^(?:is also present at |Suggestion: |See https?:\/\/developer\.android\.com\/|\S*AndroidManifest\.xml as the library |Apps targeting Android \d+ and higher are required |`android:exported` when the corresponding component )/;
+/**
+ * The merger's own messages, recognisable without `Manifest merger failed :` or a location before them. Android Studio's
+ * Merged Manifest pane lists them as `Merging Errors: Error: <message> <module> main manifest (this file), line 23`.
+ * AGP 7.0's previews worded the missing `android:exported` as `Apps targeting Android 12 and higher are required …`
+ * alone (later versions put `android:exported needs to be explicitly specified for <element>.` before it).
+ */
+export const MANIFEST_MESSAGE =
+  /^\s*(?:Merging Errors: )?(?:Error: )?((?:uses-sdk:minSdkVersion \d+ cannot be smaller than version \d+ declared in library|android:exported needs to be explicitly specified for|Apps targeting Android \d+ and higher are required to specify an explicit value for|Attribute [\w:.@-]+ value=\(.*\) from .* is also present at|Attribute [\w:.@-]+ value=\(.*\) from (?:\[[^\]]+\] )?\S*AndroidManifest\.xml:\d+:\d+(?:-\d+(?::\d+)?)?\s*$|Missing one of the key attributes '[^']*' on element|Element \S+ at \S+ duplicated with element declared at)\b.*)$/;
+/** The pane's next record after a message that names its manifest: `… (this file), line 219 Error: Validation failed …`. */
+export const MERGED_MANIFEST_PANE_NEXT = / manifest(?: \(this file\))?(?:, line \d+)? (?=(?:Error|Warning): )/;
+export const MAX_PANE_RECORDS = 20;
+/** The merger's note that it stopped after the errors it reported: not a problem of its own. */
+export const MANIFEST_VALIDATION_STOPPED = /^Validation failed, exiting\b/;
+/**
+ * AGP 7.3+ on a source manifest's `package=` attribute: a warning (`… and the value is ignored.`, or `… is deprecated.`
+ * before AGP 8), an error when it differs from the namespace (`Incorrect package="…" found …`). Its explanation and
+ * recommendation follow on lines of their own.
+ */
+export const PACKAGE_ATTRIBUTE =
+  /^\s*((Incorrect )?package="[^"]*" found in source AndroidManifest\.xml: (.+?AndroidManifest\.xml)\.?)\s*$/;
+/**
+ * Its recommendation pasted alone still names the manifest. AGP prints the same line under the warning and the error;
+ * reported on its own, it is the one that failed the build (a library's `Incorrect package="…"`).
+ */
+export const PACKAGE_RECOMMENDATION =
+  /^\s*(Recommendation: remove package="[^"]*" from the source AndroidManifest\.xml: (.+?AndroidManifest\.xml)\.?)\s*$/;
+export const PACKAGE_ATTRIBUTE_REST =
+  /^\s*(?:Setting the namespace via |Recommendation: remove package=|Please instead set the namespace |This migration can be done automatically )/;

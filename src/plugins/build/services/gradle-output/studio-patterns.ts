@@ -1,0 +1,42 @@
+/*
+ * Android Studio's Messages view and sync notifications (`Error:(12, 5) …`, `Failed to resolve: …`) as people paste them.
+ */
+
+import { AAPT_MESSAGE } from './aapt-patterns.js';
+import type { DiagnosticSource } from './build-diagnostic.js';
+import { IMPLICIT_BLOCK } from './failure-block-patterns.js';
+
+/** Studio's Messages view puts the build file's line in front of a failure headline: `Error:(45, 1) Execution failed …`. */
+export const STUDIO_LOCATED_HEADLINE =
+  /^\s*Error:\((\d+)(?:, ?\d+)?\)\s*(?=Execution failed for task|A problem occurred (?:configuring|evaluating) )/;
+/** Studio's sync message for a dependency no repository had (`ERROR: Failed to resolve: g:a:v`, bare when copied). */
+export const STUDIO_UNRESOLVED = /^\s*(Failed to resolve: \S+:\S+)\s*$/;
+/** Studio's notification when a sync fails: the rest of the line is the failure. */
+export const STUDIO_SYNC_FAILED = /^\s*Gradle (?:project )?sync failed: (\S.*)$/;
+/** A Studio location with its message lost (copied apart from it): `Error:(39,13)`. */
+export const STUDIO_LOCATION_ONLY = /^\s*Error:\((\d+)(?:, ?(\d+))?\)\s*$/;
+/** Android Studio's Messages view: `Error:(12, 0) msg`, `Error:(34, 24) Kotlin: msg`, `Error:(8) msg`, `Error:msg`. */
+export const STUDIO_LOCATED =
+  /^(Error|Warning):\((\d+)(?:, ?(\d+))?\) ?(?:(Kotlin|Java|Gradle|error|warning|Error|Warning): )?(.+)$/;
+export const STUDIO_UNLOCATED =
+  /^(Error|Warning):(?:Gradle: )?(?!\s*(?:\(|Execution failed|A problem occurred|FAILURE: |BUILD (?:FAILED|SUCCESSFUL)))(\S.*)$/;
+export const STUDIO_OPEN_FILE = /^<a href="openFile:([^"]+)">/;
+/** Studio's Messages view groups located messages under a line that is only the file's path (absolute, or relative where a reporter cut the project's part). */
+export const STUDIO_FILE_LINE = /^(?:[A-Za-z]:[\\/]|\/|[\w.-]+[\\/])[^:*?"<>|]*\.[A-Za-z]{1,6}$/;
+/** An exception's class and message, which Studio also shows as `Error:java.util…Exception: …`: a trace, not a problem. */
+export const STUDIO_EXCEPTION = /^[\w$]+(?:\.[\w$]+)+(?:Exception|Error)\b/;
+
+/** A reporter's words before Studio's `Error:` headline on its line (`i have this problem Error:Execution failed …`). */
+export function withoutWordsBeforeHeadline(line: string): string {
+  const at = line.indexOf(' Error:') + 1;
+  const rest = line.slice(at);
+  return !line.slice(0, at).includes(':') && IMPLICIT_BLOCK.test(rest) ? rest : line;
+}
+
+/** The tool behind a Studio `Error:(l, c)` message: named by Studio, else told by the file or by the message. */
+export function studioSource(tool: string, file: string | null, message: string): DiagnosticSource {
+  if (tool === 'Kotlin' || (file !== null && /\.kts?$/.test(file))) return 'kotlin';
+  if ((file !== null && /\.xml$/.test(file)) || AAPT_MESSAGE.test(message)) return 'aapt2';
+  if (/^(?:Java|error|warning|Error|Warning)$/.test(tool) || (file !== null && /\.java$/.test(file))) return 'javac';
+  return 'gradle';
+}

@@ -1,0 +1,19 @@
+/*
+ * Gradle's task headers (`> Task :app:compileDebugKotlin FAILED`, and the pre-Gradle-5 form): they set the task that
+ * the diagnostics after them belong to.
+ */
+
+/**
+ * Gradle prints the path with its leading `:`; a reporter trimming it (`> Task kspKotlin FAILED`) still names a task,
+ * and a reporter's markdown bold around the task and its outcome (`> Task **:app:x FAILED**`) is no part of the line.
+ */
+export const TASK_LINE =
+  /^> Task (?:\*\*)?(:[^\s*]*|[A-Za-z][\w-]*(?::[\w-]+)*)(?: (?:FAILED|UP-TO-DATE|NO-SOURCE|SKIPPED|FROM-CACHE))?(?:\*\*)?\s*$/;
+export const EXECUTING_TASK = /^Executing task '(:[^'\s]+)'/;
+/** Gradle before 5 printed tasks as `:app:compileDebugJavaWithJavac UP-TO-DATE`. */
+export const OLD_TASK_LINE =
+  /^(:[\w.-]+(?::[\w.-]+)*)(?: (?:UP-TO-DATE|FAILED|SKIPPED|NO-SOURCE|FROM-CACHE|\(Thread\[.*|- .*))?\s*$/;
+export const CONFIGURE_LINE = /^> Configure project /;
+/** An old-style task name with the task's first output line, an absolute path and a line number, glued to it. */
+export const TASK_GLUED_MESSAGE = /^> Task (:[^\s:]+(?::[^\s:]+)*?)([ewi]: \S.*)$/;
+export const GLUED_TASK = /^(:[A-Za-z][\w-]*(?::[A-Za-z][\w-]*)*)(\/[^\s:][^:]*:\d+:? .*)$/;

@@ -1,0 +1,40 @@
+/*
+ * Test failures as Gradle's test logging, AGP's connected tests and a build's own test logger print them, and the
+ * stack frames read to locate a failure in the project's own code.
+ */
+
+/** The first line of a Java exception as `printStackTrace` writes it: `java.lang.IllegalStateException: msg`. */
+export const JAVA_EXCEPTION_LINE = /^(?:[a-z][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error)(?:: .*)?$/;
+/**
+ * Gradle's advice under a worker's failure (a test executor's exit value): a possible cause in general terms and where
+ * its user manual explains it, the same words for every build.
+ */
+export const GRADLE_MANUAL_POINTER =
+  /^(?:This problem might be caused by incorrect test process configuration\.|Please refer to the [\w ]+ in the User Manual at https:\/\/docs\.gradle\.org\/\S+)$/;
+/** `com.x.FooTest > bar FAILED`; nested classes stay in the method part (`Outer > Inner > test()`). */
+// A CI that masks secrets prints `***` for a package segment equal to one (`***.github.app.FooTest > bar FAILED`);
+// Kotlin Multiplatform names the target after the class (`FooTest[jvm] > bar[jvm] FAILED`).
+export const TEST_FAILED = /^((?:[A-Za-z_$]|\*{3})[\w$.*]*(?:\[[^\]]+\])?) > (.+) FAILED\s*$/;
+/** The test's name alone, its ` FAILED` wrapped onto the next line by the terminal. */
+export const TEST_NAME_ONLY = /^((?:[A-Za-z_$]|\*{3})[\w$.*]*) > (.+?)\s*$/;
+/** A build's own test logger (an `afterTest` hook) prints `SUITE: <class>`, `  TEST: <name>`, the result, then the stack. */
+export const LOGGED_SUITE = /^SUITE: ([\w$.]+)\s*$/;
+export const LOGGED_TEST = /^TEST: (\S.*?)\s*$/;
+/** The first line `printStackTrace()` prints: the exception's class, then its message. */
+export const PRINTED_EXCEPTION = /^[a-z][\w$]*(?:\.[\w$]+)+(?::\s|\s*$)/;
+/** AGP's stand-in test for a run with no device, its class empty: ` > : No compatible devices connected.[TestRunner] FAILED`. */
+export const CLASSLESS_TEST_FAILED = /^> : (\S.*\]) FAILED\s*$/;
+/** A connected-test run that did not complete, per device (`There was N failure(s).` only counts the failures listed). */
+export const DEVICE_RUN_FAILED = /^Tests on .+? failed: (?!There (?:was|were) \d+ failures?)\S.*$/;
+/** The runner's reason a run stopped early: wrapped by AGP before UTP, on its own line since (`Test run failed to complete. …`). */
+export const INSTRUMENTATION_RUN_FAILED =
+  /^(?:Test failed to run to completion\. Reason: |Test run failed to complete\. )\S.*$/;
+export const TEST_SHORT_FRAME = /^(.*?)\s+at (\S+?\.(?:kt|java|groovy|scala)):(\d+)\s*$/;
+/** Frames of test frameworks and the platform, skipped when looking for the project's frame. */
+export const FRAMEWORK_FRAME =
+  /^(?:org\.junit\.|junit\.|java\.|javax\.|jdk\.|sun\.|com\.sun\.|kotlin\.|kotlinx\.coroutines\.|org\.gradle\.|com\.android\.|android\.|androidx\.test\.|dalvik\.|org\.robolectric\.|org\.mockito\.|io\.mockk\.|org\.hamcrest\.|org\.assertj\.|com\.google\.common\.truth\.|org\.opentest4j\.)/;
+/** `at com.x.FooTest.bar(FooTest.kt:26)`, also with a module prefix (`app//…`, `java.base/…`) and spaced names. */
+export const STACK_FRAME = /^\s*at (?:[\w.-]+(?:@[\w.-]+)?\/\/?)*([\w$.*]+?)\.([^.(]+)\(([^:()]+):(\d+)\)/;
+/** A connected test's `FAILED` line with more after it: AGP ends the line there, so the text after is lines reflowed onto it. */
+export const SQUASHED_TEST_RUN = /\] FAILED \S/;
+export const SQUASHED_TEST_RUN_BREAK = /(?<=\] FAILED) | (?=Tests on \S.{0,200}? failed: |> Task :)/;

@@ -1,0 +1,138 @@
+/*
+ * What CI runners, wrappers and markdown pastes put around each line of Gradle's output (timestamps, `[stderr] `,
+ * Flutter's verbose column, ANSI colours, code fences, emphasis, quotes), removed before any tool's pattern runs.
+ */
+
+import { MAX_LINE_CHARS } from './build-diagnostic.js';
+
+/* Wrappers that prefix every line: ISO timestamps (GitHub Actions raw logs) or a time of day (Jenkins), `[stderr] `, Actions
+ * workflow commands, Flutter's verbose `[  +12 ms] ` column, the Titanium CLI's `[ERROR] [GRADLE] `, AGP's `C/C++: ` before
+ * a native build's output, fastlane's `[23:49:00]: ▸ `, a JS CLI's tool tag and indentation (`[capacitor]         `), and
+ * the `error: ` Android Studio puts before a compiler's own `e: `, the `exception: ` before each line of a compiler run
+ * whose output the Kotlin plugin relays, and a markdown code fence glued to the first line of a log pasted into an
+ * issue. Stripped repeatedly, in any order. */
+export const WRAPPER_PREFIX =
+  /^(?:\uFEFF|(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|\[(?:\w+ )?\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[\d{2}:\d{2}:\d{2}\]: (?:▸ )?|\[[a-z][a-z-]*\](?: {2,}|$)|\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|C\/C\+\+: |(?:[Ee]rror|[Ww]arning): (?=[ew]: )|```(?:[\w-]+(?= |$))? ?|exception: (?=\S)|\d{1,6}\.(?:\t|\s(?=[ew]: )))/;
+export const RELAYED_LINE_PREFIX = /^(?:\t| {8}): /;
+export const P4A_RELAYED_LINE = /^\[(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\]: {0,8}\t/;
+/** The end of Flutter's verbose `[  +12 ms] ` column, all that is left of it on a log's first line cut inside it. */
+export const CUT_VERBOSE_COLUMN = /^ *(?:\+ *\d+ m?s)? *\] (?=\S)/;
+/** A module's coordinates in parentheses, as AGP prints them after a module's file name: `(group:name:1.0)`. */
+export const MODULE_COORDINATES = /^\([\w.-]+:[\w.-]+:[\w.+-]+\)$/;
+/** A markdown link, `[text](target)`: an issue's editor makes one of a pasted path. */
+export const MARKDOWN_LINK = /\[([^\s[\]()]+)\]\([^\s()]*\)/g;
+/** A link's text that is a file path: a directory separator and a file extension. */
+export const LINKED_PATH = /[\\/][^\\/]*\.\w+$/;
+/** Flutter's verbose `[  +21 ms] ` column after other text: the line break before it was lost. */
+export const FLUTTER_PREFIX_GLUED = /\S\[ *\+ *\d+ m?s\] /;
+/** A markdown bold span inside a line: `**` on both sides of text that neither starts nor ends with space, `*` or `/`. */
+export const INLINE_BOLD = /(?<![\w*/])\*\*([^\s*/](?:[^*\n]{0,200}?[^\s*/])?)\*\*(?![\w*/])/g;
+/** A whole line set in markdown emphasis by a reporter (`_Missing classes detected …_`, `**…**`). */
+export const EMPHASIZED_LINE = /^(\*\*|__|\*|_)([^\s*_](?:.*\S)?)\1\s*$/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes start with ESC.
+export const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
+export const LOG_LEVEL_PREFIX =
+  /^\[(ERROR|WARNING|WARN|INFO|DEBUG|LIFECYCLE|QUIET|error|warn|info|debug)\] (?:\[[\w$]+(?:\.[\w$]+)+\](?: |$))?/;
+
+/** False when the line's first character cannot begin any WRAPPER_PREFIX alternative (most lines): skips the regex. */
+export function mayStartWrapperPrefix(line: string): boolean {
+  const c = line.charCodeAt(0);
+  // BOM, a digit (timestamps), `[`, `#`, `:`, `e`/`w`/`E`/`W` (`error: `/`Error: `), a backtick (code fence), `C` (`C/C++: `).
+  return (
+    c === 0xfeff ||
+    (c >= 48 && c <= 57) ||
+    c === 91 ||
+    c === 35 ||
+    c === 58 ||
+    c === 101 ||
+    c === 119 ||
+    c === 96 ||
+    ((c === 69 || c === 87) && /^(?:Error|Warning): [ew]: /.test(line)) ||
+    (c === 67 && line.startsWith('C/C++: '))
+  );
+}
+
+/** A cheap pre-check for FLUTTER_PREFIX_GLUED: an `s] ` past the line's own leading `[  +12 ms] ` column. */
+export function gluedPrefixAfterStart(line: string): boolean {
+  let at = line.indexOf('s] ');
+  if (at >= 0 && at < 12 && line.charCodeAt(0) === 91) at = line.indexOf('s] ', at + 3);
+  return at > 0;
+}
+
+/** Removes what CI runners and wrappers put in front of every line, and colour codes. */
+export function stripWrapperPrefixes(rawLine: string): string {
+  let line = rawLine.length > MAX_LINE_CHARS ? rawLine.slice(0, MAX_LINE_CHARS) : rawLine;
+  if (line.endsWith('\r')) line = line.slice(0, -1);
+  if (line.includes('\u001b')) line = line.replace(ANSI, '');
+  // An opening fence glued to the start of a log line (```Execution failed …).
+  if (line.startsWith('```') && line.length > 3 && line.charCodeAt(3) !== 96) line = line.slice(3);
+  // python-for-android (buildozer) logs each line of a command's output as `[DEBUG]:   ` and a tab before the line.
+  if (line.charCodeAt(0) === 91 && P4A_RELAYED_LINE.test(line)) line = line.slice(line.indexOf('\t') + 1);
+  // A test runner relaying Gradle's output (Patrol's CLI) puts `        : ` or `\t: ` before each line.
+  if ((line.charCodeAt(0) === 9 || line.startsWith('        :')) && RELAYED_LINE_PREFIX.test(line))
+    line = line.slice(line.indexOf(':') + 2);
+  for (let i = 0; i < 4 && mayStartWrapperPrefix(line); i++) {
+    const m = WRAPPER_PREFIX.exec(line);
+    if (!m || m[0].length === 0) break;
+    line = line.slice(m[0].length);
+  }
+  // A log pasted in markdown italics: `_> cause` at its start, `…found._` at its end; a line in emphasis whole.
+  const head = line.charCodeAt(0);
+  const emphasized = head === 95 || head === 42 ? EMPHASIZED_LINE.exec(line) : null;
+  if (emphasized) line = emphasized[2]!;
+  else if ((head === 95 || head === 32) && /^ *_> /.test(line)) line = line.slice(line.indexOf('_') + 1);
+  // A log pasted in markdown bold over several lines: `**` glued to the first line's start, to the last line's end.
+  else if (line.startsWith('**') && line.length > 2 && !/[*\s]/.test(line[2]!)) line = line.slice(2);
+  else if (line.endsWith('**') && line.length > 2 && !/[*\s]/.test(line[line.length - 3]!)) line = line.slice(0, -2);
+  // Words a reporter set in bold inside a pasted line (`Duplicate class **a.B** found in …`); a glob's `**/` is not one.
+  if (line.includes('**')) line = line.replace(INLINE_BOLD, '$1');
+  if (line.endsWith('._')) line = line.slice(0, -1);
+  // A whole line in italics: `_Error:Execution failed for task … see logs_`.
+  else if (head === 95 && line.endsWith('_') && line.includes(' ') && /^_[^\s_]/.test(line) && /[^\s_]_$/.test(line))
+    line = line.slice(1, -1);
+  // A closing fence glued to the end of a log line (```e: …```).
+  if (line.length > 3 && line.endsWith('```')) line = line.slice(0, -3);
+  // A single log line pasted as markdown inline code: `` `Caused by: …` ``.
+  if (line.length > 2 && line.startsWith('`') && line.endsWith('`') && !line.startsWith('``')) line = line.slice(1, -1);
+  else if (line.includes('`') && !line.includes('``') && line.split('`').length % 2 === 0) {
+    // An inline-code span opened on this line and closed on another: its one unmatched backtick (the markdown's
+    // indentation before an opening one goes with it).
+    if (line.trimStart().startsWith('`')) line = line.slice(line.indexOf('`') + 1);
+    else if (line.endsWith('`')) line = line.slice(0, -1);
+  }
+  // A path the issue's editor turned into a link with no target: `e: [/p/A.kt](): (326, 50): …`.
+  if (line.includes(']('))
+    line = line.replace(MARKDOWN_LINK, (link, text: string) => (LINKED_PATH.test(text) ? text : link));
+  // A log line quoted in a sentence: `"MainActivity.kt:8:22 Unresolved reference: X"`.
+  if (line.length > 2 && line.startsWith('"') && line.endsWith('"') && line.indexOf('"', 1) === line.length - 1)
+    line = line.slice(1, -1);
+  // The same quotes around a pasted block: the opening one alone on its first line, the closing one on its last.
+  else if (
+    line.length > 1 &&
+    (line.startsWith('"') || line.endsWith('"')) &&
+    line.indexOf('"') === line.lastIndexOf('"')
+  )
+    line = line.startsWith('"') ? line.slice(1) : line.slice(0, -1);
+  // A log line quoted in parentheses: `( AAPT: error: resource android:attr/lStar not found.)`. A module's coordinates
+  // alone in them (`(group:name:1.0)`) are the rest of a wrapped line instead.
+  else if (
+    line.length > 2 &&
+    line.charCodeAt(0) === 40 &&
+    line.endsWith(')') &&
+    !MODULE_COORDINATES.test(line) &&
+    wrapsWhole(line)
+  )
+    line = line.slice(1, -1).trim();
+  return line;
+}
+
+/** The opening parenthesis at the line's start closes only at its end (not `(a) … (b)`). */
+export function wrapsWhole(line: string): boolean {
+  let depth = 0;
+  for (let i = 0; i < line.length - 1; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 40) depth++;
+    else if (c === 41 && --depth === 0) return false;
+  }
+  return true;
+}
