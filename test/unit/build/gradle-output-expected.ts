@@ -17159,7 +17159,8 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
     d(
       'error',
       'kotlin',
-      '/Users/yang.shen/.gradle/caches/transforms-3/.../transformed/jetified-miit-rule-checker-0.1.2-api.jar!/META-INF/miit_rule_checker_release.kotlin_module',
+      // The directory part is a paragraph of its own in the paste: the location is the `….kotlin_module:` line.
+      'jetified-miit-rule-checker-0.1.2-api.jar!/META-INF/miit_rule_checker_release.kotlin_module',
       null,
       null,
       'Module was compiled with an incompatible version of Kotlin. The binary version of its metadata is 1.8.0, expected version is 1.6.0.',

@@ -91,6 +91,7 @@ import {
   STACK_UNRESOLVED,
   THROWN,
   WHERE_BUILD_FILE,
+  WORKER_CAUSE_JOINED,
   WRAPPING_CAUSE,
 } from './gradle-output/failure-block-patterns.js';
 import {
@@ -126,21 +127,25 @@ import {
 } from './gradle-output/javac-patterns.js';
 import {
   COMPOSE_VERSION,
+  EXCEPTION_HEADLINE,
   FILE_BEING_COMPILED,
   JAVA_NULLABILITY_MISMATCH,
   KLIB_RESOLVER_TAG,
   KOTLINC_CLI,
   KOTLIN_BARE,
   KOTLIN_BINARY_LOCATION,
+  KOTLIN_BINARY_LOCATION_ALONE,
   KOTLIN_DEPRECATED_RUNTIME,
   KOTLIN_K1,
   KOTLIN_K1_BARE,
   KOTLIN_K2,
+  KOTLIN_METADATA_SENTENCE,
   KOTLIN_ONLY_WORDING,
   KOTLIN_RELATIVE_ONLY,
   KOTLIN_SENTENCES_ALONE,
   KOTLIN_TASK,
   KOTLIN_URL_ONLY,
+  NATIVE_COMPILATION_FAILED,
   SCRIPT_COMPILATION_ERROR,
   STACK_KOTLIN_COMPILE_FAILED,
 } from './gradle-output/kotlin-patterns.js';
@@ -417,6 +422,8 @@ export class GradleOutputParser {
   private r8Severity: DiagnosticSeverity = 'error';
   /** Set once kapt reported a javac error: its `e: ` lines that follow are kapt's too. */
   private kaptContext = false;
+  /** Kotlin/Native just reported a crash of its own (`Compilation failed: …`): the exception it rethrows comes next. */
+  private nativeCrashReported = false;
   /** A javac location printed alone on its line (`<path>.java:3:`), waiting for the `error: …` line under it. */
   private javacLocationOnly: string | null = null;
   /** Set by `BUILD FAILED in 16s`: Gradle prints nothing after it, so an unlocated `ERROR:` is its wrapper's (JitPack). */
@@ -1787,6 +1794,16 @@ export class GradleOutputParser {
       }
       return this.add(diagnostic);
     }
+    if (!inBlock && trimmed.endsWith(':') && (m = KOTLIN_BINARY_LOCATION_ALONE.exec(trimmed))) {
+      // Held with no message: only the metadata sentence, on the next line or after one blank line, makes it one.
+      this.pendingMultiline = {
+        base: { severity: 'error', source: 'kotlin', file: m[1]!, line: null, column: null, message: '', task },
+        lines: [],
+        unindented: KOTLIN_METADATA_SENTENCE,
+        paragraphAfterBlank: KOTLIN_METADATA_SENTENCE,
+      };
+      return true;
+    }
     // kotlinc names a binary without a position: `e: /p/x.jar!/META-INF/x.kotlin_module: Module was compiled …`,
     // also pasted without its `e: ` (then only with the compiler's metadata wording).
     const kotlinBare = KOTLIN_BARE.exec(line);
@@ -2272,6 +2289,9 @@ export class GradleOutputParser {
     // Kotlin/Native prints its own unlocated errors so (a klib not found), then this summary of them.
     if (!kapt && KOTLIN_TASK.test(task ?? '')) {
       if (message === 'Compilation finished with errors') return true;
+      const rethrown = this.nativeCrashReported && EXCEPTION_HEADLINE.test(message);
+      this.nativeCrashReported = NATIVE_COMPILATION_FAILED.test(message);
+      if (rethrown) return true;
       return this.add({ severity: 'error', source: 'kotlin', file: null, line: null, column: null, message, task });
     }
     this.pendingJavac = {
@@ -2336,7 +2356,8 @@ export class GradleOutputParser {
   private addJavacBareWarning(line: string, task: string | null): boolean {
     const m = JAVAC_BARE_WARNING.exec(line)!;
     // javac has no unused-declaration warnings: `warning: variable 'x' is never used` is kotlinc's, its path lost.
-    const kotlin = KOTLIN_ONLY_WORDING.test(m[1]!);
+    // Kotlin/Native prints its own warnings with the same `warning: `; its klib resolver tags them with its name.
+    const kotlin = KOTLIN_ONLY_WORDING.test(m[1]!) || m[1]!.startsWith(KLIB_RESOLVER_TAG);
     return this.addUnlocated(
       'warning',
       kotlin ? 'kotlin' : /kapt/i.test(task ?? '') || this.kaptContext ? 'kapt' : 'javac',
@@ -2675,8 +2696,11 @@ export class GradleOutputParser {
       // A cause a terminal cut at its width inside `[…]`, its rest quoted again as a cause of its own: one cause.
       else if (cause && causes.length > 0 && opensBracket(causes[causes.length - 1]!.text) && /^\S+\]/.test(text))
         causes[causes.length - 1]!.text += text;
-      else if (cause) causes.push({ depth: cause[1]!.length, text, details: [] });
-      else if (causes.length > 0) causes[causes.length - 1]!.details.push(entry);
+      else if (cause) {
+        const joined = WORKER_CAUSE_JOINED.exec(text);
+        if (joined) causes.push({ depth: cause[1]!.length, text: joined[1]!, details: [] });
+        causes.push({ depth: cause[1]!.length + (joined ? 1 : 0), text: joined ? joined[2]! : text, details: [] });
+      } else if (causes.length > 0) causes[causes.length - 1]!.details.push(entry);
     }
     // A worker's `A failure occurred while executing …` and a configuration's `Could not resolve all …` always wrap
     // the causes after them, even when a paste lost the nesting.
@@ -2726,7 +2750,11 @@ export class GradleOutputParser {
     this.where = null;
   }
 
-  private addCause(headline: string, wrapped: string, details: readonly BlockLine[], task: string | null): void {
+  private addCause(headline: string, wrapped: string, allDetails: readonly BlockLine[], task: string | null): void {
+    // Gradle indents a cause's further lines under its text: after a blank line, a line back at the margin is what
+    // the console printed next (another tool's output after the report), not more of the cause.
+    const end = allDetails.findIndex((d, k) => k > 0 && allDetails[k - 1]!.text.trim() === '' && /^\S/.test(d.text));
+    const details = end < 0 ? allDetails : allDetails.slice(0, end);
     // `> java.lang.RuntimeException: Manifest merger failed : …`: the merger's failure, named by the exception AGP threw.
     const unwrapped = wrapped.replace(/^(?:[a-z][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error): /, '');
     const cause = MANIFEST_FAILED.test(unwrapped) ? unwrapped : wrapped;

@@ -59,6 +59,11 @@ export const DEPENDENCY_DETAIL = /^(?:Searched in the following locations:|Requi
 /** Causes Gradle prints only around the causes under them (a worker's failure, a configuration's resolution). */
 export const WRAPPING_CAUSE =
   /^(?:A failure occurred while executing |[Cc]ould not resolve all [\w ]+ for configuration )/;
+/**
+ * A worker's wrapper with its cause joined onto the same line (`> A failure occurred while executing <WorkAction> >
+ * Compilation error.`): the worker is named by its class, no spaces, so the ` > ` after the name starts the cause.
+ */
+export const WORKER_CAUSE_JOINED = /^(A failure occurred while executing \S+) > (\S.*)$/;
 /** A cause line (`> …`) with no headline before it; VS Code's `> Executing task: <command> <` echo is none. */
 export const BARE_CAUSE =
   /^> (?!Task (?:(?:\*\*)?:|[A-Za-z][\w-]*(?: [A-Z-]+)?\s*$)|Configure project |Transform |Executing task: )\S/;
