@@ -88,6 +88,7 @@ import {
   QUOTED_HEADLINE,
   SQUASHED_REPORT,
   SQUASHED_SECTION_BREAK,
+  NO_ERROR_MESSAGE_HEADLINE,
   STACK_UNRESOLVED,
   THROWN,
   WHERE_BUILD_FILE,
@@ -128,6 +129,7 @@ import {
 import {
   COMPOSE_VERSION,
   EXCEPTION_HEADLINE,
+  FILE_ANALYSIS_EXCEPTION,
   FILE_BEING_COMPILED,
   JAVA_NULLABILITY_MISMATCH,
   KLIB_RESOLVER_TAG,
@@ -232,6 +234,7 @@ import {
   CUT_VERBOSE_COLUMN,
   FLUTTER_PREFIX_GLUED,
   LOG_LEVEL_PREFIX,
+  RELAY_PREFIX_GLUED,
   gluedPrefixAfterStart,
   stripWrapperPrefixes,
 } from './gradle-output/wrapper-prefixes.js';
@@ -485,6 +488,13 @@ export class GradleOutputParser {
       if (!glued) break;
       this.pushUnglued(rest.slice(0, glued.index + 1));
       rest = rest.slice(glued.index + 1);
+    }
+    // The same for the `exception: ` before each line of a compiler run the Kotlin plugin relays.
+    for (let k = 0; k < 16 && rest.startsWith('exception: ') && rest.includes('exception: ', 11); k++) {
+      const glued = RELAY_PREFIX_GLUED.exec(rest.slice(11));
+      if (!glued) break;
+      this.pushUnglued(rest.slice(0, 11 + glued.index));
+      rest = rest.slice(11 + glued.index);
     }
     this.pushUnglued(rest);
   }
@@ -906,6 +916,7 @@ export class GradleOutputParser {
   private headlineBefore(): string | null {
     const previous = this.previousLine?.replace(/^`+/, '') ?? null;
     if (previous === null || this.lastAdded?.line === this.previousLine) return null;
+    if (NO_ERROR_MESSAGE_HEADLINE.test(previous)) return previous;
     if (previous.length > 600 || !/^[A-Z][^:]*\S/.test(previous) || !/[.'\])]$/.test(previous)) return null;
     return /^(?:FAILURE|BUILD |Run with|Total time|Note:|Try)\b/.test(previous) || TASK_LINE.test(previous)
       ? null
@@ -1794,6 +1805,16 @@ export class GradleOutputParser {
       }
       return this.add(diagnostic);
     }
+    if (line.includes('FileAnalysisException: ') && (m = FILE_ANALYSIS_EXCEPTION.exec(line)))
+      return this.add({
+        severity: 'error',
+        source: 'kotlin',
+        file: m[2] ?? m[5]!,
+        line: m[3] ? Number(m[3]) : null,
+        column: m[4] ? Number(m[4]) : null,
+        message: m[1]!,
+        task,
+      });
     if (!inBlock && trimmed.endsWith(':') && (m = KOTLIN_BINARY_LOCATION_ALONE.exec(trimmed))) {
       // Held with no message: only the metadata sentence, on the next line or after one blank line, makes it one.
       this.pendingMultiline = {

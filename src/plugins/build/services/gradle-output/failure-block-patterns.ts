@@ -60,6 +60,11 @@ export const DEPENDENCY_DETAIL = /^(?:Searched in the following locations:|Requi
 export const WRAPPING_CAUSE =
   /^(?:A failure occurred while executing |[Cc]ould not resolve all [\w ]+ for configuration )/;
 /**
+ * Gradle's words for a failure whose exception has no message (BuildExceptionReporter: `<class> (no error message)`),
+ * a headline even though it starts with a package name.
+ */
+export const NO_ERROR_MESSAGE_HEADLINE = /^(?:[a-z_][\w$]*\.)+[A-Z][\w$]* \(no error message\)$/;
+/**
  * A worker's wrapper with its cause joined onto the same line (`> A failure occurred while executing <WorkAction> >
  * Compilation error.`): the worker is named by its class, no spaces, so the ` > ` after the name starts the cause.
  */

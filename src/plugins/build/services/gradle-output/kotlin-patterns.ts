@@ -100,13 +100,21 @@ export const KOTLIN_SENTENCES_ALONE: readonly { hint: string; pattern: RegExp; s
     severity: 'error',
   },
   {
-    // An internal error as a summary shows it, without the exception class and `e: ` before it.
-    hint: 'Backend Internal error: ',
-    pattern: /^\s*(Backend Internal error: .*)$/,
+    // An internal error (CodegenUtil.reportBackendException, K1's KotlinFrontEndException) pasted without the `e: `
+    // before it, with the exception class or as a summary shows it without; `File being compiled:` follows it.
+    hint: ' Internal error: ',
+    pattern:
+      /^\s*((?:(?:[a-z_][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error): )?(?:Backend|Back-end \(JVM\)|Front-end) Internal error: .*)$/,
     severity: 'error',
   },
 ];
 
+/**
+ * K2's crash while analysing a file (FileAnalysisException): `While analysing <path>:<line>:<col>: <cause>`, or
+ * `Somewhere in file <path>: <cause>` when the element has no position; with or without the `e: ` before it.
+ */
+export const FILE_ANALYSIS_EXCEPTION =
+  /^\s*(?:e: )?((?:[a-z_][\w$]*\.)*FileAnalysisException: (?:While analysing (.+?\.kts?):(\d+):(\d+)|Somewhere in file (.+?\.kts?)): \S.*?)\s*$/;
 /** The file an internal compiler error names on the line after it (K1 put the position before it). */
 /** kotlinc's internal-error attachment: `File being compiled: (l,c) in <path>`, before 1.3 `File being compiled and position: …`. */
 export const FILE_BEING_COMPILED = /^File being compiled(?: and position)?: (?:\((\d+),(\d+)\) in )?(\S.*?)\s*$/;
