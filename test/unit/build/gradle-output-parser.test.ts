@@ -532,6 +532,26 @@ describe('GradleOutputParser rules', () => {
     ]);
   });
 
+  it("reads K2's FileAnalysisException position from its message, once when the stack repeats it", () => {
+    const crash =
+      'org.jetbrains.kotlin.util.FileAnalysisException: While analysing /p/app/src/main/java/A.kt:3:4: java.lang.IllegalStateException: y';
+    const expected = [d('error', 'kotlin', '/p/app/src/main/java/A.kt', 3, 4, crash, ':app:compileDebugKotlin')];
+    // Only the stack pasted: its `Caused by:` names the crash.
+    expect(
+      parseGradleOutput(
+        ['> Task :app:compileDebugKotlin FAILED', `Caused by: ${crash}`, '\tat a.b.C.d(C.kt:1)'].join('\n'),
+      ),
+    ).toEqual(expected);
+    // The compiler's `e: ` line, then the same words in the failure's stack.
+    expect(
+      parseGradleOutput(
+        ['> Task :app:compileDebugKotlin FAILED', `e: ${crash}`, '\tat a.b.C.d(C.kt:1)', `Caused by: ${crash}`].join(
+          '\n',
+        ),
+      ),
+    ).toEqual(expected);
+  });
+
   it("takes an unprefixed exception for KSP's only when KSP's processing frames are under it", () => {
     const frames = (top: string) => [
       'java.lang.IllegalStateException: bad',

@@ -1764,6 +1764,17 @@ export class GradleOutputParser {
     if (trimmed.includes('[kapt]') && (m = KAPT_TAGGED.exec(line))) {
       return this.addUnlocated(m[1] === 'w' ? 'warning' : 'error', 'kapt', m[2]!, task);
     }
+    // Before the located forms below: the position is inside the exception's message, after its class name.
+    if (line.includes('FileAnalysisException: ') && (m = FILE_ANALYSIS_EXCEPTION.exec(line)))
+      return this.add({
+        severity: 'error',
+        source: 'kotlin',
+        file: m[2] ?? m[5]!,
+        line: m[3] ? Number(m[3]) : null,
+        column: m[4] ? Number(m[4]) : null,
+        message: m[1]!.trimEnd(),
+        task,
+      });
     // Every Kotlin location names a `.kt` or `.kts` file.
     const hasKt = line.includes('.kt');
     const cli = hasKt && (line.includes(': error: ') || line.includes(': warning: ')) ? KOTLINC_CLI.exec(line) : null;
@@ -1805,16 +1816,6 @@ export class GradleOutputParser {
       }
       return this.add(diagnostic);
     }
-    if (line.includes('FileAnalysisException: ') && (m = FILE_ANALYSIS_EXCEPTION.exec(line)))
-      return this.add({
-        severity: 'error',
-        source: 'kotlin',
-        file: m[2] ?? m[5]!,
-        line: m[3] ? Number(m[3]) : null,
-        column: m[4] ? Number(m[4]) : null,
-        message: m[1]!,
-        task,
-      });
     if (!inBlock && trimmed.endsWith(':') && (m = KOTLIN_BINARY_LOCATION_ALONE.exec(trimmed))) {
       // Held with no message: only the metadata sentence, on the next line or after one blank line, makes it one.
       this.pendingMultiline = {

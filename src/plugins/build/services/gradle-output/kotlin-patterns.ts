@@ -111,10 +111,11 @@ export const KOTLIN_SENTENCES_ALONE: readonly { hint: string; pattern: RegExp; s
 
 /**
  * K2's crash while analysing a file (FileAnalysisException): `While analysing <path>:<line>:<col>: <cause>`, or
- * `Somewhere in file <path>: <cause>` when the element has no position; with or without the `e: ` before it.
+ * `Somewhere in file <path>: <cause>` when the element has no position; with or without the `e: ` before it, and as
+ * a stack's `Caused by: ` names it when only the stack was pasted (the same words, so the same diagnostic).
  */
 export const FILE_ANALYSIS_EXCEPTION =
-  /^\s*(?:e: )?((?:[a-z_][\w$]*\.)*FileAnalysisException: (?:While analysing (.+?\.kts?):(\d+):(\d+)|Somewhere in file (.+?\.kts?)): \S.*?)\s*$/;
+  /^\s*(?:e: |Caused by: )?((?:[a-z_][\w$]*\.)*FileAnalysisException: (?:While analysing (.+?\.kts?):(\d+):(\d+)|Somewhere in file (.+?\.kts?)): \S.*)$/;
 /** The file an internal compiler error names on the line after it (K1 put the position before it). */
 /** kotlinc's internal-error attachment: `File being compiled: (l,c) in <path>`, before 1.3 `File being compiled and position: …`. */
 export const FILE_BEING_COMPILED = /^File being compiled(?: and position)?: (?:\((\d+),(\d+)\) in )?(\S.*?)\s*$/;
