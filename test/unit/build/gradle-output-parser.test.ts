@@ -552,6 +552,22 @@ describe('GradleOutputParser rules', () => {
     ).toEqual(expected);
   });
 
+  it("reads Kotlin/Native's crash report once and as Kotlin's, also without its task line", () => {
+    const out = parseGradleOutput(
+      [
+        'error: Compilation failed: null',
+        '',
+        ' * Source files: ',
+        ' * Compiler version: 2.1.0',
+        ' * Output kind: FRAMEWORK',
+        '',
+        'error: java.lang.NullPointerException',
+        '\tat org.jetbrains.kotlin.backend.konan.CacheBuilderKt.x(CacheBuilder.kt:31)',
+      ].join('\n'),
+    );
+    expect(out).toEqual([d('error', 'kotlin', null, null, null, 'Compilation failed: null', null)]);
+  });
+
   it("takes an unprefixed exception for KSP's only when KSP's processing frames are under it", () => {
     const frames = (top: string) => [
       'java.lang.IllegalStateException: bad',

@@ -2308,12 +2308,14 @@ export class GradleOutputParser {
     if (/^(resource |failed |attribute |style attribute |duplicate value |file failed )/.test(message))
       return this.add({ severity: 'error', source: 'aapt2', file: null, line: null, column: null, message, task });
     const kapt = this.kaptContext || /kapt/i.test(task ?? this.lastFailedTask ?? '');
-    // Kotlin/Native prints its own unlocated errors so (a klib not found), then this summary of them.
-    if (!kapt && KOTLIN_TASK.test(task ?? '')) {
+    // Kotlin/Native prints its own unlocated errors so (a klib not found), then this summary of them; its crash report
+    // and the exception it rethrows after it are its own wherever the task line is.
+    const nativeCrash = NATIVE_COMPILATION_FAILED.test(message);
+    const rethrown = this.nativeCrashReported && EXCEPTION_HEADLINE.test(message);
+    this.nativeCrashReported = nativeCrash;
+    if (rethrown) return true;
+    if (!kapt && (nativeCrash || KOTLIN_TASK.test(task ?? ''))) {
       if (message === 'Compilation finished with errors') return true;
-      const rethrown = this.nativeCrashReported && EXCEPTION_HEADLINE.test(message);
-      this.nativeCrashReported = NATIVE_COMPILATION_FAILED.test(message);
-      if (rethrown) return true;
       return this.add({ severity: 'error', source: 'kotlin', file: null, line: null, column: null, message, task });
     }
     this.pendingJavac = {
