@@ -552,7 +552,7 @@ describe('GradleOutputParser rules', () => {
     ).toEqual(expected);
   });
 
-  it("reads Kotlin/Native's crash report once and as Kotlin's, also without its task line", () => {
+  it("reads Kotlin/Native's crash report once, and its klib resolver's lines, as Kotlin's without a task line", () => {
     const out = parseGradleOutput(
       [
         'error: Compilation failed: null',
@@ -566,6 +566,13 @@ describe('GradleOutputParser rules', () => {
       ].join('\n'),
     );
     expect(out).toEqual([d('error', 'kotlin', null, null, null, 'Compilation failed: null', null)]);
+    // Its klib resolver's messages with the `error: ` / `warning: ` it prints them with, no task line either.
+    const missing = 'KLIB resolver: Could not find "io.ktor:ktor-http-cio" in [/projects, /.konan/klib]';
+    const duplicate = "KLIB resolver: The same 'unique_name=x' found in more than one library";
+    expect(parseGradleOutput(`error: ${missing}\nwarning: ${duplicate}`)).toEqual([
+      d('error', 'kotlin', null, null, null, missing, null),
+      d('warning', 'kotlin', null, null, null, duplicate, null),
+    ]);
   });
 
   it("takes an unprefixed exception for KSP's only when KSP's processing frames are under it", () => {

@@ -2308,13 +2308,13 @@ export class GradleOutputParser {
     if (/^(resource |failed |attribute |style attribute |duplicate value |file failed )/.test(message))
       return this.add({ severity: 'error', source: 'aapt2', file: null, line: null, column: null, message, task });
     const kapt = this.kaptContext || /kapt/i.test(task ?? this.lastFailedTask ?? '');
-    // Kotlin/Native prints its own unlocated errors so (a klib not found), then this summary of them; its crash report
-    // and the exception it rethrows after it are its own wherever the task line is.
+    // Kotlin/Native prints its own unlocated errors so (a klib not found), then this summary of them; its crash report,
+    // the exception it rethrows after it and its klib resolver's tagged messages are its own wherever the task line is.
     const nativeCrash = NATIVE_COMPILATION_FAILED.test(message);
     const rethrown = this.nativeCrashReported && EXCEPTION_HEADLINE.test(message);
     this.nativeCrashReported = nativeCrash;
     if (rethrown) return true;
-    if (!kapt && (nativeCrash || KOTLIN_TASK.test(task ?? ''))) {
+    if (!kapt && (nativeCrash || message.startsWith(KLIB_RESOLVER_TAG) || KOTLIN_TASK.test(task ?? ''))) {
       if (message === 'Compilation finished with errors') return true;
       return this.add({ severity: 'error', source: 'kotlin', file: null, line: null, column: null, message, task });
     }
