@@ -575,6 +575,30 @@ describe('GradleOutputParser rules', () => {
     ]);
   });
 
+  it("leaves Xcode's own lines around a Kotlin framework build out", () => {
+    const out = parseGradleOutput(
+      [
+        '> Task :shared:compileKotlinIosSimulatorArm64 FAILED',
+        "e: file:///p/shared/src/iosMain/kotlin/Platform.kt:3:8 Unresolved reference 'UIKit'.",
+        'Command PhaseScriptExecution failed with a nonzero exit code',
+        '** BUILD FAILED **',
+        'error: Command PhaseScriptExecution failed with a nonzero exit code',
+        "warning: Run script build phase 'Compile Kotlin Framework' will be run during every build because it does not specify any outputs.",
+      ].join('\n'),
+    );
+    expect(out).toEqual([
+      d(
+        'error',
+        'kotlin',
+        '/p/shared/src/iosMain/kotlin/Platform.kt',
+        3,
+        8,
+        "Unresolved reference 'UIKit'.",
+        ':shared:compileKotlinIosSimulatorArm64',
+      ),
+    ]);
+  });
+
   it("takes an unprefixed exception for KSP's only when KSP's processing frames are under it", () => {
     const frames = (top: string) => [
       'java.lang.IllegalStateException: bad',

@@ -108,6 +108,7 @@ import {
   TABLE_RULE,
   VIEWER_LINE_NUMBER,
   WRAPPER_REPORTS_GRADLE_FAILED,
+  XCODE_BUILD_SYSTEM_LINE,
 } from './gradle-output/foreign-text-patterns.js';
 import {
   CARET,
@@ -531,6 +532,9 @@ export class GradleOutputParser {
     // A digit first: the cheap test before the pattern, on every line.
     if (rawLine.charCodeAt(0) <= 57 && (BUILD_SERVER_LOG.test(rawLine) || VIEWER_LINE_NUMBER.test(rawLine))) return;
     let line = capIndent(stripWrapperPrefixes(rawLine), this.pendingJavac !== null);
+    if (line.includes(' failed with ') || line.includes('Run script build phase ')) {
+      if (XCODE_BUILD_SYSTEM_LINE.test(line)) return;
+    }
     // Copied out of an HTML table (Android Studio's build view pasted into an issue): each row ends in ` |` and the
     // rows are separated by `-- | --`.
     if (line.includes('|')) {
