@@ -2353,7 +2353,7 @@ export class GradleOutputParser {
       file: d.first,
       line: null,
       column: null,
-      message: `${d.problem} (${d.resource}): ${d.first} and ${d.other}`,
+      message: `Duplicate resources (${d.resource}): ${d.first} and ${d.other}`,
       task,
     });
   }

@@ -30,6 +30,8 @@ export const AAPT2_COMPILE =
 export const AAPT1 = /^\s*AAPT err\(Facade for \d+\)\s*: (?:No Delegate set : lost message:)?(.*)$/;
 export const AGPBI = /^\s*AGPBI: (\{.*\})\s*$/;
 
+/** The end of a merger duplicate record (`…: Resource and asset merger: Duplicate resources`). */
+export const DUPLICATE_RESOURCES_TAIL = /:\s*(?:Resource and asset merger: |Error: )?Duplicate resources\s*$/;
 /**
  * The resource merger: `[raw/x] <path> [raw/x] <path>: Resource and asset merger: Duplicate resources` (tab or
  * space between, `Caused by: ` or `Error: ` around it). Read with index scans: the paths are free text.
@@ -38,15 +40,14 @@ export interface DuplicateResources {
   readonly resource: string;
   readonly first: string;
   readonly other: string;
-  readonly problem: string;
 }
 
 export function parseDuplicateResources(text: string): DuplicateResources | null {
   const body = text.startsWith('Caused by: ') ? text.slice(11) : text;
   if (!body.startsWith('[')) return null;
   const cut = Math.max(0, body.length - 80);
-  const tail = /:\s*(?:Resource and asset merger: |Error: )?(Duplicate resources)\s*$/.exec(body.slice(cut));
-  if (!body.startsWith('[') || !tail) return null;
+  const tail = DUPLICATE_RESOURCES_TAIL.exec(body.slice(cut));
+  if (!tail) return null;
   const close = body.indexOf('] ');
   if (close < 2) return null;
   const resource = body.slice(1, close);
@@ -55,11 +56,9 @@ export function parseDuplicateResources(text: string): DuplicateResources | null
   const first = body.slice(close + 2, second).trim();
   const other = body.slice(second + resource.length + 3, cut + tail.index).trim();
   if (first === '' || other === '') return null;
-  return { resource, first, other, problem: tail[1]! };
+  return { resource, first, other };
 }
 
-/** The end of a merger duplicate record (`…: Resource and asset merger: Duplicate resources`). */
-export const DUPLICATE_RESOURCES_TAIL = /:\s*(?:Resource and asset merger: |Error: )?Duplicate resources\s*$/;
 /** A merger duplicate's start, both `[type/name] <path>` parts there but not its end: a console wrapped it. */
 export const WRAPPED_DUPLICATE_HEAD = /^(?:\s*(?:ERROR|Caused by):\s*)?(\[[^\]\s]+\]) \S.* \1 \S+$/;
 /** AGP 7+'s in-process resource compiler. */

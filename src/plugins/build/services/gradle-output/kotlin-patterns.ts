@@ -116,6 +116,8 @@ export const KOTLIN_SENTENCES_ALONE: readonly { hint: string; pattern: RegExp; s
  */
 export const FILE_ANALYSIS_EXCEPTION =
   /^\s*(?:e: |Caused by: )?((?:[a-z_][\w$]*\.)*FileAnalysisException: (?:While analysing (.+?\.kts?):(\d+):(\d+)|Somewhere in file (.+?\.kts?)): \S.*)$/;
-/** The file an internal compiler error names on the line after it (K1 put the position before it). */
-/** kotlinc's internal-error attachment: `File being compiled: (l,c) in <path>`, before 1.3 `File being compiled and position: …`. */
+/**
+ * The file an internal compiler error names on the line after it: kotlinc's attachment `File being compiled: (l,c) in
+ * <path>`, before 1.3 `File being compiled and position: …` (K1 put the position before the path).
+ */
 export const FILE_BEING_COMPILED = /^File being compiled(?: and position)?: (?:\((\d+),(\d+)\) in )?(\S.*?)\s*$/;
