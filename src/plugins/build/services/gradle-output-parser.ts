@@ -84,11 +84,11 @@ import {
   INDENTED_CAUSE,
   KNOWN_FAILURE,
   LOCATION_AWARE_EXCEPTION,
+  NO_ERROR_MESSAGE_HEADLINE,
   ONE_LINE_HEADLINE,
   QUOTED_HEADLINE,
   SQUASHED_REPORT,
   SQUASHED_SECTION_BREAK,
-  NO_ERROR_MESSAGE_HEADLINE,
   STACK_UNRESOLVED,
   THROWN,
   WHERE_BUILD_FILE,
@@ -491,11 +491,12 @@ export class GradleOutputParser {
       rest = rest.slice(glued.index + 1);
     }
     // The same for the `exception: ` before each line of a compiler run the Kotlin plugin relays.
-    for (let k = 0; k < 16 && rest.startsWith('exception: ') && rest.includes('exception: ', 11); k++) {
-      const glued = RELAY_PREFIX_GLUED.exec(rest.slice(11));
+    const relay = 'exception: '.length;
+    for (let k = 0; k < 16 && rest.startsWith('exception: ') && rest.includes('exception: ', relay); k++) {
+      const glued = RELAY_PREFIX_GLUED.exec(rest.slice(relay));
       if (!glued) break;
-      this.pushUnglued(rest.slice(0, 11 + glued.index));
-      rest = rest.slice(11 + glued.index);
+      this.pushUnglued(rest.slice(0, relay + glued.index));
+      rest = rest.slice(relay + glued.index);
     }
     this.pushUnglued(rest);
   }
@@ -532,9 +533,11 @@ export class GradleOutputParser {
     // A digit first: the cheap test before the pattern, on every line.
     if (rawLine.charCodeAt(0) <= 57 && (BUILD_SERVER_LOG.test(rawLine) || VIEWER_LINE_NUMBER.test(rawLine))) return;
     let line = capIndent(stripWrapperPrefixes(rawLine), this.pendingJavac !== null);
-    if (line.includes(' failed with ') || line.includes('Run script build phase ')) {
-      if (XCODE_BUILD_SYSTEM_LINE.test(line)) return;
-    }
+    if (
+      (line.includes(' failed with ') || line.includes('Run script build phase ')) &&
+      XCODE_BUILD_SYSTEM_LINE.test(line)
+    )
+      return;
     // Copied out of an HTML table (Android Studio's build view pasted into an issue): each row ends in ` |` and the
     // rows are separated by `-- | --`.
     if (line.includes('|')) {

@@ -40,6 +40,7 @@ export const KOTLIN_BINARY_LOCATION =
  */
 export const KOTLIN_BINARY_LOCATION_ALONE =
   /^((?:[A-Za-z]:)?[^\s:]*?\.(?:kotlin_module|jar|klib|class)(?:!\/[^\s:]*)?):$/;
+/** kotlinc's metadata-version message on a binary (a module's or a class's), the words such a location goes on with. */
 export const KOTLIN_METADATA_SENTENCE =
   /^\s*(?:Module|Class '[^']+') was compiled with an incompatible version of Kotlin\b/;
 /** kotlinc's notice on a runtime jar of an old name (`<jar>: kotlin-stdlib-jre7 is deprecated. Please use … instead`): a warning. */
