@@ -56,6 +56,21 @@ describe('GradleOutputParser on the real captures', () => {
 });
 
 describe('GradleOutputParser rules', () => {
+  it("joins a merger message's line broken after a space, but not after a sentence's end or before the manual link", () => {
+    const out = parseGradleOutput(
+      [
+        'Attribute application@label value=(A) from AndroidManifest.xml:5:9-30 ',
+        'is also present at [x:y:1] AndroidManifest.xml:3:9-41 value=(B). Suggestion: add the replace to <application> ',
+        'element at AndroidManifest.xml:4:5-9:19 to override. ',
+        'See http://g.co/androidstudio/manifest-merger for more information about the manifest merger.',
+        'Something else entirely.',
+      ].join('\n'),
+    );
+    expect(out.map((x) => x.message)).toEqual([
+      'Attribute application@label value=(A) from AndroidManifest.xml:5:9-30 is also present at [x:y:1] AndroidManifest.xml:3:9-41 value=(B). Suggestion: add the replace to <application> element at AndroidManifest.xml:4:5-9:19 to override.',
+    ]);
+  });
+
   it('reads the Kotlin K1 location form and unlocated compiler errors', () => {
     const out = parseGradleOutput(
       [

@@ -55,6 +55,7 @@ import {
   MAX_CONTINUATION_LINES,
   MAX_DIAGNOSTICS,
   MAX_INDENT_CHARS,
+  MAX_RELAYED_BLANK_LINES,
   MAX_UNINDENTED_LINES,
   clip,
   normalizePath,
@@ -169,7 +170,10 @@ import {
   MANIFEST_VALIDATION_STOPPED,
   MAX_PANE_RECORDS,
   MERGED_MANIFEST_PANE_NEXT,
+  NAMESPACE_NOT_UNIQUE,
   PACKAGE_ATTRIBUTE,
+  PACKAGE_ATTRIBUTE_CUT,
+  PACKAGE_PATH,
   PACKAGE_ATTRIBUTE_REST,
   PACKAGE_RECOMMENDATION,
 } from './gradle-output/manifest-patterns.js';
@@ -360,6 +364,10 @@ interface PendingMultiline {
   readonly deeperThan?: number;
   /** The merger's located record (`<path> Error:`). */
   readonly mergerRecord?: boolean;
+  /** A blank line came right under the record's header: the console relaying it puts one after every line. */
+  doubleSpaced?: boolean;
+  /** Blank lines in a row held in a double-spaced record. */
+  blankRun?: number;
 }
 
 interface PendingTest {
@@ -944,7 +952,7 @@ export class GradleOutputParser {
   private causeAfterOneLineHeadline(line: string): boolean {
     if (this.block.length !== 1 || !ONE_LINE_HEADLINE.test(this.block[0]!.text.trim())) return false;
     return (
-      !/^(\s|>|\*|[.…]|Information:|BUILD |FAILURE|Task |Caused by: |Run with |Try:|Get more help|[ew]: |:\w|\S+:\d+)/.test(
+      !/^(\s|>|\*|[.…]|Information:|BUILD |FAILURE|Task |Caused by: |Run with |Try:|Get more help|[ew]: |(?:error|warning): |:\w|\S+:\d+)/.test(
         line,
       ) && !/: (?:error|warning): /.test(line)
     );
@@ -1193,17 +1201,36 @@ export class GradleOutputParser {
         this.pendingMultiline = null;
         return this.scanLine(`Error:${line.trimEnd()}`, false);
       }
-      // A paste that lost the tabs may also have split the merger's `is also present at …` from its suggestion.
-      if (
-        !pending.heldBlank &&
-        line.trim() === '' &&
-        ((manifest && /^is also present at /.test(pending.lines.at(-1) ?? '')) ||
-          (pending.paragraphs === true && pending.lines.length > 0) ||
-          pending.paragraphAfterBlank !== undefined)
-      ) {
-        pending.heldBlank = true;
-        return true;
+      // A paste that lost the tabs may also have split the merger's `is also present at …` from its suggestion, or a
+      // located record's header from its message (a console that puts a blank line after every line it relays).
+      if (line.trim() === '') {
+        if (pending.mergerRecord === true && pending.base.message === '' && pending.lines.length === 0)
+          pending.doubleSpaced = true;
+        if (pending.doubleSpaced === true && (pending.blankRun ?? 0) < MAX_RELAYED_BLANK_LINES) {
+          pending.blankRun = (pending.blankRun ?? 0) + 1;
+          pending.heldBlank = true;
+          return true;
+        }
       }
+      if (!pending.heldBlank && line.trim() === '') {
+        if (
+          (manifest && /^is also present at /.test(pending.lines.at(-1) ?? '')) ||
+          (pending.paragraphs === true && pending.lines.length > 0) ||
+          pending.paragraphAfterBlank !== undefined
+        ) {
+          pending.heldBlank = true;
+          return true;
+        }
+      }
+      // A console that cut a long line of a merger message at its width, mid-word: the rest starts the next line
+      // (joined with a space like the other lines, as a reporter's rewrap at a space cannot be told from it).
+      const cutAtWidth =
+        manifest &&
+        !pending.heldBlank &&
+        (this.previousLine?.length ?? 0) >= 80 &&
+        !/\s$/.test(this.previousLine ?? '') &&
+        /^[a-z]/.test(line) &&
+        !/^[\w-]+:(?:\s|$)/.test(line);
       const detail =
         (pending.indented !== false &&
           /^\s+\S/.test(line) &&
@@ -1222,14 +1249,36 @@ export class GradleOutputParser {
         (pending.unindented !== undefined &&
           pending.lines.length < MAX_UNINDENTED_LINES &&
           pending.unindented.test(line) &&
-          !NEW_ENTRY.test(line));
+          !NEW_ENTRY.test(line)) ||
+        // A merger message broken after a space inside a sentence (a reporter's or a console's wrap): its rest
+        // starts the next line. After a sentence's end, or before the merger's pointer to its manual, it does not.
+        (manifest &&
+          !pending.heldBlank &&
+          /[^.\s]\s$/.test(this.previousLine ?? '') &&
+          /^[^\s>*]/.test(line) &&
+          !line.startsWith('See http://g.co/') &&
+          !/^(?:[ewiv]: |(?:ERROR|WARNING|INFO|Error|Warning):|Task :|Caused by: |FAILURE|BUILD |Execution failed )/.test(
+            line,
+          ) &&
+          !(/\s(?:Error|Warning):/.test(line) && MANIFEST_LOCATED.test(line))) ||
+        cutAtWidth;
       if (
         detail &&
-        !/^\s*(at |\.\.\. \d+ more)/.test(line) &&
+        // A stack frame ends it; the merger's own `at AndroidManifest.xml:12:5 …` (its sentence rewrapped) does not.
+        !(/^\s*(at |\.\.\. \d+ more)/.test(line) && !(manifest && /^\s*at \S*AndroidManifest\.xml/.test(line))) &&
+        // The merger's next record, indented with the rest of a log pasted as a block (`\t<path>:37:5 Error:`).
+        !(pending.mergerRecord === true && /\s(?:Error|Warning):/.test(line) && MANIFEST_LOCATED.test(line)) &&
         !(pending.dependency && /^\s*> /.test(line)) &&
         this.pendingMultiline.lines.length < MAX_CONTINUATION_LINES
       ) {
         this.pendingMultiline.lines.push(line.trim());
+        // A paragraph of the message after a blank line: the message may go on in another.
+        if (pending.heldBlank === true && pending.paragraphAfterBlank?.test(line) === true) pending.heldBlank = false;
+        // Its next blank lines are the console's spacing again.
+        if (pending.doubleSpaced === true) {
+          pending.heldBlank = false;
+          pending.blankRun = 0;
+        }
         return true;
       }
       this.flushMultiline();
@@ -1393,8 +1442,15 @@ export class GradleOutputParser {
       ? [p.base.message, ...(requiredAt < 0 ? [] : p.lines.slice(requiredAt, requiredAt + 6))].join(' ')
       : [p.base.message.trimEnd(), ...p.lines].filter((s) => s !== '').join(' ');
     const located = p.base.source === 'manifest' && p.base.file === null ? this.manifestLocation(message) : {};
-    if (p.base.source === 'manifest' && p.base.file !== null) this.manifestLocatedTasks.add(p.base.task);
+    // A package-attribute message whose path came on a line of its own names its manifest once joined.
+    const packageFile =
+      p.base.source === 'manifest' && p.base.file === null && message.includes('found in source AndroidManifest.xml: ')
+        ? PACKAGE_PATH.exec(message)?.[1]
+        : undefined;
+    if (packageFile !== undefined) Object.assign(located, { file: packageFile });
+    // `Validation failed, exiting` says nothing of its own: the block's `… see logs` still points at the errors.
     if (p.base.source === 'manifest' && MANIFEST_VALIDATION_STOPPED.test(message)) return;
+    if (p.base.source === 'manifest' && p.base.file !== null) this.manifestLocatedTasks.add(p.base.task);
     // The merger reports each element once: the same record right after itself, in a file it names no line of, is
     // another element its message does not name (`… for <activity>.` for each activity of a test manifest).
     const again = p.mergerRecord === true && p.base.line === null;
@@ -1403,13 +1459,39 @@ export class GradleOutputParser {
     if (p.fromStack && this.diagnostics.length > before) this.fromStack.set(before, p.base.message);
   }
 
+  /**
+   * The block's `Manifest merger failed : <message>` after the merger printed the same message on its own (no location
+   * before it): one problem, with the block's task. The block's copy is kept unless it was cut short.
+   */
+  private mergerMessageRepeated(text: string, task: string | null): boolean {
+    const normalizeSpace = (t: string): string => t.replace(/\s+/g, ' ').trim();
+    const body = normalizeSpace(text.replace(/^Manifest merger failed\s*:\s*/, ''));
+    if (body === '' || body === text) return false;
+    for (let k = this.diagnostics.length - 1; k >= 0; k--) {
+      const earlier = this.diagnostics[k]!;
+      if (earlier.source !== 'manifest' || earlier.severity !== 'error') continue;
+      const printed = normalizeSpace(earlier.message);
+      if (!printed.startsWith(body) && !body.startsWith(printed)) continue;
+      this.diagnostics[k] =
+        printed.length > body.length
+          ? { ...earlier, task: earlier.task ?? task }
+          : { ...earlier, ...this.manifestLocation(text), message: clip(text), task: task ?? earlier.task };
+      return true;
+    }
+    return false;
+  }
+
   /** The first position in a merger message that is the project's own manifest, for a message without a file. */
   private manifestLocation(message: string): Pick<BuildDiagnostic, 'file' | 'line' | 'column'> {
-    // Plain index scans: the message can be many joined lines, and a library's `[lib] AndroidManifest.xml` is skipped.
+    // Plain index scans: the message can be many joined lines, and a library's `[lib] AndroidManifest.xml` is skipped,
+    // as is the conflict's other side (`… is also present at AndroidManifest.xml:14:13-64`, a library's manifest even
+    // where Studio's pane leaves out its `[lib]`).
     const name = 'AndroidManifest.xml:';
+    const otherSide = 'is also present at ';
     for (let at = message.indexOf(name); at >= 0 && at < 8192; at = message.indexOf(name, at + name.length)) {
       const start = message.lastIndexOf(' ', at) + 1;
       if (message.slice(Math.max(0, start - 2), start) === '] ') continue;
+      if (message.slice(Math.max(0, start - otherSide.length), start) === otherSide) continue;
       const position = /^(\d+):(\d+)/.exec(message.slice(at + name.length, at + name.length + 24));
       if (!position) continue;
       return {
@@ -2113,6 +2195,7 @@ export class GradleOutputParser {
         // The conflict's first line alone, its `is also present at …` on the next (indented) line.
         line.startsWith('Attribute ') ||
         line.includes('Missing one of the key attributes') ||
+        line.includes(' as the library might be using APIs ') ||
         line.includes(' duplicated with element declared at ')) &&
       (m = MANIFEST_MESSAGE.exec(line))
     ) {
@@ -2121,7 +2204,7 @@ export class GradleOutputParser {
       let record: string | undefined = m[1]!;
       for (let k = 0; record !== undefined && k < MAX_PANE_RECORDS; k++) {
         const next = MERGED_MANIFEST_PANE_NEXT.exec(record);
-        const message = next ? record.slice(0, next.index + next[0].length - 1) : record;
+        const message = next ? record.slice(0, next.index + next[0].length).trimEnd() : record;
         this.pendingMultiline = {
           base: { severity: 'error', source: 'manifest', file: null, line: null, column: null, message, task },
           lines: [],
@@ -2132,12 +2215,25 @@ export class GradleOutputParser {
       }
       return true;
     }
-    if (trimmed.includes('found in source AndroidManifest.xml') && (m = PACKAGE_ATTRIBUTE.exec(line))) {
+    if (trimmed.startsWith("Namespace '") && (m = NAMESPACE_NOT_UNIQUE.exec(line)))
+      return this.add({
+        severity: 'warning',
+        source: 'manifest',
+        file: null,
+        line: null,
+        column: null,
+        message: m[1]!,
+        task,
+      });
+    if (
+      trimmed.includes('found in source AndroidManifest.xml') &&
+      (m = PACKAGE_ATTRIBUTE.exec(line) ?? PACKAGE_ATTRIBUTE_CUT.exec(line))
+    ) {
       this.pendingMultiline = {
         base: {
           severity: m[2] ? 'error' : 'warning',
           source: 'manifest',
-          file: m[3]!,
+          file: m[3] ?? null,
           line: null,
           column: null,
           message: m[1]!,
@@ -2145,6 +2241,8 @@ export class GradleOutputParser {
         },
         lines: [],
         unindented: PACKAGE_ATTRIBUTE_REST,
+        // A console that relays it with a blank line after every line (EAS Build) splits it into paragraphs.
+        paragraphAfterBlank: PACKAGE_ATTRIBUTE_REST,
         indented: false,
       };
       return true;
@@ -2864,7 +2962,7 @@ export class GradleOutputParser {
       this.add({
         severity: 'error',
         source: 'manifest',
-        file: packageAttribute[3]!,
+        file: packageAttribute[3] ?? null,
         line: null,
         column: null,
         message: text,
@@ -2880,6 +2978,7 @@ export class GradleOutputParser {
         this.diagnostics.some((d) => d.source === 'manifest')
       )
         return;
+      if (this.mergerMessageRepeated(text, task)) return;
       this.add({ severity: 'error', source: 'manifest', ...this.manifestLocation(text), message: text, task });
     } else {
       this.add({

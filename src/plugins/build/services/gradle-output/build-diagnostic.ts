@@ -43,6 +43,8 @@ export const MAX_INDENT_CHARS = 64;
 export const MAX_CONTINUATION_LINES = 60;
 /** Unindented lines taken as the rest of a message that ended with `:` (kotlinc's candidate lists, AGP's SDK problems). */
 export const MAX_UNINDENTED_LINES = 12;
+/** Blank lines in a row a console relaying the merger puts inside a record: its own, and a `[stderr] ` marker's. */
+export const MAX_RELAYED_BLANK_LINES = 3;
 
 export function severityOf(word: string): DiagnosticSeverity {
   switch (word) {

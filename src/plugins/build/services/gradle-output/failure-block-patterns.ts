@@ -37,9 +37,9 @@ export const ESCAPED_LOG_BREAK = /\\n(?:\* What went wrong:|FAILURE: |\d+: Task 
 /** Failure headlines that start a block even when the `* What went wrong:` line was not printed or pasted. */
 export const IMPLICIT_BLOCK =
   /^\s*(?:Error:\s*(?:Gradle:\s*)?)?((?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project|Could not resolve all (?:files|dependencies|artifacts|task dependencies) for configuration|Could not determine the dependencies of task) '[^']+'\.?.*)$/;
-/** Headlines Gradle prints on one line of their own, the causes following on the next. */
+/** Headlines Gradle prints on one line of their own, the causes following on the next (a paste may drop the period). */
 export const ONE_LINE_HEADLINE =
-  /^(?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project|Could not resolve all (?:files|dependencies|artifacts|task dependencies) for configuration|Could not determine the dependencies of task) '[^']+'\.$/;
+  /^(?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project|Could not resolve all (?:files|dependencies|artifacts|task dependencies) for configuration|Could not determine the dependencies of task) '[^']+'\.?$/;
 export const HEADLINE_THEN_CAUSE =
   /^((?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project) '[^']+'\.)\s+(\S.*)$/;
 /**

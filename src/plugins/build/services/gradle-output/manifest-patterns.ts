@@ -3,37 +3,60 @@
  * messages recognisable without a location, Studio's Merged Manifest pane, and AGP's check on a manifest's `package=`.
  */
 
-/** Manifest merger: `<path>/AndroidManifest.xml:6:9-35 Error:` then tab-indented details. */
-export const MANIFEST_LOCATED = /^\s*(.+?\.xml)(?::(\d+)(?::(\d+)(?:-\d+(?::\d+)?)?)?)?\s+(Error|Warning):(?: (.*))?$/;
+/**
+ * Manifest merger: `<path>/AndroidManifest.xml:6:9-35 Error:` then tab-indented details. A library's manifest is
+ * printed after the library's coordinates (`[com.example:lib:1.0] <path>:19:5-79 Warning:`), no part of its path;
+ * Studio's `Warning: ` or `Error: ` before the whole line (`Warning: <path>:20:9 Warning:`) is no part of it either.
+ */
+export const MANIFEST_LOCATED =
+  /^\s*(?:(?:Error|Warning):\s*)?(?:\[[^\]\s]+\] )?(.+?\.xml)(?::(\d+)(?::(\d+)(?:-\d+(?::\d+)?)?)?)?\s+(Error|Warning):(?: (.*))?$/;
 export const MANIFEST_FAILED = /^Manifest merger failed\b/;
 /** A merger record's severity line when the record has no source position to print before it. */
 export const BARE_RECORD_HEADER = /^\s*(Error|Warning):\s*$/;
 /** The merger's `tools:replace`/`tools:remove` with nothing to act on (ManifestMerger2's `NO_MATCHING_NODE` style). */
 export const MANIFEST_TAGGED_UNUSED =
   /^\S+ was tagged at \S+:\d+ to (?:replace|remove) .+ but no other declarations? present$/;
-/** The merger's detail lines, read as its message's rest even when a paste lost their tabs or rewrapped its sentences. */
+/**
+ * The merger's detail lines, read as its message's rest even when a paste lost their tabs or rewrapped its sentences
+ * (the element `… explicitly specified for element` names, `<activity#com.example.Main>.`, on a line of its own).
+ */
 export const MANIFEST_DETAIL =
-  /^(?:is also present at |Suggestion: |See https?:\/\/developer\.android\.com\/|\S*AndroidManifest\.xml as the library |Apps targeting Android \d+ and higher are required |`android:exported` when the corresponding component )/;
+  /^(?:is also present at |Suggestion: |See https?:\/\/developer\.android\.com\/|\S*AndroidManifest\.xml as the library |Apps targeting Android \d+ and higher are required |`android:exported` when the corresponding component |<[\w-]+(?:#[^\s>]+)?>\.(?:\s|$))/;
 /**
  * The merger's own messages, recognisable without `Manifest merger failed :` or a location before them. Android Studio's
  * Merged Manifest pane lists them as `Merging Errors: Error: <message> <module> main manifest (this file), line 23`.
  * AGP 7.0's previews worded the missing `android:exported` as `Apps targeting Android 12 and higher are required …`
  * alone (later versions put `android:exported needs to be explicitly specified for <element>.` before it).
+ * A record's key names its element the merger's way (`provider#androidx.core.content.FileProvider@authorities`), and
+ * a reporter may have put the pane's `Error` in markdown bold (`**Error**: `). A conflict's first line alone may end
+ * in a source without a position (`from AndroidManifest.xml`, older mergers) or in `from (unknown)`.
+ * A paste cut inside the `Manifest merger failed : ` before them (`fest merger failed : uses-sdk:…`) keeps its tail;
+ * one cut inside the minSdk message's library path still has that message's own end (`…/AndroidManifest.xml as the
+ * library might be using APIs not available in 16`).
  */
 export const MANIFEST_MESSAGE =
-  /^\s*(?:Merging Errors: )?(?:Error: )?((?:uses-sdk:minSdkVersion \d+ cannot be smaller than version \d+ declared in library|android:exported needs to be explicitly specified for|Apps targeting Android \d+ and higher are required to specify an explicit value for|Attribute [\w:.@-]+ value=\(.*\) from .* is also present at|Attribute [\w:.@-]+ value=\(.*\) from (?:\[[^\]]+\] )?\S*AndroidManifest\.xml:\d+:\d+(?:-\d+(?::\d+)?)?\s*$|Missing one of the key attributes '[^']*' on element|Element \S+ at \S+ duplicated with element declared at)\b.*)$/;
+  /^\s*(?:Merging Errors: )?(?:(?:\*\*)?Error(?:\*\*)?: )?(?:[A-Za-z]*(?: merger)? failed : )?((?:uses-sdk:minSdkVersion \d+ cannot be smaller than version \d+ declared in library|android:exported needs to be explicitly specified for|Apps targeting Android \d+ and higher are required to specify an explicit value for|Attribute [\w:.@#$-]+ value=\(.*\) from .* is also present at|Attribute [\w:.@#$-]+ value=\(.*\) from (?:\(unknown(?=\)\s*$)|(?:\[[^\]]+\] )?\S*AndroidManifest\.xml(?::\d+:\d+(?:-\d+(?::\d+)?)?)?(?=\s*$))|Missing one of the key attributes '[^']*' on element|Element \S+ at \S+ duplicated with element declared at|\S*AndroidManifest\.xml as the library might be using APIs not available in \d+)\b.*)$/;
 /** The pane's next record after a message that names its manifest: `… (this file), line 219 Error: Validation failed …`. */
-export const MERGED_MANIFEST_PANE_NEXT = / manifest(?: \(this file\))?(?:, line \d+)? (?=(?:Error|Warning): )/;
+export const MERGED_MANIFEST_PANE_NEXT =
+  / manifest(?: \(this file\))?(?:, line \d+)? +(?=(?:\*\*)?(?:Error|Warning)(?:\*\*)?: )/;
 export const MAX_PANE_RECORDS = 20;
 /** The merger's note that it stopped after the errors it reported: not a problem of its own. */
 export const MANIFEST_VALIDATION_STOPPED = /^Validation failed, exiting\b/;
 /**
  * AGP 7.3+ on a source manifest's `package=` attribute: a warning (`… and the value is ignored.`, or `… is deprecated.`
  * before AGP 8), an error when it differs from the namespace (`Incorrect package="…" found …`). Its explanation and
- * recommendation follow on lines of their own.
+ * recommendation follow on lines of their own. A reporter shortening it may leave the manifest's path out.
  */
 export const PACKAGE_ATTRIBUTE =
-  /^\s*((Incorrect )?package="[^"]*" found in source AndroidManifest\.xml: (.+?AndroidManifest\.xml)\.?)\s*$/;
+  /^\s*((Incorrect )?package="[^"]*" found in source AndroidManifest\.xml(?:: (.+?AndroidManifest\.xml))?\.?)\s*$/;
+/** The same line with its manifest's path on the next line (a rewrap after `: `) or cut by a console's width. */
+export const PACKAGE_ATTRIBUTE_CUT =
+  /^\s*((Incorrect )?package="[^"]*" found in source AndroidManifest\.xml:(?: \S.*?)?)\s*$/;
+/** The manifest a package-attribute message names, once its lines are joined. */
+export const PACKAGE_PATH = /found in source AndroidManifest\.xml: (.+?AndroidManifest\.xml)/;
+/** AGP 8's check that no two modules or libraries share a namespace: a warning, its record headed by the library. */
+export const NAMESPACE_NOT_UNIQUE =
+  /^\s*(Namespace '[^']+' is used in multiple modules and\/or libraries: .*)$/;
 /**
  * Its recommendation pasted alone still names the manifest. AGP prints the same line under the warning and the error;
  * reported on its own, it is the one that failed the build (a library's `Incorrect package="…"`).

@@ -14,6 +14,10 @@ export const EXECUTING_TASK = /^Executing task '(:[^'\s]+)'/;
 export const OLD_TASK_LINE =
   /^(:[\w.-]+(?::[\w.-]+)*)(?: (?:UP-TO-DATE|FAILED|SKIPPED|NO-SOURCE|FROM-CACHE|\(Thread\[.*|- .*))?\s*$/;
 export const CONFIGURE_LINE = /^> Configure project /;
-/** An old-style task name with the task's first output line, an absolute path and a line number, glued to it. */
+/** Studio's task line with a compiler's first line glued to it: `> Task :app:kspDebugKotline: [ksp] …`. */
 export const TASK_GLUED_MESSAGE = /^> Task (:[^\s:]+(?::[^\s:]+)*?)([ewi]: \S.*)$/;
-export const GLUED_TASK = /^(:[A-Za-z][\w-]*(?::[A-Za-z][\w-]*)*)(\/[^\s:][^:]*:\d+:? .*)$/;
+/**
+ * An old-style task name with the task's first output line, an absolute path and a line number, glued to it (the
+ * manifest merger's position is `line:column` or a `line:column-line:column` range).
+ */
+export const GLUED_TASK = /^(:[A-Za-z][\w-]*(?::[A-Za-z][\w-]*)*)(\/[^\s:][^:]*:\d+(?::\d+(?:-\d+(?::\d+)?)?)?:? .*)$/;

@@ -7,12 +7,13 @@ import { MAX_LINE_CHARS } from './build-diagnostic.js';
 
 /* Wrappers that prefix every line: ISO timestamps (GitHub Actions raw logs) or a time of day (Jenkins), `[stderr] `, Actions
  * workflow commands, Flutter's verbose `[  +12 ms] ` column, the Titanium CLI's `[ERROR] [GRADLE] `, AGP's `C/C++: ` before
- * a native build's output, fastlane's `[23:49:00]: ▸ `, a JS CLI's tool tag and indentation (`[capacitor]         `), and
+ * a native build's output, fastlane's `[23:49:00]: ▸ `, a JS CLI's tool tag and indentation (`[capacitor]         `), an EAS
+ * build phase's name (`[RUN_GRADLEW] `), Docker BuildKit's step and seconds (`#15 117.4 `), and
  * the `error: ` Android Studio puts before a compiler's own `e: `, the `exception: ` before each line of a compiler run
  * whose output the Kotlin plugin relays, and a markdown code fence glued to the first line of a log pasted into an
  * issue. Stripped repeatedly, in any order. */
 export const WRAPPER_PREFIX =
-  /^(?:\uFEFF|(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|\[(?:\w+ )?\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[\d{2}:\d{2}:\d{2}\]: (?:▸ )?|\[[a-z][a-z-]*\](?: {2,}|$)|\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|C\/C\+\+: |(?:[Ee]rror|[Ww]arning): (?=[ew]: )|```(?:[\w-]+(?= |$))? ?|exception: (?=\S)|\d{1,6}\.(?:\t|\s(?=[ew]: )))/;
+  /^(?:\uFEFF|(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|\[(?:\w+ )?\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|#\d+ \d+\.\d+(?: |$)|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[\d{2}:\d{2}:\d{2}\]: (?:▸ )?|\[[a-z][a-z-]*\](?: {2,}|$)|\[[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\] ?|\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|C\/C\+\+: |(?:[Ee]rror|[Ww]arning): (?=[ew]: )|```(?:[\w-]+(?= |$))? ?|exception: (?=\S)|\d{1,6}\.(?:\t|\s(?=[ew]: )))/;
 export const RELAYED_LINE_PREFIX = /^(?:\t| {8}): /;
 export const P4A_RELAYED_LINE = /^\[(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\]: {0,8}\t/;
 /** The end of Flutter's verbose `[  +12 ms] ` column, all that is left of it on a log's first line cut inside it. */
@@ -81,6 +82,8 @@ export function stripWrapperPrefixes(rawLine: string): string {
     if (!m || m[0].length === 0) break;
     line = line.slice(m[0].length);
   }
+  // A quote marker the reporter escaped so markdown would not quote the line (` \> Manifest merger failed : …`).
+  if (line.includes('\\>') && /^\s*\\>/.test(line)) line = line.replace('\\>', '>');
   // A log pasted in markdown italics: `_> cause` at its start, `…found._` at its end; a line in emphasis whole.
   const head = line.charCodeAt(0);
   const emphasized = head === 95 || head === 42 ? EMPHASIZED_LINE.exec(line) : null;
@@ -97,8 +100,9 @@ export function stripWrapperPrefixes(rawLine: string): string {
     line = line.slice(1, -1);
   // A closing fence glued to the end of a log line (```e: …```).
   if (line.length > 3 && line.endsWith('```')) line = line.slice(0, -3);
-  // A single log line pasted as markdown inline code: `` `Caused by: …` ``.
-  if (line.length > 2 && line.startsWith('`') && line.endsWith('`') && !line.startsWith('``')) line = line.slice(1, -1);
+  // A single log line pasted as markdown inline code: `` `Caused by: …` `` (indented too: `` ` Apps targeting …` ``).
+  const code = line.charCodeAt(0) === 32 ? line.trimStart() : line;
+  if (code.length > 2 && code.startsWith('`') && code.endsWith('`') && !code.startsWith('``')) line = code.slice(1, -1);
   else if (line.includes('`') && !line.includes('``') && line.split('`').length % 2 === 0) {
     // An inline-code span opened on this line and closed on another: its one unmatched backtick (the markdown's
     // indentation before an opening one goes with it).
@@ -111,6 +115,9 @@ export function stripWrapperPrefixes(rawLine: string): string {
   // A log line quoted in a sentence: `"MainActivity.kt:8:22 Unresolved reference: X"`.
   if (line.length > 2 && line.startsWith('"') && line.endsWith('"') && line.indexOf('"', 1) === line.length - 1)
     line = line.slice(1, -1);
+  // … and inside a markdown quote: `> "Manifest merger failed : …"`.
+  else if (line.length > 4 && line.startsWith('> "') && line.endsWith('"') && line.indexOf('"', 3) === line.length - 1)
+    line = `> ${line.slice(3, -1)}`;
   // The same quotes around a pasted block: the opening one alone on its first line, the closing one on its last.
   else if (
     line.length > 1 &&
