@@ -219,6 +219,22 @@ describe('GradleOutputParser rules', () => {
     ]);
   });
 
+  it("reports am instrument's short failure message when no long message follows it, also as the last line", () => {
+    const crashed = ['INSTRUMENTATION_RESULT: shortMsg=Process crashed.', 'INSTRUMENTATION_CODE: 0'].join('\n');
+    const expected = [d('error', 'test', null, null, null, 'Process crashed.', null)];
+    expect(parseGradleOutput(crashed)).toEqual(expected);
+    expect(parseGradleOutput('INSTRUMENTATION_RESULT: shortMsg=Process crashed.')).toEqual(expected);
+  });
+
+  it('reads a negative line in the short format as no place, even in the test class file', () => {
+    const out = parseGradleOutput(
+      ['NativeTest > loadsLibrary FAILED', '    java.lang.UnsatisfiedLinkError at NativeTest.java:-2'].join('\n'),
+    );
+    expect(out).toEqual([
+      d('error', 'test', null, null, null, 'NativeTest > loadsLibrary: java.lang.UnsatisfiedLinkError', null),
+    ]);
+  });
+
   it('gives R8 continuation lines the severity of their block', () => {
     const out = parseGradleOutput(
       [

@@ -22,6 +22,7 @@ import {
   AAPT1,
   AAPT2_BARE,
   AAPT2_BARE_FAILED,
+  AAPT2_BINARY_RESOURCE,
   AAPT2_COMPILE,
   AAPT2_DAEMON_STRAY_OUTPUT,
   AAPT2_SET,
@@ -32,8 +33,10 @@ import {
   AAPT_UNLOCATED,
   AGPBI,
   BAZEL_RESOURCE_TOOL,
+  CONSOLE_CUT_AAPT_PATH,
   DUPLICATE_RESOURCES_TAIL,
   type DuplicateResources,
+  GLUED_TASK_NAME,
   WRAPPED_DUPLICATE_HEAD,
   parseDuplicateResources,
 } from './gradle-output/aapt-patterns.js';
@@ -101,6 +104,7 @@ import {
   BAZEL_BUILD_FILE,
   BUILD_SERVER_LOG,
   CONSOLE_STATUS,
+  DEVICE_LINKER_WARNING,
   FLUTTER_GRADLE_STATUS,
   JVM_NOISE,
   MARKDOWN_QUOTED,
@@ -223,7 +227,9 @@ import {
   DEVICE_RUN_FAILED,
   FRAMEWORK_FRAME,
   GRADLE_MANUAL_POINTER,
+  INSTRUMENTATION_RESULT_MESSAGE,
   INSTRUMENTATION_RUN_FAILED,
+  INSTRUMENTATION_START_ERROR,
   JAVA_EXCEPTION_LINE,
   LOGGED_SUITE,
   LOGGED_TEST,
@@ -240,6 +246,7 @@ import {
   FLUTTER_PREFIX_GLUED,
   LOG_LEVEL_PREFIX,
   RELAY_PREFIX_GLUED,
+  WINDOWS_CONSOLE_WIDTH,
   gluedPrefixAfterStart,
   stripWrapperPrefixes,
 } from './gradle-output/wrapper-prefixes.js';
@@ -314,6 +321,15 @@ function indentOf(line: string): number {
 
 type Section = 'none' | 'what-went-wrong' | 'where' | 'other';
 type Diagnostic = Omit<BuildDiagnostic, 'message'> & { message: string };
+
+/** An AAPT line a console cut at its width: the rows read so far, and whether they already make `<path>: AAPT: …`. */
+interface ConsoleCut {
+  text: string;
+  rows: number;
+  /** The last row's length: a full row went on mid-word, one a column short lost a space at the break. */
+  lastRow: number;
+  aapt: boolean;
+}
 
 interface BlockLine {
   readonly text: string;
@@ -395,6 +411,8 @@ export class GradleOutputParser {
   private section: Section = 'none';
   /** A failure block that began with `Execution failed for task` and no `* What went wrong:` header. */
   private implicitBlock = false;
+  /** The task whose `FAILED` line a headline-less implicit block's first cause came right after. */
+  private implicitBlockTask: string | null = null;
   private block: BlockLine[] = [];
   private where: { file: string | null; line: number | null } | null = null;
   /** AAR-metadata item being collected inside a failure block. */
@@ -446,6 +464,8 @@ export class GradleOutputParser {
   private previousLine: string | null = null;
   /** The class a build's own test logger last named (`SUITE: …`). */
   private loggedSuite: string | null = null;
+  /** `am instrument`'s short failure message, reported unless its long message is the next line. */
+  private instrumentationShortMessage: { message: string; task: string | null } | null = null;
   /** Tests already reported, by name and place: a test run twice in one log failed once as far as a fix goes. */
   private readonly reportedTests = new Set<string>();
   private currentLine: string | null = null;
@@ -455,6 +475,8 @@ export class GradleOutputParser {
   private heldLintLine: string | null = null;
   /** A merger duplicate a console wrapped inside its second path: held until the next line ends the record. */
   private heldDuplicateHead: string | null = null;
+  /** An AAPT line Windows' console cut at its width, waiting for its rows. */
+  private heldConsoleCut: ConsoleCut | null = null;
   /** The start of a `* Where:` location a terminal cut at its width, waiting for its rest on the next line. */
   private whereFragment: string | null = null;
   /** Set by Studio's bare `Build file '…' line: N`: the next line is a failure headline. */
@@ -592,6 +614,30 @@ export class GradleOutputParser {
       // The wrap falls at the console's width, inside a word: the rest joins without a space.
       if (!/^\s/.test(line) && DUPLICATE_RESOURCES_TAIL.test(line) && !line.includes('] ')) line = held + line;
       else this.pushLine(held, false);
+    }
+    if (this.heldConsoleCut !== null) {
+      const held = this.heldConsoleCut;
+      this.heldConsoleCut = null;
+      const joined = this.joinConsoleCut(held, line);
+      if (joined === null) this.pushLine(held.text, false);
+      else if (joined.rows < 6 && line.length >= WINDOWS_CONSOLE_WIDTH - 1 && !/[.)]$/.test(line)) {
+        // The message ran to the console's edge too: its rest is on the next row.
+        this.heldConsoleCut = joined;
+        return;
+      } else line = joined.text;
+    }
+    if (
+      mayHold &&
+      line.length === WINDOWS_CONSOLE_WIDTH &&
+      !line.includes(': AAPT: ') &&
+      CONSOLE_CUT_AAPT_PATH.test(line)
+    ) {
+      // A task name glued before the path is the task's own line, printed without its break.
+      const glued = GLUED_TASK_NAME.exec(line)?.[0];
+      if (glued !== undefined) this.pushLine(glued, false);
+      const text = glued === undefined ? line : line.slice(glued.length);
+      this.heldConsoleCut = { text, rows: 1, lastRow: line.length, aapt: false };
+      return;
     }
     if (mayHold && line.length >= 60 && line.includes('] ') && WRAPPED_DUPLICATE_HEAD.test(line)) {
       this.heldDuplicateHead = line;
@@ -886,6 +932,12 @@ export class GradleOutputParser {
       this.closeBlock();
       this.section = 'what-went-wrong';
       this.implicitBlock = true;
+      // A cause pasted right under its task's `FAILED` line, without the report's headline, is that task's failure.
+      const failedTask =
+        cause && headline === null && this.previousLine?.trimEnd().endsWith(' FAILED')
+          ? TASK_LINE.exec(this.previousLine.trim())
+          : null;
+      this.implicitBlockTask = failedTask ? failedTask[1]! : null;
       if (studioAt) this.where = { file: null, line: Number(studioAt[1]) };
       if (headline !== null) this.pushBlockLine(headline);
       // A block squashed onto one line (`Execution failed for task ':x'. > cause    > cause`): one line per cause.
@@ -909,7 +961,9 @@ export class GradleOutputParser {
   private continuesWrappedMessage(line: string): boolean {
     const last = this.lastAdded!;
     const previous = this.previousLine;
-    if (previous === null || last.line !== previous || previous.length < 80) return false;
+    if (previous === null || last.line !== previous) return false;
+    // A word-wrapping tool breaks at a space and may indent the rest; a console's cut at its width goes on in column 0.
+    if (previous.length < 80 || /^\s/.test(line)) return this.endsWordWrappedAaptMessage(line);
     const first = line.charCodeAt(0);
     // Not a line of its own: no tool's `w: ` or `error: `, no `path:12: ` location.
     if (
@@ -923,6 +977,40 @@ export class GradleOutputParser {
     if (d === undefined || !previous.trimEnd().endsWith(d.message) || /\s$/.test(previous)) return false;
     this.diagnostics[last.index] = { ...d, message: clip(d.message + line.trimEnd()) };
     this.currentLine = previous + line;
+    this.lastAdded = { line: this.currentLine, index: last.index };
+    return true;
+  }
+
+  /**
+   * The next row of an AAPT line Windows' console cut at its width: the row that completes `<path>: AAPT: …`, then
+   * (once it is one) rows that go on with its message, when the last one reached the edge. A row of exactly the width
+   * goes on mid-word; one a column short lost the space the break fell on. Null when the row is no such rest.
+   */
+  private joinConsoleCut(held: ConsoleCut, row: string): ConsoleCut | null {
+    if (row.trim() === '' || /^\s{2}/.test(row)) return null;
+    if (!held.aapt) {
+      const text = held.text + row;
+      return AAPT_LOCATED.test(text) ? { text, rows: held.rows + 1, lastRow: row.length, aapt: true } : null;
+    }
+    // A row of its own (a new path, Gradle's report, a task's status) ends the message.
+    if (/^(?:[A-Za-z]:\\|\/|:[A-Za-z]|\* |> |FAILURE|BUILD |Error)/.test(row)) return null;
+    const gap = held.lastRow === WINDOWS_CONSOLE_WIDTH ? '' : ' ';
+    return { text: held.text + gap + row, rows: held.rows + 1, lastRow: row.length, aapt: true };
+  }
+
+  /**
+   * AAPT ends its messages with a period; a tool that word-wraps what it relays (Meteor indents and wraps Cordova's
+   * output: `…(aka app:string/x) not` / `   found.`) leaves the last words on a short line of their own.
+   */
+  private endsWordWrappedAaptMessage(line: string): boolean {
+    const last = this.lastAdded!;
+    const d = this.diagnostics[last.index];
+    const rest = line.trim();
+    if (d === undefined || d.source !== 'aapt2' || /[.:]$/.test(d.message) || !/^[a-z][^:]{0,38}\.$/.test(rest))
+      return false;
+    if (!this.previousLine!.trimEnd().endsWith(d.message)) return false;
+    this.diagnostics[last.index] = { ...d, message: clip(`${d.message} ${rest}`) };
+    this.currentLine = `${this.previousLine!.trimEnd()} ${rest}`;
     this.lastAdded = { line: this.currentLine, index: last.index };
     return true;
   }
@@ -1007,6 +1095,11 @@ export class GradleOutputParser {
 
   /** Ends the stream; returns every diagnostic (deduplicated, in order of appearance). */
   finish(): BuildDiagnostic[] {
+    if (this.heldConsoleCut !== null) {
+      const held = this.heldConsoleCut;
+      this.heldConsoleCut = null;
+      this.pushLine(held.text, false);
+    }
     if (this.heldDuplicateHead !== null) {
       const held = this.heldDuplicateHead;
       this.heldDuplicateHead = null;
@@ -1026,6 +1119,11 @@ export class GradleOutputParser {
             : this.pendingStudio.message,
       });
     this.pendingStudio = null;
+    if (this.instrumentationShortMessage !== null) {
+      const { message, task } = this.instrumentationShortMessage;
+      this.instrumentationShortMessage = null;
+      this.addUnlocated('error', 'test', message, task);
+    }
     this.flushPending();
     this.closeBlock();
     // A message printed once without a location (a summary line, Studio's one-line copy) and once with one is
@@ -1532,7 +1630,8 @@ export class GradleOutputParser {
       if (short) {
         const cause = short[1]!.startsWith('Caused by:');
         if (exception === '' && !cause) exception = short[1]!.trim();
-        if (file === null && short[2]!.slice(0, short[2]!.lastIndexOf('.')) === testFile) {
+        // A negative line is no place in the file (a native method, or a class compiled without line numbers).
+        if (file === null && Number(short[3]) > 0 && short[2]!.slice(0, short[2]!.lastIndexOf('.')) === testFile) {
           file = short[2]!;
           line = Number(short[3]);
         }
@@ -1563,6 +1662,12 @@ export class GradleOutputParser {
   /** Tries every line rule; true when the line produced (or belongs to) a diagnostic. */
   private scanLine(line: string, inBlock: boolean, quotedCause = false): boolean {
     const trimmed = line.trim();
+    const shortMessage = this.instrumentationShortMessage;
+    if (shortMessage !== null) {
+      this.instrumentationShortMessage = null;
+      if (!trimmed.startsWith('INSTRUMENTATION_RESULT: longMsg='))
+        this.addUnlocated('error', 'test', shortMessage.message, shortMessage.task);
+    }
     // A stack frame (`at com.x.Foo.bar(Foo.kt:12)`) is never a diagnostic of its own, and stacks are long. One of KSP's
     // processing (not its Gradle plugin's) under an exception pasted without `e: [ksp] ` shows KSP caught and reported it.
     if (trimmed.startsWith('at ') && trimmed.endsWith(')')) {
@@ -1582,6 +1687,17 @@ export class GradleOutputParser {
         ? { message: trimmed, task: this.currentTask }
         : null;
     if (trimmed === '') return false;
+    if (trimmed.startsWith('INSTRUMENTATION_RESULT: ')) {
+      const result = INSTRUMENTATION_RESULT_MESSAGE.exec(trimmed);
+      if (result === null) return false;
+      if (result[1] === 'long') return this.addUnlocated('error', 'test', result[2]!, this.currentTask);
+      this.instrumentationShortMessage = { message: result[2]!, task: this.currentTask };
+      return true;
+    }
+    if (trimmed.startsWith('INSTRUMENTATION_STATUS: Error=')) {
+      const refused = INSTRUMENTATION_START_ERROR.exec(trimmed);
+      return refused !== null && this.addUnlocated('error', 'test', refused[1]!, this.currentTask);
+    }
 
     if (!inBlock) {
       // Task lines start `> Task :`, `:` (Gradle before 5) or `Task :`.
@@ -2033,7 +2149,7 @@ export class GradleOutputParser {
         severity: severityOf(m[4]!),
         source: 'aapt2',
         file: this.mergedResourcePath(m[1]!, m[2]!, task),
-        line: Number(m[3]),
+        line: m[3] ? Number(m[3]) : null,
         column: null,
         message: m[5]!,
         task,
@@ -2047,6 +2163,17 @@ export class GradleOutputParser {
         line: m[2] ? Number(m[2]) : null,
         column: m[3] ? Number(m[3]) : null,
         message: m[5]!,
+        task,
+      });
+    }
+    if (!hasXml && (line.includes(': error: ') || line.includes(': warn')) && (m = AAPT2_BINARY_RESOURCE.exec(line))) {
+      return this.add({
+        severity: severityOf(m[2]!),
+        source: 'aapt2',
+        file: m[1]!,
+        line: null,
+        column: null,
+        message: m[3]!,
         task,
       });
     }
@@ -2167,6 +2294,7 @@ export class GradleOutputParser {
       (trimmed.startsWith('ERROR:') || trimmed.startsWith('WARNING:') || trimmed.startsWith('INFO:')) &&
       (m = AGP_ERROR.exec(line)) &&
       !JVM_NOISE.test(line) &&
+      !DEVICE_LINKER_WARNING.test(line) &&
       !BAZEL_ACTION_HEADER.test(trimmed) &&
       !(this.buildEnded && m[2] === undefined)
     )
@@ -2350,14 +2478,11 @@ export class GradleOutputParser {
       return true;
     }
     if (!inBlock && trimmed.startsWith('SUITE: ') && (m = LOGGED_SUITE.exec(trimmed))) this.loggedSuite = m[1]!;
-    if (
-      !inBlock &&
-      trimmed === 'FAILURE' &&
-      this.loggedSuite !== null &&
-      (m = LOGGED_TEST.exec(this.previousLine?.trim() ?? ''))
-    ) {
+    // The logger's `TEST:` line and its `FAILURE` result are its record of a failed test on their own; a paste that
+    // starts below the `SUITE:` line only loses the class name.
+    if (!inBlock && trimmed === 'FAILURE' && (m = LOGGED_TEST.exec(this.previousLine?.trim() ?? ''))) {
       this.pendingTest = {
-        className: this.loggedSuite,
+        className: this.loggedSuite ?? '',
         method: m[1]!,
         task,
         lines: [],
@@ -2761,6 +2886,8 @@ export class GradleOutputParser {
     this.inCcList = false;
     const implicit = this.implicitBlock;
     this.implicitBlock = false;
+    const implicitTask = this.implicitBlockTask;
+    this.implicitBlockTask = null;
     if (this.section !== 'what-went-wrong' || this.block.length === 0) {
       this.block = [];
       return;
@@ -2800,7 +2927,7 @@ export class GradleOutputParser {
     // A headline cut off by the start of another report (`A problem occurFAILURE: Build failed …`) is two pastes
     // spliced together: the copy that follows reports the failure whole.
     if (header.includes('FAILURE: Build failed')) return;
-    const task = this.blockTask(lines);
+    const task = this.blockTask(lines) ?? (implicit ? implicitTask : null);
     this.lastFailedTask = task;
     this.failureReportRead = true;
     let headline = header.replace(/\.$/, '');
@@ -2811,7 +2938,18 @@ export class GradleOutputParser {
       details: BlockLine[];
     }
     const causes: Cause[] = [];
+    let previousRow = '';
     for (const entry of lines) {
+      const row = previousRow;
+      previousRow = entry.text;
+      // A cause Windows' console cut at its full width goes on mid-word on the next row, in column 0.
+      if (row.length === WINDOWS_CONSOLE_WIDTH && causes.length > 0 && /^[^\s>*]/.test(entry.text) && !entry.consumed) {
+        const last = causes[causes.length - 1]!;
+        const detail = last.details[last.details.length - 1];
+        if (detail === undefined) last.text += entry.text;
+        else last.details[last.details.length - 1] = { ...detail, text: detail.text + entry.text };
+        continue;
+      }
       const cause = /^(\s*)>(?: (.*))?$/.exec(entry.text);
       const text = (cause?.[2] ?? '').trim();
       // `> Suggestion: …` pasted with its own marker is the merger's detail line, not a cause of its own. The merger's
@@ -2831,6 +2969,8 @@ export class GradleOutputParser {
         causes.push({ depth: cause[1]!.length + (joined ? 1 : 0), text: joined ? joined[2]! : text, details: [] });
       } else if (causes.length > 0) causes[causes.length - 1]!.details.push(entry);
     }
+    // A paste with a blank line after every line: no two lines of the report follow each other.
+    const doubleSpaced = !lines.some((l, k) => k > 0 && l.text.trim() !== '' && lines[k - 1]!.text.trim() !== '');
     // A worker's `A failure occurred while executing …` and a configuration's `Could not resolve all …` always wrap
     // the causes after them, even when a paste lost the nesting.
     const leaves = causes.filter(
@@ -2874,15 +3014,24 @@ export class GradleOutputParser {
         if (urls.has(url)) continue;
         urls.add(url);
       }
-      this.addCause(headline, leaf.text, leaf.details, task);
+      this.addCause(headline, leaf.text, leaf.details, task, doubleSpaced);
     }
     this.where = null;
   }
 
-  private addCause(headline: string, wrapped: string, allDetails: readonly BlockLine[], task: string | null): void {
+  private addCause(
+    headline: string,
+    wrapped: string,
+    allDetails: readonly BlockLine[],
+    task: string | null,
+    doubleSpaced = false,
+  ): void {
     // Gradle indents a cause's further lines under its text: after a blank line, a line back at the margin is what
-    // the console printed next (another tool's output after the report), not more of the cause.
-    const end = allDetails.findIndex((d, k) => k > 0 && allDetails[k - 1]!.text.trim() === '' && /^\S/.test(d.text));
+    // the console printed next (another tool's output after the report), not more of the cause; unless the paste put
+    // a blank line after every line, when a blank line says nothing.
+    const end = doubleSpaced
+      ? -1
+      : allDetails.findIndex((d, k) => k > 0 && allDetails[k - 1]!.text.trim() === '' && /^\S/.test(d.text));
     const details = end < 0 ? allDetails : allDetails.slice(0, end);
     // `> java.lang.RuntimeException: Manifest merger failed : …`: the merger's failure, named by the exception AGP threw.
     const unwrapped = wrapped.replace(/^(?:[a-z][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error): /, '');
@@ -2937,7 +3086,19 @@ export class GradleOutputParser {
     const packageAttribute = cause.includes('found in source AndroidManifest.xml')
       ? PACKAGE_ATTRIBUTE.exec(cause)
       : null;
-    if (located) {
+    // AAPT2's own `<res>.xml:12: error: …` quoted as a cause (a markdown quote marks every line with `> `).
+    const aapt = located === null && cause.includes(': error: ') ? AAPT2_XML.exec(cause) : null;
+    if (aapt) {
+      this.add({
+        severity: severityOf(aapt[4]!),
+        source: 'aapt2',
+        file: aapt[1]!,
+        line: aapt[2] ? Number(aapt[2]) : null,
+        column: aapt[3] ? Number(aapt[3]) : null,
+        message: aapt[5]!,
+        task,
+      });
+    } else if (located) {
       this.add({
         severity: 'error',
         source: 'agp',

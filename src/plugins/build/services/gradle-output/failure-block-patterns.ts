@@ -56,9 +56,12 @@ export const CHAINED_DEPENDENCY_NOT_FOUND =
   /^(?:Caused by|Cause \d+): (?:[a-z][\w$]*\.)+[A-Z][\w$]*Exception: (Could not find .*)$/;
 /** The unindented lines of its detail (the locations and the requirers are indented under them). */
 export const DEPENDENCY_DETAIL = /^(?:Searched in the following locations:|Required by:)\s*$/;
-/** Causes Gradle prints only around the causes under them (a worker's failure, a configuration's resolution). */
+/**
+ * Causes Gradle prints only around the causes under them (a worker's failure, a configuration's resolution, the
+ * several failed actions of one task).
+ */
 export const WRAPPING_CAUSE =
-  /^(?:A failure occurred while executing |[Cc]ould not resolve all [\w ]+ for configuration )/;
+  /^(?:A failure occurred while executing |[Cc]ould not resolve all [\w ]+ for configuration |Multiple task action failures occurred:)/;
 /**
  * Gradle's words for a failure whose exception has no message (BuildExceptionReporter: `<class> (no error message)`),
  * a headline even though it starts with a package name.
@@ -74,9 +77,12 @@ export const BARE_CAUSE =
   /^> (?!Task (?:(?:\*\*)?:|[A-Za-z][\w-]*(?: [A-Z-]+)?\s*$)|Configure project |Transform |Executing task: )\S/;
 /** A nested cause (`   > …`) with nothing above it: a failure pasted from its second line. */
 export const INDENTED_CAUSE = /^ {2,12}> (?!Task (?:\*\*)?:|Configure project |Transform )[A-Za-z]/;
-/** A failure headline behind `> ` where no failure block is open: Gradle never prints one as a cause, a markdown quote does. */
+/**
+ * A failure headline behind `> ` where no failure block is open: Gradle never prints one as a cause, a markdown quote
+ * does (also with the reporter's opening `"` around the message they quote).
+ */
 export const QUOTED_HEADLINE =
-  /^> (?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project) '[^']+'\.\s*$/;
+  /^> "?(?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project) '[^']+'\.\s*$/;
 /** Failures Gradle and AGP print as one sentence, seen pasted on their own without the failure block around them. */
 export const KNOWN_FAILURE =
   /^\s*(?:Caused by: [\w.$]+(?:Exception|Error): )?((?:SDK location not found|Unsupported class file major version|General error during (?:conversion|semantic analysis): |Could not find method \S+ for arguments|No such property: \S+ for class: \S|Keystore file .* not found for signing config|Failed to find (?:target with hash string|Build Tools revision)|No toolchains found in the NDK|NDK (?:not configured|is not installed)|Minimum supported Gradle version is|The project is using an incompatible version|Android Gradle plugin requires Java \d+ to run\.|Namespace not specified\. |Task (?:with name )?'[^']*' not found in (?:root )?project '[^']+'(?:\.|\s*$)|Plugin is too old, please update to a more recent version|compileSdkVersion is not specified\b|There were failing tests\. See the report at: ).*)$/;

@@ -10,6 +10,11 @@ export const BAZEL_ACTION_HEADER = /^INFO: From \S+ .*:$/;
 /** The JVM's own warnings on stderr (Unsafe, native access) are not build diagnostics. */
 export const JVM_NOISE =
   /^\s*WARNING: (A terminally deprecated method|sun\.misc\.Unsafe|A restricted method|Use --enable-native-access|Restricted methods will be blocked|Please consider reporting|An illegal reflective access|Illegal reflective access|All illegal access operations)/;
+/**
+ * Android's dynamic linker warns on the stderr of any program it loads on the device (bionic's `DL_WARN`): a command
+ * run over adb (`am instrument`) starts with it. A device's warning, not the build's.
+ */
+export const DEVICE_LINKER_WARNING = /^\s*WARNING: linker: /;
 /** The rule row (`-- | --`) of a table copied out of Android Studio's build view. */
 export const TABLE_RULE = /^\s*-{2,}(?:\s*\|\s*-{2,})+\s*\|?\s*$/;
 /**

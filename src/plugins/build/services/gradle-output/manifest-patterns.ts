@@ -55,8 +55,7 @@ export const PACKAGE_ATTRIBUTE_CUT =
 /** The manifest a package-attribute message names, once its lines are joined. */
 export const PACKAGE_PATH = /found in source AndroidManifest\.xml: (.+?AndroidManifest\.xml)/;
 /** AGP 8's check that no two modules or libraries share a namespace: a warning, its record headed by the library. */
-export const NAMESPACE_NOT_UNIQUE =
-  /^\s*(Namespace '[^']+' is used in multiple modules and\/or libraries: .*)$/;
+export const NAMESPACE_NOT_UNIQUE = /^\s*(Namespace '[^']+' is used in multiple modules and\/or libraries: .*)$/;
 /**
  * Its recommendation pasted alone still names the manifest. AGP prints the same line under the warning and the error;
  * reported on its own, it is the one that failed the build (a library's `Incorrect package="…"`).

@@ -26,15 +26,33 @@ export const PRINTED_EXCEPTION = /^[a-z][\w$]*(?:\.[\w$]+)+(?::\s|\s*$)/;
 export const CLASSLESS_TEST_FAILED = /^> : (\S.*\]) FAILED\s*$/;
 /** A connected-test run that did not complete, per device (`There was N failure(s).` only counts the failures listed). */
 export const DEVICE_RUN_FAILED = /^Tests on .+? failed: (?!There (?:was|were) \d+ failures?)\S.*$/;
-/** The runner's reason a run stopped early: wrapped by AGP before UTP, on its own line since (`Test run failed to complete. …`). */
+/**
+ * The runner's reason a run stopped early: wrapped by AGP before UTP, on its own line since (`Test run failed to complete. …`),
+ * and as Android Studio's test console prints a run that failed (`Test running failed: ` and ddmlib's reason).
+ */
 export const INSTRUMENTATION_RUN_FAILED =
-  /^(?:Test failed to run to completion\. Reason: |Test run failed to complete\. )\S.*$/;
-export const TEST_SHORT_FRAME = /^(.*?)\s+at (\S+?\.(?:kt|java|groovy|scala)):(\d+)\s*$/;
+  /^(?:Test failed to run to completion\. Reason: |Test run failed to complete\. |Test running failed: )\S.*$/;
+/**
+ * `adb shell am instrument -r` prints the run's result bundle; when the instrumentation itself failed it holds the
+ * failure as `shortMsg=` and, when there is more to say, `longMsg=` on the next line.
+ */
+export const INSTRUMENTATION_RESULT_MESSAGE = /^INSTRUMENTATION_RESULT: (short|long)Msg=(\S.*)$/;
+/** `am instrument` when the system would not start the instrumentation at all (no such runner or target package). */
+export const INSTRUMENTATION_START_ERROR = /^INSTRUMENTATION_STATUS: Error=(\S.*)$/;
+/**
+ * Gradle's short exception format: the exception (newer Gradle versions add its message's first line), then ` at ` and
+ * the first frame's file and line. The line is `StackTraceElement`'s: -2 for a native method, -1 when unknown.
+ */
+export const TEST_SHORT_FRAME = /^(.*?)\s+at (\S+?\.(?:kt|java|groovy|scala)):(-?\d+)\s*$/;
 /** Frames of test frameworks and the platform, skipped when looking for the project's frame. */
 export const FRAMEWORK_FRAME =
   /^(?:org\.junit\.|junit\.|java\.|javax\.|jdk\.|sun\.|com\.sun\.|kotlin\.|kotlinx\.coroutines\.|org\.gradle\.|com\.android\.|android\.|androidx\.test\.|dalvik\.|org\.robolectric\.|org\.mockito\.|io\.mockk\.|org\.hamcrest\.|org\.assertj\.|com\.google\.common\.truth\.|org\.opentest4j\.)/;
-/** `at com.x.FooTest.bar(FooTest.kt:26)`, also with a module prefix (`app//…`, `java.base/…`) and spaced names. */
-export const STACK_FRAME = /^\s*at (?:[\w.-]+(?:@[\w.-]+)?\/\/?)*([\w$.*]+?)\.([^.(]+)\(([^:()]+):(\d+)\)/;
+/**
+ * `at com.x.FooTest.bar(FooTest.kt:26)`, also with a module prefix (`app//…`, `java.base/…`) and spaced names: a Kotlin
+ * function named in backticks names its lambdas' classes after it (`FooTest$given a user, when …$1.invokeSuspend(…)`);
+ * such a name has no dot (Kotlin forbids one on the JVM), which keeps the match linear.
+ */
+export const STACK_FRAME = /^\s*at (?:[\w.-]+(?:@[\w.-]+)?\/\/?)*([\w$.*]+?(?:\$[^.(]*)?)\.([^.(]+)\(([^:()]+):(\d+)\)/;
 /** A connected test's `FAILED` line with more after it: AGP ends the line there, so the text after is lines reflowed onto it. */
 export const SQUASHED_TEST_RUN = /\] FAILED \S/;
 export const SQUASHED_TEST_RUN_BREAK = /(?<=\] FAILED) | (?=Tests on \S.{0,200}? failed: |> Task :)/;

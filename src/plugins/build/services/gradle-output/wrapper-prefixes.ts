@@ -8,12 +8,18 @@ import { MAX_LINE_CHARS } from './build-diagnostic.js';
 /* Wrappers that prefix every line: ISO timestamps (GitHub Actions raw logs) or a time of day (Jenkins), `[stderr] `, Actions
  * workflow commands, Flutter's verbose `[  +12 ms] ` column, the Titanium CLI's `[ERROR] [GRADLE] `, AGP's `C/C++: ` before
  * a native build's output, fastlane's `[23:49:00]: ▸ `, a JS CLI's tool tag and indentation (`[capacitor]         `), an EAS
- * build phase's name (`[RUN_GRADLEW] `), Docker BuildKit's step and seconds (`#15 117.4 `), and
+ * build phase's name (`[RUN_GRADLEW] `), Docker BuildKit's step and seconds (`#15 117.4 `),
  * the `error: ` Android Studio puts before a compiler's own `e: `, the `exception: ` before each line of a compiler run
- * whose output the Kotlin plugin relays, and a markdown code fence glued to the first line of a log pasted into an
- * issue. Stripped repeatedly, in any order. */
+ * whose output the Kotlin plugin relays, a markdown code fence glued to the first line of a log pasted into an
+ * issue, and MSBuild's canonical `Origin : subcategory error : ` (with a parallel build's `1>` node) that Visual
+ * Studio's Cordova tools put before every line of the build they ran. Stripped repeatedly, in any order. */
 export const WRAPPER_PREFIX =
-  /^(?:\uFEFF|(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|\[(?:\w+ )?\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|#\d+ \d+\.\d+(?: |$)|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[\d{2}:\d{2}:\d{2}\]: (?:▸ )?|\[[a-z][a-z-]*\](?: {2,}|$)|\[[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\] ?|\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|C\/C\+\+: |(?:[Ee]rror|[Ww]arning): (?=[ew]: )|```(?:[\w-]+(?= |$))? ?|exception: (?=\S)|\d{1,6}\.(?:\t|\s(?=[ew]: )))/;
+  /^(?:\uFEFF|(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|\[(?:\w+ )?\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|#\d+ \d+\.\d+(?: |$)|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[\d{2}:\d{2}:\d{2}\]: (?:▸ )?|\[[a-z][a-z-]*\](?: {2,}|$)|\[[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\] ?|\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|C\/C\+\+: |(?:[Ee]rror|[Ww]arning): (?=[ew]: )|```(?:[\w-]+(?= |$))? ?|exception: (?=\S)|(?:\d{1,3}>)?MSBUILD : (?:[\w-]+ )?(?:error|warning)(?: [A-Z]+\d+)? : |\d{1,6}\.(?:\t|\s(?=[ew]: )))/;
+/**
+ * Windows' console breaks every line at its width, 80 columns unless changed, and a copy of it keeps those breaks,
+ * less the space a break fell on: a row of exactly this width goes on mid-word on the next row.
+ */
+export const WINDOWS_CONSOLE_WIDTH = 80;
 export const RELAYED_LINE_PREFIX = /^(?:\t| {8}): /;
 export const P4A_RELAYED_LINE = /^\[(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\]: {0,8}\t/;
 /** The end of Flutter's verbose `[  +12 ms] ` column, all that is left of it on a log's first line cut inside it. */
@@ -32,13 +38,18 @@ export const INLINE_BOLD = /(?<![\w*/])\*\*([^\s*/](?:[^*\n]{0,200}?[^\s*/])?)\*
 export const EMPHASIZED_LINE = /^(\*\*|__|\*|_)([^\s*_](?:.*\S)?)\1\s*$/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes start with ESC.
 export const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
+/**
+ * `--debug` and `--info` logs put the level and the logger's category before each message: a class name, a class as
+ * `Class.toString()` prints it (`[class org.gradle…TaskExecutionLogger]`), or a plain name (`[TestEventLogger]`).
+ */
 export const LOG_LEVEL_PREFIX =
-  /^\[(ERROR|WARNING|WARN|INFO|DEBUG|LIFECYCLE|QUIET|error|warn|info|debug)\] (?:\[[\w$]+(?:\.[\w$]+)+\](?: |$))?/;
+  /^\[(ERROR|WARNING|WARN|INFO|DEBUG|LIFECYCLE|QUIET|error|warn|info|debug)\] (?:\[(?:class )?[\w$]+(?:\.[\w$]+)*\](?: |$))?/;
 
 /** False when the line's first character cannot begin any WRAPPER_PREFIX alternative (most lines): skips the regex. */
 export function mayStartWrapperPrefix(line: string): boolean {
   const c = line.charCodeAt(0);
-  // BOM, a digit (timestamps), `[`, `#`, `:`, `e`/`w`/`E`/`W` (`error: `/`Error: `), a backtick (code fence), `C` (`C/C++: `).
+  // BOM, a digit (timestamps, MSBuild's node), `[`, `#`, `:`, `e`/`w`/`E`/`W` (`error: `/`Error: `), a backtick (code
+  // fence), `C` (`C/C++: `), `M` (`MSBUILD : `).
   return (
     c === 0xfeff ||
     (c >= 48 && c <= 57) ||
@@ -49,7 +60,8 @@ export function mayStartWrapperPrefix(line: string): boolean {
     c === 119 ||
     c === 96 ||
     ((c === 69 || c === 87) && /^(?:Error|Warning): [ew]: /.test(line)) ||
-    (c === 67 && line.startsWith('C/C++: '))
+    (c === 67 && line.startsWith('C/C++: ')) ||
+    (c === 77 && line.startsWith('MSBUILD : '))
   );
 }
 
