@@ -594,6 +594,73 @@ describe('GradleOutputParser rules', () => {
     ]);
   });
 
+  it("reads K2's FileAnalysisException position from its message, once when the stack repeats it", () => {
+    const crash =
+      'org.jetbrains.kotlin.util.FileAnalysisException: While analysing /p/app/src/main/java/A.kt:3:4: java.lang.IllegalStateException: y';
+    const expected = [d('error', 'kotlin', '/p/app/src/main/java/A.kt', 3, 4, crash, ':app:compileDebugKotlin')];
+    // Only the stack pasted: its `Caused by:` names the crash.
+    expect(
+      parseGradleOutput(
+        ['> Task :app:compileDebugKotlin FAILED', `Caused by: ${crash}`, '\tat a.b.C.d(C.kt:1)'].join('\n'),
+      ),
+    ).toEqual(expected);
+    // The compiler's `e: ` line, then the same words in the failure's stack.
+    expect(
+      parseGradleOutput(
+        ['> Task :app:compileDebugKotlin FAILED', `e: ${crash}`, '\tat a.b.C.d(C.kt:1)', `Caused by: ${crash}`].join(
+          '\n',
+        ),
+      ),
+    ).toEqual(expected);
+  });
+
+  it("reads Kotlin/Native's crash report once, and its klib resolver's lines, as Kotlin's without a task line", () => {
+    const out = parseGradleOutput(
+      [
+        'error: Compilation failed: null',
+        '',
+        ' * Source files: ',
+        ' * Compiler version: 2.1.0',
+        ' * Output kind: FRAMEWORK',
+        '',
+        'error: java.lang.NullPointerException',
+        '\tat org.jetbrains.kotlin.backend.konan.CacheBuilderKt.x(CacheBuilder.kt:31)',
+      ].join('\n'),
+    );
+    expect(out).toEqual([d('error', 'kotlin', null, null, null, 'Compilation failed: null', null)]);
+    // Its klib resolver's messages with the `error: ` / `warning: ` it prints them with, no task line either.
+    const missing = 'KLIB resolver: Could not find "io.ktor:ktor-http-cio" in [/projects, /.konan/klib]';
+    const duplicate = "KLIB resolver: The same 'unique_name=x' found in more than one library";
+    expect(parseGradleOutput(`error: ${missing}\nwarning: ${duplicate}`)).toEqual([
+      d('error', 'kotlin', null, null, null, missing, null),
+      d('warning', 'kotlin', null, null, null, duplicate, null),
+    ]);
+  });
+
+  it("leaves Xcode's own lines around a Kotlin framework build out", () => {
+    const out = parseGradleOutput(
+      [
+        '> Task :shared:compileKotlinIosSimulatorArm64 FAILED',
+        "e: file:///p/shared/src/iosMain/kotlin/Platform.kt:3:8 Unresolved reference 'UIKit'.",
+        'Command PhaseScriptExecution failed with a nonzero exit code',
+        '** BUILD FAILED **',
+        'error: Command PhaseScriptExecution failed with a nonzero exit code',
+        "warning: Run script build phase 'Compile Kotlin Framework' will be run during every build because it does not specify any outputs.",
+      ].join('\n'),
+    );
+    expect(out).toEqual([
+      d(
+        'error',
+        'kotlin',
+        '/p/shared/src/iosMain/kotlin/Platform.kt',
+        3,
+        8,
+        "Unresolved reference 'UIKit'.",
+        ':shared:compileKotlinIosSimulatorArm64',
+      ),
+    ]);
+  });
+
   it("takes an unprefixed exception for KSP's only when KSP's processing frames are under it", () => {
     const frames = (top: string) => [
       'java.lang.IllegalStateException: bad',

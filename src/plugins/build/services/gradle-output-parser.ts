@@ -92,6 +92,7 @@ import {
   INDENTED_CAUSE,
   KNOWN_FAILURE,
   LOCATION_AWARE_EXCEPTION,
+  NO_ERROR_MESSAGE_HEADLINE,
   ONE_LINE_HEADLINE,
   QUOTED_HEADLINE,
   SQUASHED_REPORT,
@@ -99,6 +100,7 @@ import {
   STACK_UNRESOLVED,
   THROWN,
   WHERE_BUILD_FILE,
+  WORKER_CAUSE_JOINED,
   WRAPPING_CAUSE,
 } from './gradle-output/failure-block-patterns.js';
 import {
@@ -117,6 +119,7 @@ import {
   TABLE_RULE,
   VIEWER_LINE_NUMBER,
   WRAPPER_REPORTS_GRADLE_FAILED,
+  XCODE_BUILD_SYSTEM_LINE,
 } from './gradle-output/foreign-text-patterns.js';
 import {
   CARET,
@@ -149,21 +152,26 @@ import {
 } from './gradle-output/javac-patterns.js';
 import {
   COMPOSE_VERSION,
+  EXCEPTION_HEADLINE,
+  FILE_ANALYSIS_EXCEPTION,
   FILE_BEING_COMPILED,
   JAVA_NULLABILITY_MISMATCH,
   KLIB_RESOLVER_TAG,
   KOTLINC_CLI,
   KOTLIN_BARE,
   KOTLIN_BINARY_LOCATION,
+  KOTLIN_BINARY_LOCATION_ALONE,
   KOTLIN_DEPRECATED_RUNTIME,
   KOTLIN_K1,
   KOTLIN_K1_BARE,
   KOTLIN_K2,
+  KOTLIN_METADATA_SENTENCE,
   KOTLIN_ONLY_WORDING,
   KOTLIN_RELATIVE_ONLY,
   KOTLIN_SENTENCES_ALONE,
   KOTLIN_TASK,
   KOTLIN_URL_ONLY,
+  NATIVE_COMPILATION_FAILED,
   SCRIPT_COMPILATION_ERROR,
   STACK_KOTLIN_COMPILE_FAILED,
 } from './gradle-output/kotlin-patterns.js';
@@ -255,6 +263,7 @@ import {
   CUT_VERBOSE_COLUMN,
   FLUTTER_PREFIX_GLUED,
   LOG_LEVEL_PREFIX,
+  RELAY_PREFIX_GLUED,
   WINDOWS_CONSOLE_WIDTH,
   gluedPrefixAfterStart,
   stripWrapperPrefixes,
@@ -470,6 +479,8 @@ export class GradleOutputParser {
   private r8Severity: DiagnosticSeverity = 'error';
   /** Set once kapt reported a javac error: its `e: ` lines that follow are kapt's too. */
   private kaptContext = false;
+  /** Kotlin/Native just reported a crash of its own (`Compilation failed: …`): the exception it rethrows comes next. */
+  private nativeCrashReported = false;
   /** A javac location printed alone on its line (`<path>.java:3:`), waiting for the `error: …` line under it. */
   private javacLocationOnly: string | null = null;
   /** Set by `BUILD FAILED in 16s`: Gradle prints nothing after it, so an unlocated `ERROR:` is its wrapper's (JitPack). */
@@ -536,13 +547,13 @@ export class GradleOutputParser {
       this.pushUnglued(rest.slice(0, glued.index + 1));
       rest = rest.slice(glued.index + 1);
     }
-    // The Kotlin plugin relays a compiler run's output with `exception: ` before every line: on a relayed line, another
-    // `exception: ` glued to the text before it begins a line whose break was lost.
-    for (let k = 0; k < 16 && rest.startsWith('exception: '); k++) {
-      const at = rest.indexOf('exception: ', 11);
-      if (at < 0 || rest.charCodeAt(at - 1) === 32) break;
-      this.pushUnglued(rest.slice(0, at));
-      rest = rest.slice(at);
+    // The same for the `exception: ` the Kotlin plugin puts before each line of a compiler run it relays.
+    const relay = 'exception: '.length;
+    for (let k = 0; k < 16 && rest.startsWith('exception: ') && rest.includes('exception: ', relay); k++) {
+      const glued = RELAY_PREFIX_GLUED.exec(rest.slice(relay));
+      if (!glued) break;
+      this.pushUnglued(rest.slice(0, relay + glued.index));
+      rest = rest.slice(relay + glued.index);
     }
     this.pushUnglued(rest);
   }
@@ -579,6 +590,11 @@ export class GradleOutputParser {
     // A digit first: the cheap test before the pattern, on every line.
     if (rawLine.charCodeAt(0) <= 57 && (BUILD_SERVER_LOG.test(rawLine) || VIEWER_LINE_NUMBER.test(rawLine))) return;
     let line = capIndent(stripWrapperPrefixes(rawLine), this.pendingJavac !== null);
+    if (
+      (line.includes(' failed with ') || line.includes('Run script build phase ')) &&
+      XCODE_BUILD_SYSTEM_LINE.test(line)
+    )
+      return;
     // Copied out of an HTML table (Android Studio's build view pasted into an issue): each row ends in ` |` and the
     // rows are separated by `-- | --`.
     if (line.includes('|')) {
@@ -1041,6 +1057,7 @@ export class GradleOutputParser {
   private headlineBefore(): string | null {
     const previous = this.previousLine?.replace(/^`+/, '') ?? null;
     if (previous === null || this.lastAdded?.line === this.previousLine) return null;
+    if (NO_ERROR_MESSAGE_HEADLINE.test(previous)) return previous;
     if (previous.length > 600 || !/^[A-Z][^:]*\S/.test(previous) || !/[.'\])]$/.test(previous)) return null;
     return /^(?:FAILURE|BUILD |Run with|Total time|Note:|Try)\b/.test(previous) || TASK_LINE.test(previous)
       ? null
@@ -2116,6 +2133,17 @@ export class GradleOutputParser {
       }
       return this.addUnlocated(m[1] === 'w' ? 'warning' : 'error', 'kapt', m[2]!, task);
     }
+    // Before the located forms below: the position is inside the exception's message, after its class name.
+    if (line.includes('FileAnalysisException: ') && (m = FILE_ANALYSIS_EXCEPTION.exec(line)))
+      return this.add({
+        severity: 'error',
+        source: 'kotlin',
+        file: m[2] ?? m[5]!,
+        line: m[3] ? Number(m[3]) : null,
+        column: m[4] ? Number(m[4]) : null,
+        message: m[1]!.trimEnd(),
+        task,
+      });
     // Every Kotlin location names a `.kt` or `.kts` file.
     const hasKt = line.includes('.kt');
     const cli = hasKt && (line.includes(': error: ') || line.includes(': warning: ')) ? KOTLINC_CLI.exec(line) : null;
@@ -2156,6 +2184,16 @@ export class GradleOutputParser {
         return true;
       }
       return this.add(diagnostic);
+    }
+    if (!inBlock && trimmed.endsWith(':') && (m = KOTLIN_BINARY_LOCATION_ALONE.exec(trimmed))) {
+      // Held with no message: only the metadata sentence, on the next line or after one blank line, makes it one.
+      this.pendingMultiline = {
+        base: { severity: 'error', source: 'kotlin', file: m[1]!, line: null, column: null, message: '', task },
+        lines: [],
+        unindented: KOTLIN_METADATA_SENTENCE,
+        paragraphAfterBlank: KOTLIN_METADATA_SENTENCE,
+      };
+      return true;
     }
     // kotlinc names a binary without a position: `e: /p/x.jar!/META-INF/x.kotlin_module: Module was compiled …`,
     // also pasted without its `e: ` (then only with the compiler's metadata wording).
@@ -2678,8 +2716,13 @@ export class GradleOutputParser {
     if (/^(resource |failed |attribute |style attribute |duplicate value |file failed )/.test(message))
       return this.add({ severity: 'error', source: 'aapt2', file: null, line: null, column: null, message, task });
     const kapt = this.kaptContext || /kapt/i.test(task ?? this.lastFailedTask ?? '');
-    // Kotlin/Native prints its own unlocated errors so (a klib not found), then this summary of them.
-    if (!kapt && KOTLIN_TASK.test(task ?? '')) {
+    // Kotlin/Native prints its own unlocated errors so (a klib not found), then this summary of them; its crash report,
+    // the exception it rethrows after it and its klib resolver's tagged messages are its own wherever the task line is.
+    const nativeCrash = NATIVE_COMPILATION_FAILED.test(message);
+    const rethrown = this.nativeCrashReported && EXCEPTION_HEADLINE.test(message);
+    this.nativeCrashReported = nativeCrash;
+    if (rethrown) return true;
+    if (!kapt && (nativeCrash || message.startsWith(KLIB_RESOLVER_TAG) || KOTLIN_TASK.test(task ?? ''))) {
       if (message === 'Compilation finished with errors') return true;
       return this.add({ severity: 'error', source: 'kotlin', file: null, line: null, column: null, message, task });
     }
@@ -2745,7 +2788,8 @@ export class GradleOutputParser {
   private addJavacBareWarning(line: string, task: string | null): boolean {
     const m = JAVAC_BARE_WARNING.exec(line)!;
     // javac has no unused-declaration warnings: `warning: variable 'x' is never used` is kotlinc's, its path lost.
-    const kotlin = KOTLIN_ONLY_WORDING.test(m[1]!);
+    // Kotlin/Native prints its own warnings with the same `warning: `; its klib resolver tags them with its name.
+    const kotlin = KOTLIN_ONLY_WORDING.test(m[1]!) || m[1]!.startsWith(KLIB_RESOLVER_TAG);
     return this.addUnlocated(
       'warning',
       kotlin ? 'kotlin' : /kapt/i.test(task ?? '') || this.kaptContext ? 'kapt' : 'javac',
@@ -3097,9 +3141,14 @@ export class GradleOutputParser {
       // A cause a terminal cut at its width inside `[…]`, its rest quoted again as a cause of its own: one cause.
       else if (cause && causes.length > 0 && opensBracket(causes[causes.length - 1]!.text) && /^\S+\]/.test(text))
         causes[causes.length - 1]!.text += text;
-      else if (cause) causes.push({ depth: cause[1]!.length, text, details: [] });
-      else if (causes.length > 0) causes[causes.length - 1]!.details.push(entry);
+      else if (cause) {
+        const joined = WORKER_CAUSE_JOINED.exec(text);
+        if (joined) causes.push({ depth: cause[1]!.length, text: joined[1]!, details: [] });
+        causes.push({ depth: cause[1]!.length + (joined ? 1 : 0), text: joined ? joined[2]! : text, details: [] });
+      } else if (causes.length > 0) causes[causes.length - 1]!.details.push(entry);
     }
+    // A paste with a blank line after every line: no two lines of the report follow each other.
+    const doubleSpaced = !lines.some((l, k) => k > 0 && l.text.trim() !== '' && lines[k - 1]!.text.trim() !== '');
     // A worker's `A failure occurred while executing …` and a configuration's `Could not resolve all …` always wrap
     // the causes after them, even when a paste lost the nesting.
     const leaves = causes.filter(
@@ -3143,12 +3192,25 @@ export class GradleOutputParser {
         if (urls.has(url)) continue;
         urls.add(url);
       }
-      this.addCause(headline, leaf.text, leaf.details, task);
+      this.addCause(headline, leaf.text, leaf.details, task, doubleSpaced);
     }
     this.where = null;
   }
 
-  private addCause(headline: string, wrapped: string, details: readonly BlockLine[], task: string | null): void {
+  private addCause(
+    headline: string,
+    wrapped: string,
+    allDetails: readonly BlockLine[],
+    task: string | null,
+    doubleSpaced = false,
+  ): void {
+    // Gradle indents a cause's further lines under its text: after a blank line, a line back at the margin is what
+    // the console printed next (another tool's output after the report), not more of the cause; unless the paste put
+    // a blank line after every line, when a blank line says nothing.
+    const end = doubleSpaced
+      ? -1
+      : allDetails.findIndex((d, k) => k > 0 && allDetails[k - 1]!.text.trim() === '' && /^\S/.test(d.text));
+    const details = end < 0 ? allDetails : allDetails.slice(0, end);
     // `> java.lang.RuntimeException: Manifest merger failed : …`: the merger's failure, named by the exception AGP threw.
     const unwrapped = wrapped.replace(/^(?:[a-z][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error): /, '');
     const cause = MANIFEST_FAILED.test(unwrapped) ? unwrapped : wrapped;

@@ -66,6 +66,16 @@ export const DEPENDENCY_DETAIL = /^(?:Searched in the following locations:|Requi
 export const WRAPPING_CAUSE =
   /^(?:A failure occurred while executing |[Cc]ould not resolve all [\w ]+ for configuration |Multiple task action failures occurred:)/;
 /**
+ * Gradle's words for a failure whose exception has no message (BuildExceptionReporter: `<class> (no error message)`),
+ * a headline even though it starts with a package name.
+ */
+export const NO_ERROR_MESSAGE_HEADLINE = /^(?:[a-z_][\w$]*\.)+[A-Z][\w$]* \(no error message\)$/;
+/**
+ * A worker's wrapper with its cause joined onto the same line (`> A failure occurred while executing <WorkAction> >
+ * Compilation error.`): the worker is named by its class, no spaces, so the ` > ` after the name starts the cause.
+ */
+export const WORKER_CAUSE_JOINED = /^(A failure occurred while executing \S+) > (\S.*)$/;
+/**
  * A cause line (`> …`) with no headline before it; VS Code's `> Executing task: <command> <` echo is none, and neither
  * is a `> :` line: a cause is an exception's message, which never starts with a colon, while the rich console's worker
  * lines start with the path they run (`> :app:compileDebugKotlin > 2 of 5`), as build scripts' own progress lines do.

@@ -62,3 +62,10 @@ export const FLUTTER_GRADLE_STATUS =
 /** Lines that start with `> ` only because the log was quoted in markdown: Gradle prints none of these after `> `. */
 export const MARKDOWN_QUOTED =
   /^> ?(?:> |\d{2}:\d{2}:\d{2}\b|Caused by: |\s*at [\w$.]+[\w$<>]*\(|\*? ?What went wrong:|\* (?:Where|Try|Exception is|Get more help)|FAILURE: |BUILD (?:FAILED|SUCCESSFUL)|Error:(?!\s)|:[\w.-]+(?::[\w.-]+)* (?:FAILED|UP-TO-DATE)\s*$)/;
+/**
+ * Xcode's build system around a Kotlin Multiplatform framework built by Gradle from a run-script phase: its own
+ * `error: Command PhaseScriptExecution failed with a nonzero exit code` (the phase's exit status, Gradle's failure
+ * already reported) and `warning: Run script build phase '…' will be run during every build …` (the phase's setup).
+ */
+export const XCODE_BUILD_SYSTEM_LINE =
+  /^\s*(?:(?:error|warning|note): )?(?:Command \S+ failed with (?:a nonzero )?exit code\b|Run script build phase '[^']*' will be run during every build\b)/;

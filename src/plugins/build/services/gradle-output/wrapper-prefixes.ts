@@ -66,6 +66,11 @@ export function mayStartWrapperPrefix(line: string): boolean {
   );
 }
 
+/**
+ * The `exception: ` the Kotlin plugin puts before each line it relays from a compiler run, found glued to the end of
+ * other text in a line that starts with it (`…of type WifiInfoexception:     val x = …`): the line break was lost.
+ */
+export const RELAY_PREFIX_GLUED = /(?<=\S)exception: /;
 /** A cheap pre-check for FLUTTER_PREFIX_GLUED: an `s] ` past the line's own leading `[  +12 ms] ` column. */
 export function gluedPrefixAfterStart(line: string): boolean {
   let at = line.indexOf('s] ');
