@@ -169,6 +169,37 @@ describe('GradleOutputParser rules', () => {
     expect(out).toEqual([d('warning', 'javac', null, null, null, '[options] Quellwert 8 ist veraltet', null)]);
   });
 
+  it("reads the data binding compiler's reports printed on one line, in kapt's task, counting from line 0", () => {
+    const report = (msg: string, loc: string) =>
+      `****/ data binding error ****msg:${msg} file:/p/res/layout/a.xml loc:${loc} ****\\ data binding error ****`;
+    const out = parseGradleOutput(
+      [
+        '> Task :app:kaptDebugKotlin',
+        `e: ${report('Could not find accessor x', '4:8 - 4:20')} ${report('y', '0:0 - 0:1')}`,
+      ].join('\n'),
+    );
+    expect(out).toEqual([
+      d('error', 'kapt', '/p/res/layout/a.xml', 5, 9, 'Could not find accessor x', ':app:kaptDebugKotlin'),
+      d('error', 'kapt', '/p/res/layout/a.xml', 1, 1, 'y', ':app:kaptDebugKotlin'),
+    ]);
+  });
+
+  it("keeps Gradle's older deprecation summary out of a failure report it was merged into", () => {
+    const out = parseGradleOutput(
+      [
+        '* What went wrong:',
+        "Execution failed for task ':app:compileDebugJavaWithJavac'.",
+        'Deprecated Gradle features were used in this build, making it incompatible with Gradle 5.0.',
+        "Use '--warning-mode all' to show the individual deprecation warnings.",
+        'See https://docs.gradle.org/4.10.1/userguide/command_line_interface.html#sec:command_line_warnings',
+        '> Compilation failed; see the compiler error output for details.',
+      ].join('\n'),
+    );
+    expect(out.map((x) => x.message)).toEqual([
+      "Execution failed for task ':app:compileDebugJavaWithJavac': Compilation failed; see the compiler error output for details.",
+    ]);
+  });
+
   it('prints a javac error once when javac repeats it, and keeps distinct errors on one line', () => {
     const error = ['/p/A.java:5: error: cannot find symbol', '    x();', '    ^', '  symbol:   method x()'];
     const other = ['/p/A.java:5: error: cannot find symbol', '    x(y);', '      ^', '  symbol:   variable y'];
@@ -563,6 +594,73 @@ describe('GradleOutputParser rules', () => {
     ]);
   });
 
+  it("reads K2's FileAnalysisException position from its message, once when the stack repeats it", () => {
+    const crash =
+      'org.jetbrains.kotlin.util.FileAnalysisException: While analysing /p/app/src/main/java/A.kt:3:4: java.lang.IllegalStateException: y';
+    const expected = [d('error', 'kotlin', '/p/app/src/main/java/A.kt', 3, 4, crash, ':app:compileDebugKotlin')];
+    // Only the stack pasted: its `Caused by:` names the crash.
+    expect(
+      parseGradleOutput(
+        ['> Task :app:compileDebugKotlin FAILED', `Caused by: ${crash}`, '\tat a.b.C.d(C.kt:1)'].join('\n'),
+      ),
+    ).toEqual(expected);
+    // The compiler's `e: ` line, then the same words in the failure's stack.
+    expect(
+      parseGradleOutput(
+        ['> Task :app:compileDebugKotlin FAILED', `e: ${crash}`, '\tat a.b.C.d(C.kt:1)', `Caused by: ${crash}`].join(
+          '\n',
+        ),
+      ),
+    ).toEqual(expected);
+  });
+
+  it("reads Kotlin/Native's crash report once, and its klib resolver's lines, as Kotlin's without a task line", () => {
+    const out = parseGradleOutput(
+      [
+        'error: Compilation failed: null',
+        '',
+        ' * Source files: ',
+        ' * Compiler version: 2.1.0',
+        ' * Output kind: FRAMEWORK',
+        '',
+        'error: java.lang.NullPointerException',
+        '\tat org.jetbrains.kotlin.backend.konan.CacheBuilderKt.x(CacheBuilder.kt:31)',
+      ].join('\n'),
+    );
+    expect(out).toEqual([d('error', 'kotlin', null, null, null, 'Compilation failed: null', null)]);
+    // Its klib resolver's messages with the `error: ` / `warning: ` it prints them with, no task line either.
+    const missing = 'KLIB resolver: Could not find "io.ktor:ktor-http-cio" in [/projects, /.konan/klib]';
+    const duplicate = "KLIB resolver: The same 'unique_name=x' found in more than one library";
+    expect(parseGradleOutput(`error: ${missing}\nwarning: ${duplicate}`)).toEqual([
+      d('error', 'kotlin', null, null, null, missing, null),
+      d('warning', 'kotlin', null, null, null, duplicate, null),
+    ]);
+  });
+
+  it("leaves Xcode's own lines around a Kotlin framework build out", () => {
+    const out = parseGradleOutput(
+      [
+        '> Task :shared:compileKotlinIosSimulatorArm64 FAILED',
+        "e: file:///p/shared/src/iosMain/kotlin/Platform.kt:3:8 Unresolved reference 'UIKit'.",
+        'Command PhaseScriptExecution failed with a nonzero exit code',
+        '** BUILD FAILED **',
+        'error: Command PhaseScriptExecution failed with a nonzero exit code',
+        "warning: Run script build phase 'Compile Kotlin Framework' will be run during every build because it does not specify any outputs.",
+      ].join('\n'),
+    );
+    expect(out).toEqual([
+      d(
+        'error',
+        'kotlin',
+        '/p/shared/src/iosMain/kotlin/Platform.kt',
+        3,
+        8,
+        "Unresolved reference 'UIKit'.",
+        ':shared:compileKotlinIosSimulatorArm64',
+      ),
+    ]);
+  });
+
   it("takes an unprefixed exception for KSP's only when KSP's processing frames are under it", () => {
     const frames = (top: string) => [
       'java.lang.IllegalStateException: bad',
@@ -726,6 +824,12 @@ describe('GradleOutputParser rules', () => {
     ]);
   });
 
+  it("takes no rich-console worker line (`> :app:task > 2 of 5`) for a failure's cause", () => {
+    expect(parseGradleOutput(['> :app:mergeDebugResources > 2 of 5', '> :app:compileDebugKotlin'].join('\n'))).toEqual(
+      [],
+    );
+  });
+
   it('bounds the number of diagnostics and message sizes', () => {
     const parser = new GradleOutputParser();
     for (let i = 0; i < MAX_DIAGNOSTICS + 50; i++) parser.push(`w: file:///p/A.kt:${i + 1}:1 ${'x'.repeat(3000)}`);
@@ -762,6 +866,10 @@ describe('GradleOutputParser rules', () => {
       `${'> '.repeat(4_000)}FAILURE: `,
       `${'a.BException: '.repeat(600)}Task 'x' not found in project 'y'${' x'.repeat(1_000)}!`,
       `_${'a '.repeat(4_000)}`,
+      `${'****/ data binding error ****msg:'.repeat(250)}`,
+      `${'file:loc:1:'.repeat(700)}`,
+      `An exception has occurred in the compiler (${'('.repeat(8_000)}`,
+      `${'a.'.repeat(4_000)}Error`,
       `${'x[ +1 ms] '.repeat(2_000)}`,
     ];
     const parser = new GradleOutputParser();

@@ -20,9 +20,12 @@
 
 import {
   AAPT1,
+  AAPT1_INVALID_DIRECTORY,
   AAPT2_BARE,
   AAPT2_BARE_FAILED,
+  AAPT2_BINARY_RESOURCE,
   AAPT2_COMPILE,
+  AAPT2_IMAGE,
   AAPT2_DAEMON_STRAY_OUTPUT,
   AAPT2_SET,
   AAPT2_XML,
@@ -32,10 +35,13 @@ import {
   AAPT_UNLOCATED,
   AGPBI,
   BAZEL_RESOURCE_TOOL,
+  CONSOLE_CUT_AAPT_PATH,
   DUPLICATE_RESOURCES_TAIL,
   type DuplicateResources,
+  GLUED_TASK_NAME,
   WRAPPED_DUPLICATE_HEAD,
   parseDuplicateResources,
+  XML_STREAM_POSITION,
 } from './gradle-output/aapt-patterns.js';
 import {
   AGP_CONTINUATION,
@@ -72,9 +78,9 @@ import {
   CC_BULLET,
   CC_HEADER,
   CHAINED_DEPENDENCY_NOT_FOUND,
-  CONSOLE_WIDTH,
   DEPENDENCY_DETAIL,
   DEPENDENCY_NOT_FOUND,
+  DEPRECATION_SUMMARY,
   DUPLICATE_CLASS,
   DUPLICATE_CLASS_WRAPPED,
   ESCAPED_LOG_BREAK,
@@ -86,6 +92,7 @@ import {
   INDENTED_CAUSE,
   KNOWN_FAILURE,
   LOCATION_AWARE_EXCEPTION,
+  NO_ERROR_MESSAGE_HEADLINE,
   ONE_LINE_HEADLINE,
   PATH_OR_HOST_CAUSE,
   QUOTED_HEADLINE,
@@ -95,29 +102,42 @@ import {
   STACK_UNRESOLVED,
   THROWN,
   WHERE_BUILD_FILE,
+  WORKER_CAUSE_JOINED,
   WRAPPING_CAUSE,
 } from './gradle-output/failure-block-patterns.js';
 import {
   BAZEL_ACTION_HEADER,
   BAZEL_BUILD_FILE,
   BUILD_SERVER_LOG,
+  CLI_REPORTS_COMMAND_FAILED,
   CONSOLE_STATUS,
   DEVICE_LINKER_WARNING,
   FLUTTER_GRADLE_STATUS,
   JVM_NOISE,
   MARKDOWN_QUOTED,
   NPM_SCRIPT_BANNER,
+  PASTE_MARKUP_LINE,
   PROGRESS_BAR,
   TABLE_RULE,
   VIEWER_LINE_NUMBER,
   WRAPPER_REPORTS_GRADLE_FAILED,
+  XCODE_BUILD_SYSTEM_LINE,
 } from './gradle-output/foreign-text-patterns.js';
 import {
   CARET,
+  COMPILING_TASK,
+  DATA_BINDING_ERROR_END,
+  DATA_BINDING_ERROR_START_WORDS,
+  DATA_BINDING_MESSAGE,
+  DATA_BINDING_SUMMARY,
   JAVAC,
+  JAVAC_BARE_ERROR,
   JAVAC_BARE_WARNING,
+  JAVAC_CRASH,
+  JAVAC_CRASH_EXCEPTION,
   JAVAC_CLASS_FILE,
   JAVAC_DETAIL,
+  JAVAC_FATAL,
   JAVAC_HINT,
   JAVAC_LEVEL_ONLY,
   JAVAC_LOCATION_ONLY,
@@ -126,26 +146,34 @@ import {
   KAPT_TAGGED,
   KSP,
   MAVEN_LOCATED,
+  MAX_DATA_BINDING_LINES,
+  ROOM_MESSAGE,
   TAG_ONLY,
+  readDataBindingReport,
   splitGluedLocation,
 } from './gradle-output/javac-patterns.js';
 import {
   COMPOSE_VERSION,
+  EXCEPTION_HEADLINE,
+  FILE_ANALYSIS_EXCEPTION,
   FILE_BEING_COMPILED,
   JAVA_NULLABILITY_MISMATCH,
   KLIB_RESOLVER_TAG,
   KOTLINC_CLI,
   KOTLIN_BARE,
   KOTLIN_BINARY_LOCATION,
+  KOTLIN_BINARY_LOCATION_ALONE,
   KOTLIN_DEPRECATED_RUNTIME,
   KOTLIN_K1,
   KOTLIN_K1_BARE,
   KOTLIN_K2,
+  KOTLIN_METADATA_SENTENCE,
   KOTLIN_ONLY_WORDING,
   KOTLIN_RELATIVE_ONLY,
   KOTLIN_SENTENCES_ALONE,
   KOTLIN_TASK,
   KOTLIN_URL_ONLY,
+  NATIVE_COMPILATION_FAILED,
   SCRIPT_COMPILATION_ERROR,
   STACK_KOTLIN_COMPILE_FAILED,
 } from './gradle-output/kotlin-patterns.js';
@@ -238,6 +266,8 @@ import {
   CUT_VERBOSE_COLUMN,
   FLUTTER_PREFIX_GLUED,
   LOG_LEVEL_PREFIX,
+  RELAY_PREFIX_GLUED,
+  WINDOWS_CONSOLE_WIDTH,
   gluedPrefixAfterStart,
   stripWrapperPrefixes,
 } from './gradle-output/wrapper-prefixes.js';
@@ -254,6 +284,9 @@ const ANY_TEXT = /\S/;
 /** Lines that start something of their own, so they cannot continue the message before them. */
 const NEW_ENTRY =
   /^\s*(?:[ewiv]: |> |\* |FAILURE|BUILD |(?:ERROR|WARNING|INFO|Error|Warning):|Task :|:[\w-]+|\d+ (?:errors?|warnings?)\b|at |Caused by: )|\.(?:kts?|java|xml):\d+/;
+
+/** The tools whose diagnostics a compile task prints. */
+const COMPILER_SOURCES: ReadonlySet<DiagnosticSource> = new Set(['javac', 'kapt', 'kotlin', 'ksp']);
 
 /**
  * Patterns start `^\s*(.+?)…`, so every character of indentation is one more place the path group can begin:
@@ -313,6 +346,15 @@ function indentOf(line: string): number {
 type Section = 'none' | 'what-went-wrong' | 'where' | 'other';
 type Diagnostic = Omit<BuildDiagnostic, 'message'> & { message: string };
 
+/** An AAPT line a console cut at its width: the rows read so far, and whether they already make `<path>: AAPT: …`. */
+interface ConsoleCut {
+  text: string;
+  rows: number;
+  /** The last row's length: a full row went on mid-word, one a column short lost a space at the break. */
+  lastRow: number;
+  aapt: boolean;
+}
+
 interface BlockLine {
   readonly text: string;
   consumed: boolean;
@@ -335,6 +377,8 @@ interface PendingJavac {
   linesBeforeCaret: number;
   /** The line taken as javac's source echo. */
   echo?: string;
+  /** Length of the location line as read: a console cuts its lines at its width (80 columns and more). */
+  readonly headerLength?: number;
   blankLines: number;
   sawCaret: boolean;
   /** kapt wrapped the lines after the message (it may print the first one bare). */
@@ -388,6 +432,8 @@ export class GradleOutputParser {
   private lastKey: string | null = null;
   private readonly projectRoot: string | null;
   private currentTask: string | null = null;
+  /** How many diagnostics there were at the last task header. */
+  private diagnosticsAtTaskLine = 0;
   private truncatedCount = 0;
 
   private section: Section = 'none';
@@ -432,10 +478,14 @@ export class GradleOutputParser {
   private pendingJavac: PendingJavac | null = null;
   private pendingMultiline: PendingMultiline | null = null;
   private pendingTest: PendingTest | null = null;
+  /** A data binding error report read until its end marker: the text after its start marker, line by line. */
+  private pendingDataBinding: { readonly parts: string[]; readonly task: string | null } | null = null;
   /** Severity of the last `ERROR: R8:` / `WARNING: R8:` line; the `Missing class` lines after it share it. */
   private r8Severity: DiagnosticSeverity = 'error';
   /** Set once kapt reported a javac error: its `e: ` lines that follow are kapt's too. */
   private kaptContext = false;
+  /** Kotlin/Native just reported a crash of its own (`Compilation failed: …`): the exception it rethrows comes next. */
+  private nativeCrashReported = false;
   /** A javac location printed alone on its line (`<path>.java:3:`), waiting for the `error: …` line under it. */
   private javacLocationOnly: string | null = null;
   /** Set by `BUILD FAILED in 16s`: Gradle prints nothing after it, so an unlocated `ERROR:` is its wrapper's (JitPack). */
@@ -457,6 +507,8 @@ export class GradleOutputParser {
   private heldLintLine: string | null = null;
   /** A merger duplicate a console wrapped inside its second path: held until the next line ends the record. */
   private heldDuplicateHead: string | null = null;
+  /** An AAPT line Windows' console cut at its width, waiting for its rows. */
+  private heldConsoleCut: ConsoleCut | null = null;
   /** The start of a `* Where:` location a terminal cut at its width, waiting for its rest on the next line. */
   private whereFragment: string | null = null;
   /** Set by Studio's bare `Build file '…' line: N`: the next line is a failure headline. */
@@ -500,6 +552,14 @@ export class GradleOutputParser {
       this.pushUnglued(rest.slice(0, glued.index + 1));
       rest = rest.slice(glued.index + 1);
     }
+    // The same for the `exception: ` the Kotlin plugin puts before each line of a compiler run it relays.
+    const relay = 'exception: '.length;
+    for (let k = 0; k < 16 && rest.startsWith('exception: ') && rest.includes('exception: ', relay); k++) {
+      const glued = RELAY_PREFIX_GLUED.exec(rest.slice(relay));
+      if (!glued) break;
+      this.pushUnglued(rest.slice(0, relay + glued.index));
+      rest = rest.slice(relay + glued.index);
+    }
     this.pushUnglued(rest);
   }
 
@@ -513,7 +573,7 @@ export class GradleOutputParser {
     // A whole failure report pasted onto one line (a blog's or a phone's reflow): one line per `* …:` section.
     if (
       rawLine.length > 40 &&
-      (rawLine.includes('* What went wrong:') || rawLine.includes(' * Try:')) &&
+      (rawLine.includes('What went wrong:') || rawLine.includes(' Try:')) &&
       SQUASHED_REPORT.test(rawLine)
     ) {
       for (const part of rawLine.split(SQUASHED_SECTION_BREAK)) {
@@ -535,12 +595,18 @@ export class GradleOutputParser {
     // A digit first: the cheap test before the pattern, on every line.
     if (rawLine.charCodeAt(0) <= 57 && (BUILD_SERVER_LOG.test(rawLine) || VIEWER_LINE_NUMBER.test(rawLine))) return;
     let line = capIndent(stripWrapperPrefixes(rawLine), this.pendingJavac !== null);
+    if (
+      (line.includes(' failed with ') || line.includes('Run script build phase ')) &&
+      XCODE_BUILD_SYSTEM_LINE.test(line)
+    )
+      return;
     // Copied out of an HTML table (Android Studio's build view pasted into an issue): each row ends in ` |` and the
     // rows are separated by `-- | --`.
     if (line.includes('|')) {
       if (TABLE_RULE.test(line)) return;
       line = line.replace(/\s+\|\s*$/, '');
     }
+    if (line.length <= 8 && PASTE_MARKUP_LINE.test(line)) line = '';
     // A log pasted into an issue as a markdown quote has `> ` on every line: from the first line that only a
     // quote explains (`> FAILURE:`, `> > Task :`), one level is removed until the quote ends.
     if (this.markdownQuote) {
@@ -581,6 +647,30 @@ export class GradleOutputParser {
       // The wrap falls at the console's width, inside a word: the rest joins without a space.
       if (!/^\s/.test(line) && DUPLICATE_RESOURCES_TAIL.test(line) && !line.includes('] ')) line = held + line;
       else this.pushLine(held, false);
+    }
+    if (this.heldConsoleCut !== null) {
+      const held = this.heldConsoleCut;
+      this.heldConsoleCut = null;
+      const joined = this.joinConsoleCut(held, line);
+      if (joined === null) this.pushLine(held.text, false);
+      else if (joined.rows < 6 && line.length >= WINDOWS_CONSOLE_WIDTH - 1 && !/[.)]$/.test(line)) {
+        // The message ran to the console's edge too: its rest is on the next row.
+        this.heldConsoleCut = joined;
+        return;
+      } else line = joined.text;
+    }
+    if (
+      mayHold &&
+      line.length === WINDOWS_CONSOLE_WIDTH &&
+      !line.includes(': AAPT: ') &&
+      CONSOLE_CUT_AAPT_PATH.test(line)
+    ) {
+      // A task name glued before the path is the task's own line, printed without its break.
+      const glued = GLUED_TASK_NAME.exec(line)?.[0];
+      if (glued !== undefined) this.pushLine(glued, false);
+      const text = glued === undefined ? line : line.slice(glued.length);
+      this.heldConsoleCut = { text, rows: 1, lastRow: line.length, aapt: false };
+      return;
     }
     if (mayHold && line.length >= 60 && line.includes('] ') && WRAPPED_DUPLICATE_HEAD.test(line)) {
       this.heldDuplicateHead = line;
@@ -629,6 +719,10 @@ export class GradleOutputParser {
       if (!link && DEPENDENCY_NOT_FOUND.test(message)) this.pendingDependency({ ...studio, message });
       else this.add(link ? { ...studio, message, file: link[1]! } : { ...studio, message });
       if (link) return;
+    } else if (line.startsWith('<a href="openFile:')) {
+      // Studio's `Open File` link under an unlocated message (`Error:Failed to resolve: …`) names its file.
+      const link = STUDIO_OPEN_FILE.exec(line);
+      if (link && this.nameFileOfLast(link[1]!)) return;
     }
     if (this.continuePending(line)) {
       const carried = this.carriedLine;
@@ -725,6 +819,7 @@ export class GradleOutputParser {
       return;
     }
     if (this.section === 'what-went-wrong') {
+      if (DEPRECATION_SUMMARY.test(trimmed)) return;
       // A terminal cut a report URL or path at its width: the rest starts the next line (`/tests/debug/index.html`).
       const previous = this.block.at(-1);
       if (
@@ -740,7 +835,7 @@ export class GradleOutputParser {
       // starts the next line in column 0, where Gradle puts no line of that tree.
       if (
         previous !== undefined &&
-        previous.text.length % CONSOLE_WIDTH === 0 &&
+        previous.text.length % WINDOWS_CONSOLE_WIDTH === 0 &&
         /^[\s>]/.test(previous.text) &&
         trimmed !== '' &&
         !/^[\s>*]/.test(line) &&
@@ -853,7 +948,12 @@ export class GradleOutputParser {
         this.addFailureNamedOutsideReport(named[1]!);
         return;
       }
-      if ((line.includes("'") && IMPLICIT_BLOCK.test(line)) || TASK_LINE.test(trimmed)) this.section = 'none';
+      if (
+        (line.includes("'") && IMPLICIT_BLOCK.test(line)) ||
+        TASK_LINE.test(trimmed) ||
+        (line.includes('Command failed with exit code ') && CLI_REPORTS_COMMAND_FAILED.test(line))
+      )
+        this.section = 'none';
       else return;
     }
     // Android Studio prints the `* Where:` location without its marker, above the headline; a stack's
@@ -943,7 +1043,9 @@ export class GradleOutputParser {
   private continuesWrappedMessage(line: string): boolean {
     const last = this.lastAdded!;
     const previous = this.previousLine;
-    if (previous === null || last.line !== previous || previous.length < 80) return false;
+    if (previous === null || last.line !== previous) return false;
+    // A word-wrapping tool breaks at a space and may indent the rest; a console's cut at its width goes on in column 0.
+    if (previous.length < 80 || /^\s/.test(line)) return this.endsWordWrappedAaptMessage(line);
     const first = line.charCodeAt(0);
     // Not a line of its own: no tool's `w: ` or `error: `, no `path:12: ` location.
     if (
@@ -961,10 +1063,45 @@ export class GradleOutputParser {
     return true;
   }
 
+  /**
+   * The next row of an AAPT line Windows' console cut at its width: the row that completes `<path>: AAPT: …`, then
+   * (once it is one) rows that go on with its message, when the last one reached the edge. A row of exactly the width
+   * goes on mid-word; one a column short lost the space the break fell on. Null when the row is no such rest.
+   */
+  private joinConsoleCut(held: ConsoleCut, row: string): ConsoleCut | null {
+    if (row.trim() === '' || /^\s{2}/.test(row)) return null;
+    if (!held.aapt) {
+      const text = held.text + row;
+      return AAPT_LOCATED.test(text) ? { text, rows: held.rows + 1, lastRow: row.length, aapt: true } : null;
+    }
+    // A row of its own (a new path, Gradle's report, a task's status) ends the message.
+    if (/^(?:[A-Za-z]:\\|\/|:[A-Za-z]|\* |> |FAILURE|BUILD |Error)/.test(row)) return null;
+    const gap = held.lastRow === WINDOWS_CONSOLE_WIDTH ? '' : ' ';
+    return { text: held.text + gap + row, rows: held.rows + 1, lastRow: row.length, aapt: true };
+  }
+
+  /**
+   * AAPT ends its messages with a period; a tool that word-wraps what it relays (Meteor indents and wraps Cordova's
+   * output: `…(aka app:string/x) not` / `   found.`) leaves the last words on a short line of their own.
+   */
+  private endsWordWrappedAaptMessage(line: string): boolean {
+    const last = this.lastAdded!;
+    const d = this.diagnostics[last.index];
+    const rest = line.trim();
+    if (d === undefined || d.source !== 'aapt2' || /[.:]$/.test(d.message) || !/^[a-z][^:]{0,38}\.$/.test(rest))
+      return false;
+    if (!this.previousLine!.trimEnd().endsWith(d.message)) return false;
+    this.diagnostics[last.index] = { ...d, message: clip(`${d.message} ${rest}`) };
+    this.currentLine = `${this.previousLine!.trimEnd()} ${rest}`;
+    this.lastAdded = { line: this.currentLine, index: last.index };
+    return true;
+  }
+
   /** The line before this one when it can be the headline of the failure whose first cause this line is. */
   private headlineBefore(): string | null {
     const previous = this.previousLine?.replace(/^`+/, '') ?? null;
     if (previous === null || this.lastAdded?.line === this.previousLine) return null;
+    if (NO_ERROR_MESSAGE_HEADLINE.test(previous)) return previous;
     if (previous.length > 600 || !/^[A-Z][^:]*\S/.test(previous) || !/[.'\])]$/.test(previous)) return null;
     return /^(?:FAILURE|BUILD |Run with|Total time|Note:|Try)\b/.test(previous) || TASK_LINE.test(previous)
       ? null
@@ -1030,6 +1167,15 @@ export class GradleOutputParser {
   }
 
   /** Studio's `Error:(l, c)` copied on the line after its message: the location of the diagnostic just reported. */
+  /** The file of the diagnostic read from the line before, when that line named none. */
+  private nameFileOfLast(file: string): boolean {
+    const last = this.lastAdded;
+    const d = last !== null && last.line === this.previousLine ? this.diagnostics[last.index] : undefined;
+    if (d === undefined || d.file !== null) return false;
+    this.diagnostics[last!.index] = { ...d, file };
+    return true;
+  }
+
   private locateLast(m: RegExpExecArray): boolean {
     const last = this.lastAdded;
     const d = last !== null && last.line === this.previousLine ? this.diagnostics[last.index] : undefined;
@@ -1040,6 +1186,11 @@ export class GradleOutputParser {
 
   /** Ends the stream; returns every diagnostic (deduplicated, in order of appearance). */
   finish(): BuildDiagnostic[] {
+    if (this.heldConsoleCut !== null) {
+      const held = this.heldConsoleCut;
+      this.heldConsoleCut = null;
+      this.pushLine(held.text, false);
+    }
     if (this.heldDuplicateHead !== null) {
       const held = this.heldDuplicateHead;
       this.heldDuplicateHead = null;
@@ -1220,6 +1371,17 @@ export class GradleOutputParser {
 
   /** Feeds a line to the diagnostic still collecting its continuation lines; true when it took the line. */
   private continuePending(line: string): boolean {
+    if (this.pendingDataBinding) {
+      // Gradle's report puts the exception's message under its cause: the report's lines, then its end marker.
+      if (
+        !line.includes(DATA_BINDING_ERROR_START_WORDS) &&
+        (line.includes(DATA_BINDING_ERROR_END) ||
+          (this.pendingDataBinding.parts.length < MAX_DATA_BINDING_LINES &&
+            !/^\s*(?:\* [A-Z]|FAILURE:|BUILD |> Task )/.test(line)))
+      )
+        return this.readDataBinding(line, this.pendingDataBinding.task);
+      this.flushDataBinding();
+    }
     if (this.pendingJavac) {
       if (this.continueJavac(this.pendingJavac, line)) return true;
       this.flushJavac();
@@ -1355,9 +1517,48 @@ export class GradleOutputParser {
   }
 
   private flushPending(): void {
+    this.flushDataBinding();
     this.flushJavac();
     this.flushMultiline();
     this.flushTest();
+  }
+
+  /** Text of a data binding report from where it starts (or goes on) on this line; a line may hold whole reports. */
+  private readDataBinding(text: string, task: string | null): true {
+    let rest = text;
+    for (let k = 0; k < 64; k++) {
+      const end = rest.indexOf(DATA_BINDING_ERROR_END);
+      // A log pasted with each line in its own inline-code span.
+      const part = (end < 0 ? rest : rest.slice(0, end)).trim().replace(/^`+|`+$/g, '');
+      this.pendingDataBinding ??= { parts: [], task };
+      this.pendingDataBinding.parts.push(part);
+      if (end < 0) return true;
+      this.flushDataBinding();
+      rest = rest.slice(end + DATA_BINDING_ERROR_END.length);
+      const next = rest.indexOf(DATA_BINDING_ERROR_START_WORDS);
+      if (next < 0) return true;
+      rest = rest.slice(next + DATA_BINDING_ERROR_START_WORDS.length - 'msg:'.length);
+    }
+    return true;
+  }
+
+  private flushDataBinding(): void {
+    const pending = this.pendingDataBinding;
+    if (!pending) return;
+    this.pendingDataBinding = null;
+    const report = readDataBindingReport(pending.parts.join('\n'));
+    if (report.message === '') return;
+    // The data binding compiler runs as an annotation processor: in javac's task, or in kapt's for Kotlin modules.
+    const kapt = this.kaptContext || /kapt/i.test(pending.task ?? '');
+    this.add({
+      severity: 'error',
+      source: kapt ? 'kapt' : 'javac',
+      file: report.file,
+      line: report.line,
+      column: report.column,
+      message: report.message,
+      task: pending.task,
+    });
   }
 
   private continueJavac(pending: PendingJavac, rawLine: string): boolean {
@@ -1431,6 +1632,19 @@ export class GradleOutputParser {
         this.pendingJavac = null;
         return false;
       }
+      // An unlocated `error: [Hilt]`: the processor's message starts with a line break, so what it says is on the
+      // next line (javac indents a message's later lines); a located one echoes its source there instead.
+      if (
+        pending.file === null &&
+        pending.linesBeforeCaret === 0 &&
+        pending.message !== '' &&
+        TAG_ONLY.test(pending.message) &&
+        /^\s+\S/.test(line) &&
+        !/^\s*at /.test(line)
+      ) {
+        pending.message = `${pending.message} ${line.trim()}`;
+        return true;
+      }
       // A message wrapped onto the next line (`… implement a method` / `from a supertype`), its echo after it: the
       // line taken as the echo was only words, and this one is indented source.
       if (
@@ -1439,7 +1653,10 @@ export class GradleOutputParser {
         /^[a-z]+(?: [\w'-]+)+$/.test(pending.echo) &&
         /^\s+\S/.test(line)
       ) {
-        pending.message = `${pending.message} ${pending.echo}`;
+        // A console cuts at its width inside a word as often as not (`does not overr` / `ide or …`): a location line as
+        // long as a console's was cut there; a shorter one was wrapped at a word by whoever pasted it.
+        const cutInWord = (pending.headerLength ?? 0) >= 80 && /\w$/.test(pending.message) && /^\w/.test(pending.echo);
+        pending.message = cutInWord ? pending.message + pending.echo : `${pending.message} ${pending.echo}`;
         pending.echo = line;
         return true;
       }
@@ -1477,6 +1694,9 @@ export class GradleOutputParser {
       message: p.details.length > 0 ? `${p.message} (${p.details.join('; ')})` : p.message,
       task: p.task,
     });
+    // Read from the lines before this one (the line that ends it is the next error's, which can say the same): a
+    // console's wrap of this line is no part of it.
+    this.lastAdded = null;
   }
 
   private flushMultiline(): void {
@@ -1660,6 +1880,14 @@ export class GradleOutputParser {
             ? EXECUTING_TASK.exec(trimmed)
             : null;
       if (task) {
+        // A compiler writes its errors to stderr and Gradle its task header to stdout: a log that merged the two can
+        // print the header's `FAILED` after the errors. Those errors, read under no task, are that task's.
+        if (trimmed.endsWith(' FAILED') && this.currentTask === null)
+          for (let k = this.diagnosticsAtTaskLine; k < this.diagnostics.length; k++) {
+            const d = this.diagnostics[k]!;
+            if (d.task === null && COMPILER_SOURCES.has(d.source)) this.diagnostics[k] = { ...d, task: task[1]! };
+          }
+        this.diagnosticsAtTaskLine = this.diagnostics.length;
         this.currentTask = task[1]!;
         this.inCcList = false;
         this.r8Severity = 'error';
@@ -1670,7 +1898,7 @@ export class GradleOutputParser {
       // `:app:lintVitalRelease/home/p/app/src/main/res/values/array.xml:3: Error: …`.
       // Android Studio glues a compiler's first line to the task line: `> Task :app:kspDebugKotline: [ksp] …`.
       const glued =
-        first === 58 && trimmed.includes('/')
+        first === 58 && (trimmed.includes('/') || trimmed.includes(':\\'))
           ? GLUED_TASK.exec(trimmed)
           : first === 62 && trimmed.includes(': ')
             ? TASK_GLUED_MESSAGE.exec(trimmed)
@@ -1688,6 +1916,29 @@ export class GradleOutputParser {
     const task = inBlock ? (this.blockTask() ?? this.currentTask) : this.currentTask;
 
     let m: RegExpExecArray | null;
+    if (line.includes(DATA_BINDING_ERROR_START_WORDS)) {
+      this.flushPending();
+      const from = line.indexOf(DATA_BINDING_ERROR_START_WORDS) + DATA_BINDING_ERROR_START_WORDS.length - 'msg:'.length;
+      return this.readDataBinding(line.slice(from), task ?? this.lastFailedTask);
+    }
+    if (trimmed.startsWith('An exception has occurred in the compiler') && (m = JAVAC_CRASH.exec(line))) {
+      const kapt = this.kaptContext || /kapt/i.test(task ?? '');
+      this.pendingMultiline = {
+        base: {
+          severity: 'error',
+          source: kapt ? 'kapt' : 'javac',
+          file: null,
+          line: null,
+          column: null,
+          message: `${m[1]}.`,
+          task: task ?? this.lastFailedTask,
+        },
+        lines: [],
+        indented: false,
+        unindented: JAVAC_CRASH_EXCEPTION,
+      };
+      return true;
+    }
     if (!inBlock && (trimmed.startsWith('Error:') || trimmed.startsWith('Warning:'))) {
       if (trimmed.endsWith(')') && (m = STUDIO_LOCATION_ONLY.exec(trimmed))) return this.locateLast(m);
       if ((m = STUDIO_LOCATED.exec(trimmed))) {
@@ -1732,7 +1983,16 @@ export class GradleOutputParser {
             task,
           });
         if (m[1] === 'Error' || known)
-          return this.addUnlocated(severityOf(m[1]!), AAPT_MESSAGE.test(m[2]!) ? 'aapt2' : 'gradle', m[2]!, task);
+          return this.addUnlocated(
+            severityOf(m[1]!),
+            AAPT_MESSAGE.test(m[2]!)
+              ? 'aapt2'
+              : DATA_BINDING_MESSAGE.test(m[2]!) || ROOM_MESSAGE.test(m[2]!)
+                ? 'javac'
+                : 'gradle',
+            m[2]!,
+            task,
+          );
       }
     }
     if (trimmed.includes('.java:[') && (m = MAVEN_LOCATED.exec(line))) {
@@ -1842,6 +2102,8 @@ export class GradleOutputParser {
       return true;
     }
     if (trimmed.startsWith('AGPBI:') && (m = AGPBI.exec(line))) return this.addAgpbi(m[1]!, task);
+    if (trimmed.startsWith('invalid resource directory name: ') && (m = AAPT1_INVALID_DIRECTORY.exec(line)))
+      return this.addUnlocated('error', 'aapt2', m[1]!, task);
     if (trimmed.startsWith('AAPT err(') && (m = AAPT1.exec(line))) {
       const rest = m[1]!.trim();
       const at = rest.indexOf(' ERROR: ');
@@ -1884,6 +2146,7 @@ export class GradleOutputParser {
         indent: glued ? 0 : indentOf(m[1]!),
         // javac ends no message with a space: the line was cut there (`cannot find ` / `symbol`).
         cutAtWidth: m[6]!.endsWith(' ') && m[6]!.trim() !== '',
+        headerLength: line.length,
         kaptLetter,
         details: [],
         column: null,
@@ -1915,8 +2178,24 @@ export class GradleOutputParser {
       return true;
     }
     if (trimmed.includes('[kapt]') && (m = KAPT_TAGGED.exec(line))) {
+      if (DATA_BINDING_SUMMARY.test(m[2]!)) {
+        // The reports that follow are kapt's: the data binding compiler ran in it.
+        this.kaptContext = true;
+        return true;
+      }
       return this.addUnlocated(m[1] === 'w' ? 'warning' : 'error', 'kapt', m[2]!, task);
     }
+    // Before the located forms below: the position is inside the exception's message, after its class name.
+    if (line.includes('FileAnalysisException: ') && (m = FILE_ANALYSIS_EXCEPTION.exec(line)))
+      return this.add({
+        severity: 'error',
+        source: 'kotlin',
+        file: m[2] ?? m[5]!,
+        line: m[3] ? Number(m[3]) : null,
+        column: m[4] ? Number(m[4]) : null,
+        message: m[1]!.trimEnd(),
+        task,
+      });
     // Every Kotlin location names a `.kt` or `.kts` file.
     const hasKt = line.includes('.kt');
     const cli = hasKt && (line.includes(': error: ') || line.includes(': warning: ')) ? KOTLINC_CLI.exec(line) : null;
@@ -1957,6 +2236,16 @@ export class GradleOutputParser {
         return true;
       }
       return this.add(diagnostic);
+    }
+    if (!inBlock && trimmed.endsWith(':') && (m = KOTLIN_BINARY_LOCATION_ALONE.exec(trimmed))) {
+      // Held with no message: only the metadata sentence, on the next line or after one blank line, makes it one.
+      this.pendingMultiline = {
+        base: { severity: 'error', source: 'kotlin', file: m[1]!, line: null, column: null, message: '', task },
+        lines: [],
+        unindented: KOTLIN_METADATA_SENTENCE,
+        paragraphAfterBlank: KOTLIN_METADATA_SENTENCE,
+      };
+      return true;
     }
     // kotlinc names a binary without a position: `e: /p/x.jar!/META-INF/x.kotlin_module: Module was compiled …`,
     // also pasted without its `e: ` (then only with the compiler's metadata wording).
@@ -2076,12 +2365,22 @@ export class GradleOutputParser {
         severity: severityOf(m[4]!),
         source: 'aapt2',
         file: this.mergedResourcePath(m[1]!, m[2]!, task),
-        line: Number(m[3]),
+        line: m[3] ? Number(m[3]) : null,
         column: null,
         message: m[5]!,
         task,
       });
     }
+    if (!hasXml && (line.includes(': error: ') || line.includes(': warn')) && (m = AAPT2_IMAGE.exec(line)))
+      return this.add({
+        severity: severityOf(m[2]!),
+        source: 'aapt2',
+        file: m[1]!,
+        line: null,
+        column: null,
+        message: m[3]!,
+        task,
+      });
     if (hasXml && (line.includes(': error: ') || line.includes(': warn')) && (m = AAPT2_XML.exec(line))) {
       return this.add({
         severity: severityOf(m[4]!),
@@ -2090,6 +2389,17 @@ export class GradleOutputParser {
         line: m[2] ? Number(m[2]) : null,
         column: m[3] ? Number(m[3]) : null,
         message: m[5]!,
+        task,
+      });
+    }
+    if (!hasXml && (line.includes(': error: ') || line.includes(': warn')) && (m = AAPT2_BINARY_RESOURCE.exec(line))) {
+      return this.add({
+        severity: severityOf(m[2]!),
+        source: 'aapt2',
+        file: m[1]!,
+        line: null,
+        column: null,
+        message: m[3]!,
         task,
       });
     }
@@ -2104,9 +2414,12 @@ export class GradleOutputParser {
     if (
       !inBlock &&
       (line.includes('warning: ') || line.includes('警告: ') || line.includes('Warnung: ')) &&
-      JAVAC_BARE_WARNING.test(line)
+      JAVAC_BARE_WARNING.test(line) &&
+      (task === null || COMPILING_TASK.test(task))
     )
       return this.addJavacBareWarning(line, task);
+    if (!inBlock && trimmed.startsWith('Fatal Error: ') && (m = JAVAC_FATAL.exec(line)))
+      return this.addUnlocated('error', 'javac', m[1]!, task);
     // A kotlinc message pasted without its `e: <path>:` (Studio's problem view copies only the text).
     if (!inBlock && line === trimmed && (trimmed.startsWith('Type mismatch: ') || trimmed.startsWith('Unresolved ')))
       if (KOTLIN_ONLY_WORDING.test(trimmed)) return this.addUnlocated('error', 'kotlin', trimmed, task);
@@ -2147,9 +2460,7 @@ export class GradleOutputParser {
     // AGP 3.2 prints its Message{…} record after the tool's own text: the record says where.
     if (trimmed.endsWith(')}') && line.includes(' Message{kind='))
       return this.addToolMessage(trimmed.slice(trimmed.indexOf('Message{kind=')), task);
-    // Also in the JDK's locales, and with the level word mis-decoded (a GBK console's `错误` read as UTF-8 is `����`).
-    if (!inBlock && (m = /^(?:error|错误|エラー|Fehler|\uFFFD{2,}): (.+)$/.exec(line)))
-      return this.addBareError(m[1]!, task);
+    if (!inBlock && (m = JAVAC_BARE_ERROR.exec(line))) return this.addBareError(m[1]!, task);
     // Kotlin/Native's library resolver tags its messages with its name; pasted without the compiler's `e: `/`w: `,
     // the missing library is still the build's error and the rest (a skipped klib, a duplicate name) are warnings.
     if (!inBlock && trimmed.startsWith(KLIB_RESOLVER_TAG) && trimmed.length > KLIB_RESOLVER_TAG.length)
@@ -2383,7 +2694,10 @@ export class GradleOutputParser {
       };
       return true;
     }
-    if (line.includes('Java compiler version') && (m = AGP_PLAIN_WARNING.exec(line)))
+    if (
+      (line.includes('Java compiler version') || line.includes(' is deprecated')) &&
+      (m = AGP_PLAIN_WARNING.exec(line))
+    )
       return this.addUnlocated('warning', 'agp', m[1]!, task);
     if (!inBlock && trimmed.endsWith('FAILED') && !trimmed.startsWith('>') && (m = TEST_FAILED.exec(trimmed))) {
       this.pendingTest = { className: m[1]!, method: m[2]!, task, lines: [], blankLines: 0 };
@@ -2454,8 +2768,13 @@ export class GradleOutputParser {
     if (/^(resource |failed |attribute |style attribute |duplicate value |file failed )/.test(message))
       return this.add({ severity: 'error', source: 'aapt2', file: null, line: null, column: null, message, task });
     const kapt = this.kaptContext || /kapt/i.test(task ?? this.lastFailedTask ?? '');
-    // Kotlin/Native prints its own unlocated errors so (a klib not found), then this summary of them.
-    if (!kapt && KOTLIN_TASK.test(task ?? '')) {
+    // Kotlin/Native prints its own unlocated errors so (a klib not found), then this summary of them; its crash report,
+    // the exception it rethrows after it and its klib resolver's tagged messages are its own wherever the task line is.
+    const nativeCrash = NATIVE_COMPILATION_FAILED.test(message);
+    const rethrown = this.nativeCrashReported && EXCEPTION_HEADLINE.test(message);
+    this.nativeCrashReported = nativeCrash;
+    if (rethrown) return true;
+    if (!kapt && (nativeCrash || message.startsWith(KLIB_RESOLVER_TAG) || KOTLIN_TASK.test(task ?? ''))) {
       if (message === 'Compilation finished with errors') return true;
       return this.add({ severity: 'error', source: 'kotlin', file: null, line: null, column: null, message, task });
     }
@@ -2521,7 +2840,8 @@ export class GradleOutputParser {
   private addJavacBareWarning(line: string, task: string | null): boolean {
     const m = JAVAC_BARE_WARNING.exec(line)!;
     // javac has no unused-declaration warnings: `warning: variable 'x' is never used` is kotlinc's, its path lost.
-    const kotlin = KOTLIN_ONLY_WORDING.test(m[1]!);
+    // Kotlin/Native prints its own warnings with the same `warning: `; its klib resolver tags them with its name.
+    const kotlin = KOTLIN_ONLY_WORDING.test(m[1]!) || m[1]!.startsWith(KLIB_RESOLVER_TAG);
     return this.addUnlocated(
       'warning',
       kotlin ? 'kotlin' : /kapt/i.test(task ?? '') || this.kaptContext ? 'kapt' : 'javac',
@@ -2849,7 +3169,18 @@ export class GradleOutputParser {
       details: BlockLine[];
     }
     const causes: Cause[] = [];
+    let previousRow = '';
     for (const entry of lines) {
+      const row = previousRow;
+      previousRow = entry.text;
+      // A cause Windows' console cut at its full width goes on mid-word on the next row, in column 0.
+      if (row.length === WINDOWS_CONSOLE_WIDTH && causes.length > 0 && /^[^\s>*]/.test(entry.text) && !entry.consumed) {
+        const last = causes[causes.length - 1]!;
+        const detail = last.details[last.details.length - 1];
+        if (detail === undefined) last.text += entry.text;
+        else last.details[last.details.length - 1] = { ...detail, text: detail.text + entry.text };
+        continue;
+      }
       // A nested cause inside a markdown quote (`>    > cause`): the quote's marker goes, the cause's stays.
       const cause = /^(\s*)>(?: (.*))?$/.exec(/^> +>/.test(entry.text) ? entry.text.slice(1) : entry.text);
       const text = (cause?.[2] ?? '').trim();
@@ -2869,9 +3200,14 @@ export class GradleOutputParser {
       // A cause a terminal cut at its width inside `[…]`, its rest quoted again as a cause of its own: one cause.
       else if (cause && causes.length > 0 && opensBracket(causes[causes.length - 1]!.text) && /^\S+\]/.test(text))
         causes[causes.length - 1]!.text += text;
-      else if (cause) causes.push({ depth: cause[1]!.length, text, details: [] });
-      else if (causes.length > 0) causes[causes.length - 1]!.details.push(entry);
+      else if (cause) {
+        const joined = WORKER_CAUSE_JOINED.exec(text);
+        if (joined) causes.push({ depth: cause[1]!.length, text: joined[1]!, details: [] });
+        causes.push({ depth: cause[1]!.length + (joined ? 1 : 0), text: joined ? joined[2]! : text, details: [] });
+      } else if (causes.length > 0) causes[causes.length - 1]!.details.push(entry);
     }
+    // A paste with a blank line after every line: no two lines of the report follow each other.
+    const doubleSpaced = !lines.some((l, k) => k > 0 && l.text.trim() !== '' && lines[k - 1]!.text.trim() !== '');
     // A worker's `A failure occurred while executing …` and a configuration's `Could not resolve all …` always wrap
     // the causes after them, even when a paste lost the nesting.
     const leaves = causes.filter(
@@ -2923,12 +3259,25 @@ export class GradleOutputParser {
       // An exception whose message is only the path or host it failed on: the cause above it says what failed.
       const parent = PATH_OR_HOST_CAUSE.test(leaf.text) ? causes[causes.indexOf(leaf) - 1] : undefined;
       const text = parent !== undefined && parent.depth < leaf.depth ? `${parent.text} ${leaf.text}` : leaf.text;
-      this.addCause(headline, text, leaf.details, task);
+      this.addCause(headline, text, leaf.details, task, doubleSpaced);
     }
     this.where = null;
   }
 
-  private addCause(headline: string, wrapped: string, details: readonly BlockLine[], task: string | null): void {
+  private addCause(
+    headline: string,
+    wrapped: string,
+    allDetails: readonly BlockLine[],
+    task: string | null,
+    doubleSpaced = false,
+  ): void {
+    // Gradle indents a cause's further lines under its text: after a blank line, a line back at the margin is what
+    // the console printed next (another tool's output after the report), not more of the cause; unless the paste put
+    // a blank line after every line, when a blank line says nothing.
+    const end = doubleSpaced
+      ? -1
+      : allDetails.findIndex((d, k) => k > 0 && allDetails[k - 1]!.text.trim() === '' && /^\S/.test(d.text));
+    const details = end < 0 ? allDetails : allDetails.slice(0, end);
     // `> java.lang.RuntimeException: Manifest merger failed : …`: the merger's failure, named by the exception AGP threw.
     const unwrapped = wrapped.replace(/^(?:[a-z][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error): /, '');
     const cause = MANIFEST_FAILED.test(unwrapped) ? unwrapped : wrapped;
@@ -2938,6 +3287,10 @@ export class GradleOutputParser {
       .filter((t) => t !== '' && !/^(?:ERROR:\s*)?AAPT:$/.test(t) && !GRADLE_MANUAL_POINTER.test(t));
     // A reporter's `...` after the last detail (lines left out) is no part of the message.
     while (free[free.length - 1] === '...') free.pop();
+    // A tool that prints its exception's stack under its message (lint's `Lint infrastructure error`, then `Caused by:`
+    // and frames): the stack is no part of the message.
+    const stackAt = free.findIndex((t) => /^(?:Caused by: |at [\w$.<>]+\(|\.\.\. \d+ more)/.test(t));
+    const freeText = stackAt >= 0 ? free.slice(0, stackAt) : free;
     const anyConsumed = details.some((d) => d.consumed);
     let text = cause;
     if (/^Could not (find|resolve) /.test(cause)) {
@@ -2948,7 +3301,7 @@ export class GradleOutputParser {
       (!anyConsumed && free.length > 0 && free.length <= 6 && !stackAfterBlank(details))
     ) {
       // Gradle's problem reports print a problem's title, then its label, which can be the same words: said once.
-      text = [cause, ...free].filter((t, k, all) => t !== '' && t !== all[k - 1]).join(' ');
+      text = [cause, ...freeText].filter((t, k, all) => t !== '' && t !== all[k - 1]).join(' ');
     } else if (!anyConsumed && cause.endsWith(':')) {
       // `> startup failed:` then the compiler's message, a blank line and the exception's stack (however short a
       // paste left it): the first paragraph.
@@ -2986,7 +3339,19 @@ export class GradleOutputParser {
     const packageAttribute = cause.includes('found in source AndroidManifest.xml')
       ? PACKAGE_ATTRIBUTE.exec(cause)
       : null;
-    if (located) {
+    // AAPT2's own `<res>.xml:12: error: …` quoted as a cause (a markdown quote marks every line with `> `).
+    const aapt = located === null && cause.includes(': error: ') ? AAPT2_XML.exec(cause) : null;
+    if (aapt) {
+      this.add({
+        severity: severityOf(aapt[4]!),
+        source: 'aapt2',
+        file: aapt[1]!,
+        line: aapt[2] ? Number(aapt[2]) : null,
+        column: aapt[3] ? Number(aapt[3]) : null,
+        message: aapt[5]!,
+        task,
+      });
+    } else if (located) {
       this.add({
         severity: 'error',
         source: 'agp',
@@ -3041,17 +3406,20 @@ export class GradleOutputParser {
         task,
       });
     }
-    const compile = cause.includes('Resource compilation failed') ? AAPT2_COMPILE.exec(cause) : null;
-    if (compile)
+    // The cause's exception message can go on over lines of its own (a StAX error's `Message: …`): the joined text.
+    const compile = cause.includes('Resource compilation failed') ? AAPT2_COMPILE.exec(text) : null;
+    if (compile) {
+      const position = XML_STREAM_POSITION.exec(compile[2]!);
       this.add({
         severity: 'error',
         source: 'aapt2',
         file: compile[1]!,
-        line: null,
-        column: null,
+        line: position ? Number(position[1]) : null,
+        column: position ? Number(position[2]) : null,
         message: compile[2]!,
         task,
       });
+    }
   }
 
   /** `ScriptCompilationException(…[ScriptCompilationError(message=…, location=<script> (12:5)), …])`. */

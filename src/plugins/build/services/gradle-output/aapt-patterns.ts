@@ -11,6 +11,14 @@ export const BAZEL_RESOURCE_TOOL = /\b(?:ResourceProcessorBusyBox|aapt2)\b/;
  */
 export const AAPT_LOCATED =
   /^\s*(?:ERROR:\s*)?(?!ERROR: AAPT: )(.+?)(?::(\d+)(?::(\d+)(?:-(\d+)(?::(\d+))?)?)?)?: AAPT: (?:(error|warn|warning): |(?=[A-Z][a-z]))(.*)$/;
+/**
+ * A line of Windows' console width (WINDOWS_CONSOLE_WIDTH) ending inside a Windows path (`…\res\xml\aut`, or the
+ * path and its `:6:24-36`) before any `AAPT:`: an AAPT line the console cut in two. A Gradle 2-4 task name can be
+ * glued before it.
+ */
+export const CONSOLE_CUT_AAPT_PATH = /^(?::[A-Za-z][\w:-]*?)?[A-Za-z]:\\[^:]*(?::\d+(?::\d+(?:-\d+)?)?)?$/;
+/** `:processDebugResources` glued before the tool's first line: Gradle 2-4 printed no break after a task's name. */
+export const GLUED_TASK_NAME = /^:[A-Za-z][\w:-]*?(?=[A-Za-z]:\\)/;
 /** Also behind a label of the reporter's or an IDE's (`Build Failed : AAPT: error:`): no path ends in a space. */
 export const AAPT_UNLOCATED = /^\s*(?:ERROR:\s*|.*\s:\s+)?AAPT: (error|warn|warning): (.+)$/;
 /**
@@ -19,15 +27,44 @@ export const AAPT_UNLOCATED = /^\s*(?:ERROR:\s*|.*\s:\s+)?AAPT: (error|warn|warn
  */
 export const AAPT2_DAEMON_STRAY_OUTPUT =
   /^AAPT2 \S+ Daemon #\d+: (?:Unexpected (?:error|standard) output: |Idle daemon unexpectedly exit\.)/;
-/** AAPT2's own form: `com.example.app-main-7:/layout/a.xml:11: error: msg` (merged resource set), or a path. */
-export const AAPT2_SET = /^\s*(?:ERROR:\s*)?([A-Za-z0-9_.-]+):\/(\S+?):(\d+): (error|warn|warning): (.*)$/;
-export const AAPT2_XML = /^\s*(?:ERROR:\s*)?(?:AAPT:\s*)?(.+?\.xml)(?::(\d+)(?::(\d+))?)?: (error|warn|warning): (.*)$/;
+/**
+ * AAPT2's own form: `com.example.app-main-7:/layout/a.xml:11: error: msg` (merged resource set), or a path; a file it
+ * compiles whole (a PNG) has no line: `ERROR:AAPT: com.example.app-main-36:/drawable/a.png: error: file not found.`
+ */
+export const AAPT2_SET =
+  /^\s*(?:ERROR:\s*)?(?:AAPT:\s*)?([A-Za-z0-9_.-]+):\/(\S+?)(?::(\d+)|(?<=-\d+:\/\S+)): (error|warn|warning): (.*)$/;
+/** `<res>.xml:12: error: msg`; a page translator's copy has a space after every colon (`values.xml: 6203: error:`). */
+export const AAPT2_XML =
+  /^\s*(?:ERROR:\s*)?(?:AAPT:\s*)?(.+?\.xml)(?::\s?(\d+)(?::(\d+))?)?: (error|warn|warning): (.*)$/;
+/**
+ * AAPT2 compiles a drawable, mipmap, font or raw file as itself and names it as the source of its error, with no line
+ * (`<res>/drawable-hdpi-v4/a.9.png: error: file not found.`, `…/icon.png: error: failed to read PNG signature`).
+ */
+export const AAPT2_BINARY_RESOURCE =
+  /^\s*(?:ERROR:\s*)?(.+?[\\/](?:drawable|mipmap|font|raw)(?:-[\w-]+)?[\\/][^\\/:]+\.(?:png|jpe?g|gif|webp|ttf|otf|ttc)): (error|warn|warning): (.*)$/;
 export const AAPT2_BARE = /^\s*(error|warning): (.*)$/;
 export const AAPT2_BARE_FAILED = /^\s*error: (failed (?:linking|processing|compiling) .*)$/;
+/**
+ * AGP's in-process resource compiler: `Failed to compile values resource file <path>. Cause: …` for values files, and
+ * for other XML files `Failed to compile resource file: <path>: . Cause: …` (the file's blame source, which ends in
+ * `: `, after a colon).
+ */
 export const AAPT2_COMPILE =
-  /Resource compilation failed \(Failed to compile (?:\S+ )?resource file (\S+?)\. Cause: (?:[\w.$]+(?:Exception|Error): )?(.*)\)\.(?: Check logs for more details\.)?$/;
+  /Resource compilation failed \(Failed to compile (?:\S+ )?resource file:? (\S+?):? ?\. Cause: (?:[\w.$]+(?:Exception|Error): )?(.*)\)\.(?: Check logs for more details\.)?$/;
+/** The StAX parser's position in the file it could not parse, first in its message: `ParseError at [row,col]:[11,69]`. */
+export const XML_STREAM_POSITION = /^ParseError at \[row,col\]:\[(\d+),(\d+)\]/;
+/**
+ * AAPT2 on a resource image it cannot read (its PNG cruncher): `<path>.png: error: failed to read PNG signature: …`,
+ * the path with no line, as for any file-level problem.
+ */
+export const AAPT2_IMAGE = /^\s*(?:ERROR:\s*)?(.+?\.(?:png|jpe?g|gif|webp)): (error|warn|warning): (.*)$/;
 /** AAPT 1 through AGP: `AAPT err(Facade for 123) : No Delegate set : lost message:<path> ERROR: msg`, or a bare message. */
 export const AAPT1 = /^\s*AAPT err\(Facade for \d+\)\s*: (?:No Delegate set : lost message:)?(.*)$/;
+/**
+ * AAPT 1's own unlocated error, printed alone on the task's output when a resource directory's qualifiers do not parse
+ * (`invalid resource directory name: <res>/<dir>`, AaptAssets.cpp).
+ */
+export const AAPT1_INVALID_DIRECTORY = /^\s*(invalid resource directory name: \S.*)$/;
 export const AGPBI = /^\s*AGPBI: (\{.*\})\s*$/;
 
 /** The end of a merger duplicate record (`…: Resource and asset merger: Duplicate resources`). */

@@ -18,6 +18,10 @@ export const BUILD_FILE_NAMED = "Specify a namespace in the module's build file:
 export const NAMESPACE_BUILD_FILE = /Specify a namespace in the module's build file: (.+?\.gradle(?:\.kts)?)\. /;
 /** AGP reports every configuration problem it finds as an EvalIssueException: its message is the problem. */
 export const EVAL_ISSUE = /^\s*(?:Caused by: )?com\.android\.builder\.errors\.EvalIssueException: (\S.*)$/;
-/** Warnings AGP prints as plain lines (no `WARNING:`), recognisable by their wording. */
+/**
+ * Warnings AGP prints as plain lines (no `WARNING:`), recognisable by their wording: the JDK's source/target notice, and
+ * AGP 3's DSL deprecations logged with `logger.warn` (`publishNonDefault is deprecated …`, the old dependency
+ * configurations' `Configuration 'compile' in project ':app' is deprecated. Use 'implementation' instead.`).
+ */
 export const AGP_PLAIN_WARNING =
-  /^\s*(Java compiler version \d+ has deprecated support for compiling with source\/target version \d+\.?)\s*$/;
+  /^\s*(Java compiler version \d+ has deprecated support for compiling with source\/target version \d+\.?|publishNonDefault is deprecated and has no effect anymore\..*|Configuration '[\w-]+' in project '[^']+' is deprecated\. Use '[\w-]+' instead\.)\s*$/;

@@ -28,10 +28,13 @@ export const GRADLE_SECTION = /^\* (?:What went wrong|Where|Try|Exception is|Get
 export const BLOCK_START = /^\s*[*-]?\s*What went wrong:\s*$/;
 /** The header with the headline glued after it, as IDEs and one-line pastes print it. */
 export const BLOCK_START_GLUED = /^\s*\*?\s*What went wrong:\s+(\S.*)$/;
-/** `* What went wrong:` (or `* Try:` after the last cause) after other text on its line: sections squashed onto one line. */
-export const SQUASHED_REPORT = /\S\s+\* (?:What went wrong|Try):/;
+/**
+ * `* What went wrong:` (or `* Try:` after the last cause) after other text on its line: sections squashed onto one line.
+ * A paste that reflowed the report may leave more than one space after the `*`.
+ */
+export const SQUASHED_REPORT = /\S\s+\*\s+(?:What went wrong|Try):/;
 export const SQUASHED_SECTION_BREAK =
-  /\s+(?=\* (?:Where|What went wrong|Try|Exception is|Get more help):|BUILD FAILED\b|FAILURE: Build failed)/;
+  /\s+(?=\*\s+(?:Where|What went wrong|Try|Exception is|Get more help):|BUILD FAILED\b|FAILURE: Build failed)/;
 /** A literal `\n` followed by a line that starts Gradle's failure report: a log escaped into one JSON string. */
 export const ESCAPED_LOG_BREAK = /\\n(?:\* What went wrong:|FAILURE: |\d+: Task failed|BUILD FAILED)/;
 /** Failure headlines that start a block even when the `* What went wrong:` line was not printed or pasted. */
@@ -56,24 +59,42 @@ export const CHAINED_DEPENDENCY_NOT_FOUND =
   /^(?:Caused by|Cause \d+): (?:[a-z][\w$]*\.)+[A-Z][\w$]*Exception: (Could not find .*)$/;
 /** The unindented lines of its detail (the locations and the requirers are indented under them). */
 export const DEPENDENCY_DETAIL = /^(?:Searched in the following locations:|Required by:)\s*$/;
-/** Causes Gradle prints only around the causes under them (a worker's failure, a configuration's resolution). */
+/**
+ * Causes Gradle prints only around the causes under them (a worker's failure, a configuration's resolution, the
+ * several failed actions of one task).
+ */
 export const WRAPPING_CAUSE =
-  /^(?:A failure occurred while executing |[Cc]ould not resolve all [\w ]+ for configuration )/;
-/** The width at which Windows' console (and a terminal left at its default size) cuts a long line. */
-export const CONSOLE_WIDTH = 80;
+  /^(?:A failure occurred while executing |[Cc]ould not resolve all [\w ]+ for configuration |Multiple task action failures occurred:)/;
 /** A dependency resolution's steps that Gradle prints only over their cause (a resource, a metadata file, a version list). */
 export const RESOLUTION_ATTEMPT_WRAPPER =
   /^(?:Could not get resource '|Unable to load Maven meta-data from |Failed to list versions for )/;
 /** A cause that is only what an exception failed on: an absolute path (file not found) or a host name (unknown host). */
 export const PATH_OR_HOST_CAUSE = /^(?:(?:[A-Za-z]:)?[\\/][^\s:]*|[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)$/;
-/** A cause line (`> …`) with no headline before it; VS Code's `> Executing task: <command> <` echo is none. */
+/**
+ * Gradle's words for a failure whose exception has no message (BuildExceptionReporter: `<class> (no error message)`),
+ * a headline even though it starts with a package name.
+ */
+export const NO_ERROR_MESSAGE_HEADLINE = /^(?:[a-z_][\w$]*\.)+[A-Z][\w$]* \(no error message\)$/;
+/**
+ * A worker's wrapper with its cause joined onto the same line (`> A failure occurred while executing <WorkAction> >
+ * Compilation error.`): the worker is named by its class, no spaces, so the ` > ` after the name starts the cause.
+ */
+export const WORKER_CAUSE_JOINED = /^(A failure occurred while executing \S+) > (\S.*)$/;
+/**
+ * A cause line (`> …`) with no headline before it; VS Code's `> Executing task: <command> <` echo is none, and neither
+ * is a `> :` line: a cause is an exception's message, which never starts with a colon, while the rich console's worker
+ * lines start with the path they run (`> :app:compileDebugKotlin > 2 of 5`), as build scripts' own progress lines do.
+ */
 export const BARE_CAUSE =
-  /^> (?!Task (?:(?:\*\*)?:|[A-Za-z][\w-]*(?: [A-Z-]+)?\s*$)|Configure project |Transform |Executing task: )\S/;
+  /^> (?!Task (?:(?:\*\*)?:|[A-Za-z][\w-]*(?: [A-Z-]+)?\s*$)|Configure project |Transform |Executing task: |:)\S/;
 /** A nested cause (`   > …`) with nothing above it: a failure pasted from its second line. */
 export const INDENTED_CAUSE = /^ {2,12}> (?!Task (?:\*\*)?:|Configure project |Transform )[A-Za-z]/;
-/** A failure headline behind `> ` where no failure block is open: Gradle never prints one as a cause, a markdown quote does. */
+/**
+ * A failure headline behind `> ` where no failure block is open: Gradle never prints one as a cause, a markdown quote
+ * does (also with the reporter's opening `"` around the message they quote).
+ */
 export const QUOTED_HEADLINE =
-  /^> (?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project) '[^']+'\.\s*$/;
+  /^> "?(?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project) '[^']+'\.\s*$/;
 /** Failures Gradle and AGP print as one sentence, seen pasted on their own without the failure block around them. */
 export const KNOWN_FAILURE =
   /^\s*(?:Caused by: [\w.$]+(?:Exception|Error): )?((?:SDK location not found|Unsupported class file major version|General error during (?:conversion|semantic analysis): |Could not find method \S+ for arguments|No such property: \S+ for class: \S|Keystore file .* not found for signing config|Failed to find (?:target with hash string|Build Tools revision)|No toolchains found in the NDK|NDK (?:not configured|is not installed)|Minimum supported Gradle version is|The project is using an incompatible version|Android Gradle plugin requires Java \d+ to run\.|Namespace not specified\. |Task (?:with name )?'[^']*' not found in (?:root )?project '[^']+'(?:\.|\s*$)|Plugin is too old, please update to a more recent version|compileSdkVersion is not specified\b|There were failing tests\. See the report at: ).*)$/;
@@ -97,3 +118,10 @@ export const FETCH_FAILURE =
 /** LocationAwareException's message: the location, then the failure's headline on the next line. */
 export const LOCATION_AWARE_EXCEPTION =
   /^(?:Caused by: )?(?:(?:[a-z][\w$]*\.)+[A-Z][\w$]*Exception: )+((?:Build|Settings|Script|Init script) file '.+)$/;
+/**
+ * Gradle's deprecation summary at the end of a build (`Deprecated Gradle features were used in this build, making it
+ * incompatible with Gradle 9.0.`, the `--warning-mode all` advice, the link to its documentation). Printed to stdout, it
+ * lands inside the failure report (stderr) when a CI log merges the two: it is never part of the report.
+ */
+export const DEPRECATION_SUMMARY =
+  /^(?:Deprecated Gradle features were used in this build, making it incompatible with Gradle [\d.]+\.|(?:You can use|Use) '--warning-mode all' to show the individual deprecation warnings\b.*|For more on this, please refer to https:\/\/docs\.gradle\.org\/\S+ in the Gradle documentation\.|See https:\/\/docs\.gradle\.org\/\S+#sec:command_line_warnings)$/;

@@ -22,6 +22,18 @@ export const TABLE_RULE = /^\s*-{2,}(?:\s*\|\s*-{2,})+\s*\|?\s*$/;
  * over, and an unlocated `WARNING:` after it is the wrapper's or its toolchain's.
  */
 export const WRAPPER_REPORTS_GRADLE_FAILED = /[\\/]gradlew(?:\.bat)? failed!$/;
+/**
+ * A JavaScript CLI's report that the command it spawned failed (execa's `Command failed with exit code 1: <command>`
+ * in the React Native CLI, Cordova's `Error: cmd: Command failed with exit code 1 Error output:`): Gradle's report
+ * ended before it, and what follows is the CLI's copy of the command's output.
+ */
+export const CLI_REPORTS_COMMAND_FAILED = /\bCommand failed with exit code \d+\b/;
+/**
+ * A line that is only a paste's markup: markdown emphasis markers opening or closing a bold log (`**`), or the
+ * reporter's bracketed mark for lines left out (`[...]`). No tool prints such a line (lint does print a bare `...`
+ * around its build-script snippet); it separates like an empty line.
+ */
+export const PASTE_MARKUP_LINE = /^\s*(?:\*{2,3}|_{2,3}|\[(?:\.{3}|…)\])\s*$/;
 /** Gradle's rich console: the progress bar, then one `> IDLE` / `> :app:task` line per worker (no failure causes). */
 export const PROGRESS_BAR = /^<[-=]*> \d+% (?:INITIALIZING|CONFIGURING|EXECUTING|WAITING)\b/;
 /**
@@ -50,3 +62,10 @@ export const FLUTTER_GRADLE_STATUS =
 /** Lines that start with `> ` only because the log was quoted in markdown: Gradle prints none of these after `> `. */
 export const MARKDOWN_QUOTED =
   /^> ?(?:> |\d{2}:\d{2}:\d{2}\b|Caused by: |\s*at [\w$.]+[\w$<>]*\(|\*? ?What went wrong:|\* (?:Where|Try|Exception is|Get more help)|FAILURE: |BUILD (?:FAILED|SUCCESSFUL)|Error:(?!\s)|:[\w.-]+(?::[\w.-]+)* (?:FAILED|UP-TO-DATE)\s*$)/;
+/**
+ * Xcode's build system around a Kotlin Multiplatform framework built by Gradle from a run-script phase: its own
+ * `error: Command PhaseScriptExecution failed with a nonzero exit code` (the phase's exit status, Gradle's failure
+ * already reported) and `warning: Run script build phase '…' will be run during every build …` (the phase's setup).
+ */
+export const XCODE_BUILD_SYSTEM_LINE =
+  /^\s*(?:(?:error|warning|note): )?(?:Command \S+ failed with (?:a nonzero )?exit code\b|Run script build phase '[^']*' will be run during every build\b)/;

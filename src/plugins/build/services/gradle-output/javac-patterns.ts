@@ -23,6 +23,17 @@ export const JAVAC_HINT = /\.(?:java|kt):\d+: /;
  * processor's (Room's query verification), also in the JDK's Chinese/Japanese (`警告`) and German (`Warnung`) locales.
  */
 export const JAVAC_BARE_WARNING = /^\s*(?:warning|警告|Warnung): (\S.*)$/;
+/**
+ * The tasks that run javac (or kapt, KSP, kotlinc, whose path-lost warnings read the same): Gradle's console prints a
+ * task's output under its `> Task` header, so a bare `warning:` under any other task is that task's own tool's (the
+ * Metro bundler a React Native `bundle…JsAndAssets` task runs, a script's `exec`).
+ */
+export const COMPILING_TASK = /(?:^|:)(?:compile|kapt|ksp)\w*$/i;
+/**
+ * javac's fatal errors (compiler.properties `compiler.misc.fatal.err.*`), printed with no location and no `error:`:
+ * `Fatal Error: Unable to find package java.lang in classpath or bootclasspath`, `Fatal Error: Unable to find method …`.
+ */
+export const JAVAC_FATAL = /^\s*Fatal Error: (Unable to (?:find|locate) \S.*)$/;
 export const JAVAC_DETAIL =
   /^\s*(symbol|location|required|found|reason|符号|位置|需要|找到|シンボル|場所|期待値|検出値|Symbol|Ort|Erforderlich|Ermittelt)\s*:\s*(.*)$/;
 
@@ -54,3 +65,75 @@ export const JAVAC_WHERE_CLAUSE =
   /^\s*(?:where \S.* (?:is an?|are) [\w -]+:|\S+ extends \S.* (?:declared in|from capture of) \S.*)$/;
 /** javac through Maven: `/p/A.java:[160,40] cannot find symbol` (older plugins keep javac's `error: `). */
 export const MAVEN_LOCATED = /^\s*(.+?\.java):\[(\d+),(\d+)\] (?:(error|warning): )?(.*)$/;
+
+/**
+ * javac's message with no location in front of it (a CLI or a paste dropped it), also in the JDK's locales and with the
+ * level word mis-decoded (a GBK console's `错误` read as UTF-8 is `����`). A `12: ` before it is what is left of the
+ * `<path>:12: ` header when a paste cut the path away: without the file the line number locates nothing.
+ */
+export const JAVAC_BARE_ERROR = /^(?:\d+: )?(?:error|错误|エラー|Fehler|\uFFFD{2,}): (.+)$/;
+
+/**
+ * javac's own crash (compiler.properties `compiler.misc.msg.bug`): `An exception has occurred in the compiler (<version>).
+ * Please file a bug …`, then the exception that stopped it on the next line, then its stack.
+ */
+export const JAVAC_CRASH = /^\s*(An exception has occurred in the compiler \([^)]*\))\./;
+/** The exception javac names under its crash message (`java.lang.AssertionError: …`). */
+export const JAVAC_CRASH_EXCEPTION = /^\s*[\w$]+(?:\.[\w$]+)+(?:Exception|Error)(?::.*)?$/;
+
+/**
+ * The data binding compiler's error report (android.databinding.tool.processing.ScopedException): between its start and
+ * end markers `msg:<message>`, `file:<path>` and one `loc:<line>:<column> - <line>:<column>` per place, the positions
+ * counted from 0 (android.databinding.tool.store.Location). Printed on one line (the keys joined by spaces) or, as
+ * Gradle's failure report shows the exception's message, with each key on a line of its own.
+ */
+/**
+ * The start marker's words with the message key after them (`data binding error ****msg:`), found also where a paste
+ * (a reporter's numbered list) lost the marker's leading stars and slash.
+ */
+export const DATA_BINDING_ERROR_START_WORDS = 'data binding error ****msg:';
+/**
+ * The data binding compiler's messages (android.databinding.tool.processing.ErrorMessages and its setter lookup), which
+ * Android Studio lists without their report: `Error:(55, 45) Cannot find the setter for attribute …`.
+ */
+export const DATA_BINDING_MESSAGE =
+  /^(?:Cannot find (?:the|a) setter for |Identifiers must have user defined types from the XML file|Cannot resolve type for |cannot find method \S+ in class |Could not find accessor )/;
+/**
+ * Room's compiler messages (androidx.room.processor.ProcessorErrors), which Android Studio also lists alone
+ * (`Error:Not sure how to convert a Cursor to this method's return type`): an annotation processor's, so javac's.
+ */
+export const ROOM_MESSAGE =
+  /^(?:Not sure how to convert a Cursor to this method's return type|Cannot figure out how to (?:save this field into database|read this field from a cursor)|There is a problem with the query: |Entities and POJOs must have a usable public constructor|Cannot find (?:getter|setter) for field|An entity must have at least 1 field annotated with @PrimaryKey)/;
+/** kapt's or Gradle's summary of the data binding reports printed with it: it names no problem of its own. */
+export const DATA_BINDING_SUMMARY = /LoggedErrorException: Found data binding errors\.?$/;
+export const DATA_BINDING_ERROR_END = '****\\ data binding error ****';
+/** A report's lines are few (message, file, a location or two); more means its end marker was lost. */
+export const MAX_DATA_BINDING_LINES = 12;
+
+/**
+ * A data binding report's text between its markers, read as the compiler reads it back (ScopedException.createFromOutput):
+ * the message up to `file:`, the file up to the first `loc:`; the first place, made 1-based, is where it points.
+ */
+export function readDataBindingReport(text: string): {
+  message: string;
+  file: string | null;
+  line: number | null;
+  column: number | null;
+} {
+  const msgAt = text.indexOf('msg:');
+  const body = msgAt < 0 ? text : text.slice(msgAt + 'msg:'.length);
+  const fileAt = body.indexOf('file:');
+  const message = (fileAt < 0 ? body : body.slice(0, fileAt)).replace(/\s+/g, ' ').trim();
+  if (fileAt < 0) return { message, file: null, line: null, column: null };
+  const rest = body.slice(fileAt + 'file:'.length);
+  const locAt = rest.indexOf('loc:');
+  // Older compilers wrote the file as `file:in file <name>`.
+  const file = (locAt < 0 ? rest : rest.slice(0, locAt)).trim().replace(/^in file\s+/, '');
+  const place = locAt < 0 ? null : /^\s*(\d+):(\d+)\s*-/.exec(rest.slice(locAt + 'loc:'.length));
+  return {
+    message,
+    file: file === '' ? null : file,
+    line: place ? Number(place[1]) + 1 : null,
+    column: place ? Number(place[2]) + 1 : null,
+  };
+}

@@ -34,6 +34,15 @@ export const JAVA_NULLABILITY_MISMATCH = /^Java type mismatch\b/;
 export const KOTLIN_K1_BARE = /^\s*((?:[A-Za-z]:)?[^\s:][^:]*?\.kts?): \((\d+), ?(\d+)\):? (\S.*)$/;
 export const KOTLIN_BINARY_LOCATION =
   /^((?:[A-Za-z]:)?[^\s:]*?\.(?:kotlin_module|jar|klib|class)(?:!\/[^\s:]*)?): (\S.*)$/;
+/**
+ * The binary alone on its line, nothing after its `:`: a paste wrapped kotlinc's message about it (the metadata
+ * version, the only message kotlinc gives a binary) onto the next line or paragraph.
+ */
+export const KOTLIN_BINARY_LOCATION_ALONE =
+  /^((?:[A-Za-z]:)?[^\s:]*?\.(?:kotlin_module|jar|klib|class)(?:!\/[^\s:]*)?):$/;
+/** kotlinc's metadata-version message on a binary (a module's or a class's), the words such a location goes on with. */
+export const KOTLIN_METADATA_SENTENCE =
+  /^\s*(?:Module|Class '[^']+') was compiled with an incompatible version of Kotlin\b/;
 /** kotlinc's notice on a runtime jar of an old name (`<jar>: kotlin-stdlib-jre7 is deprecated. Please use … instead`): a warning. */
 export const KOTLIN_DEPRECATED_RUNTIME = /^kotlin-[\w-]+ is deprecated\. Please use kotlin-[\w-]+ instead\s*$/;
 /** Sentences only kotlinc prints (javac reports no unused declarations and words type errors otherwise). */
@@ -48,6 +57,13 @@ export const SCRIPT_COMPILATION_ERROR = /ScriptCompilationError\(message=(.+?), 
  */
 export const STACK_KOTLIN_COMPILE_FAILED =
   /^\s*(?:Caused by: )?org\.jetbrains\.kotlin\.gradle\.tasks\.FailedCompilationException: (\S.*?)\s*$/;
+/**
+ * Kotlin/Native's report of a crash inside the compiler (K2Native: `Compilation failed: <exception message>`, then
+ * ` * Source files:` … ` * Output kind:`); it then rethrows the exception, which is reported as the next error.
+ */
+export const NATIVE_COMPILATION_FAILED = /^Compilation failed: /;
+/** An exception's own headline, `java.lang.NullPointerException` or `p.q.SomeError: message`. */
+export const EXCEPTION_HEADLINE = /^(?:[a-z_][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error)(?::|$)/;
 /** The tag Kotlin/Native's klib resolver puts in front of what it logs. */
 export const KLIB_RESOLVER_TAG = 'KLIB resolver: ';
 /** The Compose compiler plugin's version check, also seen pasted without Kotlin's `e: `. */
@@ -85,13 +101,22 @@ export const KOTLIN_SENTENCES_ALONE: readonly { hint: string; pattern: RegExp; s
     severity: 'error',
   },
   {
-    // An internal error as a summary shows it, without the exception class and `e: ` before it.
-    hint: 'Backend Internal error: ',
-    pattern: /^\s*(Backend Internal error: .*)$/,
+    // An internal error (CodegenUtil.reportBackendException, K1's KotlinFrontEndException) pasted without the `e: `
+    // before it, with the exception class or as a summary shows it without; `File being compiled:` follows it.
+    hint: ' Internal error: ',
+    pattern:
+      /^\s*((?:(?:[a-z_][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error): )?(?:Backend|Back-end \(JVM\)|Front-end) Internal error: .*)$/,
     severity: 'error',
   },
 ];
 
+/**
+ * K2's crash while analysing a file (FileAnalysisException): `While analysing <path>:<line>:<col>: <cause>`, or
+ * `Somewhere in file <path>: <cause>` when the element has no position; with or without the `e: ` before it, and as
+ * a stack's `Caused by: ` names it when only the stack was pasted (the same words, so the same diagnostic).
+ */
+export const FILE_ANALYSIS_EXCEPTION =
+  /^\s*(?:e: |Caused by: )?((?:[a-z_][\w$]*\.)*FileAnalysisException: (?:While analysing (.+?\.kts?):(\d+):(\d+)|Somewhere in file (.+?\.kts?)): \S.*)$/;
 /**
  * The file an internal compiler error names on the line after it: kotlinc's attachment `File being compiled: (l,c) in
  * <path>`, before 1.3 `File being compiled and position: …` (K1 put the position before the path).

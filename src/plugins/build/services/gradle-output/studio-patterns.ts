@@ -5,6 +5,7 @@
 import { AAPT_MESSAGE } from './aapt-patterns.js';
 import type { DiagnosticSource } from './build-diagnostic.js';
 import { IMPLICIT_BLOCK } from './failure-block-patterns.js';
+import { DATA_BINDING_MESSAGE, ROOM_MESSAGE } from './javac-patterns.js';
 
 /** Studio's Messages view puts the build file's line in front of a failure headline: `Error:(45, 1) Execution failed …`. */
 export const STUDIO_LOCATED_HEADLINE =
@@ -36,6 +37,8 @@ export function withoutWordsBeforeHeadline(line: string): string {
 /** The tool behind a Studio `Error:(l, c)` message: named by Studio, else told by the file or by the message. */
 export function studioSource(tool: string, file: string | null, message: string): DiagnosticSource {
   if (tool === 'Kotlin' || (file !== null && /\.kts?$/.test(file))) return 'kotlin';
+  // Annotation processors' messages, on a layout file too: the data binding compiler and Room run in javac's task.
+  if (DATA_BINDING_MESSAGE.test(message) || ROOM_MESSAGE.test(message)) return 'javac';
   if ((file !== null && /\.xml$/.test(file)) || AAPT_MESSAGE.test(message)) return 'aapt2';
   if (/^(?:Java|error|warning|Error|Warning)$/.test(tool) || (file !== null && /\.java$/.test(file))) return 'javac';
   return 'gradle';

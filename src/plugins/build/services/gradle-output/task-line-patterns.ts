@@ -17,7 +17,9 @@ export const CONFIGURE_LINE = /^> Configure project /;
 /** Studio's task line with a compiler's first line glued to it: `> Task :app:kspDebugKotline: [ksp] …`. */
 export const TASK_GLUED_MESSAGE = /^> Task (:[^\s:]+(?::[^\s:]+)*?)([ewi]: \S.*)$/;
 /**
- * An old-style task name with the task's first output line, an absolute path and a line number, glued to it (the
- * manifest merger's position is `line:column` or a `line:column-line:column` range).
+ * An old-style task name with the task's first output line, an absolute path (also a Windows drive's,
+ * `:compileDebugJavaC:\p\A.java:134: error: …`) and a line number, glued to it (the manifest merger's position is
+ * `line:column` or a `line:column-line:column` range).
  */
-export const GLUED_TASK = /^(:[A-Za-z][\w-]*(?::[A-Za-z][\w-]*)*)(\/[^\s:][^:]*:\d+(?::\d+(?:-\d+(?::\d+)?)?)?:? .*)$/;
+export const GLUED_TASK =
+  /^(:[A-Za-z][\w-]*(?::[A-Za-z][\w-]*)*)((?:\/[^\s:]|[A-Za-z]:\\)[^:]*:\d+(?::\d+(?:-\d+(?::\d+)?)?)?:? .*)$/;

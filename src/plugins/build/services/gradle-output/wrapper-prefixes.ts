@@ -7,13 +7,20 @@ import { MAX_LINE_CHARS } from './build-diagnostic.js';
 
 /* Wrappers that prefix every line: ISO timestamps (GitHub Actions raw logs) or a time of day (Jenkins), `[stderr] `, Actions
  * workflow commands, Flutter's verbose `[  +12 ms] ` column, the Titanium CLI's `[ERROR] [GRADLE] `, AGP's `C/C++: ` before
- * a native build's output, fastlane's `[23:49:00]: ▸ `, a JS CLI's tool tag and indentation (`[capacitor]         `), an EAS
- * build phase's name (`[RUN_GRADLEW] `), Docker BuildKit's step and seconds (`#15 117.4 `), and
+ * a native build's output, fastlane's `[23:49:00]: ▸ `, a JS CLI's tool tag and indentation (`[capacitor]         `; the
+ * Ionic CLI's `[cordova] ` is one space, the Cordova build's own indentation after it), an EAS build phase's name
+ * (`[RUN_GRADLEW] `), Docker BuildKit's step and seconds (`#15 117.4 `),
  * the `error: ` Android Studio puts before a compiler's own `e: `, the `exception: ` before each line of a compiler run
- * whose output the Kotlin plugin relays, and a markdown code fence glued to the first line of a log pasted into an
- * issue. Stripped repeatedly, in any order. */
+ * whose output the Kotlin plugin relays, a markdown code fence glued to the first line of a log pasted into an
+ * issue, and MSBuild's canonical `Origin : subcategory error : ` (with a parallel build's `1>` node) that Visual
+ * Studio's Cordova tools put before every line of the build they ran. Stripped repeatedly, in any order. */
 export const WRAPPER_PREFIX =
-  /^(?:\uFEFF|(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|\[(?:\w+ )?\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|#\d+ \d+\.\d+(?: |$)|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[\d{2}:\d{2}:\d{2}\]: (?:▸ )?|\[[a-z][a-z-]*\](?: {2,}|$)|\[[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\] ?|\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|C\/C\+\+: |(?:[Ee]rror|[Ww]arning): (?=[ew]: )|```(?:[\w-]+(?= |$))? ?|exception: (?=\S)|\d{1,6}\.(?:\t|\s(?=[ew]: )))/;
+  /^(?:\uFEFF|(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|\[(?:\w+ )?\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|#\d+ \d+\.\d+(?: |$)|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[\d{2}:\d{2}:\d{2}\]: (?:▸ )?|\[(?:cordova\] |[a-z][a-z-]*\](?: {2,}|$))|\[[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\] ?|\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|C\/C\+\+: |(?:[Ee]rror|[Ww]arning): (?=[ew]: )|```(?:[\w-]+(?= |$))? ?|exception: (?=\S)|(?:\d{1,3}>)?MSBUILD : (?:[\w-]+ )?(?:error|warning)(?: [A-Z]+\d+)? : |\d{1,6}\.(?:\t|\s(?=[ew]: )))/;
+/**
+ * Windows' console breaks every line at its width, 80 columns unless changed, and a copy of it keeps those breaks,
+ * less the space a break fell on: a row of exactly this width goes on mid-word on the next row.
+ */
+export const WINDOWS_CONSOLE_WIDTH = 80;
 export const RELAYED_LINE_PREFIX = /^(?:\t| {8}): /;
 export const P4A_RELAYED_LINE = /^\[(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\]: {0,8}\t/;
 /** The end of Flutter's verbose `[  +12 ms] ` column, all that is left of it on a log's first line cut inside it. */
@@ -42,7 +49,8 @@ export const LOG_LEVEL_PREFIX =
 /** False when the line's first character cannot begin any WRAPPER_PREFIX alternative (most lines): skips the regex. */
 export function mayStartWrapperPrefix(line: string): boolean {
   const c = line.charCodeAt(0);
-  // BOM, a digit (timestamps), `[`, `#`, `:`, `e`/`w`/`E`/`W` (`error: `/`Error: `), a backtick (code fence), `C` (`C/C++: `).
+  // BOM, a digit (timestamps, MSBuild's node), `[`, `#`, `:`, `e`/`w`/`E`/`W` (`error: `/`Error: `), a backtick (code
+  // fence), `C` (`C/C++: `), `M` (`MSBUILD : `).
   return (
     c === 0xfeff ||
     (c >= 48 && c <= 57) ||
@@ -53,10 +61,16 @@ export function mayStartWrapperPrefix(line: string): boolean {
     c === 119 ||
     c === 96 ||
     ((c === 69 || c === 87) && /^(?:Error|Warning): [ew]: /.test(line)) ||
-    (c === 67 && line.startsWith('C/C++: '))
+    (c === 67 && line.startsWith('C/C++: ')) ||
+    (c === 77 && line.startsWith('MSBUILD : '))
   );
 }
 
+/**
+ * The `exception: ` the Kotlin plugin puts before each line it relays from a compiler run, found glued to the end of
+ * other text in a line that starts with it (`…of type WifiInfoexception:     val x = …`): the line break was lost.
+ */
+export const RELAY_PREFIX_GLUED = /(?<=\S)exception: /;
 /** A cheap pre-check for FLUTTER_PREFIX_GLUED: an `s] ` past the line's own leading `[  +12 ms] ` column. */
 export function gluedPrefixAfterStart(line: string): boolean {
   let at = line.indexOf('s] ');
@@ -83,17 +97,29 @@ export function stripWrapperPrefixes(rawLine: string): string {
   }
   // A quote marker the reporter escaped so markdown would not quote the line (` \> Manifest merger failed : …`).
   if (line.includes('\\>') && /^\s*\\>/.test(line)) line = line.replace('\\>', '>');
+  // A markdown list item's `- ` before a line the reporter set in bold (`- **Execution failed for task …**`): Gradle
+  // prints no `**`, so the dash is the list's.
+  if (line.startsWith('- **')) line = line.slice(2);
   // A log pasted in markdown italics: `_> cause` at its start, `…found._` at its end; a line in emphasis whole.
   const head = line.charCodeAt(0);
   const emphasized = head === 95 || head === 42 ? EMPHASIZED_LINE.exec(line) : null;
   if (emphasized) line = emphasized[2]!;
   else if ((head === 95 || head === 32) && /^ *_> /.test(line)) line = line.slice(line.indexOf('_') + 1);
-  // A log pasted in markdown bold over several lines: `**` glued to the first line's start, to the last line's end.
-  else if (line.startsWith('**') && line.length > 2 && !/[*\s]/.test(line[2]!)) line = line.slice(2);
-  else if (line.endsWith('**') && line.length > 2 && !/[*\s]/.test(line[line.length - 3]!)) line = line.slice(0, -2);
+  // A log pasted in markdown bold over several lines: `**` glued to the first line's start, to the last line's end (a
+  // span that closes on the same line, `**Execution failed for task '…'**.`, is read as one inside the line below).
+  else if (line.startsWith('**') && line.length > 2 && !/[*\s]/.test(line[2]!) && line.indexOf('**', 2) < 0)
+    line = line.slice(2);
+  else if (
+    line.endsWith('**') &&
+    line.length > 2 &&
+    !/[*\s]/.test(line[line.length - 3]!) &&
+    line.indexOf('**') === line.length - 2
+  )
+    line = line.slice(0, -2);
   // Words a reporter set in bold inside a pasted line (`Duplicate class **a.B** found in …`); a glob's `**/` is not one.
   if (line.includes('**')) line = line.replace(INLINE_BOLD, '$1');
-  if (line.endsWith('._')) line = line.slice(0, -1);
+  // The italics' closing `_` after the sentence's or the quoted name's end (`…found._`, `… name 'a.b.c'_`).
+  if (line.endsWith('_') && /[.'")\]]_$/.test(line)) line = line.slice(0, -1);
   // A whole line in italics: `_Error:Execution failed for task … see logs_`.
   else if (head === 95 && line.endsWith('_') && line.includes(' ') && /^_[^\s_]/.test(line) && /[^\s_]_$/.test(line))
     line = line.slice(1, -1);
