@@ -23,9 +23,8 @@ import {
   AAPT1_INVALID_DIRECTORY,
   AAPT2_BARE,
   AAPT2_BARE_FAILED,
-  AAPT2_BINARY_RESOURCE,
+  AAPT2_RESOURCE_FILE,
   AAPT2_COMPILE,
-  AAPT2_IMAGE,
   AAPT2_DAEMON_STRAY_OUTPUT,
   AAPT2_SET,
   AAPT2_XML,
@@ -2371,16 +2370,6 @@ export class GradleOutputParser {
         task,
       });
     }
-    if (!hasXml && (line.includes(': error: ') || line.includes(': warn')) && (m = AAPT2_IMAGE.exec(line)))
-      return this.add({
-        severity: severityOf(m[2]!),
-        source: 'aapt2',
-        file: m[1]!,
-        line: null,
-        column: null,
-        message: m[3]!,
-        task,
-      });
     if (hasXml && (line.includes(': error: ') || line.includes(': warn')) && (m = AAPT2_XML.exec(line))) {
       return this.add({
         severity: severityOf(m[4]!),
@@ -2392,7 +2381,7 @@ export class GradleOutputParser {
         task,
       });
     }
-    if (!hasXml && (line.includes(': error: ') || line.includes(': warn')) && (m = AAPT2_BINARY_RESOURCE.exec(line))) {
+    if (!hasXml && (line.includes(': error: ') || line.includes(': warn')) && (m = AAPT2_RESOURCE_FILE.exec(line))) {
       return this.add({
         severity: severityOf(m[2]!),
         source: 'aapt2',

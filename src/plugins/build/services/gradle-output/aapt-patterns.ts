@@ -37,11 +37,11 @@ export const AAPT2_SET =
 export const AAPT2_XML =
   /^\s*(?:ERROR:\s*)?(?:AAPT:\s*)?(.+?\.xml)(?::\s?(\d+)(?::(\d+))?)?: (error|warn|warning): (.*)$/;
 /**
- * AAPT2 compiles a drawable, mipmap, font or raw file as itself and names it as the source of its error, with no line
- * (`<res>/drawable-hdpi-v4/a.9.png: error: file not found.`, `…/icon.png: error: failed to read PNG signature`).
+ * AAPT2 names a resource file it compiles as itself (an image, a font) as the source of its error, with no line:
+ * `<res>/drawable-hdpi-v4/a.9.png: error: file not found.`, `…/icon.png: error: failed to read PNG signature: …`.
  */
-export const AAPT2_BINARY_RESOURCE =
-  /^\s*(?:ERROR:\s*)?(.+?[\\/](?:drawable|mipmap|font|raw)(?:-[\w-]+)?[\\/][^\\/:]+\.(?:png|jpe?g|gif|webp|ttf|otf|ttc)): (error|warn|warning): (.*)$/;
+export const AAPT2_RESOURCE_FILE =
+  /^\s*(?:ERROR:\s*)?(.+?\.(?:png|jpe?g|gif|webp)|.+?[\\/](?:font|raw)(?:-[\w-]+)?[\\/][^\\/:]+\.(?:ttf|otf|ttc)): (error|warn|warning): (.*)$/;
 export const AAPT2_BARE = /^\s*(error|warning): (.*)$/;
 export const AAPT2_BARE_FAILED = /^\s*error: (failed (?:linking|processing|compiling) .*)$/;
 /**
@@ -53,11 +53,6 @@ export const AAPT2_COMPILE =
   /Resource compilation failed \(Failed to compile (?:\S+ )?resource file:? (\S+?):? ?\. Cause: (?:[\w.$]+(?:Exception|Error): )?(.*)\)\.(?: Check logs for more details\.)?$/;
 /** The StAX parser's position in the file it could not parse, first in its message: `ParseError at [row,col]:[11,69]`. */
 export const XML_STREAM_POSITION = /^ParseError at \[row,col\]:\[(\d+),(\d+)\]/;
-/**
- * AAPT2 on a resource image it cannot read (its PNG cruncher): `<path>.png: error: failed to read PNG signature: …`,
- * the path with no line, as for any file-level problem.
- */
-export const AAPT2_IMAGE = /^\s*(?:ERROR:\s*)?(.+?\.(?:png|jpe?g|gif|webp)): (error|warn|warning): (.*)$/;
 /** AAPT 1 through AGP: `AAPT err(Facade for 123) : No Delegate set : lost message:<path> ERROR: msg`, or a bare message. */
 export const AAPT1 = /^\s*AAPT err\(Facade for \d+\)\s*: (?:No Delegate set : lost message:)?(.*)$/;
 /**
