@@ -637,7 +637,8 @@ export class GradleOutputParser {
       const held = this.heldLintLine;
       this.heldLintLine = null;
       const rest = line.trim();
-      if (/^[\w[]*\]$/.test(rest)) line = held.length >= 80 || !rest.startsWith('[') ? held + rest : `${held} ${rest}`;
+      if (/^[\w[]*\]$/.test(rest))
+        line = held.length >= WINDOWS_CONSOLE_WIDTH || !rest.startsWith('[') ? held + rest : `${held} ${rest}`;
       else this.pushLine(held, false);
     }
     if (this.heldDuplicateHead !== null) {
@@ -1044,7 +1045,7 @@ export class GradleOutputParser {
     const previous = this.previousLine;
     if (previous === null || last.line !== previous) return false;
     // A word-wrapping tool breaks at a space and may indent the rest; a console's cut at its width goes on in column 0.
-    if (previous.length < 80 || /^\s/.test(line)) return this.endsWordWrappedAaptMessage(line);
+    if (previous.length < WINDOWS_CONSOLE_WIDTH || /^\s/.test(line)) return this.endsWordWrappedAaptMessage(line);
     const first = line.charCodeAt(0);
     // Not a line of its own: no tool's `w: ` or `error: `, no `path:12: ` location.
     if (
@@ -1428,7 +1429,7 @@ export class GradleOutputParser {
       const cutAtWidth =
         manifest &&
         !pending.heldBlank &&
-        (this.previousLine?.length ?? 0) >= 80 &&
+        (this.previousLine?.length ?? 0) >= WINDOWS_CONSOLE_WIDTH &&
         !/\s$/.test(this.previousLine ?? '') &&
         /^[a-z]/.test(line) &&
         !/^[\w-]+:(?:\s|$)/.test(line);
@@ -1654,7 +1655,10 @@ export class GradleOutputParser {
       ) {
         // A console cuts at its width inside a word as often as not (`does not overr` / `ide or …`): a location line as
         // long as a console's was cut there; a shorter one was wrapped at a word by whoever pasted it.
-        const cutInWord = (pending.headerLength ?? 0) >= 80 && /\w$/.test(pending.message) && /^\w/.test(pending.echo);
+        const cutInWord =
+          (pending.headerLength ?? 0) >= WINDOWS_CONSOLE_WIDTH &&
+          /\w$/.test(pending.message) &&
+          /^\w/.test(pending.echo);
         pending.message = cutInWord ? pending.message + pending.echo : `${pending.message} ${pending.echo}`;
         pending.echo = line;
         return true;
