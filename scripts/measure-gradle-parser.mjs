@@ -4,6 +4,7 @@
  * against the expected diagnostics written out in test/unit/build/gradle-output-expected.ts.
  *
  *   node scripts/measure-gradle-parser.mjs [--parser <path to a gradle-output-parser.ts>] [--only a.txt,b.txt] [--verbose] [--speed]
+ *     [--transform <shape>[,<shape>…]|all]
  *
  * `--parser` measures another version of the parser (e.g. one taken from git history) on the same set. The parser
  * imports its tools' patterns from gradle-output/ beside it: take that directory from the same commit.
@@ -13,6 +14,10 @@
  * a reader acting on it would go to the same place for the same reason.
  * `--speed` also times the parser on all the captures repeated to 200k lines (median of 7 runs), so two
  * versions of the parser can be compared on the same input.
+ * `--transform` rewrites every capture as people paste logs (indented, quoted, behind a runner's prefix, re-encoded:
+ * the shapes are in test/unit/build/paste-shapes.ts; `a+b` composes two, `all` takes each) and measures each shape
+ * against the same expected diagnostics, which a paste shape does not change. Its table also counts the captures
+ * whose diagnostics differ in any field from the untransformed parse (`changed`).
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,11 +35,16 @@ const parserPath = resolve(
 const verbose = args.includes('--verbose');
 const speed = args.includes('--speed');
 const only = args.includes('--only') ? new Set(args[args.indexOf('--only') + 1].split(',')) : null;
+const transformArg = args.includes('--transform') ? args[args.indexOf('--transform') + 1] : null;
 
 const out = mkdtempSync(join(tmpdir(), 'measure-parser-'));
 try {
   await build({
-    entryPoints: { parser: parserPath, expected: join(root, 'test/unit/build/gradle-output-expected.ts') },
+    entryPoints: {
+      parser: parserPath,
+      expected: join(root, 'test/unit/build/gradle-output-expected.ts'),
+      shapes: join(root, 'test/unit/build/paste-shapes.ts'),
+    },
     bundle: true,
     format: 'esm',
     platform: 'node',
@@ -44,6 +54,7 @@ try {
   });
   const { parseGradleOutput } = await import(pathToFileURL(join(out, 'parser.mjs')).href);
   const { EXPECTED } = await import(pathToFileURL(join(out, 'expected.mjs')).href);
+  const { PASTE_SHAPES, applyPasteShape } = await import(pathToFileURL(join(out, 'shapes.mjs')).href);
 
   const norm = (s) => s.toLowerCase().replace(/\s+/g, ' ').trim();
   const base = (f) => (f === null ? null : f.split(/[\\/]/).pop());
@@ -54,43 +65,66 @@ try {
     found.line === want.line &&
     norm(found.message).includes(norm(want.message).slice(0, 40));
 
-  const bySource = new Map();
-  const row = (source) => {
-    if (!bySource.has(source)) bySource.set(source, { expected: 0, found: 0, correct: 0 });
-    return bySource.get(source);
-  };
   const dir = join(root, 'test/fixtures/gradle-output');
-  for (const file of readdirSync(dir)
+  const files = readdirSync(dir)
     .filter((f) => f.endsWith('.txt') && (only === null || only.has(f)))
-    .sort()) {
-    const want = EXPECTED[file] ?? [];
-    const found = parseGradleOutput(readFileSync(join(dir, file), 'utf8'));
-    const unmatched = [...want];
-    for (const w of want) row(w.source).expected++;
-    for (const f of found) {
-      row(f.source).found++;
-      const at = unmatched.findIndex((w) => matches(f, w));
-      if (at >= 0) {
-        row(f.source).correct++;
-        unmatched.splice(at, 1);
-      } else if (verbose) console.log(`${file}: unexpected ${JSON.stringify(f)}`);
+    .sort();
+  const texts = new Map(files.map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
+  const key = (x) => JSON.stringify([x.severity, x.source, x.file, x.line, x.column, x.message, x.task]);
+
+  /** Parses every capture (rewritten by a paste shape when one is named) and scores it per source. */
+  const measure = (shape, baseline) => {
+    const bySource = new Map();
+    const row = (source) => {
+      if (!bySource.has(source)) bySource.set(source, { expected: 0, found: 0, correct: 0 });
+      return bySource.get(source);
+    };
+    const parsed = new Map();
+    let changed = 0;
+    const tag = shape === null ? '' : `[${shape}] `;
+    for (const file of files) {
+      const want = EXPECTED[file] ?? [];
+      const text = texts.get(file);
+      const found = parseGradleOutput(shape === null ? text : applyPasteShape(shape, text));
+      parsed.set(file, found);
+      if (baseline && found.map(key).join('\n') !== baseline.get(file).map(key).join('\n')) changed++;
+      const unmatched = [...want];
+      for (const w of want) row(w.source).expected++;
+      for (const f of found) {
+        row(f.source).found++;
+        const at = unmatched.findIndex((w) => matches(f, w));
+        if (at >= 0) {
+          row(f.source).correct++;
+          unmatched.splice(at, 1);
+        } else if (verbose) console.log(`${tag}${file}: unexpected ${JSON.stringify(f)}`);
+      }
+      if (verbose) for (const w of unmatched) console.log(`${tag}${file}: missed ${JSON.stringify(w)}`);
     }
-    if (verbose) for (const w of unmatched) console.log(`${file}: missed ${JSON.stringify(w)}`);
-  }
+    const total = { expected: 0, found: 0, correct: 0 };
+    for (const r of bySource.values()) for (const k of Object.keys(total)) total[k] += r[k];
+    return { bySource, total, parsed, changed };
+  };
 
   const pct = (a, b) => (b === 0 ? '   -  ' : `${((100 * a) / b).toFixed(1).padStart(5)}%`);
-  const total = { expected: 0, found: 0, correct: 0 };
+  const counts = (r) =>
+    `${String(r.expected).padStart(8)} ${String(r.found).padStart(6)} ${String(r.correct).padStart(8)}  ${pct(r.correct, r.expected)}  ${pct(r.correct, r.found)}`;
+  const plain = measure(null, null);
   console.log(`parser: ${parserPath}`);
-  console.log('source        expected  found  correct  recall  precision');
-  for (const [source, r] of [...bySource.entries()].sort()) {
-    for (const k of Object.keys(total)) total[k] += r[k];
-    console.log(
-      `${source.padEnd(13)} ${String(r.expected).padStart(8)} ${String(r.found).padStart(6)} ${String(r.correct).padStart(8)}  ${pct(r.correct, r.expected)}  ${pct(r.correct, r.found)}`,
-    );
+  if (transformArg === null) {
+    console.log('source        expected  found  correct  recall  precision');
+    for (const [source, r] of [...plain.bySource.entries()].sort()) console.log(`${source.padEnd(13)} ${counts(r)}`);
+    console.log(`${'all'.padEnd(13)} ${counts(plain.total)}`);
+  } else {
+    const shapes = transformArg === 'all' ? Object.keys(PASTE_SHAPES) : transformArg.split(',');
+    for (const shape of shapes) applyPasteShape(shape, ''); // an unknown name fails before the table starts
+    const width = Math.max(18, ...shapes.map((s) => s.length + 1));
+    console.log(`${'paste shape'.padEnd(width)} expected  found  correct  recall  precision  changed`);
+    console.log(`${'(none)'.padEnd(width)} ${counts(plain.total)}  ${String(0).padStart(7)}`);
+    for (const shape of shapes) {
+      const r = measure(shape, plain.parsed);
+      console.log(`${shape.padEnd(width)} ${counts(r.total)}  ${String(r.changed).padStart(7)}`);
+    }
   }
-  console.log(
-    `${'all'.padEnd(13)} ${String(total.expected).padStart(8)} ${String(total.found).padStart(6)} ${String(total.correct).padStart(8)}  ${pct(total.correct, total.expected)}  ${pct(total.correct, total.found)}`,
-  );
 
   if (speed) {
     const all = readdirSync(dir)
