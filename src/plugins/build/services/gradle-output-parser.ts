@@ -270,6 +270,7 @@ import {
   gluedPrefixAfterStart,
   stripWrapperPrefixes,
 } from './gradle-output/wrapper-prefixes.js';
+import { PasteFrameReader } from './gradle-output/paste-frame.js';
 
 export interface GradleOutputParserOptions {
   /**
@@ -530,13 +531,21 @@ export class GradleOutputParser {
   private readonly fromStack = new Map<number, string>();
   /** Below the rich console's progress bar: its `> …` lines are the workers' status. */
   private inProgressArea = false;
+  /** Takes off what a paste put around every line of the log before any line is read. */
+  private readonly frame = new PasteFrameReader((line) => this.pushUnframed(line));
 
   constructor(options: GradleOutputParserOptions = {}) {
     const root = options.projectRoot?.replace(/\\/g, '/').replace(/\/+$/, '');
     this.projectRoot = root ? root : null;
   }
 
+  /** Reads one line of the log (without its line break). */
   push(rawLine: string): void {
+    this.frame.push(rawLine);
+  }
+
+  /** A line with the paste's frame around the whole log taken off (paste-frame.ts). */
+  private pushUnframed(rawLine: string): void {
     // An excerpt of a `flutter run -v` log can start inside the time column (` ] Execution failed …`).
     if (!this.sawText && rawLine.trim() !== '') {
       this.sawText = true;
@@ -727,7 +736,7 @@ export class GradleOutputParser {
     if (this.continuePending(line)) {
       const carried = this.carriedLine;
       this.carriedLine = null;
-      if (carried !== null) this.push(carried);
+      if (carried !== null) this.pushUnframed(carried);
       return;
     }
 
@@ -735,7 +744,7 @@ export class GradleOutputParser {
       const location = this.javacLocationOnly;
       this.javacLocationOnly = null;
       if (JAVAC_LEVEL_ONLY.test(line)) {
-        this.push(`${location} ${line.trim()}`);
+        this.pushUnframed(`${location} ${line.trim()}`);
         return;
       }
     }
@@ -1186,6 +1195,7 @@ export class GradleOutputParser {
 
   /** Ends the stream; returns every diagnostic (deduplicated, in order of appearance). */
   finish(): BuildDiagnostic[] {
+    this.frame.flush();
     if (this.heldConsoleCut !== null) {
       const held = this.heldConsoleCut;
       this.heldConsoleCut = null;
@@ -1432,7 +1442,9 @@ export class GradleOutputParser {
         (this.previousLine?.length ?? 0) >= WINDOWS_CONSOLE_WIDTH &&
         !/\s$/.test(this.previousLine ?? '') &&
         /^[a-z]/.test(line) &&
-        !/^[\w-]+:(?:\s|$)/.test(line);
+        !/^[\w-]+:(?:\s|$)/.test(line) &&
+        // The merger's next record, right under the last (the blank line between them lost): not a cut's rest.
+        !MANIFEST_MESSAGE.test(line);
       const detail =
         (pending.indented !== false &&
           /^\s+\S/.test(line) &&
@@ -1463,7 +1475,14 @@ export class GradleOutputParser {
             line,
           ) &&
           !(/\s(?:Error|Warning):/.test(line) && MANIFEST_LOCATED.test(line))) ||
-        cutAtWidth;
+        cutAtWidth ||
+        // A paragraph a reporter rewrapped (AGP's namespace advice): the rest of a sentence starts the next line,
+        // however the paste indented it.
+        ((pending.paragraphs === true || pending.paragraphAfterBlank !== undefined) &&
+          !pending.heldBlank &&
+          /^\s*[a-z]/.test(line) &&
+          !/[.!?:]\s*$/.test(this.previousLine ?? '.') &&
+          !/^\s*(?:[ewiv]: |at )/.test(line));
       if (
         detail &&
         // A stack frame ends it; the merger's own `at AndroidManifest.xml:12:5 …` (its sentence rewrapped) does not.

@@ -1,0 +1,189 @@
+/*
+ * What a paste puts around a whole log rather than around one line: a prefix on every line (a markdown quote or
+ * indented code block, a runner's time or tag: `[0] `, `[android] `, `[stderr] `), padding after every line, a blank
+ * line after every line (a terminal that double-spaces what it copies). Seen on one line, none of these says anything:
+ * Gradle indents its own lines, prints `> ` before its causes, and a line of its may end in a space where a console
+ * wrapped it. Seen on every line of the log's first lines, each is the paste's, and is undone on every line after,
+ * until a line with text lacks it. The frame is taken off before any other rule runs, since the paste put it on last.
+ *
+ * Also normalised here, on every line: a CRLF log's returns (`\r\r` when it went through a text-mode write twice), ANSI
+ * colours, and the non-breaking spaces a copy from a rendered page puts in indentation.
+ */
+
+import { ANSI } from './wrapper-prefixes.js';
+import { MARKDOWN_QUOTED } from './foreign-text-patterns.js';
+
+/** The log's first lines with text that decide its frame; fewer when the log is shorter. */
+const FRAME_WINDOW = 8;
+/** Lines held at most while deciding: a double-spaced window, or blank lines before it. */
+const MAX_HELD_LINES = 4 * FRAME_WINDOW;
+
+/** A CI runner's time before every line: GitHub Actions' `2024-05-01T10:00:00.1234567Z `, Gradle's `--debug` ISO time. */
+const LINE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?(?: |$)/;
+/** A runner's tag before every line: npm `concurrently`'s `[0] ` or `[android] `, a stream's `[stderr] `. */
+const LINE_TAG = /^\[([\w-]{1,24})\](?: |$)/;
+/**
+ * Tags that carry meaning the parser reads per line: log levels (Maven, sbt, `--debug`), a tool's codes (`[CXX1405]`),
+ * the tags annotation processors and Gradle put before their own messages (`[ksp] `, `[Hilt]`, `[Incubating]`).
+ */
+const MEANINGFUL_TAG =
+  /^(?:ERROR|WARN(?:ING)?|INFO|DEBUG|TRACE|FATAL|LIFECYCLE|QUIET|error|warn(?:ing)?|info|debug|trace|[A-Z]+\d+|ksp|kapt|Hilt|Dagger|Incubating)$/;
+/** Gradle's own lines that start with `> `: a window of only these is Gradle's, not a quote. */
+const GRADLE_ARROW_LINE = /^> (?:Task :|Configure project |Transform |IDLE\b|[A-Z])/;
+
+/** One prefix a paste put on every line; a paste may put several (a quote around a runner's times, a tag's column). */
+type Layer = { kind: 'time' | 'tag' | 'quote' } | { kind: 'indent'; indent: string };
+
+/** A quote in a quote in an indented block is as deep as pastes go. */
+const MAX_LAYERS = 4;
+
+export class PasteFrameReader {
+  private held: string[] | null = [];
+  private heldWithText = 0;
+  /** The prefixes, outermost first; the ones a line with text lacks are dropped from it inwards. */
+  private layers: Layer[] = [];
+  private padded = false;
+  private doubleSpaced = false;
+  /** In a double-spaced log, the blank line the paste put after the last line is still to come. */
+  private blankOwed = false;
+
+  constructor(private readonly emit: (line: string) => void) {}
+
+  push(rawLine: string): void {
+    const line = normalizeLine(rawLine);
+    if (this.held === null) {
+      this.pass(line);
+      return;
+    }
+    this.held.push(line);
+    if (line.trim() !== '') this.heldWithText++;
+    if (this.heldWithText >= FRAME_WINDOW || this.held.length >= MAX_HELD_LINES) this.release();
+  }
+
+  /** The input ended: lines still held while deciding go out. */
+  flush(): void {
+    if (this.held !== null) this.release();
+  }
+
+  private release(): void {
+    const held = this.held!;
+    this.held = null;
+    this.decide(held);
+    for (const line of held) this.pass(line);
+  }
+
+  private decide(lines: readonly string[]): void {
+    let texts = lines.filter((l) => l.trim() !== '');
+    if (texts.length === 0) return;
+    for (let k = 0; k < MAX_LAYERS; k++) {
+      const layer = layerOf(texts);
+      if (layer === null) break;
+      this.layers.push(layer);
+      texts = texts.map((l) => withoutLayer(layer, l)!).filter((l) => l.trim() !== '');
+      if (layer.kind === 'indent' || texts.length === 0) break;
+    }
+    const unframed = lines.map((l) => this.unframe(l, false));
+    const unframedTexts = unframed.filter((l) => l.trim() !== '');
+    this.doubleSpaced = isDoubleSpaced(unframed);
+    this.padded = unframedTexts.length >= 3 && unframedTexts.every((l) => /\s$/.test(l));
+  }
+
+  private pass(rawLine: string): void {
+    let line = this.layers.length > 0 ? this.unframe(rawLine, true) : rawLine;
+    const blank = line.trim() === '';
+    if (this.doubleSpaced) {
+      if (this.blankOwed) {
+        this.blankOwed = false;
+        if (blank) return;
+        // A line with text where the paste's blank line should be: the log is not double-spaced (any more).
+        this.doubleSpaced = false;
+      } else this.blankOwed = true;
+    }
+    if (this.padded && !blank) line = line.trimEnd();
+    this.emit(line);
+  }
+
+  /** The line without the frame's layers; a line with text that lacks one ends it and the layers inside it. */
+  private unframe(line: string, mayEnd: boolean): string {
+    let rest = line;
+    for (let k = 0; k < this.layers.length && rest.trim() !== ''; k++) {
+      const inner = withoutLayer(this.layers[k]!, rest);
+      if (inner === null) {
+        if (mayEnd) this.layers.length = k;
+        break;
+      }
+      rest = inner;
+    }
+    return rest;
+  }
+}
+
+/** The prefix every one of the lines starts with, when it is one a paste puts there. */
+function layerOf(texts: readonly string[]): Layer | null {
+  // A prefix seen on one line only is no more the paste's than the line's (wrapper-prefixes.ts reads those).
+  if (texts.length === 1) {
+    const indent = commonIndent(texts);
+    return indent === '' ? null : { kind: 'indent', indent };
+  }
+  if (texts.every((l) => LINE_TIME.test(l))) return { kind: 'time' };
+  if (texts.every((l) => LINE_TAG.test(l) && !MEANINGFUL_TAG.test(LINE_TAG.exec(l)![1]!))) return { kind: 'tag' };
+  if (
+    texts.every((l) => l.startsWith('>')) &&
+    texts.some((l) => l.trimEnd() === '>' || MARKDOWN_QUOTED.test(l) || !GRADLE_ARROW_LINE.test(l))
+  )
+    return { kind: 'quote' };
+  const indent = commonIndent(texts);
+  return indent === '' ? null : { kind: 'indent', indent };
+}
+
+/** The line without the layer's prefix, or null when it lacks it. */
+function withoutLayer(layer: Layer, line: string): string | null {
+  switch (layer.kind) {
+    case 'time': {
+      const m = line.charCodeAt(0) <= 57 ? LINE_TIME.exec(line) : null;
+      return m ? line.slice(m[0].length) : null;
+    }
+    case 'tag': {
+      const m = line.charCodeAt(0) === 91 ? LINE_TAG.exec(line) : null;
+      return m ? line.slice(m[0].length) : null;
+    }
+    case 'quote':
+      if (line.charCodeAt(0) !== 62) return null;
+      return line.charCodeAt(1) === 32 ? line.slice(2) : line.slice(1);
+    case 'indent':
+      return line.startsWith(layer.indent) ? line.slice(layer.indent.length) : null;
+  }
+}
+
+/** A line's trailing returns, colours and non-breaking spaces, each behind a cheap check. */
+function normalizeLine(rawLine: string): string {
+  let line = rawLine;
+  while (line.charCodeAt(line.length - 1) === 13) line = line.slice(0, -1);
+  if (line.includes('\u001b')) line = line.replace(ANSI, '');
+  if (line.includes('\u00a0')) line = line.replaceAll('\u00a0', ' ');
+  return line;
+}
+
+/** Every line with text followed by a blank one, over at least three lines. */
+function isDoubleSpaced(lines: readonly string[]): boolean {
+  let start = 0;
+  while (start < lines.length && lines[start]!.trim() === '') start++;
+  let pairs = 0;
+  for (let k = start; k + 1 < lines.length; k += 2) {
+    if (lines[k + 1]!.trim() !== '') return false;
+    if (lines[k]!.trim() !== '') pairs++;
+  }
+  return pairs >= 3;
+}
+
+/** The run of spaces every line starts with (a paste's indentation; tabs are the log's own stack frames). */
+function commonIndent(texts: readonly string[]): string {
+  let width = Number.POSITIVE_INFINITY;
+  for (const t of texts) {
+    let k = 0;
+    while (k < t.length && t.charCodeAt(k) === 32) k++;
+    if (k < width) width = k;
+    if (width === 0) return '';
+  }
+  return ' '.repeat(width);
+}
