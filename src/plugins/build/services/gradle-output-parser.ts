@@ -338,6 +338,16 @@ function moduleDirOf(task: string | null): string | null {
   return parts.length >= 2 ? parts.slice(0, -1).join('/') : null;
 }
 
+/**
+ * The width of an indentation as a reader sees it, tabs to the next stop of 4: an editor that turned a log's
+ * indentation into tabs (or back) keeps the nesting it shows.
+ */
+function visualWidth(indent: string): number {
+  let width = 0;
+  for (let k = 0; k < indent.length; k++) width = indent.charCodeAt(k) === 9 ? width + 4 - (width % 4) : width + 1;
+  return width;
+}
+
 function indentOf(line: string): number {
   const m = /^\s*/.exec(line)![0];
   return m.replace(/\t/g, ' ').length;
@@ -2325,9 +2335,10 @@ export class GradleOutputParser {
           task,
         });
     }
-    // The merger's record with no known source: its `Warning:` (or `Error:`) alone, the message on the tabbed line.
+    // The merger's record with no known source: its `Warning:` (or `Error:`) alone, the message on the tabbed line
+    // (a tab an editor may have turned into spaces).
     if (
-      line.charCodeAt(0) === 9 &&
+      (line.charCodeAt(0) === 9 || line.startsWith('    ')) &&
       (m = BARE_RECORD_HEADER.exec(this.previousLine ?? '')) &&
       (MANIFEST_TAGGED_UNUSED.test(trimmed) || MANIFEST_MESSAGE.test(trimmed))
     ) {
@@ -3214,8 +3225,9 @@ export class GradleOutputParser {
         causes[causes.length - 1]!.text += text;
       else if (cause) {
         const joined = WORKER_CAUSE_JOINED.exec(text);
-        if (joined) causes.push({ depth: cause[1]!.length, text: joined[1]!, details: [] });
-        causes.push({ depth: cause[1]!.length + (joined ? 1 : 0), text: joined ? joined[2]! : text, details: [] });
+        const depth = visualWidth(cause[1]!);
+        if (joined) causes.push({ depth, text: joined[1]!, details: [] });
+        causes.push({ depth: depth + (joined ? 1 : 0), text: joined ? joined[2]! : text, details: [] });
       } else if (causes.length > 0) causes[causes.length - 1]!.details.push(entry);
     }
     // A paste with a blank line after every line: no two lines of the report follow each other.

@@ -87,8 +87,8 @@ export const WORKER_CAUSE_JOINED = /^(A failure occurred while executing \S+) > 
  */
 export const BARE_CAUSE =
   /^> (?!Task (?:(?:\*\*)?:|[A-Za-z][\w-]*(?: [A-Z-]+)?\s*$)|Configure project |Transform |Executing task: |:)\S/;
-/** A nested cause (`   > …`) with nothing above it: a failure pasted from its second line. */
-export const INDENTED_CAUSE = /^ {2,12}> (?!Task (?:\*\*)?:|Configure project |Transform )[A-Za-z]/;
+/** A nested cause (`   > …`) with nothing above it: a failure pasted from its second line (an editor's tabs too). */
+export const INDENTED_CAUSE = /^(?: {2,12}|\t[ \t]{0,11})> (?!Task (?:\*\*)?:|Configure project |Transform )[A-Za-z]/;
 /**
  * A failure headline behind `> ` where no failure block is open: Gradle never prints one as a cause, a markdown quote
  * does (also with the reporter's opening `"` around the message they quote).

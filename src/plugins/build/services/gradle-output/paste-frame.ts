@@ -28,8 +28,15 @@ const LINE_TAG = /^\[([\w-]{1,24})\](?: |$)/;
  */
 const MEANINGFUL_TAG =
   /^(?:ERROR|WARN(?:ING)?|INFO|DEBUG|TRACE|FATAL|LIFECYCLE|QUIET|error|warn(?:ing)?|info|debug|trace|[A-Z]+\d+|ksp|kapt|Hilt|Dagger|Incubating)$/;
-/** Gradle's own lines that start with `> `: a window of only these is Gradle's, not a quote. */
-const GRADLE_ARROW_LINE = /^> (?:Task :|Configure project |Transform |IDLE\b|[A-Z])/;
+/** Gradle's own progress lines that start with `> `, one after another in any log. */
+const GRADLE_PROGRESS_LINE = /^> (?:Task :|Configure project |Transform |IDLE\b)/;
+/** What Gradle puts after a `> ` at a line's start: a progress line, or a failure's cause (a sentence). */
+const GRADLE_ARROW_LINE = /^> [A-Z]/;
+/**
+ * Causes Gradle prints at a line's start one after another: a failure's few top-level causes. More, and the `> ` is
+ * a quote's.
+ */
+const MAX_TOP_LEVEL_CAUSES = 2;
 
 /** One prefix a paste put on every line; a paste may put several (a quote around a runner's times, a tag's column). */
 type Layer = { kind: 'time' | 'tag' | 'quote' } | { kind: 'indent'; indent: string };
@@ -129,7 +136,8 @@ function layerOf(texts: readonly string[]): Layer | null {
   if (texts.every((l) => LINE_TAG.test(l) && !MEANINGFUL_TAG.test(LINE_TAG.exec(l)![1]!))) return { kind: 'tag' };
   if (
     texts.every((l) => l.startsWith('>')) &&
-    texts.some((l) => l.trimEnd() === '>' || MARKDOWN_QUOTED.test(l) || !GRADLE_ARROW_LINE.test(l))
+    (texts.some((l) => l.trimEnd() === '>' || MARKDOWN_QUOTED.test(l) || !GRADLE_ARROW_LINE.test(l)) ||
+      texts.filter((l) => !GRADLE_PROGRESS_LINE.test(l)).length > MAX_TOP_LEVEL_CAUSES)
   )
     return { kind: 'quote' };
   const indent = commonIndent(texts);
@@ -176,14 +184,14 @@ function isDoubleSpaced(lines: readonly string[]): boolean {
   return pairs >= 3;
 }
 
-/** The run of spaces every line starts with (a paste's indentation; tabs are the log's own stack frames). */
+/** The indentation every line starts with, spaces and tabs alike (a paste's, or an editor's tabs for it). */
 function commonIndent(texts: readonly string[]): string {
-  let width = Number.POSITIVE_INFINITY;
+  let indent = texts[0]!.slice(0, texts[0]!.length - texts[0]!.trimStart().length);
   for (const t of texts) {
     let k = 0;
-    while (k < t.length && t.charCodeAt(k) === 32) k++;
-    if (k < width) width = k;
-    if (width === 0) return '';
+    while (k < indent.length && t.charCodeAt(k) === indent.charCodeAt(k)) k++;
+    indent = indent.slice(0, k);
+    if (indent === '') break;
   }
-  return ' '.repeat(width);
+  return indent;
 }

@@ -21,7 +21,7 @@ export const WRAPPER_PREFIX =
  * less the space a break fell on: a row of exactly this width goes on mid-word on the next row.
  */
 export const WINDOWS_CONSOLE_WIDTH = 80;
-export const RELAYED_LINE_PREFIX = /^(?:\t| {8}): /;
+export const RELAYED_LINE_PREFIX = /^(?:\t{1,2}| {8}): /;
 export const P4A_RELAYED_LINE = /^\[(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\]: {0,8}\t/;
 /** The end of Flutter's verbose `[  +12 ms] ` column, all that is left of it on a log's first line cut inside it. */
 export const CUT_VERBOSE_COLUMN = /^ *(?:\+ *\d+ m?s)? *\] (?=\S)/;
@@ -87,7 +87,8 @@ export function stripWrapperPrefixes(rawLine: string): string {
   if (line.startsWith('```') && line.length > 3 && line.charCodeAt(3) !== 96) line = line.slice(3);
   // python-for-android (buildozer) logs each line of a command's output as `[DEBUG]:   ` and a tab before the line.
   if (line.charCodeAt(0) === 91 && P4A_RELAYED_LINE.test(line)) line = line.slice(line.indexOf('\t') + 1);
-  // A test runner relaying Gradle's output (Patrol's CLI) puts `        : ` or `\t: ` before each line.
+  // A test runner relaying Gradle's output (Patrol's CLI) puts `        : ` or `\t: ` before each line (its eight
+  // spaces turned into tabs by an editor too).
   if ((line.charCodeAt(0) === 9 || line.startsWith('        :')) && RELAYED_LINE_PREFIX.test(line))
     line = line.slice(line.indexOf(':') + 2);
   for (let i = 0; i < 4 && mayStartWrapperPrefix(line); i++) {
