@@ -331,6 +331,9 @@ function dedent(lines: BlockLine[]): BlockLine[] {
   }));
 }
 
+/** A line that is no advice of `* Try:`: a sentence or a tool's `error: ` (the advice's own rest starts in lower case). */
+const AFTER_TRY_ADVICE = /^(?:[A-Z](?!un with |et more help )|[a-z]\w*: )/;
+
 /** `:feature:home:processDebugResources` → `feature/home` (the module's directory under the default layout). */
 function moduleDirOf(task: string | null): string | null {
   if (!task) return null;
@@ -535,6 +538,8 @@ export class GradleOutputParser {
   private readonly namedOutsideReport = new Set<number>();
   /** Inside the stack of an exception that named a failure: its `Caused by:` chain is the same failure. */
   private inNamedStack = false;
+  /** The `other` section is `* Try:`'s advice. */
+  private tryAdvice = false;
   /** The line after `* Exception is:`, which is the exception Gradle wrapped the failure in. */
   private exceptionSectionStart = false;
   /** Diagnostics read from a stack's exception chain, with the sentence a report's diagnostic would repeat. */
@@ -818,6 +823,7 @@ export class GradleOutputParser {
       this.closeBlock();
       this.section = /^(\* (Try|Exception|Get more|Query|Sugg)|=)/.test(trimmed) ? 'other' : 'none';
       this.exceptionSectionStart = trimmed.startsWith('* Exception is');
+      this.tryAdvice = trimmed.startsWith('* Try');
       // `* Try:` follows a report's `* What went wrong:`, even when a paste left the report's top out.
       if (trimmed.startsWith('* Try')) this.failureReportRead = true;
       this.buildEnded = /^BUILD (FAILED|SUCCESSFUL) in /.test(trimmed);
@@ -958,22 +964,27 @@ export class GradleOutputParser {
         this.section = 'none';
         return;
       }
-      // A report pasted from its `* Exception is:` on: the exception's message is the failure's headline.
-      const named =
-        exceptionLine && !this.failureReportRead && line.includes('Exception: ')
-          ? GRADLE_FAILURE_EXCEPTION.exec(line)
-          : null;
-      if (named) {
-        this.addFailureNamedOutsideReport(named[1]!);
-        return;
+      // Gradle's advice is its `> ` lines (`Run with …` alone before Gradle 5): any other line starts what follows
+      // the report, when the paste lost the blank line between them.
+      if (this.tryAdvice && AFTER_TRY_ADVICE.test(trimmed)) this.section = 'none';
+      else {
+        // A report pasted from its `* Exception is:` on: the exception's message is the failure's headline.
+        const named =
+          exceptionLine && !this.failureReportRead && line.includes('Exception: ')
+            ? GRADLE_FAILURE_EXCEPTION.exec(line)
+            : null;
+        if (named) {
+          this.addFailureNamedOutsideReport(named[1]!);
+          return;
+        }
+        if (
+          (line.includes("'") && IMPLICIT_BLOCK.test(line)) ||
+          TASK_LINE.test(trimmed) ||
+          (line.includes('Command failed with exit code ') && CLI_REPORTS_COMMAND_FAILED.test(line))
+        )
+          this.section = 'none';
+        else return;
       }
-      if (
-        (line.includes("'") && IMPLICIT_BLOCK.test(line)) ||
-        TASK_LINE.test(trimmed) ||
-        (line.includes('Command failed with exit code ') && CLI_REPORTS_COMMAND_FAILED.test(line))
-      )
-        this.section = 'none';
-      else return;
     }
     // Android Studio prints the `* Where:` location without its marker, above the headline; a stack's
     // LocationAwareException carries it as its message.

@@ -49,7 +49,8 @@ export class PasteFrameReader {
   private heldWithText = 0;
   /** The prefixes, outermost first; the ones a line with text lacks are dropped from it inwards. */
   private layers: Layer[] = [];
-  private padded = false;
+  /** What the paste put after every line (markdown's two spaces), or ''. */
+  private padding = '';
   private doubleSpaced = false;
   /** In a double-spaced log, the blank line the paste put after the last line is still to come. */
   private blankOwed = false;
@@ -69,17 +70,18 @@ export class PasteFrameReader {
 
   /** The input ended: lines still held while deciding go out. */
   flush(): void {
-    if (this.held !== null) this.release();
+    if (this.held !== null) this.release(true);
   }
 
-  private release(): void {
+  /** Decides the frame on the lines held (the whole log when it ended first) and lets them through. */
+  private release(whole = false): void {
     const held = this.held!;
     this.held = null;
-    this.decide(held);
+    this.decide(held, whole);
     for (const line of held) this.pass(line);
   }
 
-  private decide(lines: readonly string[]): void {
+  private decide(lines: readonly string[], whole: boolean): void {
     let texts = lines.filter((l) => l.trim() !== '');
     if (texts.length === 0) return;
     for (let k = 0; k < MAX_LAYERS; k++) {
@@ -92,7 +94,10 @@ export class PasteFrameReader {
     const unframed = lines.map((l) => this.unframe(l, false));
     const unframedTexts = unframed.filter((l) => l.trim() !== '');
     this.doubleSpaced = isDoubleSpaced(unframed);
-    this.padded = unframedTexts.length >= 3 && unframedTexts.every((l) => /\s$/.test(l));
+    // Padding on a log's last line wraps nothing: on every line of a short log, and on all of a longer window, it is
+    // the paste's. Only what every line has goes: one space more at a line's end may be where a console or a
+    // reporter broke a message.
+    if (unframedTexts.length >= 3 || whole) this.padding = commonTrailingSpace(unframedTexts);
   }
 
   private pass(rawLine: string): void {
@@ -106,7 +111,7 @@ export class PasteFrameReader {
         this.doubleSpaced = false;
       } else this.blankOwed = true;
     }
-    if (this.padded && !blank) line = line.trimEnd();
+    if (this.padding !== '' && !blank && line.endsWith(this.padding)) line = line.slice(0, -this.padding.length);
     this.emit(line);
   }
 
@@ -182,6 +187,19 @@ function isDoubleSpaced(lines: readonly string[]): boolean {
     if (lines[k]!.trim() !== '') pairs++;
   }
   return pairs >= 3;
+}
+
+/** The blanks every line ends with. */
+function commonTrailingSpace(texts: readonly string[]): string {
+  const first = texts[0]!;
+  let padding = first.slice(first.trimEnd().length);
+  for (const t of texts) {
+    let k = 0;
+    while (k < padding.length && t.charCodeAt(t.length - 1 - k) === padding.charCodeAt(padding.length - 1 - k)) k++;
+    padding = padding.slice(padding.length - k);
+    if (padding === '') break;
+  }
+  return padding;
 }
 
 /** The indentation every line starts with, spaces and tabs alike (a paste's, or an editor's tabs for it). */
