@@ -93,7 +93,9 @@ export class PasteFrameReader {
     }
     const unframed = lines.map((l) => this.unframe(l, false));
     const unframedTexts = unframed.filter((l) => l.trim() !== '');
-    this.doubleSpaced = isDoubleSpaced(unframed);
+    // Three lines each followed by a blank one are no report's paragraphs; in a log of two lines, a blank line after
+    // the last as after the first says the same.
+    this.doubleSpaced = isDoubleSpaced(unframed, whole ? 2 : 3);
     // Padding on a log's last line wraps nothing: on every line of a short log, and on all of a longer window, it is
     // the paste's. Only what every line has goes: one space more at a line's end may be where a console or a
     // reporter broke a message.
@@ -177,8 +179,8 @@ function normalizeLine(rawLine: string): string {
   return line;
 }
 
-/** Every line with text followed by a blank one, over at least three lines. */
-function isDoubleSpaced(lines: readonly string[]): boolean {
+/** Every line with text followed by a blank one, over at least `minPairs` lines with text. */
+function isDoubleSpaced(lines: readonly string[], minPairs: number): boolean {
   let start = 0;
   while (start < lines.length && lines[start]!.trim() === '') start++;
   let pairs = 0;
@@ -186,7 +188,7 @@ function isDoubleSpaced(lines: readonly string[]): boolean {
     if (lines[k + 1]!.trim() !== '') return false;
     if (lines[k]!.trim() !== '') pairs++;
   }
-  return pairs >= 3;
+  return pairs >= minPairs;
 }
 
 /** The blanks every line ends with. */
