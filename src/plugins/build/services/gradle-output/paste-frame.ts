@@ -65,7 +65,12 @@ export class PasteFrameReader {
     }
     this.held.push(line);
     if (line.trim() !== '') this.heldWithText++;
-    if (this.heldWithText >= FRAME_WINDOW || this.held.length >= MAX_HELD_LINES) this.release();
+    // Lines that are only the frame (a quote's `>` on a blank line) count once the frame is known.
+    if (
+      this.held.length >= MAX_HELD_LINES ||
+      (this.heldWithText >= FRAME_WINDOW && textsWithin(this.held, layersOf(this.held)) >= FRAME_WINDOW)
+    )
+      this.release(false);
   }
 
   /** The input ended: lines still held while deciding go out. */
@@ -74,24 +79,11 @@ export class PasteFrameReader {
   }
 
   /** Decides the frame on the lines held (the whole log when it ended first) and lets them through. */
-  private release(whole = false): void {
+  private release(whole: boolean): void {
     const held = this.held!;
     this.held = null;
-    this.decide(held, whole);
-    for (const line of held) this.pass(line);
-  }
-
-  private decide(lines: readonly string[], whole: boolean): void {
-    let texts = lines.filter((l) => l.trim() !== '');
-    if (texts.length === 0) return;
-    for (let k = 0; k < MAX_LAYERS; k++) {
-      const layer = layerOf(texts);
-      if (layer === null) break;
-      this.layers.push(layer);
-      texts = texts.map((l) => withoutLayer(layer, l)!).filter((l) => l.trim() !== '');
-      if (layer.kind === 'indent' || texts.length === 0) break;
-    }
-    const unframed = lines.map((l) => this.unframe(l, false));
+    this.layers = layersOf(held);
+    const unframed = held.map((l) => this.unframe(l, false));
     const unframedTexts = unframed.filter((l) => l.trim() !== '');
     // Three lines each followed by a blank one are no report's paragraphs; in a log of two lines, a blank line after
     // the last as after the first says the same.
@@ -100,6 +92,7 @@ export class PasteFrameReader {
     // the paste's. Only what every line has goes: one space more at a line's end may be where a console or a
     // reporter broke a message.
     if (unframedTexts.length >= 3 || whole) this.padding = commonTrailingSpace(unframedTexts);
+    for (const line of held) this.pass(line);
   }
 
   private pass(rawLine: string): void {
@@ -119,17 +112,42 @@ export class PasteFrameReader {
 
   /** The line without the frame's layers; a line with text that lacks one ends it and the layers inside it. */
   private unframe(line: string, mayEnd: boolean): string {
-    let rest = line;
-    for (let k = 0; k < this.layers.length && rest.trim() !== ''; k++) {
-      const inner = withoutLayer(this.layers[k]!, rest);
-      if (inner === null) {
-        if (mayEnd) this.layers.length = k;
-        break;
-      }
-      rest = inner;
-    }
+    const { rest, matched } = unframed(this.layers, line);
+    if (mayEnd && matched < this.layers.length) this.layers.length = matched;
     return rest;
   }
+}
+
+/** The line without the layers, and how many of them it had (all when it has no text left before the next). */
+function unframed(layers: readonly Layer[], line: string): { rest: string; matched: number } {
+  let rest = line;
+  for (let k = 0; k < layers.length; k++) {
+    if (rest.trim() === '') return { rest, matched: layers.length };
+    const inner = withoutLayer(layers[k]!, rest);
+    if (inner === null) return { rest, matched: k };
+    rest = inner;
+  }
+  return { rest, matched: layers.length };
+}
+
+/** The layers every one of the lines with text carries, outermost first. */
+function layersOf(lines: readonly string[]): Layer[] {
+  const layers: Layer[] = [];
+  let texts = lines.filter((l) => l.trim() !== '');
+  for (let k = 0; k < MAX_LAYERS && texts.length > 0; k++) {
+    const layer = layerOf(texts);
+    if (layer === null) break;
+    layers.push(layer);
+    texts = texts.map((l) => withoutLayer(layer, l)!).filter((l) => l.trim() !== '');
+  }
+  return layers;
+}
+
+/** How many of the lines have text inside the layers. */
+function textsWithin(lines: readonly string[], layers: readonly Layer[]): number {
+  let n = 0;
+  for (const l of lines) if (unframed(layers, l).rest.trim() !== '') n++;
+  return n;
 }
 
 /** The prefix every one of the lines starts with, when it is one a paste puts there. */
