@@ -13,7 +13,7 @@
  * one and its message contains the expected message's first 40 characters (case and spacing aside):
  * a reader acting on it would go to the same place for the same reason.
  * `--speed` also times the parser on all the captures repeated to 200k lines (median of 7 runs), so two
- * versions of the parser can be compared on the same input.
+ * versions of the parser can be compared on the same input (with `--transform <one shape>`, as that shape rewrote them).
  * `--transform` rewrites every capture as people paste logs (indented, quoted, behind a runner's prefix, re-encoded:
  * the shapes are in test/unit/build/paste-shapes.ts; `a+b` composes two, `all` takes each) and measures each shape
  * against the same expected diagnostics, which a paste shape does not change. Its table also counts the captures
@@ -127,10 +127,15 @@ try {
   }
 
   if (speed) {
+    // With one paste shape named, the captures are timed as that shape rewrote them (what a frame costs).
+    const shape = transformArg !== null && !transformArg.includes(',') && transformArg !== 'all' ? transformArg : null;
     const all = readdirSync(dir)
       .filter((f) => f.endsWith('.txt'))
       .sort()
-      .flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n'));
+      .flatMap((f) => {
+        const text = readFileSync(join(dir, f), 'utf8');
+        return (shape === null ? text : applyPasteShape(shape, text)).split('\n');
+      });
     const lines = [];
     while (lines.length < 200_000) lines.push(...all);
     const { GradleOutputParser } = await import(pathToFileURL(join(out, 'parser.mjs')).href);
@@ -150,7 +155,7 @@ try {
     ms.sort((a, b) => a - b);
     cpu.sort((a, b) => a - b);
     console.log(
-      `speed: ${lines.length} lines, wall median ${ms[3].toFixed(0)} ms (min ${ms[0].toFixed(0)}), CPU median ${cpu[3].toFixed(0)} ms (min ${cpu[0].toFixed(0)})`,
+      `speed${shape === null ? '' : ` (${shape})`}: ${lines.length} lines, wall median ${ms[3].toFixed(0)} ms (min ${ms[0].toFixed(0)}), CPU median ${cpu[3].toFixed(0)} ms (min ${cpu[0].toFixed(0)})`,
     );
   }
 } finally {

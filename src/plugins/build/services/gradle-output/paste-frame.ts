@@ -96,6 +96,11 @@ export class PasteFrameReader {
   }
 
   private pass(rawLine: string): void {
+    // Most logs have no frame: nothing to look at.
+    if (this.layers.length === 0 && !this.doubleSpaced && this.padding === '') {
+      this.emit(rawLine);
+      return;
+    }
     let line = this.layers.length > 0 ? this.unframe(rawLine, true) : rawLine;
     const blank = line.trim() === '';
     if (this.doubleSpaced) {
