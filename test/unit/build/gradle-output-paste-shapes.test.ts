@@ -72,3 +72,34 @@ describe('GradleOutputParser on pasted captures', () => {
     expect(differing('blank-lines', placeAndHead)).toEqual([]);
   });
 });
+
+describe('a paste frame', () => {
+  it('is not read from what Gradle and the tools put on their own lines', () => {
+    // Gradle's task lines one after another, then a cause: not a quote.
+    const tasks = [
+      '> Task :app:preBuild',
+      '> Task :app:compileDebugKotlin FAILED',
+      'e: /p/A.kt:3:5 Unresolved reference: x',
+    ];
+    const quoted = tasks.map((l) => `> ${l}`);
+    expect(parseGradleOutput(tasks.join('\n'))).toEqual(parseGradleOutput(quoted.join('\n')));
+    expect(parseGradleOutput(tasks.join('\n'))[0]!.task).toBe(':app:compileDebugKotlin');
+    // Maven's and KSP's tags are read, not taken off.
+    const maven = [
+      '[ERROR] /p/A.kt: (3, 5) Unresolved reference: x',
+      '[ERROR] /p/B.kt: (4, 6) Unresolved reference: y',
+    ];
+    expect(parseGradleOutput(maven.join('\n')).map((x) => x.severity)).toEqual(['error', 'error']);
+  });
+
+  it('is read on the first lines and ends at the first line with text that lacks it', () => {
+    const framed = Array.from({ length: 8 }, (_, k) => `[0] e: /p/A${k}.kt:3:5 Unresolved reference: x`);
+    const out = parseGradleOutput([...framed, 'e: /p/C.kt:5:7 Unresolved reference: z'].join('\n'));
+    expect(out.map((x) => x.file)).toEqual([...framed.map((_, k) => `/p/A${k}.kt`), '/p/C.kt']);
+  });
+
+  it('reads logs that are empty or only the frame', () => {
+    for (const text of ['', '>', '> \n>\n>', '[0]\n[0] ', '   \n  ', '\r\n\r\n'])
+      expect(parseGradleOutput(text)).toEqual([]);
+  });
+});

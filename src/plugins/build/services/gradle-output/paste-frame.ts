@@ -91,7 +91,8 @@ export class PasteFrameReader {
     // Padding on a log's last line wraps nothing: on every line of a short log, and on all of a longer window, it is
     // the paste's. Only what every line has goes: one space more at a line's end may be where a console or a
     // reporter broke a message.
-    if (unframedTexts.length >= 3 || whole) this.padding = commonTrailingSpace(unframedTexts);
+    if (unframedTexts.length >= 3 || (whole && unframedTexts.length > 0))
+      this.padding = commonTrailingSpace(unframedTexts);
     for (const line of held) this.pass(line);
   }
 
