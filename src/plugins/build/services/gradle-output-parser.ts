@@ -14,8 +14,10 @@
  * This file holds the reading: the state machine that decides which lines belong together and which tool's rule
  * applies. The tools' shapes live in gradle-output/, one module per tool (kotlin-patterns.ts, javac-patterns.ts,
  * aapt-patterns.ts, manifest-patterns.ts, failure-block-patterns.ts, …): a tool's new pattern goes there, with a
- * comment saying where the shape was seen. gradle-output/wrapper-prefixes.ts removes what surrounds each line before
- * any pattern runs, and gradle-output/build-diagnostic.ts defines what is reported.
+ * comment saying where the shape was seen. gradle-output/paste-frame.ts first takes off what a paste put around the
+ * whole log (a quote, an indented block, a runner's time or tag on every line, padding, double spacing),
+ * gradle-output/wrapper-prefixes.ts then removes what surrounds each line before any pattern runs, and
+ * gradle-output/build-diagnostic.ts defines what is reported.
  */
 
 import {
