@@ -23,6 +23,11 @@ export const WRAPPER_PREFIX =
 export const WINDOWS_CONSOLE_WIDTH = 80;
 export const RELAYED_LINE_PREFIX = /^(?:\t| {8}): /;
 export const P4A_RELAYED_LINE = /^\[(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\]: {0,8}\t/;
+/**
+ * Ant relays what a task's command prints (an `<exec>` of gradlew) behind the task's name, right-aligned in a margin of
+ * 12 columns: `     [exec] `. A paste's indentation can take some of the margin's spaces, not all of them.
+ */
+export const ANT_TASK_PREFIX = /^ {1,11}\[[a-z][\w-]*\](?: |$)/;
 /** The end of Flutter's verbose `[  +12 ms] ` column, all that is left of it on a log's first line cut inside it. */
 export const CUT_VERBOSE_COLUMN = /^ *(?:\+ *\d+ m?s)? *\] (?=\S)/;
 /** A module's coordinates in parentheses, as AGP prints them after a module's file name: `(group:name:1.0)`. */
@@ -87,6 +92,8 @@ export function stripWrapperPrefixes(rawLine: string): string {
   if (line.startsWith('```') && line.length > 3 && line.charCodeAt(3) !== 96) line = line.slice(3);
   // python-for-android (buildozer) logs each line of a command's output as `[DEBUG]:   ` and a tab before the line.
   if (line.charCodeAt(0) === 91 && P4A_RELAYED_LINE.test(line)) line = line.slice(line.indexOf('\t') + 1);
+  if (line.charCodeAt(0) === 32 && line.includes(']') && ANT_TASK_PREFIX.test(line))
+    line = line.slice(line.indexOf(']') + 2);
   // A test runner relaying Gradle's output (Patrol's CLI) puts `        : ` or `\t: ` before each line.
   if ((line.charCodeAt(0) === 9 || line.startsWith('        :')) && RELAYED_LINE_PREFIX.test(line))
     line = line.slice(line.indexOf(':') + 2);
