@@ -431,6 +431,8 @@ export class GradleOutputParser {
   private lastKey: string | null = null;
   private readonly projectRoot: string | null;
   private currentTask: string | null = null;
+  /** The project a `> Configure project :x` line named, until a task's line: its warnings are that module's. */
+  private configuringProject: string | null = null;
   /** How many diagnostics there were at the last task header. */
   private diagnosticsAtTaskLine = 0;
   private truncatedCount = 0;
@@ -1341,8 +1343,9 @@ export class GradleOutputParser {
     const key =
       file !== null
         ? `${d.severity}|${file}|${d.line}|${d.column}|${message}`
-        : // The same unlocated warning from several modules' tasks (javac's `[options]`) is one per module.
-          `${d.severity}|${d.source}|${d.line}|${d.column}|${message}|${d.severity === 'warning' ? task : ''}`;
+        : // The same unlocated warning from several modules' tasks (javac's `[options]`) or from several projects'
+          // configuration (AGP's `Using flatDir should be avoided …`) is one per module.
+          `${d.severity}|${d.source}|${d.line}|${d.column}|${message}|${d.severity === 'warning' ? (task ?? this.configuringProject) : ''}`;
     const repeated = again && this.lastKey === key;
     const earlier = this.seen.get(key);
     if (earlier !== undefined && !repeated) {
@@ -1892,6 +1895,7 @@ export class GradleOutputParser {
           }
         this.diagnosticsAtTaskLine = this.diagnostics.length;
         this.currentTask = task[1]!;
+        this.configuringProject = null;
         this.inCcList = false;
         this.r8Severity = 'error';
         this.kaptContext = false;
@@ -1912,6 +1916,7 @@ export class GradleOutputParser {
       }
       if (CONFIGURE_LINE.test(trimmed)) {
         this.currentTask = null;
+        this.configuringProject = trimmed.slice('> Configure project '.length);
         return false;
       }
       if (this.scanConfigCache(line, 'warning')) return true;
