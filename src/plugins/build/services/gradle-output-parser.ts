@@ -119,6 +119,7 @@ import {
   PROGRESS_BAR,
   TABLE_RULE,
   VIEWER_LINE_NUMBER,
+  VIEWER_TIME_LINE,
   WRAPPER_REPORTS_GRADLE_FAILED,
   XCODE_BUILD_SYSTEM_LINE,
 } from './gradle-output/foreign-text-patterns.js';
@@ -595,6 +596,7 @@ export class GradleOutputParser {
   private pushLine(rawLine: string, mayHold = true): void {
     // A digit first: the cheap test before the pattern, on every line.
     if (rawLine.charCodeAt(0) <= 57 && (BUILD_SERVER_LOG.test(rawLine) || VIEWER_LINE_NUMBER.test(rawLine))) return;
+    if (rawLine.length < 40 && rawLine.includes(' GMT') && VIEWER_TIME_LINE.test(rawLine)) return;
     let line = capIndent(stripWrapperPrefixes(rawLine), this.pendingJavac !== null);
     if (
       (line.includes(' failed with ') || line.includes('Run script build phase ')) &&
