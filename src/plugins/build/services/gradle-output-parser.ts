@@ -205,6 +205,7 @@ import {
   CLANG,
   CMAKE_ERROR,
   CXX_BUILD_FILE,
+  EXTERNAL_NATIVE_BUILD_FAILED,
   CXX_ERROR,
   MAKE_FATAL,
   NDK_BUILD_LOCATED,
@@ -1325,8 +1326,15 @@ export class GradleOutputParser {
   }
 
   /** `again`: a record the tool printed twice in a row is two problems (see flushMultiline), not one printed twice. */
-  private add(d: Diagnostic, again = false): boolean {
-    const message = clip(d.message);
+  private add(given: Diagnostic, again = false): boolean {
+    const message = clip(given.message);
+    // The native build's sync error names the build script whose command failed: the script is the error's file, and
+    // the error AGP's whichever wrapper printed it.
+    const nativeBuild =
+      given.file === null && message.startsWith('executing external native build for ')
+        ? EXTERNAL_NATIVE_BUILD_FAILED.exec(message)
+        : null;
+    const d: Diagnostic = nativeBuild ? { ...given, source: 'agp', file: nativeBuild[1]! } : given;
     // Later AGP 8 releases name the module's build file in `Namespace not specified`: that file is where the fix goes.
     const buildFile =
       d.file === null && d.source === 'gradle' && message.includes(BUILD_FILE_NAMED)
