@@ -28,6 +28,7 @@ import {
   AAPT2_DAEMON_STRAY_OUTPUT,
   AAPT2_SET,
   AAPT2_XML,
+  AAPT_COMPILER_LOCATED,
   AAPT_COMPILER_DUPLICATE,
   AAPT_LOCATED,
   AAPT_MESSAGE,
@@ -2400,6 +2401,16 @@ export class GradleOutputParser {
         task,
       });
     }
+    if (hasXml && line.includes('.xml:') && (m = AAPT_COMPILER_LOCATED.exec(line)))
+      return this.add({
+        severity: 'error',
+        source: 'aapt2',
+        file: m[1]!,
+        line: Number(m[2]),
+        column: Number(m[3]),
+        message: m[4]!,
+        task,
+      });
     if (!hasXml && (line.includes(': error: ') || line.includes(': warn')) && (m = AAPT2_RESOURCE_FILE.exec(line))) {
       return this.add({
         severity: severityOf(m[2]!),
