@@ -3315,6 +3315,9 @@ export class GradleOutputParser {
     if (/^Could not (find|resolve) /.test(cause)) {
       const requiredAt = free.findIndex((t) => /^Required by:/.test(t));
       if (requiredAt >= 0) text = `${cause} ${free.slice(requiredAt, requiredAt + 6).join(' ')}`;
+      // Only `- ` items under it (variant matching's reasons, their `Unable to find …` line lost in a paste): the why.
+      else if (free.length > 0 && free.length <= 6 && free.every((t) => t.startsWith('- ')))
+        text = `${cause} ${free.join(' ')}`;
     } else if (
       MANIFEST_FAILED.test(cause) ||
       (!anyConsumed && free.length > 0 && free.length <= 6 && !stackAfterBlank(details))
