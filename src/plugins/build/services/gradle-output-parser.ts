@@ -3242,9 +3242,15 @@ export class GradleOutputParser {
     )
       headline = outer.text.replace(/\.$/, '');
     if (leaves.length === 0) {
-      // Causes pasted with their `> ` lost are the indented lines under the headline.
+      // Causes pasted with their `> ` lost are the indented lines under the headline; under a wrapping cause
+      // (`Could not resolve all files for configuration …`) that a markdown quote set apart as a paragraph of its own,
+      // the lines indented under it.
+      let from = i;
+      while (from < lines.length && lines[from]!.text.trim() === '') from++;
+      const apart = lines[from];
+      from = from > i && apart !== undefined && !apart.consumed && WRAPPING_CAUSE.test(apart.text) ? from + 1 : i;
       const indented: string[] = [];
-      for (const l of lines.slice(i)) {
+      for (const l of lines.slice(from)) {
         const t = l.text.trim();
         if (t === '') continue;
         if (!/^\s/.test(l.text) || l.consumed || /^(at |\.\.\. \d+ more)/.test(t) || indented.length >= 6) break;
