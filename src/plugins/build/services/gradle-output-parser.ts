@@ -29,6 +29,7 @@ import {
   AAPT2_SET,
   AAPT2_XML,
   AAPT_COMPILER_LOCATED,
+  MERGER_LOCATED,
   AAPT_COMPILER_DUPLICATE,
   AAPT_LOCATED,
   AAPT_MESSAGE,
@@ -2401,6 +2402,16 @@ export class GradleOutputParser {
         task,
       });
     }
+    if (!inBlock && hasXml && line.includes(': Error: ') && !trimmed.endsWith(']') && (m = MERGER_LOCATED.exec(line)))
+      return this.add({
+        severity: 'error',
+        source: 'agp',
+        file: m[1]!,
+        line: Number(m[2]),
+        column: Number(m[3]),
+        message: m[4]!,
+        task,
+      });
     if (hasXml && line.includes('.xml:') && (m = AAPT_COMPILER_LOCATED.exec(line)))
       return this.add({
         severity: 'error',
@@ -3361,7 +3372,7 @@ export class GradleOutputParser {
       return;
     }
     // AGP's resource merger words its failure `<file>[:line[:col]]: Error: <message>` (no position when it has none).
-    const located = /^(\/\S+?|[A-Za-z]:\\\S+?)(?::(\d+)(?::(\d+))?)?: (?:Error|error|ERROR): (.*)$/.exec(cause);
+    const located = /^(\/\S+?|[A-Za-z]:\\[^:]+?)(?::(\d+)(?::(\d+))?)?: (?:Error|error|ERROR): (.*)$/.exec(cause);
     // R8 names the position at the end of its cause: `…, position: offset: 96, line: 3, column: 19, origin: /p/rules.pro`.
     const position = cause.includes(', origin: ') ? /\bline: (\d+), column: (\d+), origin: (\S+)$/.exec(cause) : null;
     const packageAttribute = cause.includes('found in source AndroidManifest.xml')
