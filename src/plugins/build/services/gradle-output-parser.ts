@@ -599,8 +599,8 @@ export class GradleOutputParser {
   private pushLine(rawLine: string, mayHold = true): void {
     // A digit first: the cheap test before the pattern, on every line.
     if (rawLine.charCodeAt(0) <= 57 && (BUILD_SERVER_LOG.test(rawLine) || VIEWER_LINE_NUMBER.test(rawLine))) return;
-    if (rawLine.length < 40 && rawLine.includes(' GMT') && VIEWER_TIME_LINE.test(rawLine)) return;
     let line = capIndent(stripWrapperPrefixes(rawLine), this.pendingJavac !== null);
+    if (line.length < 40 && line.includes(' GMT') && VIEWER_TIME_LINE.test(line)) return;
     if (
       (line.includes(' failed with ') || line.includes('Run script build phase ')) &&
       XCODE_BUILD_SYSTEM_LINE.test(line)

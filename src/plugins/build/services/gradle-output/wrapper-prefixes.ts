@@ -92,8 +92,6 @@ export function stripWrapperPrefixes(rawLine: string): string {
   if (line.startsWith('```') && line.length > 3 && line.charCodeAt(3) !== 96) line = line.slice(3);
   // python-for-android (buildozer) logs each line of a command's output as `[DEBUG]:   ` and a tab before the line.
   if (line.charCodeAt(0) === 91 && P4A_RELAYED_LINE.test(line)) line = line.slice(line.indexOf('\t') + 1);
-  if (line.charCodeAt(0) === 32 && line.includes(']') && ANT_TASK_PREFIX.test(line))
-    line = line.slice(line.indexOf(']') + 2);
   // A test runner relaying Gradle's output (Patrol's CLI) puts `        : ` or `\t: ` before each line.
   if ((line.charCodeAt(0) === 9 || line.startsWith('        :')) && RELAYED_LINE_PREFIX.test(line))
     line = line.slice(line.indexOf(':') + 2);
@@ -102,6 +100,9 @@ export function stripWrapperPrefixes(rawLine: string): string {
     if (!m || m[0].length === 0) break;
     line = line.slice(m[0].length);
   }
+  // Inside a CI runner's prefix, when Ant ran the build.
+  if (line.charCodeAt(0) === 32 && line.includes(']') && ANT_TASK_PREFIX.test(line))
+    line = line.slice(line.indexOf(']') + 2);
   // A quote marker the reporter escaped so markdown would not quote the line (` \> Manifest merger failed : …`).
   if (line.includes('\\>') && /^\s*\\>/.test(line)) line = line.replace('\\>', '>');
   // A markdown list item's `- ` before a line the reporter set in bold (`- **Execution failed for task …**`): Gradle
