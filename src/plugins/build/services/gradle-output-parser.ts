@@ -2402,24 +2402,18 @@ export class GradleOutputParser {
         task,
       });
     }
-    if (!inBlock && hasXml && line.includes(': Error: ') && !trimmed.endsWith(']') && (m = MERGER_LOCATED.exec(line)))
+    // A resource file's `<file>:<line>:<col>: ` line: the merger's (`Error: …`) is AGP's, the compiler's sentence AAPT2's.
+    const merger =
+      !inBlock && hasXml && line.includes(': Error: ') && !trimmed.endsWith(']') ? MERGER_LOCATED.exec(line) : null;
+    const resource = merger ?? (hasXml && line.includes('.xml:') ? AAPT_COMPILER_LOCATED.exec(line) : null);
+    if (resource)
       return this.add({
         severity: 'error',
-        source: 'agp',
-        file: m[1]!,
-        line: Number(m[2]),
-        column: Number(m[3]),
-        message: m[4]!,
-        task,
-      });
-    if (hasXml && line.includes('.xml:') && (m = AAPT_COMPILER_LOCATED.exec(line)))
-      return this.add({
-        severity: 'error',
-        source: 'aapt2',
-        file: m[1]!,
-        line: Number(m[2]),
-        column: Number(m[3]),
-        message: m[4]!,
+        source: merger ? 'agp' : 'aapt2',
+        file: resource[1]!,
+        line: Number(resource[2]),
+        column: Number(resource[3]),
+        message: resource[4]!,
         task,
       });
     if (!hasXml && (line.includes(': error: ') || line.includes(': warn')) && (m = AAPT2_RESOURCE_FILE.exec(line))) {
