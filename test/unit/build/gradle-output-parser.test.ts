@@ -830,6 +830,114 @@ describe('GradleOutputParser rules', () => {
     );
   });
 
+  it('reads a build Ant ran through <exec> behind its task margin (`     [exec] `), in any width of that margin', () => {
+    const out = parseGradleOutput(
+      [
+        '   [exec] :app:packageDebugResources',
+        '     [exec] C:\\a b\\app\\src\\main\\res\\values\\values.xml:4:7: Error: The content of elements must consist of well-formed character data or markup.',
+        '     [exec] ',
+      ].join('\n'),
+    );
+    expect(out).toEqual([
+      d(
+        'error',
+        'agp',
+        'C:\\a b\\app\\src\\main\\res\\values\\values.xml',
+        4,
+        7,
+        'The content of elements must consist of well-formed character data or markup.',
+        ':app:packageDebugResources',
+      ),
+    ]);
+  });
+
+  it("drops a web log viewer's time lines between the log's lines, and takes no `* Try:` advice for a cause", () => {
+    const out = parseGradleOutput(
+      [
+        '[stderr] * What went wrong:',
+        'Tue, 2 Feb 2021 10:00:00 GMT',
+        "[stderr] Execution failed for task ':app:x'.",
+        'Tue, 2 Feb 2021 10:00:00 GMT',
+        '[stderr] > boom',
+        '[stderr] * Try:',
+        '[stderr] ',
+        '[stderr] > Run with --stacktrace option to get the stack trace.',
+        '[stderr] ',
+        '[stderr] > Run gradlew tasks to get a list of available tasks.',
+        '[stderr] ',
+        '[stderr] > Get more help at https://help.gradle.org.',
+      ].join('\n'),
+    );
+    expect(out).toEqual([d('error', 'gradle', null, null, null, "Execution failed for task ':app:x': boom", ':app:x')]);
+  });
+
+  it('keeps one unlocated warning per configured project, as per task', () => {
+    const warning = "WARNING:Using flatDir should be avoided because it doesn't support any meta-data formats.";
+    const message = warning.slice('WARNING:'.length);
+    expect(
+      parseGradleOutput(['> Configure project :a', warning, '> Configure project :b', warning, warning].join('\n')),
+    ).toEqual([
+      d('warning', 'agp', null, null, null, message, null),
+      d('warning', 'agp', null, null, null, message, null),
+    ]);
+  });
+
+  it("reads the resource compiler's own `<file>:<line>:<col>: <sentence>` line, not the merger's or lint's", () => {
+    const out = parseGradleOutput(
+      [
+        '> Task :app:mergeDebugResources FAILED',
+        'C:\\Users\\A B\\app\\src\\main\\res\\values-night\\colors.xml:3:5: Invalid <color> for given resource value.',
+        '/p/app/build/intermediates/incremental/debug/mergeDebugResources/merged.dir/values/values.xml:9:2: Invalid resource reference.',
+        '/p/app/src/main/res/values/strings.xml:6:3: Note: not a sentence of the compiler',
+      ].join('\n'),
+    );
+    expect(out.map((x) => [x.source, x.line, x.column, x.message])).toEqual([
+      ['aapt2', 3, 5, 'Invalid <color> for given resource value.'],
+      ['aapt2', 9, 2, 'Invalid resource reference.'],
+    ]);
+  });
+
+  it("gives AGP's external native build error the build script it names, whichever wrapper printed it", () => {
+    const out = parseGradleOutput(
+      [
+        'Error:executing external native build for cmake C:\\p\\app\\CMakeLists.txt',
+        'ERROR: executing external native build for ndkBuild /p/app/src/main/jni/Android.mk. Affected Modules: app',
+      ].join('\n'),
+    );
+    expect(out.map((x) => [x.source, x.file])).toEqual([
+      ['agp', 'C:\\p\\app\\CMakeLists.txt'],
+      ['agp', '/p/app/src/main/jni/Android.mk'],
+    ]);
+  });
+
+  it("keeps a cause's `- ` reasons, and finds the causes a markdown quote set apart from the headline", () => {
+    const reasons = parseGradleOutput(
+      [
+        "Could not determine the dependencies of task ':app:x'.",
+        "> Could not resolve all artifacts for configuration ':app:y'.",
+        '   > Could not resolve project :lib.',
+        '          - None of the consumable configurations have attributes.',
+      ].join('\n'),
+    );
+    expect(reasons.map((x) => x.message)).toEqual([
+      "Could not determine the dependencies of task ':app:x': Could not resolve project :lib. - None of the consumable configurations have attributes.",
+    ]);
+    const apart = parseGradleOutput(
+      [
+        '* What went wrong:',
+        "A problem occurred configuring project ':app'.",
+        '',
+        "Could not resolve all files for configuration ':app:classpath'.",
+        '    Could not find g:a:1.0.',
+        '',
+        '* Try:',
+      ].join('\n'),
+    );
+    expect(apart.map((x) => x.message)).toEqual([
+      "A problem occurred configuring project ':app': Could not find g:a:1.0.",
+    ]);
+  });
+
   it('bounds the number of diagnostics and message sizes', () => {
     const parser = new GradleOutputParser();
     for (let i = 0; i < MAX_DIAGNOSTICS + 50; i++) parser.push(`w: file:///p/A.kt:${i + 1}:1 ${'x'.repeat(3000)}`);
@@ -871,6 +979,8 @@ describe('GradleOutputParser rules', () => {
       `An exception has occurred in the compiler (${'('.repeat(8_000)}`,
       `${'a.'.repeat(4_000)}Error`,
       `${'x[ +1 ms] '.repeat(2_000)}`,
+      `${'/res/values/'.repeat(600)}a.xml:1:1: A ${'b '.repeat(800)}:`,
+      `${' '.repeat(10)}[${'a'.repeat(8_000)}`,
     ];
     const parser = new GradleOutputParser();
     const started = process.hrtime.bigint();

@@ -30,6 +30,8 @@ import {
   AAPT2_DAEMON_STRAY_OUTPUT,
   AAPT2_SET,
   AAPT2_XML,
+  AAPT_COMPILER_LOCATED,
+  MERGER_LOCATED,
   AAPT_COMPILER_DUPLICATE,
   AAPT_LOCATED,
   AAPT_MESSAGE,
@@ -121,6 +123,7 @@ import {
   PROGRESS_BAR,
   TABLE_RULE,
   VIEWER_LINE_NUMBER,
+  VIEWER_TIME_LINE,
   WRAPPER_REPORTS_GRADLE_FAILED,
   XCODE_BUILD_SYSTEM_LINE,
 } from './gradle-output/foreign-text-patterns.js';
@@ -206,6 +209,7 @@ import {
   CLANG,
   CMAKE_ERROR,
   CXX_BUILD_FILE,
+  EXTERNAL_NATIVE_BUILD_FAILED,
   CXX_ERROR,
   MAKE_FATAL,
   NDK_BUILD_LOCATED,
@@ -447,6 +451,8 @@ export class GradleOutputParser {
   private lastKey: string | null = null;
   private readonly projectRoot: string | null;
   private currentTask: string | null = null;
+  /** The project a `> Configure project :x` line named, until a task's line: its warnings are that module's. */
+  private configuringProject: string | null = null;
   /** How many diagnostics there were at the last task header. */
   private diagnosticsAtTaskLine = 0;
   private truncatedCount = 0;
@@ -620,6 +626,7 @@ export class GradleOutputParser {
     // A digit first: the cheap test before the pattern, on every line.
     if (rawLine.charCodeAt(0) <= 57 && (BUILD_SERVER_LOG.test(rawLine) || VIEWER_LINE_NUMBER.test(rawLine))) return;
     let line = capIndent(stripWrapperPrefixes(rawLine), this.pendingJavac !== null);
+    if (line.length < 40 && line.includes(' GMT') && VIEWER_TIME_LINE.test(line)) return;
     if (
       (line.includes(' failed with ') || line.includes('Run script build phase ')) &&
       XCODE_BUILD_SYSTEM_LINE.test(line)
@@ -1354,8 +1361,15 @@ export class GradleOutputParser {
   }
 
   /** `again`: a record the tool printed twice in a row is two problems (see flushMultiline), not one printed twice. */
-  private add(d: Diagnostic, again = false): boolean {
-    const message = clip(d.message);
+  private add(given: Diagnostic, again = false): boolean {
+    const message = clip(given.message);
+    // The native build's sync error names the build script whose command failed: the script is the error's file, and
+    // the error AGP's whichever wrapper printed it.
+    const nativeBuild =
+      given.file === null && message.startsWith('executing external native build for ')
+        ? EXTERNAL_NATIVE_BUILD_FAILED.exec(message)
+        : null;
+    const d: Diagnostic = nativeBuild ? { ...given, source: 'agp', file: nativeBuild[1]! } : given;
     // Later AGP 8 releases name the module's build file in `Namespace not specified`: that file is where the fix goes.
     const buildFile =
       d.file === null && d.source === 'gradle' && message.includes(BUILD_FILE_NAMED)
@@ -1374,8 +1388,9 @@ export class GradleOutputParser {
     const key =
       file !== null
         ? `${d.severity}|${file}|${d.line}|${d.column}|${message}`
-        : // The same unlocated warning from several modules' tasks (javac's `[options]`) is one per module.
-          `${d.severity}|${d.source}|${d.line}|${d.column}|${message}|${d.severity === 'warning' ? task : ''}`;
+        : // The same unlocated warning from several modules' tasks (javac's `[options]`) or from several projects'
+          // configuration (AGP's `Using flatDir should be avoided …`) is one per module.
+          `${d.severity}|${d.source}|${d.line}|${d.column}|${message}|${d.severity === 'warning' ? (task ?? this.configuringProject) : ''}`;
     const repeated = again && this.lastKey === key;
     const earlier = this.seen.get(key);
     if (earlier !== undefined && !repeated) {
@@ -1934,6 +1949,7 @@ export class GradleOutputParser {
           }
         this.diagnosticsAtTaskLine = this.diagnostics.length;
         this.currentTask = task[1]!;
+        this.configuringProject = null;
         this.inCcList = false;
         this.r8Severity = 'error';
         this.kaptContext = false;
@@ -1954,6 +1970,7 @@ export class GradleOutputParser {
       }
       if (CONFIGURE_LINE.test(trimmed)) {
         this.currentTask = null;
+        this.configuringProject = trimmed.slice('> Configure project '.length);
         return false;
       }
       if (this.scanConfigCache(line, 'warning')) return true;
@@ -2428,6 +2445,20 @@ export class GradleOutputParser {
         task,
       });
     }
+    // A resource file's `<file>:<line>:<col>: ` line: the merger's (`Error: …`) is AGP's, the compiler's sentence AAPT2's.
+    const merger =
+      !inBlock && hasXml && line.includes(': Error: ') && !trimmed.endsWith(']') ? MERGER_LOCATED.exec(line) : null;
+    const resource = merger ?? (hasXml && line.includes('.xml:') ? AAPT_COMPILER_LOCATED.exec(line) : null);
+    if (resource)
+      return this.add({
+        severity: 'error',
+        source: merger ? 'agp' : 'aapt2',
+        file: resource[1]!,
+        line: Number(resource[2]),
+        column: Number(resource[3]),
+        message: resource[4]!,
+        task,
+      });
     if (!hasXml && (line.includes(': error: ') || line.includes(': warn')) && (m = AAPT2_RESOURCE_FILE.exec(line))) {
       return this.add({
         severity: severityOf(m[2]!),
@@ -3260,9 +3291,15 @@ export class GradleOutputParser {
     )
       headline = outer.text.replace(/\.$/, '');
     if (leaves.length === 0) {
-      // Causes pasted with their `> ` lost are the indented lines under the headline.
+      // Causes pasted with their `> ` lost are the indented lines under the headline; under a wrapping cause
+      // (`Could not resolve all files for configuration …`) that a markdown quote set apart as a paragraph of its own,
+      // the lines indented under it.
+      let from = i;
+      while (from < lines.length && lines[from]!.text.trim() === '') from++;
+      const apart = lines[from];
+      from = from > i && apart !== undefined && !apart.consumed && WRAPPING_CAUSE.test(apart.text) ? from + 1 : i;
       const indented: string[] = [];
-      for (const l of lines.slice(i)) {
+      for (const l of lines.slice(from)) {
         const t = l.text.trim();
         if (t === '') continue;
         if (!/^\s/.test(l.text) || l.consumed || /^(at |\.\.\. \d+ more)/.test(t) || indented.length >= 6) break;
@@ -3333,6 +3370,9 @@ export class GradleOutputParser {
     if (/^Could not (find|resolve) /.test(cause)) {
       const requiredAt = free.findIndex((t) => /^Required by:/.test(t));
       if (requiredAt >= 0) text = `${cause} ${free.slice(requiredAt, requiredAt + 6).join(' ')}`;
+      // Only `- ` items under it (variant matching's reasons, their `Unable to find …` line lost in a paste): the why.
+      else if (free.length > 0 && free.length <= 6 && free.every((t) => t.startsWith('- ')))
+        text = `${cause} ${free.join(' ')}`;
     } else if (
       MANIFEST_FAILED.test(cause) ||
       (!anyConsumed && free.length > 0 && free.length <= 6 && !stackAfterBlank(details))
@@ -3370,7 +3410,7 @@ export class GradleOutputParser {
       return;
     }
     // AGP's resource merger words its failure `<file>[:line[:col]]: Error: <message>` (no position when it has none).
-    const located = /^(\/\S+?|[A-Za-z]:\\\S+?)(?::(\d+)(?::(\d+))?)?: (?:Error|error|ERROR): (.*)$/.exec(cause);
+    const located = /^(\/\S+?|[A-Za-z]:\\[^:]+?)(?::(\d+)(?::(\d+))?)?: (?:Error|error|ERROR): (.*)$/.exec(cause);
     // R8 names the position at the end of its cause: `…, position: offset: 96, line: 3, column: 19, origin: /p/rules.pro`.
     const position = cause.includes(', origin: ') ? /\bline: (\d+), column: (\d+), origin: (\S+)$/.exec(cause) : null;
     const packageAttribute = cause.includes('found in source AndroidManifest.xml')

@@ -51,6 +51,13 @@ export const AAPT2_BARE_FAILED = /^\s*error: (failed (?:linking|processing|compi
  */
 export const AAPT2_COMPILE =
   /Resource compilation failed \(Failed to compile (?:\S+ )?resource file:? (\S+?):? ?\. Cause: (?:[\w.$]+(?:Exception|Error): )?(.*)\)\.(?: Check logs for more details\.)?$/;
+/**
+ * The same compiler's errors as it logs them before the task fails (its BlameLogger: the source file's absolute path,
+ * line and column, then the message, no level word): `…/res/values/values.xml:223:4: Invalid <color> for given resource
+ * value.` The message is a sentence; the merger's and lint's lines put a level's word (`Error:`) in front of theirs.
+ */
+export const AAPT_COMPILER_LOCATED =
+  /^\s*((?:[A-Za-z]:)?[\\/][^:]*?[\\/](?:res|merged\.dir)[\\/][a-z]+(?:-[\w+-]+)?[\\/][^\\/:]+\.xml):(\d+):(\d+): (?![A-Za-z]+:)([A-Z]\S*(?: \S+)+)\s*$/;
 /** The StAX parser's position in the file it could not parse, first in its message: `ParseError at [row,col]:[11,69]`. */
 export const XML_STREAM_POSITION = /^ParseError at \[row,col\]:\[(\d+),(\d+)\]/;
 /** AAPT 1 through AGP: `AAPT err(Facade for 123) : No Delegate set : lost message:<path> ERROR: msg`, or a bare message. */
@@ -62,6 +69,11 @@ export const AAPT1 = /^\s*AAPT err\(Facade for \d+\)\s*: (?:No Delegate set : lo
 export const AAPT1_INVALID_DIRECTORY = /^\s*(invalid resource directory name: \S.*)$/;
 export const AGPBI = /^\s*AGPBI: (\{.*\})\s*$/;
 
+/**
+ * The resource merger's failure as its exception prints it, `<file>:<line>:<col>: Error: <message>` (AGP 2-3 printed it
+ * on its own line before the failure block); lint's lines end with their `[IssueId]` and give no column.
+ */
+export const MERGER_LOCATED = /^\s*((?:[A-Za-z]:)?[\\/][^:]*?\.xml):(\d+):(\d+): Error: (\S.*?)\s*$/;
 /** The end of a merger duplicate record (`…: Resource and asset merger: Duplicate resources`). */
 export const DUPLICATE_RESOURCES_TAIL = /:\s*(?:Resource and asset merger: |Error: )?Duplicate resources\s*$/;
 /**

@@ -81,12 +81,14 @@ export const NO_ERROR_MESSAGE_HEADLINE = /^(?:[a-z_][\w$]*\.)+[A-Z][\w$]* \(no e
  */
 export const WORKER_CAUSE_JOINED = /^(A failure occurred while executing \S+) > (\S.*)$/;
 /**
- * A cause line (`> …`) with no headline before it; VS Code's `> Executing task: <command> <` echo is none, and neither
- * is a `> :` line: a cause is an exception's message, which never starts with a colon, while the rich console's worker
- * lines start with the path they run (`> :app:compileDebugKotlin > 2 of 5`), as build scripts' own progress lines do.
+ * A cause line (`> …`) with no headline before it. None are: the advice Gradle lists under `* Try:` (`> Run with
+ * --stacktrace …`, `> Get more help at …`), cut off its header by a relay that puts a blank line after every line;
+ * VS Code's `> Executing task: <command> <` echo; a `> :` line: a cause is an exception's message, which never starts
+ * with a colon, while the rich console's worker lines start with the path they run (`> :app:compileDebugKotlin > 2 of
+ * 5`), as build scripts' own progress lines do.
  */
 export const BARE_CAUSE =
-  /^> (?!Task (?:(?:\*\*)?:|[A-Za-z][\w-]*(?: [A-Z-]+)?\s*$)|Configure project |Transform |Executing task: |:)\S/;
+  /^> (?!Task (?:(?:\*\*)?:|[A-Za-z][\w-]*(?: [A-Z-]+)?\s*$)|Configure project |Transform |Executing task: |:|Run with --|Get more help at |Run \S*gradlew? tasks )\S/;
 /** A nested cause (`   > …`) with nothing above it: a failure pasted from its second line (an editor's tabs too). */
 export const INDENTED_CAUSE = /^(?: {2,12}|\t[ \t]{0,11})> (?!Task (?:\*\*)?:|Configure project |Transform )[A-Za-z]/;
 /**

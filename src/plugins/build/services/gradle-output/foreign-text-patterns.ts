@@ -52,6 +52,12 @@ export const CONSOLE_STATUS = /^> (?:IDLE|.*[A-Z]{4,} \[(?:\d+h )?(?:\d+m )?\d+(
  */
 export const VIEWER_LINE_NUMBER = /^\s*\d{1,7}\s*$/;
 /**
+ * A line that is only an HTTP date (`Fri, 12 Mar 2021 04:58:43 GMT`): a build service's web log (Expo's) shows each
+ * line's time in a column of its own, which a copy puts on a line of its own after the log's line. It is no log line.
+ */
+export const VIEWER_TIME_LINE =
+  /^\s*(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{1,2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT\s*$/;
+/**
  * Python's logging in the form `2021-10-10 17:05:33,488 ERROR: …` (the comma before the milliseconds is Python's
  * asctime): a build server's own log around the build (F-Droid's fdroidserver), never Gradle's or AGP's.
  */

@@ -10,6 +10,12 @@ export const NINJA_ERROR = /^\s*(ninja: error: .+|FAILED: \S.*)$/;
 export const MAKE_FATAL = /^\s*((?:[A-Za-z]:)?[^\s:*][^:*]*?):(\d+): \*\*\* (\S.*)$/;
 /** AGP's native build failures, `[CXX1405] error when building with ndkBuild using <Android.mk>: Build command failed.` */
 export const CXX_ERROR = /^\s*\[CXX\d{4}\] (error|warning) (.*)$/;
+/**
+ * AGP 2-3's sync error when a native build's command failed, naming the build script it ran (Studio prints it behind
+ * `Error:`, the command line behind `ERROR: `): `executing external native build for cmake <path>/CMakeLists.txt`.
+ */
+export const EXTERNAL_NATIVE_BUILD_FAILED =
+  /^executing external native build for \w+ (.+?(?:CMakeLists\.txt|\.mk))(?=\.?(?:\s|$))/;
 export const CXX_BUILD_FILE = /^when building with \w+ using (.+?(?:CMakeLists\.txt|\.mk)): /;
 /** ndk-build's own checks: `Android NDK: ERROR:<path>/Android.mk:<module>: LOCAL_SRC_FILES points to a missing file`. */
 export const NDK_BUILD_LOCATED = /^\s*Android NDK: (ERROR|WARNING):\s*(.+?\.mk):([\w.+-]+): (\S.*?)\s*$/;

@@ -23,6 +23,11 @@ export const WRAPPER_PREFIX =
 export const WINDOWS_CONSOLE_WIDTH = 80;
 export const RELAYED_LINE_PREFIX = /^(?:\t{1,2}| {8}): /;
 export const P4A_RELAYED_LINE = /^\[(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\]: {0,8}\t/;
+/**
+ * Ant relays what a task's command prints (an `<exec>` of gradlew) behind the task's name, right-aligned in a margin of
+ * 12 columns: `     [exec] `. A paste's indentation can take some of the margin's spaces, not all of them.
+ */
+export const ANT_TASK_PREFIX = /^ {1,11}\[[a-z][\w-]*\](?: |$)/;
 /** The end of Flutter's verbose `[  +12 ms] ` column, all that is left of it on a log's first line cut inside it. */
 export const CUT_VERBOSE_COLUMN = /^ *(?:\+ *\d+ m?s)? *\] (?=\S)/;
 /** A module's coordinates in parentheses, as AGP prints them after a module's file name: `(group:name:1.0)`. */
@@ -96,6 +101,9 @@ export function stripWrapperPrefixes(rawLine: string): string {
     if (!m || m[0].length === 0) break;
     line = line.slice(m[0].length);
   }
+  // Inside a CI runner's prefix, when Ant ran the build.
+  if (line.charCodeAt(0) === 32 && line.includes(']') && ANT_TASK_PREFIX.test(line))
+    line = line.slice(line.indexOf(']') + 2);
   // A quote marker the reporter escaped so markdown would not quote the line (` \> Manifest merger failed : …`).
   if (line.includes('\\>') && /^\s*\\>/.test(line)) line = line.replace('\\>', '>');
   // A markdown list item's `- ` before a line the reporter set in bold (`- **Execution failed for task …**`): Gradle
