@@ -23102,7 +23102,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       null,
-      'com.github.st1hy.countthemcalories.activities.overview.fragment.view.OverviewActivityRoboTest > testEditMeal: java.lang.RuntimeException: java.lang.ArrayIndexOutOfBoundsException: 0',
+      'com.github.st1hy.countthemcalories.activities.overview.fragment.view.OverviewActivityRoboTest > testEditMeal: java.lang.RuntimeException: java.lang.ArrayIndexOutOfBoundsException: 0 java.lang.ArrayIndexOutOfBoundsException: 0',
       null,
     ),
     d(
@@ -23178,7 +23178,16 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       null,
-      "Test process encountered an unexpected problem. Received a start event for Test test_systemDefault_unableToConvert_badFormat(org.teavm.classlib.java.time.TestZoneId) with duplicate id '27.7'.",
+      "Test process encountered an unexpected problem: Could not execute test class 'org.teavm.classlib.java.time.TestZoneId'.",
+      null,
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Test process encountered an unexpected problem: Received a start event for Test test_systemDefault_unableToConvert_badFormat(org.teavm.classlib.java.time.TestZoneId) with duplicate id '27.7'.",
       null,
     ),
   ],
@@ -23249,16 +23258,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       null,
-      'com.bumptech.glide.load.resource.bitmap.DownsamplerEmulatorTest > calculateScaling_withFitCenter[test(AVD) - 5.0.2] failed',
-      null,
-    ),
-    d(
-      'error',
-      'test',
-      null,
-      null,
-      null,
-      "Test failed to run to completion. Reason: 'Test run failed to complete. Expected 83 tests, received 80'. Check device logcat for details",
+      "com.bumptech.glide.load.resource.bitmap.DownsamplerEmulatorTest > calculateScaling_withFitCenter[test(AVD) - 5.0.2]: Test failed to run to completion. Reason: 'Test run failed to complete. Expected 83 tests, received 80'. Check device logcat for details",
       null,
     ),
     d(
@@ -23382,7 +23382,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       'FirstTest > My 1st JUnit 5 test! 😎: org.opentest4j.AssertionFailedError: fail',
       ':junitPlatformTest',
     ),
-    d('error', 'gradle', null, null, null, "Execution failed for task ':junitPlatformTest'.", ':junitPlatformTest'),
+    d('error', 'gradle', null, null, null, "Execution failed for task ':junitPlatformTest'", ':junitPlatformTest'),
   ],
   'testsw7_junit_xml_report_failure_element_pasted.txt': [
     d(
