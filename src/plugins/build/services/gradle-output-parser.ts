@@ -268,6 +268,7 @@ import {
   TEST_FAILED_DOTTED,
   TEST_NAME_ONLY,
   TEST_OUTPUT_EVENT,
+  TEST_RUN_LEVELS,
   TEST_SHORT_FRAME,
   TEST_SOURCE_FILE,
   TEXT_LISTENER_FAILURE,
@@ -1834,7 +1835,8 @@ export class GradleOutputParser {
         return true;
       }
       if (this.xmlTestCase !== null && (m = XML_TEST_FAILURE.exec(trimmed))) {
-        const text = xmlText(m[4]!.replace(/<\/(?:failure|error)>.*$/, '')).trim();
+        // The element's text, also as a CDATA section (Maven Surefire's reports): the stack's first line.
+        const text = xmlText(m[4]!.replace(/<\/(?:failure|error)>.*$/, '').replace(/^<!\[CDATA\[|\]\]>$/g, '')).trim();
         this.flushPending();
         this.pendingTest = {
           className: this.xmlTestCase.className,
@@ -1913,7 +1915,7 @@ export class GradleOutputParser {
         return frame ? `        at ${frame[1]}` : line;
       }
       case 'xml':
-        if (trimmed.startsWith('</failure>') || trimmed.startsWith('</error>')) {
+        if (/^(?:\]\]>)?<\/(?:failure|error)>/.test(trimmed)) {
           this.flushTest();
           this.testListing = 'none';
           return null;
@@ -1982,7 +1984,8 @@ export class GradleOutputParser {
       else if (exception.length < 400 && file === null) exception = `${exception} ${text.trim()}`;
     }
     if (exception === '' && p.fallback) exception = p.fallback;
-    const name = p.className === '' ? p.method : `${p.className}${p.joiner ?? ' > '}${p.method}`;
+    const name =
+      p.className === '' || p.method === '' ? p.className + p.method : `${p.className}${p.joiner ?? ' > '}${p.method}`;
     if (name === '' && exception === '') return;
     const key = `${name}\n${file}:${line}`;
     if (this.reportedTests.has(key)) return;
@@ -2864,9 +2867,13 @@ export class GradleOutputParser {
       (m = AGP_PLAIN_WARNING.exec(line))
     )
       return this.addUnlocated('warning', 'agp', m[1]!, task);
-    if (!inBlock && trimmed.endsWith('FAILED') && !trimmed.startsWith('>') && (m = TEST_FAILED.exec(trimmed))) {
-      this.pendingTest = { className: m[1]!, method: m[2]!, task, lines: [], blankLines: 0 };
-      return true;
+    if (!inBlock && trimmed.endsWith('FAILED') && !trimmed.startsWith('>')) {
+      // A display granularity under 2 starts the path with the run (which names its task) and the worker.
+      const run = trimmed.startsWith('Gradle Test ') ? TEST_RUN_LEVELS.exec(trimmed) : null;
+      if ((m = TEST_FAILED.exec(run ? trimmed.slice(run[0].length) : trimmed))) {
+        this.pendingTest = { className: m[1]!, method: m[2]!, task: run?.[1] ?? task, lines: [], blankLines: 0 };
+        return true;
+      }
     }
     if (!inBlock && trimmed.endsWith('FAILED') && !trimmed.includes(' > ') && (m = TEST_FAILED_DOTTED.exec(trimmed))) {
       this.pendingTest = { className: m[1]!, method: m[2]!, task, lines: [], blankLines: 0, joiner: '.' };

@@ -16,6 +16,8 @@ export const GRADLE_MANUAL_POINTER =
 // Kotlin Multiplatform names the target after the class (`FooTest[jvm] > bar[jvm] FAILED`). Gradle prints display
 // names, and a runner may name a class with words (`no tests found > [emulator(AVD) - 4.3.1] FAILED`).
 export const TEST_FAILED = /^((?:[A-Za-z_$]|\*{3})[^>]*?(?:\[[^\]]+\])?) > (.+) FAILED\s*$/;
+/** The run's and the worker's levels of an event path (`Gradle Test Run :core:test > Gradle Test Executor 76 > `). */
+export const TEST_RUN_LEVELS = /^(?:Gradle Test Run (:\S+) > )?(?:Gradle Test Executor \d+ > )?/;
 /**
  * A test whose parent is not its class (TestNG's methods, Kotlin/Native's tests): Gradle joins class and name with a
  * dot, `HelloWorldTest.should be able to do arithmetic FAILED`. The class is the path up to its capitalised segment.
