@@ -244,6 +244,8 @@ import {
   TASK_LINE,
 } from './gradle-output/task-line-patterns.js';
 import {
+  AM_STATUS_CODE,
+  AM_STATUS_PREFIX,
   CLASSLESS_TEST_FAILED,
   DEVICE_RUN_FAILED,
   FRAMEWORK_FRAME,
@@ -520,7 +522,9 @@ export class GradleOutputParser {
   /** Inside what a test printed (the lines under a `STANDARD_OUT`/`STANDARD_ERROR` event). */
   private inTestOutput = false;
   /** A list of failed tests in another runner's words, read until it ends. */
-  private testListing: 'none' | 'text-listener' | 'platform' | 'xml' | 'studio' = 'none';
+  private testListing: 'none' | 'text-listener' | 'platform' | 'xml' | 'studio' | 'am-status' = 'none';
+  /** `am instrument -r`'s status bundle being read: its keys, a value going on over the lines after its key's. */
+  private amStatus: { readonly values: Map<string, string[]>; key: string | null } | null = null;
   /** The `<testcase>` a JUnit XML `<failure>` element belongs to. */
   private xmlTestCase: { readonly name: string; readonly className: string } | null = null;
   /** Tests already reported, by name and place: a test run twice in one log failed once as far as a fix goes. */
@@ -729,6 +733,15 @@ export class GradleOutputParser {
       this.flushPending();
       this.inTestOutput = true;
       return;
+    }
+    if (
+      this.testListing === 'none' &&
+      line.startsWith(AM_STATUS_PREFIX) &&
+      !line.startsWith(`${AM_STATUS_PREFIX}Error=`)
+    ) {
+      this.flushPending();
+      this.testListing = 'am-status';
+      this.amStatus = { values: new Map(), key: null };
     }
     if (this.testListing !== 'none') {
       const listed = this.readTestListing(line);
@@ -1927,9 +1940,62 @@ export class GradleOutputParser {
       case 'studio':
         if (STUDIO_TESTS_ENDED.test(trimmed)) this.testListing = 'none';
         return line;
+      case 'am-status':
+        return this.readAmStatus(line);
       default:
         return line;
     }
+  }
+
+  /**
+   * A line of `am instrument -r`'s status bundles: `INSTRUMENTATION_STATUS: key=value` (a value such as the `stack`
+   * going on over the next lines), each bundle closed by its `INSTRUMENTATION_STATUS_CODE:`. A test's failure (-2) or
+   * error (-1) bundle names its class and test and holds its stack; null when the line is consumed.
+   */
+  private readAmStatus(line: string): string | null {
+    const bundle = this.amStatus!;
+    // The system refused to start the instrumentation: no test ran, the refusal is the run's failure.
+    if (line.startsWith(`${AM_STATUS_PREFIX}Error=`)) {
+      this.testListing = 'none';
+      this.amStatus = null;
+      return line;
+    }
+    if (line.startsWith(AM_STATUS_PREFIX)) {
+      const pair = line.slice(AM_STATUS_PREFIX.length);
+      const equals = pair.indexOf('=');
+      bundle.key = equals > 0 ? pair.slice(0, equals) : null;
+      if (bundle.key !== null) bundle.values.set(bundle.key, [pair.slice(equals + 1)]);
+      return null;
+    }
+    const code = AM_STATUS_CODE.exec(line);
+    if (code) {
+      const stack = (bundle.values.get('stack') ?? []).filter((text) => text.trim() !== '');
+      if ((code[1] === '-2' || code[1] === '-1') && stack.length > 0) {
+        this.pendingTest = {
+          className: bundle.values.get('class')?.[0] ?? '',
+          method: bundle.values.get('test')?.[0] ?? '',
+          task: this.currentTask,
+          lines: stack,
+          blankLines: 0,
+          printedStack: true,
+        };
+        this.flushTest();
+      }
+      this.amStatus = { values: new Map(), key: null };
+      return null;
+    }
+    if (line.startsWith('INSTRUMENTATION_')) {
+      // The run's result (`INSTRUMENTATION_RESULT: …`, `INSTRUMENTATION_CODE: …`) ends the test bundles.
+      this.testListing = 'none';
+      this.amStatus = null;
+      return line;
+    }
+    if (
+      bundle.key !== null &&
+      (bundle.values.get(bundle.key)?.length ?? MAX_CONTINUATION_LINES) < MAX_CONTINUATION_LINES
+    )
+      bundle.values.get(bundle.key)!.push(line);
+    return null;
   }
 
   private flushTest(): void {

@@ -79,6 +79,9 @@ export const INSTRUMENTATION_RUN_FAILED =
  * failure as `shortMsg=` and, when there is more to say, `longMsg=` on the next line.
  */
 export const INSTRUMENTATION_RESULT_MESSAGE = /^INSTRUMENTATION_RESULT: (short|long)Msg=(\S.*)$/;
+/** `am instrument -r`'s status bundle lines and the code that closes each bundle (1 start, 0 pass, -2 failure, …). */
+export const AM_STATUS_PREFIX = 'INSTRUMENTATION_STATUS: ';
+export const AM_STATUS_CODE = /^INSTRUMENTATION_STATUS_CODE: (-?\d+)\s*$/;
 /** `am instrument` when the system would not start the instrumentation at all (no such runner or target package). */
 export const INSTRUMENTATION_START_ERROR = /^INSTRUMENTATION_STATUS: Error=(\S.*)$/;
 /**
