@@ -257,6 +257,79 @@ describe('GradleOutputParser rules', () => {
     expect(parseGradleOutput('INSTRUMENTATION_RESULT: shortMsg=Process crashed.')).toEqual(expected);
   });
 
+  it("reads a test's failure from am instrument's raw status bundles, its stack's value over several lines", () => {
+    const status = (pairs: string[], code: number) => [
+      ...pairs.map((p) => `INSTRUMENTATION_STATUS: ${p}`),
+      `INSTRUMENTATION_STATUS_CODE: ${code}`,
+    ];
+    const out = parseGradleOutput(
+      [
+        ...status(['class=com.example.FooTest', 'numtests=2', 'test=bar'], 1),
+        ...status(
+          [
+            'class=com.example.FooTest',
+            'stack=java.lang.AssertionError: expected:<1> but was:<2>\n\tat org.junit.Assert.fail(Assert.java:89)\n\tat com.example.FooTest.bar(FooTest.java:12)\n',
+            'stream=\nError in bar(com.example.FooTest):',
+            'test=bar',
+          ],
+          -2,
+        ),
+        ...status(['class=com.example.FooTest', 'test=baz'], 1),
+        ...status(['class=com.example.FooTest', 'test=baz'], 0),
+        'INSTRUMENTATION_CODE: -1',
+      ].join('\n'),
+    );
+    expect(out).toEqual([
+      d(
+        'error',
+        'test',
+        'FooTest.java',
+        12,
+        null,
+        'com.example.FooTest > bar: java.lang.AssertionError: expected:<1> but was:<2>',
+        null,
+      ),
+    ]);
+  });
+
+  it('reads a test failure in a JUnit XML report pasted as text, a CDATA section and a message-only element too', () => {
+    const out = parseGradleOutput(
+      [
+        '<testsuite name="com.x.FooTest" tests="2" failures="2">',
+        '  <testcase name="bar" classname="com.x.FooTest" time="0.1">',
+        '    <failure message="expected:&lt;1&gt;" type="java.lang.AssertionError"><![CDATA[java.lang.AssertionError: expected:<1>',
+        '\tat org.junit.Assert.fail(Assert.java:89)',
+        '\tat com.x.FooTest.bar(FooTest.java:12)',
+        ']]></failure>',
+        '  </testcase>',
+        '  <testcase name="baz" classname="com.x.FooTest" time="0.1">',
+        '    <error message="boom &amp; more" type="java.lang.IllegalStateException"/>',
+        '  </testcase>',
+        '</testsuite>',
+      ].join('\n'),
+    );
+    expect(out).toEqual([
+      d('error', 'test', 'FooTest.java', 12, null, 'com.x.FooTest > bar: java.lang.AssertionError: expected:<1>', null),
+      d('error', 'test', null, null, null, 'com.x.FooTest > baz: boom & more', null),
+    ]);
+  });
+
+  it('reads a failure under a display granularity of 0, and a dotted path, as the test it names', () => {
+    const out = parseGradleOutput(
+      [
+        'Gradle Test Run :core:test > Gradle Test Executor 7 > FooTest > bar() FAILED',
+        '    java.lang.AssertionError at FooTest.java:9',
+        '',
+        'com.x.NgTest.checksIt FAILED',
+        '    java.lang.AssertionError at NgTest.java:30',
+      ].join('\n'),
+    );
+    expect(out).toEqual([
+      d('error', 'test', 'FooTest.java', 9, null, 'FooTest > bar(): java.lang.AssertionError', ':core:test'),
+      d('error', 'test', 'NgTest.java', 30, null, 'com.x.NgTest.checksIt: java.lang.AssertionError', null),
+    ]);
+  });
+
   it('reads a negative line in the short format as no place, even in the test class file', () => {
     const out = parseGradleOutput(
       ['NativeTest > loadsLibrary FAILED', '    java.lang.UnsatisfiedLinkError at NativeTest.java:-2'].join('\n'),

@@ -146,6 +146,7 @@ import {
   JAVAC_LEVEL_ONLY,
   JAVAC_LOCATION_ONLY,
   JAVAC_WHERE_CLAUSE,
+  JVM_LAUNCHER_MAIN_CLASS,
   KAPT_SUMMARY,
   KAPT_TAGGED,
   KSP,
@@ -249,6 +250,8 @@ import {
   TASK_LINE,
 } from './gradle-output/task-line-patterns.js';
 import {
+  AM_STATUS_CODE,
+  AM_STATUS_PREFIX,
   CLASSLESS_TEST_FAILED,
   DEVICE_RUN_FAILED,
   FRAMEWORK_FRAME,
@@ -259,13 +262,28 @@ import {
   JAVA_EXCEPTION_LINE,
   LOGGED_SUITE,
   LOGGED_TEST,
+  PLATFORM_FAILURE,
+  PLATFORM_FAILURES,
+  PLATFORM_FRAME,
+  PLATFORM_SOURCE,
   PRINTED_EXCEPTION,
   SQUASHED_TEST_RUN,
   SQUASHED_TEST_RUN_BREAK,
   STACK_FRAME,
+  STUDIO_TESTS_ENDED,
+  STUDIO_TESTS_STARTED,
   TEST_FAILED,
+  TEST_FAILED_DOTTED,
   TEST_NAME_ONLY,
+  TEST_OUTPUT_EVENT,
+  TEST_RUN_LEVELS,
   TEST_SHORT_FRAME,
+  TEST_SOURCE_FILE,
+  TEXT_LISTENER_FAILURE,
+  TEXT_LISTENER_FAILURES,
+  WORKER_PROCESS_EXIT,
+  XML_TEST_CASE,
+  XML_TEST_FAILURE,
 } from './gradle-output/test-patterns.js';
 import {
   CUT_VERBOSE_COLUMN,
@@ -440,6 +458,10 @@ interface PendingTest {
   blankLines: number;
   /** From a build's own logger: its stack is printed unindented. */
   readonly printedStack?: boolean;
+  /** How the event path joins class and test: ` > `, or `.` for a test whose parent is not its class. */
+  readonly joiner?: string;
+  /** The failure's message when no exception line follows (a JUnit XML `message` attribute). */
+  readonly fallback?: string;
 }
 
 export class GradleOutputParser {
@@ -519,6 +541,14 @@ export class GradleOutputParser {
   private loggedSuite: string | null = null;
   /** `am instrument`'s short failure message, reported unless its long message is the next line. */
   private instrumentationShortMessage: { message: string; task: string | null } | null = null;
+  /** Inside what a test printed (the lines under a `STANDARD_OUT`/`STANDARD_ERROR` event). */
+  private inTestOutput = false;
+  /** A list of failed tests in another runner's words, read until it ends. */
+  private testListing: 'none' | 'text-listener' | 'platform' | 'xml' | 'studio' | 'am-status' = 'none';
+  /** `am instrument -r`'s status bundle being read: its keys, a value going on over the lines after its key's. */
+  private amStatus: { readonly values: Map<string, string[]>; key: string | null } | null = null;
+  /** The `<testcase>` a JUnit XML `<failure>` element belongs to. */
+  private xmlTestCase: { readonly name: string; readonly className: string } | null = null;
   /** Tests already reported, by name and place: a test run twice in one log failed once as far as a fix goes. */
   private readonly reportedTests = new Set<string>();
   private currentLine: string | null = null;
@@ -727,6 +757,30 @@ export class GradleOutputParser {
     const level = line.startsWith('[') ? LOG_LEVEL_PREFIX.exec(line) : null;
     this.lineLevel = level ? level[1]! : null;
     if (level) line = line.slice(level[0].length);
+    // What a test printed is the program's output, whatever it says (a stack, a `WARNING:`): indented under its event.
+    if (this.inTestOutput) {
+      if (line.trim() === '' || /^\s/.test(line)) return;
+      this.inTestOutput = false;
+    }
+    if (line.includes('STANDARD_') && TEST_OUTPUT_EVENT.test(line)) {
+      this.flushPending();
+      this.inTestOutput = true;
+      return;
+    }
+    if (
+      this.testListing === 'none' &&
+      line.startsWith(AM_STATUS_PREFIX) &&
+      !line.startsWith(`${AM_STATUS_PREFIX}Error=`)
+    ) {
+      this.flushPending();
+      this.testListing = 'am-status';
+      this.amStatus = { values: new Map(), key: null };
+    }
+    if (this.testListing !== 'none') {
+      const listed = this.readTestListing(line);
+      if (listed === null) return;
+      line = listed;
+    }
     if (this.section === 'none' && !this.pendingJavac && !this.pendingMultiline) {
       // Also behind a reporter's markdown `> `, with the project's part of the path cut off.
       const path = line.startsWith('> ') ? line.slice(2) : line;
@@ -1553,6 +1607,11 @@ export class GradleOutputParser {
         if (this.pendingTest.lines.length < MAX_CONTINUATION_LINES) this.pendingTest.lines.push(line.trim());
         return true;
       }
+      // A console that prints the stack unindented (Android Studio's) puts its frames in column 0 too.
+      if (logged && this.pendingTest.lines.length > 0 && /^at \S.*\)\s*$/.test(line)) {
+        if (this.pendingTest.lines.length < MAX_CONTINUATION_LINES) this.pendingTest.lines.push(line.trim());
+        return true;
+      }
       if (logged && this.pendingTest.lines.length === 0 && PRINTED_EXCEPTION.test(line)) {
         this.pendingTest.lines.push(line.trim());
         return true;
@@ -1563,7 +1622,10 @@ export class GradleOutputParser {
         /^[A-Z][^:]*\.(?:\s|$)/.test(line) &&
         !NEW_ENTRY.test(line) &&
         !TEST_FAILED.test(line.trim()) &&
-        !OLD_TASK_LINE.test(line.trim())
+        !OLD_TASK_LINE.test(line.trim()) &&
+        // The device's summary of the run is AGP's line, not the test's message (ddmlib's `Test failed to run to
+        // completion. …` is: the message of the test the run stopped in).
+        !DEVICE_RUN_FAILED.test(line)
       ) {
         this.pendingTest.lines.push(line.trim());
         return true;
@@ -1829,6 +1891,170 @@ export class GradleOutputParser {
     return { file: null, line: null, column: null };
   }
 
+  /**
+   * Failed tests as other runners list them: JUnit's text listener, the JUnit Platform's summary, a JUnit XML report
+   * and Android Studio's test console. True when the line starts a listing or one of its tests.
+   */
+  private startsTestListing(line: string, trimmed: string): boolean {
+    const first = trimmed.charCodeAt(0);
+    let m: RegExpExecArray | null;
+    if (first === 60) {
+      // `<`: a JUnit XML report's test case, then its failure with the exception's text after the tag.
+      if (trimmed.startsWith('<testcase') && (m = XML_TEST_CASE.exec(trimmed))) {
+        this.xmlTestCase = m[3] === '/' ? null : { name: xmlText(m[1]!), className: xmlText(m[2]!) };
+        return true;
+      }
+      if (this.xmlTestCase !== null && (m = XML_TEST_FAILURE.exec(trimmed))) {
+        // The element's text, also as a CDATA section (Maven Surefire's reports): the stack's first line.
+        const text = xmlText(m[4]!.replace(/<\/(?:failure|error)>.*$/, '').replace(/^<!\[CDATA\[|\]\]>$/g, '')).trim();
+        this.flushPending();
+        this.pendingTest = {
+          className: this.xmlTestCase.className,
+          method: this.xmlTestCase.name,
+          task: this.currentTask,
+          lines: text === '' ? [] : [text],
+          blankLines: 0,
+          printedStack: true,
+          fallback: xmlText(m[1] ?? m[2] ?? ''),
+        };
+        if (m[3] === '/' || m[4]!.includes('</')) this.flushTest();
+        else this.testListing = 'xml';
+        return true;
+      }
+      return false;
+    }
+    if (first === 84 || first === 83 || first === 70) {
+      // `There was 1 failure:`, `Started running tests`, `Failures (1):`.
+      if (TEXT_LISTENER_FAILURES.test(trimmed)) this.testListing = 'text-listener';
+      else if (trimmed === STUDIO_TESTS_STARTED) this.testListing = 'studio';
+      else if (PLATFORM_FAILURES.test(trimmed)) this.testListing = 'platform';
+      else return false;
+      return true;
+    }
+    if (
+      this.testListing === 'text-listener' &&
+      first >= 49 &&
+      first <= 57 &&
+      (m = TEXT_LISTENER_FAILURE.exec(trimmed))
+    ) {
+      this.pendingTest = {
+        className: m[2] ?? '',
+        method: m[1] ?? m[3]!,
+        task: this.currentTask,
+        lines: [],
+        blankLines: 0,
+        printedStack: true,
+      };
+      return true;
+    }
+    // The console prints a failed test's stack from column 0; the test it ran is on the `am instrument` line above.
+    if (this.testListing === 'studio' && /^\S/.test(line) && JAVA_EXCEPTION_LINE.test(trimmed)) {
+      this.pendingTest = {
+        className: '',
+        method: '',
+        task: this.currentTask,
+        lines: [trimmed],
+        blankLines: 0,
+        printedStack: true,
+      };
+      return true;
+    }
+    return false;
+  }
+
+  /** A line inside a listing `startsTestListing` opened, rewritten into Gradle's indented details; null when consumed. */
+  private readTestListing(line: string): string | null {
+    const trimmed = line.trim();
+    switch (this.testListing) {
+      case 'platform': {
+        // Entries are indented under `Failures (N):`; the summary's counts after them end the list.
+        if (trimmed !== '' && !line.startsWith('  ')) {
+          this.testListing = 'none';
+          return line;
+        }
+        const entry = PLATFORM_FAILURE.exec(line);
+        if (entry) {
+          this.flushPending();
+          const name = entry[1]!.split(':').join(' > ');
+          this.pendingTest = { className: '', method: name, task: this.currentTask, lines: [], blankLines: 0 };
+          return null;
+        }
+        if (PLATFORM_SOURCE.test(line) || trimmed === '[...]') return null;
+        if (trimmed.startsWith('=> ')) return `    ${trimmed.slice(3)}`;
+        const frame = PLATFORM_FRAME.exec(line);
+        return frame ? `        at ${frame[1]}` : line;
+      }
+      case 'xml':
+        if (/^(?:\]\]>)?<\/(?:failure|error)>/.test(trimmed)) {
+          this.flushTest();
+          this.testListing = 'none';
+          return null;
+        }
+        return line;
+      case 'text-listener':
+        if (/^(?:FAILURES!!!|OK \(|Tests run: |INSTRUMENTATION_)/.test(trimmed)) this.testListing = 'none';
+        return line;
+      case 'studio':
+        if (STUDIO_TESTS_ENDED.test(trimmed)) this.testListing = 'none';
+        return line;
+      case 'am-status':
+        return this.readAmStatus(line);
+      default:
+        return line;
+    }
+  }
+
+  /**
+   * A line of `am instrument -r`'s status bundles: `INSTRUMENTATION_STATUS: key=value` (a value such as the `stack`
+   * going on over the next lines), each bundle closed by its `INSTRUMENTATION_STATUS_CODE:`. A test's failure (-2) or
+   * error (-1) bundle names its class and test and holds its stack; null when the line is consumed.
+   */
+  private readAmStatus(line: string): string | null {
+    const bundle = this.amStatus!;
+    // The system refused to start the instrumentation: no test ran, the refusal is the run's failure.
+    if (line.startsWith(`${AM_STATUS_PREFIX}Error=`)) {
+      this.testListing = 'none';
+      this.amStatus = null;
+      return line;
+    }
+    if (line.startsWith(AM_STATUS_PREFIX)) {
+      const pair = line.slice(AM_STATUS_PREFIX.length);
+      const equals = pair.indexOf('=');
+      bundle.key = equals > 0 ? pair.slice(0, equals) : null;
+      if (bundle.key !== null) bundle.values.set(bundle.key, [pair.slice(equals + 1)]);
+      return null;
+    }
+    const code = AM_STATUS_CODE.exec(line);
+    if (code) {
+      const stack = (bundle.values.get('stack') ?? []).filter((text) => text.trim() !== '');
+      if ((code[1] === '-2' || code[1] === '-1') && stack.length > 0) {
+        this.pendingTest = {
+          className: bundle.values.get('class')?.[0] ?? '',
+          method: bundle.values.get('test')?.[0] ?? '',
+          task: this.currentTask,
+          lines: stack,
+          blankLines: 0,
+          printedStack: true,
+        };
+        this.flushTest();
+      }
+      this.amStatus = { values: new Map(), key: null };
+      return null;
+    }
+    if (line.startsWith('INSTRUMENTATION_')) {
+      // The run's result (`INSTRUMENTATION_RESULT: …`, `INSTRUMENTATION_CODE: …`) ends the test bundles.
+      this.testListing = 'none';
+      this.amStatus = null;
+      return line;
+    }
+    if (
+      bundle.key !== null &&
+      (bundle.values.get(bundle.key)?.length ?? MAX_CONTINUATION_LINES) < MAX_CONTINUATION_LINES
+    )
+      bundle.values.get(bundle.key)!.push(line);
+    return null;
+  }
+
   private flushTest(): void {
     const p = this.pendingTest;
     if (!p) return;
@@ -1847,8 +2073,13 @@ export class GradleOutputParser {
     for (const text of p.lines) {
       const frame = STACK_FRAME.exec(text);
       if (frame) {
-        // The first frame past the test frameworks' own is where the project's code failed.
-        if (file === null && !FRAMEWORK_FRAME.test(frame[1]!) && (root === null || frame[1]!.startsWith(root))) {
+        // The first frame past the test frameworks' own is where the project's code failed; the test class's own
+        // frames are the project's even where its package is a framework's (the framework's own tests).
+        const own = frame[1] === testClass || frame[1]!.startsWith(`${testClass}$`);
+        if (
+          file === null &&
+          (own || (!FRAMEWORK_FRAME.test(frame[1]!) && (root === null || frame[1]!.startsWith(root))))
+        ) {
           file = frame[3]!;
           line = Number(frame[4]);
         }
@@ -1859,7 +2090,12 @@ export class GradleOutputParser {
         const cause = short[1]!.startsWith('Caused by:');
         if (exception === '' && !cause) exception = short[1]!.trim();
         // A negative line is no place in the file (a native method, or a class compiled without line numbers).
-        if (file === null && Number(short[3]) > 0 && short[2]!.slice(0, short[2]!.lastIndexOf('.')) === testFile) {
+        if (
+          file === null &&
+          Number(short[3]) > 0 &&
+          (short[2]!.slice(0, short[2]!.lastIndexOf('.')) === testFile ||
+            (!/[/\\]/.test(short[2]!) && TEST_SOURCE_FILE.test(short[2]!)))
+        ) {
           file = short[2]!;
           line = Number(short[3]);
         }
@@ -1870,7 +2106,10 @@ export class GradleOutputParser {
       if (exception === '') exception = text.trim();
       else if (exception.length < 400 && file === null) exception = `${exception} ${text.trim()}`;
     }
-    const name = p.className === '' ? p.method : `${p.className} > ${p.method}`;
+    if (exception === '' && p.fallback) exception = p.fallback;
+    const name =
+      p.className === '' || p.method === '' ? p.className + p.method : `${p.className}${p.joiner ?? ' > '}${p.method}`;
+    if (name === '' && exception === '') return;
     const key = `${name}\n${file}:${line}`;
     if (this.reportedTests.has(key)) return;
     if (this.reportedTests.size < MAX_DIAGNOSTICS) this.reportedTests.add(key);
@@ -1880,7 +2119,7 @@ export class GradleOutputParser {
       file,
       line,
       column: null,
-      message: `${name}${exception ? `: ${exception}` : ' failed'}`,
+      message: name === '' ? exception : `${name}${exception ? `: ${exception}` : ' failed'}`,
       task: p.task,
     });
   }
@@ -1926,6 +2165,7 @@ export class GradleOutputParser {
       const refused = INSTRUMENTATION_START_ERROR.exec(trimmed);
       return refused !== null && this.addUnlocated('error', 'test', refused[1]!, this.currentTask);
     }
+    if (!inBlock && this.startsTestListing(line, trimmed)) return true;
 
     if (!inBlock) {
       // Task lines start `> Task :`, `:` (Gradle before 5) or `Task :`.
@@ -2527,7 +2767,8 @@ export class GradleOutputParser {
     // AGP 3.2 prints its Message{…} record after the tool's own text: the record says where.
     if (trimmed.endsWith(')}') && line.includes(' Message{kind='))
       return this.addToolMessage(trimmed.slice(trimmed.indexOf('Message{kind=')), task);
-    if (!inBlock && (m = JAVAC_BARE_ERROR.exec(line))) return this.addBareError(m[1]!, task);
+    if (!inBlock && (m = JAVAC_BARE_ERROR.exec(line)) && !JVM_LAUNCHER_MAIN_CLASS.test(m[1]!))
+      return this.addBareError(m[1]!, task);
     // Kotlin/Native's library resolver tags its messages with its name; pasted without the compiler's `e: `/`w: `,
     // the missing library is still the build's error and the rest (a skipped klib, a duplicate name) are warnings.
     if (!inBlock && trimmed.startsWith(KLIB_RESOLVER_TAG) && trimmed.length > KLIB_RESOLVER_TAG.length)
@@ -2766,8 +3007,23 @@ export class GradleOutputParser {
       (m = AGP_PLAIN_WARNING.exec(line))
     )
       return this.addUnlocated('warning', 'agp', m[1]!, task);
-    if (!inBlock && trimmed.endsWith('FAILED') && !trimmed.startsWith('>') && (m = TEST_FAILED.exec(trimmed))) {
-      this.pendingTest = { className: m[1]!, method: m[2]!, task, lines: [], blankLines: 0 };
+    if (!inBlock && trimmed.endsWith('FAILED') && !trimmed.startsWith('>')) {
+      // A display granularity under 2 starts the path with the run (which names its task) and the worker.
+      const run = trimmed.startsWith('Gradle Test ') ? TEST_RUN_LEVELS.exec(trimmed) : null;
+      if ((m = TEST_FAILED.exec(run ? trimmed.slice(run[0].length) : trimmed))) {
+        this.pendingTest = { className: m[1]!, method: m[2]!, task: run?.[1] ?? task, lines: [], blankLines: 0 };
+        return true;
+      }
+    }
+    if (!inBlock && trimmed.endsWith('FAILED') && !trimmed.includes(' > ') && (m = TEST_FAILED_DOTTED.exec(trimmed))) {
+      this.pendingTest = { className: m[1]!, method: m[2]!, task, lines: [], blankLines: 0, joiner: '.' };
+      return true;
+    }
+    // Gradle logs a worker JVM's failure over its `ExecException`; the failure report, when there is one, repeats it.
+    if (!inBlock && trimmed.startsWith("Process '") && WORKER_PROCESS_EXIT.test(trimmed)) {
+      const at = this.diagnostics.length;
+      this.addUnlocated('error', 'gradle', trimmed, task);
+      if (this.diagnostics.length > at) this.fromStack.set(at, trimmed);
       return true;
     }
     if (!inBlock && trimmed === 'FAILED' && (m = TEST_NAME_ONLY.exec(this.previousLine?.trim() ?? ''))) {
@@ -3538,6 +3794,16 @@ export class GradleOutputParser {
     }
     this.where = null;
   }
+}
+
+/** Text of an XML attribute or element as a report wrote it, its entities decoded. */
+function xmlText(text: string): string {
+  if (!text.includes('&')) return text;
+  return text.replace(/&(?:(lt|gt|quot|apos|amp)|#(\d{1,7})|#x([\da-fA-F]{1,6}));/g, (all, named, dec, hex) => {
+    if (named) return { lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' }[named as 'lt'];
+    const code = dec ? Number(dec) : Number.parseInt(hex, 16);
+    return code <= 0x10ffff ? String.fromCodePoint(code) : all;
+  });
 }
 
 /** A blank line, then an exception's first line: a stack trace follows the message, as Groovy's startup failure prints it. */

@@ -65,9 +65,12 @@ export const BUILD_SERVER_LOG = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},\d{3} (?:D
 /** `Running Gradle task 'assembleDebug'...` with its time when done (`… 359.5s`, `… Done 362.1s (!)`). */
 export const FLUTTER_GRADLE_STATUS =
   /^\s*(?:> )?Running Gradle task '[^']*'\.\.\.(?:\s+(?:Done\s+)?[\d.,]+m?s(?:\s+\(!\))?)?\s*$/;
-/** Lines that start with `> ` only because the log was quoted in markdown: Gradle prints none of these after `> `. */
+/**
+ * Lines that start with `> ` only because the log was quoted in markdown: Gradle prints none of these after `> `,
+ * among them a test's event (`Class > test FAILED`), the test count and a connected run's `Starting 1 tests on …`.
+ */
 export const MARKDOWN_QUOTED =
-  /^> ?(?:> |\d{2}:\d{2}:\d{2}\b|Caused by: |\s*at [\w$.]+[\w$<>]*\(|\*? ?What went wrong:|\* (?:Where|Try|Exception is|Get more help)|FAILURE: |BUILD (?:FAILED|SUCCESSFUL)|Error:(?!\s)|:[\w.-]+(?::[\w.-]+)* (?:FAILED|UP-TO-DATE)\s*$)/;
+  /^> ?(?:> |\d{2}:\d{2}:\d{2}\b|Caused by: |\s*at [\w$.]+[\w$<>]*\(|\*? ?What went wrong:|\* (?:Where|Try|Exception is|Get more help)|FAILURE: |BUILD (?:FAILED|SUCCESSFUL)|Error:(?!\s)|:[\w.-]+(?::[\w.-]+)* (?:FAILED|UP-TO-DATE)\s*$|\s*[A-Za-z_$][^>]*? > .+ (?:FAILED|PASSED|SKIPPED)\s*$|\d+ tests? completed, \d+ failed|Starting \d+ tests? on \S)/;
 /**
  * Xcode's build system around a Kotlin Multiplatform framework built by Gradle from a run-script phase: its own
  * `error: Command PhaseScriptExecution failed with a nonzero exit code` (the phase's exit status, Gradle's failure

@@ -72,6 +72,11 @@ export const MAVEN_LOCATED = /^\s*(.+?\.java):\[(\d+),(\d+)\] (?:(error|warning)
  * `<path>:12: ` header when a paste cut the path away: without the file the line number locates nothing.
  */
 export const JAVAC_BARE_ERROR = /^(?:\d+: )?(?:error|错误|エラー|Fehler|\uFFFD{2,}): (.+)$/;
+/**
+ * The java launcher says it could not start a JVM (a test worker whose classpath lost Gradle's worker class) with the
+ * same localized `Error:` word as javac; its messages name the main class, which no javac message does.
+ */
+export const JVM_LAUNCHER_MAIN_CLASS = /主类|メイン・クラス|Hauptklasse|main class/;
 
 /**
  * javac's own crash (compiler.properties `compiler.misc.msg.bug`): `An exception has occurred in the compiler (<version>).

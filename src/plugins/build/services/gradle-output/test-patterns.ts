@@ -13,8 +13,50 @@ export const GRADLE_MANUAL_POINTER =
   /^(?:This problem might be caused by incorrect test process configuration\.|Please refer to the [\w ]+ in the User Manual at https:\/\/docs\.gradle\.org\/\S+)$/;
 /** `com.x.FooTest > bar FAILED`; nested classes stay in the method part (`Outer > Inner > test()`). */
 // A CI that masks secrets prints `***` for a package segment equal to one (`***.github.app.FooTest > bar FAILED`);
-// Kotlin Multiplatform names the target after the class (`FooTest[jvm] > bar[jvm] FAILED`).
-export const TEST_FAILED = /^((?:[A-Za-z_$]|\*{3})[\w$.*]*(?:\[[^\]]+\])?) > (.+) FAILED\s*$/;
+// Kotlin Multiplatform names the target after the class (`FooTest[jvm] > bar[jvm] FAILED`). Gradle prints display
+// names, and a runner may name a class with words (`no tests found > [emulator(AVD) - 4.3.1] FAILED`).
+export const TEST_FAILED = /^((?:[A-Za-z_$]|\*{3})[^>]*?(?:\[[^\]]+\])?) > (.+) FAILED\s*$/;
+/** The run's and the worker's levels of an event path (`Gradle Test Run :core:test > Gradle Test Executor 76 > `). */
+export const TEST_RUN_LEVELS = /^(?:Gradle Test Run (:\S+) > )?(?:Gradle Test Executor \d+ > )?/;
+/**
+ * A test whose parent is not its class (TestNG's methods, Kotlin/Native's tests): Gradle joins class and name with a
+ * dot, `HelloWorldTest.should be able to do arithmetic FAILED`. The class is the path up to its capitalised segment.
+ */
+export const TEST_FAILED_DOTTED = /^((?:[a-z_$][\w$]*\.)*[A-Z][\w$]*)\.([^\s.>][^>]*?) FAILED\s*$/;
+/**
+ * A test event whose details are what the test printed (`Class > test STANDARD_OUT`, also an executor's own,
+ * `Gradle Test Executor 2 STANDARD_ERROR`): the indented lines under it are the program's output, not a report.
+ */
+export const TEST_OUTPUT_EVENT = /^(?:> )?\S.*? (?:STANDARD_OUT|STANDARD_ERROR)\s*$/;
+/**
+ * Gradle's short format names a frame of the test class (Gradle's own filter) when one is on the stack; Kotlin lets a
+ * class live in a file named otherwise, but a file named like a test source is still the project's test code.
+ */
+export const TEST_SOURCE_FILE = /(?:Tests?|Spec|IT|TestCase)\.(?:kt|java|groovy|scala)$/;
+/** JUnit's text listener (`am instrument` without `-r`, JUnitCore): `There was 1 failure:`, then `1) name(Class)`. */
+export const TEXT_LISTENER_FAILURES = /^There (?:was \d+ failure|were \d+ failures):\s*$/;
+export const TEXT_LISTENER_FAILURE = /^\d+\) (?:(\S+)\(([\w$.]+)\)|(\S.*?))\s*$/;
+/**
+ * The JUnit Platform console launcher's summary (the `junitPlatformTest` plugin): `Failures (1):`, then per test
+ * `  <engine>:<class>:<name>`, its `    MethodSource [...]`, `    => <exception>` and frames without `at `.
+ */
+export const PLATFORM_FAILURES = /^Failures \(\d+\):\s*$/;
+export const PLATFORM_FAILURE = /^ {2}[^\s:][^:]*:(\S.*?)\s*$/;
+export const PLATFORM_SOURCE = /^ {4}\w+Source \[/;
+export const PLATFORM_FRAME = /^\s+([\w$.]+\.[\w$<>]+\([^()]*\))\s*$/;
+/** A JUnit XML report pasted as text: `<testcase name=… classname=…>` and its `<failure …>`/`<error …>` element. */
+export const XML_TEST_CASE = /^<testcase\s(?=[^>]*\bname="([^"]*)")(?=[^>]*\bclassname="([^"]*)")[^>]*?(\/?)>/;
+export const XML_TEST_FAILURE =
+  /^<(?:failure|error)\b(?=(?:[^>]*?\bmessage="([^"]*)")?)(?=(?:[^>]*?\btype="([^"]*)")?)[^>]*?(\/?)>(.*)$/;
+/**
+ * Android Studio's test console: after `Started running tests`, a test's failure is printed from column 0, until the
+ * run's end (or a Gradle build's output, when Studio ran the tests through Gradle).
+ */
+export const STUDIO_TESTS_STARTED = 'Started running tests';
+export const STUDIO_TESTS_ENDED =
+  /^(?:Tests ran to completion\.|Test running failed: |Empty test suite\.|Testing started at |> Task |FAILURE: |BUILD )/;
+/** Gradle logs a worker JVM that failed (a test executor) with this line over its `ExecException`. */
+export const WORKER_PROCESS_EXIT = /^Process '[^']+' finished with non-zero exit value -?\d+$/;
 /** The test's name alone, its ` FAILED` wrapped onto the next line by the terminal. */
 export const TEST_NAME_ONLY = /^((?:[A-Za-z_$]|\*{3})[\w$.*]*) > (.+?)\s*$/;
 /** A build's own test logger (an `afterTest` hook) prints `SUITE: <class>`, `  TEST: <name>`, the result, then the stack. */
@@ -37,6 +79,9 @@ export const INSTRUMENTATION_RUN_FAILED =
  * failure as `shortMsg=` and, when there is more to say, `longMsg=` on the next line.
  */
 export const INSTRUMENTATION_RESULT_MESSAGE = /^INSTRUMENTATION_RESULT: (short|long)Msg=(\S.*)$/;
+/** `am instrument -r`'s status bundle lines and the code that closes each bundle (1 start, 0 pass, -2 failure, …). */
+export const AM_STATUS_PREFIX = 'INSTRUMENTATION_STATUS: ';
+export const AM_STATUS_CODE = /^INSTRUMENTATION_STATUS_CODE: (-?\d+)\s*$/;
 /** `am instrument` when the system would not start the instrumentation at all (no such runner or target package). */
 export const INSTRUMENTATION_START_ERROR = /^INSTRUMENTATION_STATUS: Error=(\S.*)$/;
 /**
