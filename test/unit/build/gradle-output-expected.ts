@@ -23075,7 +23075,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       'AndroidManifest.xml',
       26,
       184,
-      'Manifest merger failed : Attribute activity#com.facebook.FacebookActivity@theme value=(@android:style/Theme.Translucent.NoTitleBar) from AndroidManifest.xml:26:184-243 is also present at [com.facebook.android:facebook-android-sdk:4.16.1] AndroidManifest.xml:32:13-63 value=(@style/com_facebook_activity_theme). Suggestion: add \'tools:replace="android:theme"\' to <activity> element at AndroidManifest.xml:26:9-246 to override.',
+      'Manifest merger failed : Attribute activity#com.facebook.FacebookActivity@theme value=(@android:st yle/Theme.Translucent.NoTitleBar) from AndroidManifest.xml:26:184-243 is also present at [com.facebook.android:facebook-android-sdk:4.16.1] AndroidManifest.xml:32 :13-63 value=(@style/com_facebook_activity_theme). Suggestion: add \'tools:replace="android:theme"\' to <activity> element at AndroidManifest.xml :26:9-246 to override.',
       ':processDebugManifest',
     ),
   ],
@@ -23138,7 +23138,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       19,
       5,
       'Element uses-permission#android.permission.CAMERA at AndroidManifest.xml:19:5-65 duplicated with element declared at AndroidManifest.xml:16:5-90',
-      null,
+      ':app:processDebugManifest',
     ),
     d(
       'error',
@@ -23147,7 +23147,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       21,
       5,
       'Element uses-feature#android.hardware.camera at AndroidManifest.xml:21:5-84 duplicated with element declared at AndroidManifest.xml:17:5-85',
-      null,
+      ':app:processDebugManifest',
     ),
   ],
   'manifestw7_duplicated_service_error_and_warning_cordova.txt': [
@@ -23188,7 +23188,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       null,
-      'android:exported needs to be explicitly specified for <receiver>. Apps targeting Android 12 and higher are required to specify an explicit value for `android:exported` when the corresponding component has an intent filter defined. See https://developer.android.com/guide/topics/manifest/activity-element#exported for details.',
+      'Manifest merger failed : android:exported needs to be explicitly specified for <receiver>. Apps targeting Android 12 and higher are required to specify an explicit value for `android:exported` when the corresponding component has an intent filter defined. See https://developer.android.com/guide/topics/manifest/activity-element#exported for details.',
       ':app:processDebugMainManifest',
     ),
   ],
@@ -23560,15 +23560,6 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
     ),
   ],
   'manifestw7_tagged_replace_warning_prefixed_four_space.txt': [
-    d(
-      'warning',
-      'manifest',
-      '/Users/beaucollins/code/simplenote-android/Simplenote/src/main/AndroidManifest.xml',
-      10,
-      5,
-      'application@tools:allowBackup was tagged at AndroidManifest.xml:10 to replace other declarations but no other declaration present',
-      null,
-    ),
     d(
       'warning',
       'manifest',

@@ -59,9 +59,12 @@ export const BUILD_SERVER_LOG = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},\d{3} (?:D
 /** `Running Gradle task 'assembleDebug'...` with its time when done (`… 359.5s`, `… Done 362.1s (!)`). */
 export const FLUTTER_GRADLE_STATUS =
   /^\s*(?:> )?Running Gradle task '[^']*'\.\.\.(?:\s+(?:Done\s+)?[\d.,]+m?s(?:\s+\(!\))?)?\s*$/;
-/** Lines that start with `> ` only because the log was quoted in markdown: Gradle prints none of these after `> `. */
+/**
+ * Lines that start with `> ` only because the log was quoted in markdown: Gradle prints none of these after `> `, nor
+ * the Flutter tool's `Launching lib/main.dart on … in debug mode...` or a manifest merger record's header.
+ */
 export const MARKDOWN_QUOTED =
-  /^> ?(?:> |\d{2}:\d{2}:\d{2}\b|Caused by: |\s*at [\w$.]+[\w$<>]*\(|\*? ?What went wrong:|\* (?:Where|Try|Exception is|Get more help)|FAILURE: |BUILD (?:FAILED|SUCCESSFUL)|Error:(?!\s)|:[\w.-]+(?::[\w.-]+)* (?:FAILED|UP-TO-DATE)\s*$)/;
+  /^> ?(?:> |\d{2}:\d{2}:\d{2}\b|Caused by: |\s*at [\w$.]+[\w$<>]*\(|\*? ?What went wrong:|\* (?:Where|Try|Exception is|Get more help)|FAILURE: |BUILD (?:FAILED|SUCCESSFUL)|Error:(?!\s)|:[\w.-]+(?::[\w.-]+)* (?:FAILED|UP-TO-DATE)\s*$|`?Launching \S+ on .+ in (?:debug|profile|release) mode|(?:[A-Za-z]:)?[^\s:][^:]*\.xml(?::\d+(?::\d+)?(?:-\d+(?::\d+)?)?)? (?:Error|Warning):\s*$)/;
 /**
  * Xcode's build system around a Kotlin Multiplatform framework built by Gradle from a run-script phase: its own
  * `error: Command PhaseScriptExecution failed with a nonzero exit code` (the phase's exit status, Gradle's failure
