@@ -2637,7 +2637,10 @@ export class GradleOutputParser {
         line.includes(' key attribute on element ') ||
         line.includes("Invalid instruction '") ||
         line.includes(' specified at line:') ||
-        line.includes(' cannot be present in more than one input file')) &&
+        line.includes(' cannot be present in more than one input file') ||
+        line.includes("Missing 'package' declaration") ||
+        line.includes('manifest:package attribute is not declared') ||
+        line.includes(' has an illegal value=(')) &&
       (m = MANIFEST_MESSAGE.exec(line))
     ) {
       // Studio's pane copied as one line: its records one after another (`Error: Validation failed, exiting …` says
