@@ -71,6 +71,39 @@ describe('GradleOutputParser rules', () => {
     ]);
   });
 
+  it("reads the merger's records pasted without header or failure line, AGP 7+'s overlay wording too", () => {
+    const out = parseGradleOutput(
+      [
+        'Overlay manifest:package attribute declared at AndroidManifest.xml:2:5-48 value=(com.a)',
+        "\tdoes not match the module's namespace (com.b).",
+        '\tSuggestion: remove the package="com.a" declaration at AndroidManifest.xml.',
+        '',
+        "Missing 'package' declaration in manifest at AndroidManifest.xml:1:1-5:12",
+      ].join('\n'),
+    );
+    expect(out.map((x) => [x.source, x.file, x.line, x.message.slice(0, 40)])).toEqual([
+      ['manifest', 'AndroidManifest.xml', 2, 'Overlay manifest:package attribute decla'],
+      ['manifest', 'AndroidManifest.xml', 1, "Missing 'package' declaration in manifes"],
+    ]);
+    expect(out[0]!.message).toContain("does not match the module's namespace (com.b). Suggestion: remove");
+  });
+
+  it("reads the legacy merger's bracketed places, and a record's header a console cut inside its position", () => {
+    expect(
+      parseGradleOutput(
+        [
+          'Warning: [/p/AndroidManifest-main.xml:13, /p/lib/AndroidManifest.xml:3] Main manifest has <uses-sdk> too',
+          'C:\\Users\\someone\\projects\\app\\platforms\\android\\app\\src\\main\\AndroidManifest.xml:19:5-6',
+          '5 Error:',
+          '\tElement uses-permission#a at AndroidManifest.xml:19:5-65 duplicated with element declared at AndroidManifest.xml:16:5-90',
+        ].join('\n'),
+      ).map((x) => [x.severity, x.file, x.line]),
+    ).toEqual([
+      ['warning', '/p/AndroidManifest-main.xml', 13],
+      ['error', 'C:\\Users\\someone\\projects\\app\\platforms\\android\\app\\src\\main\\AndroidManifest.xml', 19],
+    ]);
+  });
+
   it('reads the Kotlin K1 location form and unlocated compiler errors', () => {
     const out = parseGradleOutput(
       [

@@ -192,7 +192,10 @@ import {
 import {
   BARE_RECORD_HEADER,
   MANIFEST_DETAIL,
+  LEGACY_MERGER_RECORD,
   MANIFEST_FAILED,
+  MANIFEST_HEAD_CUT,
+  MANIFEST_HEAD_REST,
   MANIFEST_LOCATED,
   MANIFEST_MESSAGE,
   MANIFEST_TAGGED_UNUSED,
@@ -327,6 +330,14 @@ function capIndent(line: string, caretExpected: boolean): string {
 }
 
 /** More `[` than `]` in a text: a bracketed list left open. */
+/**
+ * One space for every run of blanks: the manifest merger puts a tab inside some of its lines (`at AndroidManifest.xml
+ * \tand place it`), and a paste may turn its tabs into runs of spaces.
+ */
+function singleSpaced(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
 function opensBracket(text: string): boolean {
   let depth = 0;
   for (let k = 0; k < text.length; k++) {
@@ -447,6 +458,8 @@ interface PendingMultiline {
   doubleSpaced?: boolean;
   /** Blank lines in a row held in a double-spaced record. */
   blankRun?: number;
+  /** A blank line held back under a merger message: only the merger's own detail line goes on after it. */
+  detailAfterBlank?: boolean;
 }
 
 interface PendingTest {
@@ -560,6 +573,8 @@ export class GradleOutputParser {
   private heldDuplicateHead: string | null = null;
   /** An AAPT line Windows' console cut at its width, waiting for its rows. */
   private heldConsoleCut: ConsoleCut | null = null;
+  /** A merger record's header a console cut inside its position, waiting for the row with its severity. */
+  private heldManifestHead: string | null = null;
   /** The start of a `* Where:` location a terminal cut at its width, waiting for its rest on the next line. */
   private whereFragment: string | null = null;
   /** Set by Studio's bare `Build file '…' line: N`: the next line is a failure headline. */
@@ -711,6 +726,13 @@ export class GradleOutputParser {
       if (!/^\s/.test(line) && DUPLICATE_RESOURCES_TAIL.test(line) && !line.includes('] ')) line = held + line;
       else this.pushLine(held, false);
     }
+    if (this.heldManifestHead !== null) {
+      const held = this.heldManifestHead;
+      this.heldManifestHead = null;
+      // The cut fell inside the position: the rest goes on without a space (`…:19:5-6` / `5 Error:`).
+      if (MANIFEST_HEAD_REST.test(line) && MANIFEST_LOCATED.test(held + line)) line = held + line;
+      else this.pushLine(held, false);
+    }
     if (this.heldConsoleCut !== null) {
       const held = this.heldConsoleCut;
       this.heldConsoleCut = null;
@@ -721,6 +743,17 @@ export class GradleOutputParser {
         this.heldConsoleCut = joined;
         return;
       } else line = joined.text;
+    }
+    // An 80-column row is held for AAPT's rest first (its join takes the merger's rest too).
+    if (
+      mayHold &&
+      line.length >= 60 &&
+      line.length !== WINDOWS_CONSOLE_WIDTH &&
+      line.includes('.xml:') &&
+      MANIFEST_HEAD_CUT.test(line)
+    ) {
+      this.heldManifestHead = line;
+      return;
     }
     if (
       mayHold &&
@@ -908,6 +941,18 @@ export class GradleOutputParser {
     }
     if (this.section === 'what-went-wrong') {
       if (DEPRECATION_SUMMARY.test(trimmed)) return;
+      // Studio's Messages view lists its next message under the failure's (`Error:(46, 13) Attribute …`): no line of
+      // Gradle's report, it ends the block and is read as the message it is.
+      if (
+        (trimmed.startsWith('Error:(') || trimmed.startsWith('Warning:(')) &&
+        STUDIO_LOCATED.test(trimmed) &&
+        !STUDIO_LOCATED_HEADLINE.test(trimmed)
+      ) {
+        this.closeBlock();
+        this.section = 'none';
+      }
+    }
+    if (this.section === 'what-went-wrong') {
       // A terminal cut a report URL or path at its width: the rest starts the next line (`/tests/debug/index.html`).
       const previous = this.block.at(-1);
       if (
@@ -1097,7 +1142,8 @@ export class GradleOutputParser {
     }
     // Every headline IMPLICIT_BLOCK knows quotes a task, project or configuration name.
     const cause = BARE_CAUSE.test(line) || (this.section === 'none' && INDENTED_CAUSE.test(line));
-    const studioAt = line.startsWith('Error:(') ? STUDIO_LOCATED_HEADLINE.exec(line) : null;
+    const studioParen = line.indexOf(':(');
+    const studioAt = studioParen >= 0 && studioParen <= 5 ? STUDIO_LOCATED_HEADLINE.exec(line) : null;
     const headlineLine = studioAt ? line.slice(studioAt[0].length) : line;
     const implicit = (line.includes("'") ? IMPLICIT_BLOCK.exec(headlineLine) : null) ?? (cause ? [line, line] : null);
     if (implicit) {
@@ -1165,6 +1211,8 @@ export class GradleOutputParser {
     if (row.trim() === '' || /^\s{2}/.test(row)) return null;
     if (!held.aapt) {
       const text = held.text + row;
+      if (MANIFEST_HEAD_REST.test(row) && MANIFEST_LOCATED.test(text))
+        return { text, rows: held.rows + 1, lastRow: row.length, aapt: false };
       return AAPT_LOCATED.test(text) ? { text, rows: held.rows + 1, lastRow: row.length, aapt: true } : null;
     }
     // A row of its own (a new path, Gradle's report, a task's status) ends the message.
@@ -1280,6 +1328,11 @@ export class GradleOutputParser {
   /** Ends the stream; returns every diagnostic (deduplicated, in order of appearance). */
   finish(): BuildDiagnostic[] {
     this.frame.flush();
+    if (this.heldManifestHead !== null) {
+      const held = this.heldManifestHead;
+      this.heldManifestHead = null;
+      this.pushLine(held, false);
+    }
     if (this.heldConsoleCut !== null) {
       const held = this.heldConsoleCut;
       this.heldConsoleCut = null;
@@ -1525,6 +1578,17 @@ export class GradleOutputParser {
           pending.heldBlank = true;
           return true;
         }
+        // The merger prints its details right under its message; a relay or a paste that spaced the lines (EAS Build)
+        // put a blank line between them: the rest of the record is spaced the same way.
+        if (manifest && pending.detailAfterBlank === undefined && !pending.lines.some((l) => /^Suggestion: /.test(l))) {
+          pending.detailAfterBlank = true;
+          return true;
+        }
+      }
+      const afterBlank = pending.detailAfterBlank === true;
+      if (afterBlank) {
+        pending.detailAfterBlank = false;
+        if (MANIFEST_DETAIL.test(line.trim())) pending.doubleSpaced = true;
       }
       // A console that cut a long line of a merger message at its width, mid-word: the rest starts the next line
       // (joined with a space like the other lines, as a reporter's rewrap at a space cannot be told from it).
@@ -1533,7 +1597,7 @@ export class GradleOutputParser {
         !pending.heldBlank &&
         (this.previousLine?.length ?? 0) >= WINDOWS_CONSOLE_WIDTH &&
         !/\s$/.test(this.previousLine ?? '') &&
-        /^[a-z]/.test(line) &&
+        /^(?:[a-z]|[:-]\d)/.test(line) &&
         !/^[\w-]+:(?:\s|$)/.test(line) &&
         // The merger's next record, right under the last (the blank line between them lost): not a cut's rest.
         !MANIFEST_MESSAGE.test(line);
@@ -1543,6 +1607,8 @@ export class GradleOutputParser {
           (pending.deeperThan === undefined ||
             (line.length - line.trimStart().length > pending.deeperThan && !/^\s*[ewi]: /.test(line)))) ||
         (manifest && MANIFEST_DETAIL.test(line)) ||
+        // The brace that closes the overlay record's `flavorName {` suggestion, however indented.
+        (manifest && line.trim() === '}' && /\{[^}]*$/.test(pending.lines.slice(-3).join(' '))) ||
         (pending.heldBlank === true && pending.paragraphAfterBlank?.test(line) === true) ||
         // `<path>:29:9 Error:` says nothing after it: the untabbed line under it is the merger's message.
         (manifest &&
@@ -1576,15 +1642,19 @@ export class GradleOutputParser {
           !/[.!?:]\s*$/.test(this.previousLine ?? '.') &&
           !/^\s*(?:[ewiv]: |at )/.test(line));
       if (
-        detail &&
+        (afterBlank ? MANIFEST_DETAIL.test(line.trim()) : detail) &&
         // A stack frame ends it; the merger's own `at AndroidManifest.xml:12:5 …` (its sentence rewrapped) does not.
         !(/^\s*(at |\.\.\. \d+ more)/.test(line) && !(manifest && /^\s*at \S*AndroidManifest\.xml/.test(line))) &&
-        // The merger's next record, indented with the rest of a log pasted as a block (`\t<path>:37:5 Error:`).
-        !(pending.mergerRecord === true && /\s(?:Error|Warning):/.test(line) && MANIFEST_LOCATED.test(line)) &&
+        // The merger's next record, indented with the rest of a log pasted as a block (`\t<path>:37:5 Error:`), or
+        // right after a record pasted without its header.
+        !(manifest && /\s(?:Error|Warning):/.test(line) && MANIFEST_LOCATED.test(line)) &&
         !(pending.dependency && /^\s*> /.test(line)) &&
         this.pendingMultiline.lines.length < MAX_CONTINUATION_LINES
       ) {
-        this.pendingMultiline.lines.push(line.trim());
+        // A cut inside a position (`… at AndroidManifest.xml` / `:19:5-65 duplicated …`) goes on without a space.
+        const lines = this.pendingMultiline.lines;
+        if (cutAtWidth && /^[:-]\d/.test(line) && lines.length > 0) lines[lines.length - 1] += line.trim();
+        else lines.push(line.trim());
         // A paragraph of the message after a blank line: the message may go on in another.
         if (pending.heldBlank === true && pending.paragraphAfterBlank?.test(line) === true) pending.heldBlank = false;
         // Its next blank lines are the console's spacing again.
@@ -1826,9 +1896,10 @@ export class GradleOutputParser {
     if (!p) return;
     this.pendingMultiline = null;
     const requiredAt = p.dependency ? p.lines.findIndex((l) => /^Required by:/.test(l)) : -1;
-    const message = p.dependency
+    let message = p.dependency
       ? [p.base.message, ...(requiredAt < 0 ? [] : p.lines.slice(requiredAt, requiredAt + 6))].join(' ')
       : [p.base.message.trimEnd(), ...p.lines].filter((s) => s !== '').join(' ');
+    if (p.base.source === 'manifest') message = singleSpaced(message);
     const located = p.base.source === 'manifest' && p.base.file === null ? this.manifestLocation(message) : {};
     // A package-attribute message whose path came on a line of its own names its manifest once joined.
     const packageFile =
@@ -1852,13 +1923,12 @@ export class GradleOutputParser {
    * before it): one problem, with the block's task. The block's copy is kept unless it was cut short.
    */
   private mergerMessageRepeated(text: string, task: string | null): boolean {
-    const normalizeSpace = (t: string): string => t.replace(/\s+/g, ' ').trim();
-    const body = normalizeSpace(text.replace(/^Manifest merger failed\s*:\s*/, ''));
+    const body = singleSpaced(text.replace(/^Manifest merger failed\s*:\s*/, ''));
     if (body === '' || body === text) return false;
     for (let k = this.diagnostics.length - 1; k >= 0; k--) {
       const earlier = this.diagnostics[k]!;
       if (earlier.source !== 'manifest' || earlier.severity !== 'error') continue;
-      const printed = normalizeSpace(earlier.message);
+      const printed = singleSpaced(earlier.message);
       if (!printed.startsWith(body) && !body.startsWith(printed)) continue;
       this.diagnostics[k] =
         printed.length > body.length
@@ -2241,14 +2311,31 @@ export class GradleOutputParser {
       };
       return true;
     }
+    if (
+      (trimmed.startsWith('Error: [') || trimmed.startsWith('Warning: [') || trimmed.startsWith('std')) &&
+      (m = LEGACY_MERGER_RECORD.exec(line))
+    )
+      return this.add({
+        severity: severityOf(m[2]!),
+        source: 'manifest',
+        file: m[3]!,
+        line: m[4] ? Number(m[4]) : null,
+        column: null,
+        // The stream's closing bracket, when Unity glued it to the one line.
+        message: m[1] && m[5]!.endsWith(']') ? m[5]!.slice(0, -1) : m[5]!,
+        task,
+      });
     if (!inBlock && (trimmed.startsWith('Error:') || trimmed.startsWith('Warning:'))) {
       if (trimmed.endsWith(')') && (m = STUDIO_LOCATION_ONLY.exec(trimmed))) return this.locateLast(m);
       if ((m = STUDIO_LOCATED.exec(trimmed))) {
-        const file = this.studioFile;
         const message = m[5]!;
+        const source = studioSource(m[4] ?? '', this.studioFile, message);
+        // A merger record names its manifest in its message (`… from AndroidManifest.xml:46:13`).
+        const file =
+          source === 'manifest' && this.studioFile === null ? this.manifestLocation(message).file : this.studioFile;
         this.pendingStudio = {
           severity: severityOf(m[1]!),
-          source: studioSource(m[4] ?? '', file, message),
+          source,
           file,
           line: Number(m[2]),
           // Studio prints column 0 when the tool gave none.
@@ -2631,7 +2718,10 @@ export class GradleOutputParser {
       hasXml &&
       (line.includes(' Error:') || line.includes(' Warning:')) &&
       (m = MANIFEST_LOCATED.exec(line)) &&
-      !/\.xml:\d+: /.test(trimmed)
+      !/\.xml:\d+: /.test(trimmed) &&
+      // On one line with its message, only a manifest's record is the merger's: the resource merger prints
+      // `<res>/values.xml:4:7: Error: …` in the same shape.
+      (m[5] === undefined || /manifest[^\\/]*\.xml$/i.test(m[1]!))
     ) {
       this.pendingMultiline = {
         base: {
@@ -2859,7 +2949,16 @@ export class GradleOutputParser {
         line.startsWith('Attribute ') ||
         line.includes('Missing one of the key attributes') ||
         line.includes(' as the library might be using APIs ') ||
-        line.includes(' duplicated with element declared at ')) &&
+        line.includes(' duplicated with element declared at ') ||
+        line.includes('Overlay manifest:') ||
+        line.includes(' requires a placeholder substitution ') ||
+        line.includes(' key attribute on element ') ||
+        line.includes("Invalid instruction '") ||
+        line.includes(' specified at line:') ||
+        line.includes(' cannot be present in more than one input file') ||
+        line.includes("Missing 'package' declaration") ||
+        line.includes('manifest:package attribute is not declared') ||
+        line.includes(' has an illegal value=(')) &&
       (m = MANIFEST_MESSAGE.exec(line))
     ) {
       // Studio's pane copied as one line: its records one after another (`Error: Validation failed, exiting …` says
@@ -3528,7 +3627,12 @@ export class GradleOutputParser {
         const depth = visualWidth(cause[1]!);
         if (joined) causes.push({ depth, text: joined[1]!, details: [] });
         causes.push({ depth: depth + (joined ? 1 : 0), text: joined ? joined[2]! : text, details: [] });
-      } else if (causes.length > 0) causes[causes.length - 1]!.details.push(entry);
+      } else if (causes.length > 0) {
+        const last = causes[causes.length - 1]!;
+        // A relay that broke the line after the marker (EAS Build's `>` alone, the cause on the next line): its text.
+        if (last.text === '' && last.details.length === 0 && entry.text.trim() !== '') last.text = entry.text.trim();
+        else last.details.push(entry);
+      }
     }
     // A paste with a blank line after every line: no two lines of the report follow each other.
     const doubleSpaced = !lines.some((l, k) => k > 0 && l.text.trim() !== '' && lines[k - 1]!.text.trim() !== '');
@@ -3725,8 +3829,9 @@ export class GradleOutputParser {
         this.diagnostics.some((d) => d.source === 'manifest')
       )
         return;
-      if (this.mergerMessageRepeated(text, task)) return;
-      this.add({ severity: 'error', source: 'manifest', ...this.manifestLocation(text), message: text, task });
+      const message = singleSpaced(text);
+      if (this.mergerMessageRepeated(message, task)) return;
+      this.add({ severity: 'error', source: 'manifest', ...this.manifestLocation(message), message, task });
     } else {
       this.add({
         severity: 'error',

@@ -67,10 +67,11 @@ export const FLUTTER_GRADLE_STATUS =
   /^\s*(?:> )?Running Gradle task '[^']*'\.\.\.(?:\s+(?:Done\s+)?[\d.,]+m?s(?:\s+\(!\))?)?\s*$/;
 /**
  * Lines that start with `> ` only because the log was quoted in markdown: Gradle prints none of these after `> `,
- * among them a test's event (`Class > test FAILED`), the test count and a connected run's `Starting 1 tests on …`.
+ * among them a test's event (`Class > test FAILED`), the test count, a connected run's `Starting 1 tests on …`, the
+ * Flutter tool's `Launching lib/main.dart on … in debug mode...` and a manifest merger record's header.
  */
 export const MARKDOWN_QUOTED =
-  /^> ?(?:> |\d{2}:\d{2}:\d{2}\b|Caused by: |\s*at [\w$.]+[\w$<>]*\(|\*? ?What went wrong:|\* (?:Where|Try|Exception is|Get more help)|FAILURE: |BUILD (?:FAILED|SUCCESSFUL)|Error:(?!\s)|:[\w.-]+(?::[\w.-]+)* (?:FAILED|UP-TO-DATE)\s*$|\s*[A-Za-z_$][^>]*? > .+ (?:FAILED|PASSED|SKIPPED)\s*$|\d+ tests? completed, \d+ failed|Starting \d+ tests? on \S)/;
+  /^> ?(?:> |\d{2}:\d{2}:\d{2}\b|Caused by: |\s*at [\w$.]+[\w$<>]*\(|\*? ?What went wrong:|\* (?:Where|Try|Exception is|Get more help)|FAILURE: |BUILD (?:FAILED|SUCCESSFUL)|Error:(?!\s)|:[\w.-]+(?::[\w.-]+)* (?:FAILED|UP-TO-DATE)\s*$|\s*[A-Za-z_$][^>]*? > .+ (?:FAILED|PASSED|SKIPPED)\s*$|\d+ tests? completed, \d+ failed|Starting \d+ tests? on \S|`?Launching \S+ on .+ in (?:debug|profile|release) mode|(?:[A-Za-z]:)?[^\s:][^:]*\.xml(?::\d+(?::\d+)?(?:-\d+(?::\d+)?)?)? (?:Error|Warning):\s*$)/;
 /**
  * Xcode's build system around a Kotlin Multiplatform framework built by Gradle from a run-script phase: its own
  * `error: Command PhaseScriptExecution failed with a nonzero exit code` (the phase's exit status, Gradle's failure

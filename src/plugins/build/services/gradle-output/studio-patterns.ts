@@ -6,10 +6,14 @@ import { AAPT_MESSAGE } from './aapt-patterns.js';
 import type { DiagnosticSource } from './build-diagnostic.js';
 import { IMPLICIT_BLOCK } from './failure-block-patterns.js';
 import { DATA_BINDING_MESSAGE, ROOM_MESSAGE } from './javac-patterns.js';
+import { MANIFEST_MESSAGE } from './manifest-patterns.js';
 
-/** Studio's Messages view puts the build file's line in front of a failure headline: `Error:(45, 1) Execution failed …`. */
+/**
+ * Studio's Messages view puts the build file's line in front of a failure headline: `Error:(45, 1) Execution failed …`,
+ * also where a paste's selection cut into its `Error` (`or:(44, 13) Execution failed …`).
+ */
 export const STUDIO_LOCATED_HEADLINE =
-  /^\s*Error:\((\d+)(?:, ?\d+)?\)\s*(?=Execution failed for task|A problem occurred (?:configuring|evaluating) )/;
+  /^\s*(?:E?r?r?o?r)?:\((\d+)(?:, ?\d+)?\)\s*(?=Execution failed for task|A problem occurred (?:configuring|evaluating) )/;
 /** Studio's sync message for a dependency no repository had (`ERROR: Failed to resolve: g:a:v`, bare when copied). */
 export const STUDIO_UNRESOLVED = /^\s*(Failed to resolve: \S+:\S+)\s*$/;
 /** Studio's notification when a sync fails: the rest of the line is the failure. */
@@ -39,6 +43,9 @@ export function studioSource(tool: string, file: string | null, message: string)
   if (tool === 'Kotlin' || (file !== null && /\.kts?$/.test(file))) return 'kotlin';
   // Annotation processors' messages, on a layout file too: the data binding compiler and Room run in javac's task.
   if (DATA_BINDING_MESSAGE.test(message) || ROOM_MESSAGE.test(message)) return 'javac';
+  // The manifest merger's records, which Studio positions in the manifest without naming it (`Error:(21, 13) Attribute
+  // …@authorities at debug:21:13 requires a placeholder substitution …`).
+  if (MANIFEST_MESSAGE.test(message)) return 'manifest';
   if ((file !== null && /\.xml$/.test(file)) || AAPT_MESSAGE.test(message)) return 'aapt2';
   if (/^(?:Java|error|warning|Error|Warning)$/.test(tool) || (file !== null && /\.java$/.test(file))) return 'javac';
   return 'gradle';

@@ -13,9 +13,11 @@ import { MAX_LINE_CHARS } from './build-diagnostic.js';
  * the `error: ` Android Studio puts before a compiler's own `e: `, the `exception: ` before each line of a compiler run
  * whose output the Kotlin plugin relays, a markdown code fence glued to the first line of a log pasted into an
  * issue, and MSBuild's canonical `Origin : subcategory error : ` (with a parallel build's `1>` node) that Visual
- * Studio's Cordova tools put before every line of the build they ran. Stripped repeatedly, in any order. */
+ * Studio's Cordova tools put before every line of the build they ran, its origin also the `.targets` file and position
+ * of the task that relayed the line (`…\Xamarin.Android.Common.targets(2049,3): error AMM0000: `, the manifest merger
+ * Xamarin.Android and .NET for Android run). Stripped repeatedly, in any order. */
 export const WRAPPER_PREFIX =
-  /^(?:\uFEFF|(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|\[(?:\w+ )?\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|#\d+ \d+\.\d+(?: |$)|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[\d{2}:\d{2}:\d{2}\]: (?:▸ )?|\[(?:cordova\] |[a-z][a-z-]*\](?: {2,}|$))|\[[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\] ?|\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|C\/C\+\+: |(?:[Ee]rror|[Ww]arning): (?=[ew]: )|```(?:[\w-]+(?= |$))? ?|exception: (?=\S)|(?:\d{1,3}>)?MSBUILD : (?:[\w-]+ )?(?:error|warning)(?: [A-Z]+\d+)? : |\d{1,6}\.(?:\t|\s(?=[ew]: )))/;
+  /^(?:\uFEFF|(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|\[(?:\w+ )?\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|#\d+ \d+\.\d+(?: |$)|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[\d{2}:\d{2}:\d{2}\]: (?:▸ )?|\[(?:cordova\] |[a-z][a-z-]*\](?: {2,}|$))|\[[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\] ?|\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|C\/C\+\+: |(?:[Ee]rror|[Ww]arning): (?=[ew]: )|```(?:[\w-]+(?= |$))? ?|exception: (?=\S)|(?:\d{1,3}>)?(?:MSBUILD|[A-Za-z]:\\[^:]*?\.targets\(\d+,\d+\)) ?: (?:[\w-]+ )?(?:error|warning)(?: [A-Z]+\d+)? ?: |\d{1,6}\.(?:\t|\s(?=[ew]: )))/;
 /**
  * Windows' console breaks every line at its width, 80 columns unless changed, and a copy of it keeps those breaks,
  * less the space a break fell on: a row of exactly this width goes on mid-word on the next row.
@@ -55,7 +57,7 @@ export const LOG_LEVEL_PREFIX =
 export function mayStartWrapperPrefix(line: string): boolean {
   const c = line.charCodeAt(0);
   // BOM, a digit (timestamps, MSBuild's node), `[`, `#`, `:`, `e`/`w`/`E`/`W` (`error: `/`Error: `), a backtick (code
-  // fence), `C` (`C/C++: `), `M` (`MSBUILD : `).
+  // fence), `C` (`C/C++: `), `M` (`MSBUILD : `), a drive letter (an MSBuild `.targets` file as the origin).
   return (
     c === 0xfeff ||
     (c >= 48 && c <= 57) ||
@@ -67,7 +69,8 @@ export function mayStartWrapperPrefix(line: string): boolean {
     c === 96 ||
     ((c === 69 || c === 87) && /^(?:Error|Warning): [ew]: /.test(line)) ||
     (c === 67 && line.startsWith('C/C++: ')) ||
-    (c === 77 && line.startsWith('MSBUILD : '))
+    (c === 77 && line.startsWith('MSBUILD : ')) ||
+    (c >= 65 && c <= 90 && line.charCodeAt(1) === 58 && line.includes('.targets('))
   );
 }
 
@@ -83,6 +86,17 @@ export function gluedPrefixAfterStart(line: string): boolean {
   return at > 0;
 }
 
+/** The wrappers' prefixes at the line's start, in any order. */
+function withoutLeadingWrappers(text: string): string {
+  let line = text;
+  for (let i = 0; i < 4 && mayStartWrapperPrefix(line); i++) {
+    const m = WRAPPER_PREFIX.exec(line);
+    if (!m || m[0].length === 0) break;
+    line = line.slice(m[0].length);
+  }
+  return line;
+}
+
 /** Removes what CI runners and wrappers put in front of every line, and colour codes. */
 export function stripWrapperPrefixes(rawLine: string): string {
   let line = rawLine.length > MAX_LINE_CHARS ? rawLine.slice(0, MAX_LINE_CHARS) : rawLine;
@@ -96,11 +110,7 @@ export function stripWrapperPrefixes(rawLine: string): string {
   // spaces turned into tabs by an editor too).
   if ((line.charCodeAt(0) === 9 || line.startsWith('        :')) && RELAYED_LINE_PREFIX.test(line))
     line = line.slice(line.indexOf(':') + 2);
-  for (let i = 0; i < 4 && mayStartWrapperPrefix(line); i++) {
-    const m = WRAPPER_PREFIX.exec(line);
-    if (!m || m[0].length === 0) break;
-    line = line.slice(m[0].length);
-  }
+  line = withoutLeadingWrappers(line);
   // Inside a CI runner's prefix, when Ant ran the build.
   if (line.charCodeAt(0) === 32 && line.includes(']') && ANT_TASK_PREFIX.test(line))
     line = line.slice(line.indexOf(']') + 2);
@@ -136,11 +146,12 @@ export function stripWrapperPrefixes(rawLine: string): string {
   if (line.length > 3 && line.endsWith('```')) line = line.slice(0, -3);
   // A single log line pasted as markdown inline code: `` `Caused by: …` `` (indented too: `` ` Apps targeting …` ``).
   const code = line.charCodeAt(0) === 32 ? line.trimStart() : line;
-  if (code.length > 2 && code.startsWith('`') && code.endsWith('`') && !code.startsWith('``')) line = code.slice(1, -1);
+  if (code.length > 2 && code.startsWith('`') && code.endsWith('`') && !code.startsWith('``'))
+    line = withoutLeadingWrappers(code.slice(1, -1));
   else if (line.includes('`') && !line.includes('``') && line.split('`').length % 2 === 0) {
     // An inline-code span opened on this line and closed on another: its one unmatched backtick (the markdown's
-    // indentation before an opening one goes with it).
-    if (line.trimStart().startsWith('`')) line = line.slice(line.indexOf('`') + 1);
+    // indentation before an opening one goes with it), and the wrapper's prefix the span opened before.
+    if (line.trimStart().startsWith('`')) line = withoutLeadingWrappers(line.slice(line.indexOf('`') + 1));
     else if (line.endsWith('`')) line = line.slice(0, -1);
   }
   // A path the issue's editor turned into a link with no target: `e: [/p/A.kt](): (326, 50): …`.
