@@ -21443,7 +21443,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       24,
       9,
-      'constructor ViewDataBinding in class ViewDataBinding cannot be applied to given types;',
+      'constructor ViewDataBinding in class ViewDataBinding cannot be applied to given types; (required: DataBindingComponent,View,int; found: View,int; reason: actual and formal argument lists differ in length)',
       null,
     ),
     d(
@@ -23057,7 +23057,8 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
   ],
   'kotlinw6_successful_task_list_javac_notes.txt': [],
   'kotlinw6_successful_build_then_shell_trace_next_sample.txt': [],
-  // Wave 7 javac/annotation-processor captures (blind labels, written before the parser was run on them).
+  // Wave 7 javac/annotation-processor captures, labelled before the parser was run on them. Studio lists each error
+  // twice (javacw7_studio_zh_grouped_windows_paths_duplicated.txt): one diagnostic each, as for every repeat.
   'javacw7_rn_codepush_unchecked_werror_driveless_path.txt': [
     d(
       'warning',
@@ -23182,8 +23183,6 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
     ...(
       [
         ['AppContext.java', 8, 38, 'LockService_', 'service'],
-        ['AppContext.java', 8, 38, 'LockService_', 'service'],
-        ['activity\\SettingActivity.java', 18, 38, 'LockService_', 'service'],
         ['activity\\SettingActivity.java', 18, 38, 'LockService_', 'service'],
         ['fragment\\WalletFragment.java', 7, 39, 'SettingActivity_', 'activity'],
       ] as const
@@ -23359,8 +23358,8 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       'error',
       'javac',
       null,
-      19,
-      51,
+      null,
+      null,
       'cannot find symbol (symbol: class Registrar; location: interface PluginRegistry)',
       null,
     ),
@@ -23482,7 +23481,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       'D:\\react_native\\ReactNativeSampleApp-master\\android\\app\\src\\main\\java\\com\\sample\\MainApplication.java',
       19,
       23,
-      'getUseDeveloperSupport() in <anonymous com.sample.MainApplication$1> cannot override getUseDeveloperSupport() in ReactNativeHost (attempting to assign weaker access privileges; was public)',
+      'getUseDeveloperSupport() in <anonymous com.sample.MainApplication$1> cannot override getUseDeveloperSupport() in ReactNativeHost',
       ':app:compileDebugJavaWithJavac',
     ),
     d(
@@ -23639,7 +23638,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       null,
-      "Missing Definition type 'com.github.springeye.snote.di.DIFactory' for 'com.github.springeye.snote.di.privateAppDatabase'. Fix your configuration to define type 'DIFactory'.",
+      "--> Missing Definition type 'com.github.springeye.snote.di.DIFactory' for 'com.github.springeye.snote.di.privateAppDatabase'. Fix your configuration to define type 'DIFactory'.",
       null,
     ),
     d('error', 'ksp', null, null, null, 'Error occurred in KSP, check log for detail', null),
@@ -23657,7 +23656,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       null,
-      'com.ramcosta.composedestinations.codegen.commons.UnexpectedException: Unable to get package name for module. Please specify a package name to use in the module\'s build.gradle file with:"',
+      'com.ramcosta.composedestinations.codegen.commons.UnexpectedException: Unable to get package name for module. Please specify a package name to use in the module\'s build.gradle file with: ksp { arg("compose-destinations.codeGenPackageName", "your.preferred.package.name") } And report this issue (with steps to reproduce) if possible.',
       null,
     ),
   ],
