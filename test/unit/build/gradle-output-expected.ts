@@ -21443,7 +21443,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       24,
       9,
-      'constructor ViewDataBinding in class ViewDataBinding cannot be applied to given types;',
+      'constructor ViewDataBinding in class ViewDataBinding cannot be applied to given types; (required: DataBindingComponent,View,int; found: View,int; reason: actual and formal argument lists differ in length)',
       null,
     ),
     d(
@@ -23057,6 +23057,8 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
   ],
   'kotlinw6_successful_task_list_javac_notes.txt': [],
   'kotlinw6_successful_build_then_shell_trace_next_sample.txt': [],
+  // Wave 7 javac/annotation-processor captures, labelled before the parser was run on them. Studio lists each error
+  // twice (javacw7_studio_zh_grouped_windows_paths_duplicated.txt): one diagnostic each, as for every repeat.
   'mixedw7_rn_geolocation_process_release_resources_aapt_exe.txt': [
     d(
       'error',
@@ -24427,6 +24429,649 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       139,
       'Attribute application@debuggable value=(true) from AndroidManifest.xml:36:139-164 is also present at AndroidManifest.xml:15:9-35 value=(false).',
       null,
+    ),
+  ],
+  'javacw7_rn_codepush_unchecked_werror_driveless_path.txt': [
+    d(
+      'warning',
+      'javac',
+      '\\node_modules\\react-native-code-push\\android\\app\\src\\main\\java\\com\\microsoft\\codepush\\react\\CodePushNativeModule.java',
+      115,
+      86,
+      '[unchecked] unchecked call to getMethod(String,Class<?>...) as a member of the raw type Class',
+      null,
+    ),
+    d(
+      'warning',
+      'javac',
+      '\\node_modules\\react-native-code-push\\android\\app\\src\\main\\java\\com\\microsoft\\codepush\\react\\CodePushNativeModule.java',
+      118,
+      90,
+      '[unchecked] unchecked call to getMethod(String,Class<?>...) as a member of the raw type Class',
+      null,
+    ),
+    d('error', 'javac', null, null, null, 'warnings found and -Werror specified', null),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':react-native-code-push:compileReleaseJavaWithJavac'",
+      ':react-native-code-push:compileReleaseJavaWithJavac',
+    ),
+  ],
+  'javacw7_rn_notes_glued_to_old_task_windows_masked.txt': [],
+  'javacw7_compiler_crash_jdk17_toolchain_androidide.txt': [
+    d(
+      'error',
+      'javac',
+      null,
+      null,
+      null,
+      'An exception has occurred in the compiler (17-internal). java.lang.AssertionError',
+      null,
+    ),
+  ],
+  'javacw7_compiler_crash_old_bug_parade_line.txt': [
+    d('error', 'javac', null, null, null, 'An exception has occurred in the compiler (1.8.0_11).', null),
+  ],
+  'javacw7_compiler_message_file_broken_compilejava.txt': [
+    d(
+      'error',
+      'javac',
+      null,
+      null,
+      null,
+      'compiler message file broken: key=compiler.misc.msg.bug arguments=11.0.2, {1}, {2}, {3}, {4}, {5}, {6}, {7} java.lang.AssertionError',
+      ':compileJava',
+    ),
+  ],
+  'javacw7_dagger_duplicate_bindings_warning_relative_windows.txt': [
+    d(
+      'warning',
+      'javac',
+      'Mp3Player\\app\\src\\main\\java\\com\\example\\mike\\mp3player\\dagger\\components\\MediaActivityCompatComponent.java',
+      39,
+      8,
+      '[Dagger/DuplicateBindings] com.example.mike.mp3player.client.views.adapters.SearchResultAdapter is bound multiple times:',
+      null,
+    ),
+  ],
+  'javacw7_studio_paren_zh_dagger1_injects_duplicate.txt': [
+    d(
+      'error',
+      'javac',
+      null,
+      96,
+      8,
+      "'injects' list contains duplicate entries: [app.philm.in.tasks.FetchTmdbRelatedMoviesRunnable]",
+      null,
+    ),
+  ],
+  'javacw7_moshi_bare_error_message_wrapped_stub_echo.txt': [
+    d(
+      'error',
+      'javac',
+      null,
+      null,
+      null,
+      "@JsonClass can't be applied to com.rahulografy.data.entities.GiphyEntity: must be a Kotlin class",
+      null,
+    ),
+  ],
+  'javacw7_kapt_moshi_exception_occurred_task_failed.txt': [
+    d(
+      'error',
+      'kapt',
+      null,
+      null,
+      null,
+      'An exception occurred: java.lang.annotation.IncompleteAnnotationException: com.squareup.moshi.JsonClass missing element generator',
+      ':app:kaptDebugKotlin',
+    ),
+  ],
+  'javacw7_kapt_logansquare_stub_errors_task_header.txt': [
+    ...(
+      [
+        ['polls/repositories/model/PollResponse.java', 16, 30],
+        ['models/json/participants/Participant.java', 32, 31],
+        ['models/json/participants/Participant.java', 56, 18],
+        ['models/json/participants/Participant.java', 68, 30],
+      ] as const
+    ).map(([file, line, column]) =>
+      d(
+        'error',
+        'kapt',
+        `/Users/XXXX/StudioProjects/talk-android/app/build/tmp/kapt3/stubs/genericDebug/com/nextcloud/talk/${file}`,
+        line,
+        column,
+        '@JsonField annotation can only be used on private fields if both getter and setter are present.',
+        ':app:kaptGenericDebugKotlin',
+      ),
+    ),
+  ],
+  'javacw7_studio_zh_grouped_windows_paths_duplicated.txt': [
+    ...(
+      [
+        ['AppContext.java', 8, 38, 'LockService_', 'service'],
+        ['activity\\SettingActivity.java', 18, 38, 'LockService_', 'service'],
+        ['fragment\\WalletFragment.java', 7, 39, 'SettingActivity_', 'activity'],
+      ] as const
+    ).map(([file, line, column, symbol, pkg]) =>
+      d(
+        'error',
+        'javac',
+        `D:\\AndroidStudioProjects\\CrazyLockScreen\\app\\src\\main\\java\\com\\jidian\\android\\edo\\${file}`,
+        line,
+        column,
+        `找不到符号 (符号: 类 ${symbol}; 位置: 程序包 com.jidian.android.edo.${pkg})`,
+        null,
+      ),
+    ),
+  ],
+  'javacw7_studio_zh_grouped_symbol_without_location.txt': [
+    ...(
+      [
+        ['webview\\WebViewUtilActivity.java', 24, 26, '类 MyPrefs_; 位置: 程序包 com.allen.util'],
+        ['webview\\WebViewUtilActivity.java', 52, 5, '类 MyPrefs_; 位置: 类 WebViewUtilActivity'],
+        ['base\\extend\\BaseCommon.java', 48, 26, '类 MyPrefs_; 位置: 程序包 com.allen.util'],
+        ['base\\extend\\BaseCommon.java', 71, 15, '类 MyPrefs_; 位置: 类 BaseCommon'],
+        ['base\\extend\\BaseCommon.java', 228, 23, '类 MyPrefs_; 位置: 类 BaseCommon'],
+        ['activity\\account\\AccountLogicActivity.java', 14, 21, '类 MainActivity_; 位置: 程序包 com.allen'],
+        ['activity\\account\\AccountLogicActivity.java', 141, 81, '类 PassWordActivity_'],
+        ['activity\\account\\AccountLogicActivity.java', 144, 45, '变量 PassWordActivity_'],
+      ] as const
+    ).map(([file, line, column, symbol]) =>
+      d(
+        'error',
+        'javac',
+        `D:\\test\\android\\app\\src\\main\\java\\com\\allen\\${file}`,
+        line,
+        column,
+        `找不到符号 (符号: ${symbol})`,
+        null,
+      ),
+    ),
+  ],
+  'javacw7_studio_quote_prefixed_messages_path_after.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:compileDebugJavaWithJavac': Compilation failed; see the compiler error output for details.",
+      ':app:compileDebugJavaWithJavac',
+    ),
+    d('error', 'javac', null, 96, 26, 'cannot find symbol class MainThread', null),
+    d('error', 'javac', null, 54, 18, 'cannot find symbol class Background', null),
+    d('error', 'javac', null, 87, 17, 'cannot find symbol class MainThread', null),
+    d('error', 'javac', null, 28, 22, 'cannot find symbol class MainThread', null),
+    d('error', 'javac', null, 85, 19, 'class GamePanel is already defined in package com.ahsan.myfirstgame', null),
+    d('error', 'javac', null, 18, 13, 'cannot find symbol class Background', null),
+    d('error', 'javac', null, 17, 13, 'cannot find symbol class MainThread', null),
+  ],
+  'javacw7_intellij_jps_java_level_symbol_location.txt': [
+    d(
+      'error',
+      'javac',
+      null,
+      40,
+      25,
+      'cannot find symbol (symbol: class R; location: package com.dmsl.anyplace)',
+      null,
+    ),
+  ],
+  'javacw7_intellij_jps_java_level_zh_symbol_location.txt': [
+    d(
+      'error',
+      'javac',
+      null,
+      287,
+      18,
+      '找不到符号 (符号: 变量 PropertyUtils; 位置: 类 com.googlecode.aviator.runtime.type.AviatorJavaType)',
+      null,
+    ),
+  ],
+  'javacw7_windows_space_dotted_dir_generated_underscore_classes.txt': [
+    d(
+      'error',
+      'javac',
+      'D:\\1-Project\\0-VNPT\\6-HTKD\\MobiAPP\\2. WORKING\\MobileSCSS_Android\\app\\src\\main\\java\\vn\\vnptdanang\\scss\\ui\\chisodieuhanh\\phoihopvtt\\phieulapdat\\GiamSatPhieuLapDatFragment.java',
+      54,
+      61,
+      'cannot find symbol (symbol: class GiamSatPhieuTableFragment_; location: package vn.vnptdanang.scss.ui.chisodieuhanh.phoihopvtt.bieudo)',
+      null,
+    ),
+    d(
+      'error',
+      'javac',
+      'D:\\1-Project\\0-VNPT\\6-HTKD\\MobiAPP\\2. WORKING\\MobileSCSS_Android\\app\\src\\main\\java\\vn\\vnptdanang\\scss\\ui\\chisodieuhanh\\phoihopvtt\\phieulapdat\\GiamSatPhieuLapDatFragment.java',
+      56,
+      37,
+      'cannot find symbol (symbol: class ChonDanhMucActivity_; location: package vn.vnptdanang.scss.ui.danhmuc)',
+      null,
+    ),
+  ],
+  'javacw7_gradle_java_zh_cn_compilejava_shell_prompt.txt': [
+    ...(
+      [
+        [
+          'retailscm_core_src/com/doublechaintech/retailscm/RetailscmQuery.java',
+          3,
+          46,
+          '类 BaseQuery; 位置: 程序包 com.skynet.infrastructure.graphservice',
+        ],
+        ['retailscm_core_src/com/doublechaintech/retailscm/RetailscmQuery.java', 7, 37, '类 BaseQuery'],
+        [
+          'retailscm_custom_src/com/doublechaintech/retailscm/secuser/CustomSecUserManagerImpl.java',
+          41,
+          24,
+          '类 Password; 位置: 程序包 com.terapico.caf',
+        ],
+        [
+          'retailscm_custom_src/com/doublechaintech/retailscm/secuser/CustomSecUserManagerImpl.java',
+          362,
+          13,
+          '类 Password; 位置: 类 CustomSecUserManagerImpl',
+        ],
+        [
+          'retailscm_custom_src/com/doublechaintech/retailscm/secuser/CustomSecUserManagerImpl.java',
+          368,
+          13,
+          '类 Password; 位置: 类 CustomSecUserManagerImpl',
+        ],
+      ] as const
+    ).map(([file, line, column, symbol]) =>
+      d(
+        'error',
+        'javac',
+        `/root/retailscm-biz-suite/bizcore/WEB-INF/${file}`,
+        line,
+        column,
+        `找不到符号 (符号: ${symbol})`,
+        ':compileJava',
+      ),
+    ),
+  ],
+  'javacw7_notes_windows_plugin_path_blank_between.txt': [],
+  'javacw7_flutter_pub_cache_windows_registrar_exit_code.txt': [
+    d(
+      'error',
+      'javac',
+      'C:\\Users\\Dell\\AppData\\Local\\Pub\\Cache\\hosted\\pub.dev\\sound_generator-0.0.13\\android\\src\\main\\java\\io\\github\\mertguner\\sound_generator\\SoundGeneratorPlugin.java',
+      11,
+      47,
+      'cannot find symbol (symbol: class Registrar; location: interface PluginRegistry)',
+      null,
+    ),
+    d(
+      'error',
+      'javac',
+      'C:\\Users\\Dell\\AppData\\Local\\Pub\\Cache\\hosted\\pub.dev\\sound_generator-0.0.13\\android\\src\\main\\java\\io\\github\\mertguner\\sound_generator\\SoundGeneratorPlugin.java',
+      43,
+      35,
+      'cannot find symbol (symbol: class Registrar; location: class SoundGeneratorPlugin)',
+      null,
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':sound_generator:compileDebugJavaWithJavac': Compilation failed; see the compiler error output for details.",
+      ':sound_generator:compileDebugJavaWithJavac',
+    ),
+  ],
+  'javacw7_path_cut_to_extension_registrar_warnings_count.txt': [
+    d(
+      'error',
+      'javac',
+      null,
+      null,
+      null,
+      'cannot find symbol (symbol: class Registrar; location: interface PluginRegistry)',
+      null,
+    ),
+  ],
+  'javacw7_flutter_registrant_package_missing_blank_caret.txt': [
+    d(
+      'error',
+      'javac',
+      'E:\\kitchenowl-main\\kitchenowl\\android\\app\\src\\main\\java\\io\\flutter\\plugins\\GeneratedPluginRegistrant.java',
+      19,
+      null,
+      'package dev.fluttercommunity.plus.device_info does not exist',
+      null,
+    ),
+  ],
+  'javacw7_gradle_java_gbk_unmappable_windows_dotted_dir_old_block.txt': [
+    ...(
+      [
+        [277, 63],
+        [288, 79],
+        [298, 71],
+      ] as const
+    ).map(([line, column]) =>
+      d(
+        'error',
+        'javac',
+        'D:\\spring\\workspace-sts-3.8.2.RELEASE\\grobid\\grobid-core\\src\\main\\java\\org\\grobid\\core\\utilities\\Utilities.java',
+        line,
+        column,
+        '编码GBK的不可映射字符',
+        ':grobid-core:compileJava',
+      ),
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':grobid-core:compileJava': Compilation failed; see the compiler error output for details.",
+      ':grobid-core:compileJava',
+    ),
+  ],
+  'javacw7_gradle_java_gbk_hex_byte_task_without_marker.txt': [
+    d(
+      'error',
+      'javac',
+      'F:\\code\\halo-GPT\\src\\main\\java\\run\\halo\\starter\\StarterPlugin.java',
+      24,
+      1,
+      '编码 GBK 的不可映射字符 (0x81)',
+      ':compileJava',
+    ),
+    d(
+      'error',
+      'javac',
+      'F:\\code\\halo-GPT\\src\\main\\java\\run\\halo\\starter\\StarterPlugin.java',
+      29,
+      null,
+      '编码 GBK 的不可映射字符 (0x81)',
+      ':compileJava',
+    ),
+  ],
+  'javacw7_studio_grouped_zh_gbk_drive_h.txt': [
+    d(
+      'error',
+      'javac',
+      'H:\\github\\zip\\NewHooks-master\\hookinject\\src\\main\\java\\com\\taobao\\android\\dexposed\\annotations\\Utils.java',
+      14,
+      6,
+      '编码GBK的不可映射字符',
+      null,
+    ),
+  ],
+  'javacw7_gradle_java_windows1252_unmappable_box_chars.txt': [
+    d(
+      'error',
+      'javac',
+      'D:\\tmp\\replicate\\src\\main\\java\\replicate\\net\\requestwaitinglist\\RequestWaitingList.java',
+      31,
+      null,
+      'unmappable character (0x90) for encoding windows-1252',
+      ':compileJava',
+    ),
+  ],
+  'javacw7_cordova_console_wrapped_120_cols_windows.txt': [
+    ...(
+      [
+        ['SystemWebViewClient.java', 29, 22, 'class ClientCertRequest; location: package android.webkit'],
+        ['SystemWebViewClient.java', 116, 60, 'class ClientCertRequest; location: class SystemWebViewClient'],
+        ['SystemWebChromeClient.java', 249, 35, 'variable LOLLIPOP; location: class VERSION_CODES'],
+        ['SystemCookieManager.java', 37, 57, 'variable LOLLIPOP; location: class VERSION_CODES'],
+      ] as const
+    ).map(([file, line, column, symbol]) =>
+      d(
+        'error',
+        'javac',
+        `D:\\IONIC\\push-tutorial\\platforms\\android\\CordovaLib\\src\\org\\apache\\cordova\\engine\\${file}`,
+        line,
+        column,
+        `cannot find symbol (symbol: ${symbol})`,
+        null,
+      ),
+    ),
+  ],
+  'javacw7_rn_console_wrapped_80_cols_path_split.txt': [
+    d(
+      'error',
+      'javac',
+      '\\TestRunnerManager.java',
+      14,
+      23,
+      'cannot find symbol (symbol: class DevSupportManager; location: class TestRunnerManager)',
+      ':app:compileDebugJavaWithJavac',
+    ),
+    d(
+      'error',
+      'javac',
+      'D:\\react_native\\ReactNativeSampleApp-master\\android\\app\\src\\main\\java\\com\\sample\\MainApplication.java',
+      19,
+      23,
+      'getUseDeveloperSupport() in <anonymous com.sample.MainApplication$1> cannot override getUseDeveloperSupport() in ReactNativeHost',
+      ':app:compileDebugJavaWithJavac',
+    ),
+    d(
+      'error',
+      'javac',
+      'D:\\react_native\\ReactNativeSampleApp-master\\android\\app\\src\\main\\java\\com\\sample\\TestRunnerManager.java',
+      30,
+      35,
+      'cannot find symbol (symbol: class DevSupportManager; location: class TestRunnerManager)',
+      ':app:compileDebugJavaWithJavac',
+    ),
+  ],
+  'javacw7_cordova_tab_indented_task_glued_windows.txt': [
+    d(
+      'error',
+      'javac',
+      'D:\\Projects\\ZwyczajnyPL\\cordova\\platforms\\android\\app\\src\\main\\java\\io\\branch\\BranchSDK.java',
+      82,
+      null,
+      'cannot fnd symbol @TargetApi(Build.VERSION_CODES.KITKAT)',
+      ':app:compileArm64DebugJavaWithJavac',
+    ),
+    d(
+      'error',
+      'javac',
+      'D:\\Projects\\ZwyczajnyPL\\cordova\\platforms\\android\\app\\src\\main\\java\\com\\android\\plugins\\Permissions.java',
+      83,
+      18,
+      'cannot find symbol (symbol: variable M; location: class VERSION_CODES)',
+      ':app:compileArm64DebugJavaWithJavac',
+    ),
+    d(
+      'error',
+      'javac',
+      'D:\\Projects\\ZwyczajnyPL\\cordova\\platforms\\android\\app\\src\\main\\java\\com\\android\\plugins\\Permissions.java',
+      104,
+      18,
+      'cannot find symbol (symbol: variable M; location: class VERSION_CODES)',
+      ':app:compileArm64DebugJavaWithJavac',
+    ),
+    d(
+      'error',
+      'javac',
+      'D:\\Projects\\ZwyczajnyPL\\cordova\\platforms\\android\\app\\src\\main\\java\\io\\branch\\BranchSDK.java',
+      87,
+      null,
+      'cannot find symbol',
+      ':app:compileArm64DebugJavaWithJavac',
+    ),
+  ],
+  'javacw7_cordova_old_task_glued_unix_path_bare_failed.txt': [
+    d(
+      'error',
+      'javac',
+      '/Users/administrator/app-builder/STAGING/client/modules/AGCordova/src/nl/xservices/plugins/LaunchMyApp.java',
+      5,
+      26,
+      'cannot find symbol (symbol: class CordovaActivity; location: package org.apache.cordova)',
+      ':modules:AGCordova:compileReleaseJava',
+    ),
+    d(
+      'error',
+      'javac',
+      '/Users/administrator/app-builder/STAGING/client/modules/AGCordova/src/nl/xservices/plugins/LaunchMyApp.java',
+      23,
+      31,
+      'cannot find symbol (symbol: class CordovaActivity; location: class LaunchMyApp)',
+      ':modules:AGCordova:compileReleaseJava',
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':modules:AGCordova:compileReleaseJava': Compilation failed; see the compiler error output for details.",
+      ':modules:AGCordova:compileReleaseJava',
+    ),
+  ],
+  'javacw7_d8_agpbi_program_type_bare_failed_dex_merger.txt': [
+    d(
+      'error',
+      'r8',
+      null,
+      null,
+      null,
+      'Program type already present: android.support.v4.app.ActionBarDrawerToggle$Delegate',
+      null,
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':comlyracsssupercompass:transformDexArchiveWithExternalLibsDexMergerFor91MarketDebug'",
+      ':comlyracsssupercompass:transformDexArchiveWithExternalLibsDexMergerFor91MarketDebug',
+    ),
+  ],
+  'javacw7_cordova_windows_e_drive_three_errors_cut.txt': [
+    ...(
+      [
+        [598, 57, 'variable KITKAT; location: class VERSION_CODES'],
+        [599, 96, 'variable LOCATION_MODE; location: class Secure'],
+        [600, 51, 'variable LOCATION_MODE_OFF; location: class Secure'],
+      ] as const
+    ).map(([line, column, symbol]) =>
+      d(
+        'error',
+        'javac',
+        'E:\\Mine\\Projects\\map-ionic\\platforms\\android\\app\\src\\main\\java\\com\\tenforwardconsulting\\cordova\\BackgroundGeolocationPlugin.java',
+        line,
+        column,
+        `cannot find symbol (symbol: ${symbol})`,
+        null,
+      ),
+    ),
+  ],
+  'javacw7_rn_cli_failed_install_header_only_windows.txt': [
+    d(
+      'error',
+      'javac',
+      'C:\\repos\\test\\android\\app\\src\\main\\java\\com\\test\\MainApplication.java',
+      20,
+      null,
+      'cannot find symbol',
+      null,
+    ),
+  ],
+  'javacw7_rn_cli_failed_install_symbol_without_location.txt': [
+    d(
+      'error',
+      'javac',
+      '/usr/local/src/data/temp/vpn/mysterium-vpn-mobile/android/app/src/main/java/network/mysterium/vpn/MainApplication.java',
+      52,
+      19,
+      'cannot find symbol (symbol: class ReactNativePushNotificationPackage)',
+      null,
+    ),
+    d(
+      'error',
+      'javac',
+      '/usr/local/src/data/temp/vpn/mysterium-vpn-mobile/android/app/src/main/java/network/mysterium/vpn/MainApplication.java',
+      54,
+      19,
+      'cannot find symbol (symbol: class VectorIconsPackage)',
+      null,
+    ),
+  ],
+  'javacw7_ksp_koin_missing_definition_then_check_log.txt': [
+    d(
+      'error',
+      'ksp',
+      null,
+      null,
+      null,
+      "--> Missing Definition type 'com.github.springeye.snote.di.DIFactory' for 'com.github.springeye.snote.di.privateAppDatabase'. Fix your configuration to define type 'DIFactory'.",
+      null,
+    ),
+    d('error', 'ksp', null, null, null, 'Error occurred in KSP, check log for detail', null),
+  ],
+  'javacw7_ksp_warning_unable_to_process_elided.txt': [
+    d('warning', 'ksp', null, null, null, 'Unable to process:org.koin.compiler.BuilderProcessor:  ...', null),
+  ],
+  'javacw7_ksp_npe_task_line_without_marker_frames.txt': [
+    d('error', 'ksp', null, null, null, 'java.lang.NullPointerException', ':app:kspDebugKotlin'),
+  ],
+  'javacw7_ksp_tagged_exception_without_level_multiline.txt': [
+    d(
+      'error',
+      'ksp',
+      null,
+      null,
+      null,
+      'com.ramcosta.composedestinations.codegen.commons.UnexpectedException: Unable to get package name for module. Please specify a package name to use in the module\'s build.gradle file with: ksp { arg("compose-destinations.codeGenPackageName", "your.preferred.package.name") } And report this issue (with steps to reproduce) if possible.',
+      null,
+    ),
+  ],
+  'javacw7_hilt_message_after_caret_header_missing.txt': [
+    d(
+      'error',
+      'javac',
+      null,
+      null,
+      null,
+      '@AndroidEntryPoint class expected to extend Hilt_ExampleFragment. Found: BaseFragment',
+      null,
+    ),
+  ],
+  'javacw7_relative_project_path_no_caret.txt': [
+    d(
+      'error',
+      'javac',
+      'GithubClient/app/src/main/java/frogermcs/io/githubclient/GithubClientApplication.java',
+      6,
+      null,
+      'package com.frogermcs.androiddevmetrics does not exist',
+      null,
+    ),
+  ],
+  'javacw7_plain_javac_zh_bare_names_unindented_symbol_lines.txt': [
+    ...(
+      [
+        [2, '类 U'],
+        [2, '类 Disposable'],
+        [3, '类 Observer'],
+        [3, '类 V'],
+      ] as const
+    ).map(([line, symbol]) =>
+      d(
+        'error',
+        'javac',
+        'QueueDrainObserver.java',
+        line,
+        1,
+        `找不到符号 (符号: ${symbol}; 位置: 类 QueueDrainObserver)`,
+        null,
+      ),
     ),
   ],
 };

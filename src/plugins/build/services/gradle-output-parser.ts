@@ -138,9 +138,11 @@ import {
   JAVAC_BARE_ERROR,
   JAVAC_BARE_WARNING,
   JAVAC_CRASH,
+  JAVAC_CRASH_UNFORMATTED,
   JAVAC_CRASH_EXCEPTION,
   JAVAC_CLASS_FILE,
   JAVAC_DETAIL,
+  HILT_INCOMPLETE,
   JAVAC_FATAL,
   JAVAC_HINT,
   JAVAC_LEVEL_ONLY,
@@ -152,6 +154,7 @@ import {
   KSP,
   MAVEN_LOCATED,
   MAX_DATA_BINDING_LINES,
+  PATH_HEAD,
   ROOM_MESSAGE,
   TAG_ONLY,
   readDataBindingReport,
@@ -294,6 +297,7 @@ import {
   LOG_LEVEL_PREFIX,
   RELAY_PREFIX_GLUED,
   WINDOWS_CONSOLE_WIDTH,
+  fillsConsoleRow,
   gluedPrefixAfterStart,
   stripWrapperPrefixes,
 } from './gradle-output/wrapper-prefixes.js';
@@ -427,6 +431,8 @@ interface PendingJavac {
   echo?: string;
   /** Length of the location line as read: a console cuts its lines at its width (80 columns and more). */
   readonly headerLength?: number;
+  /** The message's last line as read filled a console's row: the console may have cut it, its rest on the next line. */
+  rowGoesOn?: boolean;
   blankLines: number;
   sawCaret: boolean;
   /** kapt wrapped the lines after the message (it may print the first one bare). */
@@ -519,6 +525,10 @@ export class GradleOutputParser {
   private markdownQuote = false;
   /** Android Studio's `Error:(12, 0) msg`, waiting for the `<a href="openFile:…">` line that names its file. */
   private pendingStudio: Diagnostic | null = null;
+  /** javac's `symbol:`/`location:` lines Studio copies under its message (unindented), read into it. */
+  private studioDetails: string[] = [];
+  /** The indented lines under a caret no javac message claimed (its location line lost in a paste); null when none. */
+  private strayCaretLines: string[] | null = null;
   /** True after a config-cache problem header until its bullet list ends. */
   private inCcList = false;
   /** Causes read so far whose `> ` markers were lost in pasting (their nesting, for the next such line). */
@@ -822,6 +832,13 @@ export class GradleOutputParser {
         return;
       }
     }
+    // javac's `symbol:`/`location:` lines under a Studio message are its own (javac's other details after the caret are
+    // not copied with it), and the file's group goes on after them.
+    const studioDetail = this.pendingStudio?.source === 'javac' ? JAVAC_DETAIL.exec(line) : null;
+    if (studioDetail) {
+      this.studioDetails.push(`${studioDetail[1]}: ${studioDetail[2]!.trim()}`);
+      return;
+    }
     // javac's `where T is a type-variable:` clause under a message stays in the file's group; copied out of the
     // Messages tree, a file's messages may keep the indentation that nests them under it.
     if (this.studioFile !== null) {
@@ -833,9 +850,7 @@ export class GradleOutputParser {
     if (this.section === 'none' && line.startsWith('* ') && !GRADLE_SECTION.test(line)) line = line.slice(2);
     if (this.pendingStudio) {
       const link = STUDIO_OPEN_FILE.exec(line);
-      const studio = this.pendingStudio;
-      this.pendingStudio = null;
-      const message = studio.source === 'aapt2' ? studio.message.replace(/^error: /, '') : studio.message;
+      const { studio, message } = this.takeStudio();
       if (!link && DEPENDENCY_NOT_FOUND.test(message)) this.pendingDependency({ ...studio, message });
       else this.add(link ? { ...studio, message, file: link[1]! } : { ...studio, message });
       if (link) return;
@@ -1348,15 +1363,10 @@ export class GradleOutputParser {
       this.heldLintLine = null;
       this.pushLine(held, false);
     }
-    if (this.pendingStudio)
-      this.add({
-        ...this.pendingStudio,
-        message:
-          this.pendingStudio.source === 'aapt2'
-            ? this.pendingStudio.message.replace(/^error: /, '')
-            : this.pendingStudio.message,
-      });
-    this.pendingStudio = null;
+    if (this.pendingStudio) {
+      const { studio, message } = this.takeStudio();
+      this.add({ ...studio, message });
+    }
     if (this.instrumentationShortMessage !== null) {
       const { message, task } = this.instrumentationShortMessage;
       this.instrumentationShortMessage = null;
@@ -1465,6 +1475,21 @@ export class GradleOutputParser {
       column: m[2] ? Number(m[2]) : null,
     };
     return true;
+  }
+
+  /** Takes the Studio message that waited for its next line, the javac details read under it folded into its message. */
+  private takeStudio(): { studio: Diagnostic; message: string } {
+    const studio = this.pendingStudio!;
+    const details = this.studioDetails;
+    this.pendingStudio = null;
+    this.studioDetails = [];
+    const message =
+      studio.source === 'aapt2'
+        ? studio.message.replace(/^error: /, '')
+        : details.length > 0
+          ? `${studio.message} (${details.join('; ')})`
+          : studio.message;
+    return { studio, message };
   }
 
   /** `again`: a record the tool printed twice in a row is two problems (see flushMultiline), not one printed twice. */
@@ -1834,13 +1859,28 @@ export class GradleOutputParser {
         pending.message = `${pending.message} ${line.trim()}`;
         return true;
       }
+      // A location line that filled a console's row was cut there, inside a word or at the space it kept (`…: error:
+      // ca` / `nnot find symbol`, `…: error:` / ` cannot find symbol`): the line taken as the echo was the message's
+      // rest when another line comes before the caret (an echo that happened to follow a full row has its caret next).
+      if (
+        pending.linesBeforeCaret === 1 &&
+        pending.rowGoesOn &&
+        pending.echo !== undefined &&
+        /^ ?\S/.test(pending.echo)
+      ) {
+        pending.message = `${pending.message}${pending.echo}`.trim();
+        pending.rowGoesOn = fillsConsoleRow(pending.echo);
+        pending.echo = line;
+        return true;
+      }
       // A message wrapped onto the next line (`… implement a method` / `from a supertype`), its echo after it: the
-      // line taken as the echo was only words, and this one is indented source.
+      // line taken as the echo was only words, and this one is indented source (or any source after a message that
+      // announced its rest with a colon: `@JsonClass can't be applied to X:` / `must be a Kotlin class`).
       if (
         pending.linesBeforeCaret === 1 &&
         pending.echo !== undefined &&
         /^[a-z]+(?: [\w'-]+)+$/.test(pending.echo) &&
-        /^\s+\S/.test(line)
+        (/^\s+\S/.test(line) || pending.message.endsWith(':'))
       ) {
         // A console cuts at its width inside a word as often as not (`does not overr` / `ide or …`): a location line as
         // long as a console's was cut there; a shorter one was wrapped at a word by whoever pasted it.
@@ -2286,6 +2326,7 @@ export class GradleOutputParser {
       if (this.scanConfigCache(line, 'warning')) return true;
     }
     const task = inBlock ? (this.blockTask() ?? this.currentTask) : this.currentTask;
+    if (!inBlock && this.readHeaderlessHilt(line, task)) return true;
 
     let m: RegExpExecArray | null;
     if (line.includes(DATA_BINDING_ERROR_START_WORDS)) {
@@ -2293,7 +2334,11 @@ export class GradleOutputParser {
       const from = line.indexOf(DATA_BINDING_ERROR_START_WORDS) + DATA_BINDING_ERROR_START_WORDS.length - 'msg:'.length;
       return this.readDataBinding(line.slice(from), task ?? this.lastFailedTask);
     }
-    if (trimmed.startsWith('An exception has occurred in the compiler') && (m = JAVAC_CRASH.exec(line))) {
+    const crash = trimmed.startsWith('An exception has occurred in the compiler') ? JAVAC_CRASH.exec(line) : null;
+    const unformattedCrash = trimmed.startsWith('compiler message file broken: ')
+      ? JAVAC_CRASH_UNFORMATTED.exec(line)
+      : null;
+    if (crash || unformattedCrash) {
       const kapt = this.kaptContext || /kapt/i.test(task ?? '');
       this.pendingMultiline = {
         base: {
@@ -2302,7 +2347,7 @@ export class GradleOutputParser {
           file: null,
           line: null,
           column: null,
-          message: `${m[1]}.`,
+          message: crash ? `${crash[1]}.` : unformattedCrash![1]!,
           task: task ?? this.lastFailedTask,
         },
         lines: [],
@@ -2516,7 +2561,19 @@ export class GradleOutputParser {
       (m[5] !== 'Error' || !(trimmed.endsWith(']') || /:lint\w*$/i.test(task ?? '')))
     ) {
       const glued = splitGluedLocation(m[3]!);
-      const file = glued?.path ?? m[3]!;
+      // A console cut the path at its row's end: the line before holds its start (a path line of a Studio group is whole).
+      const previous = this.previousLine;
+      const pathHead =
+        !glued &&
+        m[1] === '' &&
+        previous !== null &&
+        fillsConsoleRow(previous) &&
+        PATH_HEAD.test(previous) &&
+        !STUDIO_FILE_LINE.test(previous) &&
+        !/^[A-Za-z]:/.test(m[3]!)
+          ? previous
+          : '';
+      const file = glued?.path ?? pathHead + m[3]!;
       const kaptLetter = m[2] ?? null;
       const kapt =
         kaptLetter !== null ||
@@ -2536,6 +2593,7 @@ export class GradleOutputParser {
         // javac ends no message with a space: the line was cut there (`cannot find ` / `symbol`).
         cutAtWidth: m[6]!.endsWith(' ') && m[6]!.trim() !== '',
         headerLength: line.length,
+        rowGoesOn: fillsConsoleRow(line),
         kaptLetter,
         details: [],
         column: null,
@@ -3180,6 +3238,41 @@ export class GradleOutputParser {
     if ((task && /:ksp\w*$/.test(task)) || /\bKSP\b/.test(message)) return 'ksp';
     if ((task && /:kapt\w*$/.test(task)) || this.kaptContext) return 'kapt';
     return 'kotlin';
+  }
+
+  /**
+   * Hilt's error copied without its `<path>:12: error: [Hilt]` line: the source echo, the caret, what Hilt says under
+   * it (javac indents it; a paste may not), then Hilt's own closing line (`[Hilt] Processing did not complete. See error
+   * above for details.`), which is what tells the lines apart from those under any other caret.
+   */
+  private readHeaderlessHilt(line: string, task: string | null): boolean {
+    const caret = line.includes('^') ? CARET.exec(line) : null;
+    if (caret && !caret[2]) {
+      this.strayCaretLines = [];
+      return false;
+    }
+    const lines = this.strayCaretLines;
+    if (lines === null) return false;
+    if (line.trim() === '' || lines.length >= MAX_UNINDENTED_LINES) {
+      this.strayCaretLines = null;
+      return false;
+    }
+    if (!HILT_INCOMPLETE.test(line)) {
+      lines.push(line.trim());
+      return false;
+    }
+    this.strayCaretLines = null;
+    if (lines.length === 0) return false;
+    const kapt = this.kaptContext || /kapt/i.test(task ?? '');
+    return this.add({
+      severity: 'error',
+      source: kapt ? 'kapt' : 'javac',
+      file: null,
+      line: null,
+      column: null,
+      message: lines.join(' '),
+      task,
+    });
   }
 
   /**

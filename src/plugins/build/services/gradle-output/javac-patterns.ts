@@ -52,9 +52,16 @@ export function splitGluedLocation(file: string): { before: string; path: string
   return at > 0 ? { before: file.slice(0, at), path: file.slice(at) } : null;
 }
 
+/** The line Hilt closes each of its errors with, under the message (Hilt's ProcessorErrorHandler FAILURE_SUFFIX). */
+export const HILT_INCOMPLETE = /^\s*\[Hilt\] Processing did not complete\. See error above for details\.\s*$/;
 /** A javac message whose first line is only an annotation processor's tag (`[Hilt]`), or empty. */
 export const TAG_ONLY = /^(?:\[[\w/ :-]+\])?$/;
 export const JAVAC_CLASS_FILE = /^\s*class file for \S+ not found$/;
+/**
+ * The start of a path alone on a line (a drive or a root, no colon after it): on a line that filled a console's row, the
+ * rest of the path begins the next line (`D:\\app\\src\\main\\java\\com\\sample` / `\\MainApplication.java:19: error: …`).
+ */
+export const PATH_HEAD = /^(?:[A-Za-z]:)?[\\/][^:*?"<>|]*$/;
 /** javac's location alone on a line, its `error: …` on the next (a JS CLI's log wraps it there). */
 export const JAVAC_LOCATION_ONLY = /^(\s*)(\S.*?\.java):(\d+):\s*$/;
 export const JAVAC_LEVEL_ONLY = new RegExp(`^\\s*${JAVAC_LEVEL}: \\S`);
@@ -68,10 +75,10 @@ export const MAVEN_LOCATED = /^\s*(.+?\.java):\[(\d+),(\d+)\] (?:(error|warning)
 
 /**
  * javac's message with no location in front of it (a CLI or a paste dropped it), also in the JDK's locales and with the
- * level word mis-decoded (a GBK console's `错误` read as UTF-8 is `����`). A `12: ` before it is what is left of the
- * `<path>:12: ` header when a paste cut the path away: without the file the line number locates nothing.
+ * level word mis-decoded (a GBK console's `错误` read as UTF-8 is `����`). A `12: ` (or `.java:12: `) before it is what is
+ * left of the `<path>:12: ` header when a paste cut the path away: without the file the line number locates nothing.
  */
-export const JAVAC_BARE_ERROR = /^(?:\d+: )?(?:error|错误|エラー|Fehler|\uFFFD{2,}): (.+)$/;
+export const JAVAC_BARE_ERROR = /^(?:(?:\.(?:java|kt):)?\d+: )?(?:error|错误|エラー|Fehler|\uFFFD{2,}): (.+)$/;
 /**
  * The java launcher says it could not start a JVM (a test worker whose classpath lost Gradle's worker class) with the
  * same localized `Error:` word as javac; its messages name the main class, which no javac message does.
@@ -83,6 +90,13 @@ export const JVM_LAUNCHER_MAIN_CLASS = /主类|メイン・クラス|Hauptklasse
  * Please file a bug …`, then the exception that stopped it on the next line, then its stack.
  */
 export const JAVAC_CRASH = /^\s*(An exception has occurred in the compiler \([^)]*\))\./;
+/**
+ * The same crash when javac could not format that message (JavacMessages' fallback for a key it cannot render): the
+ * key and its arguments as they are, the version first (`compiler message file broken: key=compiler.misc.msg.bug
+ * arguments=11.0.2, {1}, {2}, …`).
+ */
+export const JAVAC_CRASH_UNFORMATTED =
+  /^\s*(compiler message file broken: key=compiler\.misc\.msg\.bug arguments=.*?)\s*$/;
 /** The exception javac names under its crash message (`java.lang.AssertionError: …`). */
 export const JAVAC_CRASH_EXCEPTION = /^\s*[\w$]+(?:\.[\w$]+)+(?:Exception|Error)(?::.*)?$/;
 

@@ -5,7 +5,7 @@
 import { AAPT_MESSAGE } from './aapt-patterns.js';
 import type { DiagnosticSource } from './build-diagnostic.js';
 import { IMPLICIT_BLOCK } from './failure-block-patterns.js';
-import { DATA_BINDING_MESSAGE, ROOM_MESSAGE } from './javac-patterns.js';
+import { DATA_BINDING_MESSAGE, JAVAC_LEVEL, ROOM_MESSAGE } from './javac-patterns.js';
 import { MANIFEST_MESSAGE } from './manifest-patterns.js';
 
 /**
@@ -20,9 +20,16 @@ export const STUDIO_UNRESOLVED = /^\s*(Failed to resolve: \S+:\S+)\s*$/;
 export const STUDIO_SYNC_FAILED = /^\s*Gradle (?:project )?sync failed: (\S.*)$/;
 /** A Studio location with its message lost (copied apart from it): `Error:(39,13)`. */
 export const STUDIO_LOCATION_ONLY = /^\s*Error:\((\d+)(?:, ?(\d+))?\)\s*$/;
-/** Android Studio's Messages view: `Error:(12, 0) msg`, `Error:(34, 24) Kotlin: msg`, `Error:(8) msg`, `Error:msg`. */
-export const STUDIO_LOCATED =
-  /^(Error|Warning):\((\d+)(?:, ?(\d+))?\) ?(?:(Kotlin|Java|Gradle|error|warning|Error|Warning): )?(.+)$/;
+/**
+ * Android Studio's Messages view: `Error:(12, 0) msg`, `Error:(34, 24) Kotlin: msg`, `Error:(8) msg`, `Error:msg`; javac's
+ * level word stays in front of its message in the JDK's locales (`Error:(8, 38) 错误: 找不到符号`), and IntelliJ's own build
+ * names the compiler instead (`Error:(40, 25) java: cannot find symbol`).
+ */
+export const STUDIO_LOCATED = new RegExp(
+  `^(Error|Warning):\\((\\d+)(?:, ?(\\d+))?\\) ?(?:(Kotlin|Java|java|Gradle|${JAVAC_LEVEL.slice(1, -1)}): )?(.+)$`,
+);
+/** The word Studio keeps in front of a javac message: javac's level in any of the JDK's locales, or the compiler's name. */
+const STUDIO_JAVAC_TOOL = new RegExp(`^(?:Java|java|Warning|${JAVAC_LEVEL.slice(1, -1)})$`);
 export const STUDIO_UNLOCATED =
   /^(Error|Warning):(?:Gradle: )?(?!\s*(?:\(|Execution failed|A problem occurred|FAILURE: |BUILD (?:FAILED|SUCCESSFUL)))(\S.*)$/;
 export const STUDIO_OPEN_FILE = /^<a href="openFile:([^"]+)">/;
@@ -47,6 +54,6 @@ export function studioSource(tool: string, file: string | null, message: string)
   // …@authorities at debug:21:13 requires a placeholder substitution …`).
   if (MANIFEST_MESSAGE.test(message)) return 'manifest';
   if ((file !== null && /\.xml$/.test(file)) || AAPT_MESSAGE.test(message)) return 'aapt2';
-  if (/^(?:Java|error|warning|Error|Warning)$/.test(tool) || (file !== null && /\.java$/.test(file))) return 'javac';
+  if (STUDIO_JAVAC_TOOL.test(tool) || (file !== null && /\.java$/.test(file))) return 'javac';
   return 'gradle';
 }

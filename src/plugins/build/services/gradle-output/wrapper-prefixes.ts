@@ -23,6 +23,12 @@ export const WRAPPER_PREFIX =
  * less the space a break fell on: a row of exactly this width goes on mid-word on the next row.
  */
 export const WINDOWS_CONSOLE_WIDTH = 80;
+/** The width Windows 10 gives a new console window, the other width its copies are cut at. */
+export const WIDE_CONSOLE_WIDTH = 120;
+/** A line exactly as long as a console's row (or rows): the console cut it there and it goes on on the next line. */
+export function fillsConsoleRow(line: string): boolean {
+  return line.length > 0 && (line.length % WINDOWS_CONSOLE_WIDTH === 0 || line.length % WIDE_CONSOLE_WIDTH === 0);
+}
 export const RELAYED_LINE_PREFIX = /^(?:\t{1,2}| {8}): /;
 export const P4A_RELAYED_LINE = /^\[(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\]: {0,8}\t/;
 /**
