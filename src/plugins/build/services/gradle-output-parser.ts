@@ -21,6 +21,7 @@
 import {
   AAPT1,
   AAPT1_INVALID_DIRECTORY,
+  AAPT1_RELAYED_LINE,
   AAPT2_BARE,
   AAPT2_BARE_FAILED,
   AAPT2_RESOURCE_FILE,
@@ -41,6 +42,7 @@ import {
   WRAPPED_DUPLICATE_HEAD,
   parseDuplicateResources,
   XML_STREAM_POSITION,
+  NINE_PATCH_MALFORMED,
 } from './gradle-output/aapt-patterns.js';
 import {
   AGP_CONTINUATION,
@@ -284,6 +286,9 @@ const ANY_TEXT = /\S/;
 const NEW_ENTRY =
   /^\s*(?:[ewiv]: |> |\* |FAILURE|BUILD |(?:ERROR|WARNING|INFO|Error|Warning):|Task :|:[\w-]+|\d+ (?:errors?|warnings?)\b|at |Caused by: )|\.(?:kts?|java|xml):\d+/;
 
+/** AAPT 1 prints at most two detail lines under a message (a 9-patch's reason and the pixel where it found it). */
+const MAX_RELAYED_DETAIL_LINES = 2;
+
 /** The tools whose diagnostics a compile task prints. */
 const COMPILER_SOURCES: ReadonlySet<DiagnosticSource> = new Set(['javac', 'kapt', 'kotlin', 'ksp']);
 
@@ -405,6 +410,11 @@ interface PendingMultiline {
   readonly deeperThan?: number;
   /** The merger's located record (`<path> Error:`). */
   readonly mergerRecord?: boolean;
+  /**
+   * The message's detail lines come behind the prefix a relay put before each line of the tool's stderr (AAPT 1's
+   * `AAPT: `): a line whose text after it is indented is one, and one blank line may come before the first.
+   */
+  readonly relayed?: RegExp;
   /** A blank line came right under the record's header: the console relaying it puts one after every line. */
   doubleSpaced?: boolean;
   /** Blank lines in a row held in a double-spaced record. */
@@ -1389,6 +1399,21 @@ export class GradleOutputParser {
     if (this.pendingMultiline) {
       // The merger's detail lines are tab-indented, but pasted logs often lose the tabs; a stack frame ends them.
       const pending = this.pendingMultiline;
+      if (pending.relayed !== undefined) {
+        const text = line.slice(pending.relayed.exec(line)?.[0].length ?? 0);
+        if (/^\s{2,}\S/.test(text) && pending.lines.length < MAX_RELAYED_DETAIL_LINES) {
+          pending.lines.push(text.trim());
+          pending.heldBlank = false;
+          return true;
+        }
+        // A paste's blank line between the header and its first detail (one log line per markdown paragraph).
+        if (line.trim() === '' && pending.lines.length === 0 && pending.heldBlank !== true) {
+          pending.heldBlank = true;
+          return true;
+        }
+        this.flushMultiline();
+        return false;
+      }
       const manifest = pending.base.source === 'manifest';
       // Studio's `Error:` alone over an unindented Gradle `Could not …` (its sync failure dialog, copied): not the
       // merger's record, whose details are tab-indented or read as the merger's own sentences.
@@ -2107,6 +2132,22 @@ export class GradleOutputParser {
     if (trimmed.startsWith('AGPBI:') && (m = AGPBI.exec(line))) return this.addAgpbi(m[1]!, task);
     if (trimmed.startsWith('invalid resource directory name: ') && (m = AAPT1_INVALID_DIRECTORY.exec(line)))
       return this.addUnlocated('error', 'aapt2', m[1]!, task);
+    if (line.includes('9-patch image ') && (m = NINE_PATCH_MALFORMED.exec(line))) {
+      this.pendingMultiline = {
+        base: {
+          severity: 'error',
+          source: 'aapt2',
+          file: m[2]!.replace(/^\\\\\?\\/, ''),
+          line: null,
+          column: null,
+          message: m[1]!,
+          task,
+        },
+        lines: [],
+        relayed: AAPT1_RELAYED_LINE,
+      };
+      return true;
+    }
     if (trimmed.startsWith('AAPT err(') && (m = AAPT1.exec(line))) {
       const rest = m[1]!.trim();
       const at = rest.indexOf(' ERROR: ');

@@ -56,6 +56,20 @@ export const XML_STREAM_POSITION = /^ParseError at \[row,col\]:\[(\d+),(\d+)\]/;
 /** AAPT 1 through AGP: `AAPT err(Facade for 123) : No Delegate set : lost message:<path> ERROR: msg`, or a bare message. */
 export const AAPT1 = /^\s*AAPT err\(Facade for \d+\)\s*: (?:No Delegate set : lost message:)?(.*)$/;
 /**
+ * What AGP put before each line of AAPT 1's stderr it relayed: `AAPT: `, or its process facade's
+ * `AAPT err(Facade for 123) : ` with `No Delegate set : lost message:` when no logger took the line.
+ */
+const AAPT1_RELAY = String.raw`\s*AAPT(?: err\(Facade for \d+\))?\s*:(?: No Delegate set : lost message:)?`;
+/**
+ * AAPT 1's cruncher on a 9-patch image whose frame does not parse (Images.cpp): `ERROR: 9-patch image <path> malformed.`,
+ * then the reason and the pixel on lines of their own, indented (`       Found at pixel #11 along top edge.`).
+ */
+export const NINE_PATCH_MALFORMED = new RegExp(
+  String.raw`^(?:${AAPT1_RELAY})?\s*ERROR: (9-patch image (.+?) malformed\.)\s*$`,
+);
+/** A line of AAPT 1's stderr as AGP relayed it (or bare): what is left after the prefix is the tool's own text. */
+export const AAPT1_RELAYED_LINE = new RegExp(`^(?:${AAPT1_RELAY})?`);
+/**
  * AAPT 1's own unlocated error, printed alone on the task's output when a resource directory's qualifiers do not parse
  * (`invalid resource directory name: <res>/<dir>`, AaptAssets.cpp).
  */
