@@ -3105,7 +3105,9 @@ export class GradleOutputParser {
       this.inAarList = AAR_HEADER.test(trimmed);
       // Reported where it appears, ahead of the duplicates indented under it (the block's close finds it known).
       if (line.includes('Duplicate class ')) this.scanLine(trimmed.slice(2), true);
-      return false;
+      // AAPT's line under `Android resource linking failed`, marked as a cause where a markdown quote flattened the
+      // nesting (`> > Android resource linking failed` / `> > ERROR: <path>:11: AAPT: error: …`): AAPT's diagnostic.
+      return line.includes(': AAPT: ') && this.scanLine(trimmed.slice(2), true);
     }
     if (this.inAarList) {
       const item = AAR_ITEM.exec(line);
@@ -3234,6 +3236,8 @@ export class GradleOutputParser {
       // A cause a terminal cut at its width inside `[…]`, its rest quoted again as a cause of its own: one cause.
       else if (cause && causes.length > 0 && opensBracket(causes[causes.length - 1]!.text) && /^\S+\]/.test(text))
         causes[causes.length - 1]!.text += text;
+      // A tool's diagnostic read where it was quoted as a cause: the detail of the cause above it.
+      else if (cause && causes.length > 0 && entry.consumed) causes[causes.length - 1]!.details.push(entry);
       else if (cause) {
         const joined = WORKER_CAUSE_JOINED.exec(text);
         if (joined) causes.push({ depth: cause[1]!.length, text: joined[1]!, details: [] });

@@ -7,10 +7,11 @@
 export const BAZEL_RESOURCE_TOOL = /\b(?:ResourceProcessorBusyBox|aapt2)\b/;
 /**
  * AAPT2 through AGP: `<path>:12: AAPT: error: msg`, also `ERROR:<path>:105:5-114:25: AAPT: error:`; AAPT 1 through
- * AGP 2 gave no level (`<path>:104: AAPT: Error parsing XML: …`), only errors.
+ * AGP 2 gave no level (`<path>:104: AAPT: Error parsing XML: …`), only errors, and a PhoneGap build's copy a space
+ * before the colon (`AndroidManifest.xml:36:23-37 : AAPT: …`).
  */
 export const AAPT_LOCATED =
-  /^\s*(?:ERROR:\s*)?(?!ERROR: AAPT: )(.+?)(?::(\d+)(?::(\d+)(?:-(\d+)(?::(\d+))?)?)?)?: AAPT: (?:(error|warn|warning): |(?=[A-Z][a-z]))(.*)$/;
+  /^\s*(?:ERROR:\s*)?(?!ERROR: AAPT: )(.+?)(?::(\d+)(?::(\d+)(?:-(\d+)(?::(\d+))?)?)?)? ?: AAPT: (?:(error|warn|warning): |(?=[A-Z][a-z]))(.*)$/;
 /**
  * A line of Windows' console width (WINDOWS_CONSOLE_WIDTH) ending inside a Windows path (`…\res\xml\aut`, or the
  * path and its `:6:24-36`) before any `AAPT:`: an AAPT line the console cut in two. A Gradle 2-4 task name can be
