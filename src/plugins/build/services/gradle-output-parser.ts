@@ -32,6 +32,7 @@ import {
   AAPT_COMPILER_DUPLICATE,
   AAPT_LOCATED,
   AAPT_MESSAGE,
+  CRUNCH_FAILED,
   AAPT_UNLOCATED,
   AGPBI,
   BAZEL_RESOURCE_TOOL,
@@ -51,6 +52,7 @@ import {
   AGP_PLAIN_WARNING,
   BUILD_FILE_NAMED,
   EVAL_ISSUE,
+  MERGER_LOCATED_CAUSE,
   NAMESPACE_ADVICE,
   NAMESPACE_BUILD_FILE,
 } from './gradle-output/agp-patterns.js';
@@ -2010,6 +2012,17 @@ export class GradleOutputParser {
             message: m[2]!,
             task,
           });
+        const crunch = m[1] === 'Error' ? CRUNCH_FAILED.exec(m[2]!) : null;
+        if (crunch)
+          return this.add({
+            severity: 'error',
+            source: 'aapt2',
+            file: crunch[1]!,
+            line: null,
+            column: null,
+            message: m[2]!,
+            task,
+          });
         if (m[1] === 'Error' || known)
           return this.addUnlocated(
             severityOf(m[1]!),
@@ -3217,6 +3230,20 @@ export class GradleOutputParser {
         else last.details[last.details.length - 1] = { ...detail, text: detail.text + entry.text };
         continue;
       }
+      // A console of any width that cut a cause's path mid-word: the rest of the merger's `<path>: Error: …` starts the
+      // next row in column 0.
+      const cutPath = causes.at(-1);
+      if (
+        cutPath !== undefined &&
+        cutPath.details.length === 0 &&
+        /^[^\s>*]/.test(entry.text) &&
+        !entry.consumed &&
+        PATH_OR_HOST_CAUSE.test(cutPath.text) &&
+        MERGER_LOCATED_CAUSE.test(cutPath.text + entry.text)
+      ) {
+        cutPath.text += entry.text;
+        continue;
+      }
       // A nested cause inside a markdown quote (`>    > cause`): the quote's marker goes, the cause's stays.
       const cause = /^(\s*)>(?: (.*))?$/.exec(/^> +>/.test(entry.text) ? entry.text.slice(1) : entry.text);
       const text = (cause?.[2] ?? '').trim();
@@ -3370,8 +3397,7 @@ export class GradleOutputParser {
       );
       return;
     }
-    // AGP's resource merger words its failure `<file>[:line[:col]]: Error: <message>` (no position when it has none).
-    const located = /^(\/\S+?|[A-Za-z]:\\\S+?)(?::(\d+)(?::(\d+))?)?: (?:Error|error|ERROR): (.*)$/.exec(cause);
+    const located = MERGER_LOCATED_CAUSE.exec(cause);
     // R8 names the position at the end of its cause: `…, position: offset: 96, line: 3, column: 19, origin: /p/rules.pro`.
     const position = cause.includes(', origin: ') ? /\bline: (\d+), column: (\d+), origin: (\S+)$/.exec(cause) : null;
     const packageAttribute = cause.includes('found in source AndroidManifest.xml')

@@ -25,3 +25,8 @@ export const EVAL_ISSUE = /^\s*(?:Caused by: )?com\.android\.builder\.errors\.Ev
  */
 export const AGP_PLAIN_WARNING =
   /^\s*(Java compiler version \d+ has deprecated support for compiling with source\/target version \d+\.?|publishNonDefault is deprecated and has no effect anymore\..*|Configuration '[\w-]+' in project '[^']+' is deprecated\. Use '[\w-]+' instead\.)\s*$/;
+/**
+ * AGP's resource merger as a failure's cause: `<file>[:line[:col]]: Error: <message>` (no position when it has none,
+ * `The file name must end with .xml or .png` on a file in a resource directory).
+ */
+export const MERGER_LOCATED_CAUSE = /^(\/\S+?|[A-Za-z]:\\\S+?)(?::(\d+)(?::(\d+))?)?: (?:Error|error|ERROR): (.*)$/;
