@@ -112,10 +112,11 @@ export const WRAPPED_DUPLICATE_HEAD = /^(?:\s*(?:ERROR|Caused by):\s*)?(\[[^\]\s
 export const AAPT_COMPILER_DUPLICATE = /^\s*(Duplicate value for resource '[^']+' with config '[^']*'.*)$/;
 /**
  * AAPT2's own messages, recognisable without a path; among them its 9-patch checks (NinePatch.cpp), which Studio's
- * Messages view shows apart from the image they name (`Error:top-left corner pixel must be either opaque white or …`).
+ * Messages view shows apart from the image they name (`Error:top-left corner pixel must be either opaque white or …`),
+ * and AAPT 1's unresolved reference (`Error:(48, 17) No resource found that matches the given name (at 'text' …`).
  */
 export const AAPT_MESSAGE =
-  /^(?:error: )?(?:resource \S+ (?:\(aka \S+\) )?not found|style attribute '[^']*' not found|attribute \S+ (?:\(aka \S+\) )?not found|failed linking (?:references|file resources)|failed processing manifest|duplicate value for resource|file failed to compile|top-left corner pixel must be either opaque white or transparent|found an invalid color|found unexpected optical bounds \(red pixel\)|too many (?:padding sections|layout bounds sections) on \w+ border|layout bounds on \w+ border must start at edge|too many regions in 9-patch|image must be at least 3x3)/;
+  /^(?:error: )?(?:No resource found that matches the given name|Error retrieving parent for item: |resource \S+ (?:\(aka \S+\) )?not found|style attribute '[^']*' not found|attribute \S+ (?:\(aka \S+\) )?not found|failed linking (?:references|file resources)|failed processing manifest|duplicate value for resource|file failed to compile|top-left corner pixel must be either opaque white or transparent|found an invalid color|found unexpected optical bounds \(red pixel\)|too many (?:padding sections|layout bounds sections) on \w+ border|layout bounds on \w+ border must start at edge|too many regions in 9-patch|image must be at least 3x3)/;
 /**
  * AGP's failure when AAPT 1's cruncher could not process an image (AaptException): the image it read, then where the
  * crunched copy was to go.

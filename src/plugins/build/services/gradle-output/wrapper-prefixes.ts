@@ -100,6 +100,8 @@ export function stripWrapperPrefixes(rawLine: string): string {
   // A markdown list item's `- ` before a line the reporter set in bold (`- **Execution failed for task …**`): Gradle
   // prints no `**`, so the dash is the list's.
   if (line.startsWith('- **')) line = line.slice(2);
+  // The same list's dash before Studio's Messages lines pasted as items (`- Error:(48, 17) No resource found …`).
+  else if (line.startsWith('- ') && /^- (?:Error|Warning):/.test(line)) line = line.slice(2);
   // A log pasted in markdown italics: `_> cause` at its start, `…found._` at its end; a line in emphasis whole.
   const head = line.charCodeAt(0);
   const emphasized = head === 95 || head === 42 ? EMPHASIZED_LINE.exec(line) : null;
