@@ -52,6 +52,7 @@ import {
   AGP_PLAIN_WARNING,
   BUILD_FILE_NAMED,
   EVAL_ISSUE,
+  MERGER_FILE_NAME_CHECK,
   MERGER_LOCATED_CAUSE,
   NAMESPACE_ADVICE,
   NAMESPACE_BUILD_FILE,
@@ -718,7 +719,12 @@ export class GradleOutputParser {
     // Messages tree, a file's messages may keep the indentation that nests them under it.
     if (this.studioFile !== null) {
       const unindented = line.trimStart();
-      if (!unindented.startsWith('Error:(') && !unindented.startsWith('Warning:(') && !JAVAC_WHERE_CLAUSE.test(line))
+      if (
+        !unindented.startsWith('Error:(') &&
+        !unindented.startsWith('Warning:(') &&
+        !JAVAC_WHERE_CLAUSE.test(line) &&
+        !(unindented.startsWith('Error: ') && MERGER_FILE_NAME_CHECK.test(unindented.slice(7).trim()))
+      )
         this.studioFile = null;
     }
     // A markdown bullet in front of a pasted diagnostic (`* res/values/values.xml:33:5-494: AAPT: error: …`).
@@ -1971,6 +1977,17 @@ export class GradleOutputParser {
     }
     if (!inBlock && (trimmed.startsWith('Error:') || trimmed.startsWith('Warning:'))) {
       if (trimmed.endsWith(')') && (m = STUDIO_LOCATION_ONLY.exec(trimmed))) return this.locateLast(m);
+      // The merger's own `Error: ` (with its space) before a file-name check: the file is the Studio group's, if any.
+      if (trimmed.startsWith('Error: ') && MERGER_FILE_NAME_CHECK.test(trimmed.slice(7)))
+        return this.add({
+          severity: 'error',
+          source: 'agp',
+          file: this.studioFile,
+          line: null,
+          column: null,
+          message: trimmed.slice(7),
+          task,
+        });
       if ((m = STUDIO_LOCATED.exec(trimmed))) {
         const file = this.studioFile;
         const message = m[5]!;
@@ -2215,17 +2232,19 @@ export class GradleOutputParser {
       return true;
     }
     if (line.includes('[ksp') && (m = KSP.exec(line))) {
+      const level = m[1] ?? m[2];
       // KSP's own line on every run; it is an info whether or not its `i: ` was pasted with it.
-      if (m[1] === 'i' || (m[1] === undefined && m[5]!.startsWith('loaded provider(s): '))) return true;
+      if (level === 'i' || level === 'v' || (level === undefined && m[6]!.startsWith('loaded provider(s): ')))
+        return true;
       // A processor's message keeps its own line breaks (Room's constructor candidates, Hilt's advice lines).
       this.pendingMultiline = {
         base: {
-          severity: severityOf(m[1] ?? 'e'),
+          severity: severityOf(level ?? 'e'),
           source: 'ksp',
-          file: m[2] ?? null,
-          line: m[3] ? Number(m[3]) : null,
-          column: m[4] ? Number(m[4]) : null,
-          message: m[5]!,
+          file: m[3] ?? null,
+          line: m[4] ? Number(m[4]) : null,
+          column: m[5] ? Number(m[5]) : null,
+          message: m[6]!,
           task,
         },
         lines: [],

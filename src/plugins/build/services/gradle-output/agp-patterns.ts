@@ -30,3 +30,9 @@ export const AGP_PLAIN_WARNING =
  * `The file name must end with .xml or .png` on a file in a resource directory).
  */
 export const MERGER_LOCATED_CAUSE = /^(\/\S+?|[A-Za-z]:\\\S+?)(?::(\d+)(?::(\d+))?)?: (?:Error|error|ERROR): (.*)$/;
+/**
+ * The merger's checks of a resource file's name (FileResourceNameValidator), which Studio's Messages view also shows
+ * as `Error: <message>` apart from the file, or under the file's line.
+ */
+export const MERGER_FILE_NAME_CHECK =
+  /^(?:The file name must end with \.xml\b.*|\S+ is not a valid file-based resource name character: .+|The resource name must start with a letter|Resource must have a name)$/;

@@ -42,7 +42,8 @@ const WRAPPER_SUMMARY = String.raw`[A-Z]\w*(?: \w+){0,3} failed with: `;
 /** Failure headlines that start a block even when the `* What went wrong:` line was not printed or pasted. */
 export const IMPLICIT_BLOCK = new RegExp(
   String.raw`^\s*(?:Error:\s*(?:Gradle:\s*)?|${WRAPPER_SUMMARY})?` +
-    /((?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project|Could not resolve all (?:files|dependencies|artifacts|task dependencies) for configuration|Could not determine the dependencies of task) '[^']+'\.?.*)$/.source,
+    /((?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project|Could not resolve all (?:files|dependencies|artifacts|task dependencies) for configuration|Could not determine the dependencies of task) '[^']+'\.?.*)$/
+      .source,
 );
 /** Headlines Gradle prints on one line of their own, the causes following on the next (a paste may drop the period). */
 export const ONE_LINE_HEADLINE =
@@ -99,7 +100,8 @@ export const INDENTED_CAUSE = /^ {2,12}> (?!Task (?:\*\*)?:|Configure project |T
  */
 export const QUOTED_HEADLINE = new RegExp(
   `^> "?(?:${WRAPPER_SUMMARY})?` +
-    /(?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project) '[^']+'\.\s*$/.source,
+    /(?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project) '[^']+'\.\s*$/
+      .source,
 );
 /** Failures Gradle and AGP print as one sentence, seen pasted on their own without the failure block around them. */
 export const KNOWN_FAILURE =

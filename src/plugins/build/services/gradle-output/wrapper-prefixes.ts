@@ -128,8 +128,10 @@ export function stripWrapperPrefixes(rawLine: string): string {
   // A closing fence glued to the end of a log line (```e: …```).
   if (line.length > 3 && line.endsWith('```')) line = line.slice(0, -3);
   // A single log line pasted as markdown inline code: `` `Caused by: …` `` (indented too: `` ` Apps targeting …` ``).
+  // The blanks inside the span are the copy's (Studio's Messages tree indents a file's messages under it), not Gradle's.
   const code = line.charCodeAt(0) === 32 ? line.trimStart() : line;
-  if (code.length > 2 && code.startsWith('`') && code.endsWith('`') && !code.startsWith('``')) line = code.slice(1, -1);
+  if (code.length > 2 && code.startsWith('`') && code.endsWith('`') && !code.startsWith('``'))
+    line = code.slice(1, -1).trimStart();
   else if (line.includes('`') && !line.includes('``') && line.split('`').length % 2 === 0) {
     // An inline-code span opened on this line and closed on another: its one unmatched backtick (the markdown's
     // indentation before an opening one goes with it).
