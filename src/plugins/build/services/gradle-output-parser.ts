@@ -269,9 +269,12 @@ import {
 import {
   CUT_VERBOSE_COLUMN,
   FLUTTER_PREFIX_GLUED,
+  HTML_CODE_CLOSE,
+  HTML_CODE_OPEN,
   LOG_LEVEL_PREFIX,
   RELAY_PREFIX_GLUED,
   WINDOWS_CONSOLE_WIDTH,
+  decodeHtmlEntities,
   gluedPrefixAfterStart,
   stripWrapperPrefixes,
 } from './gradle-output/wrapper-prefixes.js';
@@ -473,6 +476,8 @@ export class GradleOutputParser {
   private readonly manifestLocatedTasks = new Set<string | null>();
   /** Inside a log quoted in markdown, every line of which starts with `> `. */
   private markdownQuote = false;
+  /** Inside a log pasted as an HTML `<pre><code>` block. */
+  private htmlCode = false;
   /** Android Studio's `Error:(12, 0) msg`, waiting for the `<a href="openFile:…">` line that names its file. */
   private pendingStudio: Diagnostic | null = null;
   /** True after a config-cache problem header until its bullet list ends. */
@@ -619,6 +624,18 @@ export class GradleOutputParser {
       line = line.replace(/\s+\|\s*$/, '');
     }
     if (line.length <= 8 && PASTE_MARKUP_LINE.test(line)) line = '';
+    // A log pasted as HTML: from its `<pre><code>` to its `</code></pre>`, the tags go and the text is unescaped.
+    if (line.charCodeAt(0) === 60 && HTML_CODE_OPEN.test(line)) {
+      this.htmlCode = true;
+      line = line.replace(HTML_CODE_OPEN, '');
+    }
+    if (this.htmlCode) {
+      if (HTML_CODE_CLOSE.test(line)) {
+        this.htmlCode = false;
+        line = line.replace(HTML_CODE_CLOSE, '');
+      }
+      line = stripWrapperPrefixes(decodeHtmlEntities(line));
+    }
     // A log pasted into an issue as a markdown quote has `> ` on every line: from the first line that only a
     // quote explains (`> FAILURE:`, `> > Task :`), one level is removed until the quote ends.
     if (this.markdownQuote) {
@@ -2451,7 +2468,7 @@ export class GradleOutputParser {
       return this.add({
         severity: severityOf(m[4]!),
         source: 'aapt2',
-        file: m[1]!,
+        file: this.unwrapPath(m[1]!),
         line: m[2] ? Number(m[2]) : null,
         column: m[3] ? Number(m[3]) : null,
         message: m[5]!,
@@ -2462,7 +2479,7 @@ export class GradleOutputParser {
       return this.add({
         severity: severityOf(m[2]!),
         source: 'aapt2',
-        file: m[1]!,
+        file: this.unwrapPath(m[1]!),
         line: null,
         column: null,
         message: m[3]!,
@@ -2811,6 +2828,10 @@ export class GradleOutputParser {
     const previous = this.previousLine.trim();
     if (!file.includes('/') && !file.includes('\\'))
       return /^(?:[A-Za-z]:)?[\\/]?[^\s:]*[\\/][^\\/\s:.]+$/.test(previous) ? previous + file : file;
+    // A reporter's markdown quote rewrapped at its own width: the path's head alone behind `> `, cut inside a
+    // directory's name (`> PROJECT_PATH/android/app/build/intermedia` / `tes/res/merged/…/a.png: error: …`).
+    const quotedHead = previous.startsWith('> ') ? /^> ([\w$~.-]*(?:[\\/][\w$~-]+)+)$/.exec(previous) : null;
+    if (quotedHead && /^[a-z]+[\\/]/.test(file)) return quotedHead[1]! + file;
     // Cut inside a directory's name (`…\res\v` / `alues\strings.xml:216: …`): an absolute path alone on a full-width
     // line, and a relative one after it.
     return previous.length >= 79 &&
@@ -3053,8 +3074,9 @@ export class GradleOutputParser {
   private mergedResourcePath(set: string, relative: string, task: string | null): string {
     const sourceSet = /-([A-Za-z][A-Za-z0-9]*)-\d+$/.exec(set)?.[1];
     const module = moduleDirOf(task);
-    // `app-mergeDebugResources-41` names the merge task's output, not a source set: the source file is not named.
-    if (!sourceSet || !module || /^merge[A-Z]\w*Resources$/.test(sourceSet)) return relative;
+    // `app-mergeDebugResources-41` names the merge task's output, not a source set: the source file is not named; nor
+    // does `app-res-30`, a generated resource directory a plugin added (React Native's bundle task's `generated/res/…`).
+    if (!sourceSet || !module || sourceSet === 'res' || /^merge[A-Z]\w*Resources$/.test(sourceSet)) return relative;
     return `${module}/src/${sourceSet}/res/${relative}`;
   }
 
@@ -3288,7 +3310,18 @@ export class GradleOutputParser {
         const joined = WORKER_CAUSE_JOINED.exec(text);
         if (joined) causes.push({ depth: cause[1]!.length, text: joined[1]!, details: [] });
         causes.push({ depth: cause[1]!.length + (joined ? 1 : 0), text: joined ? joined[2]! : text, details: [] });
-      } else if (causes.length > 0) causes[causes.length - 1]!.details.push(entry);
+      } else if (
+        causes.length > 0 &&
+        causes.at(-1)!.details.length === 0 &&
+        WRAPPING_CAUSE.test(causes.at(-1)!.text) &&
+        !entry.consumed &&
+        indentOf(entry.text) > causes.at(-1)!.depth &&
+        /^\s+[^\s>]/.test(entry.text)
+      )
+        // A wrapper always has a cause under it: the line indented under it is that cause, its `> ` lost (a markdown
+        // quote that took Gradle's own markers for its own).
+        causes.push({ depth: indentOf(entry.text), text: entry.text.trim(), details: [] });
+      else if (causes.length > 0) causes[causes.length - 1]!.details.push(entry);
     }
     // A paste with a blank line after every line: no two lines of the report follow each other.
     const doubleSpaced = !lines.some((l, k) => k > 0 && l.text.trim() !== '' && lines[k - 1]!.text.trim() !== '');
@@ -3399,8 +3432,9 @@ export class GradleOutputParser {
     }
     if (text === '') return;
 
-    // Studio's form of the merger's error: the two resources and `Error: Duplicate resources` on three lines.
-    const duplicate = parseDuplicateResources([cause, ...free].join(' '));
+    // Studio's form of the merger's error: the two resources and `Error: Duplicate resources` on three lines. A cause
+    // that is a whole record is one alone: the lines under it are the merger's other records.
+    const duplicate = parseDuplicateResources(cause) ?? parseDuplicateResources([cause, ...free].join(' '));
     if (duplicate) {
       this.addDuplicate(duplicate, 'error', 'agp', task);
       return;

@@ -167,6 +167,17 @@ export function stripWrapperPrefixes(rawLine: string): string {
   return line;
 }
 
+/** A log pasted into an issue as HTML (an issue form's `<pre><code>` block): its opening tags, on the first line. */
+export const HTML_CODE_OPEN = /^<pre>(?:<code\b[^>]*>)?/;
+/** … and its closing tags at the end of the last line. */
+export const HTML_CODE_CLOSE = /(?:<\/code>)?<\/pre>\s*$/;
+const HTML_ENTITIES: Readonly<Record<string, string>> = { lt: '<', gt: '>', quot: '"', '#39': "'", amp: '&' };
+
+/** The characters HTML escapes inside such a block (`&gt; Task :app:…`, `&#39;…&#39;`). */
+export function decodeHtmlEntities(line: string): string {
+  return line.includes('&') ? line.replace(/&(lt|gt|quot|#39|amp);/g, (_, name: string) => HTML_ENTITIES[name]!) : line;
+}
+
 /** The opening parenthesis at the line's start closes only at its end (not `(a) … (b)`). */
 export function wrapsWhole(line: string): boolean {
   let depth = 0;
