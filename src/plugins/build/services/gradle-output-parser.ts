@@ -290,7 +290,7 @@ export interface GradleOutputParserOptions {
 const ANY_TEXT = /\S/;
 /** Lines that start something of their own, so they cannot continue the message before them. */
 const NEW_ENTRY =
-  /^\s*(?:[ewiv]: |> |\* |FAILURE|BUILD |(?:ERROR|WARNING|INFO|Error|Warning):|Task :|:[\w-]+|\d+ (?:errors?|warnings?)\b|at |Caused by: )|\.(?:kts?|java|xml):\d+/;
+  /^\s*(?:[ewiv]: |\[ksp\] [ewiv]: |> |\* |FAILURE|BUILD |(?:ERROR|WARNING|INFO|Error|Warning):|Task :|:[\w-]+|\d+ (?:errors?|warnings?)\b|at |Caused by: )|\.(?:kts?|java|xml):\d+/;
 
 /** AAPT 1 prints at most two detail lines under a message (a 9-patch's reason and the pixel where it found it). */
 const MAX_RELAYED_DETAIL_LINES = 2;
