@@ -32,18 +32,18 @@ import {
   AAPT_COMPILER_DUPLICATE,
   AAPT_LOCATED,
   AAPT_MESSAGE,
-  CRUNCH_FAILED,
   AAPT_UNLOCATED,
   AGPBI,
   BAZEL_RESOURCE_TOOL,
+  CRUNCH_FAILED,
   CONSOLE_CUT_AAPT_PATH,
   DUPLICATE_RESOURCES_TAIL,
   type DuplicateResources,
   GLUED_TASK_NAME,
   WRAPPED_DUPLICATE_HEAD,
   parseDuplicateResources,
-  XML_STREAM_POSITION,
   NINE_PATCH_MALFORMED,
+  XML_STREAM_POSITION,
 } from './gradle-output/aapt-patterns.js';
 import {
   AGP_CONTINUATION,
@@ -1421,24 +1421,25 @@ export class GradleOutputParser {
       if (this.continueJavac(this.pendingJavac, line)) return true;
       this.flushJavac();
     }
+    const relayed = this.pendingMultiline?.relayed;
+    if (relayed !== undefined) {
+      const pending = this.pendingMultiline!;
+      const text = line.slice(relayed.exec(line)?.[0].length ?? 0);
+      if (/^\s{2,}\S/.test(text) && pending.lines.length < MAX_RELAYED_DETAIL_LINES) {
+        pending.lines.push(text.trim());
+        pending.heldBlank = false;
+        return true;
+      }
+      // A paste's blank line between the header and its first detail (one log line per markdown paragraph).
+      if (line.trim() === '' && pending.lines.length === 0 && pending.heldBlank !== true) {
+        pending.heldBlank = true;
+        return true;
+      }
+      this.flushMultiline();
+    }
     if (this.pendingMultiline) {
       // The merger's detail lines are tab-indented, but pasted logs often lose the tabs; a stack frame ends them.
       const pending = this.pendingMultiline;
-      if (pending.relayed !== undefined) {
-        const text = line.slice(pending.relayed.exec(line)?.[0].length ?? 0);
-        if (/^\s{2,}\S/.test(text) && pending.lines.length < MAX_RELAYED_DETAIL_LINES) {
-          pending.lines.push(text.trim());
-          pending.heldBlank = false;
-          return true;
-        }
-        // A paste's blank line between the header and its first detail (one log line per markdown paragraph).
-        if (line.trim() === '' && pending.lines.length === 0 && pending.heldBlank !== true) {
-          pending.heldBlank = true;
-          return true;
-        }
-        this.flushMultiline();
-        return false;
-      }
       const manifest = pending.base.source === 'manifest';
       // Studio's `Error:` alone over an unindented Gradle `Could not …` (its sync failure dialog, copied): not the
       // merger's record, whose details are tab-indented or read as the merger's own sentences.
