@@ -939,7 +939,7 @@ describe('GradleOutputParser rules', () => {
   it('reads a build Ant ran through <exec> behind its task margin (`     [exec] `), in any width of that margin', () => {
     const out = parseGradleOutput(
       [
-        '   [exec] :app:packageDebugResources',
+        '     [exec] :app:packageDebugResources',
         '     [exec] C:\\a b\\app\\src\\main\\res\\values\\values.xml:4:7: Error: The content of elements must consist of well-formed character data or markup.',
         '     [exec] ',
       ].join('\n'),
@@ -1044,6 +1044,57 @@ describe('GradleOutputParser rules', () => {
     ]);
   });
 
+  it("reads AAPT 1's malformed 9-patch report as one error on the image, behind any relay prefix", () => {
+    const out = parseGradleOutput(
+      [
+        'AAPT: ERROR: 9-patch image /p/res/drawable-hdpi/a.9.png malformed.',
+        'AAPT:        No marked region found along edge.',
+        'AAPT:        Found along top edge.',
+        'AAPT err(Facade for 7) : No Delegate set : lost message:ERROR: 9-patch image /p/res/drawable/b.9.png malformed.',
+        'AAPT err(Facade for 7) : No Delegate set : lost message:       Found at pixel #4 along left edge.',
+      ].join('\n'),
+    );
+    expect(out.map((x) => [x.file, x.message])).toEqual([
+      [
+        '/p/res/drawable-hdpi/a.9.png',
+        '9-patch image /p/res/drawable-hdpi/a.9.png malformed. No marked region found along edge. Found along top edge.',
+      ],
+      [
+        '/p/res/drawable/b.9.png',
+        '9-patch image /p/res/drawable/b.9.png malformed. Found at pixel #4 along left edge.',
+      ],
+    ]);
+  });
+
+  it("reads KSP's level after its tag, as a build tool relaying KSP2's own lines prints it", () => {
+    const out = parseGradleOutput(['[ksp] e: Cannot do it', '[ksp] w: Careful', '[ksp] i: loaded'].join('\n'));
+    expect(out.map((x) => [x.source, x.severity, x.message])).toEqual([
+      ['ksp', 'error', 'Cannot do it'],
+      ['ksp', 'warning', 'Careful'],
+    ]);
+  });
+
+  it('unescapes a log pasted as an HTML code block, its tags removed', () => {
+    const out = parseGradleOutput(
+      [
+        '<pre><code>&gt; Task :lib:kspDebugKotlin FAILED',
+        'e: [ksp] Type &#39;&lt;ERROR&gt;&#39; is not resolvable.</code></pre>',
+      ].join('\n'),
+    );
+    expect(out).toEqual([
+      d('error', 'ksp', null, null, null, "Type '<ERROR>' is not resolvable.", ':lib:kspDebugKotlin'),
+    ]);
+  });
+
+  it("starts a failure block at a wrapper's summary that quotes Gradle's headline", () => {
+    const out = parseGradleOutput(
+      ["Run gradlew failed with: Execution failed for task ':app:x'.", '> Something broke'].join('\n'),
+    );
+    expect(out).toEqual([
+      d('error', 'gradle', null, null, null, "Execution failed for task ':app:x': Something broke", ':app:x'),
+    ]);
+  });
+
   it('bounds the number of diagnostics and message sizes', () => {
     const parser = new GradleOutputParser();
     for (let i = 0; i < MAX_DIAGNOSTICS + 50; i++) parser.push(`w: file:///p/A.kt:${i + 1}:1 ${'x'.repeat(3000)}`);
@@ -1087,6 +1138,9 @@ describe('GradleOutputParser rules', () => {
       `${'x[ +1 ms] '.repeat(2_000)}`,
       `${'/res/values/'.repeat(600)}a.xml:1:1: A ${'b '.repeat(800)}:`,
       `${' '.repeat(10)}[${'a'.repeat(8_000)}`,
+      `${'AAPT: '.repeat(1_300)}ERROR: 9-patch image ${' malformed.'.repeat(300)}`,
+      `<pre><code>${'&lt;'.repeat(2_000)}`,
+      `[ksp] e: ${'a:1:'.repeat(2_000)}`,
     ];
     const parser = new GradleOutputParser();
     const started = process.hrtime.bigint();

@@ -64,6 +64,7 @@ describe('GradleOutputParser on pasted captures', () => {
     const consoleCut = new Set([
       'blocksw6_dependency_cordova_prompt_console_wrapped_pkix_two_repos.txt',
       'manifestw6_console_wrapped_80_columns_cordova_windows.txt',
+      'manifestw7_duplicated_permission_feature_console_wrapped_windows.txt',
     ]);
     expect(differing('tabs-reverse', withoutColumn, consoleCut)).toEqual([]);
   });

@@ -23,6 +23,7 @@
 import {
   AAPT1,
   AAPT1_INVALID_DIRECTORY,
+  AAPT1_RELAYED_LINE,
   AAPT2_BARE,
   AAPT2_BARE_FAILED,
   AAPT2_RESOURCE_FILE,
@@ -38,12 +39,14 @@ import {
   AAPT_UNLOCATED,
   AGPBI,
   BAZEL_RESOURCE_TOOL,
+  CRUNCH_FAILED,
   CONSOLE_CUT_AAPT_PATH,
   DUPLICATE_RESOURCES_TAIL,
   type DuplicateResources,
   GLUED_TASK_NAME,
   WRAPPED_DUPLICATE_HEAD,
   parseDuplicateResources,
+  NINE_PATCH_MALFORMED,
   XML_STREAM_POSITION,
 } from './gradle-output/aapt-patterns.js';
 import {
@@ -53,6 +56,8 @@ import {
   AGP_PLAIN_WARNING,
   BUILD_FILE_NAMED,
   EVAL_ISSUE,
+  MERGER_FILE_NAME_CHECK,
+  MERGER_LOCATED_CAUSE,
   NAMESPACE_ADVICE,
   NAMESPACE_BUILD_FILE,
 } from './gradle-output/agp-patterns.js';
@@ -294,10 +299,13 @@ import {
 import {
   CUT_VERBOSE_COLUMN,
   FLUTTER_PREFIX_GLUED,
+  HTML_CODE_CLOSE,
+  HTML_CODE_OPEN,
   LOG_LEVEL_PREFIX,
   RELAY_PREFIX_GLUED,
   WINDOWS_CONSOLE_WIDTH,
   fillsConsoleRow,
+  decodeHtmlEntities,
   gluedPrefixAfterStart,
   stripWrapperPrefixes,
 } from './gradle-output/wrapper-prefixes.js';
@@ -314,7 +322,10 @@ export interface GradleOutputParserOptions {
 const ANY_TEXT = /\S/;
 /** Lines that start something of their own, so they cannot continue the message before them. */
 const NEW_ENTRY =
-  /^\s*(?:[ewiv]: |> |\* |FAILURE|BUILD |(?:ERROR|WARNING|INFO|Error|Warning):|Task :|:[\w-]+|\d+ (?:errors?|warnings?)\b|at |Caused by: )|\.(?:kts?|java|xml):\d+/;
+  /^\s*(?:[ewiv]: |\[ksp\] [ewiv]: |> |\* |FAILURE|BUILD |(?:ERROR|WARNING|INFO|Error|Warning):|Task :|:[\w-]+|\d+ (?:errors?|warnings?)\b|at |Caused by: )|\.(?:kts?|java|xml):\d+/;
+
+/** AAPT 1 prints at most two detail lines under a message (a 9-patch's reason and the pixel where it found it). */
+const MAX_RELAYED_DETAIL_LINES = 2;
 
 /** The tools whose diagnostics a compile task prints. */
 const COMPILER_SOURCES: ReadonlySet<DiagnosticSource> = new Set(['javac', 'kapt', 'kotlin', 'ksp']);
@@ -460,6 +471,11 @@ interface PendingMultiline {
   readonly deeperThan?: number;
   /** The merger's located record (`<path> Error:`). */
   readonly mergerRecord?: boolean;
+  /**
+   * The message's detail lines come behind the prefix a relay put before each line of the tool's stderr (AAPT 1's
+   * `AAPT: `): a line whose text after it is indented is one, and one blank line may come before the first.
+   */
+  readonly relayed?: RegExp;
   /** A blank line came right under the record's header: the console relaying it puts one after every line. */
   doubleSpaced?: boolean;
   /** Blank lines in a row held in a double-spaced record. */
@@ -523,6 +539,8 @@ export class GradleOutputParser {
   private readonly manifestLocatedTasks = new Set<string | null>();
   /** Inside a log quoted in markdown, every line of which starts with `> `. */
   private markdownQuote = false;
+  /** Inside a log pasted as an HTML `<pre><code>` block. */
+  private htmlCode = false;
   /** Android Studio's `Error:(12, 0) msg`, waiting for the `<a href="openFile:…">` line that names its file. */
   private pendingStudio: Diagnostic | null = null;
   /** javac's `symbol:`/`location:` lines Studio copies under its message (unindented), read into it. */
@@ -694,6 +712,18 @@ export class GradleOutputParser {
       line = line.replace(/\s+\|\s*$/, '');
     }
     if (line.length <= 8 && PASTE_MARKUP_LINE.test(line)) line = '';
+    // A log pasted as HTML: from its `<pre><code>` to its `</code></pre>`, the tags go and the text is unescaped.
+    if (line.charCodeAt(0) === 60 && HTML_CODE_OPEN.test(line)) {
+      this.htmlCode = true;
+      line = line.replace(HTML_CODE_OPEN, '');
+    }
+    if (this.htmlCode) {
+      if (HTML_CODE_CLOSE.test(line)) {
+        this.htmlCode = false;
+        line = line.replace(HTML_CODE_CLOSE, '');
+      }
+      line = stripWrapperPrefixes(decodeHtmlEntities(line));
+    }
     // A log pasted into an issue as a markdown quote has `> ` on every line: from the first line that only a
     // quote explains (`> FAILURE:`, `> > Task :`), one level is removed until the quote ends.
     if (this.markdownQuote) {
@@ -843,7 +873,12 @@ export class GradleOutputParser {
     // Messages tree, a file's messages may keep the indentation that nests them under it.
     if (this.studioFile !== null) {
       const unindented = line.trimStart();
-      if (!unindented.startsWith('Error:(') && !unindented.startsWith('Warning:(') && !JAVAC_WHERE_CLAUSE.test(line))
+      if (
+        !unindented.startsWith('Error:(') &&
+        !unindented.startsWith('Warning:(') &&
+        !JAVAC_WHERE_CLAUSE.test(line) &&
+        !(unindented.startsWith('Error: ') && MERGER_FILE_NAME_CHECK.test(unindented.slice(7).trim()))
+      )
         this.studioFile = null;
     }
     // A markdown bullet in front of a pasted diagnostic (`* res/values/values.xml:33:5-494: AAPT: error: …`).
@@ -1566,6 +1601,22 @@ export class GradleOutputParser {
       if (this.continueJavac(this.pendingJavac, line)) return true;
       this.flushJavac();
     }
+    const relayed = this.pendingMultiline?.relayed;
+    if (relayed !== undefined) {
+      const pending = this.pendingMultiline!;
+      const text = line.slice(relayed.exec(line)?.[0].length ?? 0);
+      if (/^\s{2,}\S/.test(text) && pending.lines.length < MAX_RELAYED_DETAIL_LINES) {
+        pending.lines.push(text.trim());
+        pending.heldBlank = false;
+        return true;
+      }
+      // A paste's blank line between the header and its first detail (one log line per markdown paragraph).
+      if (line.trim() === '' && pending.lines.length === 0 && pending.heldBlank !== true) {
+        pending.heldBlank = true;
+        return true;
+      }
+      this.flushMultiline();
+    }
     if (this.pendingMultiline) {
       // The merger's detail lines are tab-indented, but pasted logs often lose the tabs; a stack frame ends them.
       const pending = this.pendingMultiline;
@@ -2078,7 +2129,7 @@ export class GradleOutputParser {
     switch (this.testListing) {
       case 'platform': {
         // Entries are indented under `Failures (N):`; the summary's counts after them end the list.
-        if (trimmed !== '' && !line.startsWith('  ')) {
+        if (trimmed !== '' && !line.startsWith('  ') && !line.startsWith('\t')) {
           this.testListing = 'none';
           return line;
         }
@@ -2372,6 +2423,17 @@ export class GradleOutputParser {
       });
     if (!inBlock && (trimmed.startsWith('Error:') || trimmed.startsWith('Warning:'))) {
       if (trimmed.endsWith(')') && (m = STUDIO_LOCATION_ONLY.exec(trimmed))) return this.locateLast(m);
+      // The merger's own `Error: ` (with its space) before a file-name check: the file is the Studio group's, if any.
+      if (trimmed.startsWith('Error: ') && MERGER_FILE_NAME_CHECK.test(trimmed.slice(7)))
+        return this.add({
+          severity: 'error',
+          source: 'agp',
+          file: this.studioFile,
+          line: null,
+          column: null,
+          message: trimmed.slice(7),
+          task,
+        });
       if ((m = STUDIO_LOCATED.exec(trimmed))) {
         const message = m[5]!;
         const source = studioSource(m[4] ?? '', this.studioFile, message);
@@ -2411,6 +2473,17 @@ export class GradleOutputParser {
             severity: 'error',
             source: 'gradle',
             file: null,
+            line: null,
+            column: null,
+            message: m[2]!,
+            task,
+          });
+        const crunch = m[1] === 'Error' ? CRUNCH_FAILED.exec(m[2]!) : null;
+        if (crunch)
+          return this.add({
+            severity: 'error',
+            source: 'aapt2',
+            file: crunch[1]!,
             line: null,
             column: null,
             message: m[2]!,
@@ -2538,6 +2611,22 @@ export class GradleOutputParser {
     if (trimmed.startsWith('AGPBI:') && (m = AGPBI.exec(line))) return this.addAgpbi(m[1]!, task);
     if (trimmed.startsWith('invalid resource directory name: ') && (m = AAPT1_INVALID_DIRECTORY.exec(line)))
       return this.addUnlocated('error', 'aapt2', m[1]!, task);
+    if (line.includes('9-patch image ') && (m = NINE_PATCH_MALFORMED.exec(line))) {
+      this.pendingMultiline = {
+        base: {
+          severity: 'error',
+          source: 'aapt2',
+          file: m[2]!.replace(/^\\\\\?\\/, ''),
+          line: null,
+          column: null,
+          message: m[1]!,
+          task,
+        },
+        lines: [],
+        relayed: AAPT1_RELAYED_LINE,
+      };
+      return true;
+    }
     if (trimmed.startsWith('AAPT err(') && (m = AAPT1.exec(line))) {
       const rest = m[1]!.trim();
       const at = rest.indexOf(' ERROR: ');
@@ -2605,17 +2694,19 @@ export class GradleOutputParser {
       return true;
     }
     if (line.includes('[ksp') && (m = KSP.exec(line))) {
+      const level = m[1] ?? m[2];
       // KSP's own line on every run; it is an info whether or not its `i: ` was pasted with it.
-      if (m[1] === 'i' || (m[1] === undefined && m[5]!.startsWith('loaded provider(s): '))) return true;
+      if (level === 'i' || level === 'v' || (level === undefined && m[6]!.startsWith('loaded provider(s): ')))
+        return true;
       // A processor's message keeps its own line breaks (Room's constructor candidates, Hilt's advice lines).
       this.pendingMultiline = {
         base: {
-          severity: severityOf(m[1] ?? 'e'),
+          severity: severityOf(level ?? 'e'),
           source: 'ksp',
-          file: m[2] ?? null,
-          line: m[3] ? Number(m[3]) : null,
-          column: m[4] ? Number(m[4]) : null,
-          message: m[5]!,
+          file: m[3] ?? null,
+          line: m[4] ? Number(m[4]) : null,
+          column: m[5] ? Number(m[5]) : null,
+          message: m[6]!,
           task,
         },
         lines: [],
@@ -2826,7 +2917,7 @@ export class GradleOutputParser {
       return this.add({
         severity: severityOf(m[4]!),
         source: 'aapt2',
-        file: m[1]!,
+        file: this.unwrapPath(m[1]!),
         line: m[2] ? Number(m[2]) : null,
         column: m[3] ? Number(m[3]) : null,
         message: m[5]!,
@@ -2851,7 +2942,7 @@ export class GradleOutputParser {
       return this.add({
         severity: severityOf(m[2]!),
         source: 'aapt2',
-        file: m[1]!,
+        file: this.unwrapPath(m[1]!),
         line: null,
         column: null,
         message: m[3]!,
@@ -3225,6 +3316,10 @@ export class GradleOutputParser {
     const previous = this.previousLine.trim();
     if (!file.includes('/') && !file.includes('\\'))
       return /^(?:[A-Za-z]:)?[\\/]?[^\s:]*[\\/][^\\/\s:.]+$/.test(previous) ? previous + file : file;
+    // A reporter's markdown quote rewrapped at its own width: the path's head alone behind `> `, cut inside a
+    // directory's name (`> PROJECT_PATH/android/app/build/intermedia` / `tes/res/merged/…/a.png: error: …`).
+    const quotedHead = previous.startsWith('> ') ? /^> ([\w$~.-]*(?:[\\/][\w$~-]+)+)$/.exec(previous) : null;
+    if (quotedHead && /^[a-z]+[\\/]/.test(file)) return quotedHead[1]! + file;
     // Cut inside a directory's name (`…\res\v` / `alues\strings.xml:216: …`): an absolute path alone on a full-width
     // line, and a relative one after it.
     return previous.length >= 79 &&
@@ -3502,8 +3597,9 @@ export class GradleOutputParser {
   private mergedResourcePath(set: string, relative: string, task: string | null): string {
     const sourceSet = /-([A-Za-z][A-Za-z0-9]*)-\d+$/.exec(set)?.[1];
     const module = moduleDirOf(task);
-    // `app-mergeDebugResources-41` names the merge task's output, not a source set: the source file is not named.
-    if (!sourceSet || !module || /^merge[A-Z]\w*Resources$/.test(sourceSet)) return relative;
+    // `app-mergeDebugResources-41` names the merge task's output, not a source set: the source file is not named; nor
+    // does `app-res-30`, a generated resource directory a plugin added (React Native's bundle task's `generated/res/…`).
+    if (!sourceSet || !module || sourceSet === 'res' || /^merge[A-Z]\w*Resources$/.test(sourceSet)) return relative;
     return `${module}/src/${sourceSet}/res/${relative}`;
   }
 
@@ -3586,7 +3682,9 @@ export class GradleOutputParser {
       this.inAarList = AAR_HEADER.test(trimmed);
       // Reported where it appears, ahead of the duplicates indented under it (the block's close finds it known).
       if (line.includes('Duplicate class ')) this.scanLine(trimmed.slice(2), true);
-      return false;
+      // AAPT's line under `Android resource linking failed`, marked as a cause where a markdown quote flattened the
+      // nesting (`> > Android resource linking failed` / `> > ERROR: <path>:11: AAPT: error: …`): AAPT's diagnostic.
+      return line.includes(': AAPT: ') && this.scanLine(trimmed.slice(2), true);
     }
     if (this.inAarList) {
       const item = AAR_ITEM.exec(line);
@@ -3696,6 +3794,20 @@ export class GradleOutputParser {
         else last.details[last.details.length - 1] = { ...detail, text: detail.text + entry.text };
         continue;
       }
+      // A console of any width that cut a cause's path mid-word: the rest of the merger's `<path>: Error: …` starts the
+      // next row in column 0.
+      const cutPath = causes.at(-1);
+      if (
+        cutPath !== undefined &&
+        cutPath.details.length === 0 &&
+        /^[^\s>*]/.test(entry.text) &&
+        !entry.consumed &&
+        PATH_OR_HOST_CAUSE.test(cutPath.text) &&
+        MERGER_LOCATED_CAUSE.test(cutPath.text + entry.text)
+      ) {
+        cutPath.text += entry.text;
+        continue;
+      }
       // A nested cause inside a markdown quote (`>    > cause`): the quote's marker goes, the cause's stays.
       const cause = /^(\s*)>(?: (.*))?$/.exec(/^> +>/.test(entry.text) ? entry.text.slice(1) : entry.text);
       const text = (cause?.[2] ?? '').trim();
@@ -3715,12 +3827,25 @@ export class GradleOutputParser {
       // A cause a terminal cut at its width inside `[…]`, its rest quoted again as a cause of its own: one cause.
       else if (cause && causes.length > 0 && opensBracket(causes[causes.length - 1]!.text) && /^\S+\]/.test(text))
         causes[causes.length - 1]!.text += text;
+      // A tool's diagnostic read where it was quoted as a cause: the detail of the cause above it.
+      else if (cause && causes.length > 0 && entry.consumed) causes[causes.length - 1]!.details.push(entry);
       else if (cause) {
         const joined = WORKER_CAUSE_JOINED.exec(text);
         const depth = visualWidth(cause[1]!);
         if (joined) causes.push({ depth, text: joined[1]!, details: [] });
         causes.push({ depth: depth + (joined ? 1 : 0), text: joined ? joined[2]! : text, details: [] });
-      } else if (causes.length > 0) {
+      } else if (
+        causes.length > 0 &&
+        causes.at(-1)!.details.length === 0 &&
+        WRAPPING_CAUSE.test(causes.at(-1)!.text) &&
+        !entry.consumed &&
+        indentOf(entry.text) > causes.at(-1)!.depth &&
+        /^\s+[^\s>]/.test(entry.text)
+      )
+        // A wrapper always has a cause under it: the line indented under it is that cause, its `> ` lost (a markdown
+        // quote that took Gradle's own markers for its own).
+        causes.push({ depth: indentOf(entry.text), text: entry.text.trim(), details: [] });
+      else if (causes.length > 0) {
         const last = causes[causes.length - 1]!;
         // A relay that broke the line after the marker (EAS Build's `>` alone, the cause on the next line): its text.
         if (last.text === '' && last.details.length === 0 && entry.text.trim() !== '') last.text = entry.text.trim();
@@ -3845,8 +3970,9 @@ export class GradleOutputParser {
     }
     if (text === '') return;
 
-    // Studio's form of the merger's error: the two resources and `Error: Duplicate resources` on three lines.
-    const duplicate = parseDuplicateResources([cause, ...free].join(' '));
+    // Studio's form of the merger's error: the two resources and `Error: Duplicate resources` on three lines. A cause
+    // that is a whole record is one alone: the lines under it are the merger's other records.
+    const duplicate = parseDuplicateResources(cause) ?? parseDuplicateResources([cause, ...free].join(' '));
     if (duplicate) {
       this.addDuplicate(duplicate, 'error', 'agp', task);
       return;
@@ -3862,8 +3988,7 @@ export class GradleOutputParser {
       );
       return;
     }
-    // AGP's resource merger words its failure `<file>[:line[:col]]: Error: <message>` (no position when it has none).
-    const located = /^(\/\S+?|[A-Za-z]:\\[^:]+?)(?::(\d+)(?::(\d+))?)?: (?:Error|error|ERROR): (.*)$/.exec(cause);
+    const located = MERGER_LOCATED_CAUSE.exec(cause);
     // R8 names the position at the end of its cause: `…, position: offset: 96, line: 3, column: 19, origin: /p/rules.pro`.
     const position = cause.includes(', origin: ') ? /\bline: (\d+), column: (\d+), origin: (\S+)$/.exec(cause) : null;
     const packageAttribute = cause.includes('found in source AndroidManifest.xml')

@@ -7,10 +7,11 @@
 export const BAZEL_RESOURCE_TOOL = /\b(?:ResourceProcessorBusyBox|aapt2)\b/;
 /**
  * AAPT2 through AGP: `<path>:12: AAPT: error: msg`, also `ERROR:<path>:105:5-114:25: AAPT: error:`; AAPT 1 through
- * AGP 2 gave no level (`<path>:104: AAPT: Error parsing XML: …`), only errors.
+ * AGP 2 gave no level (`<path>:104: AAPT: Error parsing XML: …`), only errors, and a PhoneGap build's copy a space
+ * before the colon (`AndroidManifest.xml:36:23-37 : AAPT: …`).
  */
 export const AAPT_LOCATED =
-  /^\s*(?:ERROR:\s*)?(?!ERROR: AAPT: )(.+?)(?::(\d+)(?::(\d+)(?:-(\d+)(?::(\d+))?)?)?)?: AAPT: (?:(error|warn|warning): |(?=[A-Z][a-z]))(.*)$/;
+  /^\s*(?:ERROR:\s*)?(?!ERROR: AAPT: )(.+?)(?::(\d+)(?::(\d+)(?:-(\d+)(?::(\d+))?)?)?)? ?: AAPT: (?:(error|warn|warning): |(?=[A-Z][a-z]))(.*)$/;
 /**
  * A line of Windows' console width (WINDOWS_CONSOLE_WIDTH) ending inside a Windows path (`…\res\xml\aut`, or the
  * path and its `:6:24-36`) before any `AAPT:`: an AAPT line the console cut in two. A Gradle 2-4 task name can be
@@ -63,6 +64,20 @@ export const XML_STREAM_POSITION = /^ParseError at \[row,col\]:\[(\d+),(\d+)\]/;
 /** AAPT 1 through AGP: `AAPT err(Facade for 123) : No Delegate set : lost message:<path> ERROR: msg`, or a bare message. */
 export const AAPT1 = /^\s*AAPT err\(Facade for \d+\)\s*: (?:No Delegate set : lost message:)?(.*)$/;
 /**
+ * What AGP put before each line of AAPT 1's stderr it relayed: `AAPT: `, or its process facade's
+ * `AAPT err(Facade for 123) : ` with `No Delegate set : lost message:` when no logger took the line.
+ */
+const AAPT1_RELAY = String.raw`\s*AAPT(?: err\(Facade for \d+\))?\s*:(?: No Delegate set : lost message:)?`;
+/**
+ * AAPT 1's cruncher on a 9-patch image whose frame does not parse (Images.cpp): `ERROR: 9-patch image <path> malformed.`,
+ * then the reason and the pixel on lines of their own, indented (`       Found at pixel #11 along top edge.`).
+ */
+export const NINE_PATCH_MALFORMED = new RegExp(
+  String.raw`^(?:${AAPT1_RELAY})?\s*ERROR: (9-patch image (.+?) malformed\.)\s*$`,
+);
+/** A line of AAPT 1's stderr as AGP relayed it (or bare): what is left after the prefix is the tool's own text. */
+export const AAPT1_RELAYED_LINE = new RegExp(`^(?:${AAPT1_RELAY})?`);
+/**
  * AAPT 1's own unlocated error, printed alone on the task's output when a resource directory's qualifiers do not parse
  * (`invalid resource directory name: <res>/<dir>`, AaptAssets.cpp).
  */
@@ -107,6 +122,15 @@ export function parseDuplicateResources(text: string): DuplicateResources | null
 export const WRAPPED_DUPLICATE_HEAD = /^(?:\s*(?:ERROR|Caused by):\s*)?(\[[^\]\s]+\]) \S.* \1 \S+$/;
 /** AGP 7+'s in-process resource compiler. */
 export const AAPT_COMPILER_DUPLICATE = /^\s*(Duplicate value for resource '[^']+' with config '[^']*'.*)$/;
-/** AAPT2's own messages, recognisable without a path. */
+/**
+ * AAPT2's own messages, recognisable without a path; among them its 9-patch checks (NinePatch.cpp), which Studio's
+ * Messages view shows apart from the image they name (`Error:top-left corner pixel must be either opaque white or …`),
+ * and AAPT 1's unresolved reference (`Error:(48, 17) No resource found that matches the given name (at 'text' …`).
+ */
 export const AAPT_MESSAGE =
-  /^(?:error: )?(?:resource \S+ (?:\(aka \S+\) )?not found|style attribute '[^']*' not found|attribute \S+ (?:\(aka \S+\) )?not found|failed linking (?:references|file resources)|failed processing manifest|duplicate value for resource|file failed to compile)/;
+  /^(?:error: )?(?:No resource found that matches the given name|Error retrieving parent for item: |resource \S+ (?:\(aka \S+\) )?not found|style attribute '[^']*' not found|attribute \S+ (?:\(aka \S+\) )?not found|failed linking (?:references|file resources)|failed processing manifest|duplicate value for resource|file failed to compile|top-left corner pixel must be either opaque white or transparent|found an invalid color|found unexpected optical bounds \(red pixel\)|too many (?:padding sections|layout bounds sections) on \w+ border|layout bounds on \w+ border must start at edge|too many regions in 9-patch|image must be at least 3x3)/;
+/**
+ * AGP's failure when AAPT 1's cruncher could not process an image (AaptException): the image it read, then where the
+ * crunched copy was to go.
+ */
+export const CRUNCH_FAILED = /^Failed to crunch file (.+?) into (.+)$/;

@@ -25,3 +25,14 @@ export const EVAL_ISSUE = /^\s*(?:Caused by: )?com\.android\.builder\.errors\.Ev
  */
 export const AGP_PLAIN_WARNING =
   /^\s*(Java compiler version \d+ has deprecated support for compiling with source\/target version \d+\.?|publishNonDefault is deprecated and has no effect anymore\..*|Configuration '[\w-]+' in project '[^']+' is deprecated\. Use '[\w-]+' instead\.)\s*$/;
+/**
+ * AGP's resource merger as a failure's cause: `<file>[:line[:col]]: Error: <message>` (no position when it has none,
+ * `The file name must end with .xml or .png` on a file in a resource directory).
+ */
+export const MERGER_LOCATED_CAUSE = /^(\/\S+?|[A-Za-z]:\\[^:]+?)(?::(\d+)(?::(\d+))?)?: (?:Error|error|ERROR): (.*)$/;
+/**
+ * The merger's checks of a resource file's name (FileResourceNameValidator), which Studio's Messages view also shows
+ * as `Error: <message>` apart from the file, or under the file's line.
+ */
+export const MERGER_FILE_NAME_CHECK =
+  /^(?:The file name must end with \.xml\b.*|\S+ is not a valid file-based resource name character: .+|The resource name must start with a letter|Resource must have a name)$/;

@@ -37,9 +37,14 @@ export const SQUASHED_SECTION_BREAK =
   /\s+(?=\*\s+(?:Where|What went wrong|Try|Exception is|Get more help):|BUILD FAILED\b|FAILURE: Build failed)/;
 /** A literal `\n` followed by a line that starts Gradle's failure report: a log escaped into one JSON string. */
 export const ESCAPED_LOG_BREAK = /\\n(?:\* What went wrong:|FAILURE: |\d+: Task failed|BUILD FAILED)/;
+/** A wrapper's summary that quotes Gradle's headline after words of its own (EAS Build's `Run gradlew failed with: `). */
+const WRAPPER_SUMMARY = String.raw`[A-Z]\w*(?: \w+){0,3} failed with: `;
 /** Failure headlines that start a block even when the `* What went wrong:` line was not printed or pasted. */
-export const IMPLICIT_BLOCK =
-  /^\s*(?:Error:\s*(?:Gradle:\s*)?)?((?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project|Could not resolve all (?:files|dependencies|artifacts|task dependencies) for configuration|Could not determine the dependencies of task) '[^']+'\.?.*)$/;
+export const IMPLICIT_BLOCK = new RegExp(
+  String.raw`^\s*(?:Error:\s*(?:Gradle:\s*)?|${WRAPPER_SUMMARY})?` +
+    /((?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project|Could not resolve all (?:files|dependencies|artifacts|task dependencies) for configuration|Could not determine the dependencies of task) '[^']+'\.?.*)$/
+      .source,
+);
 /** Headlines Gradle prints on one line of their own, the causes following on the next (a paste may drop the period). */
 export const ONE_LINE_HEADLINE =
   /^(?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project|Could not resolve all (?:files|dependencies|artifacts|task dependencies) for configuration|Could not determine the dependencies of task) '[^']+'\.?$/;
@@ -82,21 +87,24 @@ export const NO_ERROR_MESSAGE_HEADLINE = /^(?:[a-z_][\w$]*\.)+[A-Z][\w$]* \(no e
 export const WORKER_CAUSE_JOINED = /^(A failure occurred while executing \S+) > (\S.*)$/;
 /**
  * A cause line (`> …`) with no headline before it. None are: the advice Gradle lists under `* Try:` (`> Run with
- * --stacktrace …`, `> Get more help at …`), cut off its header by a relay that puts a blank line after every line;
+ * --stacktrace …`, `> Get more help at …`), cut off its header by a relay that puts a blank line after every line, and the build's result quoted with it;
  * VS Code's `> Executing task: <command> <` echo; a `> :` line: a cause is an exception's message, which never starts
  * with a colon, while the rich console's worker lines start with the path they run (`> :app:compileDebugKotlin > 2 of
  * 5`), as build scripts' own progress lines do.
  */
 export const BARE_CAUSE =
-  /^> (?!Task (?:(?:\*\*)?:|[A-Za-z][\w-]*(?: [A-Z-]+)?\s*$)|Configure project |Transform |Executing task: |:|Run with --|Get more help at |Run \S*gradlew? tasks )\S/;
+  /^> (?!Task (?:(?:\*\*)?:|[A-Za-z][\w-]*(?: [A-Z-]+)?\s*$)|Configure project |Transform |Executing task: |:|Run with --|Get more help at |Run \S*gradlew? tasks |BUILD (?:FAILED|SUCCESSFUL)\b)\S/;
 /** A nested cause (`   > …`) with nothing above it: a failure pasted from its second line (an editor's tabs too). */
 export const INDENTED_CAUSE = /^(?: {2,12}|\t[ \t]{0,11})> (?!Task (?:\*\*)?:|Configure project |Transform )[A-Za-z]/;
 /**
  * A failure headline behind `> ` where no failure block is open: Gradle never prints one as a cause, a markdown quote
  * does (also with the reporter's opening `"` around the message they quote).
  */
-export const QUOTED_HEADLINE =
-  /^> "?(?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project) '[^']+'\.\s*$/;
+export const QUOTED_HEADLINE = new RegExp(
+  `^> "?(?:${WRAPPER_SUMMARY})?` +
+    /(?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project) '[^']+'\.\s*$/
+      .source,
+);
 /** Failures Gradle and AGP print as one sentence, seen pasted on their own without the failure block around them. */
 export const KNOWN_FAILURE =
   /^\s*(?:Caused by: [\w.$]+(?:Exception|Error): )?((?:SDK location not found|Unsupported class file major version|General error during (?:conversion|semantic analysis): |Could not find method \S+ for arguments|No such property: \S+ for class: \S|Keystore file .* not found for signing config|Failed to find (?:target with hash string|Build Tools revision)|No toolchains found in the NDK|NDK (?:not configured|is not installed)|Minimum supported Gradle version is|The project is using an incompatible version|Android Gradle plugin requires Java \d+ to run\.|Namespace not specified\. |Task (?:with name )?'[^']*' not found in (?:root )?project '[^']+'(?:\.|\s*$)|Plugin is too old, please update to a more recent version|compileSdkVersion is not specified\b|There were failing tests\. See the report at: ).*)$/;

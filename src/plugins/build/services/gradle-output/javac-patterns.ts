@@ -7,8 +7,10 @@
  * `e: [ksp] <path>:12: msg`; Room puts a long message on the lines after `<path>:130:`. The `[ksp] ` is KSP's own
  * prefix inside the message, so it also starts a line where the Kotlin plugin's severity letter was left out (Android
  * Studio's build tree shows the message alone, and that is what gets pasted): an error there, as the tree lists errors.
+ * A build tool that runs KSP2 as a process of its own puts `[ksp] ` before each line KSP's logger prints, its level
+ * after it (`[ksp] e: msg`).
  */
-export const KSP = /^\s*(?:([ewi]): )?\[ksp(?:\]|\*\*\*) (?:(.+?):(\d+)(?::(\d+))?:(?: |$))?(.*)$/;
+export const KSP = /^\s*(?:([ewi]): )?\[ksp(?:\]|\*\*\*) (?:([ewiv]): )?(?:(.+?):(\d+)(?::(\d+))?:(?: |$))?(.*)$/;
 export const KAPT_TAGGED = /^\s*(?:([ew]): )?\[kapt\] (.*)$/;
 /** The summary kapt prints after the processor's own errors; it names no problem of its own. */
 export const KAPT_SUMMARY = /failed to analyze: org\.jetbrains\.kotlin\.kapt3\.diagnostic\.KaptError/;

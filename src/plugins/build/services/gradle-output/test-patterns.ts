@@ -42,7 +42,8 @@ export const TEXT_LISTENER_FAILURE = /^\d+\) (?:(\S+)\(([\w$.]+)\)|(\S.*?))\s*$/
  */
 export const PLATFORM_FAILURES = /^Failures \(\d+\):\s*$/;
 export const PLATFORM_FAILURE = /^ {2}[^\s:][^:]*:(\S.*?)\s*$/;
-export const PLATFORM_SOURCE = /^ {4}\w+Source \[/;
+/** Four spaces, or the tab an editor made of them. */
+export const PLATFORM_SOURCE = /^(?: {4}|\t)\w+Source \[/;
 export const PLATFORM_FRAME = /^\s+([\w$.]+\.[\w$<>]+\([^()]*\))\s*$/;
 /** A JUnit XML report pasted as text: `<testcase name=… classname=…>` and its `<failure …>`/`<error …>` element. */
 export const XML_TEST_CASE = /^<testcase\s(?=[^>]*\bname="([^"]*)")(?=[^>]*\bclassname="([^"]*)")[^>]*?(\/?)>/;

@@ -125,6 +125,8 @@ export function stripWrapperPrefixes(rawLine: string): string {
   // A markdown list item's `- ` before a line the reporter set in bold (`- **Execution failed for task …**`): Gradle
   // prints no `**`, so the dash is the list's.
   if (line.startsWith('- **')) line = line.slice(2);
+  // The same list's dash before Studio's Messages lines pasted as items (`- Error:(48, 17) No resource found …`).
+  else if (line.startsWith('- ') && /^- (?:Error|Warning):/.test(line)) line = line.slice(2);
   // A log pasted in markdown italics: `_> cause` at its start, `…found._` at its end; a line in emphasis whole.
   const head = line.charCodeAt(0);
   const emphasized = head === 95 || head === 42 ? EMPHASIZED_LINE.exec(line) : null;
@@ -151,9 +153,10 @@ export function stripWrapperPrefixes(rawLine: string): string {
   // A closing fence glued to the end of a log line (```e: …```).
   if (line.length > 3 && line.endsWith('```')) line = line.slice(0, -3);
   // A single log line pasted as markdown inline code: `` `Caused by: …` `` (indented too: `` ` Apps targeting …` ``).
+  // The blanks inside the span are the copy's (Studio's Messages tree indents a file's messages under it), not Gradle's.
   const code = line.charCodeAt(0) === 32 ? line.trimStart() : line;
   if (code.length > 2 && code.startsWith('`') && code.endsWith('`') && !code.startsWith('``'))
-    line = withoutLeadingWrappers(code.slice(1, -1));
+    line = withoutLeadingWrappers(code.slice(1, -1).trimStart());
   else if (line.includes('`') && !line.includes('``') && line.split('`').length % 2 === 0) {
     // An inline-code span opened on this line and closed on another: its one unmatched backtick (the markdown's
     // indentation before an opening one goes with it), and the wrapper's prefix the span opened before.
@@ -187,6 +190,17 @@ export function stripWrapperPrefixes(rawLine: string): string {
   )
     line = line.slice(1, -1).trim();
   return line;
+}
+
+/** A log pasted into an issue as HTML (an issue form's `<pre><code>` block): its opening tags, on the first line. */
+export const HTML_CODE_OPEN = /^<pre>(?:<code\b[^>]*>)?/;
+/** … and its closing tags at the end of the last line. */
+export const HTML_CODE_CLOSE = /(?:<\/code>)?<\/pre>\s*$/;
+const HTML_ENTITIES: Readonly<Record<string, string>> = { lt: '<', gt: '>', quot: '"', '#39': "'", amp: '&' };
+
+/** The characters HTML escapes inside such a block (`&gt; Task :app:…`, `&#39;…&#39;`). */
+export function decodeHtmlEntities(line: string): string {
+  return line.includes('&') ? line.replace(/&(lt|gt|quot|#39|amp);/g, (_, name: string) => HTML_ENTITIES[name]!) : line;
 }
 
 /** The opening parenthesis at the line's start closes only at its end (not `(a) … (b)`). */
