@@ -249,6 +249,9 @@ import {
   STUDIO_SYNC_FAILED,
   STUDIO_UNLOCATED,
   STUDIO_UNRESOLVED,
+  STUDIO_TREE_JAVAC_NOTE,
+  STUDIO_TREE_KOTLIN_WARNING,
+  STUDIO_TREE_SOURCE,
   studioSource,
   withoutWordsBeforeHeadline,
 } from './gradle-output/studio-patterns.js';
@@ -446,6 +449,8 @@ interface PendingJavac {
   rowGoesOn?: boolean;
   blankLines: number;
   sawCaret: boolean;
+  /** A blank line came after the caret: only a `symbol:`/`location:` line may still follow. */
+  blankAfterCaret?: boolean;
   /** kapt wrapped the lines after the message (it may print the first one bare). */
   kaptWrapped: boolean;
 }
@@ -529,6 +534,8 @@ export class GradleOutputParser {
   private lineLevel: string | null = null;
   /** The file Studio's Messages view named on its own line above the `Error:(l, c)` lines that follow. */
   private studioFile: string | null = null;
+  /** The source file whose node Studio's Build window tree, copied as text, showed last (its messages follow). */
+  private studioTreeFile: string | null = null;
   /** `task|message` of failure headlines reported with no cause under them (a headline pasted on its own). */
   private readonly causelessHeadlines = new Set<string>();
   /** Indexes of the diagnostics read from stack lines (addFromStack). */
@@ -854,6 +861,7 @@ export class GradleOutputParser {
       if (listed === null) return;
       line = listed;
     }
+    if (line.endsWith('\t') && this.section === 'none' && this.readStudioTreeRow(line.trim())) return;
     if (this.section === 'none' && !this.pendingJavac && !this.pendingMultiline) {
       // Also behind a reporter's markdown `> `, with the project's part of the path cut off.
       const path = line.startsWith('> ') ? line.slice(2) : line;
@@ -1236,15 +1244,19 @@ export class GradleOutputParser {
     // A word-wrapping tool breaks at a space and may indent the rest; a console's cut at its width goes on in column 0.
     if (previous.length < WINDOWS_CONSOLE_WIDTH || /^\s/.test(line)) return this.endsWordWrappedAaptMessage(line);
     const first = line.charCodeAt(0);
+    const d = this.diagnostics[last.index];
+    // AAPT ends every message with a period: a colon-free rest that brings it (`Error not found.`, `/name not found.`)
+    // finishes the message whatever its first character.
+    const aaptRest =
+      d?.source === 'aapt2' && !/[.:]$/.test(d.message) && /^[^\s:>*][^:]{0,200}\.$/.test(line.trimEnd());
     // Not a line of its own: no tool's `w: ` or `error: `, no `path:12: ` location.
     if (
-      !(first >= 97 && first <= 122) ||
+      !((first >= 97 && first <= 122) || aaptRest) ||
       /^[\w-]+:(?:\s|$)|:\d+(?::\d+)?:? |: \(\d+, \d+\)|\b(?:error|warning|warn): /.test(line) ||
       // A test's `com.example.FooTest > bar FAILED` line starts with a lower-case package name too, as an exception does.
       /^[a-z][\w$]*(?:\.[\w$]+)+(?: > |(?:Exception|Error)\b)/.test(line)
     )
       return false;
-    const d = this.diagnostics[last.index];
     if (d === undefined || !previous.trimEnd().endsWith(d.message) || /\s$/.test(previous)) return false;
     this.diagnostics[last.index] = { ...d, message: clip(d.message + line.trimEnd()) };
     this.currentLine = previous + line;
@@ -1286,6 +1298,32 @@ export class GradleOutputParser {
     this.currentLine = `${this.previousLine!.trimEnd()} ${rest}`;
     this.lastAdded = { line: this.currentLine, index: last.index };
     return true;
+  }
+
+  /**
+   * A row of Studio's Build window copied as a tree: each node's text then a tab, with no level and no position. A
+   * source file's node (`org/x/A.kt`) is followed by its messages; the project's and source root's nodes before it.
+   */
+  private readStudioTreeRow(node: string): boolean {
+    if (STUDIO_TREE_SOURCE.test(node)) {
+      this.studioTreeFile = node;
+      return true;
+    }
+    const file = this.studioTreeFile;
+    if (file === null) return false;
+    if (node === 'null' || node === '' || node.startsWith('/') || /^[A-Za-z]:[\\/]/.test(node) || !/\s/.test(node)) {
+      this.studioTreeFile = null;
+      return node !== '';
+    }
+    if (file.endsWith('.java')) {
+      // javac's notes (`uses unchecked or unsafe operations.`) are no problem of the build's.
+      if (!STUDIO_TREE_JAVAC_NOTE.test(node)) this.addUnlocatedAt('error', 'javac', file, node);
+    } else this.addUnlocatedAt(STUDIO_TREE_KOTLIN_WARNING.test(node) ? 'warning' : 'error', 'kotlin', file, node);
+    return true;
+  }
+
+  private addUnlocatedAt(severity: DiagnosticSeverity, source: DiagnosticSource, file: string, message: string): void {
+    this.add({ severity, source, file, line: null, column: null, message, task: this.currentTask });
   }
 
   /** The line before this one when it can be the headline of the failure whose first cause this line is. */
@@ -1886,6 +1924,11 @@ export class GradleOutputParser {
     }
     if (line.trim() === '') {
       // kapt prints an empty `e: ` and a blank line between javac's message and its echo.
+      // A relay that puts a blank line after each of javac's lines (React Native's CLI on Windows) has `symbol:` after one.
+      if (pending.sawCaret && !pending.blankAfterCaret && pending.details.length === 0) {
+        pending.blankAfterCaret = true;
+        return true;
+      }
       if (pending.sawCaret || pending.blankLines >= 2) return false;
       pending.blankLines++;
       return true;
@@ -2951,7 +2994,9 @@ export class GradleOutputParser {
     }
     if (
       (line.includes('error: failed ') && (m = AAPT2_BARE_FAILED.exec(line))) ||
-      (inBlock && /^\s/.test(line) && (m = AAPT2_BARE.exec(line)))
+      (inBlock && /^\s/.test(line) && (m = AAPT2_BARE.exec(line))) ||
+      // AGP 3.2 relays AAPT2's output behind `Output:  ` under `Android resource linking failed`.
+      (line.startsWith('Output: ') && (m = AAPT2_BARE.exec(line.slice('Output:'.length))))
     ) {
       if (JAVAC_BARE_WARNING.test(line)) return this.addJavacBareWarning(line, task);
       const failed = m.length === 2;

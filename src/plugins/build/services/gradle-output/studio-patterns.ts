@@ -35,6 +35,14 @@ export const STUDIO_UNLOCATED =
 export const STUDIO_OPEN_FILE = /^<a href="openFile:([^"]+)">/;
 /** Studio's Messages view groups located messages under a line that is only the file's path (absolute, or relative where a reporter cut the project's part). */
 export const STUDIO_FILE_LINE = /^(?:[A-Za-z]:[\\/]|\/|[\w.-]+[\\/])[^:*?"<>|]*\.[A-Za-z]{1,6}$/;
+/** A source file's node in Studio's Build window tree: its path under the source root, no drive, no position. */
+export const STUDIO_TREE_SOURCE = /^[\w.-]+(?:\/[\w.-]+)*\.(?:kt|kts|java)$/;
+/** javac's notes in that tree (it shows them under the file too). */
+export const STUDIO_TREE_JAVAC_NOTE =
+  /^(?:uses (?:unchecked or unsafe operations|or overrides a deprecated API)|Recompile with -Xlint)/;
+/** Kotlin's warnings in that tree, which shows no level: the compiler's warning wordings. */
+export const STUDIO_TREE_KOTLIN_WARNING =
+  /\b(?:is deprecated|is never used|[Uu]nchecked cast|[Uu]nnecessary|[Rr]edundant|No cast needed|is always (?:true|false|null)|[Nn]ame shadowed|will never be)\b/;
 /** An exception's class and message, which Studio also shows as `Error:java.util…Exception: …`: a trace, not a problem. */
 export const STUDIO_EXCEPTION = /^[\w$]+(?:\.[\w$]+)+(?:Exception|Error)\b/;
 

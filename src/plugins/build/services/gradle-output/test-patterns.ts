@@ -30,9 +30,10 @@ export const TEST_FAILED_DOTTED = /^((?:[a-z_$][\w$]*\.)*[A-Z][\w$]*)\.([^\s.>][
 export const TEST_OUTPUT_EVENT = /^(?:> )?\S.*? (?:STANDARD_OUT|STANDARD_ERROR)\s*$/;
 /**
  * Gradle's short format names a frame of the test class (Gradle's own filter) when one is on the stack; Kotlin lets a
- * class live in a file named otherwise, but a file named like a test source is still the project's test code.
+ * class live in a file named otherwise, but a file named like a test source is still the project's test code (the
+ * names test runners look for by default: `*Test`, `*Tests`, `*TestCase`, `*Spec`, `*IT` and `Test*`).
  */
-export const TEST_SOURCE_FILE = /(?:Tests?|Spec|IT|TestCase)\.(?:kt|java|groovy|scala)$/;
+export const TEST_SOURCE_FILE = /(?:^Test[A-Z]\w*|(?:Tests?|Spec|IT|TestCase))\.(?:kt|java|groovy|scala)$/;
 /** JUnit's text listener (`am instrument` without `-r`, JUnitCore): `There was 1 failure:`, then `1) name(Class)`. */
 export const TEXT_LISTENER_FAILURES = /^There (?:was \d+ failure|were \d+ failures):\s*$/;
 export const TEXT_LISTENER_FAILURE = /^\d+\) (?:(\S+)\(([\w$.]+)\)|(\S.*?))\s*$/;
