@@ -1154,3 +1154,83 @@ describe('GradleOutputParser rules', () => {
     expect(countBySeverity(EXPECTED['ksp_room_errors.txt']!)).toEqual({ error: 4, warning: 1, info: 0 });
   });
 });
+
+describe('GradleOutputParser rules from the opened hold-out set', () => {
+  it('finishes an AAPT message cut mid-word on a colon-free row that starts with any character', () => {
+    const path = `D:\\p\\build\\intermediates\\res\\merged\\release\\${'values-v26\\'.repeat(4)}values-v26.xml`;
+    const out = parseGradleOutput(
+      [
+        `  ${path}:11: error: resource android:attr/color`,
+        'Error not found.',
+        `  ${path}:12: error: resource android:attr`,
+        '/fontVariationSettings not found.',
+      ].join('\n'),
+    );
+    expect(out.map((x) => x.message)).toEqual([
+      'resource android:attr/colorError not found.',
+      'resource android:attr/fontVariationSettings not found.',
+    ]);
+  });
+
+  it("keeps javac's symbol: line that a relay put after a blank line under the caret", () => {
+    const out = parseGradleOutput(
+      [
+        'C:\\p\\A.java:27: error: cannot find symbol',
+        '            new B()',
+        '                ^',
+        '',
+        '  symbol: class B',
+        '1 error',
+      ].join('\n'),
+    );
+    expect(out.map((x) => [x.line, x.column, x.message])).toEqual([[27, 17, 'cannot find symbol (symbol: class B)']]);
+  });
+
+  it("takes a short frame in a file named like a test source (Test*) as the test's place", () => {
+    const out = parseGradleOutput(
+      [
+        'com.example.AboutTests > works FAILED',
+        '    org.mockito.exceptions.base.MockitoException at TestApp.kt:81',
+      ].join('\n'),
+    );
+    expect(out.map((x) => [x.file, x.line])).toEqual([['TestApp.kt', 81]]);
+  });
+
+  it("reads AAPT2's first line behind AGP 3.2's `Output:  `", () => {
+    const out = parseGradleOutput(
+      ['Android resource linking failed', 'Output:  error: resource style/A (aka x:style/A) not found.'].join('\n'),
+    );
+    expect(out.map((x) => [x.source, x.message])).toEqual([['aapt2', 'resource style/A (aka x:style/A) not found.']]);
+  });
+
+  it("reads Studio's Build window copied as a tree: a file's node, then its messages, javac's notes left out", () => {
+    const out = parseGradleOutput(
+      [
+        'Build failed\t3 m 1 s 200 ms',
+        'Run tasks\t2 m 57 s 505 ms',
+        'null\t',
+        '/home/u/Project\t',
+        'app/src/main/java\t',
+        'org/x/A.java\t',
+        'uses unchecked or unsafe operations.\t',
+        'org/x/B.kt\t',
+        'Type mismatch: inferred type is A? but A was expected\t',
+        "Variable 'y' is never used\t",
+      ].join('\n'),
+    );
+    expect(out.map((x) => [x.severity, x.source, x.file, x.message])).toEqual([
+      ['error', 'kotlin', 'org/x/B.kt', 'Type mismatch: inferred type is A? but A was expected'],
+      ['warning', 'kotlin', 'org/x/B.kt', "Variable 'y' is never used"],
+    ]);
+  });
+
+  it('keeps the space after a bare `>` quote as the line’s own, so a caret keeps its column', () => {
+    const lines = [
+      'C:\\p\\A.java:26: error: cannot find symbol',
+      '  @Sub(modules = {X.class})',
+      '                   ^',
+    ];
+    expect(parseGradleOutput(lines.map((l) => `>${l}`).join('\n'))[0]!.column).toBe(20);
+    expect(parseGradleOutput(lines.map((l) => `> ${l}`).join('\n'))[0]!.column).toBe(20);
+  });
+});

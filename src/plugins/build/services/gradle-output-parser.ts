@@ -160,6 +160,7 @@ import {
   MAVEN_LOCATED,
   MAX_DATA_BINDING_LINES,
   PATH_HEAD,
+  RELATIVE_PATH_HEAD,
   ROOM_MESSAGE,
   TAG_ONLY,
   readDataBindingReport,
@@ -2699,8 +2700,9 @@ export class GradleOutputParser {
         !glued &&
         m[1] === '' &&
         previous !== null &&
-        fillsConsoleRow(previous) &&
-        PATH_HEAD.test(previous) &&
+        ((fillsConsoleRow(previous) && PATH_HEAD.test(previous)) ||
+          // A relative path's head on a long row of its own, its rest (no root) starting the location line.
+          (previous.length >= 60 && RELATIVE_PATH_HEAD.test(previous) && !/^[\\/]/.test(m[3]!))) &&
         !STUDIO_FILE_LINE.test(previous) &&
         !/^[A-Za-z]:/.test(m[3]!)
           ? previous

@@ -64,6 +64,8 @@ export const JAVAC_CLASS_FILE = /^\s*class file for \S+ not found$/;
  * rest of the path begins the next line (`D:\\app\\src\\main\\java\\com\\sample` / `\\MainApplication.java:19: error: …`).
  */
 export const PATH_HEAD = /^(?:[A-Za-z]:)?[\\/][^:*?"<>|]*$/;
+/** A relative path's start alone on a line (`app/node_modules/x/android/src/main/java/com/ex`): no space, no colon. */
+export const RELATIVE_PATH_HEAD = /^[\w.-]+(?:[\\/][\w.-]*)+$/;
 /** javac's location alone on a line, its `error: …` on the next (a JS CLI's log wraps it there). */
 export const JAVAC_LOCATION_ONLY = /^(\s*)(\S.*?\.java):(\d+):\s*$/;
 export const JAVAC_LEVEL_ONLY = new RegExp(`^\\s*${JAVAC_LEVEL}: \\S`);

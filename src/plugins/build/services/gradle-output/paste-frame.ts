@@ -39,7 +39,11 @@ const GRADLE_ARROW_LINE = /^> [A-Z]/;
 const MAX_TOP_LEVEL_CAUSES = 2;
 
 /** One prefix a paste put on every line; a paste may put several (a quote around a runner's times, a tag's column). */
-type Layer = { kind: 'time' | 'tag' | 'quote' } | { kind: 'indent'; indent: string };
+type Layer =
+  | { kind: 'time' | 'tag' }
+  /** `spaced`: every quoted line has `> `; a quote typed as a bare `>` keeps the space after it as the line's own. */
+  | { kind: 'quote'; spaced: boolean }
+  | { kind: 'indent'; indent: string };
 
 /** A quote in a quote in an indented block is as deep as pastes go. */
 const MAX_LAYERS = 4;
@@ -170,7 +174,7 @@ function layerOf(texts: readonly string[]): Layer | null {
     (texts.some((l) => l.trimEnd() === '>' || MARKDOWN_QUOTED.test(l) || !GRADLE_ARROW_LINE.test(l)) ||
       texts.filter((l) => !GRADLE_PROGRESS_LINE.test(l)).length > MAX_TOP_LEVEL_CAUSES)
   )
-    return { kind: 'quote' };
+    return { kind: 'quote', spaced: texts.every((l) => l.charCodeAt(1) === 32 || l.trimEnd() === '>') };
   const indent = commonIndent(texts);
   return indent === '' ? null : { kind: 'indent', indent };
 }
@@ -188,7 +192,7 @@ function withoutLayer(layer: Layer, line: string): string | null {
     }
     case 'quote':
       if (line.charCodeAt(0) !== 62) return null;
-      return line.charCodeAt(1) === 32 ? line.slice(2) : line.slice(1);
+      return layer.spaced && line.charCodeAt(1) === 32 ? line.slice(2) : line.slice(1);
     case 'indent':
       return line.startsWith(layer.indent) ? line.slice(layer.indent.length) : null;
   }
