@@ -1234,3 +1234,18 @@ describe('GradleOutputParser rules from the opened hold-out set', () => {
     expect(parseGradleOutput(lines.map((l) => `> ${l}`).join('\n'))[0]!.column).toBe(20);
   });
 });
+
+describe('GradleOutputParser after am instrument status bundles', () => {
+  it('reads the rest of the log once the bundles stop, even without their closing INSTRUMENTATION_CODE', () => {
+    const out = parseGradleOutput(
+      [
+        'INSTRUMENTATION_STATUS: class=com.example.ATest',
+        'INSTRUMENTATION_STATUS: test=works',
+        'INSTRUMENTATION_STATUS_CODE: 1',
+        '> Task :app:compileDebugKotlin FAILED',
+        'e: file:///p/A.kt:3:5 Unresolved reference: x',
+      ].join('\n'),
+    );
+    expect(out.map((x) => [x.source, x.line])).toEqual([['kotlin', 3]]);
+  });
+});

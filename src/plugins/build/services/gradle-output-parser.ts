@@ -266,6 +266,7 @@ import {
 } from './gradle-output/task-line-patterns.js';
 import {
   AM_STATUS_CODE,
+  AM_STATUS_AFTER,
   AM_STATUS_PREFIX,
   CLASSLESS_TEST_FAILED,
   DEVICE_RUN_FAILED,
@@ -549,6 +550,8 @@ export class GradleOutputParser {
   private markdownQuote = false;
   /** Inside a log pasted as an HTML `<pre><code>` block. */
   private htmlCode = false;
+  /** The line that opened the HTML block: its tags came off, so its wrapper prefix is read again. */
+  private htmlFirstLine = false;
   /** Android Studio's `Error:(12, 0) msg`, waiting for the `<a href="openFile:…">` line that names its file. */
   private pendingStudio: Diagnostic | null = null;
   /** javac's `symbol:`/`location:` lines Studio copies under its message (unindented), read into it. */
@@ -723,14 +726,19 @@ export class GradleOutputParser {
     // A log pasted as HTML: from its `<pre><code>` to its `</code></pre>`, the tags go and the text is unescaped.
     if (line.charCodeAt(0) === 60 && HTML_CODE_OPEN.test(line)) {
       this.htmlCode = true;
+      this.htmlFirstLine = true;
       line = line.replace(HTML_CODE_OPEN, '');
     }
     if (this.htmlCode) {
-      if (HTML_CODE_CLOSE.test(line)) {
+      const tagged = line;
+      if (line.includes('</pre>') && HTML_CODE_CLOSE.test(line)) {
         this.htmlCode = false;
         line = line.replace(HTML_CODE_CLOSE, '');
       }
-      line = stripWrapperPrefixes(decodeHtmlEntities(line));
+      line = decodeHtmlEntities(line);
+      // What the tags and escapes hid can be a wrapper's prefix; a line they did not touch was stripped already.
+      if (line !== tagged || this.htmlFirstLine) line = stripWrapperPrefixes(line);
+      this.htmlFirstLine = false;
     }
     // A log pasted into an issue as a markdown quote has `> ` on every line: from the first line that only a
     // quote explains (`> FAILURE:`, `> > Task :`), one level is removed until the quote ends.
@@ -2060,7 +2068,9 @@ export class GradleOutputParser {
   private mergerMessageRepeated(text: string, task: string | null): boolean {
     const body = singleSpaced(text.replace(/^Manifest merger failed\s*:\s*/, ''));
     if (body === '' || body === text) return false;
-    for (let k = this.diagnostics.length - 1; k >= 0; k--) {
+    // The merger's own print comes shortly before the block that repeats it: a long log is not searched back to its start.
+    const oldest = Math.max(0, this.diagnostics.length - 64);
+    for (let k = this.diagnostics.length - 1; k >= oldest; k--) {
       const earlier = this.diagnostics[k]!;
       if (earlier.source !== 'manifest' || earlier.severity !== 'error') continue;
       const printed = singleSpaced(earlier.message);
@@ -2252,11 +2262,15 @@ export class GradleOutputParser {
       this.amStatus = null;
       return line;
     }
-    if (
-      bundle.key !== null &&
-      (bundle.values.get(bundle.key)?.length ?? MAX_CONTINUATION_LINES) < MAX_CONTINUATION_LINES
-    )
-      bundle.values.get(bundle.key)!.push(line);
+    // Only a value's own lines (a `stack=`, a `stream=`) go on between `INSTRUMENTATION_` lines: a line outside a value,
+    // Gradle's own report, or a value past its bound ends the bundles, so the rest of the log is read as usual.
+    const value = bundle.key === null ? undefined : bundle.values.get(bundle.key);
+    if (value === undefined || value.length >= MAX_CONTINUATION_LINES || AM_STATUS_AFTER.test(line)) {
+      this.testListing = 'none';
+      this.amStatus = null;
+      return line;
+    }
+    value.push(line);
     return null;
   }
 

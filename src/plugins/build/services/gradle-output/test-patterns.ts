@@ -103,3 +103,5 @@ export const STACK_FRAME = /^\s*at (?:[\w.-]+(?:@[\w.-]+)?\/\/?)*([\w$.*]+?(?:\$
 /** A connected test's `FAILED` line with more after it: AGP ends the line there, so the text after is lines reflowed onto it. */
 export const SQUASHED_TEST_RUN = /\] FAILED \S/;
 export const SQUASHED_TEST_RUN_BREAK = /(?<=\] FAILED) | (?=Tests on \S.{0,200}? failed: |> Task :)/;
+/** Gradle's own lines, which end a run of `am instrument` status bundles pasted into a build's log. */
+export const AM_STATUS_AFTER = /^(?:> Task |FAILURE: |BUILD (?:FAILED|SUCCESSFUL)|\* What went wrong:|:[\w-]+:\w)/;
