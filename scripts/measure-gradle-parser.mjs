@@ -4,6 +4,7 @@
  * against the expected diagnostics written out in test/unit/build/gradle-output-expected.ts.
  *
  *   node scripts/measure-gradle-parser.mjs [--parser <path to a gradle-output-parser.ts>] [--only a.txt,b.txt] [--verbose] [--speed]
+ *   node scripts/measure-gradle-parser.mjs --holdout [--parser …]
  *     [--transform <shape>[,<shape>…]|all]
  *
  * `--parser` measures another version of the parser (e.g. one taken from git history) on the same set. The parser
@@ -12,6 +13,8 @@
  * A found diagnostic counts as correct when severity, source, file name and line agree with an expected
  * one and its message contains the expected message's first 40 characters (case and spacing aside):
  * a reader acting on it would go to the same place for the same reason.
+ * `--holdout` scores the held-out set in test/fixtures/gradle-output-holdout/ instead (labelled by people who never saw
+ * the parser): read its totals only, and never write a rule for one of its logs.
  * `--speed` also times the parser on all the captures repeated to 200k lines (median of 7 runs), so two
  * versions of the parser can be compared on the same input (with `--transform <one shape>`, as that shape rewrote them).
  * `--transform` rewrites every capture as people paste logs (indented, quoted, behind a runner's prefix, re-encoded:
@@ -34,6 +37,7 @@ const parserPath = resolve(
 );
 const verbose = args.includes('--verbose');
 const speed = args.includes('--speed');
+const holdout = args.includes('--holdout');
 const only = args.includes('--only') ? new Set(args[args.indexOf('--only') + 1].split(',')) : null;
 const transformArg = args.includes('--transform') ? args[args.indexOf('--transform') + 1] : null;
 
@@ -42,7 +46,7 @@ try {
   await build({
     entryPoints: {
       parser: parserPath,
-      expected: join(root, 'test/unit/build/gradle-output-expected.ts'),
+      expected: join(root, `test/unit/build/gradle-output-${holdout ? 'holdout-' : ''}expected.ts`),
       shapes: join(root, 'test/unit/build/paste-shapes.ts'),
     },
     bundle: true,
@@ -53,7 +57,8 @@ try {
     logLevel: 'error',
   });
   const { parseGradleOutput } = await import(pathToFileURL(join(out, 'parser.mjs')).href);
-  const { EXPECTED } = await import(pathToFileURL(join(out, 'expected.mjs')).href);
+  const expectedModule = await import(pathToFileURL(join(out, 'expected.mjs')).href);
+  const EXPECTED = holdout ? expectedModule.HOLDOUT_EXPECTED : expectedModule.EXPECTED;
   const { PASTE_SHAPES, applyPasteShape } = await import(pathToFileURL(join(out, 'shapes.mjs')).href);
 
   const norm = (s) => s.toLowerCase().replace(/\s+/g, ' ').trim();
@@ -65,7 +70,7 @@ try {
     found.line === want.line &&
     norm(found.message).includes(norm(want.message).slice(0, 40));
 
-  const dir = join(root, 'test/fixtures/gradle-output');
+  const dir = join(root, holdout ? 'test/fixtures/gradle-output-holdout' : 'test/fixtures/gradle-output');
   const files = readdirSync(dir)
     .filter((f) => f.endsWith('.txt') && (only === null || only.has(f)))
     .sort();
