@@ -1324,15 +1324,19 @@ export class GradleOutputParser {
       this.studioTreeFile = null;
       return node !== '';
     }
-    if (file.endsWith('.java')) {
-      // javac's notes (`uses unchecked or unsafe operations.`) are no problem of the build's.
-      if (!STUDIO_TREE_JAVAC_NOTE.test(node)) this.addUnlocatedAt('error', 'javac', file, node);
-    } else this.addUnlocatedAt(STUDIO_TREE_KOTLIN_WARNING.test(node) ? 'warning' : 'error', 'kotlin', file, node);
+    const java = file.endsWith('.java');
+    // javac's notes (`uses unchecked or unsafe operations.`) are no problem of the build's.
+    if (java && STUDIO_TREE_JAVAC_NOTE.test(node)) return true;
+    this.add({
+      severity: !java && STUDIO_TREE_KOTLIN_WARNING.test(node) ? 'warning' : 'error',
+      source: java ? 'javac' : 'kotlin',
+      file,
+      line: null,
+      column: null,
+      message: node,
+      task: this.currentTask,
+    });
     return true;
-  }
-
-  private addUnlocatedAt(severity: DiagnosticSeverity, source: DiagnosticSource, file: string, message: string): void {
-    this.add({ severity, source, file, line: null, column: null, message, task: this.currentTask });
   }
 
   /** The line before this one when it can be the headline of the failure whose first cause this line is. */
@@ -3900,12 +3904,12 @@ export class GradleOutputParser {
         causes.at(-1)!.details.length === 0 &&
         WRAPPING_CAUSE.test(causes.at(-1)!.text) &&
         !entry.consumed &&
-        indentOf(entry.text) > causes.at(-1)!.depth &&
+        visualWidth(/^\s*/.exec(entry.text)![0]) > causes.at(-1)!.depth &&
         /^\s+[^\s>]/.test(entry.text)
       )
         // A wrapper always has a cause under it: the line indented under it is that cause, its `> ` lost (a markdown
         // quote that took Gradle's own markers for its own).
-        causes.push({ depth: indentOf(entry.text), text: entry.text.trim(), details: [] });
+        causes.push({ depth: visualWidth(/^\s*/.exec(entry.text)![0]), text: entry.text.trim(), details: [] });
       else if (causes.length > 0) {
         const last = causes[causes.length - 1]!;
         // A relay that broke the line after the marker (EAS Build's `>` alone, the cause on the next line): its text.
