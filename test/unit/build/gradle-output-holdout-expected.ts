@@ -871,4 +871,78 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       ':app:transformDexArchiveWithDexMergerForDebug',
     ),
   ],
+  'holdout9b_tests_fastlane_screengrab_timestamped_junit_text_report_espresso.txt': [
+    d(
+      'error',
+      'test',
+      null,
+      null,
+      null,
+      'emailTestLogin(com.english_alps.EnglishQuiz.EmailTestLogin): androidx.test.espresso.NoMatchingViewException: No views in hierarchy found matching: (with id: com.english_alps.EnglishQuiz:id/email_login_button and with text: is "Sign in with email" and Child at position 1 in parent Child at position 0 in parent with class name: is "android.widget.ScrollView")',
+      null,
+    ),
+  ],
+  'holdout9b_tests_gradle2_indented_test_run_dependency_ignored_warnings_no_tests.txt': [
+    'commons-logging:commons-logging:1.1.1',
+    'org.apache.httpcomponents:httpclient:4.0.3',
+  ].map((dependency) =>
+    d(
+      'warning',
+      'agp',
+      null,
+      null,
+      null,
+      `Dependency ${dependency} is ignored for debugAndroidTest as it may be conflicting with the internal version provided by Android. In case of problem, please repackage it with jarjar to change the class packages`,
+      null,
+    ),
+  ),
+  'holdout9b_tests_flutter_plugin_unit_test_report_then_powershell_second_build_where.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':flutter_plugin_android_lifecycle:testDebugUnitTest': There were failing tests. See the report at: file:///C:/Users/Administrator/StudioProjects/recipeapp/build/flutter_plugin_android_lifecycle/reports/tests/testDebugUnitTest/index.html",
+      ':flutter_plugin_android_lifecycle:testDebugUnitTest',
+    ),
+    d(
+      'error',
+      'gradle',
+      'C:\\Users\\Administrator\\StudioProjects\\recipeapp\\android\\build.gradle',
+      11,
+      null,
+      "A problem occurred evaluating root project 'android': Could not find method implementation() for arguments [androidx.lifecycle:lifecycle-extensions:2.2.0] on object of type org.gradle.api.internal.artifacts.dsl.dependencies.DefaultDependencyHandler.",
+      null,
+    ),
+  ],
+  'holdout9b_tests_short_format_nested_caused_by_four_levels_mockito_second_cut.txt': (
+    [
+      ['execute_replacesDupes', 47],
+      ['execute_sortsInPriorityOrder', 20],
+    ] as const
+  ).map(([method, line]) =>
+    d(
+      'error',
+      'test',
+      'LatestPrioritizedSerialExecutorTest.java',
+      line,
+      null,
+      `org.signal.core.util.concurrent.LatestPrioritizedSerialExecutorTest > ${method}: org.mockito.exceptions.base.MockitoException`,
+      null,
+    ),
+  ),
+  'holdout9b_tests_precision_studio_runner_mock_maker_message_then_exception_frames.txt': [],
+  'holdout9b_tests_precision_junit_runner_frames_only_jdk11_module_prefixes.txt': [],
+  'holdout9b_tests_eclipse_test_run_failed_class_not_found_trailing_backslash.txt': [
+    d(
+      'error',
+      'test',
+      null,
+      null,
+      null,
+      "Test run failed: Instrumentation run failed due to 'java.lang.ClassNotFoundException'",
+      null,
+    ),
+  ],
 };
