@@ -945,4 +945,102 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
+  'holdout9b_lint_vital_flavor_baseline_advice_then_relative_not_sibling_errors.txt': [
+    ...(
+      [
+        [73, 'Top_toTopOf'],
+        [74, 'Bottom_toBottomOf'],
+      ] as const
+    ).map(([line]) =>
+      d(
+        'error',
+        'lint',
+        'app/src/main/res/layout-land/inner_fragment_player_controller_layout.xml',
+        line,
+        null,
+        '@id/player_media_extension is not a sibling in the same ConstraintLayout [NotSibling]',
+        ':app:lintVitalTempusRelease',
+      ),
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:lintVitalTempusRelease': Lint found fatal errors while assembling a release target.",
+      ':app:lintVitalTempusRelease',
+    ),
+  ],
+  'holdout9b_gradle_configuring_app_debug_apk_copy_undeclared_default_configuration_no_star.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "A problem occurred configuring project ':app': Project :app declares a dependency from configuration '_debugApkCopy' to configuration 'default' which is not declared in the descriptor for project :react-native-push-notification.",
+      null,
+    ),
+  ],
+  'holdout9b_gradle_configuring_root_debug_apk_cordova_plugin_debug_configuration_not_declared.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "A problem occurred configuring root project 'android': Project : declares a dependency from configuration 'debugCompile' to configuration 'debug' which is not declared in the descriptor for project :cordova-plugin-connectsdk:Connect-SDK-Android.",
+      null,
+    ),
+  ],
+  'holdout9b_gradle_aar_metadata_cordova_compile_sdk_version_wording_second_item_cut.txt': [
+    d(
+      'error',
+      'agp',
+      null,
+      null,
+      null,
+      "Dependency 'androidx.appcompat:appcompat:1.4.2' requires libraries and applications that depend on it to compile against version 31 or later of the Android APIs. :app is currently compiled against android-28. Recommended action: Update this project to use a newer compileSdkVersion of at least 31, for example 32.",
+      ':app:checkReleaseAarMetadata',
+    ),
+    d(
+      'error',
+      'agp',
+      null,
+      null,
+      null,
+      "Dependency 'androidx.core:core-splashscreen:1.0.0-rc01' requires libraries and applications that depend on it to compile against version 31 or later of the Android APIs. :app is currently compiled against android-28.",
+      ':app:checkReleaseAarMetadata',
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:checkReleaseAarMetadata': 8 issues were found when checking AAR metadata:",
+      ':app:checkReleaseAarMetadata',
+    ),
+  ],
+  'holdout9b_gradle_aar_metadata_capacitor_prefixed_flattened_indent_first_item_cut.txt': [
+    d(
+      'error',
+      'agp',
+      null,
+      null,
+      null,
+      "Dependency 'androidx.appcompat:appcompat-resources:1.7.0' requires libraries and applications that depend on it to compile against version 34 or later of the Android APIs.",
+      ':capacitor-radar:checkDebugAarMetadata',
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':capacitor-radar:checkDebugAarMetadata': 20 issues were found when checking AAR metadata:",
+      ':capacitor-radar:checkDebugAarMetadata',
+    ),
+  ],
 };
