@@ -1351,4 +1351,45 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
   'holdout9b_r8_agp41_bare_r8_npe_module_task_then_failure_line.txt': [
     d('error', 'r8', null, null, null, 'java.lang.NullPointerException', ':AnkiDroid:minifyReleaseWithR8'),
   ],
+  'holdout9b_tests_precision_info_log_instrumentation_ok_then_connected_check_deprecations.txt': [],
+  'holdout9b_lint_node_modules_module_errors_found_gradle_compatible_build_gradle.txt': [
+    d(
+      'error',
+      'lint',
+      '/Users/xxx/xxxprojectxxx/node_modules/appcenter/android/build.gradle',
+      4,
+      null,
+      'The compileSdkVersion (26) should not be lower than the targetSdkVersion (27) [GradleCompatible]',
+      ':appcenter:lint',
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':appcenter:lint': Lint found errors in the project; aborting build.",
+      ':appcenter:lint',
+    ),
+  ],
+  'holdout9b_tests_cmder_prompt_short_format_six_comparison_failures_sentence_names.txt': (
+    [
+      ['Extra test dependency', 342],
+      ['Move to test', 445],
+      ['Extra main dependency', 299],
+      ["Valid main dependency and redundant test dependency (test doesn't also use)", 199],
+      ['Move to test when already declared in test', 493],
+      ['Valid main dependency and redundant test dependency (test also uses)', 256],
+    ] as const
+  ).map(([name, line]) =>
+    d(
+      'error',
+      'test',
+      'AnalyzeDependenciesPluginTest.kt',
+      line,
+      null,
+      `com.faire.gradle.analyze.AnalyzeDependenciesPluginTest > ${name}: org.junit.ComparisonFailure`,
+      ':test',
+    ),
+  ),
 };
