@@ -1392,4 +1392,50 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       ':test',
     ),
   ),
+  'holdout9b_lint_precision_old_task_issues_found_reports_written_no_failure.txt': [],
+  'holdout9b_tests_am_instrument_command_without_prompt_process_crashed_code_zero.txt': [
+    d('error', 'test', null, null, null, 'Process crashed.', null),
+  ],
+  'holdout9b_aapt_quoted_output_prefix_elided_paths_v28_attrs_failed_linking.txt': [
+    ...(
+      [
+        ['values-v28/values-v28.xml', 7, 'dialogCornerRadius'],
+        ['values-v28/values-v28.xml', 11, 'dialogCornerRadius'],
+        ['values/values.xml', 1129, 'fontVariationSettings'],
+        ['values/values.xml', 1130, 'ttcIndex'],
+      ] as const
+    ).map(([file, line, attr]) =>
+      d(
+        'error',
+        'aapt2',
+        `.../app/build/intermediates/incremental/mergeDebugResources/merged.dir/${file}`,
+        line,
+        null,
+        `resource android:attr/${attr} not found.`,
+        null,
+      ),
+    ),
+    d('error', 'aapt2', null, null, null, 'failed linking references.', null),
+  ],
+  'holdout9b_aapt_output_prefix_windows_instant_run_command_backslash_continuations.txt': [
+    ...(
+      [
+        ['values-v28\\values-v28.xml', 7, 'dialogCornerRadius'],
+        ['values-v28\\values-v28.xml', 11, 'dialogCornerRadius'],
+        ['values\\values.xml', 1314, 'fontVariationSettings'],
+        ['values\\values.xml', 1315, 'ttcIndex'],
+      ] as const
+    ).map(([file, line, attr]) =>
+      d(
+        'error',
+        'aapt2',
+        `C:\\Users\\MAXIMILIAN\\AndroidStudioProjects\\Wasfa\\app\\build\\intermediates\\incremental\\mergeDebugResources\\merged.dir\\${file}`,
+        line,
+        null,
+        `resource android:attr/${attr} not found.`,
+        null,
+      ),
+    ),
+    d('error', 'aapt2', null, null, null, 'failed linking references.', null),
+  ],
 };
