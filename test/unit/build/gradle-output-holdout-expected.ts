@@ -1438,4 +1438,8 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
     ),
     d('error', 'aapt2', null, null, null, 'failed linking references.', null),
   ],
+  'holdout9b_lint_precision_agp7_lint_report_tasks_subprojects_summary_windows.txt': [],
+  'holdout9b_manifest_multiple_errors_see_logs_bare_one_line_no_task.txt': [
+    d('error', 'manifest', null, null, null, 'Manifest merger failed with multiple errors, see logs', null),
+  ],
 };
