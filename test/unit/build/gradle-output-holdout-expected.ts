@@ -726,4 +726,101 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       ':onebusaway-android:lintVitalAgencyXAmazonRelease',
     ),
   ],
+  'holdout9a_javac_windows_f_drive_package_does_not_exist_three_imports.txt': [
+    ...(
+      [
+        ['org\\telegram\\ui\\ChatActivity.java', 120],
+        ['com\\radolyn\\ayugram\\messages\\AyuMessagesController.java', 24],
+        ['com\\radolyn\\ayugram\\ui\\AyuMessageHistory.java', 21],
+      ] as const
+    ).map(([file, line]) =>
+      d(
+        'error',
+        'javac',
+        `F:\\code_demo\\AyuGram4A-rewrite\\TMessagesProj\\src\\main\\java\\${file}`,
+        line,
+        39,
+        'package com.radolyn.ayugram.proprietary does not exist',
+        ':TMessagesProj:compileBetaDebugJavaWithJavac',
+      ),
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':TMessagesProj:compileBetaDebugJavaWithJavac': Compilation failed; see the compiler error output for details.",
+      ':TMessagesProj:compileBetaDebugJavaWithJavac',
+    ),
+  ],
+  'holdout9a_javac_tools_jar_not_found_two_line_cause.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:compileDebugJavaWithJavac': Could not find tools.jar. Please check that /usr/lib/jvm/java-8-openjdk-amd64 contains a valid JDK installation.",
+      ':app:compileDebugJavaWithJavac',
+    ),
+  ],
+  'holdout9a_kapt_dagger_generated_component_flattened_one_line_windows.txt': [
+    d(
+      'error',
+      'kapt',
+      '\\app\\build\\generated\\source\\kapt\\stagingDebug...\\DaggerAppComponent.java',
+      49,
+      null,
+      'cannot find symbol (symbol: class SplashActivity; location: package com...features.Main.splash_screen)',
+      ':app:compileStagingDebugJavaWithJavac',
+    ),
+  ],
+  'holdout9a_javac_studio_room_cannot_figure_out_how_to_save_one_line.txt': [
+    d(
+      'error',
+      'javac',
+      null,
+      27,
+      30,
+      'Cannot figure out how to save this field into database. You can consider adding a type converter for it.',
+      null,
+    ),
+  ],
+  'holdout9a_kotlin_backend_exception_ir_lowering_file_being_compiled_no_prefix.txt': [
+    d(
+      'error',
+      'kotlin',
+      '/Users/ganfra/Documents/dev/element-android/matrix-sdk-android/src/main/java/org/matrix/android/sdk/internal/auth/db/PendingSessionEntity.kt',
+      null,
+      null,
+      'org.jetbrains.kotlin.backend.common.BackendException: Backend Internal error: Exception during IR lowering',
+      null,
+    ),
+  ],
+  'holdout9a_kotlin_backend_exception_quoted_kapt_generated_adapter_spaces_frames.txt': [
+    d(
+      'error',
+      'kotlin',
+      '/Users/persius/Documents/source_code/myapp/build/generated/source/kapt/debug/com/base/myapp/data/model/FeedApiResponseJsonAdapter.kt',
+      null,
+      null,
+      'org.jetbrains.kotlin.backend.common.BackendException: Backend Internal error: Exception during IR lowering',
+      null,
+    ),
+  ],
+  'holdout9a_kotlin_e_backend_exception_blank_line_then_file_being_compiled_ci.txt': [
+    d(
+      'error',
+      'kotlin',
+      '/home/runner/work/nowinandroid/nowinandroid/core/designsystem/src/main/kotlin/com/google/samples/apps/nowinandroid/core/designsystem/component/scrollbar/Scrollbar.kt',
+      null,
+      null,
+      'org.jetbrains.kotlin.backend.common.BackendException: Backend Internal error: Exception during IR lowering',
+      null,
+    ),
+  ],
+  'holdout9a_precision_javac_notes_glued_to_old_task_line.txt': [],
+  'holdout9a_precision_javac_notes_named_file_unchecked_flavor_task.txt': [],
+  'holdout9a_precision_javac_objectbox_processor_note_and_lint_notes.txt': [],
 };
