@@ -897,4 +897,116 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       ':receive_sharing_intent:compileDebugKotlin',
     ),
   ],
+  'holdout9a_javac_rn_relative_node_modules_override_then_notes.txt': [
+    d(
+      'error',
+      'javac',
+      'node_modules/react-native-broadcast/android/src/main/java/com/reactlibrary/RNBroadcastPackage.java',
+      23,
+      5,
+      'method does not override or implement a method from a supertype',
+      null,
+    ),
+  ],
+  'holdout9a_javac_rn_message_first_path_line_after_caret.txt': [
+    d(
+      'error',
+      'javac',
+      'node_modules/react-native-firebase-phone-auth/android/src/main/java/com/reactlibrary/RNFirebasePhoneAuthPackage.java',
+      19,
+      5,
+      'method does not override or implement a method from a supertype',
+      null,
+    ),
+  ],
+  'holdout9a_javac_rn_message_wrapped_mid_word_no_path.txt': [
+    d('error', 'javac', null, null, null, 'method does not override or implement a method from a supertype', null),
+  ],
+  'holdout9a_javac_rn_old_task_line_path_wrapped_error_next_line.txt': [
+    d(
+      'error',
+      'javac',
+      '...node_modules\\react-native-twitter-signin\\android\\src\\main\\java\\com\\goldenowl\\twittersignin\\TwitterSigninPackage.java',
+      28,
+      5,
+      'method does not override or implement a method from a supertype',
+      ':react-native-twitter-signin:compileReleaseJavaWithJavac',
+    ),
+  ],
+  'holdout9a_javac_rn_elided_windows_path_message_typo_trailing_spaces.txt': [
+    d(
+      'error',
+      'javac',
+      '...\\src\\main\\java\\com\\gcrabtree\\rctsocketio\\SocketIoPackage.java',
+      28,
+      1,
+      'method do es not override or implement a method from a supertype',
+      null,
+    ),
+  ],
+  'holdout9a_kotlin_k1_w_windows_never_used_deprecated_in_java.txt': (
+    [
+      ['barcode\\BarcodeReaderActivity.kt', 93, 15, "Parameter 'ignored' is never used"],
+      ['barcode\\BarcodeReaderActivity.kt', 100, 14, "Parameter 'ignored' is never used"],
+      ['barcode\\BarcodeReaderActivity.kt', 116, 28, "Parameter 'text' is never used"],
+      ['browser\\CookieCleanerCompat.kt', 6, 23, "'CookieSyncManager' is deprecated. Deprecated in Java"],
+      ['browser\\CookieCleanerCompat.kt', 37, 33, "'CookieSyncManager' is deprecated. Deprecated in Java"],
+      ['browser\\CookieCleanerCompat.kt', 38, 27, "'startSync(): Unit' is deprecated. Deprecated in Java"],
+      ['browser\\CookieCleanerCompat.kt', 40, 13, "'removeAllCookie(): Unit' is deprecated. Deprecated in Java"],
+    ] as const
+  ).map(([file, line, column, message]) =>
+    d(
+      'warning',
+      'kotlin',
+      `C:\\Users\\toastkidjp\\Documents\\workspace\\Yobidashi_Android\\app\\src\\main\\java\\jp\\toastkid\\yobidashi\\${file}`,
+      line,
+      column,
+      message,
+      null,
+    ),
+  ),
+  'holdout9a_kotlin_k1_w_travis_masked_secure_never_used_renamed.txt': (
+    [
+      ['AboutFragment.kt', 57, 38, 'v'],
+      ['AboutFragment.kt', 73, 35, 'view1'],
+      ['DialogFragments/AddCommandDialogFragment.kt', 34, 21, 'dialog'],
+      ['DialogFragments/AddCommandDialogFragment.kt', 34, 47, 'which'],
+      ['DialogFragments/AddCommandDialogFragment.kt', 44, 55, 'dialog'],
+      ['DialogFragments/AddCommandDialogFragment.kt', 44, 81, 'which'],
+      ['DialogFragments/BottomSheetDialogs/BridgeBottomSheet.kt', 54, 52, 'v'],
+    ] as const
+  ).map(([file, line, column, parameter]) =>
+    d(
+      'warning',
+      'kotlin',
+      `/home/travis/build/[secure]/remote/app/src/main/java/io/[secure]/remote/Fragments/${file}`,
+      line,
+      column,
+      `Parameter '${parameter}' is never used, could be renamed to _`,
+      null,
+    ),
+  ),
+  'holdout9a_kotlin_k1_e_buildsrc_expecting_top_level_declaration_run.txt': (
+    [
+      [11, 23],
+      [11, 28],
+      [11, 29],
+      [12, 1],
+      [12, 8],
+      [12, 11],
+      [12, 12],
+      [12, 18],
+      [12, 19],
+    ] as const
+  ).map(([line, column]) =>
+    d(
+      'error',
+      'kotlin',
+      '/home/x43/projects/KeAir/gen/android/ke-air/buildSrc/src/main/kotlin/BuildTask.kt',
+      line,
+      column,
+      'Expecting a top level declaration',
+      null,
+    ),
+  ),
 };
