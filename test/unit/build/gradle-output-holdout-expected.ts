@@ -1009,4 +1009,83 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ),
+  'holdout9a_kapt_databinding_backticked_exception_occurred_elided_packaged_res.txt': [
+    d(
+      'error',
+      'kapt',
+      '/.../search/build/intermediates/packaged_res/debug/layout/search_result_item.xml',
+      13,
+      34,
+      "Cannot find the setter for attribute 'algolia:attribute' with parameter type java.lang.String on android.widget.TextView.",
+      null,
+    ),
+  ],
+  'holdout9a_kapt_databinding_studio_error_one_line_inline_code_msg_cut.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:compileDebugJavaWithJavac': java.lang.RuntimeException: Found data binding errors.",
+      ':app:compileDebugJavaWithJavac',
+    ),
+    d('error', 'javac', null, null, null, "Cannot find the setter for attribute 'app:hideIfZero'", null),
+  ],
+  'holdout9a_kapt_databinding_studio_build_window_three_setters_open_file.txt': [
+    d(
+      'error',
+      'javac',
+      null,
+      null,
+      null,
+      "Cannot find a setter for <android.widget.LinearLayout binding_bg_solidColor> that accepts parameter type 'int'",
+      null,
+    ),
+    ...[1, 2].map(() =>
+      d(
+        'error',
+        'javac',
+        null,
+        null,
+        null,
+        "Cannot find a setter for <android.widget.TextView binding_bg_radius> that accepts parameter type 'float'",
+        null,
+      ),
+    ),
+  ],
+  'holdout9a_javac_rn_windows_path_colon_error_on_next_line_old_tasks.txt': [
+    d(
+      'error',
+      'javac',
+      'C:\\react\\afisha5\\android\\app\\src\\main\\java\\com\\afisha5\\MainApplication.java',
+      29,
+      15,
+      'cannot find symbol (symbol: class RNSendIntentPackage)',
+      ':app:compileDebugJavaWithJavac',
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:compileDebugJavaWithJavac': Compilation failed; see the compiler error output for details.",
+      ':app:compileDebugJavaWithJavac',
+    ),
+  ],
+  'holdout9a_javac_studio_error_cannot_find_symbol_class_one_line.txt': [
+    d('error', 'javac', null, 31, 55, 'cannot find symbol class HomeActivity', null),
+  ],
+  'holdout9a_javac_quoted_studio_execution_failed_agp_method_signature.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:compileDebugJavaWithJavac': com.android.build.gradle.api.BaseVariant.getJavaCompiler()Lorg/gradle/api/tasks/compile/AbstractCompile;",
+      ':app:compileDebugJavaWithJavac',
+    ),
+  ],
 };
