@@ -1088,4 +1088,79 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       ':app:compileDebugJavaWithJavac',
     ),
   ],
+  'holdout9a_kapt_nonexistent_class_stub_ci_task_header_then_failed.txt': [
+    d(
+      'error',
+      'kapt',
+      '/home/runner/work/openfoodfacts-androidapp/openfoodfacts-androidapp/app/build/tmp/kapt3/stubs/offPlaystoreScreenshots/openfoodfacts/github/scrachx/openfood/features/scanhistory/ScanHistoryActivity.java',
+      31,
+      11,
+      'incompatible types: NonExistentClass cannot be converted to Annotation',
+      ':app:kaptOffPlaystoreScreenshotsKotlin',
+    ),
+  ],
+  'holdout9a_kapt_zh_nonexistent_class_e_prefixed_echo_failed_to_analyze.txt': [
+    d(
+      'error',
+      'kapt',
+      'D:\\wordplace\\other\\tucao\\Tucao\\app\\build\\tmp\\kapt3\\stubs\\debug\\me\\sweetll\\tucao\\di\\component\\ApiComponent.java',
+      5,
+      7,
+      '不兼容的类型: NonExistentClass无法转换为Annotation',
+      null,
+    ),
+    d(
+      'error',
+      'kotlin',
+      null,
+      null,
+      null,
+      'java.lang.IllegalStateException: failed to analyze: org.jetbrains.kotlin.kapt3.diagnostic.KaptError: Error while annotation processing',
+      null,
+    ),
+  ],
+  'holdout9a_kapt_zh_nonexistent_class_relative_windows_stub_no_caret.txt': [
+    d(
+      'error',
+      'kapt',
+      'WMRouter-master\\WMRouter-master\\demokotlin\\build\\tmp\\kapt3\\stubs\\debug\\com\\sankuai\\waimai\\router\\demo\\kotlin\\KotlinActivity.java',
+      6,
+      null,
+      '不兼容的类型: NonExistentClass无法转换为Annotation',
+      null,
+    ),
+  ],
+  'holdout9a_kapt_nonexistent_class_indented_block_second_error_wrapped.txt': (
+    [['MSApp.java'], ['movies/MSMovieRepository.java']] as const
+  ).map(([file]) =>
+    d(
+      'error',
+      'kapt',
+      `/Users/barry.sia/src/open/movies-usf/app/build/tmp/kapt3/stubs/release/co/kaush/msusf/${file}`,
+      6,
+      7,
+      'incompatible types: NonExistentClass cannot be converted to Annotation',
+      ':app:kaptReleaseKotlin',
+    ),
+  ),
+  'holdout9a_kapt_nonexistent_class_gradle4_old_tasks_compilation_error_block.txt': [
+    d(
+      'error',
+      'kapt',
+      '/base/BaseAppGlideModule.java',
+      6,
+      7,
+      'incompatible types: NonExistentClass cannot be converted to Annotation',
+      ':app:kaptDebugKotlin',
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:kaptDebugKotlin': Compilation error. See log for more details",
+      ':app:kaptDebugKotlin',
+    ),
+  ],
 };
