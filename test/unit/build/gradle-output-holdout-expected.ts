@@ -1163,4 +1163,39 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       ':app:kaptDebugKotlin',
     ),
   ],
+  'holdout9a_ksp_no_providers_markers_stripped_failure_block.txt': [
+    d('error', 'ksp', null, null, null, 'No providers found in processor classpath.', ':app:kspDebugKotlin'),
+    d('error', 'ksp', null, null, null, 'Error occurred in KSP, check log for detail', ':app:kspDebugKotlin'),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:kspDebugKotlin': Compilation error. See log for more details",
+      ':app:kspDebugKotlin',
+    ),
+  ],
+  'holdout9a_javac_room_schema_export_warning_caret_unchecked_note.txt': [
+    d(
+      'warning',
+      'javac',
+      null,
+      null,
+      null,
+      'Schema export directory is not provided to the annotation processor so we cannot export the schema. You can either provide `room.schemaLocation` annotation processor argument OR set exportSchema to false.',
+      null,
+    ),
+  ],
+  'holdout9a_javac_studio_zh_warning_room_schema_file_node_above.txt': [
+    d(
+      'warning',
+      'javac',
+      'C:\\Users\\pdog18\\Desktop\\android-architecture-components-master\\BasicSample\\app\\src\\main\\java\\com\\example\\android\\persistence\\db\\AppDatabase.java',
+      31,
+      17,
+      'Schema export directory is not provided to the annotation processor so we cannot export the schema. You can either provide `room.schemaLocation` annotation processor argument OR set exportSchema to false.',
+      null,
+    ),
+  ],
 };
