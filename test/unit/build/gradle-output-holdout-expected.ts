@@ -1198,4 +1198,17 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
+  'holdout9a_precision_kapt_warn_incremental_quoted_html_escaped_task.txt': [],
+  'holdout9a_precision_kapt_incremental_notice_android_test_task.txt': [],
+  'holdout9a_kapt_w_tagged_incremental_processing_room_dynamic.txt': [
+    d(
+      'warning',
+      'kapt',
+      null,
+      null,
+      null,
+      'Incremental annotation processing requested, but support is disabled because the following processors are not incremental: androidx.room.RoomProcessor (DYNAMIC).',
+      null,
+    ),
+  ],
 };
