@@ -1262,4 +1262,25 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       ':core:compileDebugJavaWithJavac',
     ),
   ],
+  'holdout9a_javac_options_obsolete_three_warnings_count.txt': [
+    '[options] source value 8 is obsolete and will be removed in a future release',
+    '[options] target value 8 is obsolete and will be removed in a future release',
+    '[options] To suppress warnings about obsolete options, use -Xlint:-options.',
+  ].map((message) => d('warning', 'javac', null, null, null, message, null)),
+  'holdout9a_mixed_agp_java21_source8_advice_then_javac_options_warnings.txt': [
+    d(
+      'warning',
+      'agp',
+      null,
+      null,
+      null,
+      'Java compiler version 21 has deprecated support for compiling with source/target version 8.',
+      null,
+    ),
+    ...[
+      '[options] source value 8 is obsolete and will be removed in a future release',
+      '[options] target value 8 is obsolete and will be removed in a future release',
+      '[options] To suppress warnings about obsolete options, use -Xlint:-options.',
+    ].map((message) => d('warning', 'javac', null, null, null, message, null)),
+  ],
 };
