@@ -1283,4 +1283,15 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       '[options] To suppress warnings about obsolete options, use -Xlint:-options.',
     ].map((message) => d('warning', 'javac', null, null, null, message, null)),
   ],
+  'holdout9a_ksp_tagged_type_not_present_no_level_bold_frames.txt': [
+    d(
+      'error',
+      'ksp',
+      null,
+      null,
+      null,
+      'com.google.devtools.ksp.KSTypeNotPresentException: java.lang.ClassNotFoundException: com.catchpig.mvvm.network.converter.SerializationResponseBodyConverter',
+      null,
+    ),
+  ],
 };
