@@ -1294,4 +1294,86 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
+  'holdout9a_kotlin_file_uri_unresolved_four_then_worker_failure_elided_start.txt': [
+    ...(
+      [
+        ['ChewingBridge.kt', 22, 12, 'miyabi_hiroshi'],
+        ['ChewingBridge.kt', 28, 18, 'Chewing'],
+        ['ChewingBridge.kt', 28, 28, 'Chewing'],
+        ['GuilelessBopomofoService.kt', 130, 54, 'it'],
+      ] as const
+    ).map(([file, line, column, name]) =>
+      d(
+        'error',
+        'kotlin',
+        `/home/vagrant/build/org.ghostsinthelab.apps.guilelessbopomofo/app/src/main/java/org/ghostsinthelab/apps/guilelessbopomofo/${file}`,
+        line,
+        column,
+        `Unresolved reference: ${name}`,
+        ':app:compileReleaseKotlin',
+      ),
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:compileReleaseKotlin': Compilation error. See log for more details",
+      ':app:compileReleaseKotlin',
+    ),
+  ],
+  'holdout9a_kotlin_k1_candidates_list_two_unindented_lines_flavor_task.txt': [
+    d(
+      'error',
+      'kotlin',
+      '/home/strech/fdroiddata-0628/build/com.orgzly/app/src/main/java/com/orgzly/android/ui/note/NoteBuilder.kt',
+      52,
+      32,
+      'Unresolved reference. None of the following candidates is applicable because of receiver type mismatch: @InlineOnly public inline operator fun <K, V> MutableMap<String, String>.set(key: String, value: String): Unit defined in kotlin.collections @InlineOnly public inline operator fun kotlin.text.StringBuilder /* = java.lang.StringBuilder */.set(index: Int, value: Char): Unit defined in kotlin.text',
+      ':app:compileFdroidReleaseKotlin',
+    ),
+  ],
+  'holdout9a_kotlin_k1_w_xopt_in_deprecated_then_six_errors_module_task.txt': [
+    d(
+      'warning',
+      'kotlin',
+      null,
+      null,
+      null,
+      'Argument -Xopt-in is deprecated. Please use -opt-in instead',
+      ':components:bridge:pbutils:compileReleaseKotlin',
+    ),
+    ...(
+      [
+        [5, 27, 'Unresolved reference: protobuf'],
+        [6, 27, 'Unresolved reference: protobuf'],
+        [16, 21, 'Unresolved reference: MainKt'],
+        [17, 5, 'Not enough information to infer type variable T'],
+        [27, 13, 'Unresolved reference: main'],
+        [28, 17, 'Unresolved reference: hasNext'],
+      ] as const
+    ).map(([line, column, message]) =>
+      d(
+        'error',
+        'kotlin',
+        '/builds/fdroid/fdroiddata/build/com.flipperdevices.app/components/bridge/pbutils/src/main/java/com/flipperdevices/bridge/protobuf/StreamKtx.kt',
+        line,
+        column,
+        message,
+        ':components:bridge:pbutils:compileReleaseKotlin',
+      ),
+    ),
+  ],
+  'holdout9a_javac_invalid_source_release_after_kotlin_task_full_summary.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:compileReleaseJavaWithJavac': invalid source release: 11",
+      ':app:compileReleaseJavaWithJavac',
+    ),
+  ],
 };
