@@ -1042,16 +1042,14 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       "Cannot find a setter for <android.widget.LinearLayout binding_bg_solidColor> that accepts parameter type 'int'",
       null,
     ),
-    ...[1, 2].map(() =>
-      d(
-        'error',
-        'javac',
-        null,
-        null,
-        null,
-        "Cannot find a setter for <android.widget.TextView binding_bg_radius> that accepts parameter type 'float'",
-        null,
-      ),
+    d(
+      'error',
+      'javac',
+      null,
+      null,
+      null,
+      "Cannot find a setter for <android.widget.TextView binding_bg_radius> that accepts parameter type 'float'",
+      null,
     ),
   ],
   'holdout9a_javac_rn_windows_path_colon_error_on_next_line_old_tasks.txt': [
