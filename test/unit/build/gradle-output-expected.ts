@@ -27938,7 +27938,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       null,
-      "Execution failed for task ':app:mergeLibDexDebug': Execution failed for DexingNoClasspathTransform: /Users/pooja/Development/zen/build/uvccamera/intermediates/runtime_library_classes_dir/debug. Error while dexing.",
+      "Execution failed for task ':app:mergeLibDexDebug': Error while dexing.",
       ':app:mergeLibDexDebug',
     ),
   ],

@@ -3608,17 +3608,19 @@ export class GradleOutputParser {
     const severity = severityOf(m[1]!);
     let message = m[5]!.trim();
     let source: DiagnosticSource = 'agp';
-    // D8/R8 name the file a message is about, with no position, before their tag: `ERROR:<path>.dex: D8: Type …`.
+    // D8/R8 name the file a message is about, with no position, before their tag: `ERROR:<path>.dex: D8: Type …`; a
+    // rule file's position may be a range (`<proguard.txt>:2:1-65: R8: …`), which AGP's own location form does not take.
     const origin = m[2] === undefined ? D8_ORIGIN.exec(message) : null;
-    if (origin) {
+    const positioned = m[2] === undefined && origin === null ? D8_ORIGIN_POSITIONED.exec(message) : null;
+    if (origin || positioned) {
       this.r8Severity = severity;
       return this.add({
         severity,
         source: 'r8',
-        file: origin[1]!,
-        line: null,
-        column: null,
-        message: origin[2]!,
+        file: (origin ?? positioned)![1]!,
+        line: positioned ? Number(positioned[2]) : null,
+        column: positioned ? Number(positioned[3]) : null,
+        message: origin ? origin[2]! : positioned![4]!,
         task,
       });
     }
