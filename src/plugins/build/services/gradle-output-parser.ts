@@ -503,6 +503,15 @@ interface PendingMultiline {
   detailAfterBlank?: boolean;
 }
 
+/** R8's `Warning in <origin>[ at <position>]:` line, waiting for its message on the next line. */
+interface R8OriginHeader {
+  readonly severity: DiagnosticSeverity;
+  readonly origin: string;
+  readonly line: number | null;
+  readonly column: number | null;
+  readonly task: string | null;
+}
+
 interface PendingTest {
   readonly className: string;
   readonly method: string;
@@ -590,7 +599,7 @@ export class GradleOutputParser {
   /** Severity of the last `ERROR: R8:` / `WARNING: R8:` line; the `Missing class` lines after it share it. */
   private r8Severity: DiagnosticSeverity = 'error';
   /** R8's `Warning in <origin>:` / `Error in <origin>:` line: its message is the next line. */
-  private r8OriginHeader: { severity: DiagnosticSeverity; origin: string; task: string | null } | null = null;
+  private r8OriginHeader: R8OriginHeader | null = null;
   /** Set once kapt reported a javac error: its `e: ` lines that follow are kapt's too. */
   private kaptContext = false;
   /** Kotlin/Native just reported a crash of its own (`Compilation failed: …`): the exception it rethrows comes next. */
@@ -3198,7 +3207,13 @@ export class GradleOutputParser {
       (trimmed.startsWith('Warning in ') || trimmed.startsWith('Error in ')) &&
       (m = R8_ORIGIN_HEADER.exec(trimmed))
     ) {
-      this.r8OriginHeader = { severity: m[1] === 'Warning' ? 'warning' : 'error', origin: m[2]!, task };
+      this.r8OriginHeader = {
+        severity: m[1] === 'Warning' ? 'warning' : 'error',
+        origin: m[2]!,
+        line: m[3] === undefined ? null : Number(m[3]),
+        column: m[4] === undefined ? null : Number(m[4]),
+        task,
+      };
       return true;
     }
     if (line.includes(' library classes are missing') && (m = R8_LIBRARY_CLASSES_MISSING.exec(line)))
@@ -3588,17 +3603,14 @@ export class GradleOutputParser {
   }
 
   /** The message line under R8's `Warning in <origin>:`; a keep-rule error ends it with its position in the file. */
-  private addR8Origined(
-    header: { severity: DiagnosticSeverity; origin: string; task: string | null },
-    message: string,
-  ): boolean {
-    const position = R8_MESSAGE_POSITION.exec(message);
+  private addR8Origined(header: R8OriginHeader, message: string): boolean {
+    const position = header.line === null ? R8_MESSAGE_POSITION.exec(message) : null;
     return this.add({
       severity: header.severity,
       source: 'r8',
       file: ARCHIVE_ENTRY_ORIGIN.exec(header.origin)?.[1] ?? header.origin,
-      line: position ? Number(position[1]) : null,
-      column: position ? Number(position[2]) : null,
+      line: position ? Number(position[1]) : header.line,
+      column: position ? Number(position[2]) : header.column,
       message,
       task: header.task,
     });

@@ -14,9 +14,11 @@ export const D8_ORIGIN_POSITIONED =
   /^\s*((?:[A-Za-z]:[\\/]|[\\/]|~[\\/]|file:)[^:]*?):(\d+):(\d+)(?:-\d+(?::\d+)?)?: [RD]8: (\S.*)$/;
 /**
  * R8's own console form (its default diagnostics handler): `Warning in <origin>:` / `Error in <origin>:` alone on a
- * line, the message on the next line (indented by two spaces as R8 prints it).
+ * line, the message on the next line (indented by two spaces in R8 1.x). Later versions name the position there too,
+ * `Error in <origin> at line 4, column 17:` (a range by its start; another kind of position by its description).
  */
-export const R8_ORIGIN_HEADER = /^\s*(Error|Warning) in ((?:[A-Za-z]:[\\/]|[\\/]|~[\\/]|file:)\S.*?):\s*$/;
+export const R8_ORIGIN_HEADER =
+  /^\s*(Error|Warning) in ((?:[A-Za-z]:[\\/]|[\\/]|~[\\/]|file:)\S.*?)(?: at (?:line (\d+)(?:, column (\d+))?|[^:]+))?:\s*$/;
 /** An origin inside an archive (`<jar>:<entry>.class`): the archive is the file on disk. */
 export const ARCHIVE_ENTRY_ORIGIN = /^(.*?\.(?:jar|zip|aar|apk)):[^\\:]+$/;
 /** A keep-rule error's message ends with the position in the rule file (`… at <path>:4:17`). */
