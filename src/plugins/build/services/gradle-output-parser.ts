@@ -170,8 +170,8 @@ import {
   COMPOSE_VERSION,
   EXCEPTION_HEADLINE,
   FILE_ANALYSIS_EXCEPTION,
-  FRONTEND_EXPRESSION_EXCEPTION,
   FILE_BEING_COMPILED,
+  FRONTEND_EXPRESSION_EXCEPTION,
   JAVA_NULLABILITY_MISMATCH,
   KLIB_RESOLVER_TAG,
   KOTLINC_CLI,
@@ -356,20 +356,20 @@ function capIndent(line: string, caretExpected: boolean): string {
   return line.slice(indent - MAX_INDENT_CHARS);
 }
 
-/** More `[` than `]` in a text: a bracketed list left open. */
-/**
- * One space for every run of blanks: the manifest merger puts a tab inside some of its lines (`at AndroidManifest.xml
- * \tand place it`), and a paste may turn its tabs into runs of spaces.
- */
 /** A D8/R8 message printed with no level: its wording says when D8 reports it as a warning. */
 function d8Severity(message: string, otherwise: DiagnosticSeverity): DiagnosticSeverity {
   return D8_WARNING_WORDING.test(message) ? 'warning' : otherwise;
 }
 
+/**
+ * One space for every run of blanks: the manifest merger puts a tab inside some of its lines (`at AndroidManifest.xml
+ * \tand place it`), and a paste may turn its tabs into runs of spaces.
+ */
 function singleSpaced(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
+/** More `[` than `]` in a text: a bracketed list left open. */
 function opensBracket(text: string): boolean {
   let depth = 0;
   for (let k = 0; k < text.length; k++) {
