@@ -391,6 +391,24 @@ describe('GradleOutputParser rules', () => {
     ]);
   });
 
+  it("reads R8's own `Warning in <origin>:` form, the position on the header line in later R8 versions", () => {
+    const out = parseGradleOutput(
+      [
+        'Warning in /w/libs/app.jar:a/B.class:',
+        '  Type `c.D` was not found, it is required for default or static interface methods desugaring of `a.B`',
+        'Error in /w/proguard-rules.pro at line 4, column 17:',
+        "Expected char '-' at /w/proguard-rules.pro:4:17",
+        'Error in C:\\w\\lib.jar:',
+        'Compilation failed',
+      ].join('\n'),
+    );
+    expect(out.map((x) => [x.severity, x.source, x.file, x.line, x.column, x.message.slice(0, 15)])).toEqual([
+      ['warning', 'r8', '/w/libs/app.jar', null, null, 'Type `c.D` was '],
+      ['error', 'r8', '/w/proguard-rules.pro', 4, 17, "Expected char '"],
+      ['error', 'r8', 'C:\\w\\lib.jar', null, null, 'Compilation fai'],
+    ]);
+  });
+
   it('strips what CI runners put in front of a line', () => {
     expect(stripWrapperPrefixes('2023-11-02T10:11:12.1234567Z ##[error]e: file:///a/B.kt:1:2 X')).toBe(
       'e: file:///a/B.kt:1:2 X',

@@ -171,6 +171,7 @@ import {
   EXCEPTION_HEADLINE,
   FILE_ANALYSIS_EXCEPTION,
   FILE_BEING_COMPILED,
+  FRONTEND_EXPRESSION_EXCEPTION,
   JAVA_NULLABILITY_MISMATCH,
   KLIB_RESOLVER_TAG,
   KOTLINC_CLI,
@@ -230,15 +231,21 @@ import {
   NINJA_ERROR,
 } from './gradle-output/native-build-patterns.js';
 import {
+  ARCHIVE_ENTRY_ORIGIN,
   D8_CAUSE,
   D8_COUNTS,
   D8_DEX_LIMIT,
   D8_MESSAGE,
   D8_ORIGIN,
+  D8_ORIGIN_POSITIONED,
+  D8_WARNING_WORDING,
   DEX_TASK,
+  R8_LIBRARY_CLASSES_MISSING,
+  R8_MESSAGE_POSITION,
   R8_MISSING,
   R8_MISSING_CONTINUATION,
   R8_MISSING_SUMMARY,
+  R8_ORIGIN_HEADER,
 } from './gradle-output/r8-patterns.js';
 import {
   STUDIO_EXCEPTION,
@@ -349,7 +356,11 @@ function capIndent(line: string, caretExpected: boolean): string {
   return line.slice(indent - MAX_INDENT_CHARS);
 }
 
-/** More `[` than `]` in a text: a bracketed list left open. */
+/** A D8/R8 message printed with no level: its wording says when D8 reports it as a warning. */
+function d8Severity(message: string, otherwise: DiagnosticSeverity): DiagnosticSeverity {
+  return D8_WARNING_WORDING.test(message) ? 'warning' : otherwise;
+}
+
 /**
  * One space for every run of blanks: the manifest merger puts a tab inside some of its lines (`at AndroidManifest.xml
  * \tand place it`), and a paste may turn its tabs into runs of spaces.
@@ -358,6 +369,7 @@ function singleSpaced(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
+/** More `[` than `]` in a text: a bracketed list left open. */
 function opensBracket(text: string): boolean {
   let depth = 0;
   for (let k = 0; k < text.length; k++) {
@@ -491,6 +503,15 @@ interface PendingMultiline {
   detailAfterBlank?: boolean;
 }
 
+/** R8's `Warning in <origin>[ at <position>]:` line, waiting for its message on the next line. */
+interface R8OriginHeader {
+  readonly severity: DiagnosticSeverity;
+  readonly origin: string;
+  readonly line: number | null;
+  readonly column: number | null;
+  readonly task: string | null;
+}
+
 interface PendingTest {
   readonly className: string;
   readonly method: string;
@@ -577,6 +598,8 @@ export class GradleOutputParser {
   private pendingDataBinding: { readonly parts: string[]; readonly task: string | null } | null = null;
   /** Severity of the last `ERROR: R8:` / `WARNING: R8:` line; the `Missing class` lines after it share it. */
   private r8Severity: DiagnosticSeverity = 'error';
+  /** R8's `Warning in <origin>:` / `Error in <origin>:` line: its message is the next line. */
+  private r8OriginHeader: R8OriginHeader | null = null;
   /** Set once kapt reported a javac error: its `e: ` lines that follow are kapt's too. */
   private kaptContext = false;
   /** Kotlin/Native just reported a crash of its own (`Compilation failed: …`): the exception it rethrows comes next. */
@@ -2358,6 +2381,11 @@ export class GradleOutputParser {
       if (!trimmed.startsWith('INSTRUMENTATION_RESULT: longMsg='))
         this.addUnlocated('error', 'test', shortMessage.message, shortMessage.task);
     }
+    const r8Header = this.r8OriginHeader;
+    if (r8Header !== null) {
+      this.r8OriginHeader = null;
+      if (trimmed !== '' && !inBlock) return this.addR8Origined(r8Header, trimmed);
+    }
     // A stack frame (`at com.x.Foo.bar(Foo.kt:12)`) is never a diagnostic of its own, and stacks are long. One of KSP's
     // processing (not its Gradle plugin's) under an exception pasted without `e: [ksp] ` shows KSP caught and reported it.
     if (trimmed.startsWith('at ') && trimmed.endsWith(')')) {
@@ -2797,6 +2825,16 @@ export class GradleOutputParser {
         message: m[1]!.trimEnd(),
         task,
       });
+    if (line.includes('KotlinFrontEndException: ') && (m = FRONTEND_EXPRESSION_EXCEPTION.exec(line)))
+      return this.add({
+        severity: 'error',
+        source: 'kotlin',
+        file: m[4]!,
+        line: Number(m[2]),
+        column: Number(m[3]),
+        message: m[1]!,
+        task,
+      });
     // Every Kotlin location names a `.kt` or `.kts` file.
     const hasKt = line.includes('.kt');
     const cli = hasKt && (line.includes(': error: ') || line.includes(': warning: ')) ? KOTLINC_CLI.exec(line) : null;
@@ -3144,7 +3182,42 @@ export class GradleOutputParser {
       trimmed.length > 4 &&
       !trimmed.includes('Cannot fit requested classes')
     )
-      return this.addUnlocated('error', 'r8', trimmed.slice(4), task);
+      return this.addUnlocated(d8Severity(trimmed.slice(4), 'error'), 'r8', trimmed.slice(4), task);
+    // D8/R8's message after the file it is about, its `ERROR:` / `WARNING:` not printed (AGP 3.x, a console's copy).
+    if (
+      !inBlock &&
+      (line.includes(': D8: ') || line.includes(': R8: ')) &&
+      (m = D8_ORIGIN.exec(trimmed) ?? D8_ORIGIN_POSITIONED.exec(trimmed))
+    ) {
+      const positioned = m.length > 3;
+      const message = m[positioned ? 4 : 2]!;
+      return this.add({
+        severity: d8Severity(message, 'error'),
+        source: 'r8',
+        file: m[1]!,
+        line: positioned ? Number(m[2]) : null,
+        column: positioned ? Number(m[3]) : null,
+        message,
+        task,
+      });
+    }
+    if (
+      !inBlock &&
+      trimmed.endsWith(':') &&
+      (trimmed.startsWith('Warning in ') || trimmed.startsWith('Error in ')) &&
+      (m = R8_ORIGIN_HEADER.exec(trimmed))
+    ) {
+      this.r8OriginHeader = {
+        severity: m[1] === 'Warning' ? 'warning' : 'error',
+        origin: m[2]!,
+        line: m[3] === undefined ? null : Number(m[3]),
+        column: m[4] === undefined ? null : Number(m[4]),
+        task,
+      };
+      return true;
+    }
+    if (line.includes(' library classes are missing') && (m = R8_LIBRARY_CLASSES_MISSING.exec(line)))
+      return this.addUnlocated('error', 'r8', m[1]!, task);
     if (line.includes('Cannot fit requested classes') && (m = D8_DEX_LIMIT.exec(line))) {
       this.pendingMultiline = {
         base: { severity: 'error', source: 'r8', file: null, line: null, column: null, message: m[1]!, task },
@@ -3249,8 +3322,12 @@ export class GradleOutputParser {
         task,
       });
     if (line.includes('Missing class') && (m = R8_MISSING.exec(line) ?? R8_MISSING_SUMMARY.exec(line))) {
+      // R8's own command line puts its level before each missing class.
+      const level = m.length > 2 ? m[1] : undefined;
+      const severity = level === undefined ? this.r8Severity : level === 'Warning' ? 'warning' : 'error';
+      const message = level === undefined ? trimmed : m[2]!;
       this.pendingMultiline = {
-        base: { severity: this.r8Severity, source: 'r8', file: null, line: null, column: null, message: trimmed, task },
+        base: { severity, source: 'r8', file: null, line: null, column: null, message, task },
         lines: [],
         unindented: R8_MISSING_CONTINUATION,
         indented: false,
@@ -3525,21 +3602,37 @@ export class GradleOutputParser {
     );
   }
 
+  /** The message line under R8's `Warning in <origin>:`; a keep-rule error ends it with its position in the file. */
+  private addR8Origined(header: R8OriginHeader, message: string): boolean {
+    const position = header.line === null ? R8_MESSAGE_POSITION.exec(message) : null;
+    return this.add({
+      severity: header.severity,
+      source: 'r8',
+      file: ARCHIVE_ENTRY_ORIGIN.exec(header.origin)?.[1] ?? header.origin,
+      line: position ? Number(position[1]) : header.line,
+      column: position ? Number(position[2]) : header.column,
+      message,
+      task: header.task,
+    });
+  }
+
   private addAgpLine(m: RegExpExecArray, task: string | null): boolean {
     const severity = severityOf(m[1]!);
     let message = m[5]!.trim();
     let source: DiagnosticSource = 'agp';
-    // D8/R8 name the file a message is about, with no position, before their tag: `ERROR:<path>.dex: D8: Type …`.
+    // D8/R8 name the file a message is about, with no position, before their tag: `ERROR:<path>.dex: D8: Type …`; a
+    // rule file's position may be a range (`<proguard.txt>:2:1-65: R8: …`), which AGP's own location form does not take.
     const origin = m[2] === undefined ? D8_ORIGIN.exec(message) : null;
-    if (origin) {
+    const positioned = m[2] === undefined && origin === null ? D8_ORIGIN_POSITIONED.exec(message) : null;
+    if (origin || positioned) {
       this.r8Severity = severity;
       return this.add({
         severity,
         source: 'r8',
-        file: origin[1]!,
-        line: null,
-        column: null,
-        message: origin[2]!,
+        file: (origin ?? positioned)![1]!,
+        line: positioned ? Number(positioned[2]) : null,
+        column: positioned ? Number(positioned[3]) : null,
+        message: origin ? origin[2]! : positioned![4]!,
         task,
       });
     }

@@ -118,6 +118,12 @@ export const KOTLIN_SENTENCES_ALONE: readonly { hint: string; pattern: RegExp; s
 export const FILE_ANALYSIS_EXCEPTION =
   /^\s*(?:e: |Caused by: )?((?:[a-z_][\w$]*\.)*FileAnalysisException: (?:While analysing (.+?\.kts?):(\d+):(\d+)|Somewhere in file (.+?\.kts?)): \S.*)$/;
 /**
+ * K1's crash inside an expression (KotlinFrontEndException): `Exception while analyzing expression in (l,c) in <path>`
+ * (`at (l,c) in` before 1.4), with or without the `e: ` before it; the position is inside the exception's message.
+ */
+export const FRONTEND_EXPRESSION_EXCEPTION =
+  /^\s*(?:e: |Caused by: )?((?:[a-z_][\w$]*\.)*KotlinFrontEndException: Exception while analyzing expression (?:in|at) \((\d+),(\d+)\) in (.+?\.kts?)(?: \.)?)\s*$/;
+/**
  * The file an internal compiler error names on the line after it: kotlinc's attachment `File being compiled: (l,c) in
  * <path>`, before 1.3 `File being compiled and position: …` (K1 put the position before the path).
  */

@@ -4,11 +4,38 @@
 
 /** D8's size limit names the counts on the next line. */
 export const D8_COUNTS = /^# (?:methods|fields|types): /;
-/** The file a D8/R8 message is about (a dex, a jar, a class; no position), then the tool's tag. */
-export const D8_ORIGIN = /^((?:[A-Za-z]:[\\/]|\/|file:)[^:]*?): [RD]8: (\S.*)$/;
+/**
+ * The file a D8/R8 message is about (a dex, a jar, a class; no position), then the tool's tag. The path may be absolute
+ * (Unix, drive, URL), under the home directory, or drive-less on Windows.
+ */
+export const D8_ORIGIN = /^((?:[A-Za-z]:[\\/]|[\\/]|~[\\/]|file:)[^:]*?): [RD]8: (\S.*)$/;
+/** The same with the rule file's position R8 names in a keep-rule error (`<proguard.txt>:10:1-15: R8: …`). */
+export const D8_ORIGIN_POSITIONED =
+  /^\s*((?:[A-Za-z]:[\\/]|[\\/]|~[\\/]|file:)[^:]*?):(\d+):(\d+)(?:-\d+(?::\d+)?)?: [RD]8: (\S.*)$/;
+/**
+ * R8's own console form (its default diagnostics handler): `Warning in <origin>:` / `Error in <origin>:` alone on a
+ * line, the message on the next line (indented by two spaces in R8 1.x). Later versions name the position there too,
+ * `Error in <origin> at line 4, column 17:` (a range by its start; another kind of position by its description).
+ */
+export const R8_ORIGIN_HEADER =
+  /^\s*(Error|Warning) in ((?:[A-Za-z]:[\\/]|[\\/]|~[\\/]|file:)\S.*?)(?: at (?:line (\d+)(?:, column (\d+))?|[^:]+))?:\s*$/;
+/** An origin inside an archive (`<jar>:<entry>.class`): the archive is the file on disk. */
+export const ARCHIVE_ENTRY_ORIGIN = /^(.*?\.(?:jar|zip|aar|apk)):[^\\:]+$/;
+/** A keep-rule error's message ends with the position in the rule file (`… at <path>:4:17`). */
+export const R8_MESSAGE_POSITION = / at \S.*?:(\d+):(\d+)\s*$/;
+/**
+ * What D8 and R8 report as warnings whatever the line they come on says: a type missing for desugaring (its `-CC`
+ * companion, its super-interface) and class files without the stack map their control flow needs.
+ */
+export const D8_WARNING_WORDING =
+  /was not found, it is required for default or static interface methods desugaring|^Expected stack map table for method with non-linear control flow/;
+/** R8's command-line summary when it stops on missing library classes (its `Warning: Missing class:` lines above it). */
+export const R8_LIBRARY_CLASSES_MISSING =
+  /^\s*(?:Error: )?(Compilation can't be completed because some library classes are missing\.)\s*$/;
 /** D8/R8's own exception named as a cause: its message is the dexing problem (the generic ones say nothing). */
 export const D8_CAUSE = /^\s*(?:Caused by: )?com\.android\.tools\.r8\.[\w.$]+: (?!Compilation failed to complete)(.+)$/;
-export const R8_MISSING = /^\s*Missing class:? (\S+)(?: \(referenced from: .*\))?\s*$/;
+/** A missing class, as R8 lists it under its summary or on its own command-line `Warning: ` / `Error: ` line. */
+export const R8_MISSING = /^\s*(?:(Warning|Error): )?(Missing class:? \S+(?: \(referenced from: .*\))?)\s*$/;
 /** R8's summary of its missing classes, recognisable by its wording when its `ERROR:` / `WARNING:` was not pasted. */
 export const R8_MISSING_SUMMARY = /^\s*(Missing classes detected while running R8\.(?: \S.*)?)$/;
 /** The parts of R8's missing-class report a terminal or an editor put on lines of their own. */
