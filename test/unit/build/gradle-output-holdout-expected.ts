@@ -1266,57 +1266,6 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
-  'holdout9b_r8_error_jar_path_npe_then_origin_class_flavor_debug.txt': [
-    d(
-      'error',
-      'r8',
-      '/Users/rasul/.gradle/caches/transforms-3/0d55b28c6618ce3e0eea888bbb52259b/transformed/jetified-appcompat-resources-1.7.0-runtime.jar',
-      null,
-      null,
-      'java.lang.NullPointerException',
-      null,
-    ),
-    d(
-      'error',
-      'gradle',
-      null,
-      null,
-      null,
-      "Execution failed for task ':app:minifyProdDebugWithR8': Compilation failed to complete, origin: /Users/rasul/.gradle/caches/transforms-3/0d55b28c6618ce3e0eea888bbb52259b/transformed/jetified-appcompat-resources-1.7.0-runtime.jar:androidx/appcompat/graphics/drawable/DrawableContainerCompat$1.class",
-      ':app:minifyProdDebugWithR8',
-    ),
-  ],
-  'holdout9b_r8_error_npe_obfuscated_internal_incubating_problems_report_windows.txt': [
-    d(
-      'error',
-      'r8',
-      null,
-      null,
-      null,
-      'java.lang.NullPointerException: Cannot read field "b" because the return value of "com.android.tools.r8.internal.BS.a(com.android.tools.r8.internal.cR)" is null',
-      ':app:minifyReleaseWithR8',
-    ),
-    d(
-      'error',
-      'gradle',
-      null,
-      null,
-      null,
-      "Execution failed for task ':app:minifyReleaseWithR8': Compilation failed to complete",
-      ':app:minifyReleaseWithR8',
-    ),
-  ],
-  'holdout9b_r8_agpbi_npe_escaped_quotes_masked_windows_jar_no_failure_block.txt': [
-    d(
-      'error',
-      'r8',
-      '******\\app\\build\\intermediates\\classes\\release\\ALL\\lsparanoidRelease\\classes.jar',
-      null,
-      null,
-      'java.lang.NullPointerException: Cannot invoke "com.android.tools.r8.ir.code.Value.hasSingleUniqueUser()" because "array" is null',
-      ':app:minifyReleaseWithR8',
-    ),
-  ],
   'holdout9b_r8_agpbi_npe_windows_jar_what_went_wrong_then_caused_by_summary.txt': [
     d(
       'error',
@@ -1336,20 +1285,6 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       "Execution failed for task ':app:minifyBaiduDebugWithR8': Compilation failed to complete, origin: C:\\Users\\Administrator\\.gradle\\caches\\transforms-3\\19768f2aac56d37ee5f8f06365cc4a7a\\transformed\\jetified-android-gif-drawable-1.2.29-runtime.jar:pl/droidsonroids/gif/GifAnimationMetaData$1.class",
       ':app:minifyBaiduDebugWithR8',
     ),
-  ],
-  'holdout9b_r8_preview_error_in_aar_proguard_txt_expected_char_keepattributes.txt': [
-    d(
-      'error',
-      'r8',
-      'C:\\Users\\jkane\\.gradle\\caches\\transforms-1\\files-1.1\\taplytics-1.24.1.aar\\9e5a6b0cabb94591e1188a32c131b082\\proguard.txt',
-      4,
-      17,
-      "Expected char '-' at C:\\Users\\jkane\\.gradle\\caches\\transforms-1\\files-1.1\\taplytics-1.24.1.aar\\9e5a6b0cabb94591e1188a32c131b082\\proguard.txt:4:17",
-      null,
-    ),
-  ],
-  'holdout9b_r8_agp41_bare_r8_npe_module_task_then_failure_line.txt': [
-    d('error', 'r8', null, null, null, 'java.lang.NullPointerException', ':AnkiDroid:minifyReleaseWithR8'),
   ],
   'holdout9b_tests_precision_info_log_instrumentation_ok_then_connected_check_deprecations.txt': [],
   'holdout9b_lint_node_modules_module_errors_found_gradle_compatible_build_gradle.txt': [
@@ -1660,48 +1595,6 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
-  'holdout9a_kotlin_k1_w_windows_never_used_deprecated_in_java.txt': (
-    [
-      ['barcode\\BarcodeReaderActivity.kt', 93, 15, "Parameter 'ignored' is never used"],
-      ['barcode\\BarcodeReaderActivity.kt', 100, 14, "Parameter 'ignored' is never used"],
-      ['barcode\\BarcodeReaderActivity.kt', 116, 28, "Parameter 'text' is never used"],
-      ['browser\\CookieCleanerCompat.kt', 6, 23, "'CookieSyncManager' is deprecated. Deprecated in Java"],
-      ['browser\\CookieCleanerCompat.kt', 37, 33, "'CookieSyncManager' is deprecated. Deprecated in Java"],
-      ['browser\\CookieCleanerCompat.kt', 38, 27, "'startSync(): Unit' is deprecated. Deprecated in Java"],
-      ['browser\\CookieCleanerCompat.kt', 40, 13, "'removeAllCookie(): Unit' is deprecated. Deprecated in Java"],
-    ] as const
-  ).map(([file, line, column, message]) =>
-    d(
-      'warning',
-      'kotlin',
-      `C:\\Users\\toastkidjp\\Documents\\workspace\\Yobidashi_Android\\app\\src\\main\\java\\jp\\toastkid\\yobidashi\\${file}`,
-      line,
-      column,
-      message,
-      null,
-    ),
-  ),
-  'holdout9a_kotlin_k1_w_travis_masked_secure_never_used_renamed.txt': (
-    [
-      ['AboutFragment.kt', 57, 38, 'v'],
-      ['AboutFragment.kt', 73, 35, 'view1'],
-      ['DialogFragments/AddCommandDialogFragment.kt', 34, 21, 'dialog'],
-      ['DialogFragments/AddCommandDialogFragment.kt', 34, 47, 'which'],
-      ['DialogFragments/AddCommandDialogFragment.kt', 44, 55, 'dialog'],
-      ['DialogFragments/AddCommandDialogFragment.kt', 44, 81, 'which'],
-      ['DialogFragments/BottomSheetDialogs/BridgeBottomSheet.kt', 54, 52, 'v'],
-    ] as const
-  ).map(([file, line, column, parameter]) =>
-    d(
-      'warning',
-      'kotlin',
-      `/home/travis/build/[secure]/remote/app/src/main/java/io/[secure]/remote/Fragments/${file}`,
-      line,
-      column,
-      `Parameter '${parameter}' is never used, could be renamed to _`,
-      null,
-    ),
-  ),
   'holdout9a_kotlin_k1_e_buildsrc_expecting_top_level_declaration_run.txt': (
     [
       [11, 23],
