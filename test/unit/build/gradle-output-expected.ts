@@ -27244,4 +27244,417 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       ':app:lintVitalRelease',
     ),
   ],
+  // Round aapt8-1 (blind labels: AAPT 1/2, the resource merger and the manifest merger).
+  'aapt8_compile_failed_leading_space_relative_merged_dir.txt': [
+    d(
+      'error',
+      'aapt2',
+      'build/intermediates/incremental/mergeDebugResources/merged.dir/values/values.xml',
+      7187,
+      null,
+      "duplicate value for resource 'attr/type' with config ''.",
+      null,
+    ),
+  ],
+  'aapt8_compile_failed_leading_space_root_slash_then_relative.txt': [
+    d(
+      'error',
+      'aapt2',
+      '/build/intermediates/incremental/mergeDebugResources/merged.dir/values/values.xml',
+      7187,
+      null,
+      "duplicate value for resource 'attr/type' with config ''.",
+      null,
+    ),
+  ],
+  'aapt8_compile_failed_two_duplicates_same_line_windows_f.txt': [
+    ...['pivotX', 'pivotY'].map((attr) =>
+      d(
+        'error',
+        'aapt2',
+        'F:\\AndroidProjects\\JNRepository\\MobileSystem\\app\\build\\intermediates\\incremental\\mergeDebugResources\\merged.dir\\values\\values.xml',
+        3932,
+        null,
+        `duplicate value for resource 'attr/${attr}' with config ''.`,
+        null,
+      ),
+    ),
+    d(
+      'error',
+      'aapt2',
+      'F:\\AndroidProjects\\JNRepository\\MobileSystem\\app\\build\\intermediates\\incremental\\mergeDebugResources\\merged.dir\\values\\values.xml',
+      null,
+      null,
+      'file failed to compile.',
+      null,
+    ),
+  ],
+  'aapt8_duplicate_values_angle_placeholder_project_windows.txt': (
+    [
+      [6077, 'progress'],
+      [6267, 'rotation'],
+    ] as const
+  ).map(([line, attr]) =>
+    d(
+      'error',
+      'aapt2',
+      'C:\\<ProjectName>\\app\\build\\intermediates\\incremental\\mergeDebugResources\\merged.dir\\values\\values.xml',
+      line,
+      null,
+      `duplicate value for resource 'attr/${attr}' with config ''.`,
+      null,
+    ),
+  ),
+  'aapt8_compile_failed_aapt_range_cjk_user_path_blank_padding.txt': [
+    d(
+      'error',
+      'aapt2',
+      'C:\\Users\\猪佩奇\\.gradle\\caches\\transforms-2\\files-2.1\\6366dd43841dc75ba501382516da498e\\jetified-banner-2.0.8\\res\\values\\values.xml',
+      7,
+      5,
+      "duplicate value for resource 'attr/indicator_gravity' with config ''.",
+      null,
+    ),
+    d(
+      'error',
+      'aapt2',
+      'D:\\Android\\YingYong\\SIF\\app\\build\\intermediates\\incremental\\mergeDebugResources\\merged.dir\\values\\values.xml',
+      null,
+      null,
+      'file failed to compile.',
+      null,
+    ),
+  ],
+  'aapt8_merger_duplicate_resources_spaces_between_records.txt': [
+    d(
+      'error',
+      'agp',
+      '/Users/adrian/Repos/client/app/src/appMobileDebug/res/mipmap-mdpi/ic_launcher.png',
+      null,
+      null,
+      'Duplicate resources (mipmap-mdpi-v4/ic_launcher): /Users/adrian/Repos/client/app/src/appMobileDebug/res/mipmap-mdpi/ic_launcher.png and /Users/adrian/Repos/client/app/build/generated/ribbonizer/res/appMobileDebug/mipmap-mdpi/ic_launcher.png',
+      null,
+    ),
+  ],
+  'aapt8_aapt1_duplicate_file_broken_over_blank_line_studio.txt': [
+    d(
+      'error',
+      'aapt2',
+      '/Users/rong/AndroidStudioProjects/Pikpet/app/build/intermediates/res/merged/debug/drawable-hdpi-v4/ic_launcher.png',
+      null,
+      null,
+      'Duplicate file.',
+      null,
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:processDebugResources': com.android.ide.common.process.ProcessException: org.gradle.process.internal.ExecException: Process 'command '/Users/rong/Library/Android/sdk/build-tools/23.0.2/aapt'' finished with non-zero exit value 1",
+      ':app:processDebugResources',
+    ),
+  ],
+  'aapt8_aapt1_resource_entry_already_defined_indented_relative.txt': ['hdpi', 'mdpi', 'xhdpi', 'xxhdpi'].map(
+    (density) =>
+      d(
+        'error',
+        'aapt2',
+        `res\\drawable-${density}-v4\\ic_launcher.png`,
+        null,
+        null,
+        'Resource entry ic_launcher is already defined.',
+        null,
+      ),
+  ),
+  'aapt8_aapt1_duplicate_file_dotdot_relative_windows.txt': [
+    d(
+      'error',
+      'aapt2',
+      '..\\app\\build\\intermediates\\res\\debug\\drawable-hdpi-v4\\ic_launcher.png',
+      null,
+      null,
+      'Duplicate file.',
+      null,
+    ),
+  ],
+  'aapt8_studio_merge_resources_quoted_duplicate_raw_gif_svg.txt': ['nancy', 'ironman'].map((name) =>
+    d(
+      'error',
+      'agp',
+      `C:\\Users\\Administrator\\Desktop\\PathDraw-master\\app\\src\\main\\res\\raw\\${name}.gif`,
+      null,
+      null,
+      `Duplicate resources (raw/${name}): C:\\Users\\Administrator\\Desktop\\PathDraw-master\\app\\src\\main\\res\\raw\\${name}.gif and C:\\Users\\Administrator\\Desktop\\PathDraw-master\\app\\src\\main\\res\\raw\\${name}.svg`,
+      ':app:mergeDebugResources',
+    ),
+  ),
+  'aapt8_merger_error_prefix_records_then_failure_block_repeat.txt': ['logo_text', 'ic_launcher_foreground'].map(
+    (name) =>
+      d(
+        'error',
+        'agp',
+        `/home/runner/work/smooth-app/smooth-app/packages/smooth_app/android/app/src/main/res/drawable/${name}.xml`,
+        null,
+        null,
+        `Duplicate resources (drawable-anydpi-v24/${name}): /home/runner/work/smooth-app/smooth-app/packages/smooth_app/android/app/src/main/res/drawable/${name}.xml and /home/runner/work/smooth-app/smooth-app/packages/smooth_app/android/app/src/main/res/drawable-v23/${name}.xml`,
+        null,
+      ),
+  ),
+  'aapt8_aapt1_duplicate_file_flavor_merged_dir.txt': [
+    d(
+      'error',
+      'aapt2',
+      '/Users/zhongweiguang/Documents/Varicom/colorful/build/intermediates/res/official/debug/drawable-hdpi-v4/ic_launcher.png',
+      null,
+      null,
+      'Duplicate file.',
+      null,
+    ),
+  ],
+  'aapt8_legacy_merger_bracketed_paths_main_manifest_uses_sdk.txt': [
+    d(
+      'error',
+      'manifest',
+      '/home/snowdream/workspace/git/android-widgets/lib/src/main/AndroidManifest.xml',
+      null,
+      null,
+      "Main manifest has <uses-sdk android:minSdkVersion='8'> but library uses minSdkVersion='10'",
+      null,
+    ),
+  ],
+  'aapt8_aapt1_lost_message_crunching_done_info_only.txt': [],
+  'aapt8_studio_failed_to_crunch_into_after_blank_line.txt': [
+    d(
+      'error',
+      'aapt2',
+      'C:\\Users\\xyz\\Desktop\\FaceTracker\\app\\build\\intermediates\\exploded-aar\\com.android.support\\appcompat-v7\\24.2.0\\res\\drawable-hdpi-v4\\abc_ic_menu_share_mtrl_alpha.png',
+      null,
+      null,
+      'Failed to crunch file C:\\Users\\xyz\\Desktop\\FaceTracker\\app\\build\\intermediates\\exploded-aar\\com.android.support\\appcompat-v7\\24.2.0\\res\\drawable-hdpi-v4\\abc_ic_menu_share_mtrl_alpha.png into C:\\Users\\xyz\\Desktop\\FaceTracker\\app\\build\\intermediates\\res\\merged\\debug\\drawable-hdpi-v4\\abc_ic_menu_share_mtrl_alpha.png',
+      null,
+    ),
+  ],
+  'aapt8_studio_failed_to_crunch_nine_patch_doubled_dir.txt': [
+    d(
+      'error',
+      'aapt2',
+      'C:\\Users\\hp\\Downloads\\Android_Me-TFragments.00-StartingCode\\Android_Me-TFragments.00-StartingCode\\app\\build\\intermediates\\exploded-aar\\com.android.support\\appcompat-v7\\25.1.0\\res\\drawable-hdpi-v4\\abc_textfield_search_default_mtrl_alpha.9.png',
+      null,
+      null,
+      'Failed to crunch file C:\\Users\\hp\\Downloads\\Android_Me-TFragments.00-StartingCode\\Android_Me-TFragments.00-StartingCode\\app\\build\\intermediates\\exploded-aar\\com.android.support\\appcompat-v7\\25.1.0\\res\\drawable-hdpi-v4\\abc_textfield_search_default_mtrl_alpha.9.png into C:\\Users\\hp\\Downloads\\Android_Me-TFragments.00-StartingCode\\Android_Me-TFragments.00-StartingCode\\app\\build\\intermediates\\res\\merged\\debug\\drawable-hdpi-v4\\abc_textfield_search_default_mtrl_alpha.9.png',
+      null,
+    ),
+  ],
+  'aapt8_studio_aapt_exception_failed_to_crunch_backticks.txt': [
+    d(
+      'error',
+      'aapt2',
+      'C:\\Users\\v-woki\\Documents\\Android\\DJI-Mobile-SDK-Tutorials\\Android-SimulatorDemo\\DJISimulatorDemo\\app\\build\\intermediates\\exploded-aar\\com.android.support\\appcompat-v7\\23.3.0\\res\\drawable-hdpi-v4\\abc_textfield_search_default_mtrl_alpha.9.png',
+      null,
+      null,
+      'Failed to crunch file C:\\Users\\v-woki\\Documents\\Android\\DJI-Mobile-SDK-Tutorials\\Android-SimulatorDemo\\DJISimulatorDemo\\app\\build\\intermediates\\exploded-aar\\com.android.support\\appcompat-v7\\23.3.0\\res\\drawable-hdpi-v4\\abc_textfield_search_default_mtrl_alpha.9.png into C:\\Users\\v-woki\\Documents\\Android\\DJI-Mobile-SDK-Tutorials\\Android-SimulatorDemo\\DJISimulatorDemo\\app\\build\\intermediates\\res\\merged\\debug\\drawable-hdpi-v4\\abc_textfield_search_default_mtrl_alpha.9.png',
+      null,
+    ),
+  ],
+  'aapt8_manifest_exported_error_colon_prefix_one_line.txt': [
+    d(
+      'error',
+      'manifest',
+      null,
+      null,
+      null,
+      "android:exported needs to be explicitly specified for <activity>. Apps targeting Android 12 and higher are required to specify an explicit value for 'android:exported'.",
+      null,
+    ),
+  ],
+  'aapt8_manifest_exported_inline_code_nested_backticks.txt': [
+    d(
+      'error',
+      'manifest',
+      null,
+      null,
+      null,
+      'android:exported needs to be explicitly specified for <activity>. Apps targeting Android 12 and higher are required to specify an explicit value for `android:exported` when the corresponding component has an intent filter defined. See https://developer.android.com/guide/topics/manifest/activity-element#exported for details.',
+      null,
+    ),
+  ],
+  'aapt8_manifest_task_list_located_app_component_factory_cut.txt': [
+    d(
+      'error',
+      'manifest',
+      '/Users/jimclermonts/Downloads/MyApplication/app/src/main/AndroidManifest.xml',
+      22,
+      18,
+      'Attribute application@appComponentFactory value=(androidx.core.app.CoreComponentFactory) from [androidx.core:core:1.0.0-beta01] AndroidManifest.xml:22:18-86 is also present at [com.android.support:support-compat:28.0.0] AndroidManifest.xml:22:18-91 value=(android.support.v4.app.CoreComponentFactory).',
+      ':app:processDebugManifest',
+    ),
+  ],
+  'aapt8_manifest_merger_failed_dashes_around_block.txt': [
+    d(
+      'error',
+      'manifest',
+      'AndroidManifest.xml',
+      5,
+      5,
+      'Manifest merger failed : Attribute application@appComponentFactory value=(android.support.v4.app.CoreComponentFactory) from [com.android.support:support-compat:28.0.0] AndroidManifest.xml:22:18-91 is also present at [androidx.core:core:1.0.0] AndroidManifest.xml:22:18-86 value=(androidx.core.app.CoreComponentFactory). Suggestion: add \'tools:replace="android:appComponentFactory"\' to <application> element at AndroidManifest.xml:5:5-23:19 to override.',
+      null,
+    ),
+  ],
+  'aapt8_manifest_placeholder_temp_merger_file_android_test_studio.txt': [
+    d(
+      'error',
+      'manifest',
+      null,
+      null,
+      null,
+      'Manifest merger failed : Attribute data@scheme at manifestMerger2778195226392368006.xml requires a placeholder substitution but no value for <qq_id> is provided.',
+      ':shareutil:processDebugAndroidTestManifest',
+    ),
+  ],
+  'aapt8_manifest_placeholder_merger_failed_no_space_colon.txt': [
+    d(
+      'error',
+      'manifest',
+      null,
+      null,
+      null,
+      'Manifest merger failed: Attribute data@scheme at AndroidManifest.xml requires a placeholder substitution but no value for <appAuthRedirectScheme> is provided.',
+      null,
+    ),
+  ],
+  'aapt8_manifest_two_placeholder_errors_no_line_flavor_task.txt': (
+    [
+      ['host', 'redirectHostName'],
+      ['scheme', 'redirectSchemeName'],
+    ] as const
+  ).map(([attribute, placeholder]) =>
+    d(
+      'error',
+      'manifest',
+      '/Users/markogajic/AndroidStudioProjects/unifi/app/src/main/AndroidManifest.xml',
+      null,
+      null,
+      `Attribute data@${attribute} at AndroidManifest.xml requires a placeholder substitution but no value for <${placeholder}> is provided.`,
+      ':app:processStagingDebugMainManifest',
+    ),
+  ),
+  'aapt8_manifest_package_deprecated_two_lines_fenced.txt': [
+    d(
+      'warning',
+      'manifest',
+      '/Users/kenji/Documents/dev/DagashiApp/androidApp/app/src/main/AndroidManifest.xml',
+      null,
+      null,
+      'package="com.star_zero.dagashi" found in source AndroidManifest.xml: /Users/kenji/Documents/dev/DagashiApp/androidApp/app/src/main/AndroidManifest.xml. Setting the namespace via a source AndroidManifest.xml\'s package attribute is deprecated.',
+      null,
+    ),
+  ],
+  'aapt8_manifest_package_deprecated_inline_code_merged_manifest.txt': [
+    d(
+      'warning',
+      'manifest',
+      '/home/runner/work/Anki-Android/Anki-Android/AnkiDroid/build/intermediates/merged_manifest/playRelease/AndroidManifest.xml',
+      null,
+      null,
+      'package="com.ichi2.anki" found in source AndroidManifest.xml: /home/runner/work/Anki-Android/Anki-Android/AnkiDroid/build/intermediates/merged_manifest/playRelease/AndroidManifest.xml. Setting the namespace via a source AndroidManifest.xml\'s package attribute is deprecated',
+      null,
+    ),
+  ],
+  'aapt8_manifest_package_ignored_ci_runner_three_lines.txt': [
+    d(
+      'warning',
+      'manifest',
+      '/home/runner/work/backtrace-android/backtrace-android/example-app/src/main/AndroidManifest.xml',
+      null,
+      null,
+      'package="backtraceio.backtraceio" found in source AndroidManifest.xml: /home/runner/work/backtrace-android/backtrace-android/example-app/src/main/AndroidManifest.xml. Setting the namespace via the package attribute in the source AndroidManifest.xml is no longer supported, and the value is ignored. Recommendation: remove package="backtraceio.backtraceio" from the source AndroidManifest.xml: /home/runner/work/backtrace-android/backtrace-android/example-app/src/main/AndroidManifest.xml.',
+      null,
+    ),
+  ],
+  'aapt8_manifest_package_ignored_rewrapped_relative_node_modules.txt': [
+    d(
+      'warning',
+      'manifest',
+      'React-native-MyApp/node_modules/react-native-svg/android/src/main/AndroidManifest.xml',
+      null,
+      null,
+      'package="com.horcrux.svg" found in source AndroidManifest.xml: React-native-MyApp/node_modules/react-native-svg/android/src/main/AndroidManifest.xml. Setting the namespace via the package attribute in the source AndroidManifest.xml is no longer supported, and the value is ignored. Recommendation: remove package="com.horcrux.svg" from the source AndroidManifest.xml: React-native-MyApp/node_modules/react-native-svg/android/src/main/AndroidManifest.xml.',
+      ':react-native-svg:processReleaseManifest',
+    ),
+  ],
+  'aapt8_daemon_link_unexpected_error_what_went_wrong_no_failure_line.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':launcher:processDebugResources': AAPT2 aapt2-7.0.2-7396180-windows Daemon #0: Unexpected error during link, attempting to stop daemon. This should not happen under normal circumstances, please file an issue if it does.",
+      ':launcher:processDebugResources',
+    ),
+  ],
+  'aapt8_daemon_link_unexpected_error_build_tools_override_version.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:processDebugResources': AAPT2 35.0.1 Daemon #0: Unexpected error during link, attempting to stop daemon. This should not happen under normal circumstances, please file an issue if it does.",
+      ':app:processDebugResources',
+    ),
+  ],
+  'aapt8_daemon_link_unexpected_error_after_ide_init_banner.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:processDebugResources': AAPT2 .androidide Daemon #0: Unexpected error during link, attempting to stop daemon. This should not happen under normal circumstances, please file an issue if it does.",
+      ':app:processDebugResources',
+    ),
+  ],
+  'aapt8_daemon_link_unexpected_error_numbered_failure_workers_facade.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:processDebugResources': AAPT2 aapt2-4.0.2-6197926-windows Daemon #0: Unexpected error during link, attempting to stop daemon. This should not happen under normal circumstances, please file an issue if it does.",
+      ':app:processDebugResources',
+    ),
+  ],
+  'aapt8_ant_crunch_nine_patch_error_glued_and_wrapped.txt': [
+    d(
+      'error',
+      'aapt2',
+      '/home/nico/src/AnkiDroid/res/drawable-mdpi/white_btn_small_night_selected.9.png',
+      null,
+      null,
+      '9-patch image /home/nico/src/AnkiDroid/res/drawable-mdpi/white_btn_small_night_selected.9.png malformed. No marked region found along edge. Found along left edge.',
+      null,
+    ),
+  ],
+  'aapt8_studio_aapt_s_failed_command_quoted_output_nine_patch.txt': [
+    d(
+      'error',
+      'aapt2',
+      'drawable-hdpi/scrollbar_handle_holo_dark.9.png',
+      null,
+      null,
+      '9-patch image drawable-hdpi/scrollbar_handle_holo_dark.9.png malformed. No marked region found along edge. Found along top edge.',
+      null,
+    ),
+  ],
+  'aapt8_linking_failed_unknown_option_usage_line.txt': [
+    d('error', 'aapt2', null, null, null, "unknown option '--proguard-minimal-keep-rules'.", null),
+  ],
+  'aapt8_apktool_relayed_aapt2_not_well_formed_info_lines.txt': ['2130837531', '2130837546'].flatMap((id) => [
+    d('error', 'aapt2', `/home/toto/apk/res/animator/${id}.xml`, 4, null, 'not well-formed (invalid token).', null),
+    d('error', 'aapt2', `/home/toto/apk/res/animator/${id}.xml`, null, null, 'file failed to compile.', null),
+  ]),
 };
