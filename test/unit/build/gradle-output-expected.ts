@@ -27390,17 +27390,22 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       ':app:mergeDebugResources',
     ),
   ),
-  'aapt8_merger_error_prefix_records_then_failure_block_repeat.txt': ['logo_text', 'ic_launcher_foreground'].map(
-    (name) =>
-      d(
-        'error',
-        'agp',
-        `/home/runner/work/smooth-app/smooth-app/packages/smooth_app/android/app/src/main/res/drawable/${name}.xml`,
-        null,
-        null,
-        `Duplicate resources (drawable-anydpi-v24/${name}): /home/runner/work/smooth-app/smooth-app/packages/smooth_app/android/app/src/main/res/drawable/${name}.xml and /home/runner/work/smooth-app/smooth-app/packages/smooth_app/android/app/src/main/res/drawable-v23/${name}.xml`,
-        null,
-      ),
+  // The failure block repeats the first record only: that one is the failed task's.
+  'aapt8_merger_error_prefix_records_then_failure_block_repeat.txt': (
+    [
+      ['logo_text', ':app:mergeDebugResources'],
+      ['ic_launcher_foreground', null],
+    ] as const
+  ).map(([name, task]) =>
+    d(
+      'error',
+      'agp',
+      `/home/runner/work/smooth-app/smooth-app/packages/smooth_app/android/app/src/main/res/drawable/${name}.xml`,
+      null,
+      null,
+      `Duplicate resources (drawable-anydpi-v24/${name}): /home/runner/work/smooth-app/smooth-app/packages/smooth_app/android/app/src/main/res/drawable/${name}.xml and /home/runner/work/smooth-app/smooth-app/packages/smooth_app/android/app/src/main/res/drawable-v23/${name}.xml`,
+      task,
+    ),
   ),
   'aapt8_aapt1_duplicate_file_flavor_merged_dir.txt': [
     d(

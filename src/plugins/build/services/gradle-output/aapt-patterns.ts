@@ -34,16 +34,25 @@ export const AAPT2_DAEMON_STRAY_OUTPUT =
  */
 export const AAPT2_SET =
   /^\s*(?:ERROR:\s*)?(?:AAPT:\s*)?([A-Za-z0-9_.-]+):\/(\S+?)(?::(\d+)|(?<=-\d+:\/\S+)): (error|warn|warning): (.*)$/;
-/** `<res>.xml:12: error: msg`; a page translator's copy has a space after every colon (`values.xml: 6203: error:`). */
+/**
+ * `<res>.xml:12: error: msg`; a page translator's copy has a space after every colon (`values.xml: 6203: error:`), and
+ * apktool relays the aapt it runs behind its level's letter (`W: <res>.xml:4: error: …`).
+ */
 export const AAPT2_XML =
-  /^\s*(?:ERROR:\s*)?(?:AAPT:\s*)?(.+?\.xml)(?::\s?(\d+)(?::(\d+))?)?: (error|warn|warning): (.*)$/;
+  /^\s*(?:ERROR:\s*|W: )?(?:AAPT:\s*)?(.+?\.xml)(?::\s?(\d+)(?::(\d+))?)?: (error|warn|warning): (.*)$/;
 /**
  * AAPT2 names a resource file it compiles as itself (an image, a font) as the source of its error, with no line:
  * `<res>/drawable-hdpi-v4/a.9.png: error: file not found.`, `…/icon.png: error: failed to read PNG signature: …`.
+ * AAPT 1 gave such a file the line 0 (`res\drawable-hdpi-v4\a.png:0: error: Resource entry a is already defined.`).
  */
 export const AAPT2_RESOURCE_FILE =
-  /^\s*(?:ERROR:\s*)?(.+?\.(?:png|jpe?g|gif|webp)|.+?[\\/](?:font|raw)(?:-[\w-]+)?[\\/][^\\/:]+\.(?:ttf|otf|ttc)): (error|warn|warning): (.*)$/;
+  /^\s*(?:ERROR:\s*)?(.+?\.(?:png|jpe?g|gif|webp)|.+?[\\/](?:font|raw)(?:-[\w-]+)?[\\/][^\\/:]+\.(?:ttf|otf|ttc))(?::(\d+))?: (error|warn|warning): (.*)$/;
 export const AAPT2_BARE = /^\s*(error|warning): (.*)$/;
+/**
+ * AAPT2's own command line refused (its Command.cpp, before the usage it prints): `unknown option '--x'.`,
+ * `missing required flag -o`; AGP relays it behind `AAPT: ` when its aapt2 is older than the flags it passes.
+ */
+export const AAPT2_USAGE_ERROR = /^\s*(?:AAPT:\s*)?(unknown option '[^']*'\.|missing required flag \S+)\s*$/;
 export const AAPT2_BARE_FAILED = /^\s*error: (failed (?:linking|processing|compiling) .*)$/;
 /**
  * AGP's in-process resource compiler: `Failed to compile values resource file <path>. Cause: …` for values files, and
@@ -131,6 +140,11 @@ export const AAPT_MESSAGE =
   /^(?:error: )?(?:No resource found that matches the given name|Error retrieving parent for item: |resource \S+ (?:\(aka \S+\) )?not found|style attribute '[^']*' not found|attribute \S+ (?:\(aka \S+\) )?not found|failed linking (?:references|file resources)|failed processing manifest|duplicate value for resource|file failed to compile|top-left corner pixel must be either opaque white or transparent|found an invalid color|found unexpected optical bounds \(red pixel\)|too many (?:padding sections|layout bounds sections) on \w+ border|layout bounds on \w+ border must start at edge|too many regions in 9-patch|image must be at least 3x3)/;
 /**
  * AGP's failure when AAPT 1's cruncher could not process an image (AaptException): the image it read, then where the
- * crunched copy was to go.
+ * crunched copy was to go (a reporter's paste can put the `into …` part on a line of its own).
  */
-export const CRUNCH_FAILED = /^Failed to crunch file (.+?) into (.+)$/;
+export const CRUNCH_FAILED = /^Failed to crunch file (.+?)(?: into .+)?$/;
+/**
+ * Studio's line for the same failure, the exception's class left in when its message was copied:
+ * `Error:com.android.builder.internal.aapt.AaptException: Failed to crunch file …`.
+ */
+export const STUDIO_CRUNCH_FAILED = /^Error:\s*(?:[\w$]+(?:\.[\w$]+)+Exception: )?(Failed to crunch file .+)$/;

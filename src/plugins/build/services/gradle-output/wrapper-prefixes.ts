@@ -122,6 +122,10 @@ export function stripWrapperPrefixes(rawLine: string): string {
     line = line.slice(line.indexOf(']') + 2);
   // A quote marker the reporter escaped so markdown would not quote the line (` \> Manifest merger failed : …`).
   if (line.includes('\\>') && /^\s*\\>/.test(line)) line = line.replace('\\>', '>');
+  // A reporter's rule of dashes around a pasted span (`---- Manifest merger failed : …`, `… to override. ----`):
+  // Gradle's own rules of dashes stand alone on their lines.
+  if (line.charCodeAt(0) === 45 && /^-{3,} +\S/.test(line)) line = line.replace(/^-+ +/, '');
+  if (line.endsWith('---') && /[.!?)] +-{3,}$/.test(line)) line = line.replace(/ +-+$/, '');
   // A markdown list item's `- ` before a line the reporter set in bold (`- **Execution failed for task …**`): Gradle
   // prints no `**`, so the dash is the list's.
   if (line.startsWith('- **')) line = line.slice(2);
