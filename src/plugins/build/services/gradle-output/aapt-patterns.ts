@@ -24,10 +24,11 @@ export const GLUED_TASK_NAME = /^:[A-Za-z][\w:-]*?(?=[A-Za-z]:\\)/;
 export const AAPT_UNLOCATED = /^\s*(?:ERROR:\s*|.*\s:\s+)?AAPT: (error|warn|warning): (.+)$/;
 /**
  * AGP logs at error level what its AAPT2 daemon (`AAPT2 <version> Daemon #N`) prints outside a request: a broken
- * aapt2 binary shows only here, before the task fails.
+ * aapt2 binary shows only here, before the task fails. Its failure to start is the same exception's message, which a
+ * reporter can paste alone.
  */
 export const AAPT2_DAEMON_STRAY_OUTPUT =
-  /^AAPT2 \S+ Daemon #\d+: (?:Unexpected (?:error|standard) output: |Idle daemon unexpectedly exit\.)/;
+  /^AAPT2 \S+ Daemon #\d+: (?:Unexpected (?:error|standard) output: |Idle daemon unexpectedly exit\.|Daemon startup failed\s*$)/;
 /**
  * AAPT2's own form: `com.example.app-main-7:/layout/a.xml:11: error: msg` (merged resource set), or a path; a file it
  * compiles whole (a PNG) has no line: `ERROR:AAPT: com.example.app-main-36:/drawable/a.png: error: file not found.`
@@ -60,7 +61,7 @@ export const AAPT2_BARE_FAILED = /^\s*error: (failed (?:linking|processing|compi
  * `: `, after a colon).
  */
 export const AAPT2_COMPILE =
-  /Resource compilation failed \(Failed to compile (?:\S+ )?resource file:? (\S+?):? ?\. Cause: (?:[\w.$]+(?:Exception|Error): )?(.*)\)\.(?: Check logs for more details\.)?$/;
+  /Resource compilation failed \(Failed to compile (?:\S+ )?resource file:? (\S+?):? ?\. Cause: (?:[\w.$]+(?:Exception|Error): )?(.*)\)\.(?: Check logs for more details\.?)?$/;
 /**
  * The same compiler's errors as it logs them before the task fails (its BlameLogger: the source file's absolute path,
  * line and column, then the message, no level word): `…/res/values/values.xml:223:4: Invalid <color> for given resource

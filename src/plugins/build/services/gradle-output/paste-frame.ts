@@ -1,5 +1,5 @@
 /*
- * What a paste puts around a whole log rather than around one line: a prefix on every line (a markdown quote or
+ * What a paste puts around a whole log rather than around one line: a prefix on every line (a markdown quote, list or
  * indented code block, a runner's time or tag: `[0] `, `[android] `, `[stderr] `), padding after every line, a blank
  * line after every line (a terminal that double-spaces what it copies). Seen on one line, none of these says anything:
  * Gradle indents its own lines, prints `> ` before its causes, and a line of its may end in a space where a console
@@ -40,7 +40,7 @@ const MAX_TOP_LEVEL_CAUSES = 2;
 
 /** One prefix a paste put on every line; a paste may put several (a quote around a runner's times, a tag's column). */
 type Layer =
-  | { kind: 'time' | 'tag' }
+  | { kind: 'time' | 'tag' | 'bullet' }
   /** `spaced`: every quoted line has `> `; a quote typed as a bare `>` keeps the space after it as the line's own. */
   | { kind: 'quote'; spaced: boolean }
   | { kind: 'indent'; indent: string };
@@ -177,6 +177,8 @@ function layerOf(texts: readonly string[]): Layer | null {
       texts.filter((l) => !GRADLE_PROGRESS_LINE.test(l)).length > MAX_TOP_LEVEL_CAUSES)
   )
     return { kind: 'quote', spaced: texts.every((l) => l.charCodeAt(1) === 32 || l.trimEnd() === '>') };
+  // Gradle indents the lists it prints; a `- ` at the start of every line is a markdown list's, one item a line.
+  if (texts.every((l) => l.startsWith('- ') || l.trimEnd() === '-')) return { kind: 'bullet' };
   const indent = commonIndent(texts);
   return indent === '' ? null : { kind: 'indent', indent };
 }
@@ -192,6 +194,8 @@ function withoutLayer(layer: Layer, line: string): string | null {
       const m = line.charCodeAt(0) === 91 ? LINE_TAG.exec(line) : null;
       return m ? line.slice(m[0].length) : null;
     }
+    case 'bullet':
+      return line.charCodeAt(0) === 45 ? line.slice(line.charCodeAt(1) === 32 ? 2 : 1) : null;
     case 'quote':
       if (line.charCodeAt(0) !== 62) return null;
       return layer.spaced && line.charCodeAt(1) === 32 ? line.slice(2) : line.slice(1);
