@@ -104,6 +104,50 @@ describe('GradleOutputParser rules', () => {
     ]);
   });
 
+  it("gives the legacy merger's records that lost their level the level that merger logged them at", () => {
+    expect(
+      parseGradleOutput(
+        [
+          "[/p/AndroidManifest.xml:48, /p/lib/AndroidManifest.xml:3] Main manifest has <application android:name='a.A'> but library uses name='a.B'.",
+          '[/p/AndroidManifest.xml, /p/lib/AndroidManifest.xml:2]',
+          " Main manifest has <uses-sdk android:minSdkVersion='8'> but library uses minSdkVersion='10'",
+        ].join('\n'),
+      ).map((x) => [x.severity, x.file, x.line]),
+    ).toEqual([
+      ['warning', '/p/AndroidManifest.xml', 48],
+      ['error', '/p/AndroidManifest.xml', null],
+    ]);
+  });
+
+  it("puts AAPT 1's word-wrapped 9-patch report back together, and lets any other line ending in ERROR: through", () => {
+    expect(
+      parseGradleOutput(
+        [
+          '   [crunch] Processing image to cache: /p/res/drawable/iERROR:',
+          '9-patch image /p/res/drawable/a.9.png',
+          'malformed.',
+          'a tool said ERROR:',
+          'e: /p/A.kt: (1, 2): Unresolved reference: x',
+        ].join('\n'),
+      ).map((x) => [x.source, x.file, x.message]),
+    ).toEqual([
+      ['aapt2', '/p/res/drawable/a.9.png', '9-patch image /p/res/drawable/a.9.png malformed.'],
+      ['kotlin', '/p/A.kt', 'Unresolved reference: x'],
+    ]);
+  });
+
+  it('reads a log pasted as a markdown list, or double-spaced twice, as its own lines', () => {
+    const log = [
+      'Android resource linking failed',
+      '/p/res/layout/a.xml:3: error: resource string/x (aka p:string/x) not found.',
+      'error: failed linking file resources.',
+    ];
+    const want = parseGradleOutput(log.join('\n'));
+    expect(want).toHaveLength(2);
+    expect(parseGradleOutput(log.map((l) => `- ${l}`).join('\n'))).toEqual(want);
+    expect(parseGradleOutput(log.map((l) => `${l}\n\n\n`).join('\n'))).toEqual(want);
+  });
+
   it('reads the Kotlin K1 location form and unlocated compiler errors', () => {
     const out = parseGradleOutput(
       [

@@ -26,6 +26,7 @@ import {
   AAPT1_RELAYED_LINE,
   AAPT2_BARE,
   AAPT2_BARE_FAILED,
+  AAPT2_USAGE_ERROR,
   AAPT2_RESOURCE_FILE,
   AAPT2_COMPILE,
   AAPT2_DAEMON_STRAY_OUTPUT,
@@ -40,6 +41,7 @@ import {
   AGPBI,
   BAZEL_RESOURCE_TOOL,
   CRUNCH_FAILED,
+  STUDIO_CRUNCH_FAILED,
   CONSOLE_CUT_AAPT_PATH,
   DUPLICATE_RESOURCES_TAIL,
   type DuplicateResources,
@@ -202,6 +204,8 @@ import {
 import {
   BARE_RECORD_HEADER,
   MANIFEST_DETAIL,
+  LEGACY_MERGER_ERROR,
+  LEGACY_MERGER_PLACE,
   LEGACY_MERGER_RECORD,
   MANIFEST_FAILED,
   MANIFEST_HEAD_CUT,
@@ -341,6 +345,20 @@ const MAX_RELAYED_DETAIL_LINES = 2;
 
 /** The tools whose diagnostics a compile task prints. */
 const COMPILER_SOURCES: ReadonlySet<DiagnosticSource> = new Set(['javac', 'kapt', 'kotlin', 'ksp']);
+
+/** The pre-1.0 merger's place, `[<main>.xml:12, <lib>.xml:3]`, opens the line. */
+function hasXmlPlace(trimmed: string): boolean {
+  const close = trimmed.indexOf('] ');
+  return close > 0 && trimmed.lastIndexOf('.xml', close) > 0;
+}
+
+/** The level the pre-1.0 merger gave a record whose copy lost its `Error:`/`Warning:`. */
+function legacyMergerSeverity(message: string): DiagnosticSeverity {
+  return LEGACY_MERGER_ERROR.test(message) ? 'error' : 'warning';
+}
+
+/** A sentence's last word with the next record glued after its period: `file./p/res/a.png: Original is here.` */
+const GLUED_RECORD_AFTER_SENTENCE = /^([^\s:]*\.)((?:[A-Za-z]:)?[\\/][^\s:]+: \S.*)$/;
 
 /**
  * Patterns start `^\s*(.+?)…`, so every character of indentation is one more place the path group can begin:
@@ -637,6 +655,13 @@ export class GradleOutputParser {
   private heldConsoleCut: ConsoleCut | null = null;
   /** A merger record's header a console cut inside its position, waiting for the row with its severity. */
   private heldManifestHead: string | null = null;
+  /**
+   * AAPT 1's 9-patch report word-wrapped by where it was pasted, its stdout's progress glued before it: `… to cache:
+   * <path>ERROR:`, then `9-patch image <path>`, then `malformed.`. The lines read so far and the report they make.
+   */
+  private heldNinePatch: { readonly lines: string[]; readonly report: string } | null = null;
+  /** The pre-1.0 merger's `[<main>, <lib>:2]` alone on its line: its message is the next line. */
+  private heldLegacyMergerPlace: { readonly file: string; readonly line: number | null } | null = null;
   /** The start of a `* Where:` location a terminal cut at its width, waiting for its rest on the next line. */
   private whereFragment: string | null = null;
   /** Set by Studio's bare `Build file '…' line: N`: the next line is a failure headline. */
@@ -812,6 +837,33 @@ export class GradleOutputParser {
       if (MANIFEST_HEAD_REST.test(line) && MANIFEST_LOCATED.test(held + line)) line = held + line;
       else this.pushLine(held, false);
     }
+    if (this.heldNinePatch !== null) {
+      const held = this.heldNinePatch;
+      this.heldNinePatch = null;
+      const rest = line.trim();
+      const fits = held.lines.length === 1 ? /^9-patch image \S+$/.test(rest) : rest === 'malformed.';
+      if (!fits) for (const heldLine of held.lines) this.pushLine(heldLine, false);
+      else if (held.lines.length === 1) {
+        this.heldNinePatch = { lines: [...held.lines, line], report: `${held.report} ${rest}` };
+        return;
+      } else line = `${held.report} ${rest}`;
+    }
+    if (this.heldLegacyMergerPlace !== null) {
+      const held = this.heldLegacyMergerPlace;
+      this.heldLegacyMergerPlace = null;
+      const message = line.trim();
+      if (message !== '' && !message.startsWith('[')) {
+        this.add({
+          severity: legacyMergerSeverity(message),
+          source: 'manifest',
+          ...held,
+          column: null,
+          message,
+          task: this.currentTask,
+        });
+        return;
+      }
+    }
     if (this.heldConsoleCut !== null) {
       const held = this.heldConsoleCut;
       this.heldConsoleCut = null;
@@ -845,6 +897,15 @@ export class GradleOutputParser {
       if (glued !== undefined) this.pushLine(glued, false);
       const text = glued === undefined ? line : line.slice(glued.length);
       this.heldConsoleCut = { text, rows: 1, lastRow: line.length, aapt: false };
+      return;
+    }
+    if (mayHold && line.endsWith('ERROR:') && !/^\s*ERROR:$/.test(line)) {
+      this.heldNinePatch = { lines: [line], report: 'ERROR:' };
+      return;
+    }
+    let place: RegExpExecArray | null;
+    if (mayHold && line.includes('.xml') && line.trimEnd().endsWith(']') && (place = LEGACY_MERGER_PLACE.exec(line))) {
+      this.heldLegacyMergerPlace = { file: place[1]!, line: place[2] ? Number(place[2]) : null };
       return;
     }
     if (mayHold && line.length >= 60 && line.includes('] ') && WRAPPED_DUPLICATE_HEAD.test(line)) {
@@ -1290,9 +1351,17 @@ export class GradleOutputParser {
     )
       return false;
     if (d === undefined || !previous.trimEnd().endsWith(d.message) || /\s$/.test(previous)) return false;
-    this.diagnostics[last.index] = { ...d, message: clip(d.message + line.trimEnd()) };
-    this.currentLine = previous + line;
+    // A console cuts inside a word, at a width no row gives away; AGP's crunch failure breaks before its ` into <path>`
+    // only where a reporter's paste wrapped it, at the space.
+    const gap = line.startsWith('into ') && CRUNCH_FAILED.test(d.message) && !d.message.includes(' into ') ? ' ' : '';
+    // A paste that lost line breaks glues the next record (`<path>: …`) after the sentence's last word: that paste
+    // broke the sentence where it had a space, and the record is a line of its own.
+    const glued = GLUED_RECORD_AFTER_SENTENCE.exec(line);
+    const rest = glued ? ` ${glued[1]}` : gap + line.trimEnd();
+    this.diagnostics[last.index] = { ...d, message: clip(d.message + rest) };
+    this.currentLine = previous + rest;
     this.lastAdded = { line: this.currentLine, index: last.index };
+    if (glued) this.pushLine(glued[2]!, false);
     return true;
   }
 
@@ -1452,6 +1521,11 @@ export class GradleOutputParser {
   /** Ends the stream; returns every diagnostic (deduplicated, in order of appearance). */
   finish(): BuildDiagnostic[] {
     this.frame.flush();
+    if (this.heldNinePatch !== null) {
+      const held = this.heldNinePatch;
+      this.heldNinePatch = null;
+      for (const line of held.lines) this.pushLine(line, false);
+    }
     if (this.heldManifestHead !== null) {
       const held = this.heldManifestHead;
       this.heldManifestHead = null;
@@ -2498,11 +2572,14 @@ export class GradleOutputParser {
       return true;
     }
     if (
-      (trimmed.startsWith('Error: [') || trimmed.startsWith('Warning: [') || trimmed.startsWith('std')) &&
+      (trimmed.startsWith('Error: [') ||
+        trimmed.startsWith('Warning: [') ||
+        trimmed.startsWith('std') ||
+        (trimmed.startsWith('[') && hasXmlPlace(trimmed))) &&
       (m = LEGACY_MERGER_RECORD.exec(line))
     )
       return this.add({
-        severity: severityOf(m[2]!),
+        severity: m[2] ? severityOf(m[2]) : legacyMergerSeverity(m[5]!),
         source: 'manifest',
         file: m[3]!,
         line: m[4] ? Number(m[4]) : null,
@@ -2513,7 +2590,20 @@ export class GradleOutputParser {
       });
     if (!inBlock && (trimmed.startsWith('Error:') || trimmed.startsWith('Warning:'))) {
       if (trimmed.endsWith(')') && (m = STUDIO_LOCATION_ONLY.exec(trimmed))) return this.locateLast(m);
+      if (trimmed.includes('Failed to crunch file ') && (m = STUDIO_CRUNCH_FAILED.exec(trimmed)))
+        return this.add({
+          severity: 'error',
+          source: 'aapt2',
+          file: CRUNCH_FAILED.exec(m[1]!)![1]!,
+          line: null,
+          column: null,
+          message: m[1]!,
+          task,
+        });
       // The merger's own `Error: ` (with its space) before a file-name check: the file is the Studio group's, if any.
+      // AAPT's own sentence behind a relaying tool's `Error: ` (Unreal's packager), which has no location to give.
+      if (trimmed.startsWith('Error: ') && AAPT_MESSAGE.test(trimmed.slice(7)))
+        return this.addUnlocated('error', 'aapt2', trimmed.slice(7), task);
       if (trimmed.startsWith('Error: ') && MERGER_FILE_NAME_CHECK.test(trimmed.slice(7)))
         return this.add({
           severity: 'error',
@@ -2563,17 +2653,6 @@ export class GradleOutputParser {
             severity: 'error',
             source: 'gradle',
             file: null,
-            line: null,
-            column: null,
-            message: m[2]!,
-            task,
-          });
-        const crunch = m[1] === 'Error' ? CRUNCH_FAILED.exec(m[2]!) : null;
-        if (crunch)
-          return this.add({
-            severity: 'error',
-            source: 'aapt2',
-            file: crunch[1]!,
             line: null,
             column: null,
             message: m[2]!,
@@ -3041,15 +3120,32 @@ export class GradleOutputParser {
       });
     if (!hasXml && (line.includes(': error: ') || line.includes(': warn')) && (m = AAPT2_RESOURCE_FILE.exec(line))) {
       return this.add({
-        severity: severityOf(m[2]!),
+        severity: severityOf(m[3]!),
         source: 'aapt2',
         file: this.unwrapPath(m[1]!),
-        line: null,
+        // AAPT 1's line 0 is no line.
+        line: m[2] && m[2] !== '0' ? Number(m[2]) : null,
         column: null,
-        message: m[3]!,
+        message: m[4]!,
         task,
       });
     }
+    // The in-process compiler's failure pasted alone, without the failure block it was the cause in.
+    if (!inBlock && trimmed.startsWith('Resource compilation failed (') && (m = AAPT2_COMPILE.exec(trimmed)))
+      return this.add({
+        severity: 'error',
+        source: 'aapt2',
+        file: m[1]!,
+        line: null,
+        column: null,
+        message: m[2]!,
+        task,
+      });
+    if (
+      (line.includes('unknown option ') || line.includes('missing required flag ')) &&
+      (m = AAPT2_USAGE_ERROR.exec(line))
+    )
+      return this.addUnlocated('error', 'aapt2', m[1]!, task);
     if (
       (line.includes('error: failed ') && (m = AAPT2_BARE_FAILED.exec(line))) ||
       (inBlock && /^\s/.test(line) && (m = AAPT2_BARE.exec(line))) ||

@@ -24,26 +24,36 @@ export const GLUED_TASK_NAME = /^:[A-Za-z][\w:-]*?(?=[A-Za-z]:\\)/;
 export const AAPT_UNLOCATED = /^\s*(?:ERROR:\s*|.*\s:\s+)?AAPT: (error|warn|warning): (.+)$/;
 /**
  * AGP logs at error level what its AAPT2 daemon (`AAPT2 <version> Daemon #N`) prints outside a request: a broken
- * aapt2 binary shows only here, before the task fails.
+ * aapt2 binary shows only here, before the task fails. Its failure to start is the same exception's message, which a
+ * reporter can paste alone.
  */
 export const AAPT2_DAEMON_STRAY_OUTPUT =
-  /^AAPT2 \S+ Daemon #\d+: (?:Unexpected (?:error|standard) output: |Idle daemon unexpectedly exit\.)/;
+  /^AAPT2 \S+ Daemon #\d+: (?:Unexpected (?:error|standard) output: |Idle daemon unexpectedly exit\.|Daemon startup failed\s*$)/;
 /**
  * AAPT2's own form: `com.example.app-main-7:/layout/a.xml:11: error: msg` (merged resource set), or a path; a file it
  * compiles whole (a PNG) has no line: `ERROR:AAPT: com.example.app-main-36:/drawable/a.png: error: file not found.`
  */
 export const AAPT2_SET =
   /^\s*(?:ERROR:\s*)?(?:AAPT:\s*)?([A-Za-z0-9_.-]+):\/(\S+?)(?::(\d+)|(?<=-\d+:\/\S+)): (error|warn|warning): (.*)$/;
-/** `<res>.xml:12: error: msg`; a page translator's copy has a space after every colon (`values.xml: 6203: error:`). */
+/**
+ * `<res>.xml:12: error: msg`; a page translator's copy has a space after every colon (`values.xml: 6203: error:`), and
+ * apktool relays the aapt it runs behind its level's letter (`W: <res>.xml:4: error: …`).
+ */
 export const AAPT2_XML =
-  /^\s*(?:ERROR:\s*)?(?:AAPT:\s*)?(.+?\.xml)(?::\s?(\d+)(?::(\d+))?)?: (error|warn|warning): (.*)$/;
+  /^\s*(?:ERROR:\s*|W: )?(?:AAPT:\s*)?(.+?\.xml)(?::\s?(\d+)(?::(\d+))?)?: (error|warn|warning): (.*)$/;
 /**
  * AAPT2 names a resource file it compiles as itself (an image, a font) as the source of its error, with no line:
  * `<res>/drawable-hdpi-v4/a.9.png: error: file not found.`, `…/icon.png: error: failed to read PNG signature: …`.
+ * AAPT 1 gave such a file the line 0 (`res\drawable-hdpi-v4\a.png:0: error: Resource entry a is already defined.`).
  */
 export const AAPT2_RESOURCE_FILE =
-  /^\s*(?:ERROR:\s*)?(.+?\.(?:png|jpe?g|gif|webp)|.+?[\\/](?:font|raw)(?:-[\w-]+)?[\\/][^\\/:]+\.(?:ttf|otf|ttc)): (error|warn|warning): (.*)$/;
+  /^\s*(?:ERROR:\s*)?(.+?\.(?:png|jpe?g|gif|webp)|.+?[\\/](?:font|raw)(?:-[\w-]+)?[\\/][^\\/:]+\.(?:ttf|otf|ttc))(?::(\d+))?: (error|warn|warning): (.*)$/;
 export const AAPT2_BARE = /^\s*(error|warning): (.*)$/;
+/**
+ * AAPT2's own command line refused (its Command.cpp, before the usage it prints): `unknown option '--x'.`,
+ * `missing required flag -o`; AGP relays it behind `AAPT: ` when its aapt2 is older than the flags it passes.
+ */
+export const AAPT2_USAGE_ERROR = /^\s*(?:AAPT:\s*)?(unknown option '[^']*'\.|missing required flag \S+)\s*$/;
 export const AAPT2_BARE_FAILED = /^\s*error: (failed (?:linking|processing|compiling) .*)$/;
 /**
  * AGP's in-process resource compiler: `Failed to compile values resource file <path>. Cause: …` for values files, and
@@ -51,7 +61,7 @@ export const AAPT2_BARE_FAILED = /^\s*error: (failed (?:linking|processing|compi
  * `: `, after a colon).
  */
 export const AAPT2_COMPILE =
-  /Resource compilation failed \(Failed to compile (?:\S+ )?resource file:? (\S+?):? ?\. Cause: (?:[\w.$]+(?:Exception|Error): )?(.*)\)\.(?: Check logs for more details\.)?$/;
+  /Resource compilation failed \(Failed to compile (?:\S+ )?resource file:? (\S+?):? ?\. Cause: (?:[\w.$]+(?:Exception|Error): )?(.*)\)\.(?: Check logs for more details\.?)?$/;
 /**
  * The same compiler's errors as it logs them before the task fails (its BlameLogger: the source file's absolute path,
  * line and column, then the message, no level word): `…/res/values/values.xml:223:4: Invalid <color> for given resource
@@ -131,6 +141,11 @@ export const AAPT_MESSAGE =
   /^(?:error: )?(?:No resource found that matches the given name|Error retrieving parent for item: |resource \S+ (?:\(aka \S+\) )?not found|style attribute '[^']*' not found|attribute \S+ (?:\(aka \S+\) )?not found|failed linking (?:references|file resources)|failed processing manifest|duplicate value for resource|file failed to compile|top-left corner pixel must be either opaque white or transparent|found an invalid color|found unexpected optical bounds \(red pixel\)|too many (?:padding sections|layout bounds sections) on \w+ border|layout bounds on \w+ border must start at edge|too many regions in 9-patch|image must be at least 3x3)/;
 /**
  * AGP's failure when AAPT 1's cruncher could not process an image (AaptException): the image it read, then where the
- * crunched copy was to go.
+ * crunched copy was to go (a reporter's paste can put the `into …` part on a line of its own).
  */
-export const CRUNCH_FAILED = /^Failed to crunch file (.+?) into (.+)$/;
+export const CRUNCH_FAILED = /^Failed to crunch file (.+?)(?: into .+)?$/;
+/**
+ * Studio's line for the same failure, the exception's class left in when its message was copied:
+ * `Error:com.android.builder.internal.aapt.AaptException: Failed to crunch file …`.
+ */
+export const STUDIO_CRUNCH_FAILED = /^Error:\s*(?:[\w$]+(?:\.[\w$]+)+Exception: )?(Failed to crunch file .+)$/;

@@ -58,7 +58,18 @@ export const MAX_PANE_RECORDS = 20;
  * `stdout[…]` brackets.
  */
 export const LEGACY_MERGER_RECORD =
-  /^\s*(std(?:out|err)\[)?(Error|Warning): \[((?:[A-Za-z]:)?[^\]:,]*\.xml)(?::(\d+))?(?:, [^\]]+)?\] (\S.*)$/;
+  /^\s*(std(?:out|err)\[)?(?:(Error|Warning): )?\[((?:[A-Za-z]:)?[^\]:,]*\.xml)(?::(\d+))?(?:, [^\]]+)?\] (\S.*)$/;
+/**
+ * The records that merger logged as errors (its ManifestMerger's `Severity.ERROR`), for a copy that lost the level's
+ * word: the rest were warnings.
+ */
+export const LEGACY_MERGER_ERROR =
+  /^(?:Main manifest has <uses-sdk android:minSdkVersion=|Trying to merge incompatible |Undefined '|Could not find element )/;
+/**
+ * The same merger's place alone on its line, the message on the next (`[<main>, <lib>:2]`, then `Main manifest has
+ * <uses-sdk …> but library uses minSdkVersion='10'`), as a Gradle plugin before 1.0 logged it, with no level's word.
+ */
+export const LEGACY_MERGER_PLACE = /^\s*\[((?:[A-Za-z]:)?[^\]:,]*\.xml)(?::(\d+))?(?:, [^\]]+\.xml(?::\d+)?)?\]\s*$/;
 /** The merger's note that it stopped after the errors it reported: not a problem of its own. */
 export const MANIFEST_VALIDATION_STOPPED = /^Validation failed, exiting\b/;
 /**

@@ -1,5 +1,5 @@
 /*
- * What a paste puts around a whole log rather than around one line: a prefix on every line (a markdown quote or
+ * What a paste puts around a whole log rather than around one line: a prefix on every line (a markdown quote, list or
  * indented code block, a runner's time or tag: `[0] `, `[android] `, `[stderr] `), padding after every line, a blank
  * line after every line (a terminal that double-spaces what it copies). Seen on one line, none of these says anything:
  * Gradle indents its own lines, prints `> ` before its causes, and a line of its may end in a space where a console
@@ -40,7 +40,7 @@ const MAX_TOP_LEVEL_CAUSES = 2;
 
 /** One prefix a paste put on every line; a paste may put several (a quote around a runner's times, a tag's column). */
 type Layer =
-  | { kind: 'time' | 'tag' }
+  | { kind: 'time' | 'tag' | 'bullet' }
   /** `spaced`: every quoted line has `> `; a quote typed as a bare `>` keeps the space after it as the line's own. */
   | { kind: 'quote'; spaced: boolean }
   | { kind: 'indent'; indent: string };
@@ -55,9 +55,10 @@ export class PasteFrameReader {
   private layers: Layer[] = [];
   /** What the paste put after every line (markdown's two spaces), or ''. */
   private padding = '';
-  private doubleSpaced = false;
-  /** In a double-spaced log, the blank line the paste put after the last line is still to come. */
-  private blankOwed = false;
+  /** The blank lines the paste put after every line: 1 when double-spaced, 3 when a double-spaced log was again. */
+  private spacing = 0;
+  /** In a double-spaced log, the blank lines the paste put after the last line still to come. */
+  private blanksOwed = 0;
 
   constructor(private readonly emit: (line: string) => void) {}
 
@@ -91,7 +92,7 @@ export class PasteFrameReader {
     const unframedTexts = unframed.filter((l) => l.trim() !== '');
     // Three lines each followed by a blank one are no report's paragraphs; in a log of two lines, a blank line after
     // the last as after the first says the same.
-    this.doubleSpaced = isDoubleSpaced(unframed, whole ? 2 : 3);
+    this.spacing = pasteSpacing(unframed, whole ? 2 : 3);
     // Padding on a log's last line wraps nothing: on every line of a short log, and on all of a longer window, it is
     // the paste's. Only what every line has goes: one space more at a line's end may be where a console or a
     // reporter broke a message.
@@ -102,19 +103,20 @@ export class PasteFrameReader {
 
   private pass(rawLine: string): void {
     // Most logs have no frame: nothing to look at.
-    if (this.layers.length === 0 && !this.doubleSpaced && this.padding === '') {
+    if (this.layers.length === 0 && this.spacing === 0 && this.padding === '') {
       this.emit(rawLine);
       return;
     }
     let line = this.layers.length > 0 ? this.unframe(rawLine, true) : rawLine;
     const blank = line.trim() === '';
-    if (this.doubleSpaced) {
-      if (this.blankOwed) {
-        this.blankOwed = false;
+    if (this.spacing > 0) {
+      if (this.blanksOwed > 0) {
+        this.blanksOwed--;
         if (blank) return;
         // A line with text where the paste's blank line should be: the log is not double-spaced (any more).
-        this.doubleSpaced = false;
-      } else this.blankOwed = true;
+        this.spacing = 0;
+        this.blanksOwed = 0;
+      } else this.blanksOwed = this.spacing;
     }
     if (this.padding !== '' && !blank && line.endsWith(this.padding)) line = line.slice(0, -this.padding.length);
     this.emit(line);
@@ -175,6 +177,8 @@ function layerOf(texts: readonly string[]): Layer | null {
       texts.filter((l) => !GRADLE_PROGRESS_LINE.test(l)).length > MAX_TOP_LEVEL_CAUSES)
   )
     return { kind: 'quote', spaced: texts.every((l) => l.charCodeAt(1) === 32 || l.trimEnd() === '>') };
+  // Gradle indents the lists it prints; a `- ` at the start of every line is a markdown list's, one item a line.
+  if (texts.every((l) => l.startsWith('- ') || l.trimEnd() === '-')) return { kind: 'bullet' };
   const indent = commonIndent(texts);
   return indent === '' ? null : { kind: 'indent', indent };
 }
@@ -190,6 +194,8 @@ function withoutLayer(layer: Layer, line: string): string | null {
       const m = line.charCodeAt(0) === 91 ? LINE_TAG.exec(line) : null;
       return m ? line.slice(m[0].length) : null;
     }
+    case 'bullet':
+      return line.charCodeAt(0) === 45 ? line.slice(line.charCodeAt(1) === 32 ? 2 : 1) : null;
     case 'quote':
       if (line.charCodeAt(0) !== 62) return null;
       return layer.spaced && line.charCodeAt(1) === 32 ? line.slice(2) : line.slice(1);
@@ -205,6 +211,23 @@ function normalizeLine(rawLine: string): string {
   if (line.includes('\u001b')) line = line.replace(ANSI, '');
   if (line.includes('\u00a0')) line = line.replaceAll('\u00a0', ' ');
   return line;
+}
+
+/**
+ * The blank lines a paste put after every line: 1 when every line with text is followed by a blank one (over at least
+ * `minPairs` lines with text), 3 when each is followed by 3 (a double-spaced paste of a log double-spaced already, whose
+ * own blank lines became runs of 7), else 0.
+ */
+function pasteSpacing(lines: readonly string[], minPairs: number): number {
+  if (!isDoubleSpaced(lines, minPairs)) return 0;
+  let run = -1;
+  for (const line of lines) {
+    if (line.trim() !== '') {
+      if (run >= 0 && run % 4 !== 3) return 1;
+      run = 0;
+    } else if (run >= 0) run++;
+  }
+  return 3;
 }
 
 /** Every line with text followed by a blank one, over at least `minPairs` lines with text. */

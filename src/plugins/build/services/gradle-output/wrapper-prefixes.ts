@@ -103,6 +103,9 @@ function withoutLeadingWrappers(text: string): string {
   return line;
 }
 
+/** Unreal's `Category: ` before a relayed line's `Error: `/`Warning: ` (a word, not a tool's upper-case name). */
+const UNREAL_LOG_CATEGORY = /^[A-Z][a-z]\w*: (?=(?:Error|Warning): )/;
+
 /** Removes what CI runners and wrappers put in front of every line, and colour codes. */
 export function stripWrapperPrefixes(rawLine: string): string {
   let line = rawLine.length > MAX_LINE_CHARS ? rawLine.slice(0, MAX_LINE_CHARS) : rawLine;
@@ -122,6 +125,12 @@ export function stripWrapperPrefixes(rawLine: string): string {
     line = line.slice(line.indexOf(']') + 2);
   // A quote marker the reporter escaped so markdown would not quote the line (` \> Manifest merger failed : …`).
   if (line.includes('\\>') && /^\s*\\>/.test(line)) line = line.replace('\\>', '>');
+  // A reporter's rule of dashes around a pasted span (`---- Manifest merger failed : …`, `… to override. ----`):
+  // Gradle's own rules of dashes stand alone on their lines.
+  if (line.charCodeAt(0) === 45 && /^-{3,} +\S/.test(line)) line = line.replace(/^-+ +/, '');
+  if (line.endsWith('---') && /[.!?)] +-{3,}$/.test(line)) line = line.replace(/ +-+$/, '');
+  // Unreal's log category before the level of a line its packager relays (`PackagingResults: Error: …`).
+  if (line.includes(': Error: ') || line.includes(': Warning: ')) line = line.replace(UNREAL_LOG_CATEGORY, '');
   // A markdown list item's `- ` before a line the reporter set in bold (`- **Execution failed for task …**`): Gradle
   // prints no `**`, so the dash is the list's.
   if (line.startsWith('- **')) line = line.slice(2);
