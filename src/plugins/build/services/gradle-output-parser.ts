@@ -278,7 +278,12 @@ import {
   INSTRUMENTATION_RESULT_MESSAGE,
   INSTRUMENTATION_RUN_FAILED,
   INSTRUMENTATION_START_ERROR,
+  CLASS_LEVEL_TEST_NAME,
+  INSTRUMENTATION_DID_NOT_COMPLETE,
   JAVA_EXCEPTION_LINE,
+  LOGCAT_EXCEPTION_BEGIN,
+  LOGCAT_TEST_FAILED,
+  LOGCAT_TEST_RUNNER,
   LOGGED_SUITE,
   LOGGED_TEST,
   PLATFORM_FAILURE,
@@ -727,6 +732,12 @@ export class GradleOutputParser {
     // A digit first: the cheap test before the pattern, on every line.
     if (rawLine.charCodeAt(0) <= 57 && (BUILD_SERVER_LOG.test(rawLine) || VIEWER_LINE_NUMBER.test(rawLine))) return;
     let line = capIndent(stripWrapperPrefixes(rawLine), this.pendingJavac !== null);
+    // The test runner's own lines in a logcat copy are its report of the tests: read without logcat's columns (other
+    // tags' lines are the app's and the system's, not the build's).
+    if (line.includes('TestRunner') && (line.charCodeAt(0) <= 57 || line.charCodeAt(1) === 47)) {
+      const runner = LOGCAT_TEST_RUNNER.exec(line);
+      if (runner !== null) line = runner[1]!;
+    }
     if (line.length < 40 && line.includes(' GMT') && VIEWER_TIME_LINE.test(line)) return;
     if (
       (line.includes(' failed with ') || line.includes('Run script build phase ')) &&
@@ -1388,6 +1399,8 @@ export class GradleOutputParser {
    */
   private causeAfterOneLineHeadline(line: string): boolean {
     if (this.block.length !== 1 || !ONE_LINE_HEADLINE.test(this.block[0]!.text.trim())) return false;
+    // A class-level test's name under the headline is Studio's test tree, not a cause.
+    if (CLASS_LEVEL_TEST_NAME.test(line)) return false;
     return (
       !/^(\s|>|\*|[.…]|Information:|BUILD |FAILURE|Task |Caused by: |Run with |Try:|Get more help|[ew]: |(?:error|warning): |:\w|\S+:\d+)/.test(
         line,
@@ -1400,6 +1413,8 @@ export class GradleOutputParser {
     if (this.block.length < 2 || this.block.length > 8) return false;
     const texts = this.block.map((l) => l.text.trim());
     if (texts.length < 2 || texts[texts.length - 1] !== '' || texts.slice(1).some((t) => t !== '')) return false;
+    // A class-level test's name (Studio's test tree copied under the task's headline) is not a cause.
+    if (CLASS_LEVEL_TEST_NAME.test(line)) return false;
     return (
       !/^(\s|>|\*|Information:|BUILD |FAILURE|Task |[ew]: |:\w|\S+:\d+)/.test(line) &&
       !/: (?:error|warning): /.test(line)
@@ -1819,6 +1834,7 @@ export class GradleOutputParser {
       this.flushMultiline();
     }
     if (this.pendingTest) {
+      if (this.pendingTest.lines.length === 0 && line.trim() === LOGCAT_EXCEPTION_BEGIN) return true;
       // Also right under the `FAILED` line, where a markdown paste put one.
       if (line.trim() === '' && this.pendingTest.blankLines === 0) {
         this.pendingTest.blankLines++;
@@ -3413,6 +3429,18 @@ export class GradleOutputParser {
       };
       return true;
     }
+    // androidx.test's runner reporting a failure to logcat (its columns taken off): the trace follows, unindented.
+    if (!inBlock && trimmed.startsWith('failed: ') && (m = LOGCAT_TEST_FAILED.exec(trimmed))) {
+      this.pendingTest = { className: m[2]!, method: m[1]!, task, lines: [], blankLines: 0, printedStack: true };
+      return true;
+    }
+    // A class-level failure's name alone, as Android Studio's test tree is copied: the printed exception follows.
+    if (!inBlock && CLASS_LEVEL_TEST_NAME.test(trimmed) && line === trimmed) {
+      this.pendingTest = { className: '', method: trimmed, task, lines: [], blankLines: 0, printedStack: true };
+      return true;
+    }
+    if (!inBlock && trimmed === INSTRUMENTATION_DID_NOT_COMPLETE)
+      return this.addUnlocated('error', 'test', trimmed.slice(0, -1), task);
     if (!inBlock && trimmed.startsWith('> : ') && (m = CLASSLESS_TEST_FAILED.exec(trimmed))) {
       this.pendingTest = { className: '', method: m[1]!, task, lines: [], blankLines: 0 };
       return true;
@@ -3778,12 +3806,14 @@ export class GradleOutputParser {
 
   private blockTask(lines: readonly BlockLine[] = this.block): string | null {
     const header = lines.find((l) => l.text.trim() !== '');
+    // A copy can lose the opening quote (`Execution failed for task :app:connectedDebugAndroidTest'.`); the path's
+    // leading colon still marks the task.
     const m = header
-      ? /^(?:Execution failed for task|A problem was found with the configuration of task) '([^']+)'/.exec(
+      ? /^(?:Execution failed for task|A problem was found with the configuration of task) (?:'([^']+)'|(:[\w:.-]+)'?\.?$)/.exec(
           header.text.trim(),
         )
       : null;
-    return m ? m[1]! : null;
+    return m ? (m[1] ?? m[2]!) : null;
   }
 
   private pushBlockLine(line: string): void {

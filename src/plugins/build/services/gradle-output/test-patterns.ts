@@ -116,3 +116,20 @@ export const SQUASHED_TEST_RUN = /\] FAILED \S/;
 export const SQUASHED_TEST_RUN_BREAK = /(?<=\] FAILED) | (?=Tests on \S.{0,200}? failed: |> Task :)/;
 /** Gradle's own lines, which end a run of `am instrument` status bundles pasted into a build's log. */
 export const AM_STATUS_AFTER = /^(?:> Task |FAILURE: |BUILD (?:FAILED|SUCCESSFUL)|\* What went wrong:|:[\w-]+:\w)/;
+/**
+ * androidx.test's runner logs each test's result to logcat under the tag `TestRunner` (`failed: name(Class)`, then the
+ * trace between `----- begin exception -----` and `----- end exception -----`); a logcat copy puts its own columns
+ * before each line: `threadtime`'s date, pids and level (`08-17 11:29:55.960 18338 18359 E TestRunner: `), or
+ * `brief`'s `E/TestRunner( 1234): `.
+ */
+export const LOGCAT_TEST_RUNNER =
+  /^(?:\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}\s+)?(?:\d+\s+\d+\s+[VDIWEF]\s+TestRunner\s*: |[VDIWEF]\/TestRunner\(\s*\d+\): )(.*)$/;
+export const LOGCAT_TEST_FAILED = /^failed: ([^\s()]+)\(([\w$.]+)\)\s*$/;
+export const LOGCAT_EXCEPTION_BEGIN = '----- begin exception -----';
+/**
+ * The name JUnit 4 (and Gradle, for a class whose setup failed) gives a failure of the whole class, alone on its line as
+ * Android Studio's test tree shows it, the exception under it.
+ */
+export const CLASS_LEVEL_TEST_NAME = /^(?:initializationError|classMethod)$/;
+/** AGP's connected-test runner when `am instrument` ended without a result (its code and result bundle follow). */
+export const INSTRUMENTATION_DID_NOT_COMPLETE = 'Instrumentation did not complete:';
