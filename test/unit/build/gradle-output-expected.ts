@@ -27802,4 +27802,32 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
+  'tests8_agent_access_log_then_am_instrument_short_msg_process_crashed.txt': [
+    d('error', 'test', null, null, null, 'Process crashed.', null),
+  ],
+  'tests8_xharness_console_fail_lines_instrumentation_exit_code_not_gradle.txt': [],
+  'tests8_appium_debug_prefix_instrumentation_start_stack_not_gradle.txt': [],
+  'tests8_gmd_setup_worker_cause_illegal_state_advice_lines.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':venom:pixel2api29Setup': java.lang.IllegalStateException: Gradle was not able to complete device setup for: dev29_default_x86_Pixel_2 This could be due to having insufficient resources to provision the number of devices requested. Try running the test again and request fewer devices or fewer shards.",
+      ':venom:pixel2api29Setup',
+    ),
+  ],
+  'tests8_gmd_setup_worker_cause_plain_what_went_wrong.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':android-test:api30Setup': Gradle was not able to complete device setup for: dev30_google_x86_Pixel_2 This could be due to having insufficient resources to provision the number of devices requested. Try running the test again and request fewer devices or fewer shards.",
+      ':android-test:api30Setup',
+    ),
+  ],
+  'tests8_gmd_started_tests_build_successful_zero_failures.txt': [],
 };
