@@ -282,11 +282,19 @@ import {
   CLASSLESS_TEST_FAILED,
   DEVICE_RUN_FAILED,
   FRAMEWORK_FRAME,
+  FTL_OUTCOME_HEADER,
+  FTL_OUTCOME_ROW,
+  GCLOUD_TEST_ERROR,
   GRADLE_MANUAL_POINTER,
   INSTRUMENTATION_RESULT_MESSAGE,
   INSTRUMENTATION_RUN_FAILED,
   INSTRUMENTATION_START_ERROR,
+  CLASS_LEVEL_TEST_NAME,
+  INSTRUMENTATION_DID_NOT_COMPLETE,
   JAVA_EXCEPTION_LINE,
+  LOGCAT_EXCEPTION_BEGIN,
+  LOGCAT_TEST_FAILED,
+  LOGCAT_TEST_RUNNER,
   LOGGED_SUITE,
   LOGGED_TEST,
   PLATFORM_FAILURE,
@@ -314,6 +322,8 @@ import {
 } from './gradle-output/test-patterns.js';
 import {
   CUT_VERBOSE_COLUMN,
+  AGENT_TIMESTAMP_GLUED,
+  AGENT_TIMESTAMP_START,
   FLUTTER_PREFIX_GLUED,
   HTML_CODE_CLOSE,
   HTML_CODE_OPEN,
@@ -634,6 +644,10 @@ export class GradleOutputParser {
   private loggedSuite: string | null = null;
   /** `am instrument`'s short failure message, reported unless its long message is the next line. */
   private instrumentationShortMessage: { message: string; task: string | null } | null = null;
+  /** gcloud's `ERROR: (gcloud.firebase.test.…)` with nothing after it: its message is the next line. */
+  private gcloudTestError: { task: string | null } | null = null;
+  /** Inside the outcome table `gcloud firebase test android run` prints at a matrix's end. */
+  private inTestLabOutcomes = false;
   /** Inside what a test printed (the lines under a `STANDARD_OUT`/`STANDARD_ERROR` event). */
   private inTestOutput = false;
   /** A list of failed tests in another runner's words, read until it ends. */
@@ -715,6 +729,14 @@ export class GradleOutputParser {
       this.pushUnglued(rest.slice(0, glued.index + 1));
       rest = rest.slice(glued.index + 1);
     }
+    // The same for a timestamp the CI agent put before each line, found again after the line's text.
+    if (rest.charCodeAt(0) <= 57 && rest.includes('Z: ', 20) && AGENT_TIMESTAMP_START.test(rest))
+      for (let k = 0; k < 16; k++) {
+        const glued = AGENT_TIMESTAMP_GLUED.exec(rest.slice(1));
+        if (!glued) break;
+        this.pushUnglued(rest.slice(0, glued.index + 1));
+        rest = rest.slice(glued.index + 1);
+      }
     // The same for the `exception: ` the Kotlin plugin puts before each line of a compiler run it relays.
     const relay = 'exception: '.length;
     for (let k = 0; k < 16 && rest.startsWith('exception: ') && rest.includes('exception: ', relay); k++) {
@@ -758,6 +780,12 @@ export class GradleOutputParser {
     // A digit first: the cheap test before the pattern, on every line.
     if (rawLine.charCodeAt(0) <= 57 && (BUILD_SERVER_LOG.test(rawLine) || VIEWER_LINE_NUMBER.test(rawLine))) return;
     let line = capIndent(stripWrapperPrefixes(rawLine), this.pendingJavac !== null);
+    // The test runner's own lines in a logcat copy are its report of the tests: read without logcat's columns (other
+    // tags' lines are the app's and the system's, not the build's).
+    if (line.includes('TestRunner') && (line.charCodeAt(0) <= 57 || line.charCodeAt(1) === 47)) {
+      const runner = LOGCAT_TEST_RUNNER.exec(line);
+      if (runner !== null) line = runner[1]!;
+    }
     if (line.length < 40 && line.includes(' GMT') && VIEWER_TIME_LINE.test(line)) return;
     if (
       (line.includes(' failed with ') || line.includes('Run script build phase ')) &&
@@ -1142,10 +1170,18 @@ export class GradleOutputParser {
         this.headlineExpected = true;
         return;
       }
-      if (this.implicitBlock && trimmed !== '' && this.causeAfterOneLineHeadline(line)) {
+      // Also a task's in a report with its `* What went wrong:` (an agent that relayed the log line by line dropped
+      // the `> `); a project's headline there goes on in sentences a paste joined to it.
+      if (
+        trimmed !== '' &&
+        (this.implicitBlock || this.block[0]?.text.trimStart().startsWith('Execution failed for task ')) &&
+        this.causeAfterOneLineHeadline(line)
+      ) {
         this.pushBlockLine(`> ${trimmed}`);
-        // A project's or a configuration's headline as that cause wraps one more, its marker lost the same way.
-        if (ONE_LINE_HEADLINE.test(trimmed)) this.lostMarkerDepth = 1;
+        // A project's or a configuration's headline as that cause wraps one more, its marker lost the same way, and
+        // so does a worker's failure, which Gradle prints only as a cause.
+        if (ONE_LINE_HEADLINE.test(trimmed) || trimmed.startsWith('A failure occurred while executing '))
+          this.lostMarkerDepth = 1;
         return;
       }
       if (this.implicitBlock && trimmed !== '' && this.causeLostItsMarker(line)) {
@@ -1455,6 +1491,8 @@ export class GradleOutputParser {
    */
   private causeAfterOneLineHeadline(line: string): boolean {
     if (this.block.length !== 1 || !ONE_LINE_HEADLINE.test(this.block[0]!.text.trim())) return false;
+    // A class-level test's name under the headline is Studio's test tree, not a cause.
+    if (CLASS_LEVEL_TEST_NAME.test(line)) return false;
     return (
       !/^(\s|>|\*|[.…]|Information:|BUILD |FAILURE|Task |Caused by: |Run with |Try:|Get more help|[ew]: |(?:error|warning): |:\w|\S+:\d+)/.test(
         line,
@@ -1467,6 +1505,8 @@ export class GradleOutputParser {
     if (this.block.length < 2 || this.block.length > 8) return false;
     const texts = this.block.map((l) => l.text.trim());
     if (texts.length < 2 || texts[texts.length - 1] !== '' || texts.slice(1).some((t) => t !== '')) return false;
+    // A class-level test's name (Studio's test tree copied under the task's headline) is not a cause.
+    if (CLASS_LEVEL_TEST_NAME.test(line)) return false;
     return (
       !/^(\s|>|\*|Information:|BUILD |FAILURE|Task |[ew]: |:\w|\S+:\d+)/.test(line) &&
       !/: (?:error|warning): /.test(line)
@@ -1891,6 +1931,7 @@ export class GradleOutputParser {
       this.flushMultiline();
     }
     if (this.pendingTest) {
+      if (this.pendingTest.lines.length === 0 && line.trim() === LOGCAT_EXCEPTION_BEGIN) return true;
       // Also right under the `FAILED` line, where a markdown paste put one.
       if (line.trim() === '' && this.pendingTest.blankLines === 0) {
         this.pendingTest.blankLines++;
@@ -2386,6 +2427,9 @@ export class GradleOutputParser {
     // (a framework's, as for `initializationError`): only a frame in the test class's file is the project's place.
     const testClass = p.className.replace(/\[[^\]]*\]$/, '');
     const testFile = testClass.slice(testClass.lastIndexOf('.') + 1).split('$')[0]!;
+    // A class Kotlin names in backticks (`class `Level 0` : FreeSpec(…)`) lives in a file named otherwise: the
+    // frame Gradle chose for it cannot be checked against its name, and is the class's own when it is on the stack.
+    const wordsClass = testClass.includes(' ') && !testClass.includes('(');
     // The project's code shares the test class's package root (`com.example`): a frame outside it is a library's
     // (Hilt's checks, a mocking library), whatever the framework list knows.
     const segments = testClass.split('.');
@@ -2414,7 +2458,7 @@ export class GradleOutputParser {
           file === null &&
           Number(short[3]) > 0 &&
           (short[2]!.slice(0, short[2]!.lastIndexOf('.')) === testFile ||
-            (!/[/\\]/.test(short[2]!) && TEST_SOURCE_FILE.test(short[2]!)))
+            (!/[/\\]/.test(short[2]!) && (wordsClass || TEST_SOURCE_FILE.test(short[2]!))))
         ) {
           file = short[2]!;
           line = Number(short[3]);
@@ -2430,7 +2474,10 @@ export class GradleOutputParser {
     const name =
       p.className === '' || p.method === '' ? p.className + p.method : `${p.className}${p.joiner ?? ' > '}${p.method}`;
     if (name === '' && exception === '') return;
-    const key = `${name}\n${file}:${line}`;
+    // A test printed again is one failure (a retried connected test, whose message may name a new object); a test that
+    // failed at no place the report names is told apart by its message (JUnit 4 reports each of a class's
+    // validation errors as one more `initializationError`).
+    const key = file === null ? `${name}\n${exception}` : `${name}\n${file}:${line}`;
     if (this.reportedTests.has(key)) return;
     if (this.reportedTests.size < MAX_DIAGNOSTICS) this.reportedTests.add(key);
     this.add({
@@ -2478,7 +2525,32 @@ export class GradleOutputParser {
       !inBlock && trimmed.includes('.') && JAVA_EXCEPTION_LINE.test(trimmed)
         ? { message: trimmed, task: this.currentTask }
         : null;
+    const gcloudError = this.gcloudTestError;
+    if (gcloudError !== null) {
+      this.gcloudTestError = null;
+      if (trimmed !== '') return this.addUnlocated('error', 'test', trimmed, gcloudError.task);
+    }
+    if (this.inTestLabOutcomes && trimmed.charCodeAt(0) !== 124 && trimmed.charCodeAt(0) !== 43)
+      this.inTestLabOutcomes = false;
     if (trimmed === '') return false;
+    if (trimmed.charCodeAt(0) === 124) {
+      if (FTL_OUTCOME_HEADER.test(trimmed)) return (this.inTestLabOutcomes = true);
+      const row = this.inTestLabOutcomes ? FTL_OUTCOME_ROW.exec(trimmed) : null;
+      // A device whose run failed or could not finish; the row's details are Test Lab's reason.
+      if (row !== null)
+        return (
+          (row[1] !== 'Failed' && row[1] !== 'Inconclusive') ||
+          this.addUnlocated('error', 'test', `${row[2]}: ${row[3]}`, this.currentTask)
+        );
+    }
+    if (trimmed.startsWith('ERROR: (gcloud')) {
+      const gcloud = GCLOUD_TEST_ERROR.exec(trimmed);
+      if (gcloud !== null) {
+        if (gcloud[1] !== '') return this.addUnlocated('error', 'test', gcloud[1]!, this.currentTask);
+        this.gcloudTestError = { task: this.currentTask };
+        return true;
+      }
+    }
     if (trimmed.startsWith('INSTRUMENTATION_RESULT: ')) {
       const result = INSTRUMENTATION_RESULT_MESSAGE.exec(trimmed);
       if (result === null) return false;
@@ -3530,18 +3602,29 @@ export class GradleOutputParser {
       };
       return true;
     }
+    // androidx.test's runner reporting a failure to logcat (its columns taken off): the trace follows, unindented.
+    if (!inBlock && trimmed.startsWith('failed: ') && (m = LOGCAT_TEST_FAILED.exec(trimmed))) {
+      this.pendingTest = { className: m[2]!, method: m[1]!, task, lines: [], blankLines: 0, printedStack: true };
+      return true;
+    }
+    // A class-level failure's name alone, as Android Studio's test tree is copied: the printed exception follows.
+    if (!inBlock && CLASS_LEVEL_TEST_NAME.test(trimmed) && line === trimmed) {
+      this.pendingTest = { className: '', method: trimmed, task, lines: [], blankLines: 0, printedStack: true };
+      return true;
+    }
+    if (!inBlock && trimmed === INSTRUMENTATION_DID_NOT_COMPLETE)
+      return this.addUnlocated('error', 'test', trimmed.slice(0, -1), task);
     if (!inBlock && trimmed.startsWith('> : ') && (m = CLASSLESS_TEST_FAILED.exec(trimmed))) {
       this.pendingTest = { className: '', method: m[1]!, task, lines: [], blankLines: 0 };
       return true;
     }
     // The instrumentation run itself failed (the app process crashed, fewer tests reported than started): the
     // device's summary and the runner's reason name no test the lines above failed, so they are failures of their own.
-    if (
-      !inBlock &&
-      trimmed.startsWith('Test') &&
-      (INSTRUMENTATION_RUN_FAILED.test(trimmed) || DEVICE_RUN_FAILED.test(trimmed))
-    )
-      return this.addUnlocated('error', 'test', trimmed, task);
+    if (!inBlock && (trimmed.startsWith('Test') || trimmed.startsWith('Error'))) {
+      const reason = INSTRUMENTATION_RUN_FAILED.exec(trimmed);
+      if (reason !== null) return this.addUnlocated('error', 'test', reason[1]!, task);
+      if (DEVICE_RUN_FAILED.test(trimmed)) return this.addUnlocated('error', 'test', trimmed, task);
+    }
     return false;
   }
 
@@ -3912,12 +3995,14 @@ export class GradleOutputParser {
 
   private blockTask(lines: readonly BlockLine[] = this.block): string | null {
     const header = lines.find((l) => l.text.trim() !== '');
+    // A copy can lose the opening quote (`Execution failed for task :app:connectedDebugAndroidTest'.`); the path's
+    // leading colon still marks the task.
     const m = header
-      ? /^(?:Execution failed for task|A problem was found with the configuration of task) '([^']+)'/.exec(
+      ? /^(?:Execution failed for task|A problem was found with the configuration of task) (?:'([^']+)'|(:[\w:.-]+)'?\.?$)/.exec(
           header.text.trim(),
         )
       : null;
-    return m ? m[1]! : null;
+    return m ? (m[1] ?? m[2]!) : null;
   }
 
   private pushBlockLine(line: string): void {

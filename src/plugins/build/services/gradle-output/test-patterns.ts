@@ -7,10 +7,10 @@
 export const JAVA_EXCEPTION_LINE = /^(?:[a-z][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error)(?:: .*)?$/;
 /**
  * Gradle's advice under a worker's failure (a test executor's exit value): a possible cause in general terms and where
- * its user manual explains it, the same words for every build.
+ * its user manual explains it, the same words for every build (`user guide` before Gradle 5).
  */
 export const GRADLE_MANUAL_POINTER =
-  /^(?:This problem might be caused by incorrect test process configuration\.|Please refer to the [\w ]+ in the User Manual at https:\/\/docs\.gradle\.org\/\S+)$/;
+  /^(?:This problem might be caused by incorrect test process configuration\.|Please refer to the [\w ]+ in the (?:User Manual|user guide) at https:\/\/docs\.gradle\.org\/\S+)$/;
 /** `com.x.FooTest > bar FAILED`; nested classes stay in the method part (`Outer > Inner > test()`). */
 // A CI that masks secrets prints `***` for a package segment equal to one (`***.github.app.FooTest > bar FAILED`);
 // Kotlin Multiplatform names the target after the class (`FooTest[jvm] > bar[jvm] FAILED`). Gradle prints display
@@ -74,8 +74,19 @@ export const DEVICE_RUN_FAILED = /^Tests on .+? failed: (?!There (?:was|were) \d
  * The runner's reason a run stopped early: wrapped by AGP before UTP, on its own line since (`Test run failed to complete. …`),
  * and as Android Studio's test console prints a run that failed (`Test running failed: ` and ddmlib's reason).
  */
+// ddmlib's listener hands the same reason to ADT's console and Robotium's runner as `Test run failed: `; a tool that
+// relays it may set its own severity word before it (`Error : Test failed to run to completion. …`).
 export const INSTRUMENTATION_RUN_FAILED =
-  /^(?:Test failed to run to completion\. Reason: |Test run failed to complete\. |Test running failed: )\S.*$/;
+  /^(?:Error ?: )?((?:Test failed to run to completion\. Reason: |Test run failed to complete\. |Test run(?:ning)? failed: )\S.*)$/;
+/**
+ * `gcloud firebase test android run` (Firebase Test Lab): the outcome table it prints when the matrix is done, a row
+ * per device (`| Failed  | flame-29-en-portrait | Test failed to run |`); Gradle's table cleanup has taken its last `|`.
+ * `Inconclusive` is a run the infrastructure could not finish, also no result to trust.
+ */
+export const FTL_OUTCOME_HEADER = /^\|\s*OUTCOME\s*\|\s*TEST_AXIS_VALUE\s*\|\s*TEST_DETAILS\b/;
+export const FTL_OUTCOME_ROW = /^\|\s*(Failed|Inconclusive|Passed|Flaky|Skipped)\s*\|\s*(\S+)\s*\|\s*(.*?)[\s|]*$/;
+/** gcloud's error line for a Test Lab command; its message is on the same line or, for a matrix's end, on the next. */
+export const GCLOUD_TEST_ERROR = /^ERROR: \(gcloud(?:\.\w+)*\.firebase\.test\.[\w.]+\)\s*(.*)$/;
 /**
  * `adb shell am instrument -r` prints the run's result bundle; when the instrumentation itself failed it holds the
  * failure as `shortMsg=` and, when there is more to say, `longMsg=` on the next line.
@@ -105,3 +116,20 @@ export const SQUASHED_TEST_RUN = /\] FAILED \S/;
 export const SQUASHED_TEST_RUN_BREAK = /(?<=\] FAILED) | (?=Tests on \S.{0,200}? failed: |> Task :)/;
 /** Gradle's own lines, which end a run of `am instrument` status bundles pasted into a build's log. */
 export const AM_STATUS_AFTER = /^(?:> Task |FAILURE: |BUILD (?:FAILED|SUCCESSFUL)|\* What went wrong:|:[\w-]+:\w)/;
+/**
+ * androidx.test's runner logs each test's result to logcat under the tag `TestRunner` (`failed: name(Class)`, then the
+ * trace between `----- begin exception -----` and `----- end exception -----`); a logcat copy puts its own columns
+ * before each line: `threadtime`'s date, pids and level (`08-17 11:29:55.960 18338 18359 E TestRunner: `), or
+ * `brief`'s `E/TestRunner( 1234): `.
+ */
+export const LOGCAT_TEST_RUNNER =
+  /^(?:\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}\s+)?(?:\d+\s+\d+\s+[VDIWEF]\s+TestRunner\s*: |[VDIWEF]\/TestRunner\(\s*\d+\): )(.*)$/;
+export const LOGCAT_TEST_FAILED = /^failed: ([^\s()]+)\(([\w$.]+)\)\s*$/;
+export const LOGCAT_EXCEPTION_BEGIN = '----- begin exception -----';
+/**
+ * The name JUnit 4 (and Gradle, for a class whose setup failed) gives a failure of the whole class, alone on its line as
+ * Android Studio's test tree shows it, the exception under it.
+ */
+export const CLASS_LEVEL_TEST_NAME = /^(?:initializationError|classMethod)$/;
+/** AGP's connected-test runner when `am instrument` ended without a result (its code and result bundle follow). */
+export const INSTRUMENTATION_DID_NOT_COMPLETE = 'Instrumentation did not complete:';

@@ -15,9 +15,11 @@ import { MAX_LINE_CHARS } from './build-diagnostic.js';
  * issue, and MSBuild's canonical `Origin : subcategory error : ` (with a parallel build's `1>` node) that Visual
  * Studio's Cordova tools put before every line of the build they ran, its origin also the `.targets` file and position
  * of the task that relayed the line (`…\Xamarin.Android.Common.targets(2049,3): error AMM0000: `, the manifest merger
- * Xamarin.Android and .NET for Android run). Stripped repeatedly, in any order. */
+ * Xamarin.Android and .NET for Android run), and the `2015-12-10T06:14:19.408Z: ` an early cross-platform Azure Pipelines
+ * agent put before each line of a step's log, and the glog-style `I0906 16:31:58.081] ` (level letter, month and day,
+ * time) of Kubernetes' test-infra jobs (Prow). Stripped repeatedly, in any order. */
 export const WRAPPER_PREFIX =
-  /^(?:\uFEFF|(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|\[(?:\w+ )?\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|#\d+ \d+\.\d+(?: |$)|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[\d{2}:\d{2}:\d{2}\]: (?:▸ )?|\[(?:cordova\] |[a-z][a-z-]*\](?: {2,}|$))|\[[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\] ?|\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|C\/C\+\+: |(?:[Ee]rror|[Ww]arning): (?=[ew]: )|```(?:[\w-]+(?= |$))? ?|exception: (?=\S)|(?:\d{1,3}>)?(?:MSBUILD|[A-Za-z]:\\[^:]*?\.targets\(\d+,\d+\)) ?: (?:[\w-]+ )?(?:error|warning)(?: [A-Z]+\d+)? ?: |\d{1,6}\.(?:\t|\s(?=[ew]: )))/;
+  /^(?:\uFEFF|\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z: |[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d{3,6}\] |(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|\[(?:\w+ )?\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|#\d+ \d+\.\d+(?: |$)|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[\d{2}:\d{2}:\d{2}\]: (?:▸ )?|\[(?:cordova\] |[a-z][a-z-]*\](?: {2,}|$))|\[[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\] ?|\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|C\/C\+\+: |(?:[Ee]rror|[Ww]arning): (?=[ew]: )|```(?:[\w-]+(?= |$))? ?|exception: (?=\S)|(?:\d{1,3}>)?(?:MSBUILD|[A-Za-z]:\\[^:]*?\.targets\(\d+,\d+\)) ?: (?:[\w-]+ )?(?:error|warning)(?: [A-Z]+\d+)? ?: |\d{1,6}\.(?:\t|\s(?=[ew]: )))/;
 /**
  * Windows' console breaks every line at its width, 80 columns unless changed, and a copy of it keeps those breaks,
  * less the space a break fell on: a row of exactly this width goes on mid-word on the next row.
@@ -63,7 +65,8 @@ export const LOG_LEVEL_PREFIX =
 export function mayStartWrapperPrefix(line: string): boolean {
   const c = line.charCodeAt(0);
   // BOM, a digit (timestamps, MSBuild's node), `[`, `#`, `:`, `e`/`w`/`E`/`W` (`error: `/`Error: `), a backtick (code
-  // fence), `C` (`C/C++: `), `M` (`MSBUILD : `), a drive letter (an MSBuild `.targets` file as the origin).
+  // fence), `C` (`C/C++: `), `M` (`MSBUILD : `), a drive letter (an MSBuild `.targets` file as the origin), a glog
+  // level letter before its date.
   return (
     c === 0xfeff ||
     (c >= 48 && c <= 57) ||
@@ -74,6 +77,7 @@ export function mayStartWrapperPrefix(line: string): boolean {
     c === 119 ||
     c === 96 ||
     ((c === 69 || c === 87) && /^(?:Error|Warning): [ew]: /.test(line)) ||
+    ((c === 73 || c === 87 || c === 69 || c === 70) && /^[IWEF]\d{4} \d/.test(line)) ||
     (c === 67 && line.startsWith('C/C++: ')) ||
     (c === 77 && line.startsWith('MSBUILD : ')) ||
     (c >= 65 && c <= 90 && line.charCodeAt(1) === 58 && line.includes('.targets('))
@@ -85,6 +89,9 @@ export function mayStartWrapperPrefix(line: string): boolean {
  * other text in a line that starts with it (`…of type WifiInfoexception:     val x = …`): the line break was lost.
  */
 export const RELAY_PREFIX_GLUED = /(?<=\S)exception: /;
+/** The same agent's timestamp after other text: a line whose break was lost (`…/index.htm2015-12-10T06:14:20.922Z: * Try:`). */
+export const AGENT_TIMESTAMP_START = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z: /;
+export const AGENT_TIMESTAMP_GLUED = /(?<=\S)\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z: /;
 /** A cheap pre-check for FLUTTER_PREFIX_GLUED: an `s] ` past the line's own leading `[  +12 ms] ` column. */
 export function gluedPrefixAfterStart(line: string): boolean {
   let at = line.indexOf('s] ');
