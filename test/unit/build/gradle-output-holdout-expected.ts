@@ -871,17 +871,6 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       ':app:transformDexArchiveWithDexMergerForDebug',
     ),
   ],
-  'holdout9b_tests_fastlane_screengrab_timestamped_junit_text_report_espresso.txt': [
-    d(
-      'error',
-      'test',
-      null,
-      null,
-      null,
-      'emailTestLogin(com.english_alps.EnglishQuiz.EmailTestLogin): androidx.test.espresso.NoMatchingViewException: No views in hierarchy found matching: (with id: com.english_alps.EnglishQuiz:id/email_login_button and with text: is "Sign in with email" and Child at position 1 in parent Child at position 0 in parent with class name: is "android.widget.ScrollView")',
-      null,
-    ),
-  ],
   'holdout9b_tests_gradle2_indented_test_run_dependency_ignored_warnings_no_tests.txt': [
     'commons-logging:commons-logging:1.1.1',
     'org.apache.httpcomponents:httpclient:4.0.3',
@@ -1253,17 +1242,6 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       9,
       'Manifest merger failed : Attribute meta-data#android.support.VERSION@value value=(26.1.0) from [com.android.support:percent:26.1.0] AndroidManifest.xml:25:13-35 is also present at [com.android.support:gridlayout-v7:26.0.1] AndroidManifest.xml:25:13-35 value=(26.0.1). Suggestion: add \'tools:replace="android:value"\' to <meta-data> element at AndroidManifest.xml:23:9-25:38 to override.',
       ':app:processDevDebugManifest',
-    ),
-  ],
-  'holdout9b_tests_prow_timestamp_prefix_connected_failed_espresso_assertion_two_lines.txt': [
-    d(
-      'error',
-      'test',
-      null,
-      null,
-      null,
-      'com.google.firebase.testapps.storage.TestActivityTest > testActivityTest[test(AVD) - 8.0.0]: android.support.test.espresso.base.DefaultFailureHandler$AssertionFailedWithCauseError: \'with text: is "Google MTV"\' doesn\'t match the selected view. Expected: with text: is "Google MTV"',
-      null,
     ),
   ],
   'holdout9b_r8_agpbi_npe_windows_jar_what_went_wrong_then_caused_by_summary.txt': [
