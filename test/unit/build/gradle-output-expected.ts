@@ -27244,4 +27244,536 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       ':app:lintVitalRelease',
     ),
   ],
+  'javac8_expo_stderr_prefix_three_cannot_find_symbol.txt': (
+    [
+      [44, 29, 'class Intent'],
+      [55, 32, 'class Context'],
+      [67, 29, 'class Intent'],
+    ] as const
+  ).map(([line, column, symbol]) =>
+    d(
+      'error',
+      'javac',
+      '/home/expo/workingdir/build/node_modules/expo-location/android/src/main/java/expo/modules/location/services/LocationTaskService.java',
+      line,
+      column,
+      `cannot find symbol (symbol: ${symbol}; location: class LocationTaskService)`,
+      null,
+    ),
+  ),
+  'javac8_rn_task_failed_first_method_symbol_of_type.txt': [
+    d(
+      'error',
+      'javac',
+      '/Users/me/myapp/node_modules/react-native-location/android/src/main/java/com/github/reactnativecommunity/location/Utils.java',
+      34,
+      57,
+      'cannot find symbol (symbol: variable O; location: class VERSION_CODES)',
+      ':react-native-location:compileDebugJavaWithJavac',
+    ),
+    d(
+      'error',
+      'javac',
+      '/Users/me/myapp/node_modules/react-native-location/android/src/main/java/com/github/reactnativecommunity/location/Utils.java',
+      35,
+      55,
+      'cannot find symbol (symbol: method getVerticalAccuracyMeters(); location: variable location of type Location)',
+      ':react-native-location:compileDebugJavaWithJavac',
+    ),
+  ],
+  'javac8_windows_drive_f_three_package_missing_gradle8_try.txt': [
+    ...(
+      [
+        ['org\\telegram\\ui\\ChatActivity.java', 120],
+        ['com\\radolyn\\ayugram\\messages\\AyuMessagesController.java', 24],
+        ['com\\radolyn\\ayugram\\ui\\AyuMessageHistory.java', 21],
+      ] as const
+    ).map(([path, line]) =>
+      d(
+        'error',
+        'javac',
+        `F:\\code_demo\\AyuGram4A-rewrite\\TMessagesProj\\src\\main\\java\\${path}`,
+        line,
+        39,
+        'package com.radolyn.ayugram.proprietary does not exist',
+        ':TMessagesProj:compileBetaDebugJavaWithJavac',
+      ),
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':TMessagesProj:compileBetaDebugJavaWithJavac': Compilation failed; see the compiler error output for details.",
+      ':TMessagesProj:compileBetaDebugJavaWithJavac',
+    ),
+  ],
+  'javac8_javanide_error_glued_colon_tab_carets_checking_lines.txt': (
+    [
+      ['SearchResultsFragment.java', 31, 49],
+      ['SearchResultsFragment.java', 34, 61],
+      ['SearchResultsAdapter.java', 21, 38],
+    ] as const
+  ).map(([name, line, column]) =>
+    d(
+      'error',
+      'javac',
+      `/storage/emulated/0/JavaNIDE/flp/src/main/java/localhost/iillyyaa2033/flparser/view/generic/search/${name}`,
+      line,
+      column,
+      'package R does not exist',
+      null,
+    ),
+  ),
+  'javac8_old_jdk6_symbol_location_before_source_line.txt': [17, 34].map((column) =>
+    d(
+      'error',
+      'javac',
+      '/home/thiago/Dropbox/JavatarDemo/src/javatar/simple/demo/Main.java',
+      5,
+      column,
+      'cannot find symbol (symbol: class Scanner; location: class javatar.simple.demo.Main)',
+      null,
+    ),
+  ),
+  'javac8_make_bare_file_name_nested_class_location.txt': [
+    d(
+      'error',
+      'javac',
+      'Sopc2DTS.java',
+      520,
+      63,
+      'cannot find symbol (symbol: variable extraComponents; location: class Sopc2DTS.CommandLineOption)',
+      null,
+    ),
+    d(
+      'error',
+      'javac',
+      'Sopc2DTS.java',
+      521,
+      49,
+      'cannot find symbol (symbol: variable vExtraComponents; location: class Sopc2DTS.CommandLineOption)',
+      null,
+    ),
+  ],
+  'kapt8_studio_autovalue_processor_threw_exception_unindented_frames.txt': [
+    d('error', 'javac', null, 6, 10, '@AutoValue processor threw an exception: java.lang.NullPointerException', null),
+  ],
+  'kapt8_studio_quoted_autovalue_warning_package_missing.txt': [
+    d('error', 'javac', null, 10, 39, 'package com.ryanharter.auto.value.moshi does not exist', null),
+    d(
+      'warning',
+      'javac',
+      null,
+      null,
+      null,
+      '@AutoValue classes cannot have abstract methods other than property getters and Builder converters',
+      null,
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:compileDebugJavaWithJavac': java.lang.NoSuchMethodError: com.squareup.javapoet.TypeName.isBoxedPrimitive()Z",
+      ':app:compileDebugJavaWithJavac',
+    ),
+  ],
+  'javac8_ninja_dep_ann_warnings_relative_tabs.txt': (
+    [
+      [508, 16],
+      [519, 19],
+      [570, 27],
+    ] as const
+  ).map(([line, column]) =>
+    d(
+      'warning',
+      'javac',
+      'org/jpl7/Term.java',
+      line,
+      column,
+      '[dep-ann] deprecated item is not annotated with @Deprecated',
+      null,
+    ),
+  ),
+  'javac8_gradle8_compiler_output_below_indented_space_in_path.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':compileJava': Compilation failed; see the compiler output below.",
+      ':compileJava',
+    ),
+    d(
+      'error',
+      'javac',
+      'C:\\Users\\ \\Downloads\\Nami-master\\src\\main\\java\\me\\kiriyaga\\nami\\mixin\\MixinInactivityFpsLimiter.java',
+      3,
+      49,
+      'cannot find symbol (symbol: class UnfocusedCpuModule; location: package me.kiriyaga.nami.feature.module.impl.misc)',
+      ':compileJava',
+    ),
+  ],
+  'javac8_studio_tree_pipes_forward_slash_drive.txt': [
+    'com/owncloud/android/ui/activity/DrawerActivity.java',
+    'com/owncloud/android/ui/activity/DrawerActivity.java',
+    'com/owncloud/android/ui/activity/DrawerActivity.java',
+    'com/owncloud/android/ui/fragment/OCFileListFragment.java',
+    'com/owncloud/android/ui/fragment/OCFileListFragment.java',
+    'com/owncloud/android/ui/fragment/OCFileListFragment.java',
+  ].map((file) => d('error', 'javac', file, null, null, 'cannot find symbol variable CONTENT_TYPE_SEARCH', null)),
+  'kapt8_hilt_duplicate_bindings_ap_generated_sources_test.txt': [
+    d(
+      'error',
+      'javac',
+      '/workspace/gnd/build/generated/ap_generated_sources/debugUnitTest/out/com/google/android/gnd/persistence/local/LocalDataStoreTest_HiltComponents.java',
+      185,
+      26,
+      '[Dagger/DuplicateBindings] android.content.Context is bound multiple times:',
+      null,
+    ),
+  ],
+  'javac8_flutter_verbose_error_wrapped_space_path.txt': [
+    d(
+      'error',
+      'javac',
+      '/Users/emmanuel-amodu/Desktop/Eyo/Eyo Mobile/android/app/src/main/java/com/example/eyo/MainActivity.java',
+      20,
+      48,
+      'incompatible types: FlutterEngine cannot be converted to PluginRegistry',
+      ':app:compileDebugJavaWithJavac',
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:compileDebugJavaWithJavac'",
+      ':app:compileDebugJavaWithJavac',
+    ),
+  ],
+  'javac8_rn_windows_two_override_errors_fenced.txt': [
+    ...[27, 36].map((line) =>
+      d(
+        'error',
+        'javac',
+        'C:\\Users\\Augusto\\Documents\\ReactNativeKatas\\android\\app\\src\\main\\java\\com\\reactnativekatas\\MainActivity.java',
+        line,
+        5,
+        'method does not override or implement a method from a supertype',
+        ':app:compileDebugJavaWithJavac',
+      ),
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:compileDebugJavaWithJavac': Compilation failed; see the compiler error output for details.",
+      ':app:compileDebugJavaWithJavac',
+    ),
+  ],
+  'javac8_rn_path_head_cut_then_absolute_override.txt': [
+    d(
+      'error',
+      'javac',
+      'ReactNativeKatas/android/app/src/main/java/com/reactnativekatas/MainActivity.java',
+      27,
+      5,
+      'method does not override or implement a method from a supertype',
+      ':app:compileDebugJavaWithJavac',
+    ),
+    d(
+      'error',
+      'javac',
+      '/code/android/react-native/ignite2/ReactNativeKatas/android/app/src/main/java/com/reactnativekatas/MainActivity.java',
+      36,
+      5,
+      'method does not override or implement a method from a supertype',
+      ':app:compileDebugJavaWithJavac',
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:compileDebugJavaWithJavac': Compilation failed; see the compiler error output for details.",
+      ':app:compileDebugJavaWithJavac',
+    ),
+  ],
+  'javac8_backtick_opened_not_incremental_relative_windows.txt': [
+    d(
+      'error',
+      'javac',
+      'android\\src\\main\\java\\io\\github\\airamrguez\\RNMeasureTextPackage.java',
+      19,
+      5,
+      'method does not override or implement a method from a supertype',
+      ':react-native-measure-text:compileReleaseJavaWithJavac',
+    ),
+  ],
+  'javac8_triple_backtick_one_line_override_message.txt': [
+    d(
+      'error',
+      'javac',
+      '/Users/xyz/aquarianage/node_modules/react-native-wheel-picker/android/src/main/java/com/zyu/ReactNativeWheelPickerPackage.java',
+      22,
+      null,
+      'method does not override or implement a method from a supertype',
+      null,
+    ),
+  ],
+  'javac8_task_glued_note_lines_only.txt': [],
+  'javac8_page_bad_source_file_detail_lines.txt': [
+    d(
+      'error',
+      'javac',
+      'ImportTestA.java',
+      8,
+      7,
+      'cannot access ClsA (bad source file: .\\ClsA.java; file does not contain class ClsA; Please remove or make sure it appears in the correct subdirectory of the sourcepath.)',
+      null,
+    ),
+  ],
+  'kapt8_room_schema_warning_headless_note_names_generated_file.txt': [
+    d(
+      'warning',
+      'javac',
+      null,
+      null,
+      null,
+      'Schema export directory is not provided to the annotation processor so we cannot export the schema. You can either provide `room.schemaLocation` annotation processor argument OR set exportSchema to false.',
+      null,
+    ),
+  ],
+  'javac8_unmappable_cp1252_relative_windows_no_caret.txt': [
+    d(
+      'error',
+      'javac',
+      'clarity\\src\\main\\java\\skadistats\\clarity\\util\\TextTable.java',
+      14,
+      null,
+      'unmappable character for encoding Cp1252',
+      null,
+    ),
+  ],
+  'javac8_unmappable_four_on_one_line_us_ascii.txt': (
+    [
+      ['0xE2', 63],
+      ['0x80', 64],
+      ['0x9C', 65],
+      ['0xE2', 72],
+    ] as const
+  ).map(([code, column]) =>
+    d(
+      'error',
+      'javac',
+      '/opt/picard/src/main/java/picard/fingerprint/CrosscheckFingerprints.java',
+      178,
+      column,
+      `unmappable character (${code}) for encoding US-ASCII`,
+      ':compileJava',
+    ),
+  ),
+  'javac8_unmappable_windows_1252_relative_replacement_char.txt': [
+    d(
+      'error',
+      'javac',
+      'gtfs-validator\\main\\src\\main\\java\\org\\mobilitydata\\gtfsvalidator\\cli\\Main.java',
+      59,
+      null,
+      'unmappable character (0x8F) for encoding windows-1252',
+      null,
+    ),
+  ],
+  'javac8_windows_prompt_gradle_unmappable_then_javadoc_task.txt': [
+    d(
+      'error',
+      'javac',
+      'D:\\NetBeansProjects\\git-projects\\icepdf\\core\\core-awt\\src\\main\\java\\org\\icepdf\\core\\pobjects\\fonts\\zfont\\Encoding.java',
+      51,
+      66,
+      'unmappable character (0x9D) for encoding windows-1252',
+      ':core:core-awt:compileJava',
+    ),
+  ],
+  'javac8_unmappable_ascii_jenkins_no_caret.txt': [
+    d(
+      'error',
+      'javac',
+      '/ably-java/lib/src/main/java/io/ably/lib/rest/Auth.java',
+      71,
+      null,
+      'unmappable character for encoding ASCII',
+      null,
+    ),
+  ],
+  'kapt8_room_quoted_unlocated_error_source_glued.txt': [
+    d(
+      'error',
+      'javac',
+      null,
+      null,
+      null,
+      'Cannot figure out how to save this field into database. You can consider adding a type converter for it. private com.mehranj73.spaceone.data.vo.Enclosure enclosure;',
+      null,
+    ),
+  ],
+  'kapt8_databinding_scoped_exception_json_record_windows_space.txt': [
+    d(
+      'error',
+      'agp',
+      'C:\\Users\\NURU\\Desktop\\resturant app\\pharma40\\app\\src\\main\\res\\layout\\activity_main.xml',
+      null,
+      null,
+      'Found <layout> but data binding is not enabled. Add buildFeatures.dataBinding = true to your build.gradle to enable it.',
+      null,
+    ),
+  ],
+  'javac8_log4j_warn_prefix_from_second_line_carets_trimmed.txt': [
+    d(
+      'error',
+      'javac',
+      '/TestPlotRunnable.java',
+      2,
+      1,
+      'package net.mineland.creative.modules.creative does not exist',
+      null,
+    ),
+    d(
+      'error',
+      'javac',
+      '/TestPlotRunnable.java',
+      3,
+      1,
+      'package net.mineland.creative.modules.coding.events does not exist',
+      null,
+    ),
+    d('error', 'javac', '/TestPlotRunnable.java', 6, null, 'cannot find symbol', null),
+  ],
+  'javac8_studio_paren_zh_cn_unindented_symbol_location.txt': [
+    d('error', 'javac', null, 5, 5, '找不到符号 (符号: 变量 RouterMapping_app; 位置: 类 RouterInit)', null),
+  ],
+  'javac8_intellij_java_prefix_two_package_missing.txt': [14, 15].map((line) =>
+    d('error', 'javac', null, line, 32, 'package com.sun.image.codec.jpeg does not exist', null),
+  ),
+  'kapt8_room_kapt_stubs_orphan_caret_then_three_errors.txt': (
+    [
+      [
+        23,
+        57,
+        'Query method parameters should either be a type that can be converted into a database column or a List / Array that contains such type. You can consider adding a Type Adapter for this.',
+      ],
+      [22, 38, 'Unused parameter: continuation'],
+      [13, 57, 'Type of the parameter must be a class annotated with @Entity or a collection/array of it.'],
+    ] as const
+  ).map(([line, column, message]) =>
+    d(
+      'error',
+      'kapt',
+      '/Users/george/MyDocuments/android-paging/advanced/end/app/build/tmp/kapt3/stubs/debug/com/example/android/codelabs/paging/db/RepoDao.java',
+      line,
+      column,
+      message,
+      null,
+    ),
+  ),
+  'kapt8_hilt_ja_jp_message_after_caret_next_path_glued.txt': (
+    [['second/SecondActivity.java'], ['main/MainActivity.java']] as const
+  ).map(([path]) =>
+    d(
+      'error',
+      'kapt',
+      `/Users/hiroyukitamura/StudioProjects/dagger-hilt-example/app/build/tmp/kapt3/stubs/debug/com/github/aakira/hilt/ui/${path}`,
+      7,
+      14,
+      '[Hilt] Expected @AndroidEntryPoint to have a value. Did you forget to apply the Gradle Plugin?',
+      ':app:kaptDebugKotlin',
+    ),
+  ),
+  'kapt8_room_unlocated_cursor_livedata_one_line.txt': [
+    d(
+      'error',
+      'javac',
+      null,
+      null,
+      null,
+      "Not sure how to convert a Cursor to this method's return type (android.arch.lifecycle.LiveData<java.util.List<com.example.notes.models.Note>>).",
+      null,
+    ),
+  ],
+  'javac8_gradle8_compiler_output_below_second_error_cut.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:compileDownloaderReleaseJavaWithJavac': Compilation failed; see the compiler output below.",
+      ':app:compileDownloaderReleaseJavaWithJavac',
+    ),
+    d(
+      'error',
+      'javac',
+      '/build/repo/app/src/main/java/org/ranobe/ranobe/ui/library/Library.java',
+      40,
+      32,
+      'package org.ranobe.ranobe.worker does not exist',
+      ':app:compileDownloaderReleaseJavaWithJavac',
+    ),
+    d(
+      'error',
+      'javac',
+      '/build/repo/app/src/main/java/org/ranobe/ranobe/ui/settings/Settings.java',
+      30,
+      null,
+      'package org.ranobe.ranobe.worker does not exist',
+      ':app:compileDownloaderReleaseJavaWithJavac',
+    ),
+  ],
+  'javac8_headless_cannot_find_symbol_method_location.txt': [
+    d(
+      'error',
+      'javac',
+      null,
+      null,
+      null,
+      'cannot find symbol (symbol: method init(ToyVpnClient); location: class Ipfy)',
+      null,
+    ),
+  ],
+  'javac8_irc_log_prefix_ant_javac_windows.txt': [
+    d(
+      'error',
+      'javac',
+      'C:\\devel\\project\\i2pd-build\\android\\src\\org\\purplei2p\\i2pd\\I2PD.java',
+      174,
+      null,
+      'cannot find symbol',
+      null,
+    ),
+  ],
+  'javac8_studio_rootless_windows_file_row_two_paren_errors.txt': (
+    [
+      [94, 22],
+      [123, 7],
+    ] as const
+  ).map(([line, column]) =>
+    d(
+      'error',
+      'javac',
+      '\\WiFi-Direct\\app\\src\\main\\java\\com\\app\\wi_fi_direct\\helpers\\FileServerAsyncTask.java',
+      line,
+      column,
+      'cannot find symbol variable objectInputStream',
+      null,
+    ),
+  ),
 };
