@@ -27401,15 +27401,6 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
   'javac8_gradle8_compiler_output_below_indented_space_in_path.txt': [
     d(
       'error',
-      'gradle',
-      null,
-      null,
-      null,
-      "Execution failed for task ':compileJava': Compilation failed; see the compiler output below.",
-      ':compileJava',
-    ),
-    d(
-      'error',
       'javac',
       'C:\\Users\\ \\Downloads\\Nami-master\\src\\main\\java\\me\\kiriyaga\\nami\\mixin\\MixinInactivityFpsLimiter.java',
       3,
@@ -27417,13 +27408,18 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       'cannot find symbol (symbol: class UnfocusedCpuModule; location: package me.kiriyaga.nami.feature.module.impl.misc)',
       ':compileJava',
     ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':compileJava': Compilation failed; see the compiler output below.",
+      ':compileJava',
+    ),
   ],
   'javac8_studio_tree_pipes_forward_slash_drive.txt': [
     'com/owncloud/android/ui/activity/DrawerActivity.java',
-    'com/owncloud/android/ui/activity/DrawerActivity.java',
-    'com/owncloud/android/ui/activity/DrawerActivity.java',
-    'com/owncloud/android/ui/fragment/OCFileListFragment.java',
-    'com/owncloud/android/ui/fragment/OCFileListFragment.java',
     'com/owncloud/android/ui/fragment/OCFileListFragment.java',
   ].map((file) => d('error', 'javac', file, null, null, 'cannot find symbol variable CONTENT_TYPE_SEARCH', null)),
   'kapt8_hilt_duplicate_bindings_ap_generated_sources_test.txt': [
@@ -27526,7 +27522,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       '/Users/xyz/aquarianage/node_modules/react-native-wheel-picker/android/src/main/java/com/zyu/ReactNativeWheelPickerPackage.java',
       22,
       null,
-      'method does not override or implement a method from a supertype',
+      'method does not override or implement a method from a supertype @Override',
       null,
     ),
   ],
@@ -27629,7 +27625,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
   'kapt8_databinding_scoped_exception_json_record_windows_space.txt': [
     d(
       'error',
-      'agp',
+      'javac',
       'C:\\Users\\NURU\\Desktop\\resturant app\\pharma40\\app\\src\\main\\res\\layout\\activity_main.xml',
       null,
       null,
@@ -27712,15 +27708,6 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
   'javac8_gradle8_compiler_output_below_second_error_cut.txt': [
     d(
       'error',
-      'gradle',
-      null,
-      null,
-      null,
-      "Execution failed for task ':app:compileDownloaderReleaseJavaWithJavac': Compilation failed; see the compiler output below.",
-      ':app:compileDownloaderReleaseJavaWithJavac',
-    ),
-    d(
-      'error',
       'javac',
       '/build/repo/app/src/main/java/org/ranobe/ranobe/ui/library/Library.java',
       40,
@@ -27735,6 +27722,15 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       30,
       null,
       'package org.ranobe.ranobe.worker does not exist',
+      ':app:compileDownloaderReleaseJavaWithJavac',
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:compileDownloaderReleaseJavaWithJavac': Compilation failed; see the compiler output below.",
       ':app:compileDownloaderReleaseJavaWithJavac',
     ),
   ],

@@ -54,10 +54,11 @@ export const EMPHASIZED_LINE = /^(\*\*|__|\*|_)([^\s*_](?:.*\S)?)\1\s*$/;
 export const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
 /**
  * `--debug` and `--info` logs put the level and the logger's category before each message: a class name, a class as
- * `Class.toString()` prints it (`[class org.gradle…TaskExecutionLogger]`), or a plain name (`[TestEventLogger]`).
+ * `Class.toString()` prints it (`[class org.gradle…TaskExecutionLogger]`), or a plain name (`[TestEventLogger]`). A
+ * server's log4j console (a program compiling Java at run time) puts the time before the level: `[10:25:13 WARN]: `.
  */
 export const LOG_LEVEL_PREFIX =
-  /^\[(ERROR|WARNING|WARN|INFO|DEBUG|LIFECYCLE|QUIET|error|warn|info|debug)\] (?:\[(?:class )?[\w$]+(?:\.[\w$]+)*\](?: |$))?/;
+  /^\[(?:\d{1,2}:\d{2}:\d{2} (?=\w+\]:))?(ERROR|WARNING|WARN|INFO|DEBUG|LIFECYCLE|QUIET|error|warn|info|debug)\]:? (?:\[(?:class )?[\w$]+(?:\.[\w$]+)*\](?: |$))?/;
 
 /** False when the line's first character cannot begin any WRAPPER_PREFIX alternative (most lines): skips the regex. */
 export function mayStartWrapperPrefix(line: string): boolean {
