@@ -27772,4 +27772,289 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ),
+  'javac8_r2_rootless_unix_path_lost_leading_slash.txt': [
+    d(
+      'error',
+      'javac',
+      'home/yt/sources/DeviceLibray/devicelibrary/src/main/java/com/zy/devicelibrary/data/StorageData.java',
+      4,
+      34,
+      'cannot find symbol (symbol: class StorageClassSizeUtils; location: package com.zy.devicelibrary.utils)',
+      null,
+    ),
+  ],
+  'javac8_r2_markdown_link_path_space_apostrophe_trailing_spaces.txt': (
+    [
+      [26, 'CapsuleEntity'],
+      [30, 'RocketEntity'],
+    ] as const
+  ).map(([line, entity]) =>
+    d(
+      'error',
+      'javac',
+      "C:\\Carter's Code Pile\\Farout Workspaces\\DistantHorizons_V0.96\\src\\main\\java\\net\\mcreator\\far_out\\init\\DistantFrontiersModEntities.java",
+      line,
+      50,
+      `cannot find symbol (symbol: class ${entity}; location: class DistantFrontiersModEntities)`,
+      ':compileJava',
+    ),
+  ),
+  'javac8_r2_dot_relative_path_unindented_symbol_location.txt': [
+    d(
+      'error',
+      'javac',
+      './src/android/app/ActivityThread.java',
+      2363,
+      19,
+      'cannot find symbol (symbol: method onTranslucentConversionComplete(boolean); location: variable activity of type Activity)',
+      null,
+    ),
+  ],
+  'javac8_r2_ant_javac_unchecked_where_clauses.txt': (
+    [
+      [176, 'add(int,E)'],
+      [184, 'add(E)'],
+    ] as const
+  ).map(([line, call]) =>
+    d(
+      'warning',
+      'javac',
+      '/Users/james/Dev/battlecode/battlecode-server/src/main/battlecode/engine/instrumenter/RoboMethodTree.java',
+      line,
+      27,
+      `[unchecked] unchecked call to ${call} as a member of the raw type List`,
+      null,
+    ),
+  ),
+  'javac8_r2_eight_unchecked_warning_headers_only.txt': (
+    [
+      ['java_console/autotest/src/main/java/com/rusefi/IoUtil.java', 147, 'unchecked cast'],
+      ['java_console/autotest/src/main/java/com/rusefi/IoUtil.java', 162, 'unchecked cast'],
+      ['java_console/autotest/src/main/java/com/rusefi/IoUtil.java', 163, 'unchecked cast'],
+      [
+        'java_console/io/src/main/java/com/rusefi/io/tcp/BinaryProtocolServer.java',
+        109,
+        'unchecked call to onResult(T) as a member of the raw type Listener',
+      ],
+      ['java_console/autotest/src/main/java/com/rusefi/TestingUtils.java', 144, 'unchecked cast'],
+      [
+        'java_tools/configuration_definition/src/main/java/com/rusefi/ldmp/LiveDataProcessor.java',
+        152,
+        'unchecked cast',
+      ],
+      [
+        'java_tools/configuration_definition/src/main/java/com/rusefi/ldmp/LiveDataProcessor.java',
+        176,
+        'unchecked cast',
+      ],
+      [
+        'java_console/luaformatter/src/neoe/formatter/lua/LuaFormatter.java',
+        375,
+        'unchecked call to push(E) as a member of the raw type Stack',
+      ],
+    ] as const
+  ).map(([path, line, message]) =>
+    d('warning', 'javac', `/fome-fw/${path}`, line, null, `[unchecked] ${message}`, null),
+  ),
+  'javac8_r2_ant_javac_warning_counts_then_build_failed_wrapped.txt': [
+    d(
+      'warning',
+      'javac',
+      '/home/filipe/webcamstudio-read-only/trunk/src/webcamstudio/components/StreamPanelText.java',
+      48,
+      26,
+      '[unchecked] unchecked call to setModel(ComboBoxModel<E>) as a member of the raw type JComboBox',
+      null,
+    ),
+  ],
+  'javac8_r2_ant_repeat_elided_path_rawtypes_detail.txt': [
+    d(
+      'warning',
+      'javac',
+      '.../platform/openide.util.ui/src/org/openide/ServiceType.java',
+      359,
+      17,
+      '[rawtypes] found raw type: Enumeration (missing type arguments for generic class Enumeration<E>)',
+      null,
+    ),
+  ],
+  'javac8_r2_windows_console_80_wrap_inside_level_bracket.txt': [
+    d(
+      'warning',
+      'javac',
+      'C:\\Program Files\\Java\\jdk1.7.0_45\\bin\\java_scanner\\scanner.java',
+      1206,
+      46,
+      '[unchecked] unchecked call to add(E) as a member of the raw type LinkedList',
+      null,
+    ),
+  ],
+  'javac8_r2_doclint_no_description_warnings_compile_java.txt': (
+    [
+      ['TranslogManager.java', 101, '@throws'],
+      ['TranslogManager.java', 107, '@param'],
+      ['TranslogManager.java', 109, '@throws'],
+      ['InternalTranslogManager.java', 288, '@param'],
+      ['InternalTranslogManager.java', 290, '@throws'],
+      ['InternalTranslogManager.java', 299, '@param'],
+    ] as const
+  ).map(([name, line, tag]) =>
+    d(
+      'warning',
+      'javac',
+      `/home/ubuntu/work/OpenSearch/server/src/main/java/org/opensearch/index/translog/${name}`,
+      line,
+      8,
+      `no description for ${tag}`,
+      ':server:compileJava',
+    ),
+  ),
+  'javac8_r2_werror_indented_heap_pollution_where_unindented.txt': [
+    d(
+      'warning',
+      'javac',
+      '/home/flo/temp/ratpack/ratpack-core/src/main/java/org/ratpackframework/util/internal/CollectionUtils.java',
+      37,
+      41,
+      '[unchecked] Possible heap pollution from parameterized vararg type T',
+      ':ratpack-core:compileJava',
+    ),
+    d('error', 'javac', null, null, null, 'warnings found and -Werror specified', ':ratpack-core:compileJava'),
+  ],
+  'javac8_r2_werror_jenkins_time_prefix_make.txt': [
+    d('error', 'javac', null, null, null, 'warnings found and -Werror specified', null),
+  ],
+  'kapt8_r2_studio_dagger_cannot_be_provided_unindented_trace.txt': [
+    d(
+      'error',
+      'javac',
+      null,
+      32,
+      10,
+      'com.tv.goin.activities.login.LoginMvpPresenter<com.tv.goin.activities.login.LoginMvpView,com.tv.goin.activities.login.LoginMvpInteractor> cannot be provided without an @Provides- or @Produces-annotated method.',
+      null,
+    ),
+  ],
+  'kapt8_r2_studio_dagger_one_line.txt': [
+    d(
+      'error',
+      'javac',
+      null,
+      45,
+      20,
+      'com.fernandocejas.android10.sample.data.net.RestApi cannot be provided without an @Provides-annotated method.',
+      null,
+    ),
+  ],
+  'javac8_r2_maven_jira_html_escaped_located.txt': (
+    [
+      [277, 43],
+      [277, 68],
+      [331, 51],
+    ] as const
+  ).map(([line, column]) =>
+    d(
+      'error',
+      'javac',
+      '/opt/storm/examples/storm-starter/test/jvm/org/apache/storm/starter/tools/RankingsTest.java',
+      line,
+      column,
+      'cannot find symbol (symbol: class Rankable; location: class org.apache.storm.starter.tools.RankingsTest)',
+      null,
+    ),
+  ),
+  'javac8_r2_maven_zh_cn_options_warnings.txt': [
+    '源值 8 已过时，将在未来发行版中删除',
+    '目标值 8 已过时，将在未来发行版中删除',
+    '要隐藏有关已过时选项的警告, 请使用 -Xlint:-options。',
+  ].map((message) => d('warning', 'javac', null, null, null, message, null)),
+  'javac8_r2_options_warnings_three_bare.txt': [
+    '[options] source value 8 is obsolete and will be removed in a future release',
+    '[options] target value 8 is obsolete and will be removed in a future release',
+    '[options] To suppress warnings about obsolete options, use -Xlint:-options.',
+  ].map((message) => d('warning', 'javac', null, null, null, message, null)),
+  'javac8_r2_agp_java21_advice_then_options_warning.txt': [
+    d(
+      'warning',
+      'agp',
+      null,
+      null,
+      null,
+      'Java compiler version 21 has deprecated support for compiling with source/target version 8.',
+      null,
+    ),
+    d(
+      'warning',
+      'javac',
+      null,
+      null,
+      null,
+      '[options] source value 8 is obsolete and will be removed in a future release',
+      null,
+    ),
+  ],
+  'javac8_r2_inline_code_studio_paren_glideapp.txt': [
+    d('error', 'javac', null, 315, 9, 'cannot find symbol variable GlideApp', null),
+  ],
+  'javac8_r2_list_indented_options_warnings.txt': [
+    '[options] source value 8 is obsolete and will be removed in a future release',
+    '[options] target value 8 is obsolete and will be removed in a future release',
+  ].map((message) => d('warning', 'javac', null, null, null, message, null)),
+  'kapt8_r2_quoted_kapt_generated_databinding_failed_alone.txt': [
+    d(
+      'error',
+      'kapt',
+      '/Users/patty/project-inspiration-dir/StaffingEmployee/app/build/generated/source/kapt/prodDebug/com/aasaanjobs/dashboard/databinding/FragmentIssueBinding.java',
+      126,
+      55,
+      'package br.com.ilhasoft.support.validation.binding does not exist',
+      null,
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:compileProdDebugJavaWithJavac': Compilation failed; see the compiler error output for details.",
+      ':app:compileProdDebugJavaWithJavac',
+    ),
+  ],
+  'kapt8_r2_studio_databinding_runtime_exception_tab_frames.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':orma:compileDebugJavaWithJavac': java.lang.RuntimeException: failure, see logs for details.",
+      ':orma:compileDebugJavaWithJavac',
+    ),
+  ],
+  'javac8_r2_failed_alone_bold_markdown_try.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':t1:compileBetaDebugJavaWithJavac': Compilation failed; see the compiler error output for details.",
+      ':t1:compileBetaDebugJavaWithJavac',
+    ),
+  ],
+  'kapt8_r2_hilt_binding_trace_without_header.txt': [],
+  'javac8_r2_same_error_pasted_twice_node_modules.txt': [
+    d(
+      'error',
+      'javac',
+      '/node_modules/react-native-otp-verify/android/src/main/java/com/faizal/OtpVerify/OtpVerifyModule.java',
+      54,
+      29,
+      'cannot find symbol (symbol: variable CREDENTIALS_API; location: class Auth)',
+      null,
+    ),
+  ],
+  'javac8_r2_headless_one_line_cannot_find_symbol_variable.txt': [
+    d('error', 'javac', null, null, null, 'cannot find symbol variable notify_me', null),
+  ],
 };
