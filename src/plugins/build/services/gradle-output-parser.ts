@@ -143,10 +143,11 @@ import {
   JAVAC,
   JAVAC_BARE_ERROR,
   JAVAC_BARE_WARNING,
+  JAVAC_OPTIONS_WARNING_TEXT,
   JAVAC_CRASH,
   JAVAC_CRASH_UNFORMATTED,
   JAVAC_CRASH_EXCEPTION,
-  JAVAC_CLASS_FILE,
+  JAVAC_REASON_LINE,
   JAVAC_DETAIL,
   HILT_INCOMPLETE,
   JAVAC_FATAL,
@@ -313,6 +314,9 @@ import {
   FLUTTER_PREFIX_GLUED,
   HTML_CODE_CLOSE,
   HTML_CODE_OPEN,
+  HTML_LINE_BREAK,
+  HTML_TAG,
+  MARKDOWN_LINKED_LOCATION,
   LOG_LEVEL_PREFIX,
   RELAY_PREFIX_GLUED,
   WINDOWS_CONSOLE_WIDTH,
@@ -735,6 +739,9 @@ export class GradleOutputParser {
       if (TABLE_RULE.test(line)) return;
       line = line.replace(/\s+\|\s*$/, '');
     }
+    if (line.endsWith('>') && HTML_LINE_BREAK.test(line))
+      line = xmlText(line.replace(HTML_LINE_BREAK, '').replace(HTML_TAG, ''));
+    if (line.includes('](')) line = line.replace(MARKDOWN_LINKED_LOCATION, '$1$2');
     if (line.length <= 8 && PASTE_MARKUP_LINE.test(line)) line = '';
     // A log pasted as HTML: from its `<pre><code>` to its `</code></pre>`, the tags go and the text is unescaped.
     if (line.charCodeAt(0) === 60 && HTML_CODE_OPEN.test(line)) {
@@ -1952,8 +1959,9 @@ export class GradleOutputParser {
       pending.details.push(`${detail[1]}: ${detail[2]!.trim()}`);
       return true;
     }
-    // `cannot access X`'s reason, which javac indents as it does `symbol:` (a wrapper may have taken the indent).
-    if (line.includes('class file for ') && JAVAC_CLASS_FILE.test(line)) {
+    // `cannot access X`'s reason (or a raw type's), which javac indents as it does `symbol:` (a wrapper may have taken
+    // the indent).
+    if ((line.includes('class file for ') || line.includes('missing type ')) && JAVAC_REASON_LINE.test(line)) {
       pending.details.push(line.trim());
       return true;
     }
@@ -3132,6 +3140,8 @@ export class GradleOutputParser {
       (task === null || COMPILING_TASK.test(task))
     )
       return this.addJavacBareWarning(line, task);
+    if (this.lineLevel?.startsWith('WARN') && JAVAC_OPTIONS_WARNING_TEXT.test(trimmed))
+      return this.addUnlocated('warning', 'javac', trimmed, task);
     if (!inBlock && trimmed.startsWith('Fatal Error: ') && (m = JAVAC_FATAL.exec(line)))
       return this.addUnlocated('error', 'javac', m[1]!, task);
     // A kotlinc message pasted without its `e: <path>:` (Studio's problem view copies only the text).

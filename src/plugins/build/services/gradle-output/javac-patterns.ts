@@ -26,6 +26,12 @@ export const JAVAC_HINT = /\.(?:java|kt):\d+: /;
  */
 export const JAVAC_BARE_WARNING = /^\s*(?:warning|警告|Warnung): (\S.*)$/;
 /**
+ * javac's warnings about obsolete `-source`/`-target` values (compiler.properties `warn.option.obsolete.*`) as Maven
+ * prints them, behind its `[WARNING] ` with javac's `warning: [options] ` left out, in the JDK's English and Chinese.
+ */
+export const JAVAC_OPTIONS_WARNING_TEXT =
+  /^(?:(?:source|target) value \d+ is obsolete and will be removed in a future release|To suppress warnings about obsolete options, use -Xlint:-options\.|(?:源值|目标值) ?\d+ ?已过时[，,] ?将在未来(?:所有)?发行版中删除|要隐藏有关已过时选项的警告, ?请使用 -Xlint:-options。)$/;
+/**
  * The tasks that run javac (or kapt, KSP, kotlinc, whose path-lost warnings read the same): Gradle's console prints a
  * task's output under its `> Task` header, so a bare `warning:` under any other task is that task's own tool's (the
  * Metro bundler a React Native `bundle…JsAndAssets` task runs, a script's `exec`).
@@ -64,7 +70,11 @@ export function splitGluedLocation(file: string): { before: string; path: string
 export const HILT_INCOMPLETE = /^\s*\[Hilt\] Processing did not complete\. See error above for details\.\s*$/;
 /** A javac message whose first line is only an annotation processor's tag (`[Hilt]`), or empty. */
 export const TAG_ONLY = /^(?:\[[\w/ :-]+\])?$/;
-export const JAVAC_CLASS_FILE = /^\s*class file for \S+ not found$/;
+/**
+ * A reason javac prints on a line of its own under the caret (compiler.properties): `cannot access X`'s `class file for
+ * X not found`, `found raw type: X`'s `missing type arguments for generic class X<T>`.
+ */
+export const JAVAC_REASON_LINE = /^\s*(?:class file for \S+ not found|missing type arguments for generic class \S+)$/;
 /**
  * `cannot access X`'s other reason (compiler.properties `compiler.misc.bad.source.file.header`, `…bad.class.file.header`):
  * the file, then why, over lines indented under it.
@@ -102,7 +112,7 @@ export const MAVEN_LOCATED = /^\s*(.+?\.java):\[(\d+),(\d+)\] (?:(error|warning)
  * level word mis-decoded (a GBK console's `错误` read as UTF-8 is `����`). A `12: ` (or `.java:12: `) before it is what is
  * left of the `<path>:12: ` header when a paste cut the path away: without the file the line number locates nothing.
  */
-export const JAVAC_BARE_ERROR = /^(?:(?:\.(?:java|kt):)?\d+: )?(?:error|错误|エラー|Fehler|\uFFFD{2,}): (.+)$/;
+export const JAVAC_BARE_ERROR = /^\s*(?:(?:\.(?:java|kt):)?\d+: )?(?:error|错误|エラー|Fehler|\uFFFD{2,}): (.+)$/;
 /**
  * The java launcher says it could not start a JVM (a test worker whose classpath lost Gradle's worker class) with the
  * same localized `Error:` word as javac; its messages name the main class, which no javac message does.
