@@ -29544,4 +29544,817 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
     ),
   ],
   'tests8_gmd_started_tests_build_successful_zero_failures.txt': [],
+  'javac8_expo_stderr_prefix_three_cannot_find_symbol.txt': (
+    [
+      [44, 29, 'class Intent'],
+      [55, 32, 'class Context'],
+      [67, 29, 'class Intent'],
+    ] as const
+  ).map(([line, column, symbol]) =>
+    d(
+      'error',
+      'javac',
+      '/home/expo/workingdir/build/node_modules/expo-location/android/src/main/java/expo/modules/location/services/LocationTaskService.java',
+      line,
+      column,
+      `cannot find symbol (symbol: ${symbol}; location: class LocationTaskService)`,
+      null,
+    ),
+  ),
+  'javac8_rn_task_failed_first_method_symbol_of_type.txt': [
+    d(
+      'error',
+      'javac',
+      '/Users/me/myapp/node_modules/react-native-location/android/src/main/java/com/github/reactnativecommunity/location/Utils.java',
+      34,
+      57,
+      'cannot find symbol (symbol: variable O; location: class VERSION_CODES)',
+      ':react-native-location:compileDebugJavaWithJavac',
+    ),
+    d(
+      'error',
+      'javac',
+      '/Users/me/myapp/node_modules/react-native-location/android/src/main/java/com/github/reactnativecommunity/location/Utils.java',
+      35,
+      55,
+      'cannot find symbol (symbol: method getVerticalAccuracyMeters(); location: variable location of type Location)',
+      ':react-native-location:compileDebugJavaWithJavac',
+    ),
+  ],
+  'javac8_windows_drive_f_three_package_missing_gradle8_try.txt': [
+    ...(
+      [
+        ['org\\telegram\\ui\\ChatActivity.java', 120],
+        ['com\\radolyn\\ayugram\\messages\\AyuMessagesController.java', 24],
+        ['com\\radolyn\\ayugram\\ui\\AyuMessageHistory.java', 21],
+      ] as const
+    ).map(([path, line]) =>
+      d(
+        'error',
+        'javac',
+        `F:\\code_demo\\AyuGram4A-rewrite\\TMessagesProj\\src\\main\\java\\${path}`,
+        line,
+        39,
+        'package com.radolyn.ayugram.proprietary does not exist',
+        ':TMessagesProj:compileBetaDebugJavaWithJavac',
+      ),
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':TMessagesProj:compileBetaDebugJavaWithJavac': Compilation failed; see the compiler error output for details.",
+      ':TMessagesProj:compileBetaDebugJavaWithJavac',
+    ),
+  ],
+  'javac8_javanide_error_glued_colon_tab_carets_checking_lines.txt': (
+    [
+      ['SearchResultsFragment.java', 31, 49],
+      ['SearchResultsFragment.java', 34, 61],
+      ['SearchResultsAdapter.java', 21, 38],
+    ] as const
+  ).map(([name, line, column]) =>
+    d(
+      'error',
+      'javac',
+      `/storage/emulated/0/JavaNIDE/flp/src/main/java/localhost/iillyyaa2033/flparser/view/generic/search/${name}`,
+      line,
+      column,
+      'package R does not exist',
+      null,
+    ),
+  ),
+  'javac8_old_jdk6_symbol_location_before_source_line.txt': [17, 34].map((column) =>
+    d(
+      'error',
+      'javac',
+      '/home/thiago/Dropbox/JavatarDemo/src/javatar/simple/demo/Main.java',
+      5,
+      column,
+      'cannot find symbol (symbol: class Scanner; location: class javatar.simple.demo.Main)',
+      null,
+    ),
+  ),
+  'javac8_make_bare_file_name_nested_class_location.txt': [
+    d(
+      'error',
+      'javac',
+      'Sopc2DTS.java',
+      520,
+      63,
+      'cannot find symbol (symbol: variable extraComponents; location: class Sopc2DTS.CommandLineOption)',
+      null,
+    ),
+    d(
+      'error',
+      'javac',
+      'Sopc2DTS.java',
+      521,
+      49,
+      'cannot find symbol (symbol: variable vExtraComponents; location: class Sopc2DTS.CommandLineOption)',
+      null,
+    ),
+  ],
+  'kapt8_studio_autovalue_processor_threw_exception_unindented_frames.txt': [
+    d('error', 'javac', null, 6, 10, '@AutoValue processor threw an exception: java.lang.NullPointerException', null),
+  ],
+  'kapt8_studio_quoted_autovalue_warning_package_missing.txt': [
+    d('error', 'javac', null, 10, 39, 'package com.ryanharter.auto.value.moshi does not exist', null),
+    d(
+      'warning',
+      'javac',
+      null,
+      null,
+      null,
+      '@AutoValue classes cannot have abstract methods other than property getters and Builder converters',
+      null,
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:compileDebugJavaWithJavac': java.lang.NoSuchMethodError: com.squareup.javapoet.TypeName.isBoxedPrimitive()Z",
+      ':app:compileDebugJavaWithJavac',
+    ),
+  ],
+  'javac8_ninja_dep_ann_warnings_relative_tabs.txt': (
+    [
+      [508, 16],
+      [519, 19],
+      [570, 27],
+    ] as const
+  ).map(([line, column]) =>
+    d(
+      'warning',
+      'javac',
+      'org/jpl7/Term.java',
+      line,
+      column,
+      '[dep-ann] deprecated item is not annotated with @Deprecated',
+      null,
+    ),
+  ),
+  'javac8_gradle8_compiler_output_below_indented_space_in_path.txt': [
+    d(
+      'error',
+      'javac',
+      'C:\\Users\\ \\Downloads\\Nami-master\\src\\main\\java\\me\\kiriyaga\\nami\\mixin\\MixinInactivityFpsLimiter.java',
+      3,
+      49,
+      'cannot find symbol (symbol: class UnfocusedCpuModule; location: package me.kiriyaga.nami.feature.module.impl.misc)',
+      ':compileJava',
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':compileJava': Compilation failed; see the compiler output below.",
+      ':compileJava',
+    ),
+  ],
+  'javac8_studio_tree_pipes_forward_slash_drive.txt': [
+    'com/owncloud/android/ui/activity/DrawerActivity.java',
+    'com/owncloud/android/ui/fragment/OCFileListFragment.java',
+  ].map((file) => d('error', 'javac', file, null, null, 'cannot find symbol variable CONTENT_TYPE_SEARCH', null)),
+  'kapt8_hilt_duplicate_bindings_ap_generated_sources_test.txt': [
+    d(
+      'error',
+      'javac',
+      '/workspace/gnd/build/generated/ap_generated_sources/debugUnitTest/out/com/google/android/gnd/persistence/local/LocalDataStoreTest_HiltComponents.java',
+      185,
+      26,
+      '[Dagger/DuplicateBindings] android.content.Context is bound multiple times:',
+      null,
+    ),
+  ],
+  'javac8_flutter_verbose_error_wrapped_space_path.txt': [
+    d(
+      'error',
+      'javac',
+      '/Users/emmanuel-amodu/Desktop/Eyo/Eyo Mobile/android/app/src/main/java/com/example/eyo/MainActivity.java',
+      20,
+      48,
+      'incompatible types: FlutterEngine cannot be converted to PluginRegistry',
+      ':app:compileDebugJavaWithJavac',
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:compileDebugJavaWithJavac'",
+      ':app:compileDebugJavaWithJavac',
+    ),
+  ],
+  'javac8_rn_windows_two_override_errors_fenced.txt': [
+    ...[27, 36].map((line) =>
+      d(
+        'error',
+        'javac',
+        'C:\\Users\\Augusto\\Documents\\ReactNativeKatas\\android\\app\\src\\main\\java\\com\\reactnativekatas\\MainActivity.java',
+        line,
+        5,
+        'method does not override or implement a method from a supertype',
+        ':app:compileDebugJavaWithJavac',
+      ),
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:compileDebugJavaWithJavac': Compilation failed; see the compiler error output for details.",
+      ':app:compileDebugJavaWithJavac',
+    ),
+  ],
+  'javac8_rn_path_head_cut_then_absolute_override.txt': [
+    d(
+      'error',
+      'javac',
+      'ReactNativeKatas/android/app/src/main/java/com/reactnativekatas/MainActivity.java',
+      27,
+      5,
+      'method does not override or implement a method from a supertype',
+      ':app:compileDebugJavaWithJavac',
+    ),
+    d(
+      'error',
+      'javac',
+      '/code/android/react-native/ignite2/ReactNativeKatas/android/app/src/main/java/com/reactnativekatas/MainActivity.java',
+      36,
+      5,
+      'method does not override or implement a method from a supertype',
+      ':app:compileDebugJavaWithJavac',
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:compileDebugJavaWithJavac': Compilation failed; see the compiler error output for details.",
+      ':app:compileDebugJavaWithJavac',
+    ),
+  ],
+  'javac8_backtick_opened_not_incremental_relative_windows.txt': [
+    d(
+      'error',
+      'javac',
+      'android\\src\\main\\java\\io\\github\\airamrguez\\RNMeasureTextPackage.java',
+      19,
+      5,
+      'method does not override or implement a method from a supertype',
+      ':react-native-measure-text:compileReleaseJavaWithJavac',
+    ),
+  ],
+  'javac8_triple_backtick_one_line_override_message.txt': [
+    d(
+      'error',
+      'javac',
+      '/Users/xyz/aquarianage/node_modules/react-native-wheel-picker/android/src/main/java/com/zyu/ReactNativeWheelPickerPackage.java',
+      22,
+      null,
+      'method does not override or implement a method from a supertype @Override',
+      null,
+    ),
+  ],
+  'javac8_task_glued_note_lines_only.txt': [],
+  'javac8_page_bad_source_file_detail_lines.txt': [
+    d(
+      'error',
+      'javac',
+      'ImportTestA.java',
+      8,
+      7,
+      'cannot access ClsA (bad source file: .\\ClsA.java; file does not contain class ClsA; Please remove or make sure it appears in the correct subdirectory of the sourcepath.)',
+      null,
+    ),
+  ],
+  'kapt8_room_schema_warning_headless_note_names_generated_file.txt': [
+    d(
+      'warning',
+      'javac',
+      null,
+      null,
+      null,
+      'Schema export directory is not provided to the annotation processor so we cannot export the schema. You can either provide `room.schemaLocation` annotation processor argument OR set exportSchema to false.',
+      null,
+    ),
+  ],
+  'javac8_unmappable_cp1252_relative_windows_no_caret.txt': [
+    d(
+      'error',
+      'javac',
+      'clarity\\src\\main\\java\\skadistats\\clarity\\util\\TextTable.java',
+      14,
+      null,
+      'unmappable character for encoding Cp1252',
+      null,
+    ),
+  ],
+  'javac8_unmappable_four_on_one_line_us_ascii.txt': (
+    [
+      ['0xE2', 63],
+      ['0x80', 64],
+      ['0x9C', 65],
+      ['0xE2', 72],
+    ] as const
+  ).map(([code, column]) =>
+    d(
+      'error',
+      'javac',
+      '/opt/picard/src/main/java/picard/fingerprint/CrosscheckFingerprints.java',
+      178,
+      column,
+      `unmappable character (${code}) for encoding US-ASCII`,
+      ':compileJava',
+    ),
+  ),
+  'javac8_unmappable_windows_1252_relative_replacement_char.txt': [
+    d(
+      'error',
+      'javac',
+      'gtfs-validator\\main\\src\\main\\java\\org\\mobilitydata\\gtfsvalidator\\cli\\Main.java',
+      59,
+      null,
+      'unmappable character (0x8F) for encoding windows-1252',
+      null,
+    ),
+  ],
+  'javac8_windows_prompt_gradle_unmappable_then_javadoc_task.txt': [
+    d(
+      'error',
+      'javac',
+      'D:\\NetBeansProjects\\git-projects\\icepdf\\core\\core-awt\\src\\main\\java\\org\\icepdf\\core\\pobjects\\fonts\\zfont\\Encoding.java',
+      51,
+      66,
+      'unmappable character (0x9D) for encoding windows-1252',
+      ':core:core-awt:compileJava',
+    ),
+  ],
+  'javac8_unmappable_ascii_jenkins_no_caret.txt': [
+    d(
+      'error',
+      'javac',
+      '/ably-java/lib/src/main/java/io/ably/lib/rest/Auth.java',
+      71,
+      null,
+      'unmappable character for encoding ASCII',
+      null,
+    ),
+  ],
+  'kapt8_room_quoted_unlocated_error_source_glued.txt': [
+    d(
+      'error',
+      'javac',
+      null,
+      null,
+      null,
+      'Cannot figure out how to save this field into database. You can consider adding a type converter for it. private com.mehranj73.spaceone.data.vo.Enclosure enclosure;',
+      null,
+    ),
+  ],
+  'kapt8_databinding_scoped_exception_json_record_windows_space.txt': [
+    d(
+      'error',
+      'javac',
+      'C:\\Users\\NURU\\Desktop\\resturant app\\pharma40\\app\\src\\main\\res\\layout\\activity_main.xml',
+      null,
+      null,
+      'Found <layout> but data binding is not enabled. Add buildFeatures.dataBinding = true to your build.gradle to enable it.',
+      null,
+    ),
+  ],
+  'javac8_log4j_warn_prefix_from_second_line_carets_trimmed.txt': [
+    d(
+      'error',
+      'javac',
+      '/TestPlotRunnable.java',
+      2,
+      1,
+      'package net.mineland.creative.modules.creative does not exist',
+      null,
+    ),
+    d(
+      'error',
+      'javac',
+      '/TestPlotRunnable.java',
+      3,
+      1,
+      'package net.mineland.creative.modules.coding.events does not exist',
+      null,
+    ),
+    d('error', 'javac', '/TestPlotRunnable.java', 6, null, 'cannot find symbol', null),
+  ],
+  'javac8_studio_paren_zh_cn_unindented_symbol_location.txt': [
+    d('error', 'javac', null, 5, 5, '找不到符号 (符号: 变量 RouterMapping_app; 位置: 类 RouterInit)', null),
+  ],
+  'javac8_intellij_java_prefix_two_package_missing.txt': [14, 15].map((line) =>
+    d('error', 'javac', null, line, 32, 'package com.sun.image.codec.jpeg does not exist', null),
+  ),
+  'kapt8_room_kapt_stubs_orphan_caret_then_three_errors.txt': (
+    [
+      [
+        23,
+        57,
+        'Query method parameters should either be a type that can be converted into a database column or a List / Array that contains such type. You can consider adding a Type Adapter for this.',
+      ],
+      [22, 38, 'Unused parameter: continuation'],
+      [13, 57, 'Type of the parameter must be a class annotated with @Entity or a collection/array of it.'],
+    ] as const
+  ).map(([line, column, message]) =>
+    d(
+      'error',
+      'kapt',
+      '/Users/george/MyDocuments/android-paging/advanced/end/app/build/tmp/kapt3/stubs/debug/com/example/android/codelabs/paging/db/RepoDao.java',
+      line,
+      column,
+      message,
+      null,
+    ),
+  ),
+  'kapt8_hilt_ja_jp_message_after_caret_next_path_glued.txt': (
+    [['second/SecondActivity.java'], ['main/MainActivity.java']] as const
+  ).map(([path]) =>
+    d(
+      'error',
+      'kapt',
+      `/Users/hiroyukitamura/StudioProjects/dagger-hilt-example/app/build/tmp/kapt3/stubs/debug/com/github/aakira/hilt/ui/${path}`,
+      7,
+      14,
+      '[Hilt] Expected @AndroidEntryPoint to have a value. Did you forget to apply the Gradle Plugin?',
+      ':app:kaptDebugKotlin',
+    ),
+  ),
+  'kapt8_room_unlocated_cursor_livedata_one_line.txt': [
+    d(
+      'error',
+      'javac',
+      null,
+      null,
+      null,
+      "Not sure how to convert a Cursor to this method's return type (android.arch.lifecycle.LiveData<java.util.List<com.example.notes.models.Note>>).",
+      null,
+    ),
+  ],
+  'javac8_gradle8_compiler_output_below_second_error_cut.txt': [
+    d(
+      'error',
+      'javac',
+      '/build/repo/app/src/main/java/org/ranobe/ranobe/ui/library/Library.java',
+      40,
+      32,
+      'package org.ranobe.ranobe.worker does not exist',
+      ':app:compileDownloaderReleaseJavaWithJavac',
+    ),
+    d(
+      'error',
+      'javac',
+      '/build/repo/app/src/main/java/org/ranobe/ranobe/ui/settings/Settings.java',
+      30,
+      null,
+      'package org.ranobe.ranobe.worker does not exist',
+      ':app:compileDownloaderReleaseJavaWithJavac',
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:compileDownloaderReleaseJavaWithJavac': Compilation failed; see the compiler output below.",
+      ':app:compileDownloaderReleaseJavaWithJavac',
+    ),
+  ],
+  'javac8_headless_cannot_find_symbol_method_location.txt': [
+    d(
+      'error',
+      'javac',
+      null,
+      null,
+      null,
+      'cannot find symbol (symbol: method init(ToyVpnClient); location: class Ipfy)',
+      null,
+    ),
+  ],
+  'javac8_irc_log_prefix_ant_javac_windows.txt': [
+    d(
+      'error',
+      'javac',
+      'C:\\devel\\project\\i2pd-build\\android\\src\\org\\purplei2p\\i2pd\\I2PD.java',
+      174,
+      null,
+      'cannot find symbol',
+      null,
+    ),
+  ],
+  'javac8_studio_rootless_windows_file_row_two_paren_errors.txt': (
+    [
+      [94, 22],
+      [123, 7],
+    ] as const
+  ).map(([line, column]) =>
+    d(
+      'error',
+      'javac',
+      '\\WiFi-Direct\\app\\src\\main\\java\\com\\app\\wi_fi_direct\\helpers\\FileServerAsyncTask.java',
+      line,
+      column,
+      'cannot find symbol variable objectInputStream',
+      null,
+    ),
+  ),
+  'javac8_r2_rootless_unix_path_lost_leading_slash.txt': [
+    d(
+      'error',
+      'javac',
+      'home/yt/sources/DeviceLibray/devicelibrary/src/main/java/com/zy/devicelibrary/data/StorageData.java',
+      4,
+      34,
+      'cannot find symbol (symbol: class StorageClassSizeUtils; location: package com.zy.devicelibrary.utils)',
+      null,
+    ),
+  ],
+  'javac8_r2_markdown_link_path_space_apostrophe_trailing_spaces.txt': (
+    [
+      [26, 'CapsuleEntity'],
+      [30, 'RocketEntity'],
+    ] as const
+  ).map(([line, entity]) =>
+    d(
+      'error',
+      'javac',
+      "C:\\Carter's Code Pile\\Farout Workspaces\\DistantHorizons_V0.96\\src\\main\\java\\net\\mcreator\\far_out\\init\\DistantFrontiersModEntities.java",
+      line,
+      50,
+      `cannot find symbol (symbol: class ${entity}; location: class DistantFrontiersModEntities)`,
+      ':compileJava',
+    ),
+  ),
+  'javac8_r2_dot_relative_path_unindented_symbol_location.txt': [
+    d(
+      'error',
+      'javac',
+      './src/android/app/ActivityThread.java',
+      2363,
+      19,
+      'cannot find symbol (symbol: method onTranslucentConversionComplete(boolean); location: variable activity of type Activity)',
+      null,
+    ),
+  ],
+  'javac8_r2_ant_javac_unchecked_where_clauses.txt': (
+    [
+      [176, 'add(int,E)'],
+      [184, 'add(E)'],
+    ] as const
+  ).map(([line, call]) =>
+    d(
+      'warning',
+      'javac',
+      '/Users/james/Dev/battlecode/battlecode-server/src/main/battlecode/engine/instrumenter/RoboMethodTree.java',
+      line,
+      27,
+      `[unchecked] unchecked call to ${call} as a member of the raw type List`,
+      null,
+    ),
+  ),
+  'javac8_r2_eight_unchecked_warning_headers_only.txt': (
+    [
+      ['java_console/autotest/src/main/java/com/rusefi/IoUtil.java', 147, 'unchecked cast'],
+      ['java_console/autotest/src/main/java/com/rusefi/IoUtil.java', 162, 'unchecked cast'],
+      ['java_console/autotest/src/main/java/com/rusefi/IoUtil.java', 163, 'unchecked cast'],
+      [
+        'java_console/io/src/main/java/com/rusefi/io/tcp/BinaryProtocolServer.java',
+        109,
+        'unchecked call to onResult(T) as a member of the raw type Listener',
+      ],
+      ['java_console/autotest/src/main/java/com/rusefi/TestingUtils.java', 144, 'unchecked cast'],
+      [
+        'java_tools/configuration_definition/src/main/java/com/rusefi/ldmp/LiveDataProcessor.java',
+        152,
+        'unchecked cast',
+      ],
+      [
+        'java_tools/configuration_definition/src/main/java/com/rusefi/ldmp/LiveDataProcessor.java',
+        176,
+        'unchecked cast',
+      ],
+      [
+        'java_console/luaformatter/src/neoe/formatter/lua/LuaFormatter.java',
+        375,
+        'unchecked call to push(E) as a member of the raw type Stack',
+      ],
+    ] as const
+  ).map(([path, line, message]) =>
+    d('warning', 'javac', `/fome-fw/${path}`, line, null, `[unchecked] ${message}`, null),
+  ),
+  'javac8_r2_ant_javac_warning_counts_then_build_failed_wrapped.txt': [
+    d(
+      'warning',
+      'javac',
+      '/home/filipe/webcamstudio-read-only/trunk/src/webcamstudio/components/StreamPanelText.java',
+      48,
+      26,
+      '[unchecked] unchecked call to setModel(ComboBoxModel<E>) as a member of the raw type JComboBox',
+      null,
+    ),
+  ],
+  'javac8_r2_ant_repeat_elided_path_rawtypes_detail.txt': [
+    d(
+      'warning',
+      'javac',
+      '.../platform/openide.util.ui/src/org/openide/ServiceType.java',
+      359,
+      17,
+      '[rawtypes] found raw type: Enumeration (missing type arguments for generic class Enumeration<E>)',
+      null,
+    ),
+  ],
+  'javac8_r2_windows_console_80_wrap_inside_level_bracket.txt': [
+    d(
+      'warning',
+      'javac',
+      'C:\\Program Files\\Java\\jdk1.7.0_45\\bin\\java_scanner\\scanner.java',
+      1206,
+      46,
+      '[unchecked] unchecked call to add(E) as a member of the raw type LinkedList',
+      null,
+    ),
+  ],
+  'javac8_r2_doclint_no_description_warnings_compile_java.txt': (
+    [
+      ['TranslogManager.java', 101, '@throws'],
+      ['TranslogManager.java', 107, '@param'],
+      ['TranslogManager.java', 109, '@throws'],
+      ['InternalTranslogManager.java', 288, '@param'],
+      ['InternalTranslogManager.java', 290, '@throws'],
+      ['InternalTranslogManager.java', 299, '@param'],
+    ] as const
+  ).map(([name, line, tag]) =>
+    d(
+      'warning',
+      'javac',
+      `/home/ubuntu/work/OpenSearch/server/src/main/java/org/opensearch/index/translog/${name}`,
+      line,
+      8,
+      `no description for ${tag}`,
+      ':server:compileJava',
+    ),
+  ),
+  'javac8_r2_werror_indented_heap_pollution_where_unindented.txt': [
+    d(
+      'warning',
+      'javac',
+      '/home/flo/temp/ratpack/ratpack-core/src/main/java/org/ratpackframework/util/internal/CollectionUtils.java',
+      37,
+      41,
+      '[unchecked] Possible heap pollution from parameterized vararg type T',
+      ':ratpack-core:compileJava',
+    ),
+    d('error', 'javac', null, null, null, 'warnings found and -Werror specified', ':ratpack-core:compileJava'),
+  ],
+  'javac8_r2_werror_jenkins_time_prefix_make.txt': [
+    d('error', 'javac', null, null, null, 'warnings found and -Werror specified', null),
+  ],
+  'kapt8_r2_studio_dagger_cannot_be_provided_unindented_trace.txt': [
+    d(
+      'error',
+      'javac',
+      null,
+      32,
+      10,
+      'com.tv.goin.activities.login.LoginMvpPresenter<com.tv.goin.activities.login.LoginMvpView,com.tv.goin.activities.login.LoginMvpInteractor> cannot be provided without an @Provides- or @Produces-annotated method.',
+      null,
+    ),
+  ],
+  'kapt8_r2_studio_dagger_one_line.txt': [
+    d(
+      'error',
+      'javac',
+      null,
+      45,
+      20,
+      'com.fernandocejas.android10.sample.data.net.RestApi cannot be provided without an @Provides-annotated method.',
+      null,
+    ),
+  ],
+  'javac8_r2_maven_jira_html_escaped_located.txt': (
+    [
+      [277, 43],
+      [277, 68],
+      [331, 51],
+    ] as const
+  ).map(([line, column]) =>
+    d(
+      'error',
+      'javac',
+      '/opt/storm/examples/storm-starter/test/jvm/org/apache/storm/starter/tools/RankingsTest.java',
+      line,
+      column,
+      'cannot find symbol (symbol: class Rankable; location: class org.apache.storm.starter.tools.RankingsTest)',
+      null,
+    ),
+  ),
+  'javac8_r2_maven_zh_cn_options_warnings.txt': [
+    '源值 8 已过时，将在未来发行版中删除',
+    '目标值 8 已过时，将在未来发行版中删除',
+    '要隐藏有关已过时选项的警告, 请使用 -Xlint:-options。',
+  ].map((message) => d('warning', 'javac', null, null, null, message, null)),
+  'javac8_r2_options_warnings_three_bare.txt': [
+    '[options] source value 8 is obsolete and will be removed in a future release',
+    '[options] target value 8 is obsolete and will be removed in a future release',
+    '[options] To suppress warnings about obsolete options, use -Xlint:-options.',
+  ].map((message) => d('warning', 'javac', null, null, null, message, null)),
+  'javac8_r2_agp_java21_advice_then_options_warning.txt': [
+    d(
+      'warning',
+      'agp',
+      null,
+      null,
+      null,
+      'Java compiler version 21 has deprecated support for compiling with source/target version 8.',
+      null,
+    ),
+    d(
+      'warning',
+      'javac',
+      null,
+      null,
+      null,
+      '[options] source value 8 is obsolete and will be removed in a future release',
+      null,
+    ),
+  ],
+  'javac8_r2_inline_code_studio_paren_glideapp.txt': [
+    d('error', 'javac', null, 315, 9, 'cannot find symbol variable GlideApp', null),
+  ],
+  'javac8_r2_list_indented_options_warnings.txt': [
+    '[options] source value 8 is obsolete and will be removed in a future release',
+    '[options] target value 8 is obsolete and will be removed in a future release',
+  ].map((message) => d('warning', 'javac', null, null, null, message, null)),
+  'kapt8_r2_quoted_kapt_generated_databinding_failed_alone.txt': [
+    d(
+      'error',
+      'kapt',
+      '/Users/patty/project-inspiration-dir/StaffingEmployee/app/build/generated/source/kapt/prodDebug/com/aasaanjobs/dashboard/databinding/FragmentIssueBinding.java',
+      126,
+      55,
+      'package br.com.ilhasoft.support.validation.binding does not exist',
+      null,
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:compileProdDebugJavaWithJavac': Compilation failed; see the compiler error output for details.",
+      ':app:compileProdDebugJavaWithJavac',
+    ),
+  ],
+  'kapt8_r2_studio_databinding_runtime_exception_tab_frames.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':orma:compileDebugJavaWithJavac': java.lang.RuntimeException: failure, see logs for details.",
+      ':orma:compileDebugJavaWithJavac',
+    ),
+  ],
+  'javac8_r2_failed_alone_bold_markdown_try.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':t1:compileBetaDebugJavaWithJavac': Compilation failed; see the compiler error output for details.",
+      ':t1:compileBetaDebugJavaWithJavac',
+    ),
+  ],
+  'kapt8_r2_hilt_binding_trace_without_header.txt': [],
+  'javac8_r2_same_error_pasted_twice_node_modules.txt': [
+    d(
+      'error',
+      'javac',
+      '/node_modules/react-native-otp-verify/android/src/main/java/com/faizal/OtpVerify/OtpVerifyModule.java',
+      54,
+      29,
+      'cannot find symbol (symbol: variable CREDENTIALS_API; location: class Auth)',
+      null,
+    ),
+  ],
+  'javac8_r2_headless_one_line_cannot_find_symbol_variable.txt': [
+    d('error', 'javac', null, null, null, 'cannot find symbol variable notify_me', null),
+  ],
 };

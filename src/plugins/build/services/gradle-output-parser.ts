@@ -138,22 +138,27 @@ import {
   CARET,
   COMPILING_TASK,
   DATA_BINDING_ERROR_END,
+  DATA_BINDING_ENCODED,
   DATA_BINDING_ERROR_START_WORDS,
   DATA_BINDING_MESSAGE,
   DATA_BINDING_SUMMARY,
   JAVAC,
   JAVAC_BARE_ERROR,
   JAVAC_BARE_WARNING,
+  JAVAC_OPTIONS_WARNING_TEXT,
   JAVAC_CRASH,
   JAVAC_CRASH_UNFORMATTED,
   JAVAC_CRASH_EXCEPTION,
-  JAVAC_CLASS_FILE,
+  JAVAC_REASON_LINE,
   JAVAC_DETAIL,
   HILT_INCOMPLETE,
   JAVAC_FATAL,
+  JAVAC_BAD_FILE,
+  JAVA_SOURCE_ECHO,
   JAVAC_HINT,
   JAVAC_LEVEL_ONLY,
   JAVAC_LOCATION_ONLY,
+  JAVAC_UNLEVELED,
   JAVAC_WHERE_CLAUSE,
   JVM_LAUNCHER_MAIN_CLASS,
   KAPT_SUMMARY,
@@ -166,6 +171,7 @@ import {
   ROOM_MESSAGE,
   TAG_ONLY,
   readDataBindingReport,
+  readEncodedDataBindingReport,
   splitGluedLocation,
 } from './gradle-output/javac-patterns.js';
 import {
@@ -252,6 +258,7 @@ import {
   R8_ORIGIN_HEADER,
 } from './gradle-output/r8-patterns.js';
 import {
+  ANNOTATION_PROCESSOR_MESSAGE,
   STUDIO_EXCEPTION,
   STUDIO_FILE_LINE,
   STUDIO_LOCATED,
@@ -263,6 +270,7 @@ import {
   STUDIO_UNRESOLVED,
   STUDIO_TREE_JAVAC_NOTE,
   STUDIO_TREE_KOTLIN_WARNING,
+  STUDIO_TREE_LEVEL,
   STUDIO_TREE_SOURCE,
   studioSource,
   withoutWordsBeforeHeadline,
@@ -327,6 +335,9 @@ import {
   FLUTTER_PREFIX_GLUED,
   HTML_CODE_CLOSE,
   HTML_CODE_OPEN,
+  HTML_LINE_BREAK,
+  HTML_TAG,
+  MARKDOWN_LINKED_LOCATION,
   LOG_LEVEL_PREFIX,
   RELAY_PREFIX_GLUED,
   WINDOWS_CONSOLE_WIDTH,
@@ -495,6 +506,12 @@ interface PendingJavac {
   blankAfterCaret?: boolean;
   /** kapt wrapped the lines after the message (it may print the first one bare). */
   kaptWrapped: boolean;
+  /** JDK 6's location line had no level word: only the caret javac prints under its echo shows it was javac's. */
+  readonly needsCaret?: boolean;
+  /** The lines read of `cannot access X`'s `bad source file:` (or class file) reason, which follow it deeper. */
+  badFileLines?: number;
+  /** The location line ended at its level word: the line after it was taken as the message. */
+  messageOnNextLine?: boolean;
 }
 
 interface PendingMultiline {
@@ -798,6 +815,9 @@ export class GradleOutputParser {
       if (TABLE_RULE.test(line)) return;
       line = line.replace(/\s+\|\s*$/, '');
     }
+    if (line.endsWith('>') && HTML_LINE_BREAK.test(line))
+      line = xmlText(line.replace(HTML_LINE_BREAK, '').replace(HTML_TAG, ''));
+    if (line.includes('](')) line = line.replace(MARKDOWN_LINKED_LOCATION, '$1$2');
     if (line.length <= 8 && PASTE_MARKUP_LINE.test(line)) line = '';
     // A log pasted as HTML: from its `<pre><code>` to its `</code></pre>`, the tags go and the text is unescaped.
     if (line.charCodeAt(0) === 60 && HTML_CODE_OPEN.test(line)) {
@@ -1002,6 +1022,18 @@ export class GradleOutputParser {
     // Messages tree, a file's messages may keep the indentation that nests them under it.
     if (this.studioFile !== null) {
       const unindented = line.trimStart();
+      // The build view's rows keep javac's level word and drop the position (`error: cannot find symbol variable X`).
+      const row = this.studioFile.endsWith('.java') ? STUDIO_TREE_LEVEL.exec(unindented) : null;
+      if (row)
+        return void this.add({
+          severity: severityOf(row[1]!),
+          source: 'javac',
+          file: this.studioFile,
+          line: null,
+          column: null,
+          message: row[2]!,
+          task: this.currentTask,
+        });
       if (
         !unindented.startsWith('Error:(') &&
         !unindented.startsWith('Warning:(') &&
@@ -1387,6 +1419,9 @@ export class GradleOutputParser {
     )
       return false;
     if (d === undefined || !previous.trimEnd().endsWith(d.message) || /\s$/.test(previous)) return false;
+    // After a whole sentence javac echoes the source it is about (a processor's unlocated warning has its echo too).
+    if ((d.source === 'javac' || d.source === 'kapt') && d.message.endsWith('.') && JAVA_SOURCE_ECHO.test(line))
+      return false;
     // A console cuts inside a word, at a width no row gives away; AGP's crunch failure breaks before its ` into <path>`
     // only where a reporter's paste wrapped it, at the space.
     const gap = line.startsWith('into ') && CRUNCH_FAILED.test(d.message) && !d.message.includes(' into ') ? ' ' : '';
@@ -2036,6 +2071,7 @@ export class GradleOutputParser {
     }
     if (
       next !== null ||
+      (pending.needsCaret === true && JAVAC_UNLEVELED.test(rawLine)) ||
       (rawLine.includes('[ksp') && KSP.test(rawLine)) ||
       (rawLine.includes('.kt') && (KOTLIN_K2.test(rawLine) || KOTLIN_K1.test(rawLine))) ||
       KAPT_SUMMARY.test(rawLine)
@@ -2061,13 +2097,20 @@ export class GradleOutputParser {
       pending.details.push(`${detail[1]}: ${detail[2]!.trim()}`);
       return true;
     }
-    // `cannot access X`'s reason, which javac indents as it does `symbol:` (a wrapper may have taken the indent).
-    if (line.includes('class file for ') && JAVAC_CLASS_FILE.test(line)) {
+    // `cannot access X`'s reason (or a raw type's), which javac indents as it does `symbol:` (a wrapper may have taken
+    // the indent).
+    if ((line.includes('class file for ') || line.includes('missing type ')) && JAVAC_REASON_LINE.test(line)) {
       pending.details.push(line.trim());
       return true;
     }
     const caret = CARET.exec(line);
     if (caret && !pending.sawCaret) {
+      if (pending.messageOnNextLine && pending.linesBeforeCaret === 0) {
+        // No echo came between the line taken as the message and the caret: it was the echo, the message's first
+        // line empty (a processor's message that starts with a line break; its rest follows the caret).
+        pending.echo = pending.message;
+        pending.message = '';
+      }
       pending.sawCaret = true;
       const column = indentOf(caret[1]!) - pending.indent + 1;
       pending.column = column > 0 && pending.file !== null ? column : null;
@@ -2085,6 +2128,19 @@ export class GradleOutputParser {
       return true;
     }
     if (!pending.sawCaret) {
+      // javac prints no empty message: a location line that ends at `error:` had the message moved to the next line
+      // (a tool's log wrapped it there), the source echo after it.
+      if (
+        pending.message === '' &&
+        pending.file !== null &&
+        pending.linesBeforeCaret === 0 &&
+        !pending.messageOnNextLine &&
+        pending.details.length === 0
+      ) {
+        pending.message = line.trim();
+        pending.messageOnNextLine = true;
+        return true;
+      }
       // javac prints no Gradle headline: an unlocated `error: …` right over one is a tool relaying that failure (an
       // IDE's sync prints the Tooling API's `The supplied … action failed`), and the failure block says what failed.
       if (pending.file === null && pending.linesBeforeCaret === 0 && ONE_LINE_HEADLINE.test(line.trim())) {
@@ -2151,6 +2207,21 @@ export class GradleOutputParser {
     }
     // Annotation processors (Dagger's binding trace) indent what follows the caret deeper than the message.
     if (indentOf(line) <= pending.indent || /^\s*(Note|注|注意|Hinweis):/.test(line)) return false;
+    if (pending.message.startsWith('cannot access ') && JAVAC_BAD_FILE.test(line)) {
+      pending.details.push(line.trim());
+      pending.badFileLines = 0;
+      return true;
+    }
+    if (pending.badFileLines !== undefined) {
+      // The reason's lines under it; one that starts in lower case after one with no full stop goes on its sentence.
+      const text = line.trim();
+      const last = pending.details.length - 1;
+      if (pending.badFileLines > 0 && /^[a-z]/.test(text) && !/[.:]$/.test(pending.details[last]!))
+        pending.details[last] = `${pending.details[last]} ${text}`;
+      else pending.details.push(text);
+      pending.badFileLines++;
+      return true;
+    }
     // javac prints a message's first line on the location line and its other lines under the caret: when the first
     // line is only the processor's tag (Hilt's `error: [Hilt]`), the next one is what it says.
     if (TAG_ONLY.test(pending.message)) pending.message = `${pending.message} ${line.trim()}`.trim();
@@ -2161,6 +2232,7 @@ export class GradleOutputParser {
     const p = this.pendingJavac;
     if (!p) return;
     this.pendingJavac = null;
+    if (p.needsCaret && !p.sawCaret) return;
     if (p.kaptWrapped) this.kaptContext = true;
     this.add({
       severity: p.severity,
@@ -2621,6 +2693,24 @@ export class GradleOutputParser {
       const from = line.indexOf(DATA_BINDING_ERROR_START_WORDS) + DATA_BINDING_ERROR_START_WORDS.length - 'msg:'.length;
       return this.readDataBinding(line.slice(from), task ?? this.lastFailedTask);
     }
+    if (line.includes('[databinding] {') && (m = DATA_BINDING_ENCODED.exec(line))) {
+      const report = readEncodedDataBindingReport(m[1]!);
+      if (report) {
+        this.flushPending();
+        const reportTask = task ?? this.lastFailedTask;
+        // The data binding compiler runs as an annotation processor: in javac's task, or in kapt's for Kotlin modules.
+        const kapt = this.kaptContext || /kapt/i.test(reportTask ?? '');
+        return this.add({
+          severity: 'error',
+          source: kapt ? 'kapt' : 'javac',
+          file: report.file,
+          line: report.line,
+          column: report.column,
+          message: report.message,
+          task: reportTask,
+        });
+      }
+    }
     const crash = trimmed.startsWith('An exception has occurred in the compiler') ? JAVAC_CRASH.exec(line) : null;
     const unformattedCrash = trimmed.startsWith('compiler message file broken: ')
       ? JAVAC_CRASH_UNFORMATTED.exec(line)
@@ -2730,12 +2820,24 @@ export class GradleOutputParser {
             message: m[2]!,
             task,
           });
-        if (m[1] === 'Error' || known)
+        const crunch = m[1] === 'Error' ? CRUNCH_FAILED.exec(m[2]!) : null;
+        if (crunch)
+          return this.add({
+            severity: 'error',
+            source: 'aapt2',
+            file: crunch[1]!,
+            line: null,
+            column: null,
+            message: m[2]!,
+            task,
+          });
+        const processor = ANNOTATION_PROCESSOR_MESSAGE.test(m[2]!);
+        if (m[1] === 'Error' || known || processor)
           return this.addUnlocated(
             severityOf(m[1]!),
             AAPT_MESSAGE.test(m[2]!)
               ? 'aapt2'
-              : DATA_BINDING_MESSAGE.test(m[2]!) || ROOM_MESSAGE.test(m[2]!)
+              : DATA_BINDING_MESSAGE.test(m[2]!) || ROOM_MESSAGE.test(m[2]!) || processor
                 ? 'javac'
                 : 'gradle',
             m[2]!,
@@ -2932,6 +3034,26 @@ export class GradleOutputParser {
         blankLines: 0,
         sawCaret: false,
         kaptWrapped: false,
+      };
+      return true;
+    }
+    if (trimmed.includes('.java:') && JAVAC_HINT.test(line) && (m = JAVAC_UNLEVELED.exec(line))) {
+      this.pendingJavac = {
+        severity: 'error',
+        source: 'javac',
+        file: m[2]!,
+        line: Number(m[3]),
+        message: m[4]!.trim(),
+        task,
+        indent: indentOf(m[1]!),
+        kaptLetter: null,
+        details: [],
+        column: null,
+        linesBeforeCaret: 0,
+        blankLines: 0,
+        sawCaret: false,
+        kaptWrapped: false,
+        needsCaret: true,
       };
       return true;
     }
@@ -3235,6 +3357,8 @@ export class GradleOutputParser {
       (task === null || COMPILING_TASK.test(task))
     )
       return this.addJavacBareWarning(line, task);
+    if (this.lineLevel?.startsWith('WARN') && JAVAC_OPTIONS_WARNING_TEXT.test(trimmed))
+      return this.addUnlocated('warning', 'javac', trimmed, task);
     if (!inBlock && trimmed.startsWith('Fatal Error: ') && (m = JAVAC_FATAL.exec(line)))
       return this.addUnlocated('error', 'javac', m[1]!, task);
     // A kotlinc message pasted without its `e: <path>:` (Studio's problem view copies only the text).

@@ -26,6 +26,12 @@ export const JAVAC_HINT = /\.(?:java|kt):\d+: /;
  */
 export const JAVAC_BARE_WARNING = /^\s*(?:warning|警告|Warnung): (\S.*)$/;
 /**
+ * javac's warnings about obsolete `-source`/`-target` values (compiler.properties `warn.option.obsolete.*`) as Maven
+ * prints them, behind its `[WARNING] ` with javac's `warning: [options] ` left out, in the JDK's English and Chinese.
+ */
+export const JAVAC_OPTIONS_WARNING_TEXT =
+  /^(?:(?:source|target) value \d+ is obsolete and will be removed in a future release|To suppress warnings about obsolete options, use -Xlint:-options\.|(?:源值|目标值) ?\d+ ?已过时[，,] ?将在未来(?:所有)?发行版中删除|要隐藏有关已过时选项的警告, ?请使用 -Xlint:-options。)$/;
+/**
  * The tasks that run javac (or kapt, KSP, kotlinc, whose path-lost warnings read the same): Gradle's console prints a
  * task's output under its `> Task` header, so a bare `warning:` under any other task is that task's own tool's (the
  * Metro bundler a React Native `bundle…JsAndAssets` task runs, a script's `exec`).
@@ -51,6 +57,12 @@ export function splitGluedLocation(file: string): { before: string; path: string
     const trace = / \[[^\]]*\](?=(?:[A-Za-z]:)?[\\/])/.exec(file);
     if (trace) at = trace.index + trace[0].length;
   }
+  if (at < 0 && file.includes('.')) {
+    // Or to a sentence (Hilt's `… See error above for details.`): a word's closing period with a root right after it,
+    // spaces before it; a path's own segments do not end in a period.
+    const sentenceEnd = /[a-z]\.(?=(?:[A-Za-z]:)?[\\/])/.exec(file);
+    if (sentenceEnd && /\s/.test(file.slice(0, sentenceEnd.index))) at = sentenceEnd.index + 2;
+  }
   return at > 0 ? { before: file.slice(0, at), path: file.slice(at) } : null;
 }
 
@@ -58,7 +70,22 @@ export function splitGluedLocation(file: string): { before: string; path: string
 export const HILT_INCOMPLETE = /^\s*\[Hilt\] Processing did not complete\. See error above for details\.\s*$/;
 /** A javac message whose first line is only an annotation processor's tag (`[Hilt]`), or empty. */
 export const TAG_ONLY = /^(?:\[[\w/ :-]+\])?$/;
-export const JAVAC_CLASS_FILE = /^\s*class file for \S+ not found$/;
+/**
+ * A reason javac prints on a line of its own under the caret (compiler.properties): `cannot access X`'s `class file for
+ * X not found`, `found raw type: X`'s `missing type arguments for generic class X<T>`.
+ */
+export const JAVAC_REASON_LINE = /^\s*(?:class file for \S+ not found|missing type arguments for generic class \S+)$/;
+/**
+ * `cannot access X`'s other reason (compiler.properties `compiler.misc.bad.source.file.header`, `…bad.class.file.header`):
+ * the file, then why, over lines indented under it.
+ */
+export const JAVAC_BAD_FILE = /^\s*bad (?:source|class) file: \S/;
+/**
+ * JDK 6's javac printed an error's location line with no level word (`Main.java:5: cannot find symbol`), its
+ * `symbol  :` / `location:` lines before the source echo and caret; only that caret tells it from another tool's line.
+ */
+export const JAVAC_UNLEVELED =
+  /^(\s*)(.+?\.java):(\d+): (?!(?:error|warning|Error|Warning|Information|Hint|Note)\b)(\S.*)$/;
 /**
  * The start of a path alone on a line (a drive or a root, no colon after it): on a line that filled a console's row, the
  * rest of the path begins the next line (`D:\\app\\src\\main\\java\\com\\sample` / `\\MainApplication.java:19: error: …`).
@@ -69,6 +96,9 @@ export const RELATIVE_PATH_HEAD = /^[\w.-]+(?:[\\/][\w.-]*)+$/;
 /** javac's location alone on a line, its `error: …` on the next (a JS CLI's log wraps it there). */
 export const JAVAC_LOCATION_ONLY = /^(\s*)(\S.*?\.java):(\d+):\s*$/;
 export const JAVAC_LEVEL_ONLY = new RegExp(`^\\s*${JAVAC_LEVEL}: \\S`);
+/** A line of Java source as javac echoes it under a message: a declaration's start, or a statement's or block's end. */
+export const JAVA_SOURCE_ECHO =
+  /^\s*(?:(?:public|protected|private|abstract|final|static|class|interface|enum|import|package)\s|@[A-Z])|[;{]\s*$/;
 /** javac's caret; on Windows consoles the next message sometimes follows it on the same line. */
 export const CARET = /^(\s*)\^(?:\s*$|(\S.*)$)/;
 /** javac's `where` clause (compiler.properties `where.description.*`) and the declarations listed under it. */
@@ -82,7 +112,7 @@ export const MAVEN_LOCATED = /^\s*(.+?\.java):\[(\d+),(\d+)\] (?:(error|warning)
  * level word mis-decoded (a GBK console's `错误` read as UTF-8 is `����`). A `12: ` (or `.java:12: `) before it is what is
  * left of the `<path>:12: ` header when a paste cut the path away: without the file the line number locates nothing.
  */
-export const JAVAC_BARE_ERROR = /^(?:(?:\.(?:java|kt):)?\d+: )?(?:error|错误|エラー|Fehler|\uFFFD{2,}): (.+)$/;
+export const JAVAC_BARE_ERROR = /^\s*(?:(?:\.(?:java|kt):)?\d+: )?(?:error|错误|エラー|Fehler|\uFFFD{2,}): (.+)$/;
 /**
  * The java launcher says it could not start a JVM (a test worker whose classpath lost Gradle's worker class) with the
  * same localized `Error:` word as javac; its messages name the main class, which no javac message does.
@@ -127,6 +157,36 @@ export const DATA_BINDING_MESSAGE =
  */
 export const ROOM_MESSAGE =
   /^(?:Not sure how to convert a Cursor to this method's return type|Cannot figure out how to (?:save this field into database|read this field from a cursor)|There is a problem with the query: |Entities and POJOs must have a usable public constructor|Cannot find (?:getter|setter) for field|An entity must have at least 1 field annotated with @PrimaryKey)/;
+/**
+ * The same report encoded for Android Studio (ScopedException's encoded message): `[databinding] {"msg":"…","file":"…",
+ * "pos":[{"line0":36,"col0":28,"line1":…,"col1":…}]}`, JSON with the message's own line breaks escaped in it.
+ */
+export const DATA_BINDING_ENCODED = /\[databinding\] (\{.*\})\s*$/;
+
+/** An encoded data binding report read back: the message on one line, its first place made 1-based. */
+export function readEncodedDataBindingReport(
+  json: string,
+): { message: string; file: string | null; line: number | null; column: number | null } | null {
+  let record: { msg?: unknown; file?: unknown; pos?: unknown };
+  try {
+    const value: unknown = JSON.parse(json);
+    if (typeof value !== 'object' || value === null) return null;
+    record = value;
+  } catch {
+    return null;
+  }
+  if (typeof record.msg !== 'string') return null;
+  const message = record.msg.replace(/\s+/g, ' ').trim();
+  if (message === '') return null;
+  const first: unknown = Array.isArray(record.pos) ? record.pos[0] : undefined;
+  const place = typeof first === 'object' && first !== null ? (first as { line0?: unknown; col0?: unknown }) : null;
+  return {
+    message,
+    file: typeof record.file === 'string' && record.file !== '' ? record.file : null,
+    line: typeof place?.line0 === 'number' ? place.line0 + 1 : null,
+    column: typeof place?.col0 === 'number' ? place.col0 + 1 : null,
+  };
+}
 /** kapt's or Gradle's summary of the data binding reports printed with it: it names no problem of its own. */
 export const DATA_BINDING_SUMMARY = /LoggedErrorException: Found data binding errors\.?$/;
 export const DATA_BINDING_ERROR_END = '****\\ data binding error ****';

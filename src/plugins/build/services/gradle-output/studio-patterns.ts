@@ -33,10 +33,20 @@ const STUDIO_JAVAC_TOOL = new RegExp(`^(?:Java|java|Warning|${JAVAC_LEVEL.slice(
 export const STUDIO_UNLOCATED =
   /^(Error|Warning):(?:Gradle: )?(?!\s*(?:\(|Execution failed|A problem occurred|FAILURE: |BUILD (?:FAILED|SUCCESSFUL)))(\S.*)$/;
 export const STUDIO_OPEN_FILE = /^<a href="openFile:([^"]+)">/;
-/** Studio's Messages view groups located messages under a line that is only the file's path (absolute, or relative where a reporter cut the project's part). */
-export const STUDIO_FILE_LINE = /^(?:[A-Za-z]:[\\/]|\/|[\w.-]+[\\/])[^:*?"<>|]*\.[A-Za-z]{1,6}$/;
+/**
+ * Studio's Messages view groups located messages under a line that is only the file's path (absolute, rootless as
+ * Windows' `\\proj\\app\\…` is, or relative where a reporter cut the project's part).
+ */
+export const STUDIO_FILE_LINE = /^(?:[A-Za-z]:[\\/]|[\\/]|[\w.-]+[\\/])[^:*?"<>|]*\.[A-Za-z]{1,6}$/;
 /** A source file's node in Studio's Build window tree: its path under the source root, no drive, no position. */
 export const STUDIO_TREE_SOURCE = /^[\w.-]+(?:\/[\w.-]+)*\.(?:kt|kts|java)$/;
+/** javac's level word in front of a message Studio's build view lists under its file (a copy of its table keeps it). */
+export const STUDIO_TREE_LEVEL = /^(error|warning): (\S.*)$/;
+/**
+ * An annotation processor's message names the annotation it checks first (`@AutoValue classes cannot have …`): Studio
+ * lists the processor's warnings as `Warning:<message>`, with no file when the element is a class.
+ */
+export const ANNOTATION_PROCESSOR_MESSAGE = /^@[A-Z]\w*(?:\.[A-Z]\w*)* \S/;
 /** javac's notes in that tree (it shows them under the file too). */
 export const STUDIO_TREE_JAVAC_NOTE =
   /^(?:uses (?:unchecked or unsafe operations|or overrides a deprecated API)|Recompile with -Xlint)/;

@@ -35,9 +35,10 @@ export const RELAYED_LINE_PREFIX = /^(?:\t{1,2}| {8}): /;
 export const P4A_RELAYED_LINE = /^\[(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\]: {0,8}\t/;
 /**
  * Ant relays what a task's command prints (an `<exec>` of gradlew) behind the task's name, right-aligned in a margin of
- * 12 columns: `     [exec] `. A paste's indentation can take some of the margin's spaces, not all of them.
+ * 12 columns: `     [exec] `. A paste's indentation can take some of the margin's spaces, not all of them, and an
+ * editor can turn four of them into a tab.
  */
-export const ANT_TASK_PREFIX = /^ {1,11}\[[a-z][\w-]*\](?: |$)/;
+export const ANT_TASK_PREFIX = /^[ \t]{1,11}\[[a-z][\w-]*\](?: |$)/;
 /** The end of Flutter's verbose `[  +12 ms] ` column, all that is left of it on a log's first line cut inside it. */
 export const CUT_VERBOSE_COLUMN = /^ *(?:\+ *\d+ m?s)? *\] (?=\S)/;
 /** A module's coordinates in parentheses, as AGP prints them after a module's file name: `(group:name:1.0)`. */
@@ -56,10 +57,11 @@ export const EMPHASIZED_LINE = /^(\*\*|__|\*|_)([^\s*_](?:.*\S)?)\1\s*$/;
 export const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
 /**
  * `--debug` and `--info` logs put the level and the logger's category before each message: a class name, a class as
- * `Class.toString()` prints it (`[class org.gradle…TaskExecutionLogger]`), or a plain name (`[TestEventLogger]`).
+ * `Class.toString()` prints it (`[class org.gradle…TaskExecutionLogger]`), or a plain name (`[TestEventLogger]`). A
+ * server's log4j console (a program compiling Java at run time) puts the time before the level: `[10:25:13 WARN]: `.
  */
 export const LOG_LEVEL_PREFIX =
-  /^\[(ERROR|WARNING|WARN|INFO|DEBUG|LIFECYCLE|QUIET|error|warn|info|debug)\] (?:\[(?:class )?[\w$]+(?:\.[\w$]+)*\](?: |$))?/;
+  /^\[(?:\d{1,2}:\d{2}:\d{2} (?=\w+\]:))?(ERROR|WARNING|WARN|INFO|DEBUG|LIFECYCLE|QUIET|error|warn|info|debug)\]:? (?:\[(?:class )?[\w$]+(?:\.[\w$]+)*\](?: |$))?/;
 
 /** False when the line's first character cannot begin any WRAPPER_PREFIX alternative (most lines): skips the regex. */
 export function mayStartWrapperPrefix(line: string): boolean {
@@ -128,7 +130,7 @@ export function stripWrapperPrefixes(rawLine: string): string {
     line = line.slice(line.indexOf(':') + 2);
   line = withoutLeadingWrappers(line);
   // Inside a CI runner's prefix, when Ant ran the build.
-  if (line.charCodeAt(0) === 32 && line.includes(']') && ANT_TASK_PREFIX.test(line))
+  if ((line.charCodeAt(0) === 32 || line.charCodeAt(0) === 9) && line.includes(']') && ANT_TASK_PREFIX.test(line))
     line = line.slice(line.indexOf(']') + 2);
   // A quote marker the reporter escaped so markdown would not quote the line (` \> Manifest merger failed : …`).
   if (line.includes('\\>') && /^\s*\\>/.test(line)) line = line.replace('\\>', '>');
@@ -218,6 +220,17 @@ const HTML_ENTITIES: Readonly<Record<string, string>> = { lt: '<', gt: '>', quot
 export function decodeHtmlEntities(line: string): string {
   return line.includes('&') ? line.replace(/&(lt|gt|quot|#39|amp);/g, (_, name: string) => HTML_ENTITIES[name]!) : line;
 }
+
+/**
+ * A log an issue tracker's import rendered as HTML, line by line: `…<br/>` ends each, markup and numeric escapes inside
+ * it (`<span class="error">&#91;ERROR&#93;</span> …`).
+ */
+export const HTML_LINE_BREAK = /<br\s*\/?>\s*$/;
+export const HTML_TAG = /<\/?[A-Za-z][^<>]*>/g;
+/**
+ * A location a console links (MCreator's, an IDE's export), pasted as a markdown link: `[C:\\p\\A.java:26](file:///…:26)`.
+ */
+export const MARKDOWN_LINKED_LOCATION = /^(\s*)\[([^\]]+?:\d+(?::\d+)?)\]\([^()\s]+\)/;
 
 /** The opening parenthesis at the line's start closes only at its end (not `(a) … (b)`). */
 export function wrapsWhole(line: string): boolean {
