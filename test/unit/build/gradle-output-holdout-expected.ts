@@ -1355,34 +1355,6 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
   'holdout9b_manifest_multiple_errors_see_logs_bare_one_line_no_task.txt': [
     d('error', 'manifest', null, null, null, 'Manifest merger failed with multiple errors, see logs', null),
   ],
-  'holdout9a_javac_windows_f_drive_package_does_not_exist_three_imports.txt': [
-    ...(
-      [
-        ['org\\telegram\\ui\\ChatActivity.java', 120],
-        ['com\\radolyn\\ayugram\\messages\\AyuMessagesController.java', 24],
-        ['com\\radolyn\\ayugram\\ui\\AyuMessageHistory.java', 21],
-      ] as const
-    ).map(([file, line]) =>
-      d(
-        'error',
-        'javac',
-        `F:\\code_demo\\AyuGram4A-rewrite\\TMessagesProj\\src\\main\\java\\${file}`,
-        line,
-        39,
-        'package com.radolyn.ayugram.proprietary does not exist',
-        ':TMessagesProj:compileBetaDebugJavaWithJavac',
-      ),
-    ),
-    d(
-      'error',
-      'gradle',
-      null,
-      null,
-      null,
-      "Execution failed for task ':TMessagesProj:compileBetaDebugJavaWithJavac': Compilation failed; see the compiler error output for details.",
-      ':TMessagesProj:compileBetaDebugJavaWithJavac',
-    ),
-  ],
   'holdout9a_javac_tools_jar_not_found_two_line_cause.txt': [
     d(
       'error',
@@ -1449,7 +1421,6 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
-  'holdout9a_precision_javac_notes_glued_to_old_task_line.txt': [],
   'holdout9a_precision_javac_notes_named_file_unchecked_flavor_task.txt': [],
   'holdout9a_precision_javac_objectbox_processor_note_and_lint_notes.txt': [],
   'holdout9a_kapt_studio_error_java_precompile_annotation_processors_declared.txt': [
@@ -1759,17 +1730,6 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       "Execution failed for task ':app:kspDebugKotlin': Compilation error. See log for more details",
       ':app:kspDebugKotlin',
-    ),
-  ],
-  'holdout9a_javac_room_schema_export_warning_caret_unchecked_note.txt': [
-    d(
-      'warning',
-      'javac',
-      null,
-      null,
-      null,
-      'Schema export directory is not provided to the annotation processor so we cannot export the schema. You can either provide `room.schemaLocation` annotation processor argument OR set exportSchema to false.',
-      null,
     ),
   ],
   'holdout9a_javac_studio_zh_warning_room_schema_file_node_above.txt': [
