@@ -27539,7 +27539,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       17,
       40,
       'package com.rexraphael.flutterunitywidget does not exist',
-      ':app:compileDebugJavaWithJavac',
+      null,
     ),
     d(
       'error',
@@ -27560,7 +27560,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       8,
       26,
       'package androidx.lifecycle does not exist',
-      null,
+      ':transformNativeLibsWithSyncJniLibsForRelease',
     ),
     d(
       'error',
@@ -27569,7 +27569,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       22,
       17,
       'cannot find symbol (symbol: class Lifecycle; location: class FlutterLifecycleAdapter)',
-      null,
+      ':transformNativeLibsWithSyncJniLibsForRelease',
     ),
     d(
       'error',

@@ -181,6 +181,7 @@ import {
   KOTLIN_K1,
   KOTLIN_K1_BARE,
   KOTLIN_K2,
+  KOTLIN_LOCATION_REJOINED,
   KOTLIN_METADATA_SENTENCE,
   KOTLIN_ONLY_WORDING,
   KOTLIN_RELATIVE_ONLY,
@@ -2047,6 +2048,21 @@ export class GradleOutputParser {
       ? [p.base.message, ...(requiredAt < 0 ? [] : p.lines.slice(requiredAt, requiredAt + 6))].join(' ')
       : [p.base.message.trimEnd(), ...p.lines].filter((s) => s !== '').join(' ');
     if (p.base.source === 'manifest') message = singleSpaced(message);
+    // kotlinc's location wrapped after its path's colon (`e: /p/A.kt:` / `(3, 12): msg`): one location once joined.
+    const rejoined =
+      p.base.file === null && p.lines.length > 0 && /\.kts?:$/.test(p.base.message)
+        ? KOTLIN_LOCATION_REJOINED.exec(message)
+        : null;
+    if (rejoined) {
+      this.add({
+        ...p.base,
+        file: rejoined[1]!,
+        line: Number(rejoined[2] ?? rejoined[4]),
+        column: Number(rejoined[3] ?? rejoined[5]),
+        message: rejoined[6]!,
+      });
+      return;
+    }
     const located = p.base.source === 'manifest' && p.base.file === null ? this.manifestLocation(message) : {};
     // A package-attribute message whose path came on a line of its own names its manifest once joined.
     const packageFile =
@@ -2719,8 +2735,11 @@ export class GradleOutputParser {
         m[1] === '' &&
         previous !== null &&
         ((fillsConsoleRow(previous) && PATH_HEAD.test(previous)) ||
-          // A relative path's head on a long row of its own, its rest (no root) starting the location line.
-          (previous.length >= 60 && RELATIVE_PATH_HEAD.test(previous) && !/^[\\/]/.test(m[3]!))) &&
+          // A path's head on a long row of its own, its rest (no root) starting the location line: a console cut
+          // it at a width that is not a standard row's (the Flutter tool wraps at the terminal's, behind its indent).
+          (previous.length >= 60 &&
+            (RELATIVE_PATH_HEAD.test(previous) || PATH_HEAD.test(previous)) &&
+            !/^[\\/]/.test(m[3]!))) &&
         !STUDIO_FILE_LINE.test(previous) &&
         !/^[A-Za-z]:/.test(m[3]!)
           ? previous
@@ -2809,7 +2828,9 @@ export class GradleOutputParser {
       kotlin || !hasKt
         ? null
         : (KOTLIN_URL_ONLY.exec(line) ??
-          (line.includes(': (') ? KOTLIN_K1_BARE.exec(line) : null) ??
+          (line.includes(': (') || line.includes('.kt:(') || line.includes('.kts:(')
+            ? KOTLIN_K1_BARE.exec(line)
+            : null) ??
           (inBlock ? null : KOTLIN_RELATIVE_ONLY.exec(line)));
     if (kotlin || urlOnly) {
       const [letter, file, lineNo, column, message] = kotlin
