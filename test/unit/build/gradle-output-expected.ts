@@ -27676,7 +27676,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       null,
-      'Execution failed for task ‘:react-native-deepar:bundleReleaseLocalLintAar’',
+      "Execution failed for task ':react-native-deepar:bundleReleaseLocalLintAar'",
       ':react-native-deepar:bundleReleaseLocalLintAar',
     ),
   ],
