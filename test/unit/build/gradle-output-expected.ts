@@ -27830,7 +27830,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
     ),
   ],
   'mixed8_rn_windows_configuring_app_cause_cut_to_word_end.txt': [
-    d('error', 'gradle', null, null, null, "A problem occurred configuring project ':app'", null),
+    d('error', 'gradle', null, null, null, "A problem occurred configuring project ':app': ariable.", null),
   ],
   'mixed8_rn_yarn_run_android_sdk_location_configuring_app_cli_errors.txt': [
     d(
@@ -27900,7 +27900,15 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
     ),
   ],
   'mixed8_rn_javac_bare_file_name_symbol_then_old_task_failed.txt': [
-    d('error', 'javac', 'MainApplication.java', 26, 15, 'cannot find symbol (symbol: class ReactNativeContacts)', null),
+    d(
+      'error',
+      'javac',
+      'MainApplication.java',
+      26,
+      15,
+      'cannot find symbol (symbol: class ReactNativeContacts)',
+      ':app:compileDebugJavaWithJavac',
+    ),
   ],
   'mixed8_rn_javac_bare_file_name_two_errors_one_shown_block.txt': [
     d(
@@ -27910,7 +27918,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       27,
       17,
       'cannot find symbol (symbol: class NavigationReactPackage)',
-      null,
+      ':app:compileDebugJavaWithJavac',
     ),
     d(
       'error',
@@ -27975,7 +27983,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       'cannot find symbol (symbol: class RCTCameraPackage; location: class MainApplication)',
-      null,
+      ':app:compileDebugJavaWithJavac',
     ),
     d(
       'error',
@@ -27983,7 +27991,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       null,
-      "Execution failed for task ':app:compileDebugJavaWithJavac': Compilation failed; see the compiler error output for details.",
+      "Execution failed for task ':app:compileDebugJavaWithJavac': Compilation failed; see the compiler error output for details .",
       ':app:compileDebugJavaWithJavac',
     ),
   ],

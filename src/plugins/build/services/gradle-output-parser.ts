@@ -80,12 +80,14 @@ import {
   AAR_ITEM,
   AAR_MIN_COMPILE_SDK,
   AAR_MIN_COMPILE_SDK_DETAIL,
+  AFTER_EVALUATE_NOTICE,
   BARE_CAUSE,
   BLOCK_START,
   BLOCK_START_GLUED,
   CC_BULLET,
   CC_HEADER,
   CHAINED_DEPENDENCY_NOT_FOUND,
+  DAEMON_DISAPPEARED,
   DEPENDENCY_DETAIL,
   DEPENDENCY_NOT_FOUND,
   DEPRECATION_SUMMARY,
@@ -111,6 +113,7 @@ import {
   THROWN,
   WHERE_BUILD_FILE,
   WORKER_CAUSE_JOINED,
+  WRAPPER_DOWNLOAD,
   WRAPPING_CAUSE,
 } from './gradle-output/failure-block-patterns.js';
 import {
@@ -454,6 +457,8 @@ interface PendingJavac {
   sawCaret: boolean;
   /** A blank line came after the caret: only a `symbol:`/`location:` line may still follow. */
   blankAfterCaret?: boolean;
+  /** In such a spaced log, the blank line after a `symbol:` line, before its `location:`. */
+  blankAfterDetail?: boolean;
   /** kapt wrapped the lines after the message (it may print the first one bare). */
   kaptWrapped: boolean;
 }
@@ -1121,7 +1126,12 @@ export class GradleOutputParser {
       if (this.implicitBlock && trimmed !== '' && !/^\s/.test(line) && !trimmed.startsWith('>')) {
         // One `> ` line with no headline, ordinary text right under it: a reporter's markdown quote of a single
         // line (`> Launching lib/main.dart …`), not a failure pasted from its cause (Gradle ends those with a section).
-        if (this.block.length === 1 && this.block[0]!.text.startsWith('> ')) this.block = [];
+        // The same for quoted lines of the wrapper's download (`> Downloading https://…`, `> ……`): never a cause.
+        if (
+          this.block.every((b) => b.text.startsWith('> ')) &&
+          (this.block.length === 1 || this.block.every((b) => WRAPPER_DOWNLOAD.test(b.text.slice(2).trim())))
+        )
+          this.block = [];
         this.closeBlock();
         this.section = 'none';
       } else {
@@ -1922,6 +1932,9 @@ export class GradleOutputParser {
     const detail = JAVAC_DETAIL.exec(line);
     if (detail) {
       pending.details.push(`${detail[1]}: ${detail[2]!.trim()}`);
+      pending.blankAfterDetail = false;
+      // javac's own line: the blank lines before it were a relay's spacing, not the end of the message.
+      pending.blankLines = 0;
       return true;
     }
     // `cannot access X`'s reason, which javac indents as it does `symbol:` (a wrapper may have taken the indent).
@@ -1941,6 +1954,11 @@ export class GradleOutputParser {
       // A relay that puts a blank line after each of javac's lines (React Native's CLI on Windows) has `symbol:` after one.
       if (pending.sawCaret && !pending.blankAfterCaret && pending.details.length === 0) {
         pending.blankAfterCaret = true;
+        return true;
+      }
+      // The same relay spaces `symbol:` from `location:`.
+      if (pending.blankAfterCaret && pending.details.length > 0 && !pending.blankAfterDetail) {
+        pending.blankAfterDetail = true;
         return true;
       }
       if (pending.sawCaret || pending.blankLines >= 2) return false;
@@ -3316,9 +3334,15 @@ export class GradleOutputParser {
       lead <= 122 &&
       line.includes('Exception: ') &&
       (m = THROWN.exec(line)) &&
-      KNOWN_FAILURE.test(m[1]!)
+      (KNOWN_FAILURE.test(m[1]!) ||
+        // Under Gradle's notice that the afterEvaluate listener failed, the exception is that failure, whatever it says.
+        AFTER_EVALUATE_NOTICE.test(this.previousLine?.trim() ?? ''))
     )
       return this.addFailureNamedOutsideReport(m[1]!.trim());
+    if (!inBlock && !quotedCause && (lead === 84 || lead === 71) && line.includes(' daemon ')) {
+      m = DAEMON_DISAPPEARED.exec(line);
+      if (m) return this.addFailureNamedOutsideReport(m[1]!);
+    }
     if (
       !inBlock &&
       !quotedCause &&
