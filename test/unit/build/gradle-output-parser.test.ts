@@ -1311,3 +1311,97 @@ describe('GradleOutputParser after am instrument status bundles', () => {
     expect(out.map((x) => [x.source, x.line])).toEqual([['kotlin', 3]]);
   });
 });
+
+describe('GradleOutputParser rules from the mixed round 8 logs', () => {
+  it("keeps javac's location: line that a relay spaced from its symbol: line, with or without a caret", () => {
+    const located = parseGradleOutput(
+      [
+        '/p/A.java:1: error: cannot find symbol',
+        '  foo();',
+        '  ^',
+        '',
+        '  symbol:   method foo()',
+        '',
+        '  location: class A',
+      ].join('\n'),
+    );
+    expect(located.map((x) => x.message)).toEqual(['cannot find symbol (symbol: method foo(); location: class A)']);
+    const bare = parseGradleOutput(
+      [
+        '> Task :app:compileDebugJavaWithJavac',
+        'error: cannot find symbol',
+        '',
+        'import p.B;',
+        '',
+        '  symbol:   class B',
+        '',
+        '  location: package p',
+      ].join('\n'),
+    );
+    expect(bare.map((x) => x.message)).toEqual(['cannot find symbol (symbol: class B; location: package p)']);
+  });
+
+  it("reads a K1 location without the spaces after its colons, and one wrapped after the path's colon", () => {
+    const out = parseGradleOutput(
+      ['e: /p/A.kt:', '(3, 12): Unresolved reference: x', 'e: /p/A.kt:(4, 5): Unresolved reference: y'].join('\n'),
+    );
+    expect(out.map((x) => [x.file, x.line, x.column, x.message])).toEqual([
+      ['/p/A.kt', 3, 12, 'Unresolved reference: x'],
+      ['/p/A.kt', 4, 5, 'Unresolved reference: y'],
+    ]);
+  });
+
+  it("joins an absolute path's head cut at a row width that is not a console's standard one", () => {
+    const head = `C:\\sdk\\.pub-cache\\hosted\\pub.dartlang.org\\plugin-1.0.8\\android\\src\\main\\java\\io\\flutter\\Li`;
+    const out = parseGradleOutput(
+      [head, 'fecycleAdapter.java:8: error: package x does not exist', 'import x.Y;', '        ^'].join('\n'),
+    );
+    expect(out.map((x) => x.file)).toEqual([`${head}fecycleAdapter.java`]);
+  });
+
+  it("reads a task name an editor set in typographic quotes as Gradle's", () => {
+    const out = parseGradleOutput('Execution failed for task ‘:lib:bundleReleaseLocalLintAar’');
+    expect(out.map((x) => [x.message, x.task])).toEqual([
+      ["Execution failed for task ':lib:bundleReleaseLocalLintAar'", ':lib:bundleReleaseLocalLintAar'],
+    ]);
+  });
+
+  it("reports the daemon's disappearance outside a report, once when the report follows", () => {
+    const notice = 'The message received from the daemon indicates that the daemon has disappeared.';
+    expect(parseGradleOutput(notice).map((x) => x.message)).toEqual([notice]);
+    const withReport = parseGradleOutput(
+      [
+        notice,
+        'Daemon pid: 34',
+        '',
+        'FAILURE: Build failed with an exception.',
+        '',
+        '* What went wrong:',
+        'Gradle build daemon disappeared unexpectedly (it may have been killed or may have crashed)',
+        '',
+        '* Try:',
+      ].join('\n'),
+    );
+    expect(withReport.map((x) => x.message)).toEqual([
+      'Gradle build daemon disappeared unexpectedly (it may have been killed or may have crashed)',
+    ]);
+  });
+
+  it("takes the exception under Gradle's afterEvaluate notice as the failure, and a quoted wrapper download as nothing", () => {
+    const out = parseGradleOutput(
+      [
+        'Failed to notify ProjectEvaluationListener.afterEvaluate(), but primary configuration failure takes precedence.',
+        "java.lang.RuntimeException: The SDK directory 'C:\\sdk' does not exist.",
+      ].join('\n'),
+    );
+    expect(out.map((x) => x.message)).toEqual(["The SDK directory 'C:\\sdk' does not exist."]);
+    const download = parseGradleOutput(
+      [
+        '> Downloading https://services.gradle.org/distributions/gradle-4.1-all.zip',
+        '> ........',
+        'Unzipping a.zip to b',
+      ].join('\n'),
+    );
+    expect(download).toEqual([]);
+  });
+});

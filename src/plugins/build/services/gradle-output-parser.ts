@@ -82,12 +82,14 @@ import {
   AAR_ITEM,
   AAR_MIN_COMPILE_SDK,
   AAR_MIN_COMPILE_SDK_DETAIL,
+  AFTER_EVALUATE_NOTICE,
   BARE_CAUSE,
   BLOCK_START,
   BLOCK_START_GLUED,
   CC_BULLET,
   CC_HEADER,
   CHAINED_DEPENDENCY_NOT_FOUND,
+  DAEMON_DISAPPEARED,
   DEPENDENCY_DETAIL,
   DEPENDENCY_NOT_FOUND,
   DEPRECATION_SUMMARY,
@@ -113,6 +115,7 @@ import {
   THROWN,
   WHERE_BUILD_FILE,
   WORKER_CAUSE_JOINED,
+  WRAPPER_DOWNLOAD,
   WRAPPING_CAUSE,
 } from './gradle-output/failure-block-patterns.js';
 import {
@@ -190,6 +193,7 @@ import {
   KOTLIN_K1,
   KOTLIN_K1_BARE,
   KOTLIN_K2,
+  KOTLIN_LOCATION_REJOINED,
   KOTLIN_METADATA_SENTENCE,
   KOTLIN_ONLY_WORDING,
   KOTLIN_RELATIVE_ONLY,
@@ -504,6 +508,8 @@ interface PendingJavac {
   sawCaret: boolean;
   /** A blank line came after the caret: only a `symbol:`/`location:` line may still follow. */
   blankAfterCaret?: boolean;
+  /** In such a spaced log, the blank line after a `symbol:` line, before its `location:`. */
+  blankAfterDetail?: boolean;
   /** kapt wrapped the lines after the message (it may print the first one bare). */
   kaptWrapped: boolean;
   /** JDK 6's location line had no level word: only the caret javac prints under its echo shows it was javac's. */
@@ -1272,7 +1278,12 @@ export class GradleOutputParser {
       if (this.implicitBlock && trimmed !== '' && !/^\s/.test(line) && !trimmed.startsWith('>')) {
         // One `> ` line with no headline, ordinary text right under it: a reporter's markdown quote of a single
         // line (`> Launching lib/main.dart …`), not a failure pasted from its cause (Gradle ends those with a section).
-        if (this.block.length === 1 && this.block[0]!.text.startsWith('> ')) this.block = [];
+        // The same for quoted lines of the wrapper's download (`> Downloading https://…`, `> ……`): never a cause.
+        if (
+          this.block.every((b) => b.text.startsWith('> ')) &&
+          (this.block.length === 1 || this.block.every((b) => WRAPPER_DOWNLOAD.test(b.text.slice(2).trim())))
+        )
+          this.block = [];
         this.closeBlock();
         this.section = 'none';
       } else {
@@ -2095,6 +2106,9 @@ export class GradleOutputParser {
     const detail = JAVAC_DETAIL.exec(line);
     if (detail) {
       pending.details.push(`${detail[1]}: ${detail[2]!.trim()}`);
+      pending.blankAfterDetail = false;
+      // javac's own line: the blank lines before it were a relay's spacing, not the end of the message.
+      pending.blankLines = 0;
       return true;
     }
     // `cannot access X`'s reason (or a raw type's), which javac indents as it does `symbol:` (a wrapper may have taken
@@ -2121,6 +2135,11 @@ export class GradleOutputParser {
       // A relay that puts a blank line after each of javac's lines (React Native's CLI on Windows) has `symbol:` after one.
       if (pending.sawCaret && !pending.blankAfterCaret && pending.details.length === 0) {
         pending.blankAfterCaret = true;
+        return true;
+      }
+      // The same relay spaces `symbol:` from `location:`.
+      if (pending.blankAfterCaret && pending.details.length > 0 && !pending.blankAfterDetail) {
+        pending.blankAfterDetail = true;
         return true;
       }
       if (pending.sawCaret || pending.blankLines >= 2) return false;
@@ -2257,6 +2276,21 @@ export class GradleOutputParser {
       ? [p.base.message, ...(requiredAt < 0 ? [] : p.lines.slice(requiredAt, requiredAt + 6))].join(' ')
       : [p.base.message.trimEnd(), ...p.lines].filter((s) => s !== '').join(' ');
     if (p.base.source === 'manifest') message = singleSpaced(message);
+    // kotlinc's location wrapped after its path's colon (`e: /p/A.kt:` / `(3, 12): msg`): one location once joined.
+    const rejoined =
+      p.base.file === null && p.lines.length > 0 && /\.kts?:$/.test(p.base.message)
+        ? KOTLIN_LOCATION_REJOINED.exec(message)
+        : null;
+    if (rejoined) {
+      this.add({
+        ...p.base,
+        file: rejoined[1]!,
+        line: Number(rejoined[2] ?? rejoined[4]),
+        column: Number(rejoined[3] ?? rejoined[5]),
+        message: rejoined[6]!,
+      });
+      return;
+    }
     const located = p.base.source === 'manifest' && p.base.file === null ? this.manifestLocation(message) : {};
     // A package-attribute message whose path came on a line of its own names its manifest once joined.
     const packageFile =
@@ -3000,8 +3034,11 @@ export class GradleOutputParser {
         m[1] === '' &&
         previous !== null &&
         ((fillsConsoleRow(previous) && PATH_HEAD.test(previous)) ||
-          // A relative path's head on a long row of its own, its rest (no root) starting the location line.
-          (previous.length >= 60 && RELATIVE_PATH_HEAD.test(previous) && !/^[\\/]/.test(m[3]!))) &&
+          // A path's head on a long row of its own, its rest (no root) starting the location line: a console cut
+          // it at a width that is not a standard row's (the Flutter tool wraps at the terminal's, behind its indent).
+          (previous.length >= 60 &&
+            (RELATIVE_PATH_HEAD.test(previous) || PATH_HEAD.test(previous)) &&
+            !/^[\\/]/.test(m[3]!))) &&
         !STUDIO_FILE_LINE.test(previous) &&
         !/^[A-Za-z]:/.test(m[3]!)
           ? previous
@@ -3120,7 +3157,9 @@ export class GradleOutputParser {
       kotlin || !hasKt
         ? null
         : (KOTLIN_URL_ONLY.exec(line) ??
-          (line.includes(': (') ? KOTLIN_K1_BARE.exec(line) : null) ??
+          (line.includes(': (') || line.includes('.kt:(') || line.includes('.kts:(')
+            ? KOTLIN_K1_BARE.exec(line)
+            : null) ??
           (inBlock ? null : KOTLIN_RELATIVE_ONLY.exec(line)));
     if (kotlin || urlOnly) {
       const [letter, file, lineNo, column, message] = kotlin
@@ -3664,9 +3703,15 @@ export class GradleOutputParser {
       lead <= 122 &&
       line.includes('Exception: ') &&
       (m = THROWN.exec(line)) &&
-      KNOWN_FAILURE.test(m[1]!)
+      (KNOWN_FAILURE.test(m[1]!) ||
+        // Under Gradle's notice that the afterEvaluate listener failed, the exception is that failure, whatever it says.
+        AFTER_EVALUATE_NOTICE.test(this.previousLine?.trim() ?? ''))
     )
       return this.addFailureNamedOutsideReport(m[1]!.trim());
+    if (!inBlock && !quotedCause && (lead === 84 || lead === 71) && line.includes(' daemon ')) {
+      m = DAEMON_DISAPPEARED.exec(line);
+      if (m) return this.addFailureNamedOutsideReport(m[1]!);
+    }
     if (
       !inBlock &&
       !quotedCause &&

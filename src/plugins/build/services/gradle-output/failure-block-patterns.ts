@@ -108,6 +108,17 @@ export const QUOTED_HEADLINE = new RegExp(
 /** Failures Gradle and AGP print as one sentence, seen pasted on their own without the failure block around them. */
 export const KNOWN_FAILURE =
   /^\s*(?:Caused by: [\w.$]+(?:Exception|Error): )?((?:SDK location not found|Unsupported class file major version|General error during (?:conversion|semantic analysis): |Could not find method \S+ for arguments|No such property: \S+ for class: \S|Keystore file .* not found for signing config|Failed to find (?:target with hash string|Build Tools revision)|No toolchains found in the NDK|NDK (?:not configured|is not installed)|Minimum supported Gradle version is|The project is using an incompatible version|Android Gradle plugin requires Java \d+ to run\.|Namespace not specified\. |Task (?:with name )?'[^']*' not found in (?:root )?project '[^']+'(?:\.|\s*$)|Plugin is too old, please update to a more recent version|compileSdkVersion is not specified\b|There were failing tests\. See the report at: ).*)$/;
+/**
+ * The Gradle client's own words when its daemon died under a build (DaemonClient's notice before the daemon log's
+ * tail, then the DaemonDisappearedException the report names): printed outside a report, the failure all the same.
+ */
+export const DAEMON_DISAPPEARED =
+  /^\s*(The message received from the daemon indicates that the daemon has disappeared\.|Gradle build daemon disappeared unexpectedly \(it may have been killed or may have crashed\))\s*$/;
+/** Gradle's notice that a project's afterEvaluate listener failed too: the exception on the next line is what failed. */
+export const AFTER_EVALUATE_NOTICE =
+  /^Failed to notify ProjectEvaluationListener\.afterEvaluate\(\), but primary configuration failure takes precedence\.$/;
+/** The wrapper's download of a distribution: `Downloading https://…/gradle-4.1-all.zip`, its dots and percentages. */
+export const WRAPPER_DOWNLOAD = /^(?:Downloading https?:\/\/\S+|[.\d%]{3,}|Unzipping \S.* to \S.*)$/;
 /** An exception's class before its message (a stack pasted without the report): the message may be a known failure. */
 export const THROWN = /^\s*(?:(?:[a-z][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error): )+(\S.*)$/;
 /**

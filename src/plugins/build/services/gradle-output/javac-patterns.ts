@@ -111,6 +111,7 @@ export const MAVEN_LOCATED = /^\s*(.+?\.java):\[(\d+),(\d+)\] (?:(error|warning)
  * javac's message with no location in front of it (a CLI or a paste dropped it), also in the JDK's locales and with the
  * level word mis-decoded (a GBK console's `错误` read as UTF-8 is `����`). A `12: ` (or `.java:12: `) before it is what is
  * left of the `<path>:12: ` header when a paste cut the path away: without the file the line number locates nothing.
+ * A cut right after the header's last colon leaves the space that followed it (` error: …`).
  */
 export const JAVAC_BARE_ERROR = /^\s*(?:(?:\.(?:java|kt):)?\d+: )?(?:error|错误|エラー|Fehler|\uFFFD{2,}): (.+)$/;
 /**

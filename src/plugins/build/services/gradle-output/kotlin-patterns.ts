@@ -7,7 +7,10 @@ import type { DiagnosticSeverity } from './build-diagnostic.js';
 
 /** Kotlin K2 `e: file:///p/A.kt:4:54 msg` (and `:23:23: msg` in scripts), K1 `e: /p/A.kt: (12, 5): msg`. */
 export const KOTLIN_K2 = /^\s*([ewi]): (.+?\.kts?):(\d+):(\d+):? (.*)$/;
-export const KOTLIN_K1 = /^\s*([ewi]): (.+?\.kts?): \((\d+), (\d+)\): (.*)$/;
+/** K1's location as pastes also show it, the spaces after its colons lost (`A.kt:(4, 12): msg`). */
+export const KOTLIN_K1 = /^\s*([ewi]): (.+?\.kts?): ?\((\d+), ?(\d+)\): (.*)$/;
+/** A Kotlin location whose position a paste wrapped onto the next line, as the two lines read once joined with a space. */
+export const KOTLIN_LOCATION_REJOINED = /^(.+?\.kts?): ?(?:\((\d+), ?(\d+)\):?|(\d+):(\d+):?) (\S.*)$/;
 /** kotlinc's own command-line form, `<path>.kt:37:69: error: msg`, as a compiler run outside the daemon relays it. */
 export const KOTLINC_CLI = /^\s*((?:[A-Za-z]:)?[^\s:][^:]*?\.kts?):(\d+):(\d+): (error|warning): (\S.*)$/;
 export const KOTLIN_BARE = /^\s*([ew]): (.+)$/;
@@ -31,7 +34,7 @@ export const JAVA_NULLABILITY_MISMATCH = /^Java type mismatch\b/;
  * K1's `<path>.kt: (12, 5): msg` with its `e: ` lost: the `: (line, column): ` form is only the compiler's (also copied
  * by hand as `(12,5)`).
  */
-export const KOTLIN_K1_BARE = /^\s*((?:[A-Za-z]:)?[^\s:][^:]*?\.kts?): \((\d+), ?(\d+)\):? (\S.*)$/;
+export const KOTLIN_K1_BARE = /^\s*((?:[A-Za-z]:)?[^\s:][^:]*?\.kts?): ?\((\d+), ?(\d+)\):? (\S.*)$/;
 export const KOTLIN_BINARY_LOCATION =
   /^((?:[A-Za-z]:)?[^\s:]*?\.(?:kotlin_module|jar|klib|class)(?:!\/[^\s:]*)?): (\S.*)$/;
 /**

@@ -204,12 +204,18 @@ function withoutLayer(layer: Layer, line: string): string | null {
   }
 }
 
-/** A line's trailing returns, colours and non-breaking spaces, each behind a cheap check. */
+/** A task, project or configuration name in typographic quotes: `task ‘:app:lintVitalRelease’`. */
+const SMART_QUOTED_GRADLE_NAME = /\b(task|project|configuration) \u2018([^\u2018\u2019\s]+)\u2019/g;
+
+/** A line's trailing returns, colours, non-breaking spaces and smart quotes, each behind a cheap check. */
 function normalizeLine(rawLine: string): string {
   let line = rawLine;
   while (line.charCodeAt(line.length - 1) === 13) line = line.slice(0, -1);
   if (line.includes('\u001b')) line = line.replace(ANSI, '');
   if (line.includes('\u00a0')) line = line.replaceAll('\u00a0', ' ');
+  // Gradle quotes a task, project or configuration with ASCII quotes: typographic ones around it are an editor's
+  // (smart quotes), and the rules that read the name expect Gradle's.
+  if (line.includes('\u2018')) line = line.replace(SMART_QUOTED_GRADLE_NAME, "$1 '$2'");
   return line;
 }
 
