@@ -27293,7 +27293,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       null,
-      "Dependency 'androidx.appcompat:appcompat:1.4.2' requires libraries and applications that depend on it to compile against version 31 or later of the Android APIs. :app is currently compiled against android-28. Recommended action: Update this project to use a newer compileSdkVersion of at least 31, for example 32. Note that updating a library or application's compileSdkVersion (which allows newer APIs to be used) can be done separately from updating targetSdkVersion (which opts the app in to new runtime behavior) and minSdkVersion (which determines which devices the app can be installed on).",
+      "Dependency 'androidx.appcompat:appcompat:1.4.2' requires libraries and applications that depend on it to compile against version 31 or later of the Android APIs. :app is currently compiled against android-28. Recommended action: Update this project to use a newer compileSdkVersion of at least 31, for example 32.",
       ':app:checkReleaseAarMetadata',
     ),
     d(
@@ -27322,7 +27322,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       null,
-      "Dependency 'androidx.compose.material3:material3-android:1.5.0-alpha19' requires libraries and applications that depend on it to compile against version 37 or later of the Android APIs. :androidApp is currently compiled against android-36. Recommended action: Update this project to use a newer compileSdk of 37. Note that updating a library or application's compileSdk (which allows newer APIs to be used) can be done separately from updating targetSdk (which opts the app in to new runtime behavior) and minSdk (which determines which devices the app can be installed on).",
+      "Dependency 'androidx.compose.material3:material3-android:1.5.0-alpha19' requires libraries and applications that depend on it to compile against version 37 or later of the Android APIs. :androidApp is currently compiled against android-36. Recommended action: Update this project to use a newer compileSdk of 37.",
       ':androidApp:checkReleaseAarMetadata',
     ),
     d(
@@ -27641,7 +27641,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       null,
-      "Could not open settings generic class cache for settings file: BUG! exception in phase 'semantic analysis' in source unit '_BuildScript_' Unsupported class file major version 66",
+      "Could not open settings generic class cache for settings file. * BUG! exception in phase 'semantic analysis' in source unit '_BuildScript_' Unsupported class file major version 66",
       null,
     ),
   ],
