@@ -85,6 +85,8 @@ import {
   BLOCK_START_GLUED,
   CC_BULLET,
   CC_HEADER,
+  REPOSITORIES_SEARCHED,
+  NUMBERED_FAILURE,
   CHAINED_DEPENDENCY_NOT_FOUND,
   DEPENDENCY_DETAIL,
   DEPENDENCY_NOT_FOUND,
@@ -194,6 +196,7 @@ import {
 import {
   LINT,
   LINT_ABORTED,
+  LINT_ABORT_ADVICE,
   LINT_CUT_BEFORE_ID,
   LINT_IN_LINT_TASK,
   LINT_WITHOUT_LINE,
@@ -243,6 +246,7 @@ import {
 import {
   STUDIO_EXCEPTION,
   STUDIO_FILE_LINE,
+  BUILD_SCRIPT_FAILURE,
   STUDIO_LOCATED,
   STUDIO_LOCATED_HEADLINE,
   STUDIO_LOCATION_ONLY,
@@ -564,7 +568,10 @@ export class GradleOutputParser {
   private lostMarkerDepth = 0;
   /** The indent of a leaf cause whose `> ` was lost, for the unindented detail lines under it; null when none. */
   private lostMarkerDetails: string | null = null;
-  /** Gradle's `Configuration cache problems found in this build.` headline was read outside a failure block. */
+  /**
+   * Gradle's `Configuration cache problems found in this build.` headline, or a numbered failure's `N: Task failed with an
+   * exception.`, was read outside a failure block: a problem list right under it failed the build.
+   */
   private ccFailureHeadline = false;
   /** The severity of the config-cache list being read when its headline decided it. */
   private ccListSeverity: DiagnosticSeverity | null = null;
@@ -960,6 +967,9 @@ export class GradleOutputParser {
       }
       if (trimmed !== '' && !trimmed.startsWith('See the complete report')) this.ccListedOutsideBlock = [];
     }
+    // A numbered failure whose text is the problem list itself (its `* What went wrong:` left out of the paste).
+    const leadChar = trimmed.charCodeAt(0);
+    if (leadChar >= 49 && leadChar <= 57 && NUMBERED_FAILURE.test(trimmed)) this.ccFailureHeadline = true;
     if (this.section === 'none' && trimmed.startsWith('Configuration cache problems found in this build')) {
       this.ccFailureHeadline = true;
       return;
@@ -1039,7 +1049,8 @@ export class GradleOutputParser {
         /^[\s>]/.test(previous.text) &&
         trimmed !== '' &&
         !/^[\s>*]/.test(line) &&
-        !/^(?:BUILD |FAILURE|Total time|Deprecated Gradle|\d+ actionable tasks?)/.test(line)
+        // nor a compiler's count of its errors under them (`2 errors` after Kotlin DSL's script errors).
+        !/^(?:BUILD |FAILURE|Total time|Deprecated Gradle|\d+ actionable tasks?|\d+ (?:errors?|warnings?)$)/.test(line)
       ) {
         this.block[this.block.length - 1] = { ...previous, text: previous.text + line };
         return;
@@ -3557,6 +3568,8 @@ export class GradleOutputParser {
     message = message.replace(/^Resource and asset merger: /, '');
     if (message === '') return false;
     if (STUDIO_UNRESOLVED.test(message)) return this.addUnlocated(severity, 'gradle', message, task);
+    if (m[2] === undefined && BUILD_SCRIPT_FAILURE.test(message))
+      return this.addUnlocated(severity, 'gradle', message, task);
     if (DEPENDENCY_NOT_FOUND.test(message))
       return this.pendingDependency({
         severity,
@@ -3946,6 +3959,8 @@ export class GradleOutputParser {
         const t = l.text.trim();
         if (t === '') continue;
         if (!/^\s/.test(l.text) || l.consumed || /^(at |\.\.\. \d+ more)/.test(t) || indented.length >= 6) break;
+        // The repositories a dependency was looked for in say where, not why: never the failure's reason.
+        if (REPOSITORIES_SEARCHED.test(t)) break;
         indented.push(t);
       }
       this.add({
@@ -4002,6 +4017,9 @@ export class GradleOutputParser {
     const free = details
       .map((d) => d.text.trim())
       .filter((t) => t !== '' && !/^(?:ERROR:\s*)?AAPT:$/.test(t) && !GRADLE_MANUAL_POINTER.test(t));
+    // Lint's advice under its abort (how to let the build go on) is the same for every build: the message ends before it.
+    const adviceAt = free.findIndex((t) => LINT_ABORT_ADVICE.test(t));
+    if (adviceAt >= 0) free.length = adviceAt;
     // A reporter's `...` after the last detail (lines left out) is no part of the message.
     while (free[free.length - 1] === '...') free.pop();
     // A tool that prints its exception's stack under its message (lint's `Lint infrastructure error`, then `Caused by:`
@@ -4169,16 +4187,24 @@ export class GradleOutputParser {
       const caret = lines[i + 1] !== undefined ? /^(\s*)\^ (.*)$/.exec(lines[i + 1]!) : null;
       if (!caret) continue;
       const column = caret[1]!.length - code[1]!.length + 1;
+      // kotlinc's message goes on under the caret, indented past it (the candidates of an unresolved call).
+      const message = [caret[2]!.trimEnd()];
+      let next = i + 2;
+      for (; next < lines.length && message.length <= MAX_UNINDENTED_LINES; next++) {
+        const rest = lines[next]!;
+        if (rest.trim() === '' || rest.length - rest.trimStart().length <= caret[1]!.length) break;
+        message.push(rest.trim());
+      }
       this.add({
         severity: 'error',
         source: 'script',
         file: this.where?.file ?? null,
         line: Number(code[2]),
         column: column > 0 ? column : null,
-        message: caret[2]!,
+        message: message.join(' '),
         task: null,
       });
-      i++;
+      i = next - 1;
     }
     this.where = null;
   }

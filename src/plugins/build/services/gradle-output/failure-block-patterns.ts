@@ -20,6 +20,10 @@ export const AAR_ITEM = /^\s*(\d+)\.\s+(\S.*)$/;
 export const CC_HEADER =
   /(?:^|\. )(?:\d+ )?problems? (?:was|were) found (?:storing|reusing|loading|updating)?\s*the configuration cache/;
 export const CC_BULLET = /^- (.*)$/;
+/** Gradle's list of where it looked for a dependency or plugin, under the failure that names it. */
+export const REPOSITORIES_SEARCHED = /^Searched in the following (?:locations|repositories):$/;
+/** The header of one failure of several (`FAILURE: Build completed with 2 failures.`): `1: Task failed with an exception.` */
+export const NUMBERED_FAILURE = /^\d+: Task failed with an exception\.$/;
 /** `Build file '/p/build.gradle' line: 12`, `Script '/p/x.gradle' line: 51`, or a file without a line (Groovy's startup failures). */
 export const WHERE_BUILD_FILE =
   /^(?:(?:Build|Settings|Script|Init script) file|Script|Init script|Initialization script) '(.+?)'(?: line: (\d+))?$/;
