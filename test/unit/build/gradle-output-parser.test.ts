@@ -1153,6 +1153,55 @@ describe('GradleOutputParser rules', () => {
   it('counts by severity', () => {
     expect(countBySeverity(EXPECTED['ksp_room_errors.txt']!)).toEqual({ error: 4, warning: 1, info: 0 });
   });
+
+  it("reads a configuration-cache problem list under a numbered failure's header as errors, alone as warnings", () => {
+    const problem = "- Task `:app:a` of type `T`: invocation of 'Task.project' at execution time is unsupported.";
+    const numbered = parseGradleOutput(
+      [
+        '1: Task failed with an exception.',
+        '-----------',
+        '2 problems were found storing the configuration cache.',
+        problem,
+      ].join('\n'),
+    );
+    expect(numbered.map((x) => [x.source, x.severity])).toEqual([['config-cache', 'error']]);
+    const alone = parseGradleOutput(['2 problems were found storing the configuration cache.', problem].join('\n'));
+    expect(alone.map((x) => [x.source, x.severity])).toEqual([['config-cache', 'warning']]);
+  });
+
+  it("keeps Gradle's own build-script failures Gradle's behind Studio 3's ERROR:, and AGP's AGP's", () => {
+    const out = parseGradleOutput(
+      [
+        "ERROR: Gradle DSL method not found: 'negative()'",
+        "ERROR: Plugin with id 'kotlin-android' not found.",
+        'ERROR: Could not find method compile() for arguments [x] on object of type y.',
+        'ERROR: The specified Android SDK Build Tools version (26.0.0) is ignored.',
+      ].join('\n'),
+    );
+    expect(out.map((x) => x.source)).toEqual(['gradle', 'gradle', 'gradle', 'agp']);
+  });
+
+  it("takes kotlinc's candidate list under a script error's caret into its message, and stops at the next error", () => {
+    const out = parseGradleOutput(
+      [
+        '* What went wrong:',
+        'Script compilation errors:',
+        '',
+        '  Line 11:     version = "0.6.0"',
+        '               ^ Unresolved reference. None of the following candidates is applicable: ',
+        '                   public infix fun Spec.version(version: String?): Spec',
+        '  Line 12:     x()',
+        '               ^ Unresolved reference: x',
+      ].join('\n'),
+    );
+    expect(out.map((x) => [x.line, x.message])).toEqual([
+      [
+        11,
+        'Unresolved reference. None of the following candidates is applicable: public infix fun Spec.version(version: String?): Spec',
+      ],
+      [12, 'Unresolved reference: x'],
+    ]);
+  });
 });
 
 describe('GradleOutputParser rules from the opened hold-out set', () => {

@@ -943,6 +943,8 @@ export class GradleOutputParser {
       if (BLOCK_START.test(line)) {
         this.closeBlock();
         this.section = 'what-went-wrong';
+        // The failure's own text follows: a numbered failure's header no longer stands over a problem list.
+        this.ccFailureHeadline = false;
         return;
       }
       const glued = BLOCK_START_GLUED.exec(line);
