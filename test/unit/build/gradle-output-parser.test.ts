@@ -1181,6 +1181,39 @@ describe('GradleOutputParser rules', () => {
     expect(out.map((x) => x.source)).toEqual(['gradle', 'gradle', 'gradle', 'agp']);
   });
 
+  it("reads the daemon's disappearance alone and as the only exception of a pasted stack, once each", () => {
+    const message = 'Gradle build daemon disappeared unexpectedly (it may have been killed or may have crashed)';
+    expect(parseGradleOutput(`${message}\n\n* Try:\nRun with --stacktrace option to get the stack trace.`)).toEqual([
+      d('error', 'gradle', null, null, null, message, null),
+    ]);
+    const stack = `org.gradle.launcher.daemon.client.DaemonDisappearedException: ${message}\n\tat a.B.c(B.java:1)`;
+    expect(parseGradleOutput(stack).map((x) => x.message)).toEqual([message]);
+  });
+
+  it("reads a module's artifact Gradle could not find, also inside markdown bold italics over several lines", () => {
+    const out = parseGradleOutput(
+      [
+        '_**Could not find aapt2-proto.jar (com.android.tools.build:aapt2-proto:0.3.1).',
+        'Searched in the following locations:',
+        '    https://jcenter.bintray.com/com/android/tools/build/aapt2-proto/0.3.1/aapt2-proto-0.3.1.jar**_',
+      ].join('\n'),
+    );
+    expect(out.map((x) => x.message)).toEqual([
+      'Could not find aapt2-proto.jar (com.android.tools.build:aapt2-proto:0.3.1).',
+    ]);
+  });
+
+  it('takes a headline Gradle printed without a period before its first cause', () => {
+    const out = parseGradleOutput(
+      [
+        'Could not isolate parameters P@1 of artifact transform T',
+        '> Could not isolate value P@1 of type T.Parameters',
+        '   > boom',
+      ].join('\n'),
+    );
+    expect(out.map((x) => x.message)).toEqual(['Could not isolate parameters P@1 of artifact transform T: boom']);
+  });
+
   it("takes kotlinc's candidate list under a script error's caret into its message, and stops at the next error", () => {
     const out = parseGradleOutput(
       [

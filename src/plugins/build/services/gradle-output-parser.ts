@@ -85,6 +85,7 @@ import {
   BLOCK_START_GLUED,
   CC_BULLET,
   CC_HEADER,
+  GRADLE_FAILURE_WORDING,
   REPOSITORIES_SEARCHED,
   NUMBERED_FAILURE,
   CHAINED_DEPENDENCY_NOT_FOUND,
@@ -1357,7 +1358,10 @@ export class GradleOutputParser {
     const previous = this.previousLine?.replace(/^`+/, '') ?? null;
     if (previous === null || this.lastAdded?.line === this.previousLine) return null;
     if (NO_ERROR_MESSAGE_HEADLINE.test(previous)) return previous;
-    if (previous.length > 600 || !/^[A-Z][^:]*\S/.test(previous) || !/[.'\])]$/.test(previous)) return null;
+    if (previous.length > 600 || !/^[A-Z][^:]*\S/.test(previous)) return null;
+    // Gradle's own failures are sentences, though some end without a period (`Could not isolate parameters … of
+    // artifact transform X`): their wording says so.
+    if (!/[.'\])]$/.test(previous) && !GRADLE_FAILURE_WORDING.test(previous)) return null;
     return /^(?:FAILURE|BUILD |Run with|Total time|Note:|Try)\b/.test(previous) || TASK_LINE.test(previous)
       ? null
       : previous;
@@ -3282,8 +3286,10 @@ export class GradleOutputParser {
         lines: [],
         // A message indented as a whole (a paste inside a list) may go on in a paragraph of its own.
         paragraphs: /^\s/.test(line),
-        unindented: AGP_JDK_ADVICE,
-        ...(m[1]!.startsWith('Namespace not specified') ? { paragraphAfterBlank: NAMESPACE_ADVICE } : {}),
+        // AGP's advice after the namespace message also comes right under it, when a paste dropped the blank line.
+        ...(m[1]!.startsWith('Namespace not specified')
+          ? { unindented: NAMESPACE_ADVICE, paragraphAfterBlank: NAMESPACE_ADVICE }
+          : { unindented: AGP_JDK_ADVICE }),
       };
       return true;
     }
