@@ -1214,6 +1214,21 @@ describe('GradleOutputParser rules', () => {
     expect(out.map((x) => x.message)).toEqual(['Could not isolate parameters P@1 of artifact transform T: boom']);
   });
 
+  it("reports a script error kotlinc printed before Gradle's report once, when a paste's tabs moved the report's caret", () => {
+    const out = parseGradleOutput(
+      [
+        'e: /p/build.gradle.kts:83:41: Unresolved reference: grgit',
+        '* Where:',
+        "Build file '/p/build.gradle.kts' line: 83",
+        '* What went wrong:',
+        'Script compilation error:',
+        '  Line 83: \tmanifest.attributes["Git-Commit"] = grgit.head().id',
+        '\t\t\t\t\t\t^ Unresolved reference: grgit',
+      ].join('\n'),
+    );
+    expect(out.map((x) => [x.line, x.column])).toEqual([[83, 41]]);
+  });
+
   it("takes kotlinc's candidate list under a script error's caret into its message, and stops at the next error", () => {
     const out = parseGradleOutput(
       [

@@ -4189,6 +4189,9 @@ export class GradleOutputParser {
 
   /** `Line 23: <code>` followed by a caret line `   ^ message`, located by the `* Where:` section. */
   private scriptErrors(lines: string[]): void {
+    // kotlinc's `e: <script>:83:41: …` lines before the report said these already, with the column from the source
+    // (a caret's column is lost where a paste turned its spaces into tabs).
+    const before = this.diagnostics.length;
     for (let i = 0; i < lines.length; i++) {
       const code = /^(\s*Line (\d+): )(.*)$/.exec(lines[i]!);
       if (!code) continue;
@@ -4203,16 +4206,28 @@ export class GradleOutputParser {
         if (rest.trim() === '' || rest.length - rest.trimStart().length <= caret[1]!.length) break;
         message.push(rest.trim());
       }
+      const file = this.where?.file ?? null;
+      const text = message.join(' ');
+      i = next - 1;
+      const reported = file !== null ? this.reportPath(file) : null;
+      const said = this.diagnostics.some(
+        (d, k) =>
+          k < before &&
+          d.source === 'script' &&
+          d.line === Number(code[2]) &&
+          d.message === text &&
+          d.file === reported,
+      );
+      if (said) continue;
       this.add({
         severity: 'error',
         source: 'script',
-        file: this.where?.file ?? null,
+        file,
         line: Number(code[2]),
         column: column > 0 ? column : null,
-        message: message.join(' '),
+        message: text,
         task: null,
       });
-      i = next - 1;
     }
     this.where = null;
   }
