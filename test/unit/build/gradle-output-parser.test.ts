@@ -1215,6 +1215,103 @@ describe('GradleOutputParser rules', () => {
   it('counts by severity', () => {
     expect(countBySeverity(EXPECTED['ksp_room_errors.txt']!)).toEqual({ error: 4, warning: 1, info: 0 });
   });
+
+  it("reads a configuration-cache problem list under a numbered failure's header as errors, alone as warnings", () => {
+    const problem = "- Task `:app:a` of type `T`: invocation of 'Task.project' at execution time is unsupported.";
+    const numbered = parseGradleOutput(
+      [
+        '1: Task failed with an exception.',
+        '-----------',
+        '2 problems were found storing the configuration cache.',
+        problem,
+      ].join('\n'),
+    );
+    expect(numbered.map((x) => [x.source, x.severity])).toEqual([['config-cache', 'error']]);
+    const alone = parseGradleOutput(['2 problems were found storing the configuration cache.', problem].join('\n'));
+    expect(alone.map((x) => [x.source, x.severity])).toEqual([['config-cache', 'warning']]);
+  });
+
+  it("keeps Gradle's own build-script failures Gradle's behind Studio 3's ERROR:, and AGP's AGP's", () => {
+    const out = parseGradleOutput(
+      [
+        "ERROR: Gradle DSL method not found: 'negative()'",
+        "ERROR: Plugin with id 'kotlin-android' not found.",
+        'ERROR: Could not find method compile() for arguments [x] on object of type y.',
+        'ERROR: The specified Android SDK Build Tools version (26.0.0) is ignored.',
+      ].join('\n'),
+    );
+    expect(out.map((x) => x.source)).toEqual(['gradle', 'gradle', 'gradle', 'agp']);
+  });
+
+  it("reads the daemon's disappearance alone and as the only exception of a pasted stack, once each", () => {
+    const message = 'Gradle build daemon disappeared unexpectedly (it may have been killed or may have crashed)';
+    expect(parseGradleOutput(`${message}\n\n* Try:\nRun with --stacktrace option to get the stack trace.`)).toEqual([
+      d('error', 'gradle', null, null, null, message, null),
+    ]);
+    const stack = `org.gradle.launcher.daemon.client.DaemonDisappearedException: ${message}\n\tat a.B.c(B.java:1)`;
+    expect(parseGradleOutput(stack).map((x) => x.message)).toEqual([message]);
+  });
+
+  it("reads a module's artifact Gradle could not find, also inside markdown bold italics over several lines", () => {
+    const out = parseGradleOutput(
+      [
+        '_**Could not find aapt2-proto.jar (com.android.tools.build:aapt2-proto:0.3.1).',
+        'Searched in the following locations:',
+        '    https://jcenter.bintray.com/com/android/tools/build/aapt2-proto/0.3.1/aapt2-proto-0.3.1.jar**_',
+      ].join('\n'),
+    );
+    expect(out.map((x) => x.message)).toEqual([
+      'Could not find aapt2-proto.jar (com.android.tools.build:aapt2-proto:0.3.1).',
+    ]);
+  });
+
+  it('takes a headline Gradle printed without a period before its first cause', () => {
+    const out = parseGradleOutput(
+      [
+        'Could not isolate parameters P@1 of artifact transform T',
+        '> Could not isolate value P@1 of type T.Parameters',
+        '   > boom',
+      ].join('\n'),
+    );
+    expect(out.map((x) => x.message)).toEqual(['Could not isolate parameters P@1 of artifact transform T: boom']);
+  });
+
+  it("reports a script error kotlinc printed before Gradle's report once, when a paste's tabs moved the report's caret", () => {
+    const out = parseGradleOutput(
+      [
+        'e: /p/build.gradle.kts:83:41: Unresolved reference: grgit',
+        '* Where:',
+        "Build file '/p/build.gradle.kts' line: 83",
+        '* What went wrong:',
+        'Script compilation error:',
+        '  Line 83: \tmanifest.attributes["Git-Commit"] = grgit.head().id',
+        '\t\t\t\t\t\t^ Unresolved reference: grgit',
+      ].join('\n'),
+    );
+    expect(out.map((x) => [x.line, x.column])).toEqual([[83, 41]]);
+  });
+
+  it("takes kotlinc's candidate list under a script error's caret into its message, and stops at the next error", () => {
+    const out = parseGradleOutput(
+      [
+        '* What went wrong:',
+        'Script compilation errors:',
+        '',
+        '  Line 11:     version = "0.6.0"',
+        '               ^ Unresolved reference. None of the following candidates is applicable: ',
+        '                   public infix fun Spec.version(version: String?): Spec',
+        '  Line 12:     x()',
+        '               ^ Unresolved reference: x',
+      ].join('\n'),
+    );
+    expect(out.map((x) => [x.line, x.message])).toEqual([
+      [
+        11,
+        'Unresolved reference. None of the following candidates is applicable: public infix fun Spec.version(version: String?): Spec',
+      ],
+      [12, 'Unresolved reference: x'],
+    ]);
+  });
 });
 
 describe('GradleOutputParser rules from the opened hold-out set', () => {

@@ -98,6 +98,7 @@ import {
   ESCAPED_LOG_BREAK,
   FETCH_FAILURE,
   GRADLE_FAILURE_EXCEPTION,
+  GRADLE_FAILURE_WORDING,
   GRADLE_SECTION,
   HEADLINE_THEN_CAUSE,
   IMPLICIT_BLOCK,
@@ -105,9 +106,11 @@ import {
   KNOWN_FAILURE,
   LOCATION_AWARE_EXCEPTION,
   NO_ERROR_MESSAGE_HEADLINE,
+  NUMBERED_FAILURE,
   ONE_LINE_HEADLINE,
   PATH_OR_HOST_CAUSE,
   QUOTED_HEADLINE,
+  REPOSITORIES_SEARCHED,
   RESOLUTION_ATTEMPT_WRAPPER,
   SQUASHED_REPORT,
   SQUASHED_SECTION_BREAK,
@@ -207,6 +210,7 @@ import {
 import {
   LINT,
   LINT_ABORTED,
+  LINT_ABORT_ADVICE,
   LINT_CUT_BEFORE_ID,
   LINT_IN_LINT_TASK,
   LINT_WITHOUT_LINE,
@@ -263,6 +267,7 @@ import {
 } from './gradle-output/r8-patterns.js';
 import {
   ANNOTATION_PROCESSOR_MESSAGE,
+  BUILD_SCRIPT_FAILURE,
   STUDIO_EXCEPTION,
   STUDIO_FILE_LINE,
   STUDIO_LOCATED,
@@ -636,7 +641,10 @@ export class GradleOutputParser {
   private lostMarkerDepth = 0;
   /** The indent of a leaf cause whose `> ` was lost, for the unindented detail lines under it; null when none. */
   private lostMarkerDetails: string | null = null;
-  /** Gradle's `Configuration cache problems found in this build.` headline was read outside a failure block. */
+  /**
+   * Gradle's `Configuration cache problems found in this build.` headline, or a numbered failure's `N: Task failed with an
+   * exception.`, was read outside a failure block: a problem list right under it failed the build.
+   */
   private ccFailureHeadline = false;
   /** The severity of the config-cache list being read when its headline decided it. */
   private ccListSeverity: DiagnosticSeverity | null = null;
@@ -1086,6 +1094,8 @@ export class GradleOutputParser {
       if (BLOCK_START.test(line)) {
         this.closeBlock();
         this.section = 'what-went-wrong';
+        // The failure's own text follows: a numbered failure's header no longer stands over a problem list.
+        this.ccFailureHeadline = false;
         return;
       }
       const glued = BLOCK_START_GLUED.exec(line);
@@ -1110,6 +1120,9 @@ export class GradleOutputParser {
       }
       if (trimmed !== '' && !trimmed.startsWith('See the complete report')) this.ccListedOutsideBlock = [];
     }
+    // A numbered failure whose text is the problem list itself (its `* What went wrong:` left out of the paste).
+    const leadChar = trimmed.charCodeAt(0);
+    if (leadChar >= 49 && leadChar <= 57 && NUMBERED_FAILURE.test(trimmed)) this.ccFailureHeadline = true;
     if (this.section === 'none' && trimmed.startsWith('Configuration cache problems found in this build')) {
       this.ccFailureHeadline = true;
       return;
@@ -1189,7 +1202,8 @@ export class GradleOutputParser {
         /^[\s>]/.test(previous.text) &&
         trimmed !== '' &&
         !/^[\s>*]/.test(line) &&
-        !/^(?:BUILD |FAILURE|Total time|Deprecated Gradle|\d+ actionable tasks?)/.test(line)
+        // nor a compiler's count of its errors under them (`2 errors` after Kotlin DSL's script errors).
+        !/^(?:BUILD |FAILURE|Total time|Deprecated Gradle|\d+ actionable tasks?|\d+ (?:errors?|warnings?)$)/.test(line)
       ) {
         this.block[this.block.length - 1] = { ...previous, text: previous.text + line };
         return;
@@ -1518,7 +1532,10 @@ export class GradleOutputParser {
     const previous = this.previousLine?.replace(/^`+/, '') ?? null;
     if (previous === null || this.lastAdded?.line === this.previousLine) return null;
     if (NO_ERROR_MESSAGE_HEADLINE.test(previous)) return previous;
-    if (previous.length > 600 || !/^[A-Z][^:]*\S/.test(previous) || !/[.'\])]$/.test(previous)) return null;
+    if (previous.length > 600 || !/^[A-Z][^:]*\S/.test(previous)) return null;
+    // Gradle's own failures are sentences, though some end without a period (`Could not isolate parameters … of
+    // artifact transform X`): their wording says so.
+    if (!/[.'\])]$/.test(previous) && !GRADLE_FAILURE_WORDING.test(previous)) return null;
     return /^(?:FAILURE|BUILD |Run with|Total time|Note:|Try)\b/.test(previous) || TASK_LINE.test(previous)
       ? null
       : previous;
@@ -3677,8 +3694,10 @@ export class GradleOutputParser {
         lines: [],
         // A message indented as a whole (a paste inside a list) may go on in a paragraph of its own.
         paragraphs: /^\s/.test(line),
-        unindented: AGP_JDK_ADVICE,
-        ...(m[1]!.startsWith('Namespace not specified') ? { paragraphAfterBlank: NAMESPACE_ADVICE } : {}),
+        // AGP's advice after the namespace message also comes right under it, when a paste dropped the blank line.
+        ...(m[1]!.startsWith('Namespace not specified')
+          ? { unindented: NAMESPACE_ADVICE, paragraphAfterBlank: NAMESPACE_ADVICE }
+          : { unindented: AGP_JDK_ADVICE }),
       };
       return true;
     }
@@ -3998,6 +4017,8 @@ export class GradleOutputParser {
     message = message.replace(/^Resource and asset merger: /, '');
     if (message === '') return false;
     if (STUDIO_UNRESOLVED.test(message)) return this.addUnlocated(severity, 'gradle', message, task);
+    if (m[2] === undefined && BUILD_SCRIPT_FAILURE.test(message))
+      return this.addUnlocated(severity, 'gradle', message, task);
     if (DEPENDENCY_NOT_FOUND.test(message))
       return this.pendingDependency({
         severity,
@@ -4389,6 +4410,8 @@ export class GradleOutputParser {
         const t = l.text.trim();
         if (t === '') continue;
         if (!/^\s/.test(l.text) || l.consumed || /^(at |\.\.\. \d+ more)/.test(t) || indented.length >= 6) break;
+        // The repositories a dependency was looked for in say where, not why: never the failure's reason.
+        if (REPOSITORIES_SEARCHED.test(t)) break;
         indented.push(t);
       }
       this.add({
@@ -4445,6 +4468,9 @@ export class GradleOutputParser {
     const free = details
       .map((d) => d.text.trim())
       .filter((t) => t !== '' && !/^(?:ERROR:\s*)?AAPT:$/.test(t) && !GRADLE_MANUAL_POINTER.test(t));
+    // Lint's advice under its abort (how to let the build go on) is the same for every build: the message ends before it.
+    const adviceAt = free.findIndex((t) => LINT_ABORT_ADVICE.test(t));
+    if (adviceAt >= 0) free.length = adviceAt;
     // A reporter's `...` after the last detail (lines left out) is no part of the message.
     while (free[free.length - 1] === '...') free.pop();
     // A tool that prints its exception's stack under its message (lint's `Lint infrastructure error`, then `Caused by:`
@@ -4606,22 +4632,45 @@ export class GradleOutputParser {
 
   /** `Line 23: <code>` followed by a caret line `   ^ message`, located by the `* Where:` section. */
   private scriptErrors(lines: string[]): void {
+    // kotlinc's `e: <script>:83:41: …` lines before the report said these already, with the column from the source
+    // (a caret's column is lost where a paste turned its spaces into tabs).
+    const before = this.diagnostics.length;
     for (let i = 0; i < lines.length; i++) {
       const code = /^(\s*Line (\d+): )(.*)$/.exec(lines[i]!);
       if (!code) continue;
       const caret = lines[i + 1] !== undefined ? /^(\s*)\^ (.*)$/.exec(lines[i + 1]!) : null;
       if (!caret) continue;
       const column = caret[1]!.length - code[1]!.length + 1;
+      // kotlinc's message goes on under the caret, indented past it (the candidates of an unresolved call).
+      const message = [caret[2]!.trimEnd()];
+      let next = i + 2;
+      for (; next < lines.length && message.length <= MAX_UNINDENTED_LINES; next++) {
+        const rest = lines[next]!;
+        if (rest.trim() === '' || rest.length - rest.trimStart().length <= caret[1]!.length) break;
+        message.push(rest.trim());
+      }
+      const file = this.where?.file ?? null;
+      const text = message.join(' ');
+      i = next - 1;
+      const reported = file !== null ? this.reportPath(file) : null;
+      const said = this.diagnostics.some(
+        (d, k) =>
+          k < before &&
+          d.source === 'script' &&
+          d.line === Number(code[2]) &&
+          d.message === text &&
+          d.file === reported,
+      );
+      if (said) continue;
       this.add({
         severity: 'error',
         source: 'script',
-        file: this.where?.file ?? null,
+        file,
         line: Number(code[2]),
         column: column > 0 ? column : null,
-        message: caret[2]!,
+        message: text,
         task: null,
       });
-      i++;
     }
     this.where = null;
   }

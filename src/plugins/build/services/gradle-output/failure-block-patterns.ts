@@ -20,6 +20,12 @@ export const AAR_ITEM = /^\s*(\d+)\.\s+(\S.*)$/;
 export const CC_HEADER =
   /(?:^|\. )(?:\d+ )?problems? (?:was|were) found (?:storing|reusing|loading|updating)?\s*the configuration cache/;
 export const CC_BULLET = /^- (.*)$/;
+/** How Gradle words a failure it reports (`Could not …`, `Cannot …`, `Failed to …`, `Unable to …`). */
+export const GRADLE_FAILURE_WORDING = /^(?:Could not|Cannot|Failed to|Unable to) /;
+/** Gradle's list of where it looked for a dependency or plugin, under the failure that names it. */
+export const REPOSITORIES_SEARCHED = /^Searched in the following (?:locations|repositories):$/;
+/** The header of one failure of several (`FAILURE: Build completed with 2 failures.`): `1: Task failed with an exception.` */
+export const NUMBERED_FAILURE = /^\d+: Task failed with an exception\.$/;
 /** `Build file '/p/build.gradle' line: 12`, `Script '/p/x.gradle' line: 51`, or a file without a line (Groovy's startup failures). */
 export const WHERE_BUILD_FILE =
   /^(?:(?:Build|Settings|Script|Init script) file|Script|Init script|Initialization script) '(.+?)'(?: line: (\d+))?$/;
@@ -56,9 +62,12 @@ export const HEADLINE_THEN_CAUSE =
  */
 export const STACK_UNRESOLVED =
   /^\s*(?:Caused by: )?org\.gradle\.internal\.resolve\.ModuleVersion(?:Resolve|NotFound)Exception: (Could not (?:resolve|find) \S+?\.?)\s*$/;
-/** Gradle's missing dependency, also printed (or pasted) outside a failure block: Studio's sync, `ERROR: `, `Error:(62, 0) `. */
+/**
+ * Gradle's missing dependency, also printed (or pasted) outside a failure block: Studio's sync, `ERROR: `, `Error:(62, 0) `;
+ * a module's artifact names its file, then the module (`Could not find aapt2-proto.jar (com.android.tools.build:…).`).
+ */
 export const DEPENDENCY_NOT_FOUND =
-  /^Could not find (?:\S+|any matches for \S+ as no versions of \S+ are available|any version that matches \S+)\.$/;
+  /^Could not find (?:\S+(?: \([^()\s]+\))?|any matches for \S+ as no versions of \S+ are available|any version that matches \S+)\.$/;
 /** The same failure as a stack prints it: `Caused by: ` or a multi-cause exception's `Cause 2: `, then the exception. */
 export const CHAINED_DEPENDENCY_NOT_FOUND =
   /^(?:Caused by|Cause \d+): (?:[a-z][\w$]*\.)+[A-Z][\w$]*Exception: (Could not find .*)$/;
@@ -105,9 +114,12 @@ export const QUOTED_HEADLINE = new RegExp(
     /(?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project) '[^']+'\.\s*$/
       .source,
 );
-/** Failures Gradle and AGP print as one sentence, seen pasted on their own without the failure block around them. */
+/**
+ * Failures Gradle and AGP (and the Google Services plugin every Firebase app applies) print as one sentence, seen
+ * pasted on their own without the failure block around them.
+ */
 export const KNOWN_FAILURE =
-  /^\s*(?:Caused by: [\w.$]+(?:Exception|Error): )?((?:SDK location not found|Unsupported class file major version|General error during (?:conversion|semantic analysis): |Could not find method \S+ for arguments|No such property: \S+ for class: \S|Keystore file .* not found for signing config|Failed to find (?:target with hash string|Build Tools revision)|No toolchains found in the NDK|NDK (?:not configured|is not installed)|Minimum supported Gradle version is|The project is using an incompatible version|Android Gradle plugin requires Java \d+ to run\.|Namespace not specified\. |Task (?:with name )?'[^']*' not found in (?:root )?project '[^']+'(?:\.|\s*$)|Plugin is too old, please update to a more recent version|compileSdkVersion is not specified\b|There were failing tests\. See the report at: ).*)$/;
+  /^\s*(?:Caused by: [\w.$]+(?:Exception|Error): )?((?:SDK location not found|Unsupported class file major version|General error during (?:conversion|semantic analysis): |Could not find method \S+ for arguments|No such property: \S+ for class: \S|Keystore file .* not found for signing config|Failed to find (?:target with hash string|Build Tools revision)|No toolchains found in the NDK|NDK (?:not configured|is not installed)|Minimum supported Gradle version is|The project is using an incompatible version|Android Gradle plugin requires Java \d+ to run\.|Namespace not specified\. |Task (?:with name )?'[^']*' not found in (?:root )?project '[^']+'(?:\.|\s*$)|Plugin is too old, please update to a more recent version|Gradle build daemon disappeared unexpectedly\b|File google-services\.json is missing\b|compileSdkVersion is not specified\b|There were failing tests\. See the report at: ).*)$/;
 /**
  * The Gradle client's own words when its daemon died under a build (DaemonClient's notice before the daemon log's
  * tail, then the DaemonDisappearedException the report names): printed outside a report, the failure all the same.
@@ -128,7 +140,7 @@ export const THROWN = /^\s*(?:(?:[a-z][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error): 
  * name where it failed, not what: a stack of those alone reports nothing.
  */
 export const GRADLE_FAILURE_EXCEPTION =
-  /^\s*(?:Caused by: )?(?:(?:[a-z][\w$]*\.)+[A-Z][\w$]*Exception: )+(Task '[^']*' not found in (?:root )?project '[^']+'.*?|Lint found (?:fatal )?errors\b[^.]*\.?)\.?\s*$/;
+  /^\s*(?:Caused by: )?(?:(?:[a-z][\w$]*\.)+[A-Z][\w$]*Exception: )+(Task '[^']*' not found in (?:root )?project '[^']+'.*?|Lint found (?:fatal )?errors\b[^.]*\.?|Gradle build daemon disappeared unexpectedly \([^)]*\))\.?\s*$/;
 /**
  * Gradle's failures to fetch what the build needs, as Studio's sync shows them alone: a plugin no repository has, a
  * repository refusing a file, the wrapper's distribution refused, a variant built for a newer JVM (the reason Gradle

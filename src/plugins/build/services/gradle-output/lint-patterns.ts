@@ -10,3 +10,6 @@ export const LINT_CUT_BEFORE_ID = /^\s*\S.*?:\d+: (?:Error|Warning): \S/;
 export const LINT_IN_LINT_TASK = /^\s*(\S.*?\.\w+):(\d+): (Error|Warning|Information|Fatal): (\S.*)$/;
 /** Lint's own line before the failure block it ends the build with (the advice follows it). */
 export const LINT_ABORTED = /^\s*(Lint found (?:fatal )?errors\b[^.]*\.)\s*$/;
+/** Lint's advice under `Lint found errors in the project; aborting build.`, its first line (a DSL snippet follows). */
+export const LINT_ABORT_ADVICE =
+  /^Fix the issues identified by lint, or add the following to your build script to proceed with errors:$/;

@@ -16,6 +16,12 @@ export const STUDIO_LOCATED_HEADLINE =
   /^\s*(?:E?r?r?o?r)?:\((\d+)(?:, ?\d+)?\)\s*(?=Execution failed for task|A problem occurred (?:configuring|evaluating) )/;
 /** Studio's sync message for a dependency no repository had (`ERROR: Failed to resolve: g:a:v`, bare when copied). */
 export const STUDIO_UNRESOLVED = /^\s*(Failed to resolve: \S+:\S+)\s*$/;
+/**
+ * Gradle's own build-script failures (a DSL method or property the script's Groovy did not find, a plugin id nobody
+ * provides), which Studio 3's sync printed behind the same `ERROR: ` as AGP's messages: they are Gradle's, not AGP's.
+ */
+export const BUILD_SCRIPT_FAILURE =
+  /^(?:Gradle DSL method not found: |Could not find method \S+ for arguments |Could not (?:get|set) unknown property '|No such property: \S+ for class: |Plugin with id '[^']+' not found\.)/;
 /** Studio's notification when a sync fails: the rest of the line is the failure. */
 export const STUDIO_SYNC_FAILED = /^\s*Gradle (?:project )?sync failed: (\S.*)$/;
 /** A Studio location with its message lost (copied apart from it): `Error:(39,13)`. */

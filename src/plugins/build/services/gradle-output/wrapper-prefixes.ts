@@ -51,6 +51,10 @@ export const LINKED_PATH = /[\\/][^\\/]*\.\w+$/;
 export const FLUTTER_PREFIX_GLUED = /\S\[ *\+ *\d+ m?s\] /;
 /** A markdown bold span inside a line: `**` on both sides of text that neither starts nor ends with space, `*` or `/`. */
 export const INLINE_BOLD = /(?<![\w*/])\*\*([^\s*/](?:[^*\n]{0,200}?[^\s*/])?)\*\*(?![\w*/])/g;
+/** Markdown bold, alone or inside italics, opened at a line's start with no space after it. */
+const MULTILINE_BOLD_OPENER = /^_?\*\*(?=[^*\s_])/;
+/** Its close at a line's end, right after the text. */
+const MULTILINE_BOLD_CLOSER = /(?<=[^*\s_])\*\*_?$/;
 /** A whole line set in markdown emphasis by a reporter (`_Missing classes detected …_`, `**…**`). */
 export const EMPHASIZED_LINE = /^(\*\*|__|\*|_)([^\s*_](?:.*\S)?)\1\s*$/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes start with ESC.
@@ -150,17 +154,16 @@ export function stripWrapperPrefixes(rawLine: string): string {
   const emphasized = head === 95 || head === 42 ? EMPHASIZED_LINE.exec(line) : null;
   if (emphasized) line = emphasized[2]!;
   else if ((head === 95 || head === 32) && /^ *_> /.test(line)) line = line.slice(line.indexOf('_') + 1);
-  // A log pasted in markdown bold over several lines: `**` glued to the first line's start, to the last line's end (a
-  // span that closes on the same line, `**Execution failed for task '…'**.`, is read as one inside the line below).
-  else if (line.startsWith('**') && line.length > 2 && !/[*\s]/.test(line[2]!) && line.indexOf('**', 2) < 0)
-    line = line.slice(2);
-  else if (
-    line.endsWith('**') &&
-    line.length > 2 &&
-    !/[*\s]/.test(line[line.length - 3]!) &&
-    line.indexOf('**') === line.length - 2
-  )
-    line = line.slice(0, -2);
+  // A log pasted in markdown bold (or bold italics, `_**…**_`) over several lines: the markers glued to the first
+  // line's start, to the last line's end (a span that closes on the same line, `**Execution failed for task '…'**.`, is
+  // read as one inside the line below).
+  else if ((head === 42 || head === 95) && MULTILINE_BOLD_OPENER.test(line)) {
+    const opener = line.indexOf('**') + 2;
+    if (line.indexOf('**', opener) < 0) line = line.slice(opener);
+  } else if (line.endsWith('*') || line.endsWith('_')) {
+    const closer = MULTILINE_BOLD_CLOSER.exec(line);
+    if (closer && line.indexOf('**') === closer.index) line = line.slice(0, closer.index);
+  }
   // Words a reporter set in bold inside a pasted line (`Duplicate class **a.B** found in …`); a glob's `**/` is not one.
   if (line.includes('**')) line = line.replace(INLINE_BOLD, '$1');
   // The italics' closing `_` after the sentence's or the quoted name's end (`…found._`, `… name 'a.b.c'_`).
