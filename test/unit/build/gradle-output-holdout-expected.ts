@@ -983,35 +983,6 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
-  'holdout9b_gradle_aar_metadata_cordova_compile_sdk_version_wording_second_item_cut.txt': [
-    d(
-      'error',
-      'agp',
-      null,
-      null,
-      null,
-      "Dependency 'androidx.appcompat:appcompat:1.4.2' requires libraries and applications that depend on it to compile against version 31 or later of the Android APIs. :app is currently compiled against android-28. Recommended action: Update this project to use a newer compileSdkVersion of at least 31, for example 32.",
-      ':app:checkReleaseAarMetadata',
-    ),
-    d(
-      'error',
-      'agp',
-      null,
-      null,
-      null,
-      "Dependency 'androidx.core:core-splashscreen:1.0.0-rc01' requires libraries and applications that depend on it to compile against version 31 or later of the Android APIs. :app is currently compiled against android-28.",
-      ':app:checkReleaseAarMetadata',
-    ),
-    d(
-      'error',
-      'gradle',
-      null,
-      null,
-      null,
-      "Execution failed for task ':app:checkReleaseAarMetadata': 8 issues were found when checking AAR metadata:",
-      ':app:checkReleaseAarMetadata',
-    ),
-  ],
   'holdout9b_gradle_aar_metadata_capacitor_prefixed_flattened_indent_first_item_cut.txt': [
     d(
       'error',
