@@ -1892,4 +1892,68 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       ':app:compileReleaseJavaWithJavac',
     ),
   ],
+  'holdout10a_aapt_agpbi_ttcindex_transforms1_position_old_task_lines.txt': [
+    d(
+      'error',
+      'aapt2',
+      '/Users/kerui/.gradle/caches/transforms-1/files-1.1/sdk-common-2.4055.aar/3f2b03e011edcbab394f351280290a4a/res/values/values.xml',
+      5,
+      5,
+      'resource android:attr/ttcIndex not found.',
+      null,
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:processBuildTestDebugResources': Failed to process resources, see aapt output above for details.",
+      ':app:processBuildTestDebugResources',
+    ),
+  ],
+  'holdout10a_manifest_label_quoted_cause_only_two_space_details.txt': [
+    d(
+      'error',
+      'manifest',
+      'AndroidManifest.xml',
+      61,
+      9,
+      'Manifest merger failed : Attribute application@label value=(@string/_APP_NAME_) from AndroidManifest.xml:61:9-43 is also present at [org.zakariya.stickyheaders:stickyheaders:0.7.5] AndroidManifest.xml:12:9-41 value=(@string/app_name). Suggestion: add \'tools:replace="android:label"\' to <application> element at AndroidManifest.xml:9:5-20:19 to override.',
+      null,
+    ),
+  ],
+  'holdout10a_manifest_label_studio_error_tab_details_information_line.txt': [
+    d(
+      'error',
+      'manifest',
+      'AndroidManifest.xml',
+      13,
+      9,
+      'Manifest merger failed : Attribute application@label value=(@string/app_small_name) from AndroidManifest.xml:13:9-47 is also present at [com.dreamlive.cn.clog:ClogLibrary:0.0.1] AndroidManifest.xml:13:9-41 value=(@string/app_name). Suggestion: add \'tools:replace="android:label"\' to <application> element at AndroidManifest.xml:9:5-105:19 to override.',
+      ':app:processDebugManifest',
+    ),
+  ],
+  'holdout10a_manifest_label_studio_error_space_tab_details.txt': [
+    d(
+      'error',
+      'manifest',
+      'AndroidManifest.xml',
+      14,
+      9,
+      'Manifest merger failed : Attribute application@label value=(@string/my_app_name) from AndroidManifest.xml:14:9-51 is also present at [com.github.iammert:MaterialIntroView:1.5.2] AndroidManifest.xml:13:9-41 value=(@string/app_name). Suggestion: add \'tools:replace="android:label"\' to <application> element at AndroidManifest.xml:10:5-62:19 to override.',
+      ':app:processDebugManifest',
+    ),
+  ],
+  'holdout10a_manifest_label_flavor_task_failure_block.txt': [
+    d(
+      'error',
+      'manifest',
+      'AndroidManifest.xml',
+      16,
+      9,
+      'Manifest merger failed : Attribute application@label value=(@string/app_launcher) from AndroidManifest.xml:16:9-45 is also present at [com.wang.avi:library:1.0.2] AndroidManifest.xml:11:18-50 value=(@string/app_name). Suggestion: add \'tools:replace="android:label"\' to <application> element at AndroidManifest.xml:13:5-85:19 to override.',
+      ':mobile:processDevDebugManifest',
+    ),
+  ],
 };
