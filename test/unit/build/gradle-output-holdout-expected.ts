@@ -1956,4 +1956,58 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       ':mobile:processDevDebugManifest',
     ),
   ],
+  'holdout10a_javac_override_windows_masked_path_not_incremental.txt': [
+    d(
+      'error',
+      'javac',
+      'C:\\Users\\XXXXX\\XXXXXX\\XXXX\\android\\app\\src\\main\\java\\com\\XXXX\\MainApplication.java',
+      49,
+      3,
+      'method does not override or implement a method from a supertype',
+      ':app:compileDebugJavaWithJavac',
+    ),
+  ],
+  'holdout10a_javac_cordova_incompatible_types_two_errors_notes_cut.txt': [
+    d(
+      'error',
+      'javac',
+      '/Users/{user}a/CordovaProjects/mobile/platforms/android/app/src/main/java/uk/co/workingedge/phonegap/plugin/LaunchReview.java',
+      45,
+      77,
+      'incompatible types: com.google.android.gms.tasks.Task<ReviewInfo> cannot be converted to com.google.android.play.core.tasks.Task<ReviewInfo>',
+      ':app:compileDebugJavaWithJavac',
+    ),
+    d(
+      'error',
+      'javac',
+      '/Users/{user}/CordovaProjects/mobile/platforms/android/app/src/main/java/uk/co/workingedge/phonegap/plugin/LaunchReview.java',
+      50,
+      91,
+      'incompatible types: com.google.android.gms.tasks.Task<Void> cannot be converted to com.google.android.play.core.tasks.Task<Void>',
+      ':app:compileDebugJavaWithJavac',
+    ),
+  ],
+  'holdout10a_javac_undeclared_throwable_rn_bundle_task_no_compiler_output.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':sdk:compileReleaseJavaWithJavac': java.lang.reflect.UndeclaredThrowableException",
+      ':sdk:compileReleaseJavaWithJavac',
+    ),
+  ],
+  'holdout10a_javac_compiler_crash_module_attribute_rn_firebase_frames_cut.txt': [
+    d(
+      'error',
+      'javac',
+      null,
+      null,
+      null,
+      'An exception has occurred in the compiler (1.8.0_242-release). java.lang.AssertionError: annotationType(): unrecognized Attribute name MODULE (class com.sun.tools.javac.util.UnsharedNameTable$NameImpl)',
+      ':react-native-firebase_messaging:compileReleaseJavaWithJavac',
+    ),
+  ],
+  'holdout10a_precision_javac_task_exception_is_frames_only.txt': [],
 };
