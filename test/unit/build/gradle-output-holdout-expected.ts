@@ -2010,4 +2010,80 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
     ),
   ],
   'holdout10a_precision_javac_task_exception_is_frames_only.txt': [],
+  'holdout10a_kotlin_k1_warnings_unused_param_unchecked_casts_flavor_task_cut.txt': (
+    [
+      ['BaseListActivity.kt', 166, 31, "Parameter 'config' is never used"],
+      ['BaseListActivity.kt', 210, 54, 'Unchecked cast: List<T>? to List<PlanData>'],
+      ['BaseListActivity.kt', 218, 56, 'Unchecked cast: List<T>? to List<OrderData>'],
+      ['BaseListActivity.kt', 224, 56, 'Unchecked cast: List<T>? to List<TicketsData>'],
+      ['BaseListActivity.kt', 230, 56, 'Unchecked cast: List<T>? to List<TicketMessage>'],
+      ['BaseListActivity.kt', 243, 54, 'Unchecked cast: List<T>? to List<PlanData>'],
+      ['ConfigOrderDesign.kt', 111, 54, 'Unnecessary safe call on a non-null receiver of type PlanData?'],
+    ] as const
+  ).map(([file, line, column, message]) =>
+    d(
+      'warning',
+      'kotlin',
+      `/Users/oms/go/src/UUVPN/Android-kotlin-Code/design/src/main/java/com/github/kr328/clash/design/${file}`,
+      line,
+      column,
+      message,
+      ':design:compileMetaReleaseKotlin',
+    ),
+  ),
+  'holdout10a_kotlin_studio_warning_lines_under_windows_file_lines_cut.txt': (
+    [
+      ['ui\\manga\\track\\TrackPresenter.kt', 33, 26, "Parameter 'error' is never used, could be renamed to _"],
+      ['ui\\manga\\track\\TrackPresenter.kt', 83, 49, "Parameter 'v' is never used, could be renamed to _"],
+      ['ui\\manga\\track\\TrackPresenter.kt', 182, 43, "Parameter 'which1' is never used, could be renamed to _"],
+      ['ui\\reader\\ReaderSettingsDialog.kt', 596, 31, "Parameter 'dialog' is never used, could be renamed to _"],
+      ['ui\\reader\\ReaderCustomFilterDialog.kt', 181, 39, "Parameter 'dialog' is never used, could be renamed to _"],
+      ['ui\\setting\\AnilistLoginActivity.kt', 242, 34, "Parameter 'materialDialog' is never used, could be renamed to _"],
+      ['ui\\setting\\AnilistLoginActivity.kt', 170, 35, "Parameter 'view' is never used, could be renamed to _"],
+      ['ui\\download\\DownloadPresenter.kt', 182, 34, "Parameter 'dialog1' is never used, could be renamed to _"],
+      ['ui\\download\\DownloadPresenter.kt', 383, 49, "Parameter 'v' is never used, could be renamed to _"],
+      ['ui\\download\\DownloadPresenter.kt', 39, 35, "Parameter 'savedState' is never used"],
+    ] as const
+  ).map(([file, line, column, message]) =>
+    d(
+      'warning',
+      'kotlin',
+      `E:\\tachiyomi-master\\app\\src\\main\\java\\eu\\kanade\\tachiyomi\\${file}`,
+      line,
+      column,
+      message,
+      null,
+    ),
+  ),
+  'holdout10a_kotlin_worker_compilation_error_block_only_agp8_rc.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app-compose:compileDebugKotlin': Compilation error. See log for more details",
+      ':app-compose:compileDebugKotlin',
+    ),
+  ],
+  'holdout10a_gradle_numbered_failures_buildconfig_fields_disabled_build_flow.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "A problem occurred configuring project ':flutter_poolakey': com.android.builder.errors.EvalIssueException: Build Type 'debug' contains custom BuildConfig fields, but the feature is disabled. To enable the feature, add the following to your module-level build.gradle: `android.buildFeatures.buildConfig true`",
+      null,
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Failed to query the value of property 'buildFlowServiceProperty': com.android.builder.errors.EvalIssueException: Build Type 'debug' contains custom BuildConfig fields, but the feature is disabled. To enable the feature, add the following to your module-level build.gradle: `android.buildFeatures.buildConfig true`",
+      null,
+    ),
+  ],
 };
