@@ -2038,7 +2038,12 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       ['ui\\manga\\track\\TrackPresenter.kt', 182, 43, "Parameter 'which1' is never used, could be renamed to _"],
       ['ui\\reader\\ReaderSettingsDialog.kt', 596, 31, "Parameter 'dialog' is never used, could be renamed to _"],
       ['ui\\reader\\ReaderCustomFilterDialog.kt', 181, 39, "Parameter 'dialog' is never used, could be renamed to _"],
-      ['ui\\setting\\AnilistLoginActivity.kt', 242, 34, "Parameter 'materialDialog' is never used, could be renamed to _"],
+      [
+        'ui\\setting\\AnilistLoginActivity.kt',
+        242,
+        34,
+        "Parameter 'materialDialog' is never used, could be renamed to _",
+      ],
       ['ui\\setting\\AnilistLoginActivity.kt', 170, 35, "Parameter 'view' is never used, could be renamed to _"],
       ['ui\\download\\DownloadPresenter.kt', 182, 34, "Parameter 'dialog1' is never used, could be renamed to _"],
       ['ui\\download\\DownloadPresenter.kt', 383, 49, "Parameter 'v' is never used, could be renamed to _"],
