@@ -2091,4 +2091,17 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
+  'holdout10a_precision_tests_robolectric_unsatisfied_link_elided_frames.txt': [],
+  'holdout10a_tests_caused_by_failing_tests_report_is_process_crashed_frames.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      'There were failing tests. See the report at: Test run failed to complete. Instrumentation run failed due to Process crashed.',
+      null,
+    ),
+  ],
+  'holdout10a_precision_tests_test_worker_thread_main_dispatcher_exception.txt': [],
 };
