@@ -2204,4 +2204,27 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       ':app:processReleaseResources',
     ),
   ],
+  'holdout10a_kapt_dagger_missing_binding_anvil_stub_caret_trace.txt': [
+    d(
+      'error',
+      'kapt',
+      '/Users/trip/Documents/Projects/anvil-exxt/anvil/sample-app/build/tmp/kapt3/stubs/debug/experiment1/GroundAppComponent.java',
+      9,
+      17,
+      '[Dagger/MissingBinding] experiment1.FirstSubcomponent cannot be provided without an @Provides-annotated method.',
+      null,
+    ),
+  ],
+  'holdout10a_ksp_aa_worker_invalid_lifetime_token_kmp_metadata_prose_glued.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':core:kspCommonMainKotlinMetadata': Access to invalid ksp.org.jetbrains.kotlin.analysis.api.platform.lifetime.KotlinAlwaysAccessibleLifetimeToken@ee36fad: PSI has changed since creation all packages by me so how know issue",
+      ':core:kspCommonMainKotlinMetadata',
+    ),
+  ],
+  'holdout10a_precision_ksp_kotlin_task_execution_exception_space_frames.txt': [],
 };
