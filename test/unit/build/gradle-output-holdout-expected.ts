@@ -2227,4 +2227,26 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
     ),
   ],
   'holdout10a_precision_ksp_kotlin_task_execution_exception_space_frames.txt': [],
+  'holdout10a_gradle_studio_could_not_find_method_compile_no_file_link.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      23,
+      null,
+      "Could not find method compile() for arguments [project ':openCVLibrary'] on object of type org.gradle.api.internal.artifacts.dsl.dependencies.DefaultDependencyHandler.",
+      null,
+    ),
+  ],
+  'holdout10a_gradle_studio_error_sdk_location_not_found.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      'SDK location not found. Define location with sdk.dir in the local.properties file or with an ANDROID_HOME environment variable.',
+      null,
+    ),
+  ],
 };
