@@ -2249,4 +2249,57 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
+  'holdout10a_javac_zh_cannot_find_symbol_windows_task_without_colon.txt': [
+    d(
+      'error',
+      'javac',
+      'C:\\Users\\zhou\\Desktop\\React\\react-native-cnblogs\\android\\app\\src\\main\\java\\com\\reactnativecnblogs\\MainApplication.java',
+      40,
+      59,
+      '找不到符号 (符号: 变量 reactNativeCodePush_androidDeploymentKey; 位置: 类 string)',
+      ':app:compileDebugJavaWithJavac',
+    ),
+  ],
+  'holdout10a_javac_zh_studio_paren_error_under_file_row_then_failure.txt': [
+    d(
+      'error',
+      'javac',
+      'C:\\Talk\\yasea-master\\library\\src\\main\\java\\net\\ossrs\\yasea\\SrsCameraView.java',
+      201,
+      80,
+      '找不到符号 (符号: 变量 N; 位置: 类 VERSION_CODES)',
+      null,
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':library:compileReleaseJavaWithJavac': Compilation failed; see the compiler error output for details.",
+      ':library:compileReleaseJavaWithJavac',
+    ),
+  ],
+  'holdout10a_javac_unreported_exception_no_caret_node_modules_ci.txt': [
+    d(
+      'error',
+      'javac',
+      '/Users/runner/work/1/s/node_modules/react-native-create-thumbnail/android/src/main/java/com/createthumbnail/CreateThumbnailModule.java',
+      192,
+      null,
+      'unreported exception IOException; must be caught or declared to be thrown',
+      ':react-native-create-thumbnail:compileReleaseJavaWithJavac',
+    ),
+  ],
+  'holdout10a_javac_cordova_cli_four_unreported_json_exceptions_windows.txt': [123, 124, 125, 126].map((line) =>
+    d(
+      'error',
+      'javac',
+      'D:\\git\\ionic\\Shufadaquan_Ionic\\platforms\\android\\src\\com\\cyph\\cordova\\Chooser.java',
+      line,
+      59,
+      'unreported exception JSONException; must be caught or declared to be thrown',
+      null,
+    ),
+  ),
 };
