@@ -2302,4 +2302,51 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ),
+  'holdout10a_kotlin_k1_unresolved_after_gbk_mojibake_javac_notes_cause_header.txt': [
+    d(
+      'error',
+      'kotlin',
+      'C:\\soft\\env\\flutter\\flutter\\.pub-cache\\hosted\\pub.flutter-io.cn\\photo_manager-2.0.6\\android\\src\\main\\kotlin\\com\\fluttercandies\\photo_manager\\core\\utils\\ConvertUtils.kt',
+      73,
+      29,
+      'Unresolved reference: lowercase',
+      null,
+    ),
+  ],
+  'holdout10a_kotlin_k1_metadata_version_path_without_prefix_leading_space.txt': [
+    d(
+      'error',
+      'kotlin',
+      'bluetooth_thermal_printer-0.0.6/android/src/main/kotlin/com/peoplewareinnovations/bluetooth_thermal_printer/BluetoothThermalPrinterPlugin.kt',
+      327,
+      13,
+      "Class 'kotlin.Unit' was compiled with an incompatible version of Kotlin. The binary version of its metadata is 1.5.1, expected version is 1.1.15.",
+      null,
+    ),
+  ],
+  'holdout10a_kotlin_flutter_verbose_wrapped_e_prefix_metadata_version_windows.txt': [
+    [95, 16],
+    [96, 13],
+  ].map(([line, column]) =>
+    d(
+      'error',
+      'kotlin',
+      'C:\\flutter\\.pub-cache\\hosted\\pub.dartlang.org\\app_settings-4.1.1\\android\\src\\main\\kotlin\\com\\example\\appsettings\\AppSettingsPlugin.kt',
+      line,
+      column,
+      "Class 'kotlin.Unit' was compiled with an incompatible version of Kotlin. The binary version of its metadata is 1.5.1, expected version is 1.1.16.",
+      null,
+    ),
+  ),
+  'holdout10a_kotlin_k1_metadata_version_class_loaded_from_pub_cache_two.txt': [50, 54].map((line) =>
+    d(
+      'error',
+      'kotlin',
+      '/Users/nerder/.pub-cache/hosted/pub.dartlang.org/open_mail_app-0.3.0/android/src/main/kotlin/com/homex/open_mail_app/OpenMailAppPlugin.kt',
+      line,
+      9,
+      "Class 'kotlin.Unit' was compiled with an incompatible version of Kotlin. The binary version of its metadata is 1.5.1, expected version is 1.1.16.",
+      null,
+    ),
+  ),
 };
