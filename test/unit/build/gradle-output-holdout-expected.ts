@@ -2349,4 +2349,18 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ),
+  'holdout10a_tests_unit_failed_npe_parameter_non_null_frames_kt_without_line.txt': [
+    d(
+      'error',
+      'test',
+      'ExceptionUtilTest.java',
+      47,
+      null,
+      'com.ichi2.utils.ExceptionUtilTest > exceptionMessageNull: java.lang.NullPointerException: Parameter specified as non-null is null: method com.ichi2.utils.ExceptionUtil.getExceptionMessage, parameter e',
+      null,
+    ),
+  ],
+  'holdout10a_javac_generated_adapter_incompatible_types_bare_error_line.txt': [
+    d('error', 'javac', null, null, null, 'incompatible types: Blob cannot be converted to byte[]', null),
+  ],
 };
