@@ -2363,4 +2363,47 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
   'holdout10a_javac_generated_adapter_incompatible_types_bare_error_line.txt': [
     d('error', 'javac', null, null, null, 'incompatible types: Blob cannot be converted to byte[]', null),
   ],
+  'holdout10a_aapt_error_space_prefix_four_drawables_not_found_flavor_block_cut.txt': [
+    ...(
+      [
+        ['main/res/layout/baramundimain.xml', 26, 'notifications'],
+        ['ui/res/layout-v21/connection_fab.xml', 24, 'oval_ripple'],
+        ['ui/res/layout-v21/profile_list_fabs.xml', 22, 'oval_ripple'],
+        ['ui/res/layout-v21/profile_list_fabs.xml', 35, 'oval_ripple'],
+      ] as const
+    ).map(([file, line, name]) =>
+      d(
+        'error',
+        'aapt2',
+        `/media/delta/T5/android/openvpn/ics-openvpn/main/src/${file}`,
+        line,
+        null,
+        `resource drawable/${name} (aka com.baramundi.vpn:drawable/${name}) not found.`,
+        ':main:processUiReleaseResources',
+      ),
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':main:processUiReleaseResources': Android resource linking failed",
+      ':main:processUiReleaseResources',
+    ),
+  ],
+  'holdout10a_kotlin_k2_file_uri_metadata_version_tauri_generated_two.txt': [
+    [89, 19],
+    [95, 20],
+  ].map(([line, column]) =>
+    d(
+      'error',
+      'kotlin',
+      '/Users/setoelkahfi/Repositories/pepakbasajawa/src-tauri/gen/android/app/src/main/java/com/theblangkon/pepakbasajawa/generated/RustWebViewClient.kt',
+      line,
+      column,
+      "Class 'kotlin.Unit' was compiled with an incompatible version of Kotlin. The actual metadata version is 2.1.0, but the compiler version 1.9.0 can read versions up to 2.0.0.",
+      null,
+    ),
+  ),
 };
