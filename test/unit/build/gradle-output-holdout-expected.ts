@@ -2226,7 +2226,7 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       ':core:kspCommonMainKotlinMetadata',
     ),
   ],
-  'holdout10a_precision_ksp_kotlin_task_execution_exception_space_frames.txt': [],
+  'holdout10a_precision_kapt_kotlin_compiler_should_not_be_called_bare_frames.txt': [],
   'holdout10a_gradle_studio_could_not_find_method_compile_no_file_link.txt': [
     d(
       'error',
