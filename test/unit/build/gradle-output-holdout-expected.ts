@@ -2008,4 +2008,61 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       ':processDebugManifest',
     ),
   ],
+  'holdout10b_manifest_studio_error_meta_data_version_two_libraries.txt': [
+    d(
+      'error',
+      'manifest',
+      'AndroidManifest.xml',
+      23,
+      9,
+      'Manifest merger failed : Attribute meta-data#android.support.VERSION@value value=(26.0.0) from [com.android.support:percent:26.0.0] AndroidManifest.xml:25:13-35 is also present at [com.android.support:design:25.4.0] AndroidManifest.xml:28:13-35 value=(25.4.0). Suggestion: add \'tools:replace="android:value"\' to <meta-data> element at AndroidManifest.xml:23:9-25:38 to override.',
+      ':MapboxAndroidWearDemo:processDebugManifest',
+    ),
+  ],
+  'holdout10b_manifest_allow_backup_bare_three_lines_tab_indented.txt': [
+    d(
+      'error',
+      'manifest',
+      'AndroidManifest.xml',
+      24,
+      9,
+      'Manifest merger failed : Attribute application@allowBackup value=(false) from AndroidManifest.xml:24:9-36 is also present at [com.fenchtose:tooltip:0.1.5] AndroidManifest.xml:12:9-35 value=(true). Suggestion: add \'tools:replace="android:allowBackup"\' to <application> element at AndroidManifest.xml:22:5-121:19 to override.',
+      null,
+    ),
+  ],
+  'holdout10b_manifest_studio_error_supports_rtl_flavor_task.txt': [
+    d(
+      'error',
+      'manifest',
+      'AndroidManifest.xml',
+      34,
+      9,
+      'Manifest merger failed : Attribute application@supportsRtl value=(false) from AndroidManifest.xml:34:9-36 is also present at [com.nytimes.android:middleware-moshi:1.0.6] AndroidManifest.xml:12:9-35 value=(true). Suggestion: add \'tools:replace="android:supportsRtl"\' to <application> element at AndroidManifest.xml:28:5-99:19 to override.',
+      ':app:processProductionDebugManifest',
+    ),
+  ],
+  'holdout10b_kotlin_werror_use_experimental_warning_then_error.txt': [
+    d(
+      'warning',
+      'kotlin',
+      null,
+      null,
+      null,
+      "'-Xuse-experimental' is deprecated and will be removed in a future release",
+      ':support-ktx:compileDebugKotlin',
+    ),
+    d('error', 'kotlin', null, null, null, 'warnings found and -Werror specified', ':support-ktx:compileDebugKotlin'),
+  ],
+  'holdout10b_tests_precision_studio_not_mocked_message_coroutine_frames.txt': [],
+  'holdout10b_tests_gradle2_test_executor_exit_value_10_after_passed_line.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':new_ui:testFdroidDebugUnitTest': Process 'Gradle Test Executor 1' finished with non-zero exit value 10",
+      ':new_ui:testFdroidDebugUnitTest',
+    ),
+  ],
 };
