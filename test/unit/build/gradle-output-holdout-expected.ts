@@ -2065,4 +2065,149 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       ':new_ui:testFdroidDebugUnitTest',
     ),
   ],
+  'holdout10b_javac_rn_geocoder_six_errors_mixed_leading_slash_cut.txt': (
+    [
+      ['/', 16, 15, 'cannot find symbol (symbol: class List; location: class MainActivity)'],
+      ['', 16, 20, 'cannot find symbol (symbol: class ReactPackage; location: class MainActivity)'],
+      ['/', 15, 5, 'method does not override or implement a method from a supertype'],
+      ['', 18, 15, 'cannot find symbol (symbol: class MainReactPackage; location: class MainActivity)'],
+      ['/', 17, 24, 'cannot find symbol (symbol: class ReactPackage; location: class MainActivity)'],
+      ['/', 17, 16, 'cannot find symbol (symbol: variable Arrays; location: class MainActivity)'],
+    ] as const
+  ).map(([slash, line, column, message]) =>
+    d(
+      'error',
+      'javac',
+      `${slash}GeoCoderTest/android/app/src/main/java/com/geocodertest/MainActivity.java`,
+      line,
+      column,
+      message,
+      null,
+    ),
+  ),
+  'holdout10b_javac_rn_windows_paren_path_quoted_task_line_four_errors_cut.txt': (
+    [
+      [5, 26, 'cannot find symbol (symbol: class ReactApplication; location: package com.facebook.react)'],
+      [6, 26, 'cannot find symbol (symbol: class ReactNativeHost; location: package com.facebook.react)'],
+      [14, 61, 'cannot find symbol (symbol: class ReactApplication)'],
+      [16, 17, 'cannot find symbol (symbol: class ReactNativeHost)'],
+    ] as const
+  ).map(([line, column, message]) =>
+    d(
+      'error',
+      'javac',
+      'D:\\amin\\JS\\2)ReactNative\\TestVersion59\\android\\app\\src\\main\\java\\com\\testversion59\\MainApplication.java',
+      line,
+      column,
+      message,
+      ':app:compileDebugJavaWithJavac',
+    ),
+  ),
+  'holdout10b_javac_rn_first_line_quoted_four_cannot_find_symbol_cut.txt': (
+    [
+      [18, 29, 'cannot find symbol (symbol: class Bundle; location: class MainActivity)'],
+      [20, 9, 'cannot find symbol (symbol: variable mReactRootView; location: class MainActivity)'],
+      [20, 30, 'cannot find symbol (symbol: class ReactRootView; location: class MainActivity)'],
+      [22, 9, 'cannot find symbol (symbol: variable mReactInstanceManager; location: class MainActivity)'],
+    ] as const
+  ).map(([line, column, message]) =>
+    d(
+      'error',
+      'javac',
+      '/Users/fontana/Developer/softsul/petrovina/petrovina-crm/mobile/android/app/src/main/java/com/petrovinacrm/MainActivity.java',
+      line,
+      column,
+      message,
+      null,
+    ),
+  ),
+  'holdout10b_javac_zh_spaced_not_found_symbol_not_incremental_old_tasks.txt': [
+    d(
+      'error',
+      'javac',
+      'E:\\react-native\\ReactNativePlatform\\android\\app\\src\\main\\java\\com\\reactnativeplatform\\MainApplication.java',
+      12,
+      26,
+      '找 不到符号 (符号: 类 AMapLocationRecatPackage; 位置: 程序包 me.ele.dodo)',
+      ':app:compileDebugJavaWithJavac',
+    ),
+    d(
+      'error',
+      'javac',
+      'E:\\react-native\\ReactNativePlatform\\android\\app\\src\\main\\java\\com\\reactnativeplatform\\MainApplication.java',
+      31,
+      19,
+      '找 不到符号 (符号: 类 AMapLocationReactPackage)',
+      ':app:compileDebugJavaWithJavac',
+    ),
+  ],
+  'holdout10b_javac_rn_custom_package_old_task_failed_full_block.txt': [
+    d(
+      'error',
+      'javac',
+      '/Users/parkjiho/Documents/react-native-projects/plainX/android/app/src/main/java/com/plainx/MainActivity.java',
+      29,
+      33,
+      'cannot find symbol (symbol: class CustomReactPackage; location: class MainActivity)',
+      ':app:compileDebugJavaWithJavac',
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:compileDebugJavaWithJavac': Compilation failed; see the compiler error output for details.",
+      ':app:compileDebugJavaWithJavac',
+    ),
+  ],
+  'holdout10b_aapt_message_kind_error_after_failed_linking_file_resources.txt': [
+    d('error', 'aapt2', null, null, null, 'failed linking file resources.', null),
+    d(
+      'error',
+      'aapt2',
+      'C:\\Users\\Shreyash\\AndroidStudioProjects\\MyApplication\\app\\src\\main\\res\\layout\\fragment_board.xml',
+      472,
+      null,
+      "attribute 'com.example.shreyash.myapplication:dotsCornerRadius' not found.",
+      null,
+    ),
+  ],
+  'holdout10b_aapt_truncated_resource_attr_six_lines_no_location.txt': [
+    'uxsdk_cameraColorTextAppearance',
+    'uxsdk_cameraColorTextColor',
+    'uxsdk_cameraColorTextBackground',
+    'uxsdk_cameraColorTextSize',
+    'uxsdk_titleTextBackground',
+    'uxsdk_titleTextBackground',
+  ].map((attr) => d('error', 'aapt2', null, null, null, `resource attr/${attr}`, null)),
+  'holdout10b_aapt_error_prefix_transforms4_four_attrs_blank_indent_cut.txt': (
+    [
+      ['layout', 44, 'matProg_progressIndeterminate'],
+      ['layout', 44, 'matProg_barColor'],
+      ['layout', 129, 'matProg_progressIndeterminate'],
+      ['layout-sw600dp-v13', 44, 'matProg_progressIndeterminate'],
+    ] as const
+  ).map(([dir, line, attr]) =>
+    d(
+      'error',
+      'aapt2',
+      `C:\\Users\\USER\\.gradle\\caches\\transforms-4\\f6a5fc495d0246d92547f592a59b6040\\transformed\\kalertdialog-20.4.8\\res\\${dir}\\alert_dialog.xml`,
+      line,
+      null,
+      `attribute ${attr} (aka com.myproject:${attr}) not found.`,
+      null,
+    ),
+  ),
+  'holdout10b_aapt_studio_same_layer_type_error_twice_around_linking_failed.txt': [
+    d(
+      'error',
+      'aapt2',
+      'C:\\Users\\dkniaz\\ambilwarna\\library\\src\\main\\res\\layout-land\\ambilwarna_dialog.xml',
+      63,
+      null,
+      'attribute android:layerType not found.',
+      null,
+    ),
+  ],
 };
