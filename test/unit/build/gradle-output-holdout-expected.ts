@@ -2210,4 +2210,99 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
+  'holdout10b_kotlin_k1_first_error_without_e_prefix_causeless_block.txt': [
+    ...[8, 13].map((line) =>
+      d(
+        'error',
+        'kotlin',
+        'C:\\src\\flutter\\.pub-cache\\hosted\\pub.dartlang.org\\flutter_js-0.0.3+2\\android\\src\\main\\kotlin\\io\\abner\\flutter_js\\JSEngine.kt',
+        line,
+        46,
+        'Unresolved reference: JsBridgeConfig',
+        null,
+      ),
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':flutter_js:compileDebugKotlin'",
+      ':flutter_js:compileDebugKotlin',
+    ),
+  ],
+  'holdout10b_kotlin_k1_overload_ambiguity_trailing_space_candidate_lines.txt': (
+    [
+      [168, 21, 'removeAllCalls', 'Unit'],
+      [172, 36, 'getActiveCalls', 'String'],
+    ] as const
+  ).map(([line, column, fn, type]) =>
+    d(
+      'error',
+      'kotlin',
+      '/home/sayed/snap/flutter/common/flutter/.pub-cache/hosted/pub.dartlang.org/flutter_callkit_incoming-1.0.1+2/android/src/main/kotlin/com/hiennv/flutter_callkit_incoming/FlutterCallkitIncomingPlugin.kt',
+      line,
+      column,
+      `Overload resolution ambiguity: public fun ${fn}(context: Context?): ${type} defined in com.hiennv.flutter_callkit_incoming in file SharedPreferencesUtils.kt public fun ${fn}(context: Context?): ${type} defined in com.hiennv.flutter_callkit_incoming in file SharedPreferencesUtils.kt`,
+      null,
+    ),
+  ),
+  'holdout10b_kotlin_k1_bare_file_name_overload_ambiguity_no_prefix.txt': [
+    d(
+      'error',
+      'kotlin',
+      'UserSessionMatcher.kt',
+      86,
+      52,
+      'Overload resolution ambiguity: public open fun contains(@Nullable element: TagIdAndCategory): Boolean defined in java.util.HashSet public open fun contains(@Nullable element: TagIdAndCategory!): Boolean defined in java.util.HashSet',
+      null,
+    ),
+  ],
+  'holdout10b_kotlin_k2_cannot_infer_type_and_quoted_unresolved_reference.txt': [
+    d(
+      'error',
+      'kotlin',
+      '/Users/szymon/Documents/GitHub/linphone-android/app/src/main/java/org/linphone/notifications/NotificationBroadcastReceiver.kt',
+      113,
+      79,
+      'Cannot infer type for this parameter. Please specify it explicitly.',
+      ':app:compileDebugKotlin',
+    ),
+    d(
+      'error',
+      'kotlin',
+      '/Users/szymon/Documents/GitHub/linphone-android/app/src/main/java/org/linphone/notifications/NotificationBroadcastReceiver.kt',
+      122,
+      32,
+      "Unresolved reference 'createMessageFromUtf8'.",
+      ':app:compileDebugKotlin',
+    ),
+  ],
+  'holdout10b_kotlin_studio_build_output_ambiguity_between_candidates_no_location.txt': [
+    d(
+      'error',
+      'kotlin',
+      null,
+      null,
+      null,
+      'Overload resolution ambiguity between candidates: fun <reified T : ViewModel, K : Any> viewModelScoped(key: K, noinline keyInScopeResolver: (@ParameterName(...) K) -> Boolean): T fun <reified T : ViewModel> viewModelScoped(key: Any? = ..., noinline builder: @DisallowComposableCalls() (@ParameterName(...) SavedStateHandle) -> T): T',
+      null,
+    ),
+  ],
+  'holdout10b_kapt_room_schema_errors_stub_carets_indented_detail.txt': [
+    "Unable to read schema file: 'void kotlinx.serialization.json.JsonBuilder.setClassDiscriminatorMode(kotlinx.serialization.json.ClassDiscriminatorMode)'",
+    "Found invalid schema file '1.json' at the schema out folder: /home/lll/car/avnc/app/roomSchema/com.gaurav.avnc.model.db.MainDb. If you've modified the file, you might've broken the JSON format, try deleting the file and re-running the compiler. If you've not modified the file, please file a bug at https://issuetracker.google.com/issues/new?component=413107&template=1096568 with a sample app to reproduce the issue.",
+    'Unable to read schema file: Could not initialize class androidx.room.migration.bundle.SchemaBundleKt',
+  ].map((message) =>
+    d(
+      'error',
+      'kapt',
+      '/home/lll/car/avnc/app/build/tmp/kapt3/stubs/debug/com/gaurav/avnc/model/db/MainDb.java',
+      5,
+      17,
+      message,
+      ':app:kaptDebugKotlin',
+    ),
+  ),
 };
