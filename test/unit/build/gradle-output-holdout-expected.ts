@@ -2305,4 +2305,48 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       ':app:kaptDebugKotlin',
     ),
   ),
+  'holdout10b_dexing_merge_lib_dex_kmp_duplicate_hint_class_windows_block.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':androidApp:mergeLibDexDebug': com.android.builder.dexing.DexArchiveMergerException: Error while merging dex archives: Learn how to resolve the issue at https://developer.android.com/studio/build/dependencies#duplicate_classes. Type org.koin.plugin.hints.IoLiveselectAppCoreModelAppInfo_callsiteKt is defined multiple times: D:\\dev\\LiveSelect\\app\\feature\\login\\impl\\build\\.transforms\\1feeaae2ce6ecaf3220ae3df5b82fc1a\\transformed\\bundleLibRuntimeToDirAndroidMain\\bundleLibRuntimeToDirAndroidMain_dex\\org\\koin\\plugin\\hints\\IoLiveselectAppCoreModelAppInfo_callsiteKt.dex, D:\\dev\\LiveSelect\\app\\feature\\console\\impl\\build\\.transforms\\a18ba12d78ccc4e09a7e75462d88016d\\transformed\\bundleLibRuntimeToDirAndroidMain\\bundleLibRuntimeToDirAndroidMain_dex\\org\\koin\\plugin\\hints\\IoLiveselectAppCoreModelAppInfo_callsiteKt.dex",
+      ':androidApp:mergeLibDexDebug',
+    ),
+  ],
+  'holdout10b_gradle_studio_error_jar_merging_duplicate_entry_flavor.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':appMDLive:transformClassesWithJarMergingForProductionDebug': com.android.build.api.transform.TransformException: java.util.zip.ZipException: duplicate entry: butterknife/BuildConfig.class",
+      ':appMDLive:transformClassesWithJarMergingForProductionDebug',
+    ),
+  ],
+  'holdout10b_tests_release_unit_test_npe_no_error_message_gradle4_rc.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':BatteryGauge:testReleaseUnitTest': java.lang.NullPointerException (no error message)",
+      ':BatteryGauge:testReleaseUnitTest',
+    ),
+  ],
+  'holdout10b_gradle_configuring_could_not_create_test_task_npe_frames.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "A problem occurred configuring project ':libaums': Could not create task ':libaums:testDebugUnitTest': java.lang.NullPointerException (no error message)",
+      null,
+    ),
+  ],
 };
