@@ -2349,4 +2349,72 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
+  'holdout10b_tests_markdown_checklist_short_format_nested_names_five.txt': (
+    [
+      [
+        'ProductCompareViewModelTest > addProductToCompare_shouldTrackRightAnalytics_whenProductsAddedToCompare()',
+        'org.mockito.exceptions.verification.TooFewActualInvocations',
+        'ProductCompareViewModelTest.kt',
+        109,
+      ],
+      [
+        'ProductCompareViewModelTest > addProductToCompare_shouldAddProducts_whenProductsAreDifferent()',
+        'com.google.common.truth.ComparisonFailureWithFacts',
+        'ProductCompareViewModelTest.kt',
+        72,
+      ],
+      [
+        'ProductPhotosViewModelTest > Given product api returns product images > When imageNames is called > it should return image names sorted by uploaded time()',
+        'java.lang.NullPointerException',
+        'ProductPhotosViewModelTest.kt',
+        66,
+      ],
+      [
+        'ProductPhotosViewModelTest > Given product api returns product images > When imageNames is called > it should return non empty list()',
+        'java.lang.NullPointerException',
+        'ProductPhotosViewModelTest.kt',
+        66,
+      ],
+      [
+        'SimpleScanViewModelTest > changeCameraFlash_shouldChangeFlash()',
+        'com.google.common.truth.ComparisonFailureWithFacts',
+        'SimpleScanViewModelTest.kt',
+        75,
+      ],
+    ] as const
+  ).map(([test, exception, file, line]) => d('error', 'test', file, line, null, `${test}: ${exception}`, null)),
+  'holdout10b_lint_vital_flavor_extra_translation_also_translated_here.txt': [
+    d(
+      'error',
+      'lint',
+      '/Users/lark/src/GoIV/app/src/main/res/values-fr/strings.xml',
+      198,
+      null,
+      '"notification_title_increment_level" is translated here but not found in default locale [ExtraTranslation]',
+      ':app:lintVitalOfflineRelease',
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:lintVitalOfflineRelease': Lint found fatal errors while assembling a release target.",
+      ':app:lintVitalOfflineRelease',
+    ),
+  ],
+  'holdout10b_ksp_room_no_such_method_try_set_accessible_e_prefix_frames.txt': [
+    d('error', 'ksp', null, null, null, 'java.lang.NoSuchMethodError: java.lang.reflect.Constructor.trySetAccessible()Z', null),
+  ],
+  'holdout10b_ksp_room_no_such_method_resolver_default_impls_frames.txt': [
+    d(
+      'error',
+      'ksp',
+      null,
+      null,
+      null,
+      "java.lang.NoSuchMethodError: 'java.util.List com.google.devtools.ksp.processing.Resolver$DefaultImpls.getSymbolsWithAnnotation$default(com.google.devtools.ksp.processing.Resolver, java.lang.String, boolean, int, java.lang.Object)'",
+      null,
+    ),
+  ],
 };
