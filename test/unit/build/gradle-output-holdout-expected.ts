@@ -2404,7 +2404,15 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
     ),
   ],
   'holdout10b_ksp_room_no_such_method_try_set_accessible_e_prefix_frames.txt': [
-    d('error', 'ksp', null, null, null, 'java.lang.NoSuchMethodError: java.lang.reflect.Constructor.trySetAccessible()Z', null),
+    d(
+      'error',
+      'ksp',
+      null,
+      null,
+      null,
+      'java.lang.NoSuchMethodError: java.lang.reflect.Constructor.trySetAccessible()Z',
+      null,
+    ),
   ],
   'holdout10b_ksp_room_no_such_method_resolver_default_impls_frames.txt': [
     d(
