@@ -2425,4 +2425,5 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
+  'holdout10b_tests_precision_fastlane_prefixed_espresso_frames_failures_count_only.txt': [],
 };
