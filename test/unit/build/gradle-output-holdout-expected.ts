@@ -2426,4 +2426,47 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
     ),
   ],
   'holdout10b_tests_precision_fastlane_prefixed_espresso_frames_failures_count_only.txt': [],
+  'holdout10b_aapt_quoted_worker_line_error_prefix_packaged_manifest_theme.txt': [
+    d(
+      'error',
+      'aapt2',
+      '/home/runner/work/smooth-app/smooth-app/packages/smooth_app/build/app/intermediates/packaged_manifests/debug/AndroidManifest.xml',
+      62,
+      null,
+      'resource style/Theme.AppCompat.Light.NoActionBar (aka org.openfoodfacts.app:style/Theme.AppCompat.Light.NoActionBar) not found.',
+      null,
+    ),
+  ],
+  'holdout10b_aapt_output_prefix_unlocated_theme_errors_then_values_xml_cut.txt': [
+    ...['NoActionBar', 'Dialog', 'Dialog', 'Dialog', 'Dialog', 'NoActionBar'].map((theme) =>
+      d(
+        'error',
+        'aapt2',
+        null,
+        null,
+        null,
+        `resource style/Theme.AppCompat.Light.${theme} (aka com.gpt:style/Theme.AppCompat.Light.${theme}) not found.`,
+        ':app:processDebugResources',
+      ),
+    ),
+    d(
+      'error',
+      'aapt2',
+      'C:\\react\\gpt\\gpt\\android\\app\\build\\intermediates\\incremental\\mergeDebugResources\\merged.dir\\values\\values.xml',
+      105,
+      null,
+      "style attribute 'attr/windowActionBar (aka com.gpt:attr/windowActionBar)' not found.",
+      ':app:processDebugResources',
+    ),
+    d('error', 'aapt2', null, null, null, 'failed linking references.', ':app:processDebugResources'),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:processDebugResources': Android resource linking failed",
+      ':app:processDebugResources',
+    ),
+  ],
 };
