@@ -31634,6 +31634,15 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
   ],
   'javac9_expo_eas_stderr_prefix_after_kotlin_daemon_warning.txt': [
     d(
+      'warning',
+      'kotlin',
+      null,
+      null,
+      null,
+      'Detected multiple Kotlin daemon sessions at build/kotlin/sessions',
+      ':app:compileReleaseJavaWithJavac',
+    ),
+    d(
       'error',
       'javac',
       '/home/expo/workingdir/build/android/app/src/main/java/com/milap_shah/eclub/newarchitecture/MainApplicationReactNativeHost.java',
