@@ -32279,7 +32279,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
     d(
       'error',
       'javac',
-      '/D:/opensource/kafka-monitor-master/src/main/java/co/solinx/kafka/monitor/config/PreConfig.java',
+      'D:/opensource/kafka-monitor-master/src/main/java/co/solinx/kafka/monitor/config/PreConfig.java',
       4,
       48,
       '程序包com.sun.org.apache.xml.internal.security不存在',
