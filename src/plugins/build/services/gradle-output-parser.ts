@@ -160,6 +160,8 @@ import {
   HILT_INCOMPLETE,
   JAVAC_FATAL,
   JAVAC_BAD_FILE,
+  JAVAC_BAD_FILE_REASON,
+  JAVAC_CANNOT_ACCESS,
   JAVA_SOURCE_ECHO,
   JAVAC_HINT,
   JAVAC_LEVEL_ONLY,
@@ -170,6 +172,7 @@ import {
   KAPT_SUMMARY,
   KAPT_TAGGED,
   KSP,
+  JAVADOC_EXIT_CODE,
   MAVEN_LOCATED,
   MAX_DATA_BINDING_LINES,
   PATH_HEAD,
@@ -270,6 +273,7 @@ import {
   BUILD_SCRIPT_FAILURE,
   STUDIO_EXCEPTION,
   STUDIO_FILE_LINE,
+  studioFileRow,
   STUDIO_LOCATED,
   STUDIO_LOCATED_HEADLINE,
   STUDIO_LOCATION_ONLY,
@@ -291,6 +295,7 @@ import {
   OLD_TASK_LINE,
   TASK_GLUED_MESSAGE,
   TASK_LINE,
+  TEAMCITY_TASK_PREFIX,
 } from './gradle-output/task-line-patterns.js';
 import {
   AM_STATUS_CODE,
@@ -992,6 +997,12 @@ export class GradleOutputParser {
     const level = line.startsWith('[') ? LOG_LEVEL_PREFIX.exec(line) : null;
     this.lineLevel = level ? level[1]! : null;
     if (level) line = line.slice(level[0].length);
+    if (line.startsWith('Exit code: ')) line = line.replace(JAVADOC_EXIT_CODE, '');
+    const teamCityTask = line.startsWith('[:') ? TEAMCITY_TASK_PREFIX.exec(line) : null;
+    if (teamCityTask) {
+      this.currentTask = teamCityTask[1]!;
+      line = line.slice(teamCityTask[0].length);
+    }
     // What a test printed is the program's output, whatever it says (a stack, a `WARNING:`): indented under its event.
     if (this.inTestOutput) {
       if (line.trim() === '' || /^\s/.test(line)) return;
@@ -1018,9 +1029,9 @@ export class GradleOutputParser {
     }
     if (line.endsWith('\t') && this.section === 'none' && this.readStudioTreeRow(line.trim())) return;
     if (this.section === 'none' && !this.pendingJavac && !this.pendingMultiline) {
-      // Also behind a reporter's markdown `> `, with the project's part of the path cut off.
-      const path = line.startsWith('> ') ? line.slice(2) : line;
-      if (STUDIO_FILE_LINE.test(path)) {
+      // Also behind a reporter's markdown `> ` or list bullet, with the project's part of the path cut off.
+      const path = studioFileRow(line);
+      if (path !== null) {
         this.studioFile = path;
         return;
       }
@@ -1180,6 +1191,15 @@ export class GradleOutputParser {
       ) {
         this.closeBlock();
         this.section = 'none';
+      }
+      // … and so does the file row it groups its next messages under (quoted with the failure's causes in a reporter's
+      // markdown): Gradle prints no cause that is only a path.
+      const fileRow = this.implicitBlock && trimmed.startsWith('> ') ? studioFileRow(trimmed) : null;
+      if (fileRow !== null) {
+        this.closeBlock();
+        this.section = 'none';
+        this.studioFile = fileRow;
+        return;
       }
     }
     if (this.section === 'what-went-wrong') {
@@ -2078,6 +2098,18 @@ export class GradleOutputParser {
     });
   }
 
+  /**
+   * The start of a Maven location's path that a console cut at its row's end: the row before, behind its `[ERROR] `,
+   * when this path has no root of its own.
+   */
+  private mavenPathHead(path: string): string {
+    const previous = this.previousLine?.trimStart();
+    if (previous === undefined || /^(?:[A-Za-z]:)?[\\/]/.test(path) || !fillsConsoleRow(previous)) return '';
+    const level = previous.startsWith('[') ? LOG_LEVEL_PREFIX.exec(previous) : null;
+    const head = level ? previous.slice(level[0].length) : previous;
+    return PATH_HEAD.test(head) ? head : '';
+  }
+
   private continueJavac(pending: PendingJavac, rawLine: string): boolean {
     const joined = pending.sawCaret ? null : CARET.exec(rawLine);
     if (joined?.[2]) {
@@ -2163,6 +2195,19 @@ export class GradleOutputParser {
       pending.blankLines++;
       return true;
     }
+    // `cannot access X`'s bad file under an echo whose caret a paste lost.
+    if (!pending.sawCaret && pending.linesBeforeCaret > 0 && this.readsBadFileLine(pending, line)) {
+      pending.sawCaret = true;
+      return true;
+    }
+    // A row of dashes right under the message: markdown's underline of a pasted line (javac prints none).
+    if (
+      !pending.sawCaret &&
+      pending.linesBeforeCaret === 0 &&
+      pending.details.length === 0 &&
+      /^\s*-{2,}\s*$/.test(line)
+    )
+      return true;
     if (!pending.sawCaret) {
       // javac prints no empty message: a location line that ends at `error:` had the message moved to the next line
       // (a tool's log wrapped it there), the source echo after it.
@@ -2241,13 +2286,9 @@ export class GradleOutputParser {
       pending.echo = line;
       return true;
     }
+    if (this.readsBadFileLine(pending, line)) return true;
     // Annotation processors (Dagger's binding trace) indent what follows the caret deeper than the message.
     if (indentOf(line) <= pending.indent || /^\s*(Note|注|注意|Hinweis):/.test(line)) return false;
-    if (pending.message.startsWith('cannot access ') && JAVAC_BAD_FILE.test(line)) {
-      pending.details.push(line.trim());
-      pending.badFileLines = 0;
-      return true;
-    }
     if (pending.badFileLines !== undefined) {
       // The reason's lines under it; one that starts in lower case after one with no full stop goes on its sentence.
       const text = line.trim();
@@ -2261,6 +2302,23 @@ export class GradleOutputParser {
     // javac prints a message's first line on the location line and its other lines under the caret: when the first
     // line is only the processor's tag (Hilt's `error: [Hilt]`), the next one is what it says.
     if (TAG_ONLY.test(pending.message)) pending.message = `${pending.message} ${line.trim()}`.trim();
+    return true;
+  }
+
+  /**
+   * `cannot access X`'s bad file and the reasons under it, also where a paste took the indentation that nests them (the
+   * header is known by its words, its reasons by javac's).
+   */
+  private readsBadFileLine(pending: PendingJavac, line: string): boolean {
+    if (pending.badFileLines === undefined) {
+      if (!JAVAC_CANNOT_ACCESS.test(pending.message) || !JAVAC_BAD_FILE.test(line)) return false;
+      pending.details.push(line.trim());
+      pending.badFileLines = 0;
+      return true;
+    }
+    if (indentOf(line) > pending.indent || !JAVAC_BAD_FILE_REASON.test(line)) return false;
+    pending.details.push(line.trim());
+    pending.badFileLines++;
     return true;
   }
 
@@ -2901,7 +2959,7 @@ export class GradleOutputParser {
       this.pendingJavac = {
         severity,
         source: 'javac',
-        file: m[1]!,
+        file: this.mavenPathHead(m[1]!) + m[1]!,
         line: Number(m[2]),
         message: m[5]!.trim(),
         task,

@@ -77,9 +77,18 @@ export const TAG_ONLY = /^(?:\[[\w/ :-]+\])?$/;
 export const JAVAC_REASON_LINE = /^\s*(?:class file for \S+ not found|missing type arguments for generic class \S+)$/;
 /**
  * `cannot access X`'s other reason (compiler.properties `compiler.misc.bad.source.file.header`, `…bad.class.file.header`):
- * the file, then why, over lines indented under it.
+ * the file, then why, over lines indented under it; in the JDK's Chinese too (`错误的类文件: …`).
  */
-export const JAVAC_BAD_FILE = /^\s*bad (?:source|class) file: \S/;
+export const JAVAC_BAD_FILE = /^\s*(?:bad (?:source|class) file|错误的(?:源|类)文件): \S/;
+/**
+ * The lines javac prints under that header (compiler.properties `compiler.misc.class.file.wrong.version`,
+ * `…class.file.wrong.class`, `…file.doesnt.contain.class`, and the header's closing advice), also in the JDK's Chinese:
+ * known by their words where a paste took the indentation that nests them under the header.
+ */
+export const JAVAC_BAD_FILE_REASON =
+  /^\s*(?:class file has wrong version \d+\.\d+, should be \d+\.\d+|class file contains wrong class: \S|file does not contain class \S|Please remove or make sure it appears in the correct subdirectory of the (?:classpath|sourcepath)\.|类文件具有错误的版本 \d+\.\d+, 应为 \d+\.\d+|请删除该文件或确保该文件位于正确的类路径子目录中。)/;
+/** javac's `cannot access X` (compiler.properties `compiler.err.cant.access`), in English and the JDK's Chinese. */
+export const JAVAC_CANNOT_ACCESS = /^(?:cannot access |无法访问)/;
 /**
  * JDK 6's javac printed an error's location line with no level word (`Main.java:5: cannot find symbol`), its
  * `symbol  :` / `location:` lines before the source echo and caret; only that caret tells it from another tool's line.
@@ -106,14 +115,20 @@ export const JAVAC_WHERE_CLAUSE =
   /^\s*(?:where \S.* (?:is an?|are) [\w -]+:|\S+ extends \S.* (?:declared in|from capture of) \S.*)$/;
 /** javac through Maven: `/p/A.java:[160,40] cannot find symbol` (older plugins keep javac's `error: `). */
 export const MAVEN_LOCATED = /^\s*(.+?\.java):\[(\d+),(\d+)\] (?:(error|warning): )?(.*)$/;
+/**
+ * maven-javadoc-plugin reports a failed javadoc run as `Exit code: 1 - ` and the tool's output, its first line glued
+ * after it (`[ERROR] Exit code: 1 - /p/A.java:24: error: unknown tag: ThreadSafe`).
+ */
+export const JAVADOC_EXIT_CODE = /^Exit code: -?\d+ - (?=\S)/;
 
 /**
  * javac's message with no location in front of it (a CLI or a paste dropped it), also in the JDK's locales and with the
  * level word mis-decoded (a GBK console's `错误` read as UTF-8 is `����`). A `12: ` (or `.java:12: `) before it is what is
  * left of the `<path>:12: ` header when a paste cut the path away: without the file the line number locates nothing.
- * A cut right after the header's last colon leaves the space that followed it (` error: …`).
+ * A cut right after the header's last colon leaves the space that followed it (` error: …`), one before it the colon
+ * too (`: error: …`).
  */
-export const JAVAC_BARE_ERROR = /^\s*(?:(?:\.(?:java|kt):)?\d+: )?(?:error|错误|エラー|Fehler|\uFFFD{2,}): (.+)$/;
+export const JAVAC_BARE_ERROR = /^\s*(?:(?:\.(?:java|kt):)?\d+: |: )?(?:error|错误|エラー|Fehler|\uFFFD{2,}): (.+)$/;
 /**
  * The java launcher says it could not start a JVM (a test worker whose classpath lost Gradle's worker class) with the
  * same localized `Error:` word as javac; its messages name the main class, which no javac message does.

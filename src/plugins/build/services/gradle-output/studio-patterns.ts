@@ -44,6 +44,19 @@ export const STUDIO_OPEN_FILE = /^<a href="openFile:([^"]+)">/;
  * Windows' `\\proj\\app\\…` is, or relative where a reporter cut the project's part).
  */
 export const STUDIO_FILE_LINE = /^(?:[A-Za-z]:[\\/]|[\\/]|[\w.-]+[\\/])[^:*?"<>|]*\.[A-Za-z]{1,6}$/;
+/**
+ * A markdown list's bullet a reporter's editor put before such a row (`* `, `- `), escaped or set in bold by an importer
+ * (`**\\*   app/src/…/MainActivity.java`).
+ */
+const LIST_BULLET_BEFORE_ROW = /^(?:\*\*)?\\?[*+-] +(?=\S)/;
+
+/** The file a Studio group's row names, behind a reporter's `> ` quote or list bullet too; null for any other line. */
+export function studioFileRow(line: string): string | null {
+  let row = line.startsWith('> ') ? line.slice(2) : line;
+  const c = row.charCodeAt(0);
+  if (c === 42 || c === 43 || c === 45 || c === 92) row = row.replace(LIST_BULLET_BEFORE_ROW, '');
+  return STUDIO_FILE_LINE.test(row) ? row : null;
+}
 /** A source file's node in Studio's Build window tree: its path under the source root, no drive, no position. */
 export const STUDIO_TREE_SOURCE = /^[\w.-]+(?:\/[\w.-]+)*\.(?:kt|kts|java)$/;
 /** javac's level word in front of a message Studio's build view lists under its file (a copy of its table keeps it). */

@@ -23,3 +23,8 @@ export const TASK_GLUED_MESSAGE = /^> Task (:[^\s:]+(?::[^\s:]+)*?)([ewi]: \S.*)
  */
 export const GLUED_TASK =
   /^(:[A-Za-z][\w-]*(?::[A-Za-z][\w-]*)*)((?:\/[^\s:]|[A-Za-z]:\\)[^:]*:\d+(?::\d+(?:-\d+(?::\d+)?)?)?:? .*)$/;
+/**
+ * TeamCity's Gradle runner names the task a line was printed under in brackets before it (`[:compileJava] /p/A.java:23:
+ * error: …`), in place of Gradle's task header.
+ */
+export const TEAMCITY_TASK_PREFIX = /^\[(:[A-Za-z][\w-]*(?::[A-Za-z][\w-]*)*)\] (?=\S)/;

@@ -8,8 +8,10 @@ import { MAX_LINE_CHARS } from './build-diagnostic.js';
 /* Wrappers that prefix every line: ISO timestamps (GitHub Actions raw logs) or a time of day (Jenkins), `[stderr] `, Actions
  * workflow commands, Flutter's verbose `[  +12 ms] ` column, the Titanium CLI's `[ERROR] [GRADLE] `, AGP's `C/C++: ` before
  * a native build's output, fastlane's `[23:49:00]: ▸ `, a JS CLI's tool tag and indentation (`[capacitor]         `; the
- * Ionic CLI's `[cordova] ` is one space, the Cordova build's own indentation after it), an EAS build phase's name
- * (`[RUN_GRADLEW] `), Docker BuildKit's step and seconds (`#15 117.4 `),
+ * Ionic CLI's `[cordova] ` is one space, the Cordova build's own indentation after it; sbt's level tags, `[error] `, are
+ * one space wide and what follows them is the line's own indentation, a caret's), an EAS build phase's name
+ * (`[RUN_GRADLEW] `), Docker BuildKit's step and seconds (`#15 117.4 `), the `[ant:javac] ` Gradle's Ant bridge puts
+ * before what an Ant task it runs logs (AntLoggingAdapter),
  * the `error: ` Android Studio puts before a compiler's own `e: `, the `exception: ` before each line of a compiler run
  * whose output the Kotlin plugin relays, a markdown code fence glued to the first line of a log pasted into an
  * issue, and MSBuild's canonical `Origin : subcategory error : ` (with a parallel build's `1>` node) that Visual
@@ -19,7 +21,7 @@ import { MAX_LINE_CHARS } from './build-diagnostic.js';
  * agent put before each line of a step's log, and the glog-style `I0906 16:31:58.081] ` (level letter, month and day,
  * time) of Kubernetes' test-infra jobs (Prow). Stripped repeatedly, in any order. */
 export const WRAPPER_PREFIX =
-  /^(?:\uFEFF|\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z: |[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d{3,6}\] |(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|\[(?:\w+ )?\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|#\d+ \d+\.\d+(?: |$)|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[\d{2}:\d{2}:\d{2}\]: (?:▸ )?|\[(?:cordova\] |[a-z][a-z-]*\](?: {2,}|$))|\[[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\] ?|\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|C\/C\+\+: |(?:[Ee]rror|[Ww]arning): (?=[ew]: )|```(?:[\w-]+(?= |$))? ?|exception: (?=\S)|(?:\d{1,3}>)?(?:MSBUILD|[A-Za-z]:\\[^:]*?\.targets\(\d+,\d+\)) ?: (?:[\w-]+ )?(?:error|warning)(?: [A-Z]+\d+)? ?: |\d{1,6}\.(?:\t|\s(?=[ew]: )))/;
+  /^(?:\uFEFF|\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z: |[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d{3,6}\] |(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?|\[(?:stderr|stdout|STDERR|STDOUT)\] ?|\[(?:\w+ )?\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\] ?|##\[(?:error|warning|notice|debug|info|group|endgroup|section|command)\] ?|#\d+ \d+\.\d+(?: |$)|::(?:error|warning|notice|debug)(?: [^:]*)?::|\[ *(?:\+ *\d+ m?s)? *\] |\[\d{2}:\d{2}:\d{2}\]: (?:▸ )?|\[(?:cordova\] |(?!(?:error|warn|info|debug|success)\])[a-z][a-z-]*\](?: {2,}|$))|\[ant:[a-z][\w-]*\](?: |$)|\[[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\] ?|\[(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE)\] +\[GRADLE\] ?|C\/C\+\+: |(?:[Ee]rror|[Ww]arning): (?=[ew]: )|```(?:[\w-]+(?= |$))? ?|exception: (?=\S)|(?:\d{1,3}>)?(?:MSBUILD|[A-Za-z]:\\[^:]*?\.targets\(\d+,\d+\)) ?: (?:[\w-]+ )?(?:error|warning)(?: [A-Z]+\d+)? ?: |\d{1,6}\.(?:\t|\s(?=[ew]: )))/;
 /**
  * Windows' console breaks every line at its width, 80 columns unless changed, and a copy of it keeps those breaks,
  * less the space a break fell on: a row of exactly this width goes on mid-word on the next row.
@@ -47,6 +49,11 @@ export const MODULE_COORDINATES = /^\([\w.-]+:[\w.-]+:[\w.+-]+\)$/;
 export const MARKDOWN_LINK = /\[([^\s[\]()]+)\]\([^\s()]*\)/g;
 /** A link's text that is a file path: a directory separator and a file extension. */
 export const LINKED_PATH = /[\\/][^\\/]*\.\w+$/;
+/**
+ * A link GitHub's Actions log view leaves in a copy of its lines: characters of the line (digits it took for a line
+ * number) linked to a line of a job's step, `[96](https://github.com/o/r/actions/runs/1/job/2#step:8:97)`.
+ */
+export const ACTIONS_LOG_LINE_LINK = /\/actions\/runs\/\d+\/job\/\d+#step:\d+:\d+\)$/;
 /** Flutter's verbose `[  +21 ms] ` column after other text: the line break before it was lost. */
 export const FLUTTER_PREFIX_GLUED = /\S\[ *\+ *\d+ m?s\] /;
 /** A markdown bold span inside a line: `**` on both sides of text that neither starts nor ends with space, `*` or `/`. */
@@ -184,9 +191,12 @@ export function stripWrapperPrefixes(rawLine: string): string {
     if (line.trimStart().startsWith('`')) line = withoutLeadingWrappers(line.slice(line.indexOf('`') + 1));
     else if (line.endsWith('`')) line = line.slice(0, -1);
   }
-  // A path the issue's editor turned into a link with no target: `e: [/p/A.kt](): (326, 50): …`.
+  // A path the issue's editor turned into a link with no target: `e: [/p/A.kt](): (326, 50): …`; the line links an
+  // Actions log view leaves inside a copied line.
   if (line.includes(']('))
-    line = line.replace(MARKDOWN_LINK, (link, text: string) => (LINKED_PATH.test(text) ? text : link));
+    line = line.replace(MARKDOWN_LINK, (link, text: string) =>
+      LINKED_PATH.test(text) || ACTIONS_LOG_LINE_LINK.test(link) ? text : link,
+    );
   // A log line quoted in a sentence: `"MainActivity.kt:8:22 Unresolved reference: X"`.
   if (line.length > 2 && line.startsWith('"') && line.endsWith('"') && line.indexOf('"', 1) === line.length - 1)
     line = line.slice(1, -1);
