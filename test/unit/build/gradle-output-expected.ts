@@ -31122,4 +31122,108 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
+  'tests9_d8_cli_error_in_jar_class_npe_internal_error_fake_stack.txt': [
+    d("error", "r8", "D:\\Project\\sandbox\\service\\build\\libs\\classes.jar", null, null, "java.lang.NullPointerException: Cannot invoke \"String.length()\" because \"<parameter1>\" is null", null),
+  ],
+  'tests9_d8_cli_error_in_zip_dex_type_defined_multiple_times_compilation_failed.txt': [
+    d("error", "r8", "c:\\sdk\\tools\\..\\extras\\b4a_local\\unpacked-appcompat-63804274956000\\jars\\classes.zip", null, null, "Type de.amberhome.objects.appcompat.ACActionBar is defined multiple times: c:\\sdk\\tools\\..\\extras\\b4a_local\\unpacked-appcompat-63804274956000\\jars\\classes.zip:classes.dex, C:\\SDK\\tools\\..\\extras\\b4a_local\\unpacked-appcompat.androidx-63804704329200\\dex_v1\\appcompat.zip:classes.dex", null),
+  ],
+  'tests9_d8_merge_dex_release_failed_error_space_path_dex_type_twice_merger.txt': [
+    d("error", "r8", "/Users/jianlongnie/monorepo/node_modules/react-native-video/android/buildOutput_79c0de0c9d7315f0075f44ad42889197/.transforms/ccb7c52597cdb9b19858a563a9a42c25/transformed/bundleLibRuntimeToDirRelease/bundleLibRuntimeToDirRelease_dex/com/google/ads/interactivemedia/v3/api/AdError.dex", null, null, "Type com.google.ads.interactivemedia.v3.api.AdError is defined multiple times: /Users/jianlongnie/monorepo/node_modules/react-native-video/android/buildOutput_79c0de0c9d7315f0075f44ad42889197/.transforms/ccb7c52597cdb9b19858a563a9a42c25/transformed/bundleLibRuntimeToDirRelease/bundleLibRuntimeToDirRelease_dex/com/google/ads/interactivemedia/v3/api/AdError.dex, /Users/jianlongnie/monorepo/packages/ui-native/android/app/build/intermediates/external_libs_dex/release/mergeExtDexRelease/classes3.dex", ":app:mergeDexRelease"),
+  ],
+  'tests9_d8_bare_dex_path_type_twice_merger_unindented_frames.txt': [
+    d("error", "r8", "/Users/WebstormProjects/App/android/google-stt/build/.transforms/854148fb8211844869a1b1d33f9420b2/classes/classes.dex", null, null, "Type com.google.api.AnnotationsProto is defined multiple times: /Users/WebstormProjects/App/android/google-stt/build/.transforms/854148fb8211844869a1b1d33f9420b2/classes/classes.dex, /Users/WebstormProjects/App/android/app/build/intermediates/external_libs_dex/release/out/classes2.dex", null),
+  ],
+  'tests9_d8_caused_by_internal_type_defined_twice_after_frames_more.txt': [
+    d("error", "r8", null, null, null, "Type com.reactnativecommunity.asyncstorage.AsyncLocalStorageUtil is defined multiple times: /home/app/node_modules/@react-native-async-storage/async-storage/android/build/.transforms/0f9967cfb27ce2a978360436798231ac/transformed/classes/classes.dex, /home/app/android/app/build/intermediates/external_libs_dex/release/mergeExtDexRelease/classes3.dex", null),
+  ],
+  'tests9_tests_illegal_reflective_warnings_then_failed_no_exception_line.txt': [
+    d("error", "test", null, null, null, "com.redhat.devtools.intellij.qute.psi.template.TemplateGetDataModelProjectTest > testquteQuickStart failed", ":test"),
+  ],
+  'tests9_r8_flutter_verbose_timestamps_missing_class_comma_pair_block_cut.txt': [
+    d("error", "r8", null, null, null, "Missing classes detected while running R8. Please add the missing classes or apply additional keep rules that are generated in /Users/huynq/Desktop/test_build_agp8/build/app/outputs/mapping/release/missing_rules.txt.", null),
+    d("error", "r8", null, null, null, "Missing class org.kxml2.io.KXmlParser,org.kxml2.io.KXmlSerializer (referenced from: java.util.List kotlinx.coroutines.internal.FastServiceLoader.load(java.lang.Class, java.lang.ClassLoader))", null),
+    d("error", "gradle", null, null, null, "Execution failed for task ':app:minifyReleaseWithR8'", ":app:minifyReleaseWithR8"),
+  ],
+  'tests9_r8_powershell_prompt_missing_class_four_contexts_exit_code.txt': [
+    d("error", "r8", null, null, null, "Missing classes detected while running R8. Please add the missing classes or apply additional keep rules that are generated in C:\\Users\\bennajah\\my_app\\build\\app\\outputs\\mapping\\release\\missing_rules.txt.", null),
+    d("error", "r8", null, null, null, "Missing class com.google.firebase.perf.network.FirebasePerfUrlConnection (referenced from: java.lang.Object com.google.android.recaptcha.internal.zzcu.invokeSuspend(java.lang.Object) and 4 other contexts)", null),
+    d("error", "gradle", null, null, null, "Execution failed for task ':app:minifyReleaseWithR8': Compilation failed to complete", ":app:minifyReleaseWithR8"),
+  ],
+  'tests9_r8_elided_path_missing_class_window_back_event_block.txt': [
+    d("error", "r8", null, null, null, "Missing classes detected while running R8. Please add the missing classes or apply additional keep rules that are generated in .../build/flutter_inappwebview_android/outputs/mapping/release/missing_rules.txt.", null),
+    d("error", "r8", null, null, null, "Missing class android.window.BackEvent (referenced from: void io.flutter.embedding.android.FlutterActivity.startBackGesture(android.window.BackEvent) and 3 other contexts)", null),
+  ],
+  'tests9_d8_agpbi_warning_stack_map_table_inline_code_backticks.txt': [
+    d("warning", "r8", "/Users/pc/StudioProjects/fyzx/AndroidApp/app/build/intermediates/classes/debug/ALL/debugTheRouterGetAllClasses/classes.jar", null, null, "Expected stack map table for method with non-linear control flow.", null),
+  ],
+  'tests9_r8_agpbi_missing_class_colon_warning_masked_flavor_task.txt': [
+    d("warning", "r8", null, null, null, "Missing class: org.conscrypt.ConscryptHostnameVerifier", ":app:minify******ReleaseWithR8"),
+  ],
+  'tests9_r8_fence_glued_task_line_two_identical_agpbi_stack_map_warnings.txt': [
+    d("warning", "r8", "/Users/user/.gradle/caches/modules-2/files-2.1/com.amazon.device/amazon-appstore-sdk/3.0.5/cb046867a6d127f404780c49287e63177e960304/amazon-appstore-sdk-3.0.5.jar", null, null, "Expected stack map table for method with non-linear control flow. In later version of R8, the method may be assumed not reachable.", ":androidApp:minifyReleaseWithR8"),
+  ],
+  'tests9_d8_debug_log_info_project_unexpected_error_reading_kotlin_metadata.txt': [],
+  'tests9_d8_caused_by_abort_exception_class_content_type_descriptor_short_frames.txt': [
+    d("error", "r8", null, null, null, "Class content provided for type descriptor com.tencent.bugly.proguard.W actually defines class com.tencent.bugly.proguard.w", null),
+  ],
+  'tests9_d8_caused_by_obfuscated_internal_class_content_case_clash_line_alone.txt': [
+    d("error", "r8", null, null, null, "Class content provided for type descriptor com.sumsub.sns.internal.features.data.model.common.remote.H$a actually defines class com.sumsub.sns.internal.features.data.model.common.remote.h$a", null),
+  ],
+  'tests9_d8_on_device_compilation_failed_wrapper_only_fake_stack.txt': [],
+  'tests9_ide_runner_lateinit_message_then_exception_test_frame_not_gradle.txt': [],
+  'tests9_ide_runner_lateinit_exception_blank_then_test_frame_not_gradle.txt': [],
+  'tests9_tests_standard_out_event_then_executor_exit_1_exec_exception_frames.txt': [
+    d("error", "gradle", null, null, null, "Process 'Gradle Test Executor 4' finished with non-zero exit value 1", null),
+  ],
+  'tests9_tests_six_parameterized_short_frame_arguments_are_different_summary.txt': [
+    d("error", "test", "ConnectCommandTest.java", 84, null, "com.redhat.rhjmc.containerjfr.commands.internal.ConnectCommandTest > shouldNotValidateNull(): org.mockito.exceptions.verification.ArgumentsAreDifferent", null),
+    d("error", "test", "ConnectCommandTest.java", 90, null, "com.redhat.rhjmc.containerjfr.commands.internal.ConnectCommandTest > shouldNotValidateEmptyString(): org.mockito.exceptions.verification.ArgumentsAreDifferent", null),
+    d("error", "test", "ConnectCommandTest.java", 67, null, "com.redhat.rhjmc.containerjfr.commands.internal.ConnectCommandTest > shouldExpectOneArg(): org.mockito.exceptions.verification.ArgumentsAreDifferent", null),
+    d("error", "test", "ConnectCommandTest.java", 78, null, "com.redhat.rhjmc.containerjfr.commands.internal.ConnectCommandTest > shouldNotValidateInvalidIdentifiers(String)[1]: org.mockito.exceptions.verification.ArgumentsAreDifferent", null),
+    d("error", "test", "ConnectCommandTest.java", 78, null, "com.redhat.rhjmc.containerjfr.commands.internal.ConnectCommandTest > shouldNotValidateInvalidIdentifiers(String)[2]: org.mockito.exceptions.verification.ArgumentsAreDifferent", null),
+    d("error", "test", "ConnectCommandTest.java", 78, null, "com.redhat.rhjmc.containerjfr.commands.internal.ConnectCommandTest > shouldNotValidateInvalidIdentifiers(String)[3]: org.mockito.exceptions.verification.ArgumentsAreDifferent", null),
+  ],
+  'tests9_tests_fork_runner_old_task_failed_trailing_spaces_tests_failed_see_html.txt': [
+    d("error", "gradle", null, null, null, "Execution failed for task ':app:forkDebug': Tests failed! See /Users/Blundell/MyApp/app/build/fork/debug/html/index.html", ":app:forkDebug"),
+  ],
+  'tests9_ide_mockito_wanted_but_not_invoked_arrow_frames_not_gradle.txt': [],
+  'tests9_r8_failure_block_internal_unknown_option_origin_continuation.txt': [
+    d("error", "gradle", null, null, null, "Execution failed for task ':app:minifyReleaseWithR8': com.android.tools.r8.internal.g: Unknown option \"-keepresourcexmlelements\"", ":app:minifyReleaseWithR8"),
+  ],
+  'tests9_d8_bare_tag_cannot_fit_single_dex_android_test_merger_frames.txt': [
+    d("error", "r8", null, null, null, "Cannot fit requested classes in a single dex file (# methods: 91103 > 65536)", ":tipsi-stripe:mergeDexDebugAndroidTest"),
+  ],
+  'tests9_d8_transform_dex_merger_task_failed_runtime_exception_stack_only.txt': [],
+  'tests9_r8_warning_glued_missing_class_companion_two_bare_continuations.txt': [
+    d("warning", "r8", null, null, null, "Missing class io.castle.android.geozip.GeoZip$Companion (referenced from: java.lang.String io.castle.android.highwind.Highwind.token())", null),
+    d("warning", "r8", null, null, null, "Missing class io.castle.android.geozip.GeoZip (referenced from: java.lang.String io.castle.android.highwind.Highwind.token())", null),
+    d("warning", "r8", null, null, null, "Missing class io.castle.android.geozip.Location (referenced from: java.lang.String io.castle.android.highwind.Highwind.token())", null),
+  ],
+  'tests9_r8_warning_method_does_not_type_check_backtick_signatures.txt': [
+    d("warning", "r8", null, null, null, "The method `void org.apache.commons.logging.impl.Log4JLogger.<clinit>()` does not type check and will be assumed to be unreachable.", null),
+    d("warning", "r8", null, null, null, "The method `void com.sun.xml.txw2.output.StaxSerializer.<init>(javax.xml.stream.XMLStreamWriter, boolean)` does not type check and will be assumed to be unreachable.", null),
+  ],
+  'tests9_d8_agpbi_invoke_customs_eight_identical_errors_instant_run_task.txt': [
+    d("error", "r8", null, null, null, "Invoke-customs are only supported starting with Android O (--min-api 26)", ":app:generateDebugInstantRunAppInfo"),
+  ],
+  'tests9_d8_agpbi_invoke_customs_then_task_line_dex_builder_exception_failed_to_process.txt': [
+    d("error", "r8", null, null, null, "Invoke-customs are only supported starting with Android O (--min-api 26)", null),
+  ],
+  'tests9_actions_timestamp_logcat_test_runner_error_frames_end_exception_not_gradle.txt': [],
+  'tests9_ftl_exception_in_initializer_error_test_rule_frames_not_gradle.txt': [],
+  'tests9_instrumented_failed_uncompleted_coroutines_four_space_frame_no_summary.txt': [
+    d("error", "test", null, null, null, "com.google.android.horologist.data.WearDataLayerRegistryTest > testPreferencesDataStore[test(AVD) - 11]: kotlinx.coroutines.test.UncompletedCoroutinesError: After waiting for 60000 ms, the test coroutine is not completing", null),
+  ],
+  'tests9_instrumented_failed_uncompleted_coroutines_tab_frame_then_device_summary.txt': [
+    d("error", "test", null, null, null, "com.google.android.horologist.data.WearLocalDataStoreTest > testConcurrentWrites[test(AVD) - 11]: kotlinx.coroutines.test.UncompletedCoroutinesError: After waiting for 10s, the test coroutine is not completing", null),
+  ],
+  'tests9_instrumented_failed_truth_message_without_exception_class_test_frame.txt': [
+    d("error", "test", "NetworkRepositoryTest.kt", 66, null, "com.google.android.horologist.networks.NetworkRepositoryTest > testNetworks[test(AVD) - 13]: expected not to be empty", null),
+  ],
+  'tests9_tests_quoted_custom_gradle_test_prefix_testng_failed_old_task.txt': [
+    d("error", "test", "MisencodedBaseQualityReadTransformerUnitTest.java", 73, null, "org.broadinstitute.hellbender.transformers.MisencodedBaseQualityReadTransformerUnitTest.testFixBadQuals: java.lang.AssertionError: arrays differ firstly at element [0]; expected value is <28> but was <-3>.", null),
+  ],
+  'tests9_ftl_illegal_state_job_not_completed_sentence_test_frame_not_gradle.txt': [],
+  'tests9_ide_test_name_then_assertj_multiline_message_frame_not_gradle.txt': [],
 };
