@@ -31636,7 +31636,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
   ],
   'tests9_r8_three_bare_missing_class_lines_no_header.txt': [
     d(
-      'warning',
+      'error',
       'r8',
       null,
       null,
@@ -31645,7 +31645,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
     d(
-      'warning',
+      'error',
       'r8',
       null,
       null,
@@ -31654,7 +31654,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
     d(
-      'warning',
+      'error',
       'r8',
       null,
       null,
@@ -31715,8 +31715,8 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       null,
-      "Unexpected error during rewriting of Kotlin metadata for class 'com.shabinder.spotiflyer.ui.AnalyticsDialogKt$AnalyticsDialog$1$1$1$1$1':",
-      null,
+      "Unexpected error during rewriting of Kotlin metadata for class 'com.shabinder.spotiflyer.ui.AnalyticsDialogKt$AnalyticsDialog$1$1$1$1$1': com.android.tools.r8.errors.l: Should never be called",
+      ':android:dexBuilderDebug',
     ),
   ],
   'tests9_d8_agpbi_program_type_java8_utility_then_old_transform_task_failed_runtime_stack.txt': [

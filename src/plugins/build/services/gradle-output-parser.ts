@@ -259,6 +259,7 @@ import {
   R8_MISSING,
   R8_MISSING_CONTINUATION,
   R8_MISSING_SUMMARY,
+  R8_UNREACHABLE_METHOD,
   R8_ORIGIN_HEADER,
 } from './gradle-output/r8-patterns.js';
 import {
@@ -3647,6 +3648,8 @@ export class GradleOutputParser {
       });
     if (line.includes(' only supported starting with Android ') && (m = D8_MESSAGE.exec(line)))
       return this.add({ severity: 'error', source: 'r8', file: null, line: null, column: null, message: m[1]!, task });
+    if (line.includes(' does not type check ') && (m = R8_UNREACHABLE_METHOD.exec(line)))
+      return this.addUnlocated('warning', 'r8', m[1]!, task);
     if (trimmed.startsWith('Message{kind=')) return this.addToolMessage(trimmed, task);
     if (/^(?:Caused by: )?com\.android\.tools\.r8\./.test(trimmed) && (m = D8_CAUSE.exec(line)))
       // R8's reporter puts its own `Error: ` before the message of an AbortException, and its origin (`null, ` when
@@ -4049,7 +4052,12 @@ export class GradleOutputParser {
     this.pendingMultiline = {
       base,
       lines: [],
-      unindented: message.endsWith(':') ? ANY_TEXT : AGP_CONTINUATION,
+      // A missing class's `(referenced from: …)` that a terminal or a reporter put on a line of its own.
+      unindented: message.endsWith(':')
+        ? ANY_TEXT
+        : source === 'r8' && message.startsWith('Missing class')
+          ? R8_MISSING_CONTINUATION
+          : AGP_CONTINUATION,
       indented: message.endsWith(':'),
     };
     return true;
