@@ -266,6 +266,7 @@ import {
   R8_MISSING,
   R8_MISSING_CONTINUATION,
   R8_MISSING_SUMMARY,
+  R8_UNREACHABLE_METHOD,
   R8_ORIGIN_HEADER,
 } from './gradle-output/r8-patterns.js';
 import {
@@ -331,6 +332,7 @@ import {
   STUDIO_TESTS_STARTED,
   TEST_FAILED,
   TEST_FAILED_DOTTED,
+  TESTNG_DEFAULT_LEVELS,
   TEST_NAME_ONLY,
   TEST_OUTPUT_EVENT,
   TEST_RUN_LEVELS,
@@ -410,6 +412,9 @@ function capIndent(line: string, caretExpected: boolean): string {
 }
 
 /** A D8/R8 message printed with no level: its wording says when D8 reports it as a warning. */
+/** The levels of a `--debug` / `--info` log line that report progress, not problems. */
+const INFO_LOG_LEVEL = /^(?:INFO|DEBUG|info|debug)$/;
+
 function d8Severity(message: string, otherwise: DiagnosticSeverity): DiagnosticSeverity {
   return D8_WARNING_WORDING.test(message) ? 'warning' : otherwise;
 }
@@ -2015,8 +2020,9 @@ export class GradleOutputParser {
     }
     if (this.pendingTest) {
       if (this.pendingTest.lines.length === 0 && line.trim() === LOGCAT_EXCEPTION_BEGIN) return true;
-      // Also right under the `FAILED` line, where a markdown paste put one.
-      if (line.trim() === '' && this.pendingTest.blankLines === 0) {
+      // Also right under the `FAILED` line, where a markdown paste put one, or a blank line and the code fence the
+      // reporter opened there (the header quoted as prose, the stack as code; the fence reads as a blank line).
+      if (line.trim() === '' && this.pendingTest.blankLines < (this.pendingTest.lines.length === 0 ? 2 : 1)) {
         this.pendingTest.blankLines++;
         return true;
       }
@@ -3583,12 +3589,15 @@ export class GradleOutputParser {
     )
       return this.addAgpLine(m, task);
     // AGP 3.1-3.x printed D8's errors with the tool's name alone in front (`D8: Program type already present: …`).
+    // It logs the tool's info messages the same way: a `--debug` log's level says which a line is.
     if (
       (trimmed.startsWith('D8: ') || trimmed.startsWith('R8: ')) &&
       trimmed.length > 4 &&
       !trimmed.includes('Cannot fit requested classes')
-    )
+    ) {
+      if (this.lineLevel !== null && INFO_LOG_LEVEL.test(this.lineLevel)) return true;
       return this.addUnlocated(d8Severity(trimmed.slice(4), 'error'), 'r8', trimmed.slice(4), task);
+    }
     // D8/R8's message after the file it is about, its `ERROR:` / `WARNING:` not printed (AGP 3.x, a console's copy).
     if (
       !inBlock &&
@@ -3714,6 +3723,8 @@ export class GradleOutputParser {
       });
     if (line.includes(' only supported starting with Android ') && (m = D8_MESSAGE.exec(line)))
       return this.add({ severity: 'error', source: 'r8', file: null, line: null, column: null, message: m[1]!, task });
+    if (line.includes(' does not type check ') && (m = R8_UNREACHABLE_METHOD.exec(line)))
+      return this.addUnlocated('warning', 'r8', m[1]!, task);
     if (trimmed.startsWith('Message{kind=')) return this.addToolMessage(trimmed, task);
     if (/^(?:Caused by: )?com\.android\.tools\.r8\./.test(trimmed) && (m = D8_CAUSE.exec(line)))
       // R8's reporter puts its own `Error: ` before the message of an AbortException, and its origin (`null, ` when
@@ -3819,7 +3830,14 @@ export class GradleOutputParser {
         return true;
       }
     }
-    if (!inBlock && trimmed.endsWith('FAILED') && !trimmed.includes(' > ') && (m = TEST_FAILED_DOTTED.exec(trimmed))) {
+    if (
+      !inBlock &&
+      trimmed.endsWith('FAILED') &&
+      (m = TEST_FAILED_DOTTED.exec(
+        trimmed.startsWith('Gradle ') ? trimmed.replace(TESTNG_DEFAULT_LEVELS, '') : trimmed,
+      )) &&
+      !m[0].includes(' > ')
+    ) {
       this.pendingTest = { className: m[1]!, method: m[2]!, task, lines: [], blankLines: 0, joiner: '.' };
       return true;
     }
@@ -4113,7 +4131,12 @@ export class GradleOutputParser {
     this.pendingMultiline = {
       base,
       lines: [],
-      unindented: message.endsWith(':') ? ANY_TEXT : AGP_CONTINUATION,
+      // A missing class's `(referenced from: …)` that a terminal or a reporter put on a line of its own.
+      unindented: message.endsWith(':')
+        ? ANY_TEXT
+        : source === 'r8' && message.startsWith('Missing class')
+          ? R8_MISSING_CONTINUATION
+          : AGP_CONTINUATION,
       indented: message.endsWith(':'),
     };
     return true;

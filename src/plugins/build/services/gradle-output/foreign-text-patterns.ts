@@ -9,7 +9,7 @@ export const BAZEL_BUILD_FILE = /(?:^|[\\/])BUILD(?:\.bazel)?$/;
 export const BAZEL_ACTION_HEADER = /^INFO: From \S+ .*:$/;
 /** The JVM's own warnings on stderr (Unsafe, native access) are not build diagnostics. */
 export const JVM_NOISE =
-  /^\s*WARNING: (A terminally deprecated method|sun\.misc\.Unsafe|A restricted method|Use --enable-native-access|Restricted methods will be blocked|Please consider reporting|An illegal reflective access|Illegal reflective access|All illegal access operations)/;
+  /^\s*WARNING: (A terminally deprecated method|sun\.misc\.Unsafe|A restricted method|Use --enable-native-access|Restricted methods will be blocked|Please consider reporting|An illegal reflective access|Illegal reflective access|Use --illegal-access=|All illegal access operations)/;
 /**
  * Android's dynamic linker warns on the stderr of any program it loads on the device (bionic's `DL_WARN`): a command
  * run over adb (`am instrument`) starts with it. A device's warning, not the build's.

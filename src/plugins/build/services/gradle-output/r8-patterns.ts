@@ -25,10 +25,17 @@ export const ARCHIVE_ENTRY_ORIGIN = /^(.*?\.(?:jar|zip|aar|apk)):[^\\:]+$/;
 export const R8_MESSAGE_POSITION = / at \S.*?:(\d+):(\d+)\s*$/;
 /**
  * What D8 and R8 report as warnings whatever the line they come on says: a type missing for desugaring (its `-CC`
- * companion, its super-interface) and class files without the stack map their control flow needs.
+ * companion, its super-interface), class files without the stack map their control flow needs, and a keep-rule option
+ * R8 skips (`Ignoring option: -dump`; newer R8 makes some of these an info, never an error).
  */
 export const D8_WARNING_WORDING =
-  /was not found, it is required for default or static interface methods desugaring|^Expected stack map table for method with non-linear control flow/;
+  /was not found, it is required for default or static interface methods desugaring|^Expected stack map table for method with non-linear control flow|^Ignoring option: -/;
+/**
+ * R8's warning on a method whose bytecode fails verification, its wording fixed by R8; a build view's copy drops the
+ * `WARNING: R8: ` before it.
+ */
+export const R8_UNREACHABLE_METHOD =
+  /^\s*(The method `[^`]+` does not type check and will be assumed to be unreachable\.)\s*$/;
 /** R8's command-line summary when it stops on missing library classes (its `Warning: Missing class:` lines above it). */
 export const R8_LIBRARY_CLASSES_MISSING =
   /^\s*(?:Error: )?(Compilation can't be completed because some library classes are missing\.)\s*$/;

@@ -6,9 +6,11 @@
 /**
  * Gradle prints the path with its leading `:`; a reporter trimming it (`> Task kspKotlin FAILED`) still names a task,
  * and a reporter's markdown bold around the task and its outcome (`> Task **:app:x FAILED**`) is no part of the line.
+ * A CI that masks secrets prints asterisks for a part of the name equal to one (`> Task :app:minify******ReleaseWithR8`):
+ * a run of three or more inside the path is the mask, not markdown.
  */
 export const TASK_LINE =
-  /^> Task (?:\*\*)?(:[^\s*]*|[A-Za-z][\w-]*(?::[\w-]+)*)(?: (?:FAILED|UP-TO-DATE|NO-SOURCE|SKIPPED|FROM-CACHE))?(?:\*\*)?\s*$/;
+  /^> Task (?:\*\*)?(:(?:[^\s*]|\*{3,}(?=[^\s*]))*|[A-Za-z][\w-]*(?::[\w-]+)*)(?: (?:FAILED|UP-TO-DATE|NO-SOURCE|SKIPPED|FROM-CACHE))?(?:\*\*)?\s*$/;
 export const EXECUTING_TASK = /^Executing task '(:[^'\s]+)'/;
 /** Gradle before 5 printed tasks as `:app:compileDebugJavaWithJavac UP-TO-DATE`. */
 export const OLD_TASK_LINE =

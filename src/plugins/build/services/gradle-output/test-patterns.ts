@@ -24,6 +24,11 @@ export const TEST_RUN_LEVELS = /^(?:Gradle Test Run (:\S+) > )?(?:Gradle Test Ex
  */
 export const TEST_FAILED_DOTTED = /^((?:[a-z_$][\w$]*\.)*[A-Z][\w$]*)\.([^\s.>][^>]*?) FAILED\s*$/;
 /**
+ * TestNG's default suite and test names (`Gradle suite`, `Gradle test`, what Gradle gives a run without a testng.xml)
+ * can lead a dotted test's event path: `Gradle test com.x.FooTest.bar FAILED`.
+ */
+export const TESTNG_DEFAULT_LEVELS = /^(?:Gradle suite(?: > | ))?Gradle test(?: > | )(?=[a-zA-Z_$][\w$]*\.)/;
+/**
  * A test event whose details are what the test printed (`Class > test STANDARD_OUT`, also an executor's own,
  * `Gradle Test Executor 2 STANDARD_ERROR`): the indented lines under it are the program's output, not a report.
  */
