@@ -146,6 +146,7 @@ import {
   DATA_BINDING_MESSAGE,
   DATA_BINDING_SUMMARY,
   JAVAC,
+  JAVAC_CANNOT_FIND_SYMBOL_ALONE,
   JAVAC_BARE_ERROR,
   JAVAC_BARE_WARNING,
   JAVAC_OPTIONS_WARNING_TEXT,
@@ -165,7 +166,10 @@ import {
   JAVAC_WHERE_CLAUSE,
   JVM_LAUNCHER_MAIN_CLASS,
   KAPT_SUMMARY,
+  KAPT_STUB_PATH,
   KAPT_TAGGED,
+  PROCESSOR_NOTE,
+  RELAYED_JAVAC_LEVEL,
   KSP,
   MAVEN_LOCATED,
   MAX_DATA_BINDING_LINES,
@@ -629,7 +633,10 @@ export class GradleOutputParser {
   /** javac's `symbol:`/`location:` lines Studio copies under its message (unindented), read into it. */
   private studioDetails: string[] = [];
   /** The indented lines under a caret no javac message claimed (its location line lost in a paste); null when none. */
-  private strayCaretLines: string[] | null = null;
+  // A paste can start under the caret, its location line and echo left out.
+  private strayCaretLines: string[] | null = [];
+  /** After kapt relayed a javac message behind `e: `: its indented `e: ` lines that follow are the rest of it. */
+  private kaptRelayOpen = false;
   /** True after a config-cache problem header until its bullet list ends. */
   private inCcList = false;
   /** Causes read so far whose `> ` markers were lost in pasting (their nesting, for the next such line). */
@@ -2166,6 +2173,18 @@ export class GradleOutputParser {
         this.pendingJavac = null;
         return false;
       }
+      // A located `error: [Hilt]` whose next line is a sentence, not source (a Java line ends in none of `.`): the
+      // paste left the echo and caret out and kept what the processor says.
+      if (
+        pending.file !== null &&
+        pending.linesBeforeCaret === 0 &&
+        pending.message !== '' &&
+        TAG_ONLY.test(pending.message) &&
+        line.trimEnd().endsWith('.')
+      ) {
+        pending.message = `${pending.message} ${line.trim()}`;
+        return true;
+      }
       // An unlocated `error: [Hilt]`: the processor's message starts with a line break, so what it says is on the
       // next line (javac indents a message's later lines); a located one echoes its source there instead.
       if (
@@ -3045,11 +3064,7 @@ export class GradleOutputParser {
           : '';
       const file = glued?.path ?? pathHead + m[3]!;
       const kaptLetter = m[2] ?? null;
-      const kapt =
-        kaptLetter !== null ||
-        /kapt/i.test(task ?? '') ||
-        /[\\/](?:kapt3?|tmp[\\/]kapt3)[\\/]/.test(file) ||
-        file.endsWith('.kt');
+      const kapt = kaptLetter !== null || /kapt/i.test(task ?? '') || KAPT_STUB_PATH.test(file) || file.endsWith('.kt');
       if (kapt) this.kaptContext = true;
       this.pendingJavac = {
         severity: severityOf(m[5]!),
@@ -3211,9 +3226,16 @@ export class GradleOutputParser {
           ? bareJar
           : null;
     if (kotlinBare || binary) {
-      // `e: error: msg` is javac's unlocated diagnostic (its own `error: `) relayed by kapt: kotlinc says no `error: `.
-      const relayed = kotlinBare ? /^(?:error|warning): (\S.*)$/.exec(kotlinBare[2]!) : null;
-      const message = relayed ? relayed[1]! : kotlinBare ? kotlinBare[2]! : trimmed;
+      // kapt relays javac's message line by line, each behind its own `e: `: an indented one is the rest of the
+      // relayed message above (Room's constructor candidates), which kotlinc never starts a message with.
+      if (kotlinBare && this.kaptRelayOpen && /^\s/.test(kotlinBare[2]!)) return true;
+      // An annotation processor's note (Glide's `Wrote GeneratedAppGlideModule …`) that kapt relays as a warning.
+      if (kotlinBare && kotlinBare[1] === 'w' && PROCESSOR_NOTE.test(kotlinBare[2]!)) return true;
+      // `e: error: msg` is javac's unlocated diagnostic (its own `error: `, in the JDK's locale) relayed by kapt:
+      // kotlinc says no `error: `.
+      const relayed = kotlinBare ? RELAYED_JAVAC_LEVEL.exec(kotlinBare[2]!) : null;
+      this.kaptRelayOpen = relayed !== null;
+      const message = relayed ? relayed[2]! : kotlinBare ? kotlinBare[2]! : trimmed;
       if (KAPT_SUMMARY.test(message)) return true;
       const diagnostic: Diagnostic = {
         severity: severityOf(kotlinBare ? kotlinBare[1]! : runtimeNotice ? 'w' : 'e'),
@@ -3442,6 +3464,8 @@ export class GradleOutputParser {
       return this.addToolMessage(trimmed.slice(trimmed.indexOf('Message{kind=')), task);
     if (!inBlock && (m = JAVAC_BARE_ERROR.exec(line)) && !JVM_LAUNCHER_MAIN_CLASS.test(m[1]!))
       return this.addBareError(m[1]!, task);
+    if (!inBlock && trimmed.length < 40 && JAVAC_CANNOT_FIND_SYMBOL_ALONE.test(line))
+      return this.addBareError(trimmed, task);
     // Kotlin/Native's library resolver tags its messages with its name; pasted without the compiler's `e: `/`w: `,
     // the missing library is still the build's error and the rest (a skipped klib, a duplicate name) are warnings.
     if (!inBlock && trimmed.startsWith(KLIB_RESOLVER_TAG) && trimmed.length > KLIB_RESOLVER_TAG.length)
@@ -3849,7 +3873,7 @@ export class GradleOutputParser {
     this.strayCaretLines = null;
     if (lines.length === 0) return false;
     const kapt = this.kaptContext || /kapt/i.test(task ?? '');
-    return this.add({
+    this.add({
       severity: 'error',
       source: kapt ? 'kapt' : 'javac',
       file: null,
@@ -3858,6 +3882,8 @@ export class GradleOutputParser {
       message: lines.join(' '),
       task,
     });
+    // The next error's location glued after Hilt's closing sentence is read on as its own line.
+    return line.trimEnd().endsWith('.');
   }
 
   /**
