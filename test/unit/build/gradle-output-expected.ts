@@ -31549,4 +31549,179 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
+  'kapt9b_zh_cn_unrecognized_options_warning_glued_warn_line.txt': [
+    d(
+      'warning',
+      'kapt',
+      null,
+      null,
+      null,
+      "以下选项未被任何处理程序识别: '[AROUTER_GENERATE_DOC, kapt.kotlin.generated, AROUTER_MODULE_NAME]'[WARN] Incremental annotation processing requested, but support is disabled because the following processors are not incremental: android.databinding.annotationprocessor.ProcessDataBinding (DYNAMIC).",
+      ':app:kaptDebugKotlin',
+    ),
+  ],
+  'kapt9b_quoted_annotation_processor_wrapper_not_found.txt': [
+    d(
+      'error',
+      'javac',
+      null,
+      null,
+      null,
+      "Annotation processor '__gen.AnnotationProcessorWrapper_devDebug_com_airbnb_epoxy_EpoxyProcessor' not found",
+      null,
+    ),
+  ],
+  'kapt9b_epoxy_processor_exception_under_failed_task_frames.txt': [
+    d(
+      'error',
+      'kapt',
+      null,
+      null,
+      null,
+      'EpoxyProcessorException: resolveDataBindingClassesAndWriteJava failed',
+      ':app:kaptDebugKotlin',
+    ),
+  ],
+  'kapt9b_e_error_epoxy_exception_stacktrace_on_one_line.txt': [
+    d(
+      'error',
+      'kapt',
+      null,
+      null,
+      null,
+      'Epoxy Processor Exception: Error generating model classes Caused by IllegalArgumentException: modifiers [protected, abstract] must contain one of [public, private]       Stacktrace:      com.airbnb.epoxy.ModelBuilderInterfaceWriter.writeInterface(ModelBuilderInterfaceWriter.kt:57)       com.airbnb.epoxy.GeneratedModelWriter.generateClassForModel(GeneratedModelWriter.kt:174)       com.airbnb.epoxy.GeneratedModelWriter.generateClassForModel$default(GeneratedModelWriter.kt:134)       com.airbnb.epoxy.ModelProcessor.writeModel(ModelProcessor.kt:85)       com.airbnb.epoxy.ModelProcessor.processModels(ModelProcessor.kt:69)       com.airbnb.epoxy.EpoxyProcessor.processRound(EpoxyProcessor.java:187)       com.airbnb.epoxy.EpoxyProcessor.process(EpoxyProcessor.java:165)',
+      null,
+    ),
+  ],
+  'kapt9b_indented_e_error_epoxy_nullability_one_line.txt': [
+    d(
+      'error',
+      'kapt',
+      null,
+      null,
+      null,
+      'Epoxy Processor Exception:  Caused by IllegalStateException: Nullability has not been set       Stacktrace:      com.airbnb.epoxy.AttributeInfo.isNullable(AttributeInfo.kt:176)       com.airbnb.epoxy.ViewAttributeInfo.isRequired(ViewAttributeInfo.kt:168)       com.airbnb.epoxy.ViewAttributeInfo.createJavaDoc(ViewAttributeInfo.kt:420)       com.airbnb.epoxy.ViewAttributeInfo.<init>(ViewAttributeInfo.kt:120)       com.airbnb.epoxy.ModelViewInfo.addProp(ModelViewInfo.kt:211)       com.airbnb.epoxy.ModelViewProcessor.processSetterAnnotations(ModelViewProcessor.kt:161)       com.airbnb.epoxy.ModelViewProcessor.process(ModelViewProcessor.kt:46)       com.airbnb.epoxy.EpoxyProcessor.processRound(EpoxyProcessor.java:193)       com.airbnb.epoxy.EpoxyProcessor.process(EpoxyProcessor.java:165)',
+      null,
+    ),
+  ],
+  'kapt9b_bare_error_epoxy_exception_tab_frames_caused_by.txt': [
+    d('error', 'javac', null, null, null, 'EpoxyProcessorException: Write model failed', null),
+  ],
+  'kapt9b_task_line_no_marker_epoxy_exception_flavor.txt': [
+    d(
+      'error',
+      'kapt',
+      null,
+      null,
+      null,
+      'EpoxyProcessorException: resolveDataBindingClassesAndWriteJava failed',
+      ':app:kaptFullDebugKotlin',
+    ),
+  ],
+  'kapt9b_caret_glued_before_hilt_missing_binding_windows_task_after.txt': [
+    d(
+      'error',
+      'kapt',
+      'C:\\Data\\Projects\\Moola\\Rental\\AndroidMoolaPro\\app\\build\\generated\\source\\kapt\\devDebug\\com\\moola\\pro\\App_HiltComponents.java',
+      122,
+      26,
+      '[Dagger/MissingBinding] androidx.lifecycle.ViewModelProvider.Factory cannot be provided without an @Provides-annotated method.',
+      ':app:kaptDevDebugKotlin',
+    ),
+  ],
+  'kapt9b_dagger_stub_missing_binding_map_provider_trace.txt': [
+    d(
+      'error',
+      'kapt',
+      '/home/ibrahim/Android/Projects/CurrencyConverter/home/build/tmp/kapt3/stubs/debug/com/ibrahim/home/HomeComponent.java',
+      8,
+      17,
+      '[Dagger/MissingBinding] java.util.Map<java.lang.String,javax.inject.Provider<androidx.hilt.lifecycle.ViewModelAssistedFactory<? extends androidx.lifecycle.ViewModel>>> cannot be provided without an @Provides-annotated method.',
+      null,
+    ),
+  ],
+  'kapt9b_dagger_missing_binding_tag_first_no_path_hilt_trace.txt': [
+    d(
+      'error',
+      'javac',
+      null,
+      null,
+      null,
+      '[Dagger/MissingBinding] com.xxx.data.repo.UserPreferenceDataRepository cannot be provided without an @Provides-annotated method.',
+      null,
+    ),
+  ],
+  'kapt9b_moshi_bare_error_property_not_visible.txt': [
+    d('error', 'javac', null, null, null, 'property y is not visible', null),
+  ],
+  'kapt9b_moshi_kapt_failure_block_exception_is_tab_frames.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':core:kaptDebugKotlin': java.lang.reflect.InvocationTargetException (no error message)",
+      ':core:kaptDebugKotlin',
+    ),
+  ],
+  'kapt9b_kotlin_file_url_location_moshix_not_visible.txt': [
+    d('error', 'kotlin', '/path/to/repo/com/example/Test.kt', 3, 1, 'property _bar is not visible', null),
+  ],
+  'kapt9b_e_prefixed_stubs_space_path_bold_echo_nonexistent_class.txt': [
+    ['Database', 6, 7, 'NonExistentClass'],
+    ['Database', 7, 2, 'Database'],
+    ['MutationDao', 6, 7, 'NonExistentClass'],
+    ['Mutation', 6, 7, 'NonExistentClass'],
+  ].map(([name, line, column, type]) =>
+    d(
+      'error',
+      'kapt',
+      `/Users/avi/Downloads/Ravi Project/flutter/OffixAndroid/offix/build/tmp/kapt3/stubs/debug/org/aerogear/offix/persistence/${name}.java`,
+      line as number,
+      column as number,
+      `incompatible types: ${type} cannot be converted to Annotation`,
+      ':offix:kaptDebugKotlin',
+    ),
+  ),
+  'kapt9b_dbflow_kapt_exception_index_out_of_bounds_tab_frames.txt': [
+    d('error', 'kapt', null, null, null, 'An exception occurred: java.lang.IndexOutOfBoundsException: Index: 0, Size: 0', null),
+  ],
+  'kapt9b_studio_dbflow_generated_holder_symbol_one_line.txt': [
+    d('error', 'javac', null, 14, 42, 'cannot find symbol class SkyfishGeneratedDatabaseHolder', null),
+  ],
+  'kapt9b_databinding_bare_errors_cannot_generate_view_binders_frames.txt': [
+    d('error', 'javac', null, null, null, "Cannot resolve type 'gameViewModel'", null),
+    d(
+      'error',
+      'javac',
+      null,
+      null,
+      null,
+      'cannot generate view binders android.databinding.tool.util.LoggedErrorException: failure, see logs for details.',
+      null,
+    ),
+  ],
+  'kapt9b_kapt_exception_prefix_lost_databinding_caused_by.txt': [
+    d(
+      'error',
+      'kapt',
+      null,
+      null,
+      null,
+      'An exception occurred: org.jetbrains.kotlin.kapt3.diagnostic.KaptError: Exception while annotation processing',
+      null,
+    ),
+  ],
+  'kapt9b_studio_tree_databinding_layout_out_resource_identifier.txt': [
+    d(
+      'error',
+      'aapt2',
+      'C:\\Users\\Gonzalo\\AndroidStudioProjects\\firebase\\app\\build\\intermediates\\data-binding-layout-out\\debug\\layout\\fragment_edit_name.xml',
+      19,
+      null,
+      "No resource identifier found for attribute 'font' in package 'android'",
+      null,
+    ),
+  ],
 };
