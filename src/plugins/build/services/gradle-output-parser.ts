@@ -144,6 +144,7 @@ import {
   DATA_BINDING_ENCODED,
   DATA_BINDING_ERROR_START_WORDS,
   DATA_BINDING_MESSAGE,
+  DAGGER_TAGGED_ALONE,
   DATA_BINDING_SUMMARY,
   JAVAC,
   JAVAC_CANNOT_FIND_SYMBOL_ALONE,
@@ -166,6 +167,7 @@ import {
   JAVAC_WHERE_CLAUSE,
   JVM_LAUNCHER_MAIN_CLASS,
   KAPT_SUMMARY,
+  KAPT_EXCEPTION_UNTAGGED,
   KAPT_STUB_PATH,
   KAPT_TAGGED,
   PROCESSOR_NOTE,
@@ -635,6 +637,8 @@ export class GradleOutputParser {
   /** The indented lines under a caret no javac message claimed (its location line lost in a paste); null when none. */
   // A paste can start under the caret, its location line and echo left out.
   private strayCaretLines: string[] | null = [];
+  /** The stray lines were read from the paste's start, not from under a caret: what came first may be anything. */
+  private strayFromPasteStart = true;
   /** After kapt relayed a javac message behind `e: `: its indented `e: ` lines that follow are the rest of it. */
   private kaptRelayOpen = false;
   /** True after a config-cache problem header until its bullet list ends. */
@@ -3066,6 +3070,8 @@ export class GradleOutputParser {
       const kaptLetter = m[2] ?? null;
       const kapt = kaptLetter !== null || /kapt/i.test(task ?? '') || KAPT_STUB_PATH.test(file) || file.endsWith('.kt');
       if (kapt) this.kaptContext = true;
+      // The lines read since the paste's start were not a headless message: a location line came before any closing line.
+      this.strayCaretLines = null;
       this.pendingJavac = {
         severity: severityOf(m[5]!),
         source: kapt ? 'kapt' : 'javac',
@@ -3466,6 +3472,10 @@ export class GradleOutputParser {
       return this.addBareError(m[1]!, task);
     if (!inBlock && trimmed.length < 40 && JAVAC_CANNOT_FIND_SYMBOL_ALONE.test(line))
       return this.addBareError(trimmed, task);
+    if (!inBlock && trimmed.startsWith('[Dagger/') && DAGGER_TAGGED_ALONE.test(line))
+      return this.addBareError(trimmed, task);
+    if (!inBlock && trimmed.startsWith('An exception occurred: ') && (m = KAPT_EXCEPTION_UNTAGGED.exec(line)))
+      return this.addUnlocated('error', 'kapt', m[1]!.trimEnd(), task);
     // Kotlin/Native's library resolver tags its messages with its name; pasted without the compiler's `e: `/`w: `,
     // the missing library is still the build's error and the rest (a skipped klib, a duplicate name) are warnings.
     if (!inBlock && trimmed.startsWith(KLIB_RESOLVER_TAG) && trimmed.length > KLIB_RESOLVER_TAG.length)
@@ -3858,10 +3868,16 @@ export class GradleOutputParser {
     const caret = line.includes('^') ? CARET.exec(line) : null;
     if (caret && !caret[2]) {
       this.strayCaretLines = [];
+      this.strayFromPasteStart = false;
       return false;
     }
     const lines = this.strayCaretLines;
     if (lines === null) return false;
+    // Once anything was reported, Hilt's closing line belongs to it (its message under a header that was read).
+    if (this.strayFromPasteStart && this.diagnostics.length > 0) {
+      this.strayCaretLines = null;
+      return false;
+    }
     if (line.trim() === '' || lines.length >= MAX_UNINDENTED_LINES) {
       this.strayCaretLines = null;
       return false;
@@ -3879,7 +3895,8 @@ export class GradleOutputParser {
       file: null,
       line: null,
       column: null,
-      message: lines.join(' '),
+      // From the paste's start only the line over Hilt's closing one is surely its message (Hilt says it on one line).
+      message: this.strayFromPasteStart ? lines[lines.length - 1]! : lines.join(' '),
       task,
     });
     // The next error's location glued after Hilt's closing sentence is read on as its own line.

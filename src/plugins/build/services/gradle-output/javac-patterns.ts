@@ -29,6 +29,16 @@ export const JAVAC_CANNOT_FIND_SYMBOL_ALONE = /^\s*(?:cannot find symbol|找不�
 export const RELAYED_JAVAC_LEVEL = /^(error|warning|错误|警告|エラー|Fehler|Warnung): (\S.*)$/;
 /** An annotation processor's note, in the JDK's locales (`Note: [1] Wrote GeneratedAppGlideModule …`). */
 export const PROCESSOR_NOTE = /^(?:Note|注|注意|Hinweis): /;
+/**
+ * Dagger's message pasted from its tag on (`[Dagger/MissingBinding] X cannot be provided …`): the location line's
+ * `…java:N: error: ` left out; its echo, caret and binding trace follow as under a located one.
+ */
+export const DAGGER_TAGGED_ALONE = /^\s*\[Dagger\/\w+\] \S/;
+/**
+ * kapt's report of a processor that threw (`[kapt] An exception occurred: <exception>: msg`) pasted without its
+ * `e: [kapt] `: the exception's qualified class name right after the colon tells it from other tools' sentences.
+ */
+export const KAPT_EXCEPTION_UNTAGGED = /^\s*(An exception occurred: (?:[a-z]\w*\.)+[A-Z]\w*(?:Exception|Error)\b.*)$/;
 /** kapt's stubs: its own folder, or a `stubs` folder in the working directory Bazel's Kotlin rules give kotlinc. */
 export const KAPT_STUB_PATH = /[\\/](?:kapt3?|tmp[\\/]kapt3)[\\/]|[\\/]_kotlinc[\\/]\S*[\\/]stubs[\\/]/;
 /** An unanchored, linear pre-check for JAVAC: its `(.+?\.java)` (or `.kt`) retries at every `.java:` of a line that has many. */
