@@ -147,8 +147,10 @@ import {
   DATA_BINDING_ENCODED,
   DATA_BINDING_ERROR_START_WORDS,
   DATA_BINDING_MESSAGE,
+  DAGGER_TAGGED_ALONE,
   DATA_BINDING_SUMMARY,
   JAVAC,
+  JAVAC_CANNOT_FIND_SYMBOL_ALONE,
   JAVAC_BARE_ERROR,
   JAVAC_BARE_WARNING,
   JAVAC_OPTIONS_WARNING_TEXT,
@@ -170,7 +172,11 @@ import {
   JAVAC_WHERE_CLAUSE,
   JVM_LAUNCHER_MAIN_CLASS,
   KAPT_SUMMARY,
+  KAPT_EXCEPTION_UNTAGGED,
+  KAPT_STUB_PATH,
   KAPT_TAGGED,
+  PROCESSOR_NOTE,
+  RELAYED_JAVAC_LEVEL,
   KSP,
   JAVADOC_EXIT_CODE,
   MAVEN_LOCATED,
@@ -644,7 +650,12 @@ export class GradleOutputParser {
   /** javac's `symbol:`/`location:` lines Studio copies under its message (unindented), read into it. */
   private studioDetails: string[] = [];
   /** The indented lines under a caret no javac message claimed (its location line lost in a paste); null when none. */
-  private strayCaretLines: string[] | null = null;
+  // A paste can start under the caret, its location line and echo left out.
+  private strayCaretLines: string[] | null = [];
+  /** The stray lines were read from the paste's start, not from under a caret: what came first may be anything. */
+  private strayFromPasteStart = true;
+  /** After kapt relayed a javac message behind `e: `: its indented `e: ` lines that follow are the rest of it. */
+  private kaptRelayOpen = false;
   /** True after a config-cache problem header until its bullet list ends. */
   private inCcList = false;
   /** Causes read so far whose `> ` markers were lost in pasting (their nesting, for the next such line). */
@@ -2234,6 +2245,18 @@ export class GradleOutputParser {
         this.pendingJavac = null;
         return false;
       }
+      // A located `error: [Hilt]` whose next line is a sentence, not source (a Java line ends in none of `.`): the
+      // paste left the echo and caret out and kept what the processor says.
+      if (
+        pending.file !== null &&
+        pending.linesBeforeCaret === 0 &&
+        pending.message !== '' &&
+        TAG_ONLY.test(pending.message) &&
+        line.trimEnd().endsWith('.')
+      ) {
+        pending.message = `${pending.message} ${line.trim()}`;
+        return true;
+      }
       // An unlocated `error: [Hilt]`: the processor's message starts with a line break, so what it says is on the
       // next line (javac indents a message's later lines); a located one echoes its source there instead.
       if (
@@ -3126,12 +3149,10 @@ export class GradleOutputParser {
           : '';
       const file = glued?.path ?? pathHead + m[3]!;
       const kaptLetter = m[2] ?? null;
-      const kapt =
-        kaptLetter !== null ||
-        /kapt/i.test(task ?? '') ||
-        /[\\/](?:kapt3?|tmp[\\/]kapt3)[\\/]/.test(file) ||
-        file.endsWith('.kt');
+      const kapt = kaptLetter !== null || /kapt/i.test(task ?? '') || KAPT_STUB_PATH.test(file) || file.endsWith('.kt');
       if (kapt) this.kaptContext = true;
+      // The lines read since the paste's start were not a headless message: a location line came before any closing line.
+      this.strayCaretLines = null;
       this.pendingJavac = {
         severity: severityOf(m[5]!),
         source: kapt ? 'kapt' : 'javac',
@@ -3292,9 +3313,16 @@ export class GradleOutputParser {
           ? bareJar
           : null;
     if (kotlinBare || binary) {
-      // `e: error: msg` is javac's unlocated diagnostic (its own `error: `) relayed by kapt: kotlinc says no `error: `.
-      const relayed = kotlinBare ? /^(?:error|warning): (\S.*)$/.exec(kotlinBare[2]!) : null;
-      const message = relayed ? relayed[1]! : kotlinBare ? kotlinBare[2]! : trimmed;
+      // kapt relays javac's message line by line, each behind its own `e: `: an indented one is the rest of the
+      // relayed message above (Room's constructor candidates), which kotlinc never starts a message with.
+      if (kotlinBare && this.kaptRelayOpen && /^\s/.test(kotlinBare[2]!)) return true;
+      // An annotation processor's note (Glide's `Wrote GeneratedAppGlideModule …`) that kapt relays as a warning.
+      if (kotlinBare && kotlinBare[1] === 'w' && PROCESSOR_NOTE.test(kotlinBare[2]!)) return true;
+      // `e: error: msg` is javac's unlocated diagnostic (its own `error: `, in the JDK's locale) relayed by kapt:
+      // kotlinc says no `error: `.
+      const relayed = kotlinBare ? RELAYED_JAVAC_LEVEL.exec(kotlinBare[2]!) : null;
+      this.kaptRelayOpen = relayed !== null;
+      const message = relayed ? relayed[2]! : kotlinBare ? kotlinBare[2]! : trimmed;
       if (KAPT_SUMMARY.test(message)) return true;
       const diagnostic: Diagnostic = {
         severity: severityOf(kotlinBare ? kotlinBare[1]! : runtimeNotice ? 'w' : 'e'),
@@ -3523,6 +3551,12 @@ export class GradleOutputParser {
       return this.addToolMessage(trimmed.slice(trimmed.indexOf('Message{kind=')), task);
     if (!inBlock && (m = JAVAC_BARE_ERROR.exec(line)) && !JVM_LAUNCHER_MAIN_CLASS.test(m[1]!))
       return this.addBareError(m[1]!, task);
+    if (!inBlock && trimmed.length < 40 && JAVAC_CANNOT_FIND_SYMBOL_ALONE.test(line))
+      return this.addBareError(trimmed, task);
+    if (!inBlock && trimmed.startsWith('[Dagger/') && DAGGER_TAGGED_ALONE.test(line))
+      return this.addBareError(trimmed, task);
+    if (!inBlock && trimmed.startsWith('An exception occurred: ') && (m = KAPT_EXCEPTION_UNTAGGED.exec(line)))
+      return this.addUnlocated('error', 'kapt', m[1]!.trimEnd(), task);
     // Kotlin/Native's library resolver tags its messages with its name; pasted without the compiler's `e: `/`w: `,
     // the missing library is still the build's error and the rest (a skipped klib, a duplicate name) are warnings.
     if (!inBlock && trimmed.startsWith(KLIB_RESOLVER_TAG) && trimmed.length > KLIB_RESOLVER_TAG.length)
@@ -3929,10 +3963,16 @@ export class GradleOutputParser {
     const caret = line.includes('^') ? CARET.exec(line) : null;
     if (caret && !caret[2]) {
       this.strayCaretLines = [];
+      this.strayFromPasteStart = false;
       return false;
     }
     const lines = this.strayCaretLines;
     if (lines === null) return false;
+    // Once anything was reported, Hilt's closing line belongs to it (its message under a header that was read).
+    if (this.strayFromPasteStart && this.diagnostics.length > 0) {
+      this.strayCaretLines = null;
+      return false;
+    }
     if (line.trim() === '' || lines.length >= MAX_UNINDENTED_LINES) {
       this.strayCaretLines = null;
       return false;
@@ -3944,15 +3984,18 @@ export class GradleOutputParser {
     this.strayCaretLines = null;
     if (lines.length === 0) return false;
     const kapt = this.kaptContext || /kapt/i.test(task ?? '');
-    return this.add({
+    this.add({
       severity: 'error',
       source: kapt ? 'kapt' : 'javac',
       file: null,
       line: null,
       column: null,
-      message: lines.join(' '),
+      // From the paste's start only the line over Hilt's closing one is surely its message (Hilt says it on one line).
+      message: this.strayFromPasteStart ? lines[lines.length - 1]! : lines.join(' '),
       task,
     });
+    // The next error's location glued after Hilt's closing sentence is read on as its own line.
+    return line.trimEnd().endsWith('.');
   }
 
   /**

@@ -16,8 +16,31 @@ export const KAPT_TAGGED = /^\s*(?:([ew]): )?\[kapt\] (.*)$/;
 export const KAPT_SUMMARY = /failed to analyze: org\.jetbrains\.kotlin\.kapt3\.diagnostic\.KaptError/;
 /** javac's `error:` / `warning:` in the JDK's locales: English (`Error:` as a translated log has it), Chinese, Japanese, German. */
 export const JAVAC_LEVEL = '(error|warning|Error|错误|警告|エラー|Fehler|Warnung)';
-/** Also on a `.kt` file: kapt maps the processors' diagnostics on its stubs back to the Kotlin source. */
-export const JAVAC = new RegExp(`^(\\s*)(?:([ew]): )?(.+?\\.(?:java|kt)):(\\d+): ${JAVAC_LEVEL}: ?(.*)$`);
+/**
+ * Also on a `.kt` file: kapt maps the processors' diagnostics on its stubs back to the Kotlin source. A build tool that
+ * relays javac's output tags each of its lines with its own `error: ` (Bazel's Kotlin rules), before the path.
+ */
+export const JAVAC = new RegExp(
+  `^(\\s*)(?:([ew]): |error: (?=(?:[A-Za-z]:)?[\\\\/]))?(.+?\\.(?:java|kt)):(\\d+): ${JAVAC_LEVEL}: ?(.*)$`,
+);
+/** javac's `cannot find symbol` alone on its line: the location line above it lost (its `symbol:` lines follow). */
+export const JAVAC_CANNOT_FIND_SYMBOL_ALONE = /^\s*(?:cannot find symbol|找不到符号|シンボルを見つけられません。?)\s*$/;
+/** javac's level opening a message kapt relays behind its `e: `/`w: ` (`e: エラー: …`); kotlinc's own say none. */
+export const RELAYED_JAVAC_LEVEL = /^(error|warning|错误|警告|エラー|Fehler|Warnung): (\S.*)$/;
+/** An annotation processor's note, in the JDK's locales (`Note: [1] Wrote GeneratedAppGlideModule …`). */
+export const PROCESSOR_NOTE = /^(?:Note|注|注意|Hinweis): /;
+/**
+ * Dagger's message pasted from its tag on (`[Dagger/MissingBinding] X cannot be provided …`): the location line's
+ * `…java:N: error: ` left out; its echo, caret and binding trace follow as under a located one.
+ */
+export const DAGGER_TAGGED_ALONE = /^\s*\[Dagger\/\w+\] \S/;
+/**
+ * kapt's report of a processor that threw (`[kapt] An exception occurred: <exception>: msg`) pasted without its
+ * `e: [kapt] `: the exception's qualified class name right after the colon tells it from other tools' sentences.
+ */
+export const KAPT_EXCEPTION_UNTAGGED = /^\s*(An exception occurred: (?:[a-z]\w*\.)+[A-Z]\w*(?:Exception|Error)\b.*)$/;
+/** kapt's stubs: its own folder, or a `stubs` folder in the working directory Bazel's Kotlin rules give kotlinc. */
+export const KAPT_STUB_PATH = /[\\/](?:kapt3?|tmp[\\/]kapt3)[\\/]|[\\/]_kotlinc[\\/]\S*[\\/]stubs[\\/]/;
 /** An unanchored, linear pre-check for JAVAC: its `(.+?\.java)` (or `.kt`) retries at every `.java:` of a line that has many. */
 export const JAVAC_HINT = /\.(?:java|kt):\d+: /;
 /**
@@ -67,7 +90,8 @@ export function splitGluedLocation(file: string): { before: string; path: string
 }
 
 /** The line Hilt closes each of its errors with, under the message (Hilt's ProcessorErrorHandler FAILURE_SUFFIX). */
-export const HILT_INCOMPLETE = /^\s*\[Hilt\] Processing did not complete\. See error above for details\.\s*$/;
+export const HILT_INCOMPLETE =
+  /^\s*\[Hilt\] Processing did not complete\. See error above for details\.(?=\s*$|(?:[A-Za-z]:)?[\\/])/;
 /** A javac message whose first line is only an annotation processor's tag (`[Hilt]`), or empty. */
 export const TAG_ONLY = /^(?:\[[\w/ :-]+\])?$/;
 /**
