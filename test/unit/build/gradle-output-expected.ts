@@ -31288,7 +31288,9 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       ':app:compileReleaseKotlin',
     ),
   ],
-  'mixed9_tv_samples_groovy_unsupported_major_65_tab_frames.txt': [],
+  'mixed9_tv_samples_groovy_unsupported_major_65_tab_frames.txt': [
+    d('error', 'gradle', null, null, null, 'Unsupported class file major version 65', null),
+  ],
   'mixed9_ui_samples_build_operation_space_frames_only.txt': [],
   'mixed9_dagger_quoted_tab_frames_binding_graph.txt': [],
   'mixed9_ksp_plantuml_ksp2_relayed_exception_aa_worker_frames.txt': [
@@ -31365,7 +31367,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       'error',
       'gradle',
       null,
-      null,
+      15,
       null,
       'Could not find method compile() for arguments [com.onyx.android.sdk:onyxsdk-base:1.3.2] on object of type org.gradle.api.internal.artifacts.dsl.dependencies.DefaultDependencyHandler.',
       null,

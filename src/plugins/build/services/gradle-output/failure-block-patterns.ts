@@ -39,9 +39,12 @@ export const SQUASHED_SECTION_BREAK =
 export const ESCAPED_LOG_BREAK = /\\n(?:\* What went wrong:|FAILURE: |\d+: Task failed|BUILD FAILED)/;
 /** A wrapper's summary that quotes Gradle's headline after words of its own (EAS Build's `Run gradlew failed with: `). */
 const WRAPPER_SUMMARY = String.raw`[A-Z]\w*(?: \w+){0,3} failed with: `;
-/** Failure headlines that start a block even when the `* What went wrong:` line was not printed or pasted. */
+/**
+ * Failure headlines that start a block even when the `* What went wrong:` line was not printed or pasted. A reporter's
+ * stray closing bracket, quote or backtick may be glued before it (markup left over from the text they pasted from).
+ */
 export const IMPLICIT_BLOCK = new RegExp(
-  String.raw`^\s*(?:Error:\s*(?:Gradle:\s*)?|${WRAPPER_SUMMARY})?` +
+  String.raw`^\s*(?:Error:\s*(?:Gradle:\s*)?|${WRAPPER_SUMMARY}|[\])"'\x60]+)?` +
     /((?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project|Could not resolve all (?:files|dependencies|artifacts|task dependencies) for configuration|Could not determine the dependencies of task) '[^']+'\.?.*)$/
       .source,
 );
