@@ -31373,4 +31373,114 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
+  'mixed9b_places_fenced_java_res_more_than_one_file_os_independent.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:mergeDebugJavaResource': More than one file was found with OS independent path 'META-INF/library_release.kotlin_module'.",
+      ':app:mergeDebugJavaResource',
+    ),
+  ],
+  'mixed9b_ble_event_firing_tab_frames_only.txt': [],
+  'mixed9b_maildroid_java_res_two_files_found_windows_inputs.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:mergeDebugJavaResource': 2 files found with path 'META-INF/NOTICE.md' from inputs:",
+      ':app:mergeDebugJavaResource',
+    ),
+  ],
+  'mixed9b_ical4android_java_res_index_list_packaging_block_frames.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:mergeGplayDebugJavaResource': 2 files found with path 'META-INF/INDEX.LIST' from inputs:",
+      ':app:mergeGplayDebugJavaResource',
+    ),
+  ],
+  'mixed9b_androidide_two_failures_java_res_cause_same_level.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:mergeDebugJavaResource': 3 files found with path 'META-INF/DEPENDENCIES' from inputs:",
+      ':app:mergeDebugJavaResource',
+    ),
+  ],
+  'mixed9b_chip_timestamp_level_prefix_java_res_interleaved_info.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:mergeDebugJavaResource': 2 files found with path 'META-INF/main.kotlin_module' from inputs:",
+      ':app:mergeDebugJavaResource',
+    ),
+  ],
+  'mixed9b_cgeo_jenkins_ant_exec_install_failed_update_incompatible.txt': [
+    d('error', 'agp', null, null, null, 'Failure [INSTALL_FAILED_UPDATE_INCOMPATIBLE]', null),
+    d('error', 'agp', null, null, null, 'Failure [INSTALL_FAILED_UPDATE_INCOMPATIBLE]', null),
+  ],
+  'mixed9b_vins_tooling_build_action_tab_frames_only.txt': [],
+  'mixed9b_image_cropper_bare_more_than_one_file_line.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "More than one file was found with OS independent path 'META-INF/androidx.legacy_legacy-support-core-utils.version'",
+      null,
+    ),
+  ],
+  'mixed9b_smartwebview_lint_vital_task_execution_exception_accept_frames.txt': [],
+  'mixed9b_mojo_gn_ninja_javac_deprecation_notes.txt': [],
+  'mixed9b_auto_update_studio_messages_file_row_deprecation_note.txt': [],
+  'mixed9b_ud406_studio_sync_failed_403_elided_url.txt': [
+    d('error', 'gradle', null, null, null, 'Server returned HTTP response code: 403 for.....', null),
+  ],
+  'mixed9b_gradle_wrapper_403_distribution_url_leading_space.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      'Server returned HTTP response code: 403 for URL: https://services.gradle.org/distributions/gradle-4.10.1-all.zip',
+      null,
+    ),
+  ],
+  'mixed9b_kmp_template_could_not_get_502_placeholder.txt': [
+    d('error', 'gradle', null, null, null, 'Could not GET Received status code 502 from server: <LibName> Bad Gateway', null),
+  ],
+  'mixed9b_quill_delta_could_not_get_bintray_403.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Could not GET 'https://dl.bintray.com/volser/android-quill-delta/com/quill/android/delta/1.0.2/delta-1.0.2.pom'. Received status code 403 from server: Forbidden",
+      null,
+    ),
+  ],
+  'mixed9b_aviasales_bare_javac_package_r.txt': [
+    d('error', 'javac', null, null, null, 'package R does not exist', null),
+  ],
+  'mixed9b_instagram_clone_studio_located_javac_r_errors.txt': [
+    d('error', 'javac', null, 22, 39, 'package R does not exist', null),
+    d('error', 'javac', null, 10, 33, 'cannot find symbol class R', null),
+  ],
 };
