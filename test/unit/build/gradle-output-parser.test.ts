@@ -1450,4 +1450,32 @@ describe('GradleOutputParser rules from the mixed round 9 logs', () => {
         parseGradleOutput(`${debris}Execution failed for task ':app:kaptDebugKotlin'.`).map((x) => x.message),
       ).toEqual(["Execution failed for task ':app:kaptDebugKotlin'"]);
   });
+
+  it("reports the package manager's refusal to install, plain, after Ant's [exec] or behind adb's words", () => {
+    for (const line of [
+      'Failure [INSTALL_FAILED_UPDATE_INCOMPATIBLE]',
+      'install:\n     [exec] Failure [INSTALL_FAILED_UPDATE_INCOMPATIBLE]',
+      'adb: failed to install /p/app-debug.apk: Failure [INSTALL_FAILED_UPDATE_INCOMPATIBLE: Existing package a.b signatures do not match newer version; ignoring!]',
+    ])
+      expect(parseGradleOutput(line).map((x) => [x.source, x.message.slice(0, 43)])).toEqual([
+        ['agp', 'Failure [INSTALL_FAILED_UPDATE_INCOMPATIBLE'],
+      ]);
+  });
+
+  it("reads AGP's duplicate Java resource message pasted alone, old and new wording, and a Could not GET without its URL", () => {
+    const out = parseGradleOutput(
+      [
+        "More than one file was found with OS independent path 'META-INF/DEPENDENCIES'",
+        '',
+        "2 files found with path 'META-INF/NOTICE.md' from inputs:",
+        '',
+        'Could not GET Received status code 502 from server: Bad Gateway',
+      ].join('\n'),
+    );
+    expect(out.map((x) => x.message)).toEqual([
+      "More than one file was found with OS independent path 'META-INF/DEPENDENCIES'",
+      "2 files found with path 'META-INF/NOTICE.md' from inputs:",
+      'Could not GET Received status code 502 from server: Bad Gateway',
+    ]);
+  });
 });

@@ -62,6 +62,7 @@ import {
   MERGER_LOCATED_CAUSE,
   NAMESPACE_ADVICE,
   NAMESPACE_BUILD_FILE,
+  PM_INSTALL_FAILURE,
 } from './gradle-output/agp-patterns.js';
 import {
   type BuildDiagnostic,
@@ -3734,6 +3735,13 @@ export class GradleOutputParser {
       (m = FETCH_FAILURE.exec(line))
     )
       return this.addUnlocated('error', 'gradle', m[1]!.trim(), task);
+    if (
+      !inBlock &&
+      (lead === 70 || lead === 97) &&
+      line.includes('Failure [INSTALL_') &&
+      (m = PM_INSTALL_FAILURE.exec(line))
+    )
+      return this.addUnlocated('error', 'agp', m[1]!, task);
     if (!inBlock && !quotedCause && lead === 76 && (m = LINT_ABORTED.exec(line)))
       return this.addFailureNamedOutsideReport(m[1]!);
     if (!inBlock && !quotedCause && lead === 84 && (m = AAR_MIN_COMPILE_SDK.exec(line))) {

@@ -110,7 +110,7 @@ export const QUOTED_HEADLINE = new RegExp(
 );
 /** Failures Gradle and AGP print as one sentence, seen pasted on their own without the failure block around them. */
 export const KNOWN_FAILURE =
-  /^\s*(?:Caused by: [\w.$]+(?:Exception|Error): )?((?:SDK location not found|Unsupported class file major version|General error during (?:conversion|semantic analysis): |Could not find method \S+ for arguments|No such property: \S+ for class: \S|Keystore file .* not found for signing config|Failed to find (?:target with hash string|Build Tools revision)|No toolchains found in the NDK|NDK (?:not configured|is not installed)|Minimum supported Gradle version is|The project is using an incompatible version|Android Gradle plugin requires Java \d+ to run\.|Namespace not specified\. |Task (?:with name )?'[^']*' not found in (?:root )?project '[^']+'(?:\.|\s*$)|Plugin is too old, please update to a more recent version|compileSdkVersion is not specified\b|There were failing tests\. See the report at: ).*)$/;
+  /^\s*(?:Caused by: [\w.$]+(?:Exception|Error): )?((?:SDK location not found|Unsupported class file major version|General error during (?:conversion|semantic analysis): |Could not find method \S+ for arguments|No such property: \S+ for class: \S|Keystore file .* not found for signing config|Failed to find (?:target with hash string|Build Tools revision)|No toolchains found in the NDK|NDK (?:not configured|is not installed)|Minimum supported Gradle version is|The project is using an incompatible version|Android Gradle plugin requires Java \d+ to run\.|Namespace not specified\. |Task (?:with name )?'[^']*' not found in (?:root )?project '[^']+'(?:\.|\s*$)|Plugin is too old, please update to a more recent version|compileSdkVersion is not specified\b|There were failing tests\. See the report at: |More than one file was found with OS independent path '|\d+ files found with path ').*)$/;
 /**
  * The Gradle client's own words when its daemon died under a build (DaemonClient's notice before the daemon log's
  * tail, then the DaemonDisappearedException the report names): printed outside a report, the failure all the same.
@@ -134,11 +134,11 @@ export const GRADLE_FAILURE_EXCEPTION =
   /^\s*(?:Caused by: )?(?:(?:[a-z][\w$]*\.)+[A-Z][\w$]*Exception: )+(Task '[^']*' not found in (?:root )?project '[^']+'.*?|Lint found (?:fatal )?errors\b[^.]*\.?)\.?\s*$/;
 /**
  * Gradle's failures to fetch what the build needs, as Studio's sync shows them alone: a plugin no repository has, a
- * repository refusing a file, the wrapper's distribution refused, a variant built for a newer JVM (the reason Gradle
+ * repository refusing a file (its URL sometimes cut out by the reporter), the wrapper's distribution refused, a variant built for a newer JVM (the reason Gradle
  * gives under `No matching variant`, as a sentence of its own rather than a `- ` item of that list).
  */
 export const FETCH_FAILURE =
-  /^\s*(?:Caused by: [\w.$]+(?:Exception|Error): )?((?:Plugin \[id: '[^']+'[^\]]*\] was not found in any of the following sources:|Could not (?:GET|HEAD) '[^']+'\. Received status code \d+ from server: |Server returned HTTP response code: \d+ for URL: \S|Incompatible because this component declares \S.* and the consumer needed \S).*)$/;
+  /^\s*(?:Caused by: [\w.$]+(?:Exception|Error): )?((?:Plugin \[id: '[^']+'[^\]]*\] was not found in any of the following sources:|Could not (?:GET|HEAD) (?:'[^']+'\. )?Received status code \d+ from server: |Server returned HTTP response code: \d+ for URL: \S|Incompatible because this component declares \S.* and the consumer needed \S).*)$/;
 /** LocationAwareException's message: the location, then the failure's headline on the next line. */
 export const LOCATION_AWARE_EXCEPTION =
   /^(?:Caused by: )?(?:(?:[a-z][\w$]*\.)+[A-Z][\w$]*Exception: )+((?:Build|Settings|Script|Init script) file '.+)$/;
