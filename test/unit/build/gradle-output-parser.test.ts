@@ -1502,3 +1502,77 @@ describe('GradleOutputParser rules from the mixed round 8 logs', () => {
     expect(download).toEqual([]);
   });
 });
+
+describe('GradleOutputParser rules from the mixed round 9 logs', () => {
+  it("reports the throwable under dx's crash banner, printed plainly or with Studio's Error: prefix", () => {
+    const plain = parseGradleOutput(
+      [
+        ':app:dexDebug',
+        'UNEXPECTED TOP-LEVEL EXCEPTION:',
+        'java.lang.IllegalArgumentException: method ID not in [0, 0xffff]: 65536',
+        '\tat com.android.dx.merge.DexMerger.mergeMethodIds(DexMerger.java:491)',
+      ].join('\n'),
+    );
+    expect(plain.map((x) => [x.source, x.message, x.task])).toEqual([
+      ['r8', 'java.lang.IllegalArgumentException: method ID not in [0, 0xffff]: 65536', ':app:dexDebug'],
+    ]);
+    const studio = parseGradleOutput(
+      ['Error:UNEXPECTED TOP-LEVEL ERROR:', 'Error:java.lang.OutOfMemoryError: GC overhead limit exceeded'].join('\n'),
+    );
+    expect(studio.map((x) => [x.source, x.message])).toEqual([
+      ['r8', 'java.lang.OutOfMemoryError: GC overhead limit exceeded'],
+    ]);
+    expect(parseGradleOutput('UNEXPECTED TOP-LEVEL ERROR:\n\nBUILD SUCCESSFUL')).toEqual([]);
+  });
+
+  it("reads AGP's SIMPLE records as the relayed tool's own lines, not as messages", () => {
+    const record = (text: string) => `AGPBI: ${JSON.stringify({ kind: 'SIMPLE', text, position: {}, original: text })}`;
+    const out = parseGradleOutput(
+      [
+        ':app:dexDebug',
+        record('UNEXPECTED TOP-LEVEL ERROR:'),
+        record('java.lang.OutOfMemoryError: Java heap space'),
+        record('\tat java.util.BitSet.initWords(BitSet.java:164)'),
+        record('some other output of the tool'),
+      ].join('\n'),
+    );
+    expect(out.map((x) => [x.severity, x.source, x.message, x.task])).toEqual([
+      ['error', 'r8', 'java.lang.OutOfMemoryError: Java heap space', ':app:dexDebug'],
+    ]);
+  });
+
+  it('reads a failure headline with a stray closing bracket or quote glued before it', () => {
+    for (const debris of [']', '"', '`', ')'])
+      expect(
+        parseGradleOutput(`${debris}Execution failed for task ':app:kaptDebugKotlin'.`).map((x) => x.message),
+      ).toEqual(["Execution failed for task ':app:kaptDebugKotlin'"]);
+  });
+
+  it("reports the package manager's refusal to install, plain, after Ant's [exec] or behind adb's words", () => {
+    for (const line of [
+      'Failure [INSTALL_FAILED_UPDATE_INCOMPATIBLE]',
+      'install:\n     [exec] Failure [INSTALL_FAILED_UPDATE_INCOMPATIBLE]',
+      'adb: failed to install /p/app-debug.apk: Failure [INSTALL_FAILED_UPDATE_INCOMPATIBLE: Existing package a.b signatures do not match newer version; ignoring!]',
+    ])
+      expect(parseGradleOutput(line).map((x) => [x.source, x.message.slice(0, 43)])).toEqual([
+        ['agp', 'Failure [INSTALL_FAILED_UPDATE_INCOMPATIBLE'],
+      ]);
+  });
+
+  it("reads AGP's duplicate Java resource message pasted alone, old and new wording, and a Could not GET without its URL", () => {
+    const out = parseGradleOutput(
+      [
+        "More than one file was found with OS independent path 'META-INF/DEPENDENCIES'",
+        '',
+        "2 files found with path 'META-INF/NOTICE.md' from inputs:",
+        '',
+        'Could not GET Received status code 502 from server: Bad Gateway',
+      ].join('\n'),
+    );
+    expect(out.map((x) => x.message)).toEqual([
+      "More than one file was found with OS independent path 'META-INF/DEPENDENCIES'",
+      "2 files found with path 'META-INF/NOTICE.md' from inputs:",
+      'Could not GET Received status code 502 from server: Bad Gateway',
+    ]);
+  });
+});

@@ -62,6 +62,7 @@ import {
   MERGER_LOCATED_CAUSE,
   NAMESPACE_ADVICE,
   NAMESPACE_BUILD_FILE,
+  PM_INSTALL_FAILURE,
 } from './gradle-output/agp-patterns.js';
 import {
   type BuildDiagnostic,
@@ -267,6 +268,8 @@ import {
   D8_ORIGIN_POSITIONED,
   D8_WARNING_WORDING,
   DEX_TASK,
+  DX_CRASH_BANNER,
+  DX_CRASH_THROWABLE,
   R8_LIBRARY_CLASSES_MISSING,
   R8_MESSAGE_POSITION,
   R8_MISSING,
@@ -680,6 +683,8 @@ export class GradleOutputParser {
   private r8Severity: DiagnosticSeverity = 'error';
   /** R8's `Warning in <origin>:` / `Error in <origin>:` line: its message is the next line. */
   private r8OriginHeader: R8OriginHeader | null = null;
+  /** dx's crash banner was the last line: the task it ran in; the throwable it names comes next. */
+  private dxCrashTask: string | null | undefined = undefined;
   /** Set once kapt reported a javac error: its `e: ` lines that follow are kapt's too. */
   private kaptContext = false;
   /** Kotlin/Native just reported a crash of its own (`Compilation failed: …`): the exception it rethrows comes next. */
@@ -2717,6 +2722,17 @@ export class GradleOutputParser {
       this.r8OriginHeader = null;
       if (trimmed !== '' && !inBlock) return this.addR8Origined(r8Header, trimmed);
     }
+    // AGP relays dx's lines one `AGPBI:` record each: the record's own line is not dx's next line.
+    const dxCrashTask = this.dxCrashTask;
+    if (dxCrashTask !== undefined && !trimmed.startsWith('AGPBI:')) {
+      this.dxCrashTask = undefined;
+      const throwable = DX_CRASH_THROWABLE.exec(trimmed);
+      if (throwable) return this.addUnlocated('error', 'r8', throwable[1]!, dxCrashTask);
+    }
+    if (trimmed.includes('UNEXPECTED TOP-LEVEL ') && DX_CRASH_BANNER.test(trimmed)) {
+      this.dxCrashTask = this.currentTask;
+      return true;
+    }
     // A stack frame (`at com.x.Foo.bar(Foo.kt:12)`) is never a diagnostic of its own, and stacks are long. One of KSP's
     // processing (not its Gradle plugin's) under an exception pasted without `e: [ksp] ` shows KSP caught and reported it.
     if (trimmed.startsWith('at ') && trimmed.endsWith(')')) {
@@ -3841,6 +3857,13 @@ export class GradleOutputParser {
       (m = FETCH_FAILURE.exec(line))
     )
       return this.addUnlocated('error', 'gradle', m[1]!.trim(), task);
+    if (
+      !inBlock &&
+      (lead === 70 || lead === 97) &&
+      line.includes('Failure [INSTALL_') &&
+      (m = PM_INSTALL_FAILURE.exec(line))
+    )
+      return this.addUnlocated('error', 'agp', m[1]!, task);
     if (!inBlock && !quotedCause && lead === 76 && (m = LINT_ABORTED.exec(line)))
       return this.addFailureNamedOutsideReport(m[1]!);
     if (!inBlock && !quotedCause && lead === 84 && (m = AAR_MIN_COMPILE_SDK.exec(line))) {
@@ -4198,6 +4221,14 @@ export class GradleOutputParser {
       record = JSON.parse(json);
     } catch {
       return false;
+    }
+    // A SIMPLE record is a tool's plain output relayed a line at a time (dx's crash report, its stack): not a message
+    // of its own, so its lines go through the rules as if the tool had printed them.
+    if (record.kind === 'SIMPLE') {
+      const relayed = typeof record.original === 'string' ? record.original : record.text;
+      if (typeof relayed === 'string')
+        for (const relayedLine of relayed.split('\n')) if (relayedLine.trim() !== '') this.scanLine(relayedLine, false);
+      return true;
     }
     const severity = severityOf(typeof record.kind === 'string' ? record.kind : '');
     const tool = typeof record.tool === 'string' ? record.tool : '';

@@ -36,3 +36,8 @@ export const MERGER_LOCATED_CAUSE = /^(\/\S+?|[A-Za-z]:\\[^:]+?)(?::(\d+)(?::(\d
  */
 export const MERGER_FILE_NAME_CHECK =
   /^(?:The file name must end with \.xml\b.*|\S+ is not a valid file-based resource name character: .+|The resource name must start with a letter|Resource must have a name)$/;
+/**
+ * The package manager refusing an APK (`pm install`'s `Failure [INSTALL_FAILED_…]`, also behind adb's `adb: failed to
+ * install <apk>: `), as AGP's install task, Ant's `[exec]` or a script relays it.
+ */
+export const PM_INSTALL_FAILURE = /^\s*(?:adb: failed to install \S.*?: )?(Failure \[INSTALL_[A-Z_]+\b[^\]]*\])\s*$/;

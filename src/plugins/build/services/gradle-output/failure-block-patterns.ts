@@ -45,9 +45,12 @@ export const SQUASHED_SECTION_BREAK =
 export const ESCAPED_LOG_BREAK = /\\n(?:\* What went wrong:|FAILURE: |\d+: Task failed|BUILD FAILED)/;
 /** A wrapper's summary that quotes Gradle's headline after words of its own (EAS Build's `Run gradlew failed with: `). */
 const WRAPPER_SUMMARY = String.raw`[A-Z]\w*(?: \w+){0,3} failed with: `;
-/** Failure headlines that start a block even when the `* What went wrong:` line was not printed or pasted. */
+/**
+ * Failure headlines that start a block even when the `* What went wrong:` line was not printed or pasted. A reporter's
+ * stray closing bracket, quote or backtick may be glued before it (markup left over from the text they pasted from).
+ */
 export const IMPLICIT_BLOCK = new RegExp(
-  String.raw`^\s*(?:Error:\s*(?:Gradle:\s*)?|${WRAPPER_SUMMARY})?` +
+  String.raw`^\s*(?:Error:\s*(?:Gradle:\s*)?|${WRAPPER_SUMMARY}|[\])"'\x60]+)?` +
     /((?:Execution failed for task|A problem occurred (?:configuring|evaluating) (?:root )?project|Could not resolve all (?:files|dependencies|artifacts|task dependencies) for configuration|Could not determine the dependencies of task) '[^']+'\.?.*)$/
       .source,
 );
@@ -119,7 +122,7 @@ export const QUOTED_HEADLINE = new RegExp(
  * pasted on their own without the failure block around them.
  */
 export const KNOWN_FAILURE =
-  /^\s*(?:Caused by: [\w.$]+(?:Exception|Error): )?((?:SDK location not found|Unsupported class file major version|General error during (?:conversion|semantic analysis): |Could not find method \S+ for arguments|No such property: \S+ for class: \S|Keystore file .* not found for signing config|Failed to find (?:target with hash string|Build Tools revision)|No toolchains found in the NDK|NDK (?:not configured|is not installed)|Minimum supported Gradle version is|The project is using an incompatible version|Android Gradle plugin requires Java \d+ to run\.|Namespace not specified\. |Task (?:with name )?'[^']*' not found in (?:root )?project '[^']+'(?:\.|\s*$)|Plugin is too old, please update to a more recent version|Gradle build daemon disappeared unexpectedly\b|File google-services\.json is missing\b|compileSdkVersion is not specified\b|There were failing tests\. See the report at: ).*)$/;
+  /^\s*(?:Caused by: [\w.$]+(?:Exception|Error): )?((?:SDK location not found|Unsupported class file major version|General error during (?:conversion|semantic analysis): |Could not find method \S+ for arguments|No such property: \S+ for class: \S|Keystore file .* not found for signing config|Failed to find (?:target with hash string|Build Tools revision)|No toolchains found in the NDK|NDK (?:not configured|is not installed)|Minimum supported Gradle version is|The project is using an incompatible version|Android Gradle plugin requires Java \d+ to run\.|Namespace not specified\. |Task (?:with name )?'[^']*' not found in (?:root )?project '[^']+'(?:\.|\s*$)|Plugin is too old, please update to a more recent version|Gradle build daemon disappeared unexpectedly\b|File google-services\.json is missing\b|compileSdkVersion is not specified\b|There were failing tests\. See the report at: |More than one file was found with OS independent path '|\d+ files found with path ').*)$/;
 /**
  * The Gradle client's own words when its daemon died under a build (DaemonClient's notice before the daemon log's
  * tail, then the DaemonDisappearedException the report names): printed outside a report, the failure all the same.
@@ -143,11 +146,11 @@ export const GRADLE_FAILURE_EXCEPTION =
   /^\s*(?:Caused by: )?(?:(?:[a-z][\w$]*\.)+[A-Z][\w$]*Exception: )+(Task '[^']*' not found in (?:root )?project '[^']+'.*?|Lint found (?:fatal )?errors\b[^.]*\.?|Gradle build daemon disappeared unexpectedly \([^)]*\))\.?\s*$/;
 /**
  * Gradle's failures to fetch what the build needs, as Studio's sync shows them alone: a plugin no repository has, a
- * repository refusing a file, the wrapper's distribution refused, a variant built for a newer JVM (the reason Gradle
+ * repository refusing a file (its URL sometimes cut out by the reporter), the wrapper's distribution refused, a variant built for a newer JVM (the reason Gradle
  * gives under `No matching variant`, as a sentence of its own rather than a `- ` item of that list).
  */
 export const FETCH_FAILURE =
-  /^\s*(?:Caused by: [\w.$]+(?:Exception|Error): )?((?:Plugin \[id: '[^']+'[^\]]*\] was not found in any of the following sources:|Could not (?:GET|HEAD) '[^']+'\. Received status code \d+ from server: |Server returned HTTP response code: \d+ for URL: \S|Incompatible because this component declares \S.* and the consumer needed \S).*)$/;
+  /^\s*(?:Caused by: [\w.$]+(?:Exception|Error): )?((?:Plugin \[id: '[^']+'[^\]]*\] was not found in any of the following sources:|Could not (?:GET|HEAD) (?:'[^']+'\. )?Received status code \d+ from server: |Server returned HTTP response code: \d+ for URL: \S|Incompatible because this component declares \S.* and the consumer needed \S).*)$/;
 /** LocationAwareException's message: the location, then the failure's headline on the next line. */
 export const LOCATION_AWARE_EXCEPTION =
   /^(?:Caused by: )?(?:(?:[a-z][\w$]*\.)+[A-Z][\w$]*Exception: )+((?:Build|Settings|Script|Init script) file '.+)$/;

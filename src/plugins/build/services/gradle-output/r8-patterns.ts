@@ -56,3 +56,10 @@ export const D8_MESSAGE =
   /^\s*(?:Error: |ERROR: |D8: |com\.android\.tools\.r8\.[\w.$]+: )?((?:Invoke-customs|Default interface methods|Static interface methods|Private interface methods|MethodHandle\.invoke and MethodHandle\.invokeExact|Invoke-polymorphic|Constant-dynamic) (?:are|is) only supported starting with Android \S+ \(--min-api \d+\).*)$/;
 /** The tasks that run D8 or R8 (dexing, merging dex, desugaring, shrinking), by the last part of their path. */
 export const DEX_TASK = /:[^:]*(?:[Dd]ex|R8|[Mm]inify|[Dd]esugar|[Pp]roguard)[^:]*$/;
+/**
+ * dx, D8's predecessor, when it crashed: `UNEXPECTED TOP-LEVEL ERROR:` (an `Error`, such as running out of memory) or
+ * `UNEXPECTED TOP-LEVEL EXCEPTION:` alone on a line, then the throwable's stack trace. Studio's `Error:` may lead both.
+ */
+export const DX_CRASH_BANNER = /^(?:Error:\s*)?UNEXPECTED TOP-LEVEL (?:ERROR|EXCEPTION):\s*$/;
+/** The first line of that stack trace: the throwable, which says what failed. */
+export const DX_CRASH_THROWABLE = /^(?:Error:\s*)?((?:[a-z_][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error)\b.*)$/;
