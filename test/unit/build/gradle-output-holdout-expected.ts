@@ -2009,7 +2009,6 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       ':react-native-firebase_messaging:compileReleaseJavaWithJavac',
     ),
   ],
-  'holdout10a_precision_javac_task_exception_is_frames_only.txt': [],
   'holdout10a_kotlin_k1_warnings_unused_param_unchecked_casts_flavor_task_cut.txt': (
     [
       ['BaseListActivity.kt', 166, 31, "Parameter 'config' is never used"],
@@ -2466,26 +2465,6 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       "Execution failed for task ':patrol:compileDebugJavaWithJavac': Compilation failed; see the compiler error output for details.",
       ':patrol:compileDebugJavaWithJavac',
-    ),
-  ],
-  'holdout10b_ksp_k2_illegal_state_unexpected_symbol_type_frames.txt': [
-    d(
-      'error',
-      'ksp',
-      null,
-      null,
-      null,
-      'java.lang.IllegalStateException: Unexpected symbol type class ksp.org.jetbrains.kotlin.analysis.api.fir.symbols.KaFirTypeParameterSymbol',
-      ':app:kspDebugKotlin',
-    ),
-    d(
-      'error',
-      'gradle',
-      null,
-      null,
-      null,
-      "Execution failed for task ':app:kspDebugKotlin': Unexpected symbol type class ksp.org.jetbrains.kotlin.analysis.api.fir.symbols.KaFirTypeParameterSymbol",
-      ':app:kspDebugKotlin',
     ),
   ],
   'holdout10b_r8_missing_classes_unprefixed_three_lines.txt': [
