@@ -29,6 +29,7 @@ import {
   AAPT2_USAGE_ERROR,
   AAPT2_RESOURCE_FILE,
   AAPT2_COMPILE,
+  AAPT2_COMPILE_CAUSED_BY,
   AAPT2_DAEMON_STRAY_OUTPUT,
   AAPT2_SET,
   AAPT2_XML,
@@ -147,6 +148,7 @@ import {
   DATA_BINDING_ENCODED,
   DATA_BINDING_ERROR_START_WORDS,
   DATA_BINDING_MESSAGE,
+  DATA_BINDING_SETTER_ALONE,
   DATA_BINDING_SUMMARY,
   JAVAC,
   JAVAC_BARE_ERROR,
@@ -417,15 +419,29 @@ function singleSpaced(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-/** More `[` than `]` in a text: a bracketed list left open. */
-function opensBracket(text: string): boolean {
+/** More `[` than `]` (or the pair given) in a text: a bracketed list or aside left open. */
+function opensBracket(text: string, open = '[', close = ']'): boolean {
   let depth = 0;
   for (let k = 0; k < text.length; k++) {
-    const c = text.charCodeAt(k);
-    if (c === 91) depth++;
-    else if (c === 93 && depth > 0) depth--;
+    const c = text[k];
+    if (c === open) depth++;
+    else if (c === close && depth > 0) depth--;
   }
   return depth > 0;
+}
+
+/**
+ * A message copied out of a JSON record with its escapes left as text (`\u003cView attr\u003e …\n\nIf a binding …`):
+ * read back, up to the blank line that starts its next paragraph. Text without escapes is returned as it is.
+ */
+function firstParagraphOfEscapedText(text: string): string {
+  if (!text.includes('\\u00') && !text.includes('\\n')) return text;
+  try {
+    const decoded: unknown = JSON.parse(`"${text.replace(/"/g, '\\"')}"`);
+    return typeof decoded === 'string' ? decoded.split(/\n\s*\n/)[0]!.trim() : text;
+  } catch {
+    return text;
+  }
 }
 
 /**
@@ -1141,7 +1157,7 @@ export class GradleOutputParser {
     if (
       (first === 42 || first === 61 || first === 66 || first === 70 || (first >= 48 && first <= 57)) &&
       (/^\* (Try|Exception is|Get more help|Query|Suggestions?):?/.test(trimmed) ||
-        /^={10,}$/.test(trimmed) ||
+        /^={70,}$/.test(trimmed) ||
         /^BUILD (FAILED|SUCCESSFUL)/.test(trimmed) ||
         /^FAILURE: /.test(trimmed) ||
         /^\d+: Task failed/.test(trimmed))
@@ -1287,6 +1303,20 @@ export class GradleOutputParser {
         this.block = [];
         this.closeBlock();
         this.section = 'other';
+        return;
+      }
+      // A cause whose parenthesis is still open goes on: the exception's message held a line break (AGP's `Resource
+      // compilation failed (Failed to compile … values.xml.` / `Cause: …). Check logs …`).
+      const lastCause = this.block.at(-1)?.text;
+      if (
+        this.implicitBlock &&
+        trimmed !== '' &&
+        !/^[\s>*]/.test(line) &&
+        lastCause?.startsWith('> ') &&
+        opensBracket(lastCause, '(', ')') &&
+        !GRADLE_SECTION.test(line)
+      ) {
+        this.block[this.block.length - 1] = { ...this.block.at(-1)!, text: `${lastCause} ${trimmed}` };
         return;
       }
       if (this.implicitBlock && trimmed !== '' && !/^\s/.test(line) && !trimmed.startsWith('>')) {
@@ -2762,6 +2792,13 @@ export class GradleOutputParser {
         });
       }
     }
+    if (trimmed.includes('Cannot find ') && trimmed.includes(' setter for ')) {
+      const setter = DATA_BINDING_SETTER_ALONE.exec(firstParagraphOfEscapedText(trimmed));
+      if (setter) {
+        const kapt = this.kaptContext || /kapt/i.test(task ?? '');
+        return this.addUnlocated('error', kapt ? 'kapt' : 'javac', setter[1]!, task);
+      }
+    }
     const crash = trimmed.startsWith('An exception has occurred in the compiler') ? JAVAC_CRASH.exec(line) : null;
     const unformattedCrash = trimmed.startsWith('compiler message file broken: ')
       ? JAVAC_CRASH_UNFORMATTED.exec(line)
@@ -2833,8 +2870,11 @@ export class GradleOutputParser {
         // A merger record names its manifest in its message (`… from AndroidManifest.xml:46:13`).
         const file =
           source === 'manifest' && this.studioFile === null ? this.manifestLocation(message).file : this.studioFile;
+        // javac's own level after Studio's (`Error:(31, 17) 警告: …`, a localized javac's warning that Studio filed as an
+        // error) is the message's level.
+        const javacWarning = m[4] !== undefined && m[4] !== 'Kotlin' && severityOf(m[4]) === 'warning';
         this.pendingStudio = {
-          severity: severityOf(m[1]!),
+          severity: javacWarning ? 'warning' : severityOf(m[1]!),
           source,
           file,
           line: Number(m[2]),
@@ -3380,8 +3420,12 @@ export class GradleOutputParser {
         task,
       });
     }
-    // The in-process compiler's failure pasted alone, without the failure block it was the cause in.
-    if (!inBlock && trimmed.startsWith('Resource compilation failed (') && (m = AAPT2_COMPILE.exec(trimmed)))
+    // The in-process compiler's failure pasted alone, without the failure block it was the cause in, or as the cause
+    // line of a stack trace (a copy of the block's, which the same file and message make one).
+    const compileFailure =
+      trimmed.startsWith('Resource compilation failed (') ||
+      (trimmed.startsWith('Caused by: ') && AAPT2_COMPILE_CAUSED_BY.test(trimmed));
+    if (!inBlock && compileFailure && (m = AAPT2_COMPILE.exec(trimmed)))
       return this.add({
         severity: 'error',
         source: 'aapt2',

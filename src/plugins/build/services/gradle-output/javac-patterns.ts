@@ -188,6 +188,14 @@ export function readEncodedDataBindingReport(
     column: typeof place?.col0 === 'number' ? place.col0 + 1 : null,
   };
 }
+/**
+ * The data binding compiler's setter message alone on its line, as Android Studio's build window shows a report (the
+ * message, a blank line, the adapter advice, `Open File`) or as copied out of its encoded record: the newer
+ * `Cannot find a setter for <View attr> that accepts parameter type 'T'` and the older `Cannot find the setter for
+ * attribute 'attr' with parameter type T on View.`, behind a level word at most.
+ */
+export const DATA_BINDING_SETTER_ALONE =
+  /^(?:[Ee]rror:\s*)?(Cannot find (?:a setter for <[^<>]+> that accepts parameter type '[^']+'|the setter for attribute '[^']+' with parameter type \S.*? on [\w$.]+\.))\s*$/;
 /** kapt's or Gradle's summary of the data binding reports printed with it: it names no problem of its own. */
 export const DATA_BINDING_SUMMARY = /LoggedErrorException: Found data binding errors\.?$/;
 export const DATA_BINDING_ERROR_END = '****\\ data binding error ****';
