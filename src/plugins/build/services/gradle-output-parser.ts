@@ -197,6 +197,7 @@ import {
   KOTLIN_DEPRECATED_RUNTIME,
   KOTLIN_K1,
   KOTLIN_K1_BARE,
+  KOTLIN_K1_LOCATION_ALONE,
   KOTLIN_K2,
   KOTLIN_LOCATION_REJOINED,
   KOTLIN_METADATA_SENTENCE,
@@ -1443,6 +1444,16 @@ export class GradleOutputParser {
       if (joined) squashed = [joined[1]!, joined[2]!];
       this.pushBlockLine(squashed[0]!);
       for (let k = 1; k < squashed.length && k < 16; k++) this.pushBlockLine(`${'   '.repeat(k - 1)}> ${squashed[k]}`);
+      // The data binding compiler's report carried in the cause's exception message (`Found data binding errors.
+      // ****/ data binding error ****msg:…`), squashed onto the headline's line with it: the report is its own error.
+      const report = line.indexOf(DATA_BINDING_ERROR_START_WORDS);
+      if (report >= 0) {
+        this.readDataBinding(
+          line.slice(report + DATA_BINDING_ERROR_START_WORDS.length - 'msg:'.length),
+          /task '([^']+)'/.exec(line)?.[1] ?? null,
+        );
+        this.flushDataBinding();
+      }
       return;
     }
     this.scanLine(line, false);
@@ -2587,8 +2598,11 @@ export class GradleOutputParser {
     // (Hilt's checks, a mocking library), whatever the framework list knows.
     const segments = testClass.split('.');
     const root = segments.length > 2 ? `${segments[0]}.${segments[1]}.` : null;
+    // AGP's device runner reports a device's failure (an install that failed) as a test of its own class
+    // (`ConnectedDevice > runTests[…]`): its frames are AGP's, no place in the project.
+    const placeless = testClass.startsWith('com.android.build.gradle.internal.');
     for (const text of p.lines) {
-      const frame = STACK_FRAME.exec(text);
+      const frame = placeless ? null : STACK_FRAME.exec(text);
       if (frame) {
         // The first frame past the test frameworks' own is where the project's code failed; the test class's own
         // frames are the project's even where its package is a framework's (the framework's own tests).
@@ -2609,6 +2623,7 @@ export class GradleOutputParser {
         // A negative line is no place in the file (a native method, or a class compiled without line numbers).
         if (
           file === null &&
+          !placeless &&
           Number(short[3]) > 0 &&
           (short[2]!.slice(0, short[2]!.lastIndexOf('.')) === testFile ||
             (!/[/\\]/.test(short[2]!) && (wordsClass || TEST_SOURCE_FILE.test(short[2]!))))
@@ -3076,6 +3091,18 @@ export class GradleOutputParser {
       });
     }
 
+    // A console cut the path inside its file name, at the extension's dot (`…\util\Utils.` / `java:31: 错误: …`): the
+    // line before holds the path, the location reads once the two are one line.
+    const previousRow = this.previousLine;
+    if (
+      (trimmed.startsWith('java:') || trimmed.startsWith('kt:')) &&
+      previousRow !== null &&
+      previousRow.endsWith('.') &&
+      previousRow.length >= 60 &&
+      (PATH_HEAD.test(previousRow) || RELATIVE_PATH_HEAD.test(previousRow)) &&
+      JAVAC.test(previousRow + trimmed)
+    )
+      return this.scanLine(previousRow + trimmed, inBlock);
     if (
       (trimmed.includes('.java:') || trimmed.includes('.kt:')) &&
       JAVAC_HINT.test(line) &&
@@ -3204,6 +3231,33 @@ export class GradleOutputParser {
       });
     // Every Kotlin location names a `.kt` or `.kts` file.
     const hasKt = line.includes('.kt');
+    const alone = hasKt && trimmed.endsWith('):') ? KOTLIN_K1_LOCATION_ALONE.exec(line) : null;
+    if (alone) {
+      // The path's head on a long row of its own when the wrap fell inside the path (`…/flutter_email_sender-` /
+      // `1.0.0/android/…/Plugin.kt: (60, 66):`).
+      const previous = this.previousLine;
+      const head =
+        previous !== null &&
+        previous.length >= 60 &&
+        !/^(?:[A-Za-z]:)?[\\/]/.test(alone[2]!) &&
+        (PATH_HEAD.test(previous) || RELATIVE_PATH_HEAD.test(previous))
+          ? previous.trim()
+          : '';
+      this.pendingMultiline = {
+        base: {
+          severity: severityOf(alone[1] ?? 'e'),
+          source: /\.gradle\.kts$/.test(alone[2]!) ? 'script' : this.kotlinSource(task),
+          file: head + alone[2]!,
+          line: Number(alone[3]),
+          column: Number(alone[4]),
+          message: '',
+          task,
+        },
+        lines: [],
+        unindented: ANY_TEXT,
+      };
+      return true;
+    }
     const cli = hasKt && (line.includes(': error: ') || line.includes(': warning: ')) ? KOTLINC_CLI.exec(line) : null;
     const kotlin = hasKt
       ? (KOTLIN_K2.exec(line) ??
