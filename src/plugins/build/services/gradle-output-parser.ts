@@ -259,6 +259,7 @@ import {
   D8_MESSAGE,
   D8_ORIGIN,
   D8_ORIGIN_POSITIONED,
+  D8_PROGRAM_TYPE_PRESENT,
   D8_WARNING_WORDING,
   DEX_TASK,
   R8_LIBRARY_CLASSES_MISSING,
@@ -3629,6 +3630,8 @@ export class GradleOutputParser {
       !trimmed.includes('Cannot fit requested classes')
     )
       return this.addUnlocated(d8Severity(trimmed.slice(4), 'error'), 'r8', trimmed.slice(4), task);
+    if (trimmed.startsWith('Program type already present: ') && (m = D8_PROGRAM_TYPE_PRESENT.exec(line)))
+      return this.addUnlocated('error', 'r8', m[1]!, task);
     // D8/R8's message after the file it is about, its `ERROR:` / `WARNING:` not printed (AGP 3.x, a console's copy).
     if (
       !inBlock &&
@@ -3678,8 +3681,9 @@ export class GradleOutputParser {
       (line.includes('minSdkVersion') ||
         line.includes('android:exported') ||
         line.includes(' is also present at ') ||
-        // The conflict's first line alone, its `is also present at …` on the next (indented) line.
-        line.startsWith('Attribute ') ||
+        // The conflict's first line alone, its `is also present at …` on the next (indented) line; the record
+        // tab-indented as the merger prints its records under Gradle's report.
+        trimmed.startsWith('Attribute ') ||
         line.includes('Missing one of the key attributes') ||
         line.includes(' as the library might be using APIs ') ||
         line.includes(' duplicated with element declared at ') ||
