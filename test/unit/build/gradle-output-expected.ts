@@ -33626,15 +33626,6 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       '不兼容的类型: NonExistentClass无法转换为Annotation',
       null,
     ),
-    d(
-      'error',
-      'kotlin',
-      null,
-      null,
-      null,
-      'java.lang.IllegalStateException: failed to analyze: org.jetbrains.kotlin.kapt3.diagnostic.KaptError: Error while annotation processing',
-      null,
-    ),
   ],
   'holdout9a_kapt_zh_nonexistent_class_relative_windows_stub_no_caret.txt': [
     d(

@@ -158,6 +158,7 @@ import {
   JAVAC_CRASH_UNFORMATTED,
   JAVAC_CRASH_EXCEPTION,
   JAVAC_REASON_LINE,
+  JAVAC_SQUASHED_SYMBOL,
   JAVAC_DETAIL,
   HILT_INCOMPLETE,
   JAVAC_FATAL,
@@ -716,6 +717,11 @@ export class GradleOutputParser {
   private heldDuplicateHead: string | null = null;
   /** An AAPT line Windows' console cut at its width, waiting for its rows. */
   private heldConsoleCut: ConsoleCut | null = null;
+  /**
+   * A D8/R8 origin's path a console of any width cut at its edge (`…/BuildConfig.de` / `x: D8: Type … is defined …`):
+   * the rows read so far, and the width of the first, which every row the message goes on over fills too.
+   */
+  private heldD8Cut: { text: string; width: number; rows: number } | null = null;
   /** A merger record's header a console cut inside its position, waiting for the row with its severity. */
   private heldManifestHead: string | null = null;
   /**
@@ -955,6 +961,23 @@ export class GradleOutputParser {
         return;
       } else line = joined.text;
     }
+    if (this.heldD8Cut !== null) {
+      const held = this.heldD8Cut;
+      this.heldD8Cut = null;
+      const text = held.text + line;
+      if (held.rows === 1 ? D8_ORIGIN.test(text) : /^\S/.test(line)) {
+        if (line.length === held.width && held.rows < 8) {
+          this.heldD8Cut = { text, width: held.width, rows: held.rows + 1 };
+          return;
+        }
+        line = text;
+      } else this.pushLine(held.text, false);
+    }
+    // A long path alone on its row, no space in it: a console may have cut it before its `: D8: ` message.
+    if (mayHold && line.length >= 100 && line.charCodeAt(0) !== 32 && !line.includes(' ') && PATH_HEAD.test(line)) {
+      this.heldD8Cut = { text: line, width: line.length, rows: 1 };
+      return;
+    }
     // An 80-column row is held for AAPT's rest first (its join takes the merger's rest too).
     if (
       mayHold &&
@@ -1102,7 +1125,8 @@ export class GradleOutputParser {
         return;
       }
     }
-    if (line.endsWith(':') && line.includes('.java:') && JAVAC_LOCATION_ONLY.test(line)) {
+    // (javac's location line ends with a space after its colon when the message went to the next line.)
+    if (line.trimEnd().endsWith(':') && line.includes('.java:') && JAVAC_LOCATION_ONLY.test(line)) {
       this.javacLocationOnly = line.trimEnd();
       return;
     }
@@ -1685,6 +1709,11 @@ export class GradleOutputParser {
       const held = this.heldDuplicateHead;
       this.heldDuplicateHead = null;
       this.pushLine(held, false);
+    }
+    if (this.heldD8Cut !== null) {
+      const held = this.heldD8Cut;
+      this.heldD8Cut = null;
+      this.pushLine(held.text, false);
     }
     if (this.heldLintLine !== null) {
       const held = this.heldLintLine;
@@ -3136,12 +3165,13 @@ export class GradleOutputParser {
         /[\\/](?:kapt3?|tmp[\\/]kapt3)[\\/]/.test(file) ||
         file.endsWith('.kt');
       if (kapt) this.kaptContext = true;
+      const squashed = m[6]!.includes(' ^ ') ? JAVAC_SQUASHED_SYMBOL.exec(m[6]!.trim()) : null;
       this.pendingJavac = {
         severity: severityOf(m[5]!),
         source: kapt ? 'kapt' : 'javac',
         file,
         line: Number(m[4]),
-        message: m[6]!.trim(),
+        message: squashed ? squashed[1]! : m[6]!.trim(),
         task,
         // A glued location's indent was the line's it was glued to.
         indent: glued ? 0 : indentOf(m[1]!),
@@ -3150,7 +3180,7 @@ export class GradleOutputParser {
         headerLength: line.length,
         rowGoesOn: fillsConsoleRow(line),
         kaptLetter,
-        details: [],
+        details: squashed ? [squashed[2], squashed[3]].filter((t) => t !== undefined).map(singleSpaced) : [],
         column: null,
         linesBeforeCaret: 0,
         blankLines: 0,

@@ -46,6 +46,12 @@ export const JAVAC_DETAIL =
   /^\s*(symbol|location|required|found|reason|符号|位置|需要|找到|シンボル|場所|期待値|検出値|Symbol|Ort|Erforderlich|Ermittelt)\s*:\s*(.*)$/;
 
 /**
+ * javac's `cannot find symbol` with its echo, caret and detail lines squashed onto the location's line (a paste that
+ * joined the lines with spaces): `cannot find symbol import p.X; ^ symbol: class X location: package p`.
+ */
+export const JAVAC_SQUASHED_SYMBOL = /^(cannot find symbol) .*? \^\s+(symbol\s*:\s*.+?)(?:\s+(location\s*:\s*.+?))?\s*$/;
+
+/**
  * A javac location glued to the end of the line printed before it (a paste lost the line break): to the previous
  * error's detail line (`symbol: class X/app/A.java`, `location: package p.qC:\\p\\A.java`: a detail's value has no
  * slash) or to a Dagger binding trace line ending in its component path (`… [p.AppComponent → p.Sub]/app/A.kt`).
