@@ -167,6 +167,8 @@ import {
   JAVAC_HINT,
   JAVAC_LEVEL_ONLY,
   JAVAC_LOCATION_ONLY,
+  JAVAC_ONLY_WORDING,
+  JAVAC_PLACE_ALONE,
   JAVAC_UNLEVELED,
   JAVAC_WHERE_CLAUSE,
   JVM_LAUNCHER_MAIN_CLASS,
@@ -715,6 +717,11 @@ export class GradleOutputParser {
   private heldLintLine: string | null = null;
   /** A merger duplicate a console wrapped inside its second path: held until the next line ends the record. */
   private heldDuplicateHead: string | null = null;
+  /**
+   * javac's message read without its location line: the rows after it that may be its echo and caret, and a location
+   * alone a reporter moved below them, which place it.
+   */
+  private unplacedJavac: { index: number; rows: number; column: number | null } | null = null;
   /** An AAPT line Windows' console cut at its width, waiting for its rows. */
   private heldConsoleCut: ConsoleCut | null = null;
   /**
@@ -1818,6 +1825,35 @@ export class GradleOutputParser {
     return this.add({ severity, source, file: null, line: null, column: null, message, task });
   }
 
+  /**
+   * The rows under a javac message read without its location: its source echo and caret (the caret's column is the
+   * message's), then a location alone, which is the message's place. Anything else ends the wait.
+   */
+  private placeUnplacedJavac(line: string): boolean {
+    const pending = this.unplacedJavac!;
+    const caret = CARET.exec(line);
+    const place = caret ? null : JAVAC_PLACE_ALONE.exec(line);
+    const echo = !caret && !place && pending.rows < 2 && /^\s+\S/.test(line) && JAVA_SOURCE_ECHO.test(line);
+    if (!caret && !place && !echo) {
+      this.unplacedJavac = null;
+      return false;
+    }
+    pending.rows++;
+    if (caret) pending.column = caret[1]!.replace(/\t/g, ' ').length + 1;
+    if (place) {
+      this.unplacedJavac = null;
+      const message = this.diagnostics[pending.index];
+      if (message !== undefined && message.file === null)
+        this.diagnostics[pending.index] = {
+          ...message,
+          file: this.reportPath(place[1]!),
+          line: Number(place[2]),
+          column: pending.column,
+        };
+    }
+    return true;
+  }
+
   /** `File being compiled: <path>` under the internal error just reported gives that error its file. */
   private placeInternalError(line: string): boolean {
     const m = FILE_BEING_COMPILED.exec(line);
@@ -2694,6 +2730,7 @@ export class GradleOutputParser {
   /** Tries every line rule; true when the line produced (or belongs to) a diagnostic. */
   private scanLine(line: string, inBlock: boolean, quotedCause = false): boolean {
     const trimmed = line.trim();
+    if (this.unplacedJavac !== null && !inBlock && this.placeUnplacedJavac(line)) return true;
     const shortMessage = this.instrumentationShortMessage;
     if (shortMessage !== null) {
       this.instrumentationShortMessage = null;
@@ -3546,6 +3583,22 @@ export class GradleOutputParser {
       return this.addUnlocated('warning', 'javac', trimmed, task);
     if (!inBlock && trimmed.startsWith('Fatal Error: ') && (m = JAVAC_FATAL.exec(line)))
       return this.addUnlocated('error', 'javac', m[1]!, task);
+    // A javac message pasted without its location line, also cut mid-word by a console (its rest starts this line).
+    const initial = trimmed.charCodeAt(0);
+    if (!inBlock && line === trimmed && initial >= 97 && initial <= 122 && trimmed.length > 12) {
+      const previous = this.previousLine?.trim() ?? '';
+      const message = JAVAC_ONLY_WORDING.test(trimmed)
+        ? trimmed
+        : previous !== '' && JAVAC_ONLY_WORDING.test(previous + trimmed)
+          ? previous + trimmed
+          : null;
+      if (message !== null) {
+        const before = this.diagnostics.length;
+        this.addUnlocated('error', task !== null && /kapt/i.test(task) ? 'kapt' : 'javac', message, task);
+        this.unplacedJavac = this.diagnostics.length > before ? { index: before, rows: 0, column: null } : null;
+        return true;
+      }
+    }
     // A kotlinc message pasted without its `e: <path>:` (Studio's problem view copies only the text).
     if (!inBlock && line === trimmed && (trimmed.startsWith('Type mismatch: ') || trimmed.startsWith('Unresolved ')))
       if (KOTLIN_ONLY_WORDING.test(trimmed)) return this.addUnlocated('error', 'kotlin', trimmed, task);

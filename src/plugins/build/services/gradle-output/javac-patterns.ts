@@ -49,7 +49,8 @@ export const JAVAC_DETAIL =
  * javac's `cannot find symbol` with its echo, caret and detail lines squashed onto the location's line (a paste that
  * joined the lines with spaces): `cannot find symbol import p.X; ^ symbol: class X location: package p`.
  */
-export const JAVAC_SQUASHED_SYMBOL = /^(cannot find symbol) .*? \^\s+(symbol\s*:\s*.+?)(?:\s+(location\s*:\s*.+?))?\s*$/;
+export const JAVAC_SQUASHED_SYMBOL =
+  /^(cannot find symbol) .*? \^\s+(symbol\s*:\s*.+?)(?:\s+(location\s*:\s*.+?))?\s*$/;
 
 /**
  * A javac location glued to the end of the line printed before it (a paste lost the line break): to the previous
@@ -105,6 +106,14 @@ export const JAVAC_LEVEL_ONLY = new RegExp(`^\\s*${JAVAC_LEVEL}: \\S`);
 /** A line of Java source as javac echoes it under a message: a declaration's start, or a statement's or block's end. */
 export const JAVA_SOURCE_ECHO =
   /^\s*(?:(?:public|protected|private|abstract|final|static|class|interface|enum|import|package)\s|@[A-Z])|[;{]\s*$/;
+/**
+ * Sentences only javac prints (compiler.properties; kotlinc words these problems otherwise: `'x' overrides nothing`):
+ * its message pasted without the location line above it is still javac's.
+ */
+export const JAVAC_ONLY_WORDING =
+  /^(?:method does not override or implement a method from a supertype|non-static (?:variable|method) \S+ cannot be referenced from a static context|unreported exception \S+; must be caught or declared to be thrown|class \S+ is public, should be declared in a file named \S+\.java)$/;
+/** A javac location alone on its line with neither level nor message (`<path>.java:19`), as a reporter moved it. */
+export const JAVAC_PLACE_ALONE = /^\s*((?:[A-Za-z]:)?[^\s:][^:]*?\.java):(\d+)\s*$/;
 /** javac's caret; on Windows consoles the next message sometimes follows it on the same line. */
 export const CARET = /^(\s*)\^(?:\s*$|(\S.*)$)/;
 /** javac's `where` clause (compiler.properties `where.description.*`) and the declarations listed under it. */
