@@ -32242,7 +32242,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       null,
-      '[Hilt] dagger.hilt.android.components.ApplicationComponent, expected to be annotated with @DefineComponent. Found: [Hilt] Processing did not complete. See error above for details.error: [Hilt] dagger.hilt.android.components.ApplicationComponent, expected to be annotated with @DefineComponent. Found:',
+      '[Hilt] dagger.hilt.android.components.ApplicationComponent, expected to be annotated with @DefineComponent. Found:',
       ':app:kaptDebugKotlin',
     ),
     d(
@@ -32300,7 +32300,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       null,
-      "[Hilt] @InstallIn, 'value' class is invalid or missing: @dagger.hilt.InstallIn({}) [Hilt] Processing did not complete. See error above for details.",
+      "[Hilt] @InstallIn, 'value' class is invalid or missing: @dagger.hilt.InstallIn({})",
       null,
     ),
   ],
@@ -32550,7 +32550,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       null,
-      "A problem was found with the configuration of task ':app:processDebugMainManifest' (type 'ProcessApplicationManifest'): In plugin 'com.android.internal.version-check' type 'com.android.build.gradle.tasks.ProcessApplicationManifest' property 'mainManifest' specifies file '/home/jitpack/build/app/src/main/AndroidManifest.xml' which doesn't exist.",
+      "A problem was found with the configuration of task ':app:processDebugMainManifest' (type 'ProcessApplicationManifest'): - In plugin 'com.android.internal.version-check' type 'com.android.build.gradle.tasks.ProcessApplicationManifest' property 'mainManifest' specifies file '/home/jitpack/build/app/src/main/AndroidManifest.xml' which doesn't exist.",
       ':app:processDebugMainManifest',
     ),
   ],
@@ -32761,23 +32761,41 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
     ),
   ],
   'holdout9b_aapt_workers_transforms2_ranges_whitespace_lines_cut.txt': [
-    ...(
-      [
-        ['values-v26/values-v26.xml', 5, 'resource android:attr/colorError not found.'],
-        ['values-v26/values-v26.xml', 9, 'resource android:attr/colorError not found.'],
-        ['values-v26/values-v26.xml', 13, "style attribute 'android:attr/keyboardNavigationCluster' not found."],
-        ['values-v28/values-v28.xml', 5, 'resource android:attr/dialogCornerRadius not found.'],
-      ] as const
-    ).map(([file, line, message]) =>
-      d(
-        'error',
-        'aapt2',
-        `/home/user/.gradle/caches/transforms-2/files-2.1/a92b174d6a67584ea745e168bdc19d64/appcompat-1.0.2/res/${file}`,
-        line,
-        5,
-        message,
-        ':react-native-disable-battery-optimizations-android:verifyReleaseResources',
-      ),
+    d(
+      'error',
+      'aapt2',
+      '/home/user/.gradle/caches/transforms-2/files-2.1/a92b174d6a67584ea745e168bdc19d64/appcompat-1.0.2/res/values-v26/values-v26.xml',
+      5,
+      5,
+      'resource android:attr/colorError not found.',
+      ':react-native-disable-battery-optimizations-android:verifyReleaseResources',
+    ),
+    d(
+      'error',
+      'aapt2',
+      '/home/user/.gradle/caches/transforms-2/files-2.1/a92b174d6a67584ea745e168bdc19d64/appcompat-1.0.2/res/values-v26/values-v26.xml',
+      9,
+      5,
+      'resource android:attr/colorError not found.',
+      ':react-native-disable-battery-optimizations-android:verifyReleaseResources',
+    ),
+    d(
+      'error',
+      'aapt2',
+      '/home/user/.gradle/caches/transforms-2/files-2.1/a92b174d6a67584ea745e168bdc19d64/appcompat-1.0.2/res/values-v26/values-v26.xml',
+      13,
+      5,
+      "style attribute 'android:attr/keyboardNavigationCluster' not found.",
+      ':react-native-disable-battery-optimizations-android:verifyReleaseResources',
+    ),
+    d(
+      'error',
+      'aapt2',
+      '/home/user/.gradle/caches/transforms-2/files-2.1/a92b174d6a67584ea745e168bdc19d64/appcompat-1.0.2/res/values-v28/values-v28.xml',
+      5,
+      5,
+      'resource android:attr/dialogCornerRadius not found.',
+      ':react-native-disable-battery-optimizations-android:verifyReleaseResources',
     ),
     d(
       'error',
@@ -32785,7 +32803,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       null,
-      "Execution failed for task ':react-native-disable-battery-optimizations-android:verifyReleaseResources': 1 exception was raised by workers: com.android.builder.internal.aapt.v2.Aapt2Exception: Android resource linking failed",
+      "Execution failed for task ':react-native-disable-battery-optimizations-android:verifyReleaseResources': 1 exception was raised by workers:",
       ':react-native-disable-battery-optimizations-android:verifyReleaseResources',
     ),
   ],
@@ -32920,27 +32938,11 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       null,
-      "Test run failed: Instrumentation run failed due to 'java.lang.ClassNotFoundException'",
+      "Test run failed: Instrumentation run failed due to 'java.lang.ClassNotFoundException'\\",
       null,
     ),
   ],
   'holdout9b_lint_vital_flavor_baseline_advice_then_relative_not_sibling_errors.txt': [
-    ...(
-      [
-        [73, 'Top_toTopOf'],
-        [74, 'Bottom_toBottomOf'],
-      ] as const
-    ).map(([line]) =>
-      d(
-        'error',
-        'lint',
-        'app/src/main/res/layout-land/inner_fragment_player_controller_layout.xml',
-        line,
-        null,
-        '@id/player_media_extension is not a sibling in the same ConstraintLayout [NotSibling]',
-        ':app:lintVitalTempusRelease',
-      ),
-    ),
     d(
       'error',
       'gradle',
@@ -32949,6 +32951,24 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       "Execution failed for task ':app:lintVitalTempusRelease': Lint found fatal errors while assembling a release target.",
       ':app:lintVitalTempusRelease',
+    ),
+    d(
+      'error',
+      'lint',
+      'app/src/main/res/layout-land/inner_fragment_player_controller_layout.xml',
+      73,
+      null,
+      '@id/player_media_extension is not a sibling in the same ConstraintLayout [NotSibling]',
+      null,
+    ),
+    d(
+      'error',
+      'lint',
+      'app/src/main/res/layout-land/inner_fragment_player_controller_layout.xml',
+      74,
+      null,
+      '@id/player_media_extension is not a sibling in the same ConstraintLayout [NotSibling]',
+      null,
     ),
   ],
   'holdout9b_gradle_configuring_app_debug_apk_copy_undeclared_default_configuration_no_star.txt': [
@@ -33402,7 +33422,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       null,
-      "Execution failed for task ':zapImoveisApp:javaPreCompileZapDebug': Annotation processors must be explicitly declared now.  The following dependencies on the compile classpath are found to contain annotation processor.  Please add them to the annotationProcessor configuration. - log4j-core-2.2.jar Alternatively, set android.defaultConfig.javaCompileOptions.annotationProcessorOptions.includeCompileClasspath = true to continue with previous behavior.  **Note that this option is deprecated and will be removed in the future.** See https://developer.android.com/r/tools/annotation-processor-error-message.html for more details.",
+      "Execution failed for task ':zapImoveisApp:javaPreCompileZapDebug': Annotation processors must be explicitly declared now.  The following dependencies on the compile classpath are found to contain annotation processor.  Please add them to the annotationProcessor configuration. - log4j-core-2.2.jar Alternatively, set android.defaultConfig.javaCompileOptions.annotationProcessorOptions.includeCompileClasspath = true to continue with previous behavior.  Note that this option is deprecated and will be removed in the future. See https://developer.android.com/r/tools/annotation-processor-error-message.html for more details.",
       ':zapImoveisApp:javaPreCompileZapDebug',
     ),
   ],
@@ -33491,7 +33511,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       28,
       5,
       'method does not override or implement a method from a supertype',
-      ':react-native-twitter-signin:compileReleaseJavaWithJavac',
+      null,
     ),
   ],
   'holdout9a_javac_rn_elided_windows_path_message_typo_trailing_spaces.txt': [
@@ -33549,7 +33569,15 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       "Execution failed for task ':app:compileDebugJavaWithJavac': java.lang.RuntimeException: Found data binding errors.",
       ':app:compileDebugJavaWithJavac',
     ),
-    d('error', 'javac', null, null, null, "Cannot find the setter for attribute 'app:hideIfZero'", null),
+    d(
+      'error',
+      'javac',
+      null,
+      null,
+      null,
+      "Cannot find the setter for attribute 'app:hideIfZero'",
+      ':app:compileDebugJavaWithJavac',
+    ),
   ],
   'holdout9a_kapt_databinding_studio_build_window_three_setters_open_file.txt': [
     d(

@@ -722,6 +722,10 @@ export class GradleOutputParser {
    * alone a reporter moved below them, which place it.
    */
   private unplacedJavac: { index: number; rows: number; column: number | null } | null = null;
+  /** False after a task line that said its task did not run (`UP-TO-DATE`, `FROM-CACHE`, …). */
+  private currentTaskRan = true;
+  /** A data binding report squashed onto a failure's headline line, read after that failure. */
+  private dataBindingAfterBlock: { text: string; task: string | null } | null = null;
   /** An AAPT line Windows' console cut at its width, waiting for its rows. */
   private heldConsoleCut: ConsoleCut | null = null;
   /**
@@ -1128,13 +1132,18 @@ export class GradleOutputParser {
       const location = this.javacLocationOnly;
       this.javacLocationOnly = null;
       if (JAVAC_LEVEL_ONLY.test(line)) {
-        this.pushUnframed(`${location} ${line.trim()}`);
+        // The paste's own indentation is the lesser of the two rows' (the caret's column is counted from it).
+        const indent = ' '.repeat(Math.min(indentOf(location), indentOf(line)));
+        this.pushUnframed(`${indent}${location.trim()} ${line.trim()}`);
         return;
       }
     }
     // (javac's location line ends with a space after its colon when the message went to the next line.)
     if (line.trimEnd().endsWith(':') && line.includes('.java:') && JAVAC_LOCATION_ONLY.test(line)) {
-      this.javacLocationOnly = line.trimEnd();
+      // A relative rest of the path under a row that ends in a directory (`… …\node_modules\lib\` / `android\src\…`):
+      // a console wrapped the path at that separator.
+      const head = /^[\w.-]/.test(line) ? /(?:^|\s)(\S*[\\/])$/.exec(this.previousLine ?? '')?.[1] : undefined;
+      this.javacLocationOnly = (head ?? '') + line.trimEnd();
       return;
     }
     if (line.includes(' Error:')) line = withoutWordsBeforeHeadline(line);
@@ -1468,24 +1477,24 @@ export class GradleOutputParser {
       this.implicitBlockTask = failedTask ? failedTask[1]! : null;
       if (studioAt) this.where = { file: null, line: Number(studioAt[1]) };
       if (headline !== null) this.pushBlockLine(headline);
+      // The data binding compiler's report carried in the cause's exception message (`Found data binding errors.
+      // ****/ data binding error ****msg:…`), squashed onto the headline's line with it: the report is its own error,
+      // read once the failure is.
+      const report = implicit[1]!.indexOf(DATA_BINDING_ERROR_START_WORDS);
+      const failure = report < 0 ? implicit[1]! : implicit[1]!.slice(0, report).replace(/[\s*/]+$/, '');
+      if (report >= 0)
+        this.dataBindingAfterBlock = {
+          text: implicit[1]!.slice(report + DATA_BINDING_ERROR_START_WORDS.length - 'msg:'.length),
+          task: /task '([^']+)'/.exec(line)?.[1] ?? null,
+        };
       // A block squashed onto one line (`Execution failed for task ':x'. > cause    > cause`): one line per cause.
       // (A cause's own leading marker is no squashing: its indentation is its depth among the causes after it.)
-      let squashed = implicit[1]!.split(/(?<=\S)\s+> (?=\S)/);
+      let squashed = failure.split(/(?<=\S)\s+> (?=\S)/);
       // Studio's Messages view copied as one line loses the cause's `> ` too: text after the headline's `'.` is its cause.
       const joined = squashed.length === 1 ? HEADLINE_THEN_CAUSE.exec(squashed[0]!) : null;
       if (joined) squashed = [joined[1]!, joined[2]!];
       this.pushBlockLine(squashed[0]!);
       for (let k = 1; k < squashed.length && k < 16; k++) this.pushBlockLine(`${'   '.repeat(k - 1)}> ${squashed[k]}`);
-      // The data binding compiler's report carried in the cause's exception message (`Found data binding errors.
-      // ****/ data binding error ****msg:…`), squashed onto the headline's line with it: the report is its own error.
-      const report = line.indexOf(DATA_BINDING_ERROR_START_WORDS);
-      if (report >= 0) {
-        this.readDataBinding(
-          line.slice(report + DATA_BINDING_ERROR_START_WORDS.length - 'msg:'.length),
-          /task '([^']+)'/.exec(line)?.[1] ?? null,
-        );
-        this.flushDataBinding();
-      }
       return;
     }
     this.scanLine(line, false);
@@ -2235,9 +2244,14 @@ export class GradleOutputParser {
       pending.blankLines = 0;
       return true;
     }
-    // `cannot access X`'s reason (or a raw type's), which javac indents as it does `symbol:` (a wrapper may have taken
-    // the indent).
-    if ((line.includes('class file for ') || line.includes('missing type ')) && JAVAC_REASON_LINE.test(line)) {
+    // `cannot access X`'s reason (or a raw type's, or a conditional's operand type), which javac indents as it does
+    // `symbol:` (a wrapper may have taken the indent).
+    if (
+      (line.includes('class file for ') ||
+        line.includes('missing type ') ||
+        line.includes(' cannot be converted to ')) &&
+      JAVAC_REASON_LINE.test(line)
+    ) {
       pending.details.push(line.trim());
       return true;
     }
@@ -2814,13 +2828,17 @@ export class GradleOutputParser {
       if (task) {
         // A compiler writes its errors to stderr and Gradle its task header to stdout: a log that merged the two can
         // print the header's `FAILED` after the errors. Those errors, read under no task, are that task's.
-        if (trimmed.endsWith(' FAILED') && this.currentTask === null)
+        // So are errors read under a task whose line said it did not run (`:x UP-TO-DATE`): it printed nothing.
+        const before = this.currentTaskRan ? null : this.currentTask;
+        if (trimmed.endsWith(' FAILED') && (this.currentTask === null || before !== null))
           for (let k = this.diagnosticsAtTaskLine; k < this.diagnostics.length; k++) {
             const d = this.diagnostics[k]!;
-            if (d.task === null && COMPILER_SOURCES.has(d.source)) this.diagnostics[k] = { ...d, task: task[1]! };
+            if ((d.task === null || d.task === before) && COMPILER_SOURCES.has(d.source))
+              this.diagnostics[k] = { ...d, task: task[1]! };
           }
         this.diagnosticsAtTaskLine = this.diagnostics.length;
         this.currentTask = task[1]!;
+        this.currentTaskRan = !/ (?:UP-TO-DATE|NO-SOURCE|SKIPPED|FROM-CACHE)$/.test(trimmed);
         this.configuringProject = null;
         this.inCcList = false;
         this.r8Severity = 'error';
@@ -2874,7 +2892,7 @@ export class GradleOutputParser {
         });
       }
     }
-    if (trimmed.includes('Cannot find ') && trimmed.includes(' setter for ')) {
+    if (!inBlock && trimmed.includes('Cannot find ') && trimmed.includes(' setter for ')) {
       const setter = DATA_BINDING_SETTER_ALONE.exec(firstParagraphOfEscapedText(trimmed));
       if (setter) {
         const kapt = this.kaptContext || /kapt/i.test(task ?? '');
@@ -3212,8 +3230,9 @@ export class GradleOutputParser {
         task,
         // A glued location's indent was the line's it was glued to.
         indent: glued ? 0 : indentOf(m[1]!),
-        // javac ends no message with a space: the line was cut there (`cannot find ` / `symbol`).
-        cutAtWidth: m[6]!.endsWith(' ') && m[6]!.trim() !== '',
+        // javac ends no message with a space: the line was cut there (`cannot find ` / `symbol`). A run of spaces is a
+        // paste's padding, not a cut.
+        cutAtWidth: /\S $/.test(m[6]!),
         headerLength: line.length,
         rowGoesOn: fillsConsoleRow(line),
         kaptLetter,
@@ -3713,7 +3732,7 @@ export class GradleOutputParser {
       !trimmed.includes('Cannot fit requested classes')
     )
       return this.addUnlocated(d8Severity(trimmed.slice(4), 'error'), 'r8', trimmed.slice(4), task);
-    if (trimmed.startsWith('Program type already present: ') && (m = D8_PROGRAM_TYPE_PRESENT.exec(line)))
+    if (!inBlock && trimmed.startsWith('Program type already present: ') && (m = D8_PROGRAM_TYPE_PRESENT.exec(line)))
       return this.addUnlocated('error', 'r8', m[1]!, task);
     // D8/R8's message after the file it is about, its `ERROR:` / `WARNING:` not printed (AGP 3.x, a console's copy).
     if (
@@ -4435,6 +4454,19 @@ export class GradleOutputParser {
   }
 
   private closeBlock(): void {
+    const report = this.dataBindingAfterBlock;
+    this.dataBindingAfterBlock = null;
+    try {
+      this.closeBlockReport();
+    } finally {
+      if (report !== null) {
+        this.readDataBinding(report.text, report.task);
+        this.flushDataBinding();
+      }
+    }
+  }
+
+  private closeBlockReport(): void {
     this.lostMarkerDetails = null;
     // A bare location's headline is the line after it; a block started or ended in between had its own.
     this.headlineExpected = false;

@@ -79,9 +79,11 @@ export const HILT_INCOMPLETE = /^\s*\[Hilt\] Processing did not complete\. See e
 export const TAG_ONLY = /^(?:\[[\w/ :-]+\])?$/;
 /**
  * A reason javac prints on a line of its own under the caret (compiler.properties): `cannot access X`'s `class file for
- * X not found`, `found raw type: X`'s `missing type arguments for generic class X<T>`.
+ * X not found`, `found raw type: X`'s `missing type arguments for generic class X<T>`, and a conditional's operand
+ * under `bad type in conditional expression` (`Integer cannot be converted to String`).
  */
-export const JAVAC_REASON_LINE = /^\s*(?:class file for \S+ not found|missing type arguments for generic class \S+)$/;
+export const JAVAC_REASON_LINE =
+  /^\s*(?:class file for \S+ not found|missing type arguments for generic class \S+|\S+ cannot be converted to \S+)$/;
 /**
  * `cannot access X`'s other reason (compiler.properties `compiler.misc.bad.source.file.header`, `…bad.class.file.header`):
  * the file, then why, over lines indented under it.
