@@ -29,6 +29,7 @@ import {
   AAPT2_USAGE_ERROR,
   AAPT2_RESOURCE_FILE,
   AAPT2_COMPILE,
+  AAPT2_COMPILE_CAUSED_BY,
   AAPT2_DAEMON_STRAY_OUTPUT,
   AAPT2_SET,
   AAPT2_XML,
@@ -149,6 +150,7 @@ import {
   DATA_BINDING_ERROR_START_WORDS,
   DATA_BINDING_MESSAGE,
   DAGGER_TAGGED_ALONE,
+  DATA_BINDING_SETTER_ALONE,
   DATA_BINDING_SUMMARY,
   JAVAC,
   JAVAC_CANNOT_FIND_SYMBOL_ALONE,
@@ -159,6 +161,7 @@ import {
   JAVAC_CRASH_UNFORMATTED,
   JAVAC_CRASH_EXCEPTION,
   JAVAC_REASON_LINE,
+  JAVAC_SQUASHED_SYMBOL,
   JAVAC_DETAIL,
   HILT_INCOMPLETE,
   JAVAC_FATAL,
@@ -169,6 +172,8 @@ import {
   JAVAC_HINT,
   JAVAC_LEVEL_ONLY,
   JAVAC_LOCATION_ONLY,
+  JAVAC_ONLY_WORDING,
+  JAVAC_PLACE_ALONE,
   JAVAC_UNLEVELED,
   JAVAC_WHERE_CLAUSE,
   JVM_LAUNCHER_MAIN_CLASS,
@@ -205,6 +210,7 @@ import {
   KOTLIN_DEPRECATED_RUNTIME,
   KOTLIN_K1,
   KOTLIN_K1_BARE,
+  KOTLIN_K1_LOCATION_ALONE,
   KOTLIN_K2,
   KOTLIN_LOCATION_REJOINED,
   KOTLIN_METADATA_SENTENCE,
@@ -266,6 +272,7 @@ import {
   D8_MESSAGE,
   D8_ORIGIN,
   D8_ORIGIN_POSITIONED,
+  D8_PROGRAM_TYPE_PRESENT,
   D8_WARNING_WORDING,
   DEX_TASK,
   DX_CRASH_BANNER,
@@ -436,15 +443,29 @@ function singleSpaced(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-/** More `[` than `]` in a text: a bracketed list left open. */
-function opensBracket(text: string): boolean {
+/** More `[` than `]` (or the pair given) in a text: a bracketed list or aside left open. */
+function opensBracket(text: string, open = '[', close = ']'): boolean {
   let depth = 0;
   for (let k = 0; k < text.length; k++) {
-    const c = text.charCodeAt(k);
-    if (c === 91) depth++;
-    else if (c === 93 && depth > 0) depth--;
+    const c = text[k];
+    if (c === open) depth++;
+    else if (c === close && depth > 0) depth--;
   }
   return depth > 0;
+}
+
+/**
+ * A message copied out of a JSON record with its escapes left as text (`\u003cView attr\u003e …\n\nIf a binding …`):
+ * read back, up to the blank line that starts its next paragraph. Text without escapes is returned as it is.
+ */
+function firstParagraphOfEscapedText(text: string): string {
+  if (!text.includes('\\u00') && !text.includes('\\n')) return text;
+  try {
+    const decoded: unknown = JSON.parse(`"${text.replace(/"/g, '\\"')}"`);
+    return typeof decoded === 'string' ? decoded.split(/\n\s*\n/)[0]!.trim() : text;
+  } catch {
+    return text;
+  }
 }
 
 /**
@@ -722,8 +743,22 @@ export class GradleOutputParser {
   private heldLintLine: string | null = null;
   /** A merger duplicate a console wrapped inside its second path: held until the next line ends the record. */
   private heldDuplicateHead: string | null = null;
+  /**
+   * javac's message read without its location line: the rows after it that may be its echo and caret, and a location
+   * alone a reporter moved below them, which place it.
+   */
+  private unplacedJavac: { index: number; rows: number; column: number | null } | null = null;
+  /** False after a task line that said its task did not run (`UP-TO-DATE`, `FROM-CACHE`, …). */
+  private currentTaskRan = true;
+  /** A data binding report squashed onto a failure's headline line, read after that failure. */
+  private dataBindingAfterBlock: { text: string; task: string | null } | null = null;
   /** An AAPT line Windows' console cut at its width, waiting for its rows. */
   private heldConsoleCut: ConsoleCut | null = null;
+  /**
+   * A D8/R8 origin's path a console of any width cut at its edge (`…/BuildConfig.de` / `x: D8: Type … is defined …`):
+   * the rows read so far, and the width of the first, which every row the message goes on over fills too.
+   */
+  private heldD8Cut: { text: string; width: number; rows: number } | null = null;
   /** A merger record's header a console cut inside its position, waiting for the row with its severity. */
   private heldManifestHead: string | null = null;
   /**
@@ -963,6 +998,23 @@ export class GradleOutputParser {
         return;
       } else line = joined.text;
     }
+    if (this.heldD8Cut !== null) {
+      const held = this.heldD8Cut;
+      this.heldD8Cut = null;
+      const text = held.text + line;
+      if (held.rows === 1 ? D8_ORIGIN.test(text) : /^\S/.test(line)) {
+        if (line.length === held.width && held.rows < 8) {
+          this.heldD8Cut = { text, width: held.width, rows: held.rows + 1 };
+          return;
+        }
+        line = text;
+      } else this.pushLine(held.text, false);
+    }
+    // A long path alone on its row, no space in it: a console may have cut it before its `: D8: ` message.
+    if (mayHold && line.length >= 100 && line.charCodeAt(0) !== 32 && !line.includes(' ') && PATH_HEAD.test(line)) {
+      this.heldD8Cut = { text: line, width: line.length, rows: 1 };
+      return;
+    }
     // An 80-column row is held for AAPT's rest first (its join takes the merger's rest too).
     if (
       mayHold &&
@@ -1112,12 +1164,18 @@ export class GradleOutputParser {
       const location = this.javacLocationOnly;
       this.javacLocationOnly = null;
       if (JAVAC_LEVEL_ONLY.test(line)) {
-        this.pushUnframed(`${location} ${line.trim()}`);
+        // The paste's own indentation is the lesser of the two rows' (the caret's column is counted from it).
+        const indent = ' '.repeat(Math.min(indentOf(location), indentOf(line)));
+        this.pushUnframed(`${indent}${location.trim()} ${line.trim()}`);
         return;
       }
     }
-    if (line.endsWith(':') && line.includes('.java:') && JAVAC_LOCATION_ONLY.test(line)) {
-      this.javacLocationOnly = line.trimEnd();
+    // (javac's location line ends with a space after its colon when the message went to the next line.)
+    if (line.trimEnd().endsWith(':') && line.includes('.java:') && JAVAC_LOCATION_ONLY.test(line)) {
+      // A relative rest of the path under a row that ends in a directory (`… …\node_modules\lib\` / `android\src\…`):
+      // a console wrapped the path at that separator.
+      const head = /^[\w.-]/.test(line) ? /(?:^|\s)(\S*[\\/])$/.exec(this.previousLine ?? '')?.[1] : undefined;
+      this.javacLocationOnly = (head ?? '') + line.trimEnd();
       return;
     }
     if (line.includes(' Error:')) line = withoutWordsBeforeHeadline(line);
@@ -1173,7 +1231,7 @@ export class GradleOutputParser {
     if (
       (first === 42 || first === 61 || first === 66 || first === 70 || (first >= 48 && first <= 57)) &&
       (/^\* (Try|Exception is|Get more help|Query|Suggestions?):?/.test(trimmed) ||
-        /^={10,}$/.test(trimmed) ||
+        /^={70,}$/.test(trimmed) ||
         /^BUILD (FAILED|SUCCESSFUL)/.test(trimmed) ||
         /^FAILURE: /.test(trimmed) ||
         /^\d+: Task failed/.test(trimmed))
@@ -1330,6 +1388,20 @@ export class GradleOutputParser {
         this.section = 'other';
         return;
       }
+      // A cause whose parenthesis is still open goes on: the exception's message held a line break (AGP's `Resource
+      // compilation failed (Failed to compile … values.xml.` / `Cause: …). Check logs …`).
+      const lastCause = this.block.at(-1)?.text;
+      if (
+        this.implicitBlock &&
+        trimmed !== '' &&
+        !/^[\s>*]/.test(line) &&
+        lastCause?.startsWith('> ') &&
+        opensBracket(lastCause, '(', ')') &&
+        !GRADLE_SECTION.test(line)
+      ) {
+        this.block[this.block.length - 1] = { ...this.block.at(-1)!, text: `${lastCause} ${trimmed}` };
+        return;
+      }
       if (this.implicitBlock && trimmed !== '' && !/^\s/.test(line) && !trimmed.startsWith('>')) {
         // One `> ` line with no headline, ordinary text right under it: a reporter's markdown quote of a single
         // line (`> Launching lib/main.dart …`), not a failure pasted from its cause (Gradle ends those with a section).
@@ -1446,9 +1518,19 @@ export class GradleOutputParser {
       this.implicitBlockTask = failedTask ? failedTask[1]! : null;
       if (studioAt) this.where = { file: null, line: Number(studioAt[1]) };
       if (headline !== null) this.pushBlockLine(headline);
+      // The data binding compiler's report carried in the cause's exception message (`Found data binding errors.
+      // ****/ data binding error ****msg:…`), squashed onto the headline's line with it: the report is its own error,
+      // read once the failure is.
+      const report = implicit[1]!.indexOf(DATA_BINDING_ERROR_START_WORDS);
+      const failure = report < 0 ? implicit[1]! : implicit[1]!.slice(0, report).replace(/[\s*/]+$/, '');
+      if (report >= 0)
+        this.dataBindingAfterBlock = {
+          text: implicit[1]!.slice(report + DATA_BINDING_ERROR_START_WORDS.length - 'msg:'.length),
+          task: /task '([^']+)'/.exec(line)?.[1] ?? null,
+        };
       // A block squashed onto one line (`Execution failed for task ':x'. > cause    > cause`): one line per cause.
       // (A cause's own leading marker is no squashing: its indentation is its depth among the causes after it.)
-      let squashed = implicit[1]!.split(/(?<=\S)\s+> (?=\S)/);
+      let squashed = failure.split(/(?<=\S)\s+> (?=\S)/);
       // Studio's Messages view copied as one line loses the cause's `> ` too: text after the headline's `'.` is its cause.
       const joined = squashed.length === 1 ? HEADLINE_THEN_CAUSE.exec(squashed[0]!) : null;
       if (joined) squashed = [joined[1]!, joined[2]!];
@@ -1685,6 +1767,11 @@ export class GradleOutputParser {
       this.heldDuplicateHead = null;
       this.pushLine(held, false);
     }
+    if (this.heldD8Cut !== null) {
+      const held = this.heldD8Cut;
+      this.heldD8Cut = null;
+      this.pushLine(held.text, false);
+    }
     if (this.heldLintLine !== null) {
       const held = this.heldLintLine;
       this.heldLintLine = null;
@@ -1786,6 +1873,35 @@ export class GradleOutputParser {
     task: string | null,
   ): boolean {
     return this.add({ severity, source, file: null, line: null, column: null, message, task });
+  }
+
+  /**
+   * The rows under a javac message read without its location: its source echo and caret (the caret's column is the
+   * message's), then a location alone, which is the message's place. Anything else ends the wait.
+   */
+  private placeUnplacedJavac(line: string): boolean {
+    const pending = this.unplacedJavac!;
+    const caret = CARET.exec(line);
+    const place = caret ? null : JAVAC_PLACE_ALONE.exec(line);
+    const echo = !caret && !place && pending.rows < 2 && /^\s+\S/.test(line) && JAVA_SOURCE_ECHO.test(line);
+    if (!caret && !place && !echo) {
+      this.unplacedJavac = null;
+      return false;
+    }
+    pending.rows++;
+    if (caret) pending.column = caret[1]!.replace(/\t/g, ' ').length + 1;
+    if (place) {
+      this.unplacedJavac = null;
+      const message = this.diagnostics[pending.index];
+      if (message !== undefined && message.file === null)
+        this.diagnostics[pending.index] = {
+          ...message,
+          file: this.reportPath(place[1]!),
+          line: Number(place[2]),
+          column: pending.column,
+        };
+    }
+    return true;
   }
 
   /** `File being compiled: <path>` under the internal error just reported gives that error its file. */
@@ -2182,9 +2298,14 @@ export class GradleOutputParser {
       pending.blankLines = 0;
       return true;
     }
-    // `cannot access X`'s reason (or a raw type's), which javac indents as it does `symbol:` (a wrapper may have taken
-    // the indent).
-    if ((line.includes('class file for ') || line.includes('missing type ')) && JAVAC_REASON_LINE.test(line)) {
+    // `cannot access X`'s reason (or a raw type's, or a conditional's operand type), which javac indents as it does
+    // `symbol:` (a wrapper may have taken the indent).
+    if (
+      (line.includes('class file for ') ||
+        line.includes('missing type ') ||
+        line.includes(' cannot be converted to ')) &&
+      JAVAC_REASON_LINE.test(line)
+    ) {
       pending.details.push(line.trim());
       return true;
     }
@@ -2649,8 +2770,11 @@ export class GradleOutputParser {
     // (Hilt's checks, a mocking library), whatever the framework list knows.
     const segments = testClass.split('.');
     const root = segments.length > 2 ? `${segments[0]}.${segments[1]}.` : null;
+    // AGP's device runner reports a device's failure (an install that failed) as a test of its own class
+    // (`ConnectedDevice > runTests[…]`): its frames are AGP's, no place in the project.
+    const placeless = testClass.startsWith('com.android.build.gradle.internal.');
     for (const text of p.lines) {
-      const frame = STACK_FRAME.exec(text);
+      const frame = placeless ? null : STACK_FRAME.exec(text);
       if (frame) {
         // The first frame past the test frameworks' own is where the project's code failed; the test class's own
         // frames are the project's even where its package is a framework's (the framework's own tests).
@@ -2671,6 +2795,7 @@ export class GradleOutputParser {
         // A negative line is no place in the file (a native method, or a class compiled without line numbers).
         if (
           file === null &&
+          !placeless &&
           Number(short[3]) > 0 &&
           (short[2]!.slice(0, short[2]!.lastIndexOf('.')) === testFile ||
             (!/[/\\]/.test(short[2]!) && (wordsClass || TEST_SOURCE_FILE.test(short[2]!))))
@@ -2711,6 +2836,7 @@ export class GradleOutputParser {
   /** Tries every line rule; true when the line produced (or belongs to) a diagnostic. */
   private scanLine(line: string, inBlock: boolean, quotedCause = false): boolean {
     const trimmed = line.trim();
+    if (this.unplacedJavac !== null && !inBlock && this.placeUnplacedJavac(line)) return true;
     const shortMessage = this.instrumentationShortMessage;
     if (shortMessage !== null) {
       this.instrumentationShortMessage = null;
@@ -2805,13 +2931,17 @@ export class GradleOutputParser {
       if (task) {
         // A compiler writes its errors to stderr and Gradle its task header to stdout: a log that merged the two can
         // print the header's `FAILED` after the errors. Those errors, read under no task, are that task's.
-        if (trimmed.endsWith(' FAILED') && this.currentTask === null)
+        // So are errors read under a task whose line said it did not run (`:x UP-TO-DATE`): it printed nothing.
+        const before = this.currentTaskRan ? null : this.currentTask;
+        if (trimmed.endsWith(' FAILED') && (this.currentTask === null || before !== null))
           for (let k = this.diagnosticsAtTaskLine; k < this.diagnostics.length; k++) {
             const d = this.diagnostics[k]!;
-            if (d.task === null && COMPILER_SOURCES.has(d.source)) this.diagnostics[k] = { ...d, task: task[1]! };
+            if ((d.task === null || d.task === before) && COMPILER_SOURCES.has(d.source))
+              this.diagnostics[k] = { ...d, task: task[1]! };
           }
         this.diagnosticsAtTaskLine = this.diagnostics.length;
         this.currentTask = task[1]!;
+        this.currentTaskRan = !/ (?:UP-TO-DATE|NO-SOURCE|SKIPPED|FROM-CACHE)$/.test(trimmed);
         this.configuringProject = null;
         this.inCcList = false;
         this.r8Severity = 'error';
@@ -2863,6 +2993,13 @@ export class GradleOutputParser {
           message: report.message,
           task: reportTask,
         });
+      }
+    }
+    if (!inBlock && trimmed.includes('Cannot find ') && trimmed.includes(' setter for ')) {
+      const setter = DATA_BINDING_SETTER_ALONE.exec(firstParagraphOfEscapedText(trimmed));
+      if (setter) {
+        const kapt = this.kaptContext || /kapt/i.test(task ?? '');
+        return this.addUnlocated('error', kapt ? 'kapt' : 'javac', setter[1]!, task);
       }
     }
     const crash = trimmed.startsWith('An exception has occurred in the compiler') ? JAVAC_CRASH.exec(line) : null;
@@ -2936,8 +3073,11 @@ export class GradleOutputParser {
         // A merger record names its manifest in its message (`… from AndroidManifest.xml:46:13`).
         const file =
           source === 'manifest' && this.studioFile === null ? this.manifestLocation(message).file : this.studioFile;
+        // javac's own level after Studio's (`Error:(31, 17) 警告: …`, a localized javac's warning that Studio filed as an
+        // error) is the message's level.
+        const javacWarning = m[4] !== undefined && m[4] !== 'Kotlin' && severityOf(m[4]) === 'warning';
         this.pendingStudio = {
-          severity: severityOf(m[1]!),
+          severity: javacWarning ? 'warning' : severityOf(m[1]!),
           source,
           file,
           line: Number(m[2]),
@@ -3139,6 +3279,18 @@ export class GradleOutputParser {
       });
     }
 
+    // A console cut the path inside its file name, at the extension's dot (`…\util\Utils.` / `java:31: 错误: …`): the
+    // line before holds the path, the location reads once the two are one line.
+    const previousRow = this.previousLine;
+    if (
+      (trimmed.startsWith('java:') || trimmed.startsWith('kt:')) &&
+      previousRow !== null &&
+      previousRow.endsWith('.') &&
+      previousRow.length >= 60 &&
+      (PATH_HEAD.test(previousRow) || RELATIVE_PATH_HEAD.test(previousRow)) &&
+      JAVAC.test(previousRow + trimmed)
+    )
+      return this.scanLine(previousRow + trimmed, inBlock);
     if (
       (trimmed.includes('.java:') || trimmed.includes('.kt:')) &&
       JAVAC_HINT.test(line) &&
@@ -3169,21 +3321,23 @@ export class GradleOutputParser {
       if (kapt) this.kaptContext = true;
       // The lines read since the paste's start were not a headless message: a location line came before any closing line.
       this.strayCaretLines = null;
+      const squashed = m[6]!.includes(' ^ ') ? JAVAC_SQUASHED_SYMBOL.exec(m[6]!.trim()) : null;
       this.pendingJavac = {
         severity: severityOf(m[5]!),
         source: kapt ? 'kapt' : 'javac',
         file,
         line: Number(m[4]),
-        message: m[6]!.trim(),
+        message: squashed ? squashed[1]! : m[6]!.trim(),
         task,
         // A glued location's indent was the line's it was glued to.
         indent: glued ? 0 : indentOf(m[1]!),
-        // javac ends no message with a space: the line was cut there (`cannot find ` / `symbol`).
-        cutAtWidth: m[6]!.endsWith(' ') && m[6]!.trim() !== '',
+        // javac ends no message with a space: the line was cut there (`cannot find ` / `symbol`). A run of spaces is a
+        // paste's padding, not a cut.
+        cutAtWidth: /\S $/.test(m[6]!),
         headerLength: line.length,
         rowGoesOn: fillsConsoleRow(line),
         kaptLetter,
-        details: [],
+        details: squashed ? [squashed[2], squashed[3]].filter((t) => t !== undefined).map(singleSpaced) : [],
         column: null,
         linesBeforeCaret: 0,
         blankLines: 0,
@@ -3265,6 +3419,33 @@ export class GradleOutputParser {
       });
     // Every Kotlin location names a `.kt` or `.kts` file.
     const hasKt = line.includes('.kt');
+    const alone = hasKt && trimmed.endsWith('):') ? KOTLIN_K1_LOCATION_ALONE.exec(line) : null;
+    if (alone) {
+      // The path's head on a long row of its own when the wrap fell inside the path (`…/flutter_email_sender-` /
+      // `1.0.0/android/…/Plugin.kt: (60, 66):`).
+      const previous = this.previousLine;
+      const head =
+        previous !== null &&
+        previous.length >= 60 &&
+        !/^(?:[A-Za-z]:)?[\\/]/.test(alone[2]!) &&
+        (PATH_HEAD.test(previous) || RELATIVE_PATH_HEAD.test(previous))
+          ? previous.trim()
+          : '';
+      this.pendingMultiline = {
+        base: {
+          severity: severityOf(alone[1] ?? 'e'),
+          source: /\.gradle\.kts$/.test(alone[2]!) ? 'script' : this.kotlinSource(task),
+          file: head + alone[2]!,
+          line: Number(alone[3]),
+          column: Number(alone[4]),
+          message: '',
+          task,
+        },
+        lines: [],
+        unindented: ANY_TEXT,
+      };
+      return true;
+    }
     const cli = hasKt && (line.includes(': error: ') || line.includes(': warning: ')) ? KOTLINC_CLI.exec(line) : null;
     const kotlin = hasKt
       ? (KOTLIN_K2.exec(line) ??
@@ -3488,8 +3669,12 @@ export class GradleOutputParser {
         task,
       });
     }
-    // The in-process compiler's failure pasted alone, without the failure block it was the cause in.
-    if (!inBlock && trimmed.startsWith('Resource compilation failed (') && (m = AAPT2_COMPILE.exec(trimmed)))
+    // The in-process compiler's failure pasted alone, without the failure block it was the cause in, or as the cause
+    // line of a stack trace (a copy of the block's, which the same file and message make one).
+    const compileFailure =
+      trimmed.startsWith('Resource compilation failed (') ||
+      (trimmed.startsWith('Caused by: ') && AAPT2_COMPILE_CAUSED_BY.test(trimmed));
+    if (!inBlock && compileFailure && (m = AAPT2_COMPILE.exec(trimmed)))
       return this.add({
         severity: 'error',
         source: 'aapt2',
@@ -3525,6 +3710,22 @@ export class GradleOutputParser {
       return this.addUnlocated('warning', 'javac', trimmed, task);
     if (!inBlock && trimmed.startsWith('Fatal Error: ') && (m = JAVAC_FATAL.exec(line)))
       return this.addUnlocated('error', 'javac', m[1]!, task);
+    // A javac message pasted without its location line, also cut mid-word by a console (its rest starts this line).
+    const initial = trimmed.charCodeAt(0);
+    if (!inBlock && line === trimmed && initial >= 97 && initial <= 122 && trimmed.length > 12) {
+      const previous = this.previousLine?.trim() ?? '';
+      const message = JAVAC_ONLY_WORDING.test(trimmed)
+        ? trimmed
+        : previous !== '' && JAVAC_ONLY_WORDING.test(previous + trimmed)
+          ? previous + trimmed
+          : null;
+      if (message !== null) {
+        const before = this.diagnostics.length;
+        this.addUnlocated('error', task !== null && /kapt/i.test(task) ? 'kapt' : 'javac', message, task);
+        this.unplacedJavac = this.diagnostics.length > before ? { index: before, rows: 0, column: null } : null;
+        return true;
+      }
+    }
     // A kotlinc message pasted without its `e: <path>:` (Studio's problem view copies only the text).
     if (!inBlock && line === trimmed && (trimmed.startsWith('Type mismatch: ') || trimmed.startsWith('Unresolved ')))
       if (KOTLIN_ONLY_WORDING.test(trimmed)) return this.addUnlocated('error', 'kotlin', trimmed, task);
@@ -3648,6 +3849,8 @@ export class GradleOutputParser {
       if (this.lineLevel !== null && INFO_LOG_LEVEL.test(this.lineLevel)) return true;
       return this.addUnlocated(d8Severity(trimmed.slice(4), 'error'), 'r8', trimmed.slice(4), task);
     }
+    if (!inBlock && trimmed.startsWith('Program type already present: ') && (m = D8_PROGRAM_TYPE_PRESENT.exec(line)))
+      return this.addUnlocated('error', 'r8', m[1]!, task);
     // D8/R8's message after the file it is about, its `ERROR:` / `WARNING:` not printed (AGP 3.x, a console's copy).
     if (
       !inBlock &&
@@ -3697,8 +3900,9 @@ export class GradleOutputParser {
       (line.includes('minSdkVersion') ||
         line.includes('android:exported') ||
         line.includes(' is also present at ') ||
-        // The conflict's first line alone, its `is also present at …` on the next (indented) line.
-        line.startsWith('Attribute ') ||
+        // The conflict's first line alone, its `is also present at …` on the next (indented) line; the record
+        // tab-indented as the merger prints its records under Gradle's report.
+        trimmed.startsWith('Attribute ') ||
         line.includes('Missing one of the key attributes') ||
         line.includes(' as the library might be using APIs ') ||
         line.includes(' duplicated with element declared at ') ||
@@ -4405,6 +4609,19 @@ export class GradleOutputParser {
   }
 
   private closeBlock(): void {
+    const report = this.dataBindingAfterBlock;
+    this.dataBindingAfterBlock = null;
+    try {
+      this.closeBlockReport();
+    } finally {
+      if (report !== null) {
+        this.readDataBinding(report.text, report.task);
+        this.flushDataBinding();
+      }
+    }
+  }
+
+  private closeBlockReport(): void {
     this.lostMarkerDetails = null;
     // A bare location's headline is the line after it; a block started or ended in between had its own.
     this.headlineExpected = false;

@@ -58,10 +58,13 @@ export const AAPT2_BARE_FAILED = /^\s*error: (failed (?:linking|processing|compi
 /**
  * AGP's in-process resource compiler: `Failed to compile values resource file <path>. Cause: …` for values files, and
  * for other XML files `Failed to compile resource file: <path>: . Cause: …` (the file's blame source, which ends in
- * `: `, after a colon).
+ * `: `, after a colon). The path is the project's, spaces and all (`C:\Users\Jane Doe\…`).
  */
 export const AAPT2_COMPILE =
-  /Resource compilation failed \(Failed to compile (?:\S+ )?resource file:? (\S+?):? ?\. Cause: (?:[\w.$]+(?:Exception|Error): )?(.*)\)\.(?: Check logs for more details\.?)?$/;
+  /Resource compilation failed \(Failed to compile (?:\S+ )?resource file:? (\S.*?):? ?\. Cause: (?:[\w.$]+(?:Exception|Error): )?(.*)\)\.(?: Check logs for more details\.?)?$/;
+/** The same failure as a stack trace's cause line: `Caused by: com.android.aaptcompiler.ResourceCompilationException: …`. */
+export const AAPT2_COMPILE_CAUSED_BY =
+  /^Caused by: [\w.$]+\.ResourceCompilationException: (?=Resource compilation failed \()/;
 /**
  * The same compiler's errors as it logs them before the task fails (its BlameLogger: the source file's absolute path,
  * line and column, then the message, no level word): `…/res/values/values.xml:223:4: Invalid <color> for given resource

@@ -3,9 +3,12 @@
  * configuration problems (EvalIssueException), and the advice it prints under some of them.
  */
 
-/** How AGP's multi-line notices (DeprecationReporter, SyncIssue) go on after their first line. */
+/**
+ * How AGP's multi-line notices (DeprecationReporter, SyncIssue, the ignored-dependency warning's jarjar advice) go on
+ * after their first line.
+ */
 export const AGP_CONTINUATION =
-  /^(?:It will be removed|It has been replaced|For more information|To determine what is calling|Affected Modules:|More information: |Recommendation: |Suggestion: |To suppress this warning)/;
+  /^(?:It will be removed|The current default is |It has been replaced|For more information|To determine what is calling|Affected Modules:|More information: |Recommendation: |Suggestion: |To suppress this warning|\s*In case of problem, please repackage it with jarjar)/;
 export const AGP_ERROR =
   /^\s*(ERROR|WARNING|INFO)::?\s*(?:(\/\S+?|[A-Za-z]:[\\/]\S+?|file:\/\/\S+?):(\d+)(?::(\d+))?: )?(.*)$/;
 /** The lines AGP's JDK check prints under its message, also when a paste lost their one-space indentation. */

@@ -69,6 +69,13 @@ export const JAVAC_DETAIL =
   /^\s*(symbol|location|required|found|reason|符号|位置|需要|找到|シンボル|場所|期待値|検出値|Symbol|Ort|Erforderlich|Ermittelt)\s*:\s*(.*)$/;
 
 /**
+ * javac's `cannot find symbol` with its echo, caret and detail lines squashed onto the location's line (a paste that
+ * joined the lines with spaces): `cannot find symbol import p.X; ^ symbol: class X location: package p`.
+ */
+export const JAVAC_SQUASHED_SYMBOL =
+  /^(cannot find symbol) .*? \^\s+(symbol\s*:\s*.+?)(?:\s+(location\s*:\s*.+?))?\s*$/;
+
+/**
  * A javac location glued to the end of the line printed before it (a paste lost the line break): to the previous
  * error's detail line (`symbol: class X/app/A.java`, `location: package p.qC:\\p\\A.java`: a detail's value has no
  * slash) or to a Dagger binding trace line ending in its component path (`… [p.AppComponent → p.Sub]/app/A.kt`).
@@ -96,9 +103,11 @@ export const HILT_INCOMPLETE =
 export const TAG_ONLY = /^(?:\[[\w/ :-]+\])?$/;
 /**
  * A reason javac prints on a line of its own under the caret (compiler.properties): `cannot access X`'s `class file for
- * X not found`, `found raw type: X`'s `missing type arguments for generic class X<T>`.
+ * X not found`, `found raw type: X`'s `missing type arguments for generic class X<T>`, and a conditional's operand
+ * under `bad type in conditional expression` (`Integer cannot be converted to String`).
  */
-export const JAVAC_REASON_LINE = /^\s*(?:class file for \S+ not found|missing type arguments for generic class \S+)$/;
+export const JAVAC_REASON_LINE =
+  /^\s*(?:class file for \S+ not found|missing type arguments for generic class \S+|\S+ cannot be converted to \S+)$/;
 /**
  * `cannot access X`'s other reason (compiler.properties `compiler.misc.bad.source.file.header`, `…bad.class.file.header`):
  * the file, then why, over lines indented under it; in the JDK's Chinese too (`错误的类文件: …`).
@@ -132,6 +141,14 @@ export const JAVAC_LEVEL_ONLY = new RegExp(`^\\s*${JAVAC_LEVEL}: \\S`);
 /** A line of Java source as javac echoes it under a message: a declaration's start, or a statement's or block's end. */
 export const JAVA_SOURCE_ECHO =
   /^\s*(?:(?:public|protected|private|abstract|final|static|class|interface|enum|import|package)\s|@[A-Z])|[;{]\s*$/;
+/**
+ * Sentences only javac prints (compiler.properties; kotlinc words these problems otherwise: `'x' overrides nothing`):
+ * its message pasted without the location line above it is still javac's.
+ */
+export const JAVAC_ONLY_WORDING =
+  /^(?:method does not override or implement a method from a supertype|non-static (?:variable|method) \S+ cannot be referenced from a static context|unreported exception \S+; must be caught or declared to be thrown|class \S+ is public, should be declared in a file named \S+\.java)$/;
+/** A javac location alone on its line with neither level nor message (`<path>.java:19`), as a reporter moved it. */
+export const JAVAC_PLACE_ALONE = /^\s*((?:[A-Za-z]:)?[^\s:][^:]*?\.java):(\d+)\s*$/;
 /** javac's caret; on Windows consoles the next message sometimes follows it on the same line. */
 export const CARET = /^(\s*)\^(?:\s*$|(\S.*)$)/;
 /** javac's `where` clause (compiler.properties `where.description.*`) and the declarations listed under it. */
@@ -227,6 +244,14 @@ export function readEncodedDataBindingReport(
     column: typeof place?.col0 === 'number' ? place.col0 + 1 : null,
   };
 }
+/**
+ * The data binding compiler's setter message alone on its line, as Android Studio's build window shows a report (the
+ * message, a blank line, the adapter advice, `Open File`) or as copied out of its encoded record: the newer
+ * `Cannot find a setter for <View attr> that accepts parameter type 'T'` and the older `Cannot find the setter for
+ * attribute 'attr' with parameter type T on View.`, behind a level word at most.
+ */
+export const DATA_BINDING_SETTER_ALONE =
+  /^(?:[Ee]rror:\s*)?(Cannot find (?:a setter for <[^<>]+> that accepts parameter type '[^']+'|the setter for attribute '[^']+' with parameter type \S.*? on [\w$.]+\.))\s*$/;
 /** kapt's or Gradle's summary of the data binding reports printed with it: it names no problem of its own. */
 export const DATA_BINDING_SUMMARY = /LoggedErrorException: Found data binding errors\.?$/;
 export const DATA_BINDING_ERROR_END = '****\\ data binding error ****';

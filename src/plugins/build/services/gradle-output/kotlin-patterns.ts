@@ -35,6 +35,11 @@ export const JAVA_NULLABILITY_MISMATCH = /^Java type mismatch\b/;
  * by hand as `(12,5)`).
  */
 export const KOTLIN_K1_BARE = /^\s*((?:[A-Za-z]:)?[^\s:][^:]*?\.kts?): ?\((\d+), ?(\d+)\):? (\S.*)$/;
+/**
+ * kotlinc's K1 location with its message not on the line (`<path>.kt: (75, 46): `, the message on the lines under it):
+ * a paste, or a tool that wraps what it relays at the terminal's width (the Flutter tool), broke the line after it.
+ */
+export const KOTLIN_K1_LOCATION_ALONE = /^\s*(?:([ew]): )?((?:[A-Za-z]:)?[^\s:][^:]*?\.kts?): ?\((\d+), ?(\d+)\):\s*$/;
 export const KOTLIN_BINARY_LOCATION =
   /^((?:[A-Za-z]:)?[^\s:]*?\.(?:kotlin_module|jar|klib|class)(?:!\/[^\s:]*)?): (\S.*)$/;
 /**

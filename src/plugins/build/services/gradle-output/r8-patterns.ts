@@ -54,6 +54,11 @@ export const D8_DEX_LIMIT =
 /** D8/R8's desugaring limits, printed bare, after `Error: `, or as an exception's message. */
 export const D8_MESSAGE =
   /^\s*(?:Error: |ERROR: |D8: |com\.android\.tools\.r8\.[\w.$]+: )?((?:Invoke-customs|Default interface methods|Static interface methods|Private interface methods|MethodHandle\.invoke and MethodHandle\.invokeExact|Invoke-polymorphic|Constant-dynamic) (?:are|is) only supported starting with Android \S+ \(--min-api \d+\).*)$/;
+/**
+ * D8's duplicate-class error in its own wording, without its `D8: ` tag: the line under AGP's `Error while merging dex
+ * archives:` (the merger exception's message goes on with it), or pasted alone.
+ */
+export const D8_PROGRAM_TYPE_PRESENT = /^\s*(Program type already present: [\w$.]+)\s*$/;
 /** The tasks that run D8 or R8 (dexing, merging dex, desugaring, shrinking), by the last part of their path. */
 export const DEX_TASK = /:[^:]*(?:[Dd]ex|R8|[Mm]inify|[Dd]esugar|[Pp]roguard)[^:]*$/;
 /**
