@@ -42,6 +42,8 @@ export function parseResumedActivity(text: string): string | null {
 type Attempt =
   | { readonly kind: 'dump'; readonly xml: string; readonly activity: string | null }
   | { readonly kind: 'transient'; readonly why: string }
+  /** The device did not answer within the attempt's time (ours, not the device's, reason). */
+  | { readonly kind: 'timeout'; readonly why: string }
   | { readonly kind: 'refused'; readonly why: string };
 
 function classify(text: string): Attempt {
@@ -176,12 +178,14 @@ export class DeviceUiCapturer implements UiCapturer {
   ): Promise<{ xml: string; activity: string | null }> {
     let attempts = 0;
     let lastWhy = '';
+    // What the device itself answered: a last attempt starved by the deadline ("no answer within 0 s") must not hide it.
+    let deviceWhy = '';
     for (;;) {
       const remaining = deadline - Date.now();
       if (remaining <= 0) {
         throw new ToolError(
           'UI_CAPTURE_TIMEOUT',
-          `The screen of ${serial} could not be captured within ${Math.max(1, Math.round((deadline - started) / 1000))} s${attempts > 0 ? ` (${attempts} attempt${attempts === 1 ? '' : 's'}; last: ${lastWhy})` : ''}. UI Automator waits for the app to be idle: an endless animation or a busy main thread keeps it from answering. Retry, or wait for the app to settle.`,
+          `The screen of ${serial} could not be captured within ${Math.max(1, Math.round((deadline - started) / 1000))} s${attempts > 0 ? ` (${attempts} attempt${attempts === 1 ? '' : 's'}; last: ${lastWhy}${deviceWhy && deviceWhy !== lastWhy ? `; before that: ${deviceWhy}` : ''})` : ''}. UI Automator waits for the app to be idle: an endless animation or a busy main thread keeps it from answering. Retry, or wait for the app to settle.`,
         );
       }
       attempts++;
@@ -202,10 +206,11 @@ export class DeviceUiCapturer implements UiCapturer {
         }
       } catch (error) {
         if (error instanceof ToolError && error.code === 'TIMEOUT') {
-          attempt = { kind: 'transient', why: `no answer within ${Math.round(timeoutMs / 1000)} s` };
+          attempt = { kind: 'timeout', why: `no answer within ${Math.round(timeoutMs / 1000)} s` };
         } else throw error;
       }
       if (attempt.kind === 'dump') return attempt;
+      if (attempt.kind === 'transient') deviceWhy = attempt.why;
       if (attempt.kind === 'refused') {
         throw new ToolError(
           'COMMAND_FAILED',
