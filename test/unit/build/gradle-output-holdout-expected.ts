@@ -1461,4 +1461,15 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
+  'holdout11a_ksp_room_tagged_illegal_state_type_name_tab_frames_cut.txt': [
+    d(
+      'error',
+      'ksp',
+      null,
+      null,
+      null,
+      'java.lang.IllegalStateException: Unexpected type name for KSType: org.test.Identifier< com.mypackage.DataProvider>',
+      null,
+    ),
+  ],
 };
