@@ -1078,17 +1078,6 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       ':app:processDebugResources',
     ),
   ],
-  'holdout11a_javac_rn_buildconfig_symbol_old_task_lines.txt': [
-    d(
-      'error',
-      'javac',
-      '/development/reactnative/FriendsterProject/Friendster-App/android/app/src/main/java/com/friendster/MainApplication.java',
-      20,
-      14,
-      'cannot find symbol (symbol: variable BuildConfig)',
-      ':app:compileDebugJavaWithJavac',
-    ),
-  ],
   'holdout11a_javac_zh_cn_windows_relative_path_buildconfig_failure_header.txt': [
     d(
       'error',
