@@ -134,6 +134,7 @@ import {
   JVM_NOISE,
   MARKDOWN_QUOTED,
   NPM_SCRIPT_BANNER,
+  SHELL_PROMPT_GRADLE_COMMAND,
   PASTE_MARKUP_LINE,
   PROGRESS_BAR,
   TABLE_RULE,
@@ -214,6 +215,8 @@ import {
   KOTLIN_K2,
   KOTLIN_LOCATION_REJOINED,
   KOTLIN_METADATA_SENTENCE,
+  KOTLIN_AMBIGUITY_HEADER,
+  KOTLIN_CANDIDATE_DECLARATION,
   KOTLIN_ONLY_WORDING,
   KOTLIN_RELATIVE_ONLY,
   KOTLIN_SENTENCES_ALONE,
@@ -291,6 +294,7 @@ import {
   STUDIO_EXCEPTION,
   STUDIO_FILE_LINE,
   studioFileRow,
+  STUDIO_LOCALIZED_LEVEL,
   STUDIO_LOCATED,
   STUDIO_LOCATED_HEADLINE,
   STUDIO_LOCATION_ONLY,
@@ -890,6 +894,8 @@ export class GradleOutputParser {
       if (TABLE_RULE.test(line)) return;
       line = line.replace(/\s+\|\s*$/, '');
     }
+    if (line.charCodeAt(0) > 0x2000 && STUDIO_LOCALIZED_LEVEL.test(line))
+      line = line.replace(STUDIO_LOCALIZED_LEVEL, (word) => (word === '错误:' ? 'Error:' : 'Warning:'));
     if (line.endsWith('>') && HTML_LINE_BREAK.test(line))
       line = xmlText(line.replace(HTML_LINE_BREAK, '').replace(HTML_TAG, ''));
     if (line.includes('](')) line = line.replace(MARKDOWN_LINKED_LOCATION, '$1$2');
@@ -1488,6 +1494,7 @@ export class GradleOutputParser {
       line.startsWith('> ') &&
       (CONSOLE_STATUS.test(line) ||
         NPM_SCRIPT_BANNER.test(line) ||
+        SHELL_PROMPT_GRADLE_COMMAND.test(line.trimEnd()) ||
         (this.previousLine?.startsWith('> ') && NPM_SCRIPT_BANNER.test(this.previousLine)))
     )
       return;
@@ -3480,8 +3487,9 @@ export class GradleOutputParser {
         message,
         task,
       };
-      // kotlinc prints a multi-line message (`None of the following candidates is applicable:`) with raw line breaks.
-      if (message.endsWith(':')) {
+      // kotlinc prints a multi-line message (`None of the following candidates is applicable:`) with raw line breaks,
+      // K1's `Overload resolution ambiguity: ` with a space after its colon.
+      if (message.trimEnd().endsWith(':')) {
         this.pendingMultiline = { base: diagnostic, lines: [], unindented: ANY_TEXT };
         return true;
       }
@@ -3729,6 +3737,17 @@ export class GradleOutputParser {
     // A kotlinc message pasted without its `e: <path>:` (Studio's problem view copies only the text).
     if (!inBlock && line === trimmed && (trimmed.startsWith('Type mismatch: ') || trimmed.startsWith('Unresolved ')))
       if (KOTLIN_ONLY_WORDING.test(trimmed)) return this.addUnlocated('error', 'kotlin', trimmed, task);
+    // Its overload ambiguity copied the same way: the candidate declarations follow on lines of their own.
+    if (!inBlock && line.trimEnd() === trimmed && trimmed.startsWith('Overload resolution ambiguity')) {
+      if (KOTLIN_AMBIGUITY_HEADER.test(trimmed)) {
+        this.pendingMultiline = {
+          base: { severity: 'error', source: 'kotlin', file: null, line: null, column: null, message: trimmed, task },
+          lines: [],
+          unindented: KOTLIN_CANDIDATE_DECLARATION,
+        };
+        return true;
+      }
+    }
     if (
       !inBlock &&
       (line.includes(': Error: ') || line.includes(': Warning: ')) &&
