@@ -351,6 +351,7 @@ import {
   STUDIO_TESTS_ENDED,
   STUDIO_TESTS_STARTED,
   TEST_FAILED,
+  TEST_FAILED_CAUSE_JOINED,
   TEST_FAILED_DOTTED,
   TESTNG_DEFAULT_LEVELS,
   TEST_NAME_ONLY,
@@ -863,6 +864,14 @@ export class GradleOutputParser {
         for (let k = 0; k < causes.length && k < 16; k++)
           this.pushLine(k === 0 ? causes[0]! : `${'   '.repeat(k)}> ${causes[k]}`);
       }
+      return;
+    }
+    // A failed test's line with the exception line Gradle prints under it joined on (an editor's reflow): two lines.
+    const testWithCause =
+      rawLine.includes(' FAILED ') && rawLine.includes(' at ') ? TEST_FAILED_CAUSE_JOINED.exec(rawLine) : null;
+    if (testWithCause) {
+      this.pushLine(testWithCause[1]!);
+      this.pushLine(`    ${testWithCause[2]!}`);
       return;
     }
     if (rawLine.length > 40 && rawLine.includes('] FAILED ') && SQUASHED_TEST_RUN.test(rawLine)) {

@@ -152,6 +152,9 @@ export function stripWrapperPrefixes(rawLine: string): string {
   if (line.endsWith('---') && /[.!?)] +-{3,}$/.test(line)) line = line.replace(/ +-+$/, '');
   // Unreal's log category before the level of a line its packager relays (`PackagingResults: Error: …`).
   if (line.includes(': Error: ') || line.includes(': Warning: ')) line = line.replace(UNREAL_LOG_CATEGORY, '');
+  // A markdown task list's box before each line a reporter made an item to tick off (`- [ ] A > t() FAILED`): Gradle
+  // starts no line with one.
+  if ((line.startsWith('- [') || line.startsWith('* [')) && /^[-*] \[[ xX]\] /.test(line)) line = line.slice(6);
   // A markdown list item's `- ` before a line the reporter set in bold (`- **Execution failed for task …**`): Gradle
   // prints no `**`, so the dash is the list's.
   if (line.startsWith('- **')) line = line.slice(2);
