@@ -427,6 +427,15 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       'Unresolved reference: lowercase',
       null,
     ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':photo_manager:compileDebugKotlin'",
+      ':photo_manager:compileDebugKotlin',
+    ),
   ],
   'holdout10a_kotlin_k1_metadata_version_path_without_prefix_leading_space.txt': [
     d(
@@ -1015,7 +1024,7 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
   'holdout10b_ksp_room_no_such_method_try_set_accessible_e_prefix_frames.txt': [
     d(
       'error',
-      'ksp',
+      'kotlin',
       null,
       null,
       null,
@@ -1026,7 +1035,7 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
   'holdout10b_ksp_room_no_such_method_resolver_default_impls_frames.txt': [
     d(
       'error',
-      'ksp',
+      'kotlin',
       null,
       null,
       null,

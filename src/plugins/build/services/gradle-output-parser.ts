@@ -183,6 +183,7 @@ import {
   KAPT_STUB_PATH,
   KAPT_TAGGED,
   PROCESSOR_NOTE,
+  JAVAC_FILE_NOTE,
   RELAYED_JAVAC_LEVEL,
   KSP,
   JAVADOC_EXIT_CODE,
@@ -1709,6 +1710,9 @@ export class GradleOutputParser {
     if (texts.length < 2 || texts[texts.length - 1] !== '' || texts.slice(1).some((t) => t !== '')) return false;
     // A class-level test's name (Studio's test tree copied under the task's headline) is not a cause.
     if (CLASS_LEVEL_TEST_NAME.test(line)) return false;
+    // javac's notes that follow the headline in a console's order (`Note: Some input files use …`), also on one file
+    // with their word in a locale the paste mis-decoded (`ע: C:\p\A.java…`).
+    if (PROCESSOR_NOTE.test(line) || JAVAC_FILE_NOTE.test(line)) return false;
     return (
       !/^(\s|>|\*|Information:|BUILD |FAILURE|Task |[ew]: |:\w|\S+:\d+)/.test(line) &&
       !/: (?:error|warning): /.test(line)
