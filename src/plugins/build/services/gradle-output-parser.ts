@@ -217,6 +217,7 @@ import {
   KOTLIN_LOCATION_REJOINED,
   KOTLIN_METADATA_SENTENCE,
   KOTLIN_AMBIGUITY_HEADER,
+  KOTLIN_K1_POSITION_CUT,
   KOTLIN_CANDIDATE_DECLARATION,
   KOTLIN_ONLY_WORDING,
   KOTLIN_RELATIVE_ONLY,
@@ -765,6 +766,8 @@ export class GradleOutputParser {
    * the rows read so far, and the width of the first, which every row the message goes on over fills too.
    */
   private heldD8Cut: { text: string; width: number; rows: number } | null = null;
+  /** A K1 location a terminal wrapped inside its parentheses (`…/A.kt: (95,` / `16): msg`): the row before the break. */
+  private heldKotlinPositionCut: string | null = null;
   /** A merger record's header a console cut inside its position, waiting for the row with its severity. */
   private heldManifestHead: string | null = null;
   /**
@@ -1014,6 +1017,12 @@ export class GradleOutputParser {
         return;
       } else line = joined.text;
     }
+    if (this.heldKotlinPositionCut !== null) {
+      const held = this.heldKotlinPositionCut;
+      this.heldKotlinPositionCut = null;
+      if (/^\s*\d+\): /.test(line)) line = `${held} ${line.trimStart()}`;
+      else this.pushLine(held, false);
+    }
     if (this.heldD8Cut !== null) {
       const held = this.heldD8Cut;
       this.heldD8Cut = null;
@@ -1025,6 +1034,10 @@ export class GradleOutputParser {
         }
         line = text;
       } else this.pushLine(held.text, false);
+    }
+    if (mayHold && line.endsWith(',') && KOTLIN_K1_POSITION_CUT.test(line)) {
+      this.heldKotlinPositionCut = line;
+      return;
     }
     // A long path alone on its row, no space in it: a console may have cut it before its `: D8: ` message.
     if (mayHold && line.length >= 100 && line.charCodeAt(0) !== 32 && !line.includes(' ') && PATH_HEAD.test(line)) {
@@ -1791,6 +1804,11 @@ export class GradleOutputParser {
       const held = this.heldD8Cut;
       this.heldD8Cut = null;
       this.pushLine(held.text, false);
+    }
+    if (this.heldKotlinPositionCut !== null) {
+      const held = this.heldKotlinPositionCut;
+      this.heldKotlinPositionCut = null;
+      this.pushLine(held, false);
     }
     if (this.heldLintLine !== null) {
       const held = this.heldLintLine;
