@@ -25849,6 +25849,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
   'aaptw7_studio_aapt2_png_errors_unlocated_then_check_logs.txt': [
     d('error', 'aapt2', null, null, null, 'top-left corner pixel must be either opaque white or transparent.', null),
     d('error', 'aapt2', null, null, null, 'found an invalid color.', null),
+    d('error', 'aapt2', null, null, null, 'top-left corner pixel must be either opaque white or transparent.', null),
     d(
       'error',
       'gradle',

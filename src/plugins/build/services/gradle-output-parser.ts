@@ -744,6 +744,13 @@ export class GradleOutputParser {
   /** Tests already reported, by name and place: a test run twice in one log failed once as far as a fix goes. */
   private readonly reportedTests = new Set<string>();
   private currentLine: string | null = null;
+  /** Lines read so far: tells a line right after another from one further down. */
+  private lineCount = 0;
+  /**
+   * AAPT2's unlocated errors on consecutive lines (one per reference it could not resolve): the line the last was read
+   * on, and where their run started in the list, so the same message again inside the run is another reference.
+   */
+  private aaptRun: { line: number; start: number } | null = null;
   /** The line that gave the last diagnostic, and where it is: a terminal may have wrapped its message. */
   private lastAdded: { line: string | null; index: number } | null = null;
   /** A lint line cut at the terminal's width before its `[IssueId]` ended, waiting for the rest on the next line. */
@@ -1093,6 +1100,7 @@ export class GradleOutputParser {
     }
     this.previousLine = this.currentLine;
     this.currentLine = line;
+    this.lineCount++;
     if (this.lastAdded !== null && this.continuesWrappedMessage(line)) return;
     // Maven's `[ERROR] ` (the Android Maven plugin), sbt's `[warn] ` (sbt-android) and Gradle's `--debug`
     // `[ERROR] [org.gradle.…] ` before every line.
@@ -2006,7 +2014,18 @@ export class GradleOutputParser {
           `${d.severity}|${d.source}|${d.line}|${d.column}|${message}|${d.severity === 'warning' ? (task ?? this.configuringProject) : ''}`;
     const repeated = again && this.lastKey === key;
     const earlier = this.seen.get(key);
-    if (earlier !== undefined && !repeated) {
+    // AAPT2 prints one unlocated line per reference it could not resolve (a theme named by several activities): the
+    // same message again in its run of lines is another reference; printed again after the run, it is a copy.
+    let inAaptRun = false;
+    if (d.source === 'aapt2' && file === null) {
+      const run =
+        this.aaptRun !== null && this.aaptRun.line >= this.lineCount - 1
+          ? this.aaptRun
+          : { line: this.lineCount, start: this.diagnostics.length };
+      inAaptRun = earlier !== undefined && earlier >= run.start;
+      this.aaptRun = { line: this.lineCount, start: run.start };
+    }
+    if (earlier !== undefined && !repeated && !inAaptRun) {
       // Printed before the failure block with no task line above it, then repeated in the block: the block names
       // the task that failed with it.
       const first = this.diagnostics[earlier];
@@ -3731,8 +3750,9 @@ export class GradleOutputParser {
     if (
       (line.includes('error: failed ') && (m = AAPT2_BARE_FAILED.exec(line))) ||
       (inBlock && /^\s/.test(line) && (m = AAPT2_BARE.exec(line))) ||
-      // AGP 3.2 relays AAPT2's output behind `Output:  ` under `Android resource linking failed`.
-      (line.startsWith('Output: ') && (m = AAPT2_BARE.exec(line.slice('Output:'.length))))
+      // AGP 3.2 relays AAPT2's output behind `Output:  ` under `Android resource linking failed` (indented with the
+      // cause's lines in Gradle's report).
+      (trimmed.startsWith('Output: ') && (m = AAPT2_BARE.exec(trimmed.slice('Output:'.length))))
     ) {
       if (JAVAC_BARE_WARNING.test(line)) return this.addJavacBareWarning(line, task);
       const failed = m.length === 2;
