@@ -26,6 +26,7 @@ import {
   AAPT1_RELAYED_LINE,
   AAPT2_BARE,
   AAPT2_BARE_FAILED,
+  AAPT2_MISSING_DIRECTORY,
   AAPT2_USAGE_ERROR,
   AAPT2_RESOURCE_FILE,
   AAPT2_COMPILE,
@@ -3742,6 +3743,9 @@ export class GradleOutputParser {
         message: m[2]!,
         task,
       });
+    // AAPT2 told to compile a resource directory that is not there names the directory as its source.
+    if (line.includes(': error: directory does not exist') && (m = AAPT2_MISSING_DIRECTORY.exec(trimmed)))
+      return this.add({ severity: 'error', source: 'aapt2', file: m[1]!, line: null, column: null, message: m[2]!, task });
     if (
       (line.includes('unknown option ') || line.includes('missing required flag ')) &&
       (m = AAPT2_USAGE_ERROR.exec(line))
