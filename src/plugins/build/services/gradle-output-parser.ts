@@ -3745,7 +3745,15 @@ export class GradleOutputParser {
       });
     // AAPT2 told to compile a resource directory that is not there names the directory as its source.
     if (line.includes(': error: directory does not exist') && (m = AAPT2_MISSING_DIRECTORY.exec(trimmed)))
-      return this.add({ severity: 'error', source: 'aapt2', file: m[1]!, line: null, column: null, message: m[2]!, task });
+      return this.add({
+        severity: 'error',
+        source: 'aapt2',
+        file: m[1]!,
+        line: null,
+        column: null,
+        message: m[2]!,
+        task,
+      });
     if (
       (line.includes('unknown option ') || line.includes('missing required flag ')) &&
       (m = AAPT2_USAGE_ERROR.exec(line))
