@@ -37262,7 +37262,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       null,
-      "A problem occurred configuring project ':flutter_poolakey': com.android.builder.errors.EvalIssueException: Build Type 'debug' contains custom BuildConfig fields, but the feature is disabled. To enable the feature, add the following to your module-level build.gradle: `android.buildFeatures.buildConfig true`",
+      "A problem occurred configuring project ':flutter_poolakey': com.android.builder.errors.EvalIssueException: Build Type 'debug' contains custom BuildConfig fields, but the feature is disabled. To enable the feature, add the following to your module-level build.gradle: android.buildFeatures.buildConfig true",
       null,
     ),
     d(
@@ -37271,7 +37271,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       null,
-      "Failed to query the value of property 'buildFlowServiceProperty': com.android.builder.errors.EvalIssueException: Build Type 'debug' contains custom BuildConfig fields, but the feature is disabled. To enable the feature, add the following to your module-level build.gradle: `android.buildFeatures.buildConfig true`",
+      "Failed to query the value of property 'buildFlowServiceProperty': com.android.builder.errors.EvalIssueException: Build Type 'debug' contains custom BuildConfig fields, but the feature is disabled. To enable the feature, add the following to your module-level build.gradle: android.buildFeatures.buildConfig true",
       null,
     ),
   ],
@@ -37441,7 +37441,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       40,
       59,
       '找不到符号 (符号: 变量 reactNativeCodePush_androidDeploymentKey; 位置: 类 string)',
-      ':app:compileDebugJavaWithJavac',
+      null,
     ),
   ],
   'holdout10a_javac_zh_studio_paren_error_under_file_row_then_failure.txt': [
@@ -37452,7 +37452,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       201,
       80,
       '找不到符号 (符号: 变量 N; 位置: 类 VERSION_CODES)',
-      null,
+      ':library:compileReleaseJavaWithJavac',
     ),
     d(
       'error',
@@ -37489,21 +37489,21 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
   'holdout10a_kotlin_k1_unresolved_after_gbk_mojibake_javac_notes_cause_header.txt': [
     d(
       'error',
-      'kotlin',
-      'C:\\soft\\env\\flutter\\flutter\\.pub-cache\\hosted\\pub.flutter-io.cn\\photo_manager-2.0.6\\android\\src\\main\\kotlin\\com\\fluttercandies\\photo_manager\\core\\utils\\ConvertUtils.kt',
-      73,
-      29,
-      'Unresolved reference: lowercase',
-      null,
-    ),
-    d(
-      'error',
       'gradle',
       null,
       null,
       null,
       "Execution failed for task ':photo_manager:compileDebugKotlin'",
       ':photo_manager:compileDebugKotlin',
+    ),
+    d(
+      'error',
+      'kotlin',
+      'C:\\soft\\env\\flutter\\flutter\\.pub-cache\\hosted\\pub.flutter-io.cn\\photo_manager-2.0.6\\android\\src\\main\\kotlin\\com\\fluttercandies\\photo_manager\\core\\utils\\ConvertUtils.kt',
+      73,
+      29,
+      'Unresolved reference: lowercase',
+      null,
     ),
   ],
   'holdout10a_kotlin_k1_metadata_version_path_without_prefix_leading_space.txt': [
@@ -37979,7 +37979,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
   ],
   'holdout10b_kapt_room_schema_errors_stub_carets_indented_detail.txt': [
     "Unable to read schema file: 'void kotlinx.serialization.json.JsonBuilder.setClassDiscriminatorMode(kotlinx.serialization.json.ClassDiscriminatorMode)'",
-    "Found invalid schema file '1.json' at the schema out folder: /home/lll/car/avnc/app/roomSchema/com.gaurav.avnc.model.db.MainDb. If you've modified the file, you might've broken the JSON format, try deleting the file and re-running the compiler. If you've not modified the file, please file a bug at https://issuetracker.google.com/issues/new?component=413107&template=1096568 with a sample app to reproduce the issue.",
+    "Found invalid schema file '1.json' at the schema out folder: /home/lll/car/avnc/app/roomSchema/com.gaurav.avnc.model.db.MainDb.",
     'Unable to read schema file: Could not initialize class androidx.room.migration.bundle.SchemaBundleKt',
   ].map((message) =>
     d(
@@ -38032,7 +38032,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
       null,
       null,
-      "A problem occurred configuring project ':libaums': Could not create task ':libaums:testDebugUnitTest': java.lang.NullPointerException (no error message)",
+      "A problem occurred configuring project ':libaums': java.lang.NullPointerException (no error message)",
       null,
     ),
   ],
@@ -38078,7 +38078,7 @@ export const EXPECTED: Record<string, BuildDiagnostic[]> = {
       198,
       null,
       '"notification_title_increment_level" is translated here but not found in default locale [ExtraTranslation]',
-      ':app:lintVitalOfflineRelease',
+      null,
     ),
     d(
       'error',
