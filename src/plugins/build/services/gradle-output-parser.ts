@@ -26,6 +26,7 @@ import {
   AAPT1_RELAYED_LINE,
   AAPT2_BARE,
   AAPT2_BARE_FAILED,
+  AAPT2_MISSING_DIRECTORY,
   AAPT2_USAGE_ERROR,
   AAPT2_RESOURCE_FILE,
   AAPT2_COMPILE,
@@ -134,6 +135,7 @@ import {
   JVM_NOISE,
   MARKDOWN_QUOTED,
   NPM_SCRIPT_BANNER,
+  SHELL_PROMPT_GRADLE_COMMAND,
   PASTE_MARKUP_LINE,
   PROGRESS_BAR,
   TABLE_RULE,
@@ -182,6 +184,7 @@ import {
   KAPT_STUB_PATH,
   KAPT_TAGGED,
   PROCESSOR_NOTE,
+  JAVAC_FILE_NOTE,
   RELAYED_JAVAC_LEVEL,
   KSP,
   JAVADOC_EXIT_CODE,
@@ -214,6 +217,9 @@ import {
   KOTLIN_K2,
   KOTLIN_LOCATION_REJOINED,
   KOTLIN_METADATA_SENTENCE,
+  KOTLIN_AMBIGUITY_HEADER,
+  KOTLIN_K1_POSITION_CUT,
+  KOTLIN_CANDIDATE_DECLARATION,
   KOTLIN_ONLY_WORDING,
   KOTLIN_RELATIVE_ONLY,
   KOTLIN_SENTENCES_ALONE,
@@ -291,6 +297,7 @@ import {
   STUDIO_EXCEPTION,
   STUDIO_FILE_LINE,
   studioFileRow,
+  STUDIO_LOCALIZED_LEVEL,
   STUDIO_LOCATED,
   STUDIO_LOCATED_HEADLINE,
   STUDIO_LOCATION_ONLY,
@@ -347,6 +354,7 @@ import {
   STUDIO_TESTS_ENDED,
   STUDIO_TESTS_STARTED,
   TEST_FAILED,
+  TEST_FAILED_CAUSE_JOINED,
   TEST_FAILED_DOTTED,
   TESTNG_DEFAULT_LEVELS,
   TEST_NAME_ONLY,
@@ -737,6 +745,13 @@ export class GradleOutputParser {
   /** Tests already reported, by name and place: a test run twice in one log failed once as far as a fix goes. */
   private readonly reportedTests = new Set<string>();
   private currentLine: string | null = null;
+  /** Lines read so far: tells a line right after another from one further down. */
+  private lineCount = 0;
+  /**
+   * AAPT2's unlocated errors on consecutive lines (one per reference it could not resolve): the line the last was read
+   * on, and where their run started in the list, so the same message again inside the run is another reference.
+   */
+  private aaptRun: { line: number; start: number } | null = null;
   /** The line that gave the last diagnostic, and where it is: a terminal may have wrapped its message. */
   private lastAdded: { line: string | null; index: number } | null = null;
   /** A lint line cut at the terminal's width before its `[IssueId]` ended, waiting for the rest on the next line. */
@@ -759,6 +774,8 @@ export class GradleOutputParser {
    * the rows read so far, and the width of the first, which every row the message goes on over fills too.
    */
   private heldD8Cut: { text: string; width: number; rows: number } | null = null;
+  /** A K1 location a terminal wrapped inside its parentheses (`…/A.kt: (95,` / `16): msg`): the row before the break. */
+  private heldKotlinPositionCut: string | null = null;
   /** A merger record's header a console cut inside its position, waiting for the row with its severity. */
   private heldManifestHead: string | null = null;
   /**
@@ -861,6 +878,14 @@ export class GradleOutputParser {
       }
       return;
     }
+    // A failed test's line with the exception line Gradle prints under it joined on (an editor's reflow): two lines.
+    const testWithCause =
+      rawLine.includes(' FAILED ') && rawLine.includes(' at ') ? TEST_FAILED_CAUSE_JOINED.exec(rawLine) : null;
+    if (testWithCause) {
+      this.pushLine(testWithCause[1]!);
+      this.pushLine(`    ${testWithCause[2]!}`);
+      return;
+    }
     if (rawLine.length > 40 && rawLine.includes('] FAILED ') && SQUASHED_TEST_RUN.test(rawLine)) {
       for (const part of rawLine.split(SQUASHED_TEST_RUN_BREAK)) this.pushLine(part);
       return;
@@ -890,6 +915,8 @@ export class GradleOutputParser {
       if (TABLE_RULE.test(line)) return;
       line = line.replace(/\s+\|\s*$/, '');
     }
+    if (line.charCodeAt(0) > 0x2000 && STUDIO_LOCALIZED_LEVEL.test(line))
+      line = line.replace(STUDIO_LOCALIZED_LEVEL, (word) => (word === '错误:' ? 'Error:' : 'Warning:'));
     if (line.endsWith('>') && HTML_LINE_BREAK.test(line))
       line = xmlText(line.replace(HTML_LINE_BREAK, '').replace(HTML_TAG, ''));
     if (line.includes('](')) line = line.replace(MARKDOWN_LINKED_LOCATION, '$1$2');
@@ -998,6 +1025,12 @@ export class GradleOutputParser {
         return;
       } else line = joined.text;
     }
+    if (this.heldKotlinPositionCut !== null) {
+      const held = this.heldKotlinPositionCut;
+      this.heldKotlinPositionCut = null;
+      if (/^\s*\d+\): /.test(line)) line = `${held} ${line.trimStart()}`;
+      else this.pushLine(held, false);
+    }
     if (this.heldD8Cut !== null) {
       const held = this.heldD8Cut;
       this.heldD8Cut = null;
@@ -1009,6 +1042,10 @@ export class GradleOutputParser {
         }
         line = text;
       } else this.pushLine(held.text, false);
+    }
+    if (mayHold && line.endsWith(',') && KOTLIN_K1_POSITION_CUT.test(line)) {
+      this.heldKotlinPositionCut = line;
+      return;
     }
     // A long path alone on its row, no space in it: a console may have cut it before its `: D8: ` message.
     if (mayHold && line.length >= 100 && line.charCodeAt(0) !== 32 && !line.includes(' ') && PATH_HEAD.test(line)) {
@@ -1064,6 +1101,7 @@ export class GradleOutputParser {
     }
     this.previousLine = this.currentLine;
     this.currentLine = line;
+    this.lineCount++;
     if (this.lastAdded !== null && this.continuesWrappedMessage(line)) return;
     // Maven's `[ERROR] ` (the Android Maven plugin), sbt's `[warn] ` (sbt-android) and Gradle's `--debug`
     // `[ERROR] [org.gradle.…] ` before every line.
@@ -1488,6 +1526,7 @@ export class GradleOutputParser {
       line.startsWith('> ') &&
       (CONSOLE_STATUS.test(line) ||
         NPM_SCRIPT_BANNER.test(line) ||
+        SHELL_PROMPT_GRADLE_COMMAND.test(line.trimEnd()) ||
         (this.previousLine?.startsWith('> ') && NPM_SCRIPT_BANNER.test(this.previousLine)))
     )
       return;
@@ -1693,6 +1732,9 @@ export class GradleOutputParser {
     if (texts.length < 2 || texts[texts.length - 1] !== '' || texts.slice(1).some((t) => t !== '')) return false;
     // A class-level test's name (Studio's test tree copied under the task's headline) is not a cause.
     if (CLASS_LEVEL_TEST_NAME.test(line)) return false;
+    // javac's notes that follow the headline in a console's order (`Note: Some input files use …`), also on one file
+    // with their word in a locale the paste mis-decoded (`ע: C:\p\A.java…`).
+    if (PROCESSOR_NOTE.test(line) || JAVAC_FILE_NOTE.test(line)) return false;
     return (
       !/^(\s|>|\*|Information:|BUILD |FAILURE|Task |[ew]: |:\w|\S+:\d+)/.test(line) &&
       !/: (?:error|warning): /.test(line)
@@ -1771,6 +1813,11 @@ export class GradleOutputParser {
       const held = this.heldD8Cut;
       this.heldD8Cut = null;
       this.pushLine(held.text, false);
+    }
+    if (this.heldKotlinPositionCut !== null) {
+      const held = this.heldKotlinPositionCut;
+      this.heldKotlinPositionCut = null;
+      this.pushLine(held, false);
     }
     if (this.heldLintLine !== null) {
       const held = this.heldLintLine;
@@ -1968,7 +2015,18 @@ export class GradleOutputParser {
           `${d.severity}|${d.source}|${d.line}|${d.column}|${message}|${d.severity === 'warning' ? (task ?? this.configuringProject) : ''}`;
     const repeated = again && this.lastKey === key;
     const earlier = this.seen.get(key);
-    if (earlier !== undefined && !repeated) {
+    // AAPT2 prints one unlocated line per reference it could not resolve (a theme named by several activities): the
+    // same message again in its run of lines is another reference; printed again after the run, it is a copy.
+    let inAaptRun = false;
+    if (d.source === 'aapt2' && file === null) {
+      const run =
+        this.aaptRun !== null && this.aaptRun.line >= this.lineCount - 1
+          ? this.aaptRun
+          : { line: this.lineCount, start: this.diagnostics.length };
+      inAaptRun = earlier !== undefined && earlier >= run.start;
+      this.aaptRun = { line: this.lineCount, start: run.start };
+    }
+    if (earlier !== undefined && !repeated && !inAaptRun) {
       // Printed before the failure block with no task line above it, then repeated in the block: the block names
       // the task that failed with it.
       const first = this.diagnostics[earlier];
@@ -3480,8 +3538,9 @@ export class GradleOutputParser {
         message,
         task,
       };
-      // kotlinc prints a multi-line message (`None of the following candidates is applicable:`) with raw line breaks.
-      if (message.endsWith(':')) {
+      // kotlinc prints a multi-line message (`None of the following candidates is applicable:`) with raw line breaks,
+      // K1's `Overload resolution ambiguity: ` with a space after its colon.
+      if (message.trimEnd().endsWith(':')) {
         this.pendingMultiline = { base: diagnostic, lines: [], unindented: ANY_TEXT };
         return true;
       }
@@ -3684,6 +3743,17 @@ export class GradleOutputParser {
         message: m[2]!,
         task,
       });
+    // AAPT2 told to compile a resource directory that is not there names the directory as its source.
+    if (line.includes(': error: directory does not exist') && (m = AAPT2_MISSING_DIRECTORY.exec(trimmed)))
+      return this.add({
+        severity: 'error',
+        source: 'aapt2',
+        file: m[1]!,
+        line: null,
+        column: null,
+        message: m[2]!,
+        task,
+      });
     if (
       (line.includes('unknown option ') || line.includes('missing required flag ')) &&
       (m = AAPT2_USAGE_ERROR.exec(line))
@@ -3692,8 +3762,9 @@ export class GradleOutputParser {
     if (
       (line.includes('error: failed ') && (m = AAPT2_BARE_FAILED.exec(line))) ||
       (inBlock && /^\s/.test(line) && (m = AAPT2_BARE.exec(line))) ||
-      // AGP 3.2 relays AAPT2's output behind `Output:  ` under `Android resource linking failed`.
-      (line.startsWith('Output: ') && (m = AAPT2_BARE.exec(line.slice('Output:'.length))))
+      // AGP 3.2 relays AAPT2's output behind `Output:  ` under `Android resource linking failed` (indented with the
+      // cause's lines in Gradle's report).
+      (trimmed.startsWith('Output: ') && (m = AAPT2_BARE.exec(trimmed.slice('Output:'.length))))
     ) {
       if (JAVAC_BARE_WARNING.test(line)) return this.addJavacBareWarning(line, task);
       const failed = m.length === 2;
@@ -3729,6 +3800,17 @@ export class GradleOutputParser {
     // A kotlinc message pasted without its `e: <path>:` (Studio's problem view copies only the text).
     if (!inBlock && line === trimmed && (trimmed.startsWith('Type mismatch: ') || trimmed.startsWith('Unresolved ')))
       if (KOTLIN_ONLY_WORDING.test(trimmed)) return this.addUnlocated('error', 'kotlin', trimmed, task);
+    // Its overload ambiguity copied the same way: the candidate declarations follow on lines of their own.
+    if (!inBlock && line.trimEnd() === trimmed && trimmed.startsWith('Overload resolution ambiguity')) {
+      if (KOTLIN_AMBIGUITY_HEADER.test(trimmed)) {
+        this.pendingMultiline = {
+          base: { severity: 'error', source: 'kotlin', file: null, line: null, column: null, message: trimmed, task },
+          lines: [],
+          unindented: KOTLIN_CANDIDATE_DECLARATION,
+        };
+        return true;
+      }
+    }
     if (
       !inBlock &&
       (line.includes(': Error: ') || line.includes(': Warning: ')) &&

@@ -152,3 +152,5 @@ export const CRUNCH_FAILED = /^Failed to crunch file (.+?)(?: into .+)?$/;
  * `Error:com.android.builder.internal.aapt.AaptException: Failed to crunch file …`.
  */
 export const STUDIO_CRUNCH_FAILED = /^Error:\s*(?:[\w$]+(?:\.[\w$]+)+Exception: )?(Failed to crunch file .+)$/;
+/** AAPT2's error on a resource directory it was given that is missing: `<dir>: error: directory does not exist.` */
+export const AAPT2_MISSING_DIRECTORY = /^((?:[A-Za-z]:)?[\\/][^:*?"<>|]*): error: (directory does not exist\.?)$/;

@@ -41,6 +41,8 @@ export const PROGRESS_BAR = /^<[-=]*> \d+% (?:INITIALIZING|CONFIGURING|EXECUTING
  * Native or Expo build run through `npm run`): neither is a failure cause.
  */
 export const NPM_SCRIPT_BANNER = /^> (?:@[\w.-]+\/)?[\w.-]+@\d+\.\d+\.\d+\S* [\w:.-]+(?: \S.*)?$/;
+/** A shell's prompt before the command that ran the build (`> ./gradlew assembleDebug`, `> gradlew.bat build`). */
+export const SHELL_PROMPT_GRADLE_COMMAND = /^> (?:\.{1,2}[\\/])?(?:[\w.-]+[\\/])*gradlew?(?:\.bat)?(?: \S.*)?$/;
 /**
  * Gradle's rich console: a work-in-progress line (`> IDLE`, `> Evaluating settings`) over the status line it
  * overwrote (`<===> 0% INITIALIZING [79ms]`), copied from a terminal: progress, not a failure cause.

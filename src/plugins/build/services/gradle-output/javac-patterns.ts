@@ -29,6 +29,8 @@ export const JAVAC_CANNOT_FIND_SYMBOL_ALONE = /^\s*(?:cannot find symbol|找不�
 export const RELAYED_JAVAC_LEVEL = /^(error|warning|错误|警告|エラー|Fehler|Warnung): (\S.*)$/;
 /** An annotation processor's note, in the JDK's locales (`Note: [1] Wrote GeneratedAppGlideModule …`). */
 export const PROCESSOR_NOTE = /^(?:Note|注|注意|Hinweis): /;
+/** javac's note on one source file (`Note: /p/A.java uses or overrides a deprecated API.`), its word in any locale. */
+export const JAVAC_FILE_NOTE = /^\S{1,8}: (?:[A-Za-z]:)?[\\/]\S*?\.java(?:\s|\P{ASCII}|$)/u;
 /**
  * Dagger's message pasted from its tag on (`[Dagger/MissingBinding] X cannot be provided …`): the location line's
  * `…java:N: error: ` left out; its echo, caret and binding trace follow as under a located one.

@@ -56,6 +56,13 @@ export const KOTLIN_DEPRECATED_RUNTIME = /^kotlin-[\w-]+ is deprecated\. Please 
 /** Sentences only kotlinc prints (javac reports no unused declarations and words type errors otherwise). */
 export const KOTLIN_ONLY_WORDING =
   /^(?:(?:variable|parameter|property|value) '[^']+' is never used\b|Type mismatch: inferred type is .+ but .+ was expected$|Unresolved reference: \S+$)/i;
+/** A K1 location cut after its line number's comma by a terminal's wrap (`e: /p/A.kt: (95,`), its column on the next row. */
+export const KOTLIN_K1_POSITION_CUT = /\.kts?: \(\d+,$/;
+/** kotlinc's ambiguity header (K1 `Overload resolution ambiguity:`, K2 `… between candidates:`), its candidates below. */
+export const KOTLIN_AMBIGUITY_HEADER = /^Overload resolution ambiguity(?: between candidates)?:\s*$/;
+/** A candidate as kotlinc lists it under such a header: a declaration, modifiers first. */
+export const KOTLIN_CANDIDATE_DECLARATION =
+  /^\s*(?:(?:public|internal|private|protected|open|final|abstract|override|inline|suspend|operator|infix|external|expect|actual)\s+)*(?:fun|val|var|constructor)\b/;
 /** Tasks that run kotlinc or Kotlin/Native (`compileKotlinIosArm64`, `compileIosMainKotlinMetadata`, `linkDebugFrameworkIos`). */
 export const KOTLIN_TASK = /:(?:compile\w*Kotlin\w*|link\w*(?:Framework|Executable|Test)\w*)$/;
 export const SCRIPT_COMPILATION_ERROR = /ScriptCompilationError\(message=(.+?), location=(.+?) \((\d+):(\d+)\)\)/g;

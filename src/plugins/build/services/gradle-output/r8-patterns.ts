@@ -43,8 +43,8 @@ export const R8_LIBRARY_CLASSES_MISSING =
 export const D8_CAUSE = /^\s*(?:Caused by: )?com\.android\.tools\.r8\.[\w.$]+: (?!Compilation failed to complete)(.+)$/;
 /** A missing class, as R8 lists it under its summary or on its own command-line `Warning: ` / `Error: ` line. */
 export const R8_MISSING = /^\s*(?:(Warning|Error): )?(Missing class:? \S+(?: \(referenced from: .*\))?)\s*$/;
-/** R8's summary of its missing classes, recognisable by its wording when its `ERROR:` / `WARNING:` was not pasted. */
-export const R8_MISSING_SUMMARY = /^\s*(Missing classes detected while running R8\.(?: \S.*)?)$/;
+/** R8's summary of its missing classes, recognisable by its wording when its `ERROR:` / `WARNING:` was not pasted (nor its advice). */
+export const R8_MISSING_SUMMARY = /^\s*(Missing classes detected while running R8(?:\.(?: \S.*)?)?)\s*$/;
 /** The parts of R8's missing-class report a terminal or an editor put on lines of their own. */
 export const R8_MISSING_CONTINUATION =
   /^\s*(?:Please add the missing classes |\S*missing_rules\.txt\.?\s*$|\(referenced from: |and \d+ other contexts?\))/;

@@ -94,3 +94,8 @@ export function studioSource(tool: string, file: string | null, message: string)
   if (STUDIO_JAVAC_TOOL.test(tool) || (file !== null && /\.java$/.test(file))) return 'javac';
   return 'gradle';
 }
+/**
+ * Studio's own level word from a Chinese language pack, glued to its message as the English one is (`错误:(201, 80) …`,
+ * `错误:Execution failed …`); javac's localized level has a space after its colon and is left alone.
+ */
+export const STUDIO_LOCALIZED_LEVEL = /^(错误|警告):(?=\S)/;

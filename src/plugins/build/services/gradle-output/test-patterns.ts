@@ -64,6 +64,12 @@ export const STUDIO_TESTS_ENDED =
   /^(?:Tests ran to completion\.|Test running failed: |Empty test suite\.|Testing started at |> Task |FAILURE: |BUILD )/;
 /** Gradle logs a worker JVM that failed (a test executor) with this line over its `ExecException`. */
 export const WORKER_PROCESS_EXIT = /^Process '[^']+' finished with non-zero exit value -?\d+$/;
+/**
+ * A failed test's line and the exception line Gradle's short format prints under it (`    java.lang.X at FooTest.kt:66`)
+ * joined with a space: the two lines.
+ */
+export const TEST_FAILED_CAUSE_JOINED =
+  /^(.*? > .+? FAILED) +((?:[a-z_$][\w$]*\.)+[A-Z][\w$]* at [\w$-]+\.(?:kt|java|groovy|scala):\d+)\s*$/;
 /** The test's name alone, its ` FAILED` wrapped onto the next line by the terminal. */
 export const TEST_NAME_ONLY = /^((?:[A-Za-z_$]|\*{3})[\w$.*]*) > (.+?)\s*$/;
 /** A build's own test logger (an `afterTest` hook) prints `SUITE: <class>`, `  TEST: <name>`, the result, then the stack. */

@@ -152,6 +152,13 @@ export function stripWrapperPrefixes(rawLine: string): string {
   if (line.endsWith('---') && /[.!?)] +-{3,}$/.test(line)) line = line.replace(/ +-+$/, '');
   // Unreal's log category before the level of a line its packager relays (`PackagingResults: Error: …`).
   if (line.includes(': Error: ') || line.includes(': Warning: ')) line = line.replace(UNREAL_LOG_CATEGORY, '');
+  // IntelliJ's Gradle tool window puts `Gradle: ` before the failure's headline it relays (its Messages view shows the
+  // same behind `Error:Gradle: `).
+  if (line.startsWith('Gradle: ') && /^Gradle: (?:Execution failed for task |A problem occurred )/.test(line))
+    line = line.slice(8);
+  // A markdown task list's box before each line a reporter made an item to tick off (`- [ ] A > t() FAILED`): Gradle
+  // starts no line with one.
+  if ((line.startsWith('- [') || line.startsWith('* [')) && /^[-*] \[[ xX]\] /.test(line)) line = line.slice(6);
   // A markdown list item's `- ` before a line the reporter set in bold (`- **Execution failed for task …**`): Gradle
   // prints no `**`, so the dash is the list's.
   if (line.startsWith('- **')) line = line.slice(2);
@@ -183,7 +190,7 @@ export function stripWrapperPrefixes(rawLine: string): string {
   if (line.length > 3 && line.endsWith('```')) line = line.slice(0, -3);
   // A single log line pasted as markdown inline code: `` `Caused by: …` `` (indented too: `` ` Apps targeting …` ``).
   // The blanks inside the span are the copy's (Studio's Messages tree indents a file's messages under it), not Gradle's.
-  const code = line.charCodeAt(0) === 32 ? line.trimStart() : line;
+  const code = line.charCodeAt(0) === 32 || line.charCodeAt(0) === 9 ? line.trimStart() : line;
   if (code.length > 2 && code.startsWith('`') && code.endsWith('`') && !code.startsWith('``'))
     line = withoutLeadingWrappers(code.slice(1, -1).trimStart());
   else if (line.includes('`') && !line.includes('``') && line.split('`').length % 2 === 0) {
