@@ -1922,6 +1922,17 @@ export class GradleOutputParser {
     return this.add({ severity, source, file: null, line: null, column: null, message, task });
   }
 
+  /** A diagnostic about a whole file (a resource, a manifest, a build script): the tool printed no line in it. */
+  private addInFile(
+    severity: DiagnosticSeverity,
+    source: DiagnosticSource,
+    file: string | null,
+    message: string,
+    task: string | null,
+  ): boolean {
+    return this.add({ severity, source, file, line: null, column: null, message, task });
+  }
+
   /**
    * The rows under a javac message read without its location: its source echo and caret (the caret's column is the
    * message's), then a location alone, which is the message's place. Anything else ends the wait.
@@ -3102,29 +3113,13 @@ export class GradleOutputParser {
     if (!inBlock && (trimmed.startsWith('Error:') || trimmed.startsWith('Warning:'))) {
       if (trimmed.endsWith(')') && (m = STUDIO_LOCATION_ONLY.exec(trimmed))) return this.locateLast(m);
       if (trimmed.includes('Failed to crunch file ') && (m = STUDIO_CRUNCH_FAILED.exec(trimmed)))
-        return this.add({
-          severity: 'error',
-          source: 'aapt2',
-          file: CRUNCH_FAILED.exec(m[1]!)![1]!,
-          line: null,
-          column: null,
-          message: m[1]!,
-          task,
-        });
+        return this.addInFile('error', 'aapt2', CRUNCH_FAILED.exec(m[1]!)![1]!, m[1]!, task);
       // The merger's own `Error: ` (with its space) before a file-name check: the file is the Studio group's, if any.
       // AAPT's own sentence behind a relaying tool's `Error: ` (Unreal's packager), which has no location to give.
       if (trimmed.startsWith('Error: ') && AAPT_MESSAGE.test(trimmed.slice(7)))
         return this.addUnlocated('error', 'aapt2', trimmed.slice(7), task);
       if (trimmed.startsWith('Error: ') && MERGER_FILE_NAME_CHECK.test(trimmed.slice(7)))
-        return this.add({
-          severity: 'error',
-          source: 'agp',
-          file: this.studioFile,
-          line: null,
-          column: null,
-          message: trimmed.slice(7),
-          task,
-        });
+        return this.addInFile('error', 'agp', this.studioFile, trimmed.slice(7), task);
       if ((m = STUDIO_LOCATED.exec(trimmed))) {
         const message = m[5]!;
         const source = studioSource(m[4] ?? '', this.studioFile, message);
@@ -3173,16 +3168,7 @@ export class GradleOutputParser {
             task,
           });
         const crunch = m[1] === 'Error' ? CRUNCH_FAILED.exec(m[2]!) : null;
-        if (crunch)
-          return this.add({
-            severity: 'error',
-            source: 'aapt2',
-            file: crunch[1]!,
-            line: null,
-            column: null,
-            message: m[2]!,
-            task,
-          });
+        if (crunch) return this.addInFile('error', 'aapt2', crunch[1]!, m[2]!, task);
         const processor = ANNOTATION_PROCESSOR_MESSAGE.test(m[2]!);
         if (m[1] === 'Error' || known || processor)
           return this.addUnlocated(
@@ -3264,26 +3250,10 @@ export class GradleOutputParser {
         task,
       });
     if (trimmed.startsWith('[CXX') && (m = CXX_ERROR.exec(line)))
-      return this.add({
-        severity: severityOf(m[1]!),
-        source: 'agp',
-        file: CXX_BUILD_FILE.exec(m[2]!)?.[1] ?? null,
-        line: null,
-        column: null,
-        message: trimmed,
-        task,
-      });
+      return this.addInFile(severityOf(m[1]!), 'agp', CXX_BUILD_FILE.exec(m[2]!)?.[1] ?? null, trimmed, task);
     if (trimmed.startsWith('Android NDK: ')) {
       if ((m = NDK_BUILD_LOCATED.exec(line)))
-        return this.add({
-          severity: severityOf(m[1]!),
-          source: 'agp',
-          file: m[2]!,
-          line: null,
-          column: null,
-          message: `${m[3]}: ${m[4]}`,
-          task,
-        });
+        return this.addInFile(severityOf(m[1]!), 'agp', m[2]!, `${m[3]}: ${m[4]}`, task);
       if ((m = NDK_BUILD_UNKNOWN_SCRIPT.exec(line))) return this.addUnlocated('error', 'agp', m[1]!, task);
     }
     if ((line.includes('ninja: error: ') || line.includes('FAILED: ')) && (m = NINJA_ERROR.exec(line)))
@@ -3734,26 +3704,10 @@ export class GradleOutputParser {
       trimmed.startsWith('Resource compilation failed (') ||
       (trimmed.startsWith('Caused by: ') && AAPT2_COMPILE_CAUSED_BY.test(trimmed));
     if (!inBlock && compileFailure && (m = AAPT2_COMPILE.exec(trimmed)))
-      return this.add({
-        severity: 'error',
-        source: 'aapt2',
-        file: m[1]!,
-        line: null,
-        column: null,
-        message: m[2]!,
-        task,
-      });
+      return this.addInFile('error', 'aapt2', m[1]!, m[2]!, task);
     // AAPT2 told to compile a resource directory that is not there names the directory as its source.
     if (line.includes(': error: directory does not exist') && (m = AAPT2_MISSING_DIRECTORY.exec(trimmed)))
-      return this.add({
-        severity: 'error',
-        source: 'aapt2',
-        file: m[1]!,
-        line: null,
-        column: null,
-        message: m[2]!,
-        task,
-      });
+      return this.addInFile('error', 'aapt2', m[1]!, m[2]!, task);
     if (
       (line.includes('unknown option ') || line.includes('missing required flag ')) &&
       (m = AAPT2_USAGE_ERROR.exec(line))
@@ -4016,15 +3970,7 @@ export class GradleOutputParser {
       return true;
     }
     if (trimmed.startsWith("Namespace '") && (m = NAMESPACE_NOT_UNIQUE.exec(line)))
-      return this.add({
-        severity: 'warning',
-        source: 'manifest',
-        file: null,
-        line: null,
-        column: null,
-        message: m[1]!,
-        task,
-      });
+      return this.addUnlocated('warning', 'manifest', m[1]!, task);
     if (
       trimmed.includes('found in source AndroidManifest.xml') &&
       (m = PACKAGE_ATTRIBUTE.exec(line) ?? PACKAGE_ATTRIBUTE_CUT.exec(line))
@@ -4048,15 +3994,7 @@ export class GradleOutputParser {
       return true;
     }
     if (!inBlock && trimmed.startsWith('Recommendation: remove package=') && (m = PACKAGE_RECOMMENDATION.exec(line)))
-      return this.add({
-        severity: 'error',
-        source: 'manifest',
-        file: m[2]!,
-        line: null,
-        column: null,
-        message: m[1]!,
-        task,
-      });
+      return this.addInFile('error', 'manifest', m[2]!, m[1]!, task);
     if (line.includes(' only supported starting with Android ') && (m = D8_MESSAGE.exec(line)))
       return this.add({ severity: 'error', source: 'r8', file: null, line: null, column: null, message: m[1]!, task });
     if (line.includes(' does not type check ') && (m = R8_UNREACHABLE_METHOD.exec(line)))
@@ -4065,15 +4003,7 @@ export class GradleOutputParser {
     if (/^(?:Caused by: )?com\.android\.tools\.r8\./.test(trimmed) && (m = D8_CAUSE.exec(line)))
       // R8's reporter puts its own `Error: ` before the message of an AbortException, and its origin (`null, ` when
       // it has none).
-      return this.add({
-        severity: 'error',
-        source: 'r8',
-        file: null,
-        line: null,
-        column: null,
-        message: m[1]!.replace(/^Error: (?:null, )?/, ''),
-        task,
-      });
+      return this.addUnlocated('error', 'r8', m[1]!.replace(/^Error: (?:null, )?/, ''), task);
     if (line.includes('Missing class') && (m = R8_MISSING.exec(line) ?? R8_MISSING_SUMMARY.exec(line))) {
       // R8's own command line puts its level before each missing class.
       const level = m.length > 2 ? m[1] : undefined;
@@ -5016,15 +4946,7 @@ export class GradleOutputParser {
       });
     } else if (packageAttribute) {
       // AGP printed it before the block too: the same file and words are one diagnostic.
-      this.add({
-        severity: 'error',
-        source: 'manifest',
-        file: packageAttribute[3] ?? null,
-        line: null,
-        column: null,
-        message: text,
-        task,
-      });
+      this.addInFile('error', 'manifest', packageAttribute[3] ?? null, text, task);
     } else if (MANIFEST_FAILED.test(cause)) {
       // The located errors printed before the block already say this, with file and line; so do located errors whose
       // task the log did not show (no `> Task` line before them).
