@@ -20,6 +20,13 @@ describe('shared Android access against a simulated device behind a real adb ser
     device = await startSimOnAdb(adb);
     ctx = androidContainer({ home: mkdtempSync(join(tmpdir(), 'droidwright-test-android-')), adbPort: adb.port });
   });
+  /**
+   * Every adb server scans the emulator ports (5555–5585) of the whole machine, so an emulator-mode simulated device
+   * another test file runs at the same time shows up here too (as `emulator-55xx`, often offline).
+   */
+  function withoutForeignEmulators<T extends { serial: string }>(list: T[]): T[] {
+    return list.filter((d) => d.serial === device.serial || !d.serial.startsWith('emulator-'));
+  }
   afterAll(async () => {
     ctx?.store.close();
     await device?.stop();
@@ -28,7 +35,7 @@ describe('shared Android access against a simulated device behind a real adb ser
 
   it('runs shell commands with their exit status and bounded output', async () => {
     const service = ctx.container.get(AdbService);
-    expect(await service.listDevices()).toEqual([{ serial: device.serial, state: 'device' }]);
+    expect(withoutForeignEmulators(await service.listDevices())).toEqual([{ serial: device.serial, state: 'device' }]);
     const ok = await service.shell(device.serial, sh`echo ${'hello world'}`);
     expect(ok).toMatchObject({ output: 'hello world\n', exitCode: 0, truncated: false });
     const failing = await service.shell(device.serial, sh`pidof ${'com.nothing.here'}`);
@@ -59,7 +66,7 @@ describe('shared Android access against a simulated device behind a real adb ser
       append: ctx.append,
       actor: { kind: 'agent' as const, session: 'sess-observer', client: 'jest', pid: process.pid },
     };
-    const list = await inspector.listDevices(observer);
+    const list = withoutForeignEmulators(await inspector.listDevices(observer));
     expect(list).toEqual([
       expect.objectContaining({
         serial: device.serial,
@@ -72,7 +79,7 @@ describe('shared Android access against a simulated device behind a real adb ser
       }),
     ]);
     await inspector.listDevices(observer);
-    const recorded = ctx.store.query({ types: ['device.*'] });
+    const recorded = ctx.store.query({ types: ['device.*'] }).filter((e) => e.device === device.serial);
     expect(recorded.map((e) => e.type)).toEqual(['device.connected']);
     // The device arrived on its own: the system is the actor, the agent that looked is only the observer.
     expect(recorded[0]!.actor.kind).toBe('system');
