@@ -4,7 +4,7 @@
  * against the expected diagnostics written out in test/unit/build/gradle-output-expected.ts.
  *
  *   node scripts/measure-gradle-parser.mjs [--parser <path to a gradle-output-parser.ts>] [--only a.txt,b.txt] [--verbose] [--speed]
- *   node scripts/measure-gradle-parser.mjs --holdout [--parser …]
+ *   node scripts/measure-gradle-parser.mjs --holdout [--parser …] [--strict]
  *     [--transform <shape>[,<shape>…]|all]
  *
  * `--parser` measures another version of the parser (e.g. one taken from git history) on the same set. The parser
@@ -12,7 +12,8 @@
  * `--only` measures a named batch of captures (e.g. the ones just added, before the parser learns them).
  * A found diagnostic counts as correct when severity, source, file name and line agree with an expected
  * one and its message contains the expected message's first 40 characters (case and spacing aside):
- * a reader acting on it would go to the same place for the same reason.
+ * a reader acting on it would go to the same place for the same reason. `--strict` counts a found diagnostic as correct
+ * only when every field (whole path, column, whole message, task) equals an expected one's, as the unit test does.
  * `--holdout` scores the held-out set in test/fixtures/gradle-output-holdout/ instead (labelled by people who never saw
  * the parser): read its totals only, and never write a rule for one of its logs.
  * `--speed` also times the parser on all the captures repeated to 200k lines (median of 7 runs), so two
@@ -38,6 +39,7 @@ const parserPath = resolve(
 const verbose = args.includes('--verbose');
 const speed = args.includes('--speed');
 const holdout = args.includes('--holdout');
+const strict = args.includes('--strict');
 const only = args.includes('--only') ? new Set(args[args.indexOf('--only') + 1].split(',')) : null;
 const transformArg = args.includes('--transform') ? args[args.indexOf('--transform') + 1] : null;
 
@@ -64,11 +66,13 @@ try {
   const norm = (s) => s.toLowerCase().replace(/\s+/g, ' ').trim();
   const base = (f) => (f === null ? null : f.split(/[\\/]/).pop());
   const matches = (found, want) =>
-    found.severity === want.severity &&
-    found.source === want.source &&
-    base(found.file) === base(want.file) &&
-    found.line === want.line &&
-    norm(found.message).includes(norm(want.message).slice(0, 40));
+    strict
+      ? key(found) === key(want)
+      : found.severity === want.severity &&
+        found.source === want.source &&
+        base(found.file) === base(want.file) &&
+        found.line === want.line &&
+        norm(found.message).includes(norm(want.message).slice(0, 40));
 
   const dir = join(root, holdout ? 'test/fixtures/gradle-output-holdout' : 'test/fixtures/gradle-output');
   const files = readdirSync(dir)
