@@ -32,6 +32,7 @@ import {
   AAPT2_COMPILE,
   AAPT2_COMPILE_CAUSED_BY,
   AAPT2_DAEMON_STRAY_OUTPUT,
+  AAPT2_NUMBERED_SET,
   AAPT2_SET,
   AAPT2_XML,
   AAPT_COMPILER_LOCATED,
@@ -3650,7 +3651,7 @@ export class GradleOutputParser {
         task,
       });
     }
-    if (line.includes(':/') && (m = AAPT2_SET.exec(line))) {
+    if (line.includes(':/') && (m = AAPT2_SET.exec(line)) && (m[3] !== undefined || AAPT2_NUMBERED_SET.test(m[1]!))) {
       return this.add({
         severity: severityOf(m[4]!),
         source: 'aapt2',

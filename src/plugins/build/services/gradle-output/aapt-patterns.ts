@@ -32,9 +32,12 @@ export const AAPT2_DAEMON_STRAY_OUTPUT =
 /**
  * AAPT2's own form: `com.example.app-main-7:/layout/a.xml:11: error: msg` (merged resource set), or a path; a file it
  * compiles whole (a PNG) has no line: `ERROR:AAPT: com.example.app-main-36:/drawable/a.png: error: file not found.`
+ * Without a line the set's name must end in its `-<number>` (AAPT2_NUMBERED_SET): tested after the match, because a
+ * look-behind over the path made a long line cost its length squared.
  */
 export const AAPT2_SET =
-  /^\s*(?:ERROR:\s*)?(?:AAPT:\s*)?([A-Za-z0-9_.-]+):\/(\S+?)(?::(\d+)|(?<=-\d+:\/\S+)): (error|warn|warning): (.*)$/;
+  /^\s*(?:ERROR:\s*)?(?:AAPT:\s*)?([A-Za-z0-9_.-]+):\/(\S+?)(?::(\d+))?: (error|warn|warning): (.*)$/;
+export const AAPT2_NUMBERED_SET = /-\d+$/;
 /**
  * `<res>.xml:12: error: msg`; a page translator's copy has a space after every colon (`values.xml: 6203: error:`), and
  * apktool relays the aapt it runs behind its level's letter (`W: <res>.xml:4: error: …`).
