@@ -391,4 +391,74 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
+  // holdout12a-begin
+  'holdout12a_javac_package_r_orphan_source_line_seven_errors_cut.txt': [
+    ...(
+      [
+        [81, 60],
+        [209, 51],
+        [211, 78],
+      ] as const
+    ).map(([line, column]) =>
+      d(
+        'error',
+        'javac',
+        '/mnt/TF/projects/cordova/nophone/platforms/android/app/src/main/java/org/apache/cordova/overApps/Services/OverAppsService.java',
+        line,
+        column,
+        'package R does not exist',
+        null,
+      ),
+    ),
+  ],
+  'holdout12a_aapt_agpbi_style_attribute_windows_json_only_line.txt': [
+    d(
+      'error',
+      'aapt2',
+      'D:\\shenggaofei\\myproject\\otherproject9\\ColorfulNews-master\\ColorfulNews-master\\app\\src\\main\\res\\values\\styles_layout.xml',
+      4,
+      5,
+      "style attribute '@android:attr/windowEnterAnimation' not found.",
+      null,
+    ),
+  ],
+  'holdout12a_javac_zh_cn_kapt_generated_hilt_factory_symbol_class.txt': [
+    d(
+      'error',
+      'javac',
+      '/Users/admin/Desktop/移动开发/android/mydemo/Pokedex/app/build/generated/source/kapt/debug/com/skydoves/pokedex/test/hilt/HiltTestModule_GetHiltTestObjectFactory.java',
+      23,
+      79,
+      '找不到符号 (符号: 类 HiltTestObject)',
+      null,
+    ),
+  ],
+  'holdout12a_javac_kapt_task_then_nonexistentclass_generated_factory_cut.txt': [
+    d(
+      'error',
+      'javac',
+      '/home/runner/work/Refresh-Token-Sample/Refresh-Token-Sample/app/build/generated/source/kapt/debug/com/hoc081098/refreshtokensample/data/local/UserLocalSourceImpl_Factory.java',
+      10,
+      13,
+      'package error does not exist',
+      ':app:compileDebugJavaWithJavac',
+    ),
+    ...(
+      [
+        [21, 36],
+        [25, 57],
+      ] as const
+    ).map(([line, column]) =>
+      d(
+        'error',
+        'javac',
+        '/home/runner/work/Refresh-Token-Sample/Refresh-Token-Sample/app/build/generated/source/kapt/debug/com/hoc081098/refreshtokensample/data/local/UserLocalSourceImpl_Factory.java',
+        line,
+        column,
+        'cannot find symbol (symbol: class NonExistentClass; location: class UserLocalSourceImpl_Factory)',
+        ':app:compileDebugJavaWithJavac',
+      ),
+    ),
+  ],
+  // holdout12a-end
 };
