@@ -460,5 +460,88 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       ),
     ),
   ],
+  'holdout12a_kotlin_k1_windows_flutter_expecting_element_unexpected_tokens_sigterm.txt': [
+    d(
+      'error',
+      'kotlin',
+      'C:\\yogesh\\widgets\\android\\app\\src\\main\\kotlin\\com\\example\\widgets\\MainActivity.kt',
+      8,
+      8,
+      'Expecting an element',
+      null,
+    ),
+    d(
+      'error',
+      'kotlin',
+      'C:\\yogesh\\widgets\\android\\app\\src\\main\\kotlin\\com\\example\\widgets\\MainActivity.kt',
+      8,
+      9,
+      "Unexpected tokens (use ';' to separate expressions on the same line)",
+      null,
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:compileDebugKotlin': Compilation error. See log for more details",
+      ':app:compileDebugKotlin',
+    ),
+  ],
+  'holdout12a_kotlin_k1_redacted_path_conflicting_import_generated_navargs.txt': [
+    d(
+      'error',
+      'kotlin',
+      '****\\ui\\screen\\NavArgsGetters.kt',
+      78,
+      100,
+      "Conflicting import, imported name 'NavArgs' is ambiguous",
+      null,
+    ),
+  ],
+  'holdout12a_kotlin_k1_flutter_launching_quoted_nine_expecting_member_declaration_cut.txt': (
+    [
+      [10, 14],
+      [10, 21],
+      [10, 29],
+      [12, 11],
+      [12, 18],
+      [12, 26],
+      [12, 41],
+      [12, 42],
+      [12, 44],
+    ] as const
+  ).map(([line, column]) =>
+    d(
+      'error',
+      'kotlin',
+      'C:\\AppFlutter\\mnemonic\\android\\app\\src\\main\\kotlin\\com\\pablolavin\\mnemonic\\MainActivity.kt',
+      line,
+      column,
+      'Expecting member declaration',
+      null,
+    ),
+  ),
+  'holdout12a_kotlin_k1_backtick_inline_windows_path_with_space_expecting_member_cut.txt': (
+    [
+      [21, 12, 'Expecting member declaration'],
+      [21, 17, 'Expecting member declaration'],
+      [21, 25, 'Expecting member declaration'],
+      [21, 26, 'Expecting member declaration'],
+      [21, 28, 'Expecting member declaration'],
+      [22, 55, 'Expecting an element'],
+    ] as const
+  ).map(([line, column, message]) =>
+    d(
+      'error',
+      'kotlin',
+      'C:\\Users\\Rich Design\\Desktop\\FlutterApps\\SincapScooterProject\\SincapScooterFlutter\\android\\app\\src\\main\\kotlin\\com\\sincapscooter\\Application.kt',
+      line,
+      column,
+      message,
+      null,
+    ),
+  ),
   // holdout12a-end
 };
