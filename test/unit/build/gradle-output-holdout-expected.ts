@@ -543,5 +543,85 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ),
+  'holdout12a_kotlin_backtick_task_runtime_jars_warnings_then_incompatible_module_cut.txt': [
+    d(
+      'warning',
+      'kotlin',
+      null,
+      null,
+      null,
+      'Runtime JAR files in the classpath should have the same version. These files were found in the classpath: /Users/nullifier/.gradle/caches/transforms-2/files-2.1/6bc91ea9b935f3e27737ccddaeed2a40/jetified-kotlin-stdlib-jdk7-1.3.50.jar (version 1.3) /Users/nullifier/.gradle/caches/transforms-2/files-2.1/924d882cd3719d0ab9d231085359939a/jetified-kotlin-stdlib-1.7.10.jar (version 1.7) /Users/nullifier/.gradle/caches/transforms-2/files-2.1/1d3fdd47ead9633bf8b5ec726b9760e7/jetified-kotlin-stdlib-common-1.7.10.jar (version 1.7)',
+      ':rxdatasources-api:compileReleaseKotlin',
+    ),
+    d(
+      'warning',
+      'kotlin',
+      null,
+      null,
+      null,
+      'Some runtime JAR files in the classpath have an incompatible version. Consider removing them from the classpath',
+      ':rxdatasources-api:compileReleaseKotlin',
+    ),
+    d(
+      'error',
+      'kotlin',
+      '/Users/nullifier/.gradle/caches/transforms-2/files-2.1/1d3fdd47ead9633bf8b5ec726b9760e7/jetified-kotlin-stdlib-common-1.7.10.jar!/META-INF/kotlin-stdlib-common.kotlin_module',
+      null,
+      null,
+      'Module was compiled with an incompatible version of Kotlin. The binary version of its metadata is 1.7.1, expected version is 1.4.2.',
+      ':rxdatasources-api:compileReleaseKotlin',
+    ),
+  ],
+  'holdout12a_kotlin_k2_file_url_cannot_access_supertype_flutter_plugin_cut.txt': (
+    [
+      [193, 68, 'supertype'],
+      [194, 65, 'supertype'],
+      [196, 35, 'class'],
+      [196, 35, 'supertype'],
+    ] as const
+  ).map(([line, column, kind]) =>
+    d(
+      'error',
+      'kotlin',
+      '/home/misha/.pub-cache/hosted/pub.dev/amplitude_flutter-4.3.2/android/src/main/kotlin/com/amplitude/amplitude_flutter/AmplitudeFlutterPlugin.kt',
+      line,
+      column,
+      kind === 'class'
+        ? "Cannot access class 'com.amplitude.core.ServerZone'. Check your module classpath for missing or conflicting dependencies."
+        : "Cannot access 'com.amplitude.core.Configuration' which is a supertype of 'com.amplitude.android.Configuration'. Check your module classpath for missing or conflicting dependencies.",
+      null,
+    ),
+  ),
+  'holdout12a_aapt_relayed_workers_action_facade_five_style_not_found.txt': [
+    ...Array.from({ length: 5 }, () =>
+      d(
+        'error',
+        'aapt2',
+        null,
+        null,
+        null,
+        'resource style/Widget.AppCompat.TextView (aka my.company:style/Widget.AppCompat.TextView) not found.',
+        null,
+      ),
+    ),
+    d('error', 'aapt2', null, null, null, 'failed linking references.', null),
+  ],
+  'holdout12a_precision_variant_matching_details_only_cut.txt': [],
+  'holdout12a_agp_studio_sync_unable_to_resolve_project_dependency_eight_records_cut.txt': [
+    'debug',
+    'debugAndroidTest',
+  ].flatMap((variant) =>
+    ['kotlin', 'java', 'native', 'assets'].map((module) =>
+      d(
+        'error',
+        'agp',
+        null,
+        null,
+        null,
+        `Unable to resolve dependency for ':app@${variant}/compileClasspath': Could not resolve project :features:${module}.`,
+        null,
+      ),
+    ),
+  ),
   // holdout12a-end
 };
