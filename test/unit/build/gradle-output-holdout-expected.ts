@@ -623,5 +623,37 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       ),
     ),
   ),
+  'holdout12a_manifest_bare_service_exported_record_leading_spaces_three_lines.txt': [
+    d(
+      'error',
+      'manifest',
+      'AndroidManifest.xml',
+      32,
+      71,
+      'Attribute service#com.loveplusplus.update.DownloadService@exported value=(true) from AndroidManifest.xml:32:71-94 is also present at [MobileDemo:AutoUpdate:unspecified] AndroidManifest.xml:16:13-37 value=(false). Suggestion: add \'tools:replace="android:exported"\' to <service> element at AndroidManifest.xml:32:7-97 to override.',
+      null,
+    ),
+  ],
+  'holdout12a_manifest_two_records_wrapped_two_space_indent_module_library.txt': [
+    d(
+      'error',
+      'manifest',
+      'AndroidManifest.xml',
+      130,
+      16,
+      'Attribute provider#androidx.core.content.FileProvider@authorities value=(com.itsaky.androidide.perf.fileprovider) from AndroidManifest.xml:130:16-72 is also present at [:core:chatai:app] AndroidManifest.xml:101:13-64 value=(com.itsaky.androidide.fileprovider).',
+      null,
+    ),
+    d(
+      'error',
+      'manifest',
+      'AndroidManifest.xml',
+      122,
+      21,
+      'Attribute meta-data#android.support.FILE_PROVIDER_PATHS@resource value=(@xml/perf_file_provider_paths) from AndroidManifest.xml:122:21-68 is also present at [:core:chatai:app] AndroidManifest.xml:106:17-51 value=(@xml/file_paths).',
+      null,
+    ),
+  ],
+  'holdout12a_precision_device_junit_assertion_failed_trace_no_gradle_lines.txt': [],
   // holdout12a-end
 };
