@@ -655,5 +655,19 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
     ),
   ],
   'holdout12a_precision_device_junit_assertion_failed_trace_no_gradle_lines.txt': [],
+  'holdout12a_javac_studio_blockquote_error_position_lossy_conversion.txt': [
+    d('error', 'javac', null, 115, 46, 'incompatible types: possible lossy conversion from double to float', null),
+  ],
+  'holdout12a_lint_two_space_indented_missing_permission_errors_explanation_cut.txt': [99, 152].map((line) =>
+    d(
+      'error',
+      'lint',
+      '/app/src/main/java/org/mozilla/reference/browser/NotificationManager.kt',
+      line,
+      null,
+      'Call requires permission which may be rejected by user: code should explicitly check to see if permission is available (with checkPermission) or explicitly handle a potential SecurityException [MissingPermission]',
+      null,
+    ),
+  ),
   // holdout12a-end
 };
