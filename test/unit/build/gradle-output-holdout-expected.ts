@@ -422,10 +422,10 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
-  'holdout12a_javac_zh_cn_kapt_generated_hilt_factory_symbol_class.txt': [
+  'holdout12a_kapt_zh_cn_generated_hilt_factory_symbol_class_no_prefix.txt': [
     d(
       'error',
-      'javac',
+      'kapt',
       '/Users/admin/Desktop/移动开发/android/mydemo/Pokedex/app/build/generated/source/kapt/debug/com/skydoves/pokedex/test/hilt/HiltTestModule_GetHiltTestObjectFactory.java',
       23,
       79,
@@ -433,10 +433,10 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
-  'holdout12a_javac_kapt_task_then_nonexistentclass_generated_factory_cut.txt': [
+  'holdout12a_kapt_generated_factory_nonexistentclass_across_task_lines_cut.txt': [
     d(
       'error',
-      'javac',
+      'kapt',
       '/home/runner/work/Refresh-Token-Sample/Refresh-Token-Sample/app/build/generated/source/kapt/debug/com/hoc081098/refreshtokensample/data/local/UserLocalSourceImpl_Factory.java',
       10,
       13,
@@ -451,7 +451,7 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
     ).map(([line, column]) =>
       d(
         'error',
-        'javac',
+        'kapt',
         '/home/runner/work/Refresh-Token-Sample/Refresh-Token-Sample/app/build/generated/source/kapt/debug/com/hoc081098/refreshtokensample/data/local/UserLocalSourceImpl_Factory.java',
         line,
         column,
@@ -669,5 +669,16 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ),
+  'holdout12a_kapt_hilt_missing_binding_qualified_scope_windows_replacement_chars_cut.txt': [
+    d(
+      'error',
+      'kapt',
+      'C:\\Users\\semyo\\AndroidStudioProjects\\Weather\\app\\build\\generated\\source\\kapt\\debug\\com\\calamity\\weather\\utils\\WeatherApplication_HiltComponents.java',
+      135,
+      26,
+      '[Dagger/MissingBinding] @com.calamity.weather.di.ApplicationScope kotlinx.coroutines.CoroutineScope cannot be provided without an @Provides-annotated method.',
+      null,
+    ),
+  ],
   // holdout12a-end
 };
