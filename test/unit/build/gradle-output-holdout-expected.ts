@@ -680,5 +680,47 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
+  'holdout12a_gradle_aar_metadata_min_compile_sdk_bare_record_unix_path.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "The minCompileSdk (30) specified in a dependency's AAR metadata (META-INF/com/android/build/gradle/aar-metadata.properties) is greater than this module's compileSdkVersion (android-29). Dependency: androidx.core:core-ktx:1.7.0-alpha01. AAR metadata file: /home/colin/.gradle/caches/transforms-2/files-2.1/be6d6072dc62977808d9d687151e174a/jetified-core-ktx-1.7.0-alpha01/META-INF/com/android/build/gradle/aar-metadata.properties.",
+      null,
+    ),
+  ],
+  'holdout12a_gradle_aar_metadata_min_compile_sdk_five_space_continuations_no_file.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "The minCompileSdk (31) specified in a dependency's AAR metadata (META-INF/com/android/build/gradle/aar-metadata.properties) is greater than this module's compileSdkVersion (android-30). Dependency: androidx.appcompat:appcompat:1.4.1.",
+      null,
+    ),
+  ],
+  'holdout12a_aapt_studio_aapt2_compile_failed_duplicate_attr_truncated_config_windows.txt': [
+    d(
+      'error',
+      'aapt2',
+      'D:\\WorkAndStudy\\AndroidProjects\\WaterDropKT\\app\\build\\intermediates\\incremental\\mergeDebugResources\\merged.dir\\values\\values.xml',
+      901,
+      null,
+      "duplicate value for resource attr/radius with config '",
+      ':app:mergeDebugResources',
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:mergeDebugResources': Error: java.lang.RuntimeException: com.android.builder.internal.aapt.AaptException: AAPT2 compile failed:",
+      ':app:mergeDebugResources',
+    ),
+  ],
   // holdout12a-end
 };
