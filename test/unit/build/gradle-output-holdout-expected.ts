@@ -391,7 +391,6 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
-  // holdout12a-begin
   'holdout12a_javac_package_r_orphan_source_line_seven_errors_cut.txt': [
     ...(
       [
@@ -722,5 +721,15 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       ':app:mergeDebugResources',
     ),
   ],
-  // holdout12a-end
+  'holdout12a_gradle_aar_metadata_min_compile_sdk_bare_record_windows_path.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "The minCompileSdk (31) specified in a dependency's AAR metadata (META-INF/com/android/build/gradle/aar-metadata.properties) is greater than this module's compileSdkVersion (android-30). Dependency: androidx.core:core-ktx:1.8.0-alpha01. AAR metadata file: C:\\Users\\RED_X\\.gradle\\caches\\transforms-2\\files-2.1\\6f26eeb7739545cb3321265ed59015e6\\jetified-core-ktx-1.8.0-alpha01\\META-INF\\com\\android\\build\\gradle\\aar-metadata.properties.",
+      null,
+    ),
+  ],
 };
