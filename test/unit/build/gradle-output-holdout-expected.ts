@@ -732,4 +732,5 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
+  'holdout12a_precision_deprecation_notice_build_failed_no_cause.txt': [],
 };
