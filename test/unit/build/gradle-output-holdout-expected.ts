@@ -838,4 +838,346 @@ export const HOLDOUT_EXPECTED: Record<string, BuildDiagnostic[]> = {
       null,
     ),
   ],
+  'holdout12a_javac_package_r_orphan_source_line_seven_errors_cut.txt': [
+    ...(
+      [
+        [81, 60],
+        [209, 51],
+        [211, 78],
+      ] as const
+    ).map(([line, column]) =>
+      d(
+        'error',
+        'javac',
+        '/mnt/TF/projects/cordova/nophone/platforms/android/app/src/main/java/org/apache/cordova/overApps/Services/OverAppsService.java',
+        line,
+        column,
+        'package R does not exist',
+        null,
+      ),
+    ),
+  ],
+  'holdout12a_aapt_agpbi_style_attribute_windows_json_only_line.txt': [
+    d(
+      'error',
+      'aapt2',
+      'D:\\shenggaofei\\myproject\\otherproject9\\ColorfulNews-master\\ColorfulNews-master\\app\\src\\main\\res\\values\\styles_layout.xml',
+      4,
+      5,
+      "style attribute '@android:attr/windowEnterAnimation' not found.",
+      null,
+    ),
+  ],
+  'holdout12a_kapt_zh_cn_generated_hilt_factory_symbol_class_no_prefix.txt': [
+    d(
+      'error',
+      'kapt',
+      '/Users/admin/Desktop/移动开发/android/mydemo/Pokedex/app/build/generated/source/kapt/debug/com/skydoves/pokedex/test/hilt/HiltTestModule_GetHiltTestObjectFactory.java',
+      23,
+      79,
+      '找不到符号 (符号: 类 HiltTestObject)',
+      null,
+    ),
+  ],
+  'holdout12a_kapt_generated_factory_nonexistentclass_across_task_lines_cut.txt': [
+    d(
+      'error',
+      'kapt',
+      '/home/runner/work/Refresh-Token-Sample/Refresh-Token-Sample/app/build/generated/source/kapt/debug/com/hoc081098/refreshtokensample/data/local/UserLocalSourceImpl_Factory.java',
+      10,
+      13,
+      'package error does not exist',
+      ':app:compileDebugJavaWithJavac',
+    ),
+    ...(
+      [
+        [21, 36],
+        [25, 57],
+      ] as const
+    ).map(([line, column]) =>
+      d(
+        'error',
+        'kapt',
+        '/home/runner/work/Refresh-Token-Sample/Refresh-Token-Sample/app/build/generated/source/kapt/debug/com/hoc081098/refreshtokensample/data/local/UserLocalSourceImpl_Factory.java',
+        line,
+        column,
+        'cannot find symbol (symbol: class NonExistentClass; location: class UserLocalSourceImpl_Factory)',
+        ':app:compileDebugJavaWithJavac',
+      ),
+    ),
+  ],
+  'holdout12a_kotlin_k1_windows_flutter_expecting_element_unexpected_tokens_sigterm.txt': [
+    d(
+      'error',
+      'kotlin',
+      'C:\\yogesh\\widgets\\android\\app\\src\\main\\kotlin\\com\\example\\widgets\\MainActivity.kt',
+      8,
+      8,
+      'Expecting an element',
+      null,
+    ),
+    d(
+      'error',
+      'kotlin',
+      'C:\\yogesh\\widgets\\android\\app\\src\\main\\kotlin\\com\\example\\widgets\\MainActivity.kt',
+      8,
+      9,
+      "Unexpected tokens (use ';' to separate expressions on the same line)",
+      null,
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:compileDebugKotlin': Compilation error. See log for more details",
+      ':app:compileDebugKotlin',
+    ),
+  ],
+  'holdout12a_kotlin_k1_redacted_path_conflicting_import_generated_navargs.txt': [
+    d(
+      'error',
+      'kotlin',
+      '****\\ui\\screen\\NavArgsGetters.kt',
+      78,
+      100,
+      "Conflicting import, imported name 'NavArgs' is ambiguous",
+      null,
+    ),
+  ],
+  'holdout12a_kotlin_k1_flutter_launching_quoted_nine_expecting_member_declaration_cut.txt': (
+    [
+      [10, 14],
+      [10, 21],
+      [10, 29],
+      [12, 11],
+      [12, 18],
+      [12, 26],
+      [12, 41],
+      [12, 42],
+      [12, 44],
+    ] as const
+  ).map(([line, column]) =>
+    d(
+      'error',
+      'kotlin',
+      'C:\\AppFlutter\\mnemonic\\android\\app\\src\\main\\kotlin\\com\\pablolavin\\mnemonic\\MainActivity.kt',
+      line,
+      column,
+      'Expecting member declaration',
+      null,
+    ),
+  ),
+  'holdout12a_kotlin_k1_backtick_inline_windows_path_with_space_expecting_member_cut.txt': (
+    [
+      [21, 12, 'Expecting member declaration'],
+      [21, 17, 'Expecting member declaration'],
+      [21, 25, 'Expecting member declaration'],
+      [21, 26, 'Expecting member declaration'],
+      [21, 28, 'Expecting member declaration'],
+      [22, 55, 'Expecting an element'],
+    ] as const
+  ).map(([line, column, message]) =>
+    d(
+      'error',
+      'kotlin',
+      'C:\\Users\\Rich Design\\Desktop\\FlutterApps\\SincapScooterProject\\SincapScooterFlutter\\android\\app\\src\\main\\kotlin\\com\\sincapscooter\\Application.kt',
+      line,
+      column,
+      message,
+      null,
+    ),
+  ),
+  'holdout12a_kotlin_backtick_task_runtime_jars_warnings_then_incompatible_module_cut.txt': [
+    d(
+      'warning',
+      'kotlin',
+      null,
+      null,
+      null,
+      'Runtime JAR files in the classpath should have the same version. These files were found in the classpath: /Users/nullifier/.gradle/caches/transforms-2/files-2.1/6bc91ea9b935f3e27737ccddaeed2a40/jetified-kotlin-stdlib-jdk7-1.3.50.jar (version 1.3) /Users/nullifier/.gradle/caches/transforms-2/files-2.1/924d882cd3719d0ab9d231085359939a/jetified-kotlin-stdlib-1.7.10.jar (version 1.7) /Users/nullifier/.gradle/caches/transforms-2/files-2.1/1d3fdd47ead9633bf8b5ec726b9760e7/jetified-kotlin-stdlib-common-1.7.10.jar (version 1.7)',
+      ':rxdatasources-api:compileReleaseKotlin',
+    ),
+    d(
+      'warning',
+      'kotlin',
+      null,
+      null,
+      null,
+      'Some runtime JAR files in the classpath have an incompatible version. Consider removing them from the classpath',
+      ':rxdatasources-api:compileReleaseKotlin',
+    ),
+    d(
+      'error',
+      'kotlin',
+      '/Users/nullifier/.gradle/caches/transforms-2/files-2.1/1d3fdd47ead9633bf8b5ec726b9760e7/jetified-kotlin-stdlib-common-1.7.10.jar!/META-INF/kotlin-stdlib-common.kotlin_module',
+      null,
+      null,
+      'Module was compiled with an incompatible version of Kotlin. The binary version of its metadata is 1.7.1, expected version is 1.4.2.',
+      ':rxdatasources-api:compileReleaseKotlin',
+    ),
+  ],
+  'holdout12a_kotlin_k2_file_url_cannot_access_supertype_flutter_plugin_cut.txt': (
+    [
+      [193, 68, 'supertype'],
+      [194, 65, 'supertype'],
+      [196, 35, 'class'],
+      [196, 35, 'supertype'],
+    ] as const
+  ).map(([line, column, kind]) =>
+    d(
+      'error',
+      'kotlin',
+      '/home/misha/.pub-cache/hosted/pub.dev/amplitude_flutter-4.3.2/android/src/main/kotlin/com/amplitude/amplitude_flutter/AmplitudeFlutterPlugin.kt',
+      line,
+      column,
+      kind === 'class'
+        ? "Cannot access class 'com.amplitude.core.ServerZone'. Check your module classpath for missing or conflicting dependencies."
+        : "Cannot access 'com.amplitude.core.Configuration' which is a supertype of 'com.amplitude.android.Configuration'. Check your module classpath for missing or conflicting dependencies.",
+      null,
+    ),
+  ),
+  'holdout12a_aapt_relayed_workers_action_facade_five_style_not_found.txt': [
+    ...Array.from({ length: 5 }, () =>
+      d(
+        'error',
+        'aapt2',
+        null,
+        null,
+        null,
+        'resource style/Widget.AppCompat.TextView (aka my.company:style/Widget.AppCompat.TextView) not found.',
+        null,
+      ),
+    ),
+    d('error', 'aapt2', null, null, null, 'failed linking references.', null),
+  ],
+  'holdout12a_precision_variant_matching_details_only_cut.txt': [],
+  'holdout12a_agp_studio_sync_unable_to_resolve_project_dependency_eight_records_cut.txt': [
+    'debug',
+    'debugAndroidTest',
+  ].flatMap((variant) =>
+    ['kotlin', 'java', 'native', 'assets'].map((module) =>
+      d(
+        'error',
+        'agp',
+        null,
+        null,
+        null,
+        `Unable to resolve dependency for ':app@${variant}/compileClasspath': Could not resolve project :features:${module}.`,
+        null,
+      ),
+    ),
+  ),
+  'holdout12a_manifest_bare_service_exported_record_leading_spaces_three_lines.txt': [
+    d(
+      'error',
+      'manifest',
+      'AndroidManifest.xml',
+      32,
+      71,
+      'Attribute service#com.loveplusplus.update.DownloadService@exported value=(true) from AndroidManifest.xml:32:71-94 is also present at [MobileDemo:AutoUpdate:unspecified] AndroidManifest.xml:16:13-37 value=(false). Suggestion: add \'tools:replace="android:exported"\' to <service> element at AndroidManifest.xml:32:7-97 to override.',
+      null,
+    ),
+  ],
+  'holdout12a_manifest_two_records_wrapped_two_space_indent_module_library.txt': [
+    d(
+      'error',
+      'manifest',
+      'AndroidManifest.xml',
+      130,
+      16,
+      'Attribute provider#androidx.core.content.FileProvider@authorities value=(com.itsaky.androidide.perf.fileprovider) from AndroidManifest.xml:130:16-72 is also present at [:core:chatai:app] AndroidManifest.xml:101:13-64 value=(com.itsaky.androidide.fileprovider).',
+      null,
+    ),
+    d(
+      'error',
+      'manifest',
+      'AndroidManifest.xml',
+      122,
+      21,
+      'Attribute meta-data#android.support.FILE_PROVIDER_PATHS@resource value=(@xml/perf_file_provider_paths) from AndroidManifest.xml:122:21-68 is also present at [:core:chatai:app] AndroidManifest.xml:106:17-51 value=(@xml/file_paths).',
+      null,
+    ),
+  ],
+  'holdout12a_precision_device_junit_assertion_failed_trace_no_gradle_lines.txt': [],
+  'holdout12a_javac_studio_blockquote_error_position_lossy_conversion.txt': [
+    d('error', 'javac', null, 115, 46, 'incompatible types: possible lossy conversion from double to float', null),
+  ],
+  'holdout12a_lint_two_space_indented_missing_permission_errors_explanation_cut.txt': [99, 152].map((line) =>
+    d(
+      'error',
+      'lint',
+      '/app/src/main/java/org/mozilla/reference/browser/NotificationManager.kt',
+      line,
+      null,
+      'Call requires permission which may be rejected by user: code should explicitly check to see if permission is available (with checkPermission) or explicitly handle a potential SecurityException [MissingPermission]',
+      null,
+    ),
+  ),
+  'holdout12a_kapt_hilt_missing_binding_qualified_scope_windows_replacement_chars_cut.txt': [
+    d(
+      'error',
+      'kapt',
+      'C:\\Users\\semyo\\AndroidStudioProjects\\Weather\\app\\build\\generated\\source\\kapt\\debug\\com\\calamity\\weather\\utils\\WeatherApplication_HiltComponents.java',
+      135,
+      26,
+      '[Dagger/MissingBinding] @com.calamity.weather.di.ApplicationScope kotlinx.coroutines.CoroutineScope cannot be provided without an @Provides-annotated method.',
+      null,
+    ),
+  ],
+  'holdout12a_gradle_aar_metadata_min_compile_sdk_bare_record_unix_path.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "The minCompileSdk (30) specified in a dependency's AAR metadata (META-INF/com/android/build/gradle/aar-metadata.properties) is greater than this module's compileSdkVersion (android-29). Dependency: androidx.core:core-ktx:1.7.0-alpha01. AAR metadata file: /home/colin/.gradle/caches/transforms-2/files-2.1/be6d6072dc62977808d9d687151e174a/jetified-core-ktx-1.7.0-alpha01/META-INF/com/android/build/gradle/aar-metadata.properties.",
+      null,
+    ),
+  ],
+  'holdout12a_gradle_aar_metadata_min_compile_sdk_five_space_continuations_no_file.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "The minCompileSdk (31) specified in a dependency's AAR metadata (META-INF/com/android/build/gradle/aar-metadata.properties) is greater than this module's compileSdkVersion (android-30). Dependency: androidx.appcompat:appcompat:1.4.1.",
+      null,
+    ),
+  ],
+  'holdout12a_aapt_studio_aapt2_compile_failed_duplicate_attr_truncated_config_windows.txt': [
+    d(
+      'error',
+      'aapt2',
+      'D:\\WorkAndStudy\\AndroidProjects\\WaterDropKT\\app\\build\\intermediates\\incremental\\mergeDebugResources\\merged.dir\\values\\values.xml',
+      901,
+      null,
+      "duplicate value for resource attr/radius with config '",
+      ':app:mergeDebugResources',
+    ),
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "Execution failed for task ':app:mergeDebugResources': Error: java.lang.RuntimeException: com.android.builder.internal.aapt.AaptException: AAPT2 compile failed:",
+      ':app:mergeDebugResources',
+    ),
+  ],
+  'holdout12a_gradle_aar_metadata_min_compile_sdk_bare_record_windows_path.txt': [
+    d(
+      'error',
+      'gradle',
+      null,
+      null,
+      null,
+      "The minCompileSdk (31) specified in a dependency's AAR metadata (META-INF/com/android/build/gradle/aar-metadata.properties) is greater than this module's compileSdkVersion (android-30). Dependency: androidx.core:core-ktx:1.8.0-alpha01. AAR metadata file: C:\\Users\\RED_X\\.gradle\\caches\\transforms-2\\files-2.1\\6f26eeb7739545cb3321265ed59015e6\\jetified-core-ktx-1.8.0-alpha01\\META-INF\\com\\android\\build\\gradle\\aar-metadata.properties.",
+      null,
+    ),
+  ],
+  'holdout12a_precision_deprecation_notice_build_failed_no_cause.txt': [],
 };
